@@ -1,0 +1,1 @@
+"""Execution and judgement: PostgreSQL/Oracle engines, scenarios, verdicts, fix gates. Knows nothing of LLMs."""

@@ -1,0 +1,1 @@
+"""Domain-free, evidence-tiered experience memory. Knows nothing of Oracle or PostgreSQL."""

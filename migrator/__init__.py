@@ -1,0 +1,1 @@
+"""Oracle → PostgreSQL migration agent: read, split, convert, verify."""

@@ -1,0 +1,1 @@
+"""Deterministic Oracle → PostgreSQL rewrites, one module per construct family."""

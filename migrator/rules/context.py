@@ -1,0 +1,130 @@
+"""Shared state of one conversion: which rules may run, what they did, what they could not do.
+
+Every rule has a stable id (``family.name``, e.g. ``expr.nvl``, ``ddl.number_type``,
+``plsql.dbms_output``). A rule checks ``ctx.enabled(rule_id)`` before it rewrites and calls
+``ctx.applied(rule_id)`` when it did; what it cannot convert goes to ``ctx.unconverted(...)`` and the
+emitted text carries :func:`unconverted_marker`, which PostgreSQL refuses to deploy — a construct
+is never dropped silently and never converted into something with a different meaning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from migrator.units import UnitKind
+
+MARKER_TOKEN = "MIGRATOR_UNCONVERTED"
+
+
+def unconverted_marker(construct: str, original: str = "") -> str:
+    """Text that keeps the original visible and makes deployment fail loudly.
+
+    The comment carries the original Oracle text (with comment terminators defused); the bare
+    token after it is a syntax error in SQL and in PL/pgSQL bodies (checked at CREATE time).
+    """
+    safe = original.replace("*/", "* /").strip()
+    body = f"/* {MARKER_TOKEN}({construct}): {safe} */" if safe else f"/* {MARKER_TOKEN}({construct}) */"
+    return f"{body} {MARKER_TOKEN}"
+
+
+@dataclass(frozen=True)
+class Unconverted:
+    construct: str  # short name: "CONNECT BY NOCYCLE", "PRAGMA SERIALLY_REUSABLE", ...
+    message: str
+    line: int | None = None  # 1-based line within the unit text, when known
+
+
+@dataclass
+class RuleSet:
+    """Which rules may run. All registered rules are on unless disabled (fix cycles toggle them)."""
+
+    disabled: frozenset[str] = frozenset()
+
+    def enabled(self, rule_id: str) -> bool:
+        return rule_id not in self.disabled and rule_id.split(".", 1)[0] + ".*" not in self.disabled
+
+
+@dataclass
+class CatalogEntry:
+    kind: UnitKind
+    schema: str
+    name: str
+    unit_id: str
+    # Filled by prepare passes: e.g. for routines {"params": [...], "returns": ...}; for tables
+    # {"columns": [...]}; for package specs {"members": {...}, "variables": {...}}.
+    info: dict = field(default_factory=dict)
+
+
+@dataclass
+class Catalog:
+    """What the whole schema export defines, so one unit's conversion can see the others
+    (is ``x(1)`` a procedure call or a function? is ``pkg.v`` a package variable?)."""
+
+    default_schema: str
+    entries: dict[str, CatalogEntry] = field(default_factory=dict)  # key: "schema.name" lower
+
+    def add(self, entry: CatalogEntry) -> None:
+        key = f"{entry.schema}.{entry.name}"
+        # First definition wins (duplicates are reported by the reader); a package body does
+        # not replace its spec's entry.
+        if key not in self.entries or entry.kind is UnitKind.PACKAGE_SPEC:
+            self.entries[key] = entry
+
+    def lookup(self, name: str) -> CatalogEntry | None:
+        name = name.lower().strip('"')
+        if "." in name:
+            return self.entries.get(name)
+        return self.entries.get(f"{self.default_schema}.{name}")
+
+
+@dataclass
+class ConversionContext:
+    """Per-run settings plus the per-unit log. `begin_unit` resets the log between units."""
+
+    catalog: Catalog
+    rules: RuleSet = field(default_factory=RuleSet)
+    applied_rules: list[str] = field(default_factory=list)
+    unconverted_items: list[Unconverted] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def schema(self) -> str:
+        return self.catalog.default_schema
+
+    def begin_unit(self) -> None:
+        self.applied_rules = []
+        self.unconverted_items = []
+        self.notes = []
+
+    def enabled(self, rule_id: str) -> bool:
+        return self.rules.enabled(rule_id)
+
+    def applied(self, rule_id: str) -> None:
+        if rule_id not in self.applied_rules:
+            self.applied_rules.append(rule_id)
+
+    def unconverted(self, construct: str, message: str, line: int | None = None) -> None:
+        self.unconverted_items.append(Unconverted(construct, message, line))
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+
+@dataclass
+class Conversion:
+    """The result for one unit."""
+
+    unit_id: str
+    output: str  # PostgreSQL text, ready for psql -f (statements end with ';')
+    applied_rules: list[str]
+    unconverted: list[Unconverted]
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None  # a rule crashed or the unit could not be parsed: reason
+
+    @property
+    def status(self) -> str:
+        if self.error:
+            return "failed"
+        if self.unconverted:
+            return "partial"
+        return "converted"
