@@ -1,0 +1,70 @@
+"""Deploy converted units, one at a time and in order, into a scratch PostgreSQL database.
+
+Each unit's text is sent as one simple-protocol query in autocommit mode: PostgreSQL runs the
+statements of one query string in a single implicit transaction, so a unit either deploys whole
+or leaves nothing behind, and one failing unit does not stop the others. The error is kept with
+its SQLSTATE (psycopg keys errors by SQLSTATE) so reports can say exactly why a unit was refused.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import psycopg
+
+
+@dataclass(frozen=True)
+class DeployOutcome:
+    unit_id: str
+    ok: bool
+    seconds: float
+    error: str | None = None
+    sqlstate: str | None = None
+    # Set when the unit deployed (or not) after one of its dependencies was refused: PL/pgSQL
+    # bodies bind late, so "deployed" alone would overstate what works.
+    blocked_by: tuple[str, ...] = ()
+
+
+def _run(conn: psycopg.Connection, text: str) -> tuple[str | None, str | None]:
+    try:
+        conn.execute(text.encode("utf-8"))  # bytes: never treated as a parameterised query
+        return None, None
+    except psycopg.Error as exc:
+        diag = exc.diag
+        where = f" (line {diag.statement_position})" if diag and diag.statement_position else ""
+        return f"{type(exc).__name__}: {str(exc).strip()}{where}", exc.sqlstate
+
+
+def deploy_units(
+    dsn: str,
+    preamble: str,
+    items: Iterable[tuple[str, str, Iterable[str]]],
+    *,
+    statement_timeout_ms: int = 30_000,
+    on_done: Callable[[DeployOutcome], None] | None = None,
+) -> tuple[DeployOutcome, list[DeployOutcome]]:
+    """Run `preamble`, then each (unit_id, sql, dependency ids) in the given order.
+
+    Returns the preamble's outcome and one outcome per unit. A unit whose dependency failed is
+    still attempted (its own error, if any, is the useful one) and carries `blocked_by`.
+    """
+    outcomes: list[DeployOutcome] = []
+    failed: set[str] = set()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"SET statement_timeout = {int(statement_timeout_ms)}")
+        t0 = time.perf_counter()
+        err, state = _run(conn, preamble)
+        pre = DeployOutcome("<preamble>", err is None, time.perf_counter() - t0, err, state)
+        for unit_id, text, deps in items:
+            t0 = time.perf_counter()
+            err, state = _run(conn, text) if text.strip() else ("empty output: nothing to deploy", None)
+            blocked = tuple(sorted(d for d in deps if d in failed))
+            outcome = DeployOutcome(unit_id, err is None, time.perf_counter() - t0, err, state, blocked)
+            if err is not None:
+                failed.add(unit_id)
+            outcomes.append(outcome)
+            if on_done:
+                on_done(outcome)
+    return pre, outcomes

@@ -1,0 +1,128 @@
+"""The migration report: pydantic models (a file boundary), JSON for tools, Markdown for people."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class UnconvertedItem(_Frozen):
+    construct: str
+    message: str
+    line: int | None = None
+
+
+class IssueEntry(_Frozen):
+    code: str
+    severity: str
+    file: str
+    line: int
+    unit_id: str | None = None
+    message: str
+
+
+class UnitEntry(_Frozen):
+    id: str
+    kind: str
+    name: str  # schema-qualified
+    source: str  # file:start-end
+    status: str  # converted | partial | failed
+    output: str | None = None  # path relative to OUT
+    rules_applied: list[str] = []
+    unconverted: list[UnconvertedItem] = []
+    notes: list[str] = []
+    error: str | None = None
+    depends_on: list[str] = []
+    static_ok: bool | None = None
+    static_error: str | None = None
+    deployed: bool | None = None  # None: deployment not run
+    deploy_error: str | None = None
+    sqlstate: str | None = None
+    blocked_by: list[str] = []
+
+
+class Summary(_Frozen):
+    units: int
+    by_status: dict[str, int]
+    by_kind: dict[str, int]
+    static_ok: int
+    static_failed: int
+    deployed: int | None
+    deploy_failed: int | None
+    issues_by_severity: dict[str, int]
+    converted_lines: int
+    seconds: float
+
+
+class RunReport(_Frozen):
+    tool: str
+    version: str
+    source_dir: str
+    schema_name: str
+    disabled_rules: list[str]
+    engine: str | None
+    preamble_error: str | None = None
+    files: list[dict]
+    issues: list[IssueEntry]
+    cycles: list[list[str]]
+    missing_references: dict[str, list[str]]
+    units: list[UnitEntry]
+    summary: Summary
+
+
+def summarize(units: list[UnitEntry], issues: list[IssueEntry], lines: int, seconds: float, deployed_run: bool) -> Summary:
+    return Summary(
+        units=len(units),
+        by_status=dict(Counter(u.status for u in units)),
+        by_kind=dict(sorted(Counter(u.kind for u in units).items())),
+        static_ok=sum(1 for u in units if u.static_ok),
+        static_failed=sum(1 for u in units if u.static_ok is False),
+        deployed=sum(1 for u in units if u.deployed) if deployed_run else None,
+        deploy_failed=sum(1 for u in units if u.deployed is False) if deployed_run else None,
+        issues_by_severity=dict(Counter(i.severity for i in issues)),
+        converted_lines=lines,
+        seconds=round(seconds, 3),
+    )
+
+
+def _cell(text: str | None, limit: int = 140) -> str:
+    text = (text or "").replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def to_markdown(report: RunReport) -> str:
+    s = report.summary
+    out = [
+        f"# Migration report: `{report.schema_name}`",
+        "",
+        f"Source `{report.source_dir}` · {s.units} units · {s.converted_lines} source lines · {s.seconds} s",
+        f"Disabled rules: {', '.join(report.disabled_rules) or 'none'} · deployment engine: {report.engine or 'not run'}",
+        "",
+        "| measure | count |",
+        "|---|---|",
+    ]
+    out += [f"| status `{k}` | {v} |" for k, v in sorted(s.by_status.items())]
+    out += [f"| parses (pglast) | {s.static_ok} of {s.units} |"]
+    if s.deployed is not None:
+        out += [f"| deployed on PostgreSQL | {s.deployed} of {s.units} |"]
+    out += [f"| input issues `{k}` | {v} |" for k, v in sorted(s.issues_by_severity.items())]
+    if report.preamble_error:
+        out += ["", f"**Preamble failed to deploy:** {_cell(report.preamble_error, 400)}"]
+    out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | not converted / error |", "|---|---|---|---|---|---|"]
+    for u in report.units:
+        problem = u.error or u.deploy_error or u.static_error or "; ".join(f"{i.construct}: {i.message}" for i in u.unconverted)
+        dep = "—" if u.deployed is None else ("yes" if u.deployed else "**no**")
+        out.append(f"| `{u.id}` | {u.source} | {u.status} | {'yes' if u.static_ok else '**no**'} | {dep} | {_cell(problem)} |")
+    if report.issues:
+        out += ["", "## Input issues", "", "| where | severity | code | unit | message |", "|---|---|---|---|---|"]
+        out += [f"| {i.file}:{i.line} | {i.severity} | {i.code} | {i.unit_id or ''} | {_cell(i.message)} |" for i in report.issues]
+    if report.cycles or report.missing_references:
+        out += ["", "## Dependencies", ""]
+        out += [f"- cycle: {' → '.join(c)}" for c in report.cycles]
+        out += [f"- `{k}` refers to objects not in the input: {', '.join(v)}" for k, v in sorted(report.missing_references.items())]
+    return "\n".join(out) + "\n"

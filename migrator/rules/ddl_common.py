@@ -1,0 +1,46 @@
+"""Helpers shared by the DDL converters: calling the SQL converter, names, unconverted output."""
+
+from __future__ import annotations
+
+import inspect
+
+from migrator.rules import sql
+from migrator.rules.context import ConversionContext, unconverted_marker
+from migrator.rules.ddl_lexer import Token
+
+
+def _accepts_types(fn) -> bool:
+    try:
+        return "types" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def convert_statement(text: str, ctx: ConversionContext, types: dict | None = None) -> str:
+    """Convert one SQL statement via migrator.rules.sql; column types go along when it takes them
+    (so it can tell a DATE column from a number in `col + 1`)."""
+    if types is not None and _accepts_types(sql.convert_statement):
+        return sql.convert_statement(text, ctx, types=types).strip().rstrip(";").rstrip()
+    return sql.convert_statement(text, ctx).strip().rstrip(";").rstrip()
+
+
+def convert_expression(text: str, ctx: ConversionContext, types: dict | None = None) -> str:
+    if types is not None and _accepts_types(sql.convert_expression):
+        return sql.convert_expression(text, ctx, types=types).strip()
+    return sql.convert_expression(text, ctx).strip()
+
+
+def unconverted(ctx: ConversionContext, construct: str, message: str, original: str) -> str:
+    """Record the construct and return a statement that keeps it visible and fails on deploy."""
+    ctx.unconverted(construct, message)
+    return unconverted_marker(construct, original) + ";"
+
+
+def words(tokens: list[Token]) -> str:
+    """Tokens re-joined with single spaces (for notes about dropped clauses)."""
+    out = ""
+    for tok in tokens:
+        glue = "" if not out or tok.text in (")", ",", ".") or out.endswith(("(", ".")) else " "
+        out += glue + tok.text
+    return out
+
