@@ -7,6 +7,7 @@ cheap and does not depend on the statement being complete. The splitter asks for
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 
@@ -64,19 +65,25 @@ class Head:
 class _Cursor:
     """The head's code tokens with a position; words are compared upper case."""
 
-    def __init__(self, text: str, tokens: list[Token]):
-        self.text, self.tokens, self.i = text, tokens, 0
+    def __init__(self, text: str, tokens: Iterator[Token]):
+        # Tokens are pulled only as far as the head is read: most heads need a handful.
+        self.text, self.source, self.tokens, self.i = text, tokens, [], 0
+
+    def at(self, j: int) -> Token | None:
+        while len(self.tokens) <= j:
+            token = next(self.source, None)
+            if token is None:
+                return None
+            self.tokens.append(token)
+        return self.tokens[j]
 
     def word(self, offset: int = 0) -> str:
-        j = self.i + offset
-        if j < len(self.tokens) and self.tokens[j].kind == WORD:
-            return self.tokens[j].text(self.text).upper()
-        return ""
+        token = self.at(self.i + offset)
+        return token.text(self.text).upper() if token is not None and token.kind == WORD else ""
 
     def symbol(self) -> str:
-        if self.i < len(self.tokens) and self.tokens[self.i].kind == SYMBOL:
-            return self.tokens[self.i].text(self.text)
-        return ""
+        token = self.at(self.i)
+        return token.text(self.text) if token is not None and token.kind == SYMBOL else ""
 
     def accept(self, *words: str) -> bool:
         if self.word() in words:
@@ -85,7 +92,7 @@ class _Cursor:
         return False
 
     def skip_to(self, word: str) -> bool:
-        while self.i < len(self.tokens):
+        while self.at(self.i) is not None:
             if self.accept(word):
                 return True
             self.i += 1
@@ -94,8 +101,8 @@ class _Cursor:
     def name(self) -> list[str]:
         """A possibly dotted name: identifier ('.' identifier)*, normalized."""
         parts: list[str] = []
-        while self.i < len(self.tokens) and self.tokens[self.i].kind in (WORD, QIDENT):
-            parts.append(normalize_identifier(self.tokens[self.i].text(self.text)))
+        while (token := self.at(self.i)) is not None and token.kind in (WORD, QIDENT):
+            parts.append(normalize_identifier(token.text(self.text)))
             self.i += 1
             if self.symbol() != "." or not parts:
                 break
@@ -104,7 +111,7 @@ class _Cursor:
 
 
 def read_head(text: str, start: int, end: int | None = None, limit: int = 160) -> Head:
-    cur = _Cursor(text, list(islice(code_tokens(text, start, end), limit)))
+    cur = _Cursor(text, islice(code_tokens(text, start, end), limit))
     if cur.symbol() == "<<":  # a labelled anonymous block
         return Head("<<", UnitKind.ANONYMOUS_BLOCK, BLOCK, name="block")
     verb = cur.word()
@@ -210,7 +217,7 @@ _READERS = {
 
 def session_schema(text: str, start: int, end: int) -> str | None:
     """`ALTER SESSION SET CURRENT_SCHEMA = x` changes the owner of what follows in the script."""
-    cur = _Cursor(text, list(islice(code_tokens(text, start, end), 8)))
+    cur = _Cursor(text, islice(code_tokens(text, start, end), 8))
     if cur.accept("ALTER") and cur.accept("SESSION") and cur.accept("SET"):
         if cur.accept("CURRENT_SCHEMA") and cur.symbol() == "=":
             cur.i += 1

@@ -118,6 +118,8 @@ def _parse_states(toks: list[Token], i: int, con: Constraint, ctx: ConversionCon
             break
     if dropped:
         ctx.note(f"constraint state dropped (no PostgreSQL equivalent): {words(dropped)}")
+    if con.deferral and con.kind not in ("primary", "unique", "foreign"):
+        ctx.note(f"{' '.join(con.deferral)} dropped: PostgreSQL checks {con.kind} constraints immediately")
     return i
 
 

@@ -1,26 +1,162 @@
 """Public entry points for converting Oracle SQL (statements and expressions) to PostgreSQL.
 
 Other converters (DDL, PL/SQL) call only these two functions; the construct families behind
-them live in their own modules. sqlglot (read='oracle', write='postgres') does the parsing and
-printing; our transforms run on its tree where sqlglot is wrong or silent.
+them live in their own modules (expr_null, expr_dates, expr_strings, sql_select, sql_hierarchy,
+sql_merge). sqlglot (read='oracle', write='postgres') parses once and prints once; our
+transforms run on its tree in between:
+
+1. query-level passes, innermost query first: (+) joins, CONNECT BY, ROWNUM, FROM DUAL, MERGE;
+2. one top-down walk applying expression rules by node class. Top-down matters: a parent sees
+   its original children when deciding types (``d + 1`` is date arithmetic because ``d`` is a DATE).
 """
 
 from __future__ import annotations
 
+from typing import Callable, Mapping
+
 import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
 
+from migrator.rules import expr_dates as dates
+from migrator.rules import expr_null as nulls
+from migrator.rules import expr_strings as strings
+from migrator.rules import sql_hierarchy, sql_merge, sql_select
 from migrator.rules.context import ConversionContext, unconverted_marker
+from migrator.rules.sql_types import TypeEnv
+from migrator.rules.sql_util import marker
+
+Rule = Callable[[exp.Expression, ConversionContext, TypeEnv], "exp.Expression | None"]
 
 
-def convert_statement(text: str, ctx: ConversionContext) -> str:
+def convert_statement(text: str, ctx: ConversionContext, *, types: Mapping[str, str] | None = None) -> str:
     """Convert one Oracle SQL statement (no trailing ';') to PostgreSQL text (no trailing ';')."""
-    try:
-        return sqlglot.transpile(text, read="oracle", write="postgres")[0]
-    except sqlglot.errors.ParseError as exc:
-        ctx.unconverted("sql statement", f"sqlglot could not parse: {exc}")
+    tree = _parse(text, ctx, "sql statement")
+    if tree is None:
         return unconverted_marker("sql statement", text)
+    return _convert_tree(tree, ctx, types).sql(dialect="postgres")
 
 
-def convert_expression(text: str, ctx: ConversionContext) -> str:
+def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str, str] | None = None) -> str:
     """Convert one Oracle SQL expression to PostgreSQL text."""
-    return convert_statement(f"SELECT {text}", ctx)[len("SELECT "):]
+    tree = _parse(f"SELECT {text}", ctx, "sql expression")
+    if tree is None or not isinstance(tree, exp.Select) or len(tree.expressions) != 1:
+        if tree is not None:
+            ctx.unconverted("sql expression", f"not a single expression: {text}")
+        return unconverted_marker("sql expression", text)
+    tree = _convert_tree(tree, ctx, types)
+    return tree.expressions[0].sql(dialect="postgres") if isinstance(tree, exp.Select) else tree.sql(dialect="postgres")
+
+
+def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression | None:
+    try:
+        trees = sqlglot.parse(text, read="oracle")
+    except SqlglotError as exc:
+        ctx.unconverted(construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}")
+        return None
+    trees = [t for t in trees if t is not None]
+    if len(trees) != 1:
+        ctx.unconverted(construct, f"expected one statement, found {len(trees)}")
+        return None
+    return trees[0]
+
+
+def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types) -> exp.Expression:
+    env = TypeEnv.build(tree, ctx, types)
+    tree = _bad_into(tree, ctx)
+    tree = sql_select.outer_joins(tree, ctx)
+    tree = _query_passes(tree, ctx, env)
+    return _walk(tree, ctx, env)
+
+
+def _bad_into(tree: exp.Expression, ctx: ConversionContext) -> exp.Expression:
+    """INTO targets belong to PL/SQL; sqlglot would print the statement without them."""
+    returning = tree.args.get("returning")
+    if isinstance(returning, exp.Returning) and returning.args.get("into") is not None:
+        return marker(ctx, "RETURNING INTO", tree, "RETURNING ... INTO must be handled by the PL/SQL converter")
+    if isinstance(tree, exp.Select) and tree.args.get("into") is not None:
+        return marker(ctx, "SELECT INTO", tree, "SELECT ... INTO must be handled by the PL/SQL converter")
+    return tree
+
+
+def _query_passes(tree: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression:
+    # Innermost first, so an outer query sees already-rewritten subqueries.
+    for select in reversed(list(tree.find_all(exp.Select))):
+        sql_select.rownum(select, ctx)
+        sql_select.drop_dual(select, ctx)
+        if select.args.get("connect") is not None:
+            new = sql_hierarchy.connect_by(select, ctx, env)
+            if select is tree:
+                tree = new
+            else:
+                select.replace(new)
+    if isinstance(tree, exp.Merge):
+        sql_merge.merge(tree, ctx)
+    return tree
+
+
+def _walk(root: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression:
+    """Apply expression rules top-down; each replacement's children are visited afterwards."""
+    stack: list[exp.Expression] = [root]
+    new_root = root
+    while stack:
+        node = stack.pop()
+        new = node if node.meta.get("ora_done") else _apply(node, ctx, env)
+        if new is not node:
+            if node is new_root:
+                new_root = new
+            else:
+                node.replace(new)
+        stack.extend(new.iter_expressions())
+    return new_root
+
+
+def _apply(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression:
+    for rule in _RULES.get(type(node), ()):
+        out = rule(node, ctx, env)
+        if out is not None:
+            return out
+    return node
+
+
+def _placeholder(node: exp.Placeholder, ctx: ConversionContext, env) -> exp.Expression:
+    # sqlglot would print a bind variable as %(name)s, which is not SQL.
+    return marker(ctx, "bind variable", node, f"bind variable :{node.name} outside PL/SQL")
+
+
+def _to_date_noformat(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    return dates.unsupported_date_fn(node, ctx, env) or dates.trunc_date(node, ctx, env)
+
+
+_RULES: dict[type, tuple[Rule, ...]] = {
+    exp.Coalesce: (nulls.nvl,),
+    exp.Nvl2: (nulls.nvl2,),
+    exp.DecodeCase: (nulls.decode,),
+    exp.Literal: (nulls.empty_string,),
+    exp.DPipe: (nulls.concat,),
+    exp.Concat: (nulls.concat,),
+    exp.CurrentTimestamp: (dates.sysdate,),
+    exp.Systimestamp: (dates.systimestamp,),
+    exp.Add: (dates.date_arith,),
+    exp.Sub: (dates.date_arith,),
+    exp.DateTrunc: (dates.trunc_date,),
+    exp.Anonymous: (_to_date_noformat,),
+    exp.Round: (dates.round_date,),
+    exp.AddMonths: (dates.add_months,),
+    exp.MonthsBetween: (dates.months_between,),
+    exp.LastDay: (dates.last_day,),
+    exp.StrToDate: (dates.to_date,),
+    exp.StrToTime: (dates.to_date,),
+    exp.ToChar: (dates.to_char,),
+    exp.Cast: (dates.date_cast,),
+    exp.StrPosition: (strings.instr,),
+    exp.Substring: (strings.substr,),
+    exp.Pad: (strings.pad,),
+    exp.Greatest: (strings.greatest_least,),
+    exp.Least: (strings.greatest_least,),
+    exp.GroupConcat: (strings.listagg,),
+    exp.ToNumber: (strings.to_number,),
+    exp.Div: (strings.division,),
+    exp.Column: (sql_select.sequence_ref,),
+    exp.Placeholder: (_placeholder,),
+}

@@ -1,0 +1,95 @@
+"""Run scenarios on PostgreSQL: one fresh database per scenario, cloned from a deployed template.
+
+Isolation: the template holds the deployed schema and data; each scenario gets its own clone
+(`CREATE DATABASE ... TEMPLATE ... STRATEGY FILE_COPY`, fast for small schemas), so one unit's
+side effects never reach another's verdict, and package state starts fresh in each scenario's
+session. Every step runs under `statement_timeout`; a step that hits it is reported as a timeout
+and the scenario's remaining steps are skipped.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import psycopg
+from psycopg import sql
+
+from harness.compare import Observed
+from harness.postgres import PostgresEngine
+from harness.scenarios import Scenario
+
+TIMEOUT_SQLSTATE = "57014"
+
+
+@dataclass
+class ScenarioRun:
+    scenario_id: str
+    observed: dict[str, Observed] = field(default_factory=dict)  # step name -> what happened
+    setup_error: str | None = None
+    seconds: float = 0.0
+
+
+def _clone(engine: PostgresEngine, template: str) -> str:
+    name = f"run_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(engine.admin_dsn(), autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY").format(
+            sql.Identifier(name), sql.Identifier(template)))
+    return name
+
+
+def _drop(engine: PostgresEngine, name: str) -> None:
+    with psycopg.connect(engine.admin_dsn(), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def _execute(conn: psycopg.Connection, text: str, notices: list[str]) -> Observed:
+    notices.clear()
+    try:
+        cur = conn.execute(text.encode("utf-8"))
+        rows = None
+        # A multi-statement step reports the last result set, as SQL*Plus shows the last query.
+        while True:
+            if cur.description is not None:
+                rows = [list(r) for r in cur.fetchall()]
+            if not cur.nextset():
+                break
+        return Observed(rows, list(notices))
+    except psycopg.errors.QueryCanceled as exc:
+        return Observed(None, list(notices), TIMEOUT_SQLSTATE, str(exc).strip(), timed_out=True)
+    except psycopg.Error as exc:
+        message = exc.diag.message_primary if exc.diag and exc.diag.message_primary else str(exc).strip()
+        return Observed(None, list(notices), exc.sqlstate, message)
+
+
+def run_scenario(engine: PostgresEngine, template: str, scenario: Scenario, *, step_timeout_ms: int) -> ScenarioRun:
+    t0 = time.perf_counter()
+    run = ScenarioRun(scenario.id)
+    db = _clone(engine, template)
+    try:
+        with psycopg.connect(engine.dsn(db), autocommit=True) as conn:
+            notices: list[str] = []
+            conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+            conn.execute(f"SET statement_timeout = {int(step_timeout_ms)}")
+            conn.execute(f"SET lock_timeout = {int(step_timeout_ms)}")
+            for stmt in scenario.setup:
+                obs = _execute(conn, stmt.postgres, notices)
+                if obs.sqlstate is not None:
+                    run.setup_error = f"setup failed: SQLSTATE {obs.sqlstate}: {obs.message}"
+                    return run
+            for step in scenario.steps:
+                obs = _execute(conn, step.postgres, notices)
+                run.observed[step.name] = obs
+                if obs.timed_out:
+                    break  # the session may be in an odd state; later steps are not trustworthy
+    finally:
+        _drop(engine, db)
+        run.seconds = time.perf_counter() - t0
+    return run
+
+
+def iter_runs(engine: PostgresEngine, template: str, scenarios: list[Scenario], *, step_timeout_ms: int = 5000) -> Iterator[ScenarioRun]:
+    for scenario in scenarios:
+        yield run_scenario(engine, template, scenario, step_timeout_ms=step_timeout_ms)

@@ -1,0 +1,115 @@
+"""Causal, leakage-guarded, polarity-pooled, type-conditioned hybrid retrieval (MERIT §3.2, App. D).
+
+Order of operations, each one before the next:
+1. eligibility: retrievable (finalized, admitted/not deprecated), earlier stream position, not the
+   current task, not its group, not scored against a held-out reference target;
+2. polarity pools, searched separately; type conditioning inside a pool when it has >= type_min
+   entries of the query's failure type, else the whole pool;
+3. hybrid score 0.75 * dense + 0.25 * BM25, each min-max normalised within the searched pool
+   (a constant channel normalises to 0); optional MMR; deterministic tie-breaks: score desc, dense
+   desc, BM25 desc, entry id asc.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from knowledge_base.catalog import NONE, Catalog
+from knowledge_base.config import KBConfig
+from knowledge_base.records import RetrievalQuery
+
+
+@dataclass
+class Ranked:
+    row: int
+    score: float
+    dense: float
+    lexical: float
+    dense_norm: float
+    lexical_norm: float
+
+
+@dataclass
+class PoolOutcome:
+    eligible: int
+    searched: int
+    type_conditioned: bool
+    ranked: list[Ranked]
+
+
+def eligibility(cat: Catalog, query: RetrievalQuery, held_out: frozenset[str]) -> np.ndarray:
+    mask = cat.retrievable.view.copy()
+    if query.stream_position is not None:
+        mask &= ~cat.bound.view | (cat.position.view < query.stream_position)
+    for column, value in ((cat.task, query.task_id), (cat.group, query.task_group)):
+        code = cat.strings.lookup(value)
+        if code != NONE:
+            mask &= column.view != code
+    targets = [cat.strings.lookup(t) for t in held_out | query.held_out_targets]
+    targets = [c for c in targets if c >= 0]
+    if targets:
+        mask &= ~np.isin(cat.target.view, np.asarray(targets, dtype=np.int32))
+    return mask
+
+
+def minmax(values: np.ndarray) -> np.ndarray:
+    if values.size == 0:
+        return values.astype(np.float64)
+    lo, hi = float(values.min()), float(values.max())
+    if hi <= lo:
+        return np.zeros(values.shape, dtype=np.float64)
+    return (values.astype(np.float64) - lo) / (hi - lo)
+
+
+def search_pool(cat: Catalog, pool: np.ndarray, failure_type: str | None, dense: np.ndarray,
+                lexical: np.ndarray, k: int, cfg: KBConfig, vectors: np.ndarray) -> PoolOutcome:
+    eligible = int(pool.sum())
+    typed = False
+    if failure_type:
+        code = cat.ftypes.lookup(failure_type)
+        same = pool & (cat.ftype.view == code)
+        if int(same.sum()) >= cfg.type_min:
+            pool, typed = same, True
+    rows = np.flatnonzero(pool)
+    if k == 0 or rows.size == 0:
+        return PoolOutcome(eligible, int(rows.size), typed, [])
+    d, b = dense[rows].astype(np.float64), lexical[rows].astype(np.float64)
+    dn, bn = minmax(d), minmax(b)
+    score = cfg.dense_weight * dn + cfg.lexical_weight * bn
+    want = k if cfg.mmr_lambda is None else max(k, cfg.mmr_pool)
+    order = _top(score, d, b, cat.ids.view[rows], want)
+    ranked = [Ranked(int(rows[i]), float(score[i]), float(d[i]), float(b[i]), float(dn[i]), float(bn[i]))
+              for i in order]
+    if cfg.mmr_lambda is not None:
+        ranked = mmr(ranked, vectors, cfg.mmr_lambda, k)
+    return PoolOutcome(eligible, int(rows.size), typed, ranked[:k])
+
+
+def _top(score: np.ndarray, d: np.ndarray, b: np.ndarray, ids: np.ndarray, want: int) -> np.ndarray:
+    """Indices of the `want` best by (score desc, dense desc, BM25 desc, id asc). Everything tied
+    with the cut-off score is kept for the exact sort, so the partition never breaks a tie."""
+    if score.size > 4 * want:
+        cut = np.partition(-score, want - 1)[want - 1]
+        keep = np.flatnonzero(-score <= cut)
+    else:
+        keep = np.arange(score.size)
+    order = np.lexsort((ids[keep], -b[keep], -d[keep], -score[keep]))
+    return keep[order][:want]
+
+
+def mmr(ranked: list[Ranked], vectors: np.ndarray, lam: float, k: int) -> list[Ranked]:
+    """Greedy maximal marginal relevance: lam * score - (1 - lam) * max cosine to those chosen.
+    Ties keep the hybrid order (the list is already in tie-break order)."""
+    chosen: list[Ranked] = []
+    rest = list(ranked)
+    vecs = {r.row: vectors[r.row] for r in ranked}
+    while rest and len(chosen) < k:
+        def value(r: Ranked) -> float:
+            if not chosen:
+                return lam * r.score
+            return lam * r.score - (1 - lam) * max(float(vecs[r.row] @ vecs[c.row]) for c in chosen)
+        best = max(range(len(rest)), key=lambda i: (value(rest[i]), -i))
+        chosen.append(rest.pop(best))
+    return chosen

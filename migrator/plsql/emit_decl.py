@@ -1,0 +1,197 @@
+"""Declarations: types (%TYPE/%ROWTYPE, records, collections), variables, cursors, exceptions."""
+
+from __future__ import annotations
+
+from migrator.plsql import ast as A
+from migrator.plsql.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
+from migrator.plsql.parser import norm_name
+from migrator.plsql.typesys import Coll, PgType, Scope, Sym, builtin, type_text
+from migrator.rules.context import unconverted_marker
+from migrator.rules.types import map_type
+
+
+class DeclMixin:
+    # ---- types -----------------------------------------------------------------------------
+    def resolve_type(self, tref: A.TypeRef, scope: Scope) -> PgType:
+        toks = tref.toks
+        if len(toks) >= 3 and toks[-2].is_op("%") and toks[-1].is_("TYPE", "ROWTYPE"):
+            name = [norm_name(t) for t in toks[:-2] if not t.is_op(".")]
+            return self.anchored(name, toks[-1].upper, scope)
+        text = type_text(toks)
+        if toks and toks[0].kind in ("word", "qident") and (len(toks) == 1 or toks[1].is_op(".")):
+            parts = [norm_name(t) for t in toks if not t.is_op(".")]
+            sym = scope.get(parts[0]) if len(parts) == 1 else None
+            if sym is not None and sym.kind == "type":
+                return sym.type
+            ref = self.package_ref(parts) if len(parts) > 1 else None
+            if ref is not None and ref[1].kind == "type":
+                return ref[1].type
+            if len(parts) == 1 and self.pkg:
+                psym = self.pkg_scope(self.pkg).names.get(parts[0])
+                if psym is not None and psym.kind == "type":
+                    return psym.type
+            st = self.schema_collection_type(".".join(parts))
+            if st is not None:
+                return st
+        return builtin(text)
+
+    def anchored(self, name: list[str], which: str, scope: Scope) -> PgType:
+        if which == "ROWTYPE":
+            sym = scope.get(name[0]) if len(name) == 1 else None
+            if sym is not None and sym.kind == "cursor":
+                return PgType("record", composite=True)
+            return PgType(".".join(name), composite=True)
+        if len(name) == 1:
+            sym = scope.get(name[0])
+            if sym is not None and sym.type is not None:
+                return sym.type
+        ref = self.package_ref(name) if len(name) > 1 else None
+        if ref is not None and ref[1].type is not None:
+            return ref[1].type
+        if len(name) == 2:
+            sym = scope.get(name[0])
+            if sym is not None and sym.kind in ("var", "param"):
+                return PgType(f"{'.'.join(name)}%TYPE")
+        col = self.column_type(name)
+        if col is not None:
+            return PgType(map_type(col), col)
+        return PgType(f"{'.'.join(name)}%TYPE")
+
+    def column_type(self, name: list[str]) -> str | None:
+        if len(name) < 2:
+            return None
+        entry = self.catalog.lookup(".".join(name[:-1]))
+        if entry is None:
+            return None
+        cols = entry.info.get("plsql_columns") or {}
+        return cols.get(name[-1])
+
+    def schema_collection_type(self, name: str) -> PgType | None:
+        entry = self.catalog.lookup(name)
+        if entry is None or "plsql_type" not in entry.info:
+            return None
+        info = entry.info["plsql_type"]
+        pgname = f"{entry.schema}.{entry.name}"
+        if info["kind"] == "object":
+            return PgType(pgname, composite=True)
+        elem = builtin(info["elem"])
+        return PgType(pgname, coll=Coll("array", elem.pg, info["elem"], elem_composite=elem.composite))
+
+    def type_decl(self, d: A.TypeDecl, scope: Scope, owner: str) -> Sym:
+        """A local/package TYPE → symbol; record types are created as composite types first."""
+        if d.kind == "refcursor":
+            t = PgType("refcursor", refcursor=True)
+        elif d.kind == "subtype":
+            t = self.resolve_type(d.elem, scope)
+        elif d.kind == "record":
+            t = PgType(f"{owner}__{d.name}" if not owner.endswith(".") else f"{owner}{d.name}", composite=True)
+            self.create_record_type(t.pg, d, scope)
+        else:
+            elem = self.resolve_type(d.elem, scope)
+            if d.kind == "assoc":
+                idx = type_text(d.index.toks).upper()
+                numeric = not idx.startswith(("VARCHAR", "STRING", "NVARCHAR", "CHAR", "LONG"))
+                t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
+            else:
+                t = PgType(f"{elem.pg}[]", coll=Coll("array", elem.pg, elem.ora, elem_composite=elem.composite))
+        return scope.add(Sym(d.name, "type", t))
+
+    def create_record_type(self, pgname: str, d: A.TypeDecl, scope: Scope) -> None:
+        fields = []
+        for fname, ftype in d.fields:
+            ft = self.resolve_type(ftype, scope)
+            if "%" in ft.pg:
+                self.unconverted("record field type", f"cannot resolve {type_text(ftype.toks)} for a composite type", d.line)
+                fields.append(f"{fname} {unconverted_marker('record field type', type_text(ftype.toks))}")
+            else:
+                fields.append(f"{fname} {ft.pg}")
+        self.pre.append(f"DROP TYPE IF EXISTS {pgname} CASCADE;\nCREATE TYPE {pgname} AS (\n    "
+                        + ",\n    ".join(fields) + "\n);")
+
+    # ---- declarations in a block -----------------------------------------------------------------
+    def declarations(self, decls: list, scope: Scope, owner: str) -> list[str]:
+        """PL/pgSQL DECLARE lines for a block's declarations (types/exceptions become symbols)."""
+        lines: list[str] = []
+        inits = [d for d in decls if isinstance(d, A.Pragma) and d.name == "EXCEPTION_INIT"]
+        for d in decls:
+            if isinstance(d, A.TypeDecl):
+                self.type_decl(d, scope, owner)
+            elif isinstance(d, A.ExceptionDecl):
+                self.exception_sym(d.name, scope, owner, inits)
+            elif isinstance(d, A.VarDecl):
+                lines.append(self.var_line(d, scope))
+            elif isinstance(d, A.CursorDecl):
+                lines.append(self.cursor_line(d, scope))
+            elif isinstance(d, A.Pragma):
+                self.pragma(d)
+            elif isinstance(d, A.Routine):
+                self.nested_routine(d, scope, owner)
+        return lines
+
+    def var_line(self, d: A.VarDecl, scope: Scope) -> str:
+        t = self.resolve_type(d.type, scope)
+        scope.add(Sym(d.name, "const" if d.constant else "var", t))
+        parts = [d.name]
+        if d.constant:
+            parts.append("CONSTANT")
+        parts.append(t.pg)
+        if d.not_null:
+            parts.append("NOT NULL")
+        if d.default:
+            parts.append(":= " + self.expr(d.default, scope))
+        elif t.coll is not None and t.coll.kind == "assoc":
+            parts.append(":= '{}'::jsonb")  # an INDEX BY table starts empty, never NULL
+        return " ".join(parts) + ";"
+
+    def cursor_line(self, d: A.CursorDecl, scope: Scope) -> str:
+        cscope = scope.child()
+        params = []
+        for p in d.params:
+            pt = self.resolve_type(p.type, scope)
+            cscope.add(Sym(p.name, "param", pt))
+            if p.default:
+                self.unconverted("cursor parameter default", f"cursor {d.name}: PostgreSQL cursor parameters have no defaults", d.line)
+            params.append(f"{p.name} {pt.pg}")
+        scope.add(Sym(d.name, "cursor", PgType("refcursor", refcursor=True), cursor_params=d.params))
+        query = self.query_text(d.query, cscope)
+        args = f" ({', '.join(params)})" if params else ""
+        return f"{d.name} CURSOR{args} FOR {query};"
+
+    def exception_sym(self, name: str, scope: Scope, owner: str, inits: list) -> Sym:
+        self.ctx.applied("plsql.exceptions")
+        for p in inits:
+            if len(p.args) == 2 and norm_name(p.args[0][0]) == name:
+                return scope.add(self.exception_init_sym(name, p, owner))
+        state = user_exception_sqlstate(f"{owner}.{name}")
+        return scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
+
+    def exception_init_sym(self, name: str, p: A.Pragma, owner: str) -> Sym:
+        code = self.int_arg(p.args[1])
+        if code is None:
+            self.unconverted("PRAGMA EXCEPTION_INIT", f"exception {name}: error code is not a literal", p.line)
+            state = user_exception_sqlstate(f"{owner}.{name}")
+            return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
+        app = app_error_sqlstate(code)
+        if app:
+            return Sym(name, "exception", sqlstate=app, conditions=(f"SQLSTATE '{app}'",))
+        known = BY_CODE.get(code)
+        if known:
+            return Sym(name, "exception", sqlstate=known.sqlstate, conditions=known.conditions)
+        state = f"OX{abs(code) % 1000:03d}"
+        self.ctx.note(f"exception {name}: ORA{code} has no PostgreSQL counterpart; raised and caught as SQLSTATE {state}")
+        return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
+
+    def int_arg(self, toks) -> int | None:
+        text = "".join(t.text for t in toks)
+        try:
+            return int(text)
+        except ValueError:
+            return None
+
+    def pragma(self, d: A.Pragma) -> None:
+        if d.name == "AUTONOMOUS_TRANSACTION":
+            self.autonomous = True
+        elif d.name in ("RESTRICT_REFERENCES", "INLINE", "SERIALLY_REUSABLE", "UDF", "DEPRECATED"):
+            self.ctx.note(f"PRAGMA {d.name} only guides the Oracle compiler; not needed in PostgreSQL")
+        elif d.name != "EXCEPTION_INIT":
+            self.unconverted(f"PRAGMA {d.name}", "unknown pragma", d.line)

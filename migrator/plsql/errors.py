@@ -1,0 +1,143 @@
+"""Oracle error codes ↔ PostgreSQL SQLSTATEs: the one table both the converter and the verifier use.
+
+`ORA_ERRORS` lists, per Oracle exception, its ORA code (SQLCODE, negative except NO_DATA_FOUND's
++100), its predefined PL/SQL name, the PostgreSQL condition names a handler must catch for it, and
+the SQLSTATE PostgreSQL raises for it. Application errors and user exceptions have no PostgreSQL
+counterpart, so they get SQLSTATEs in classes PostgreSQL never uses:
+
+* ``RAISE_APPLICATION_ERROR(-20NNN, msg)`` → SQLSTATE ``O2NNN`` (class ``O2``: "Oracle -20xxx"),
+  e.g. -20001 → ``O2001``, -20999 → ``O2999``. The message is kept; Oracle's SQLERRM is
+  ``ORA-20NNN: msg``.
+* A user-declared exception (no PRAGMA EXCEPTION_INIT) → SQLSTATE ``OU`` + 3 base-36 characters
+  derived from its qualified name (``schema.unit.exception``), stable across runs; Oracle reports
+  SQLCODE +1, SQLERRM ``User-Defined Exception``.
+* ``PRAGMA EXCEPTION_INIT(e, code)`` → the SQLSTATE of `code` from the table (or ``O2NNN`` for
+  -20NNN), so ``WHEN e`` catches exactly what the matching raise throws.
+
+The verification harness compares Oracle errors with PostgreSQL errors through `sqlstate_for_ora`
+and `ora_for_sqlstate`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class OraError:
+    code: int  # Oracle SQLCODE
+    name: str | None  # predefined PL/SQL exception name
+    conditions: tuple[str, ...]  # PostgreSQL condition names a handler lists
+    sqlstate: str  # what PostgreSQL raises for it (first condition)
+    message: str  # Oracle's message text (without the ORA-nnnnn: prefix)
+
+
+ORA_ERRORS: tuple[OraError, ...] = (
+    OraError(100, "NO_DATA_FOUND", ("no_data_found",), "P0002", "no data found"),
+    OraError(-1403, None, ("no_data_found",), "P0002", "no data found"),
+    OraError(-1422, "TOO_MANY_ROWS", ("too_many_rows",), "P0003",
+             "exact fetch returns more than requested number of rows"),
+    OraError(-1476, "ZERO_DIVIDE", ("division_by_zero",), "22012", "divisor is equal to zero"),
+    OraError(-1, "DUP_VAL_ON_INDEX", ("unique_violation",), "23505", "unique constraint violated"),
+    # PL/SQL raises VALUE_ERROR for conversion, truncation, overflow and NOT NULL violations.
+    OraError(-6502, "VALUE_ERROR", ("numeric_value_out_of_range", "string_data_right_truncation",
+                                    "invalid_text_representation", "null_value_not_allowed",
+                                    "invalid_datetime_format", "datetime_field_overflow"),
+             "22003", "PL/SQL: numeric or value error"),
+    OraError(-1722, "INVALID_NUMBER", ("invalid_text_representation",), "22P02", "invalid number"),
+    OraError(-6592, "CASE_NOT_FOUND", ("case_not_found",), "20000",
+             "CASE not found while executing CASE statement"),
+    OraError(-6511, "CURSOR_ALREADY_OPEN", ("duplicate_cursor",), "42P03", "PL/SQL: cursor already open"),
+    OraError(-1001, "INVALID_CURSOR", ("invalid_cursor_name", "invalid_cursor_state"), "34000",
+             "invalid cursor"),
+    OraError(-1400, None, ("not_null_violation",), "23502", "cannot insert NULL"),
+    OraError(-2291, None, ("foreign_key_violation",), "23503",
+             "integrity constraint violated - parent key not found"),
+    OraError(-2292, None, ("foreign_key_violation",), "23503",
+             "integrity constraint violated - child record found"),
+    OraError(-2290, None, ("check_violation",), "23514", "check constraint violated"),
+    OraError(-54, "RESOURCE_BUSY", ("lock_not_available",), "55P03",
+             "resource busy and acquire with NOWAIT specified or timeout expired"),
+    OraError(-60, "DEADLOCK_DETECTED", ("deadlock_detected",), "40P01",
+             "deadlock detected while waiting for resource"),
+    OraError(-1410, "SYS_INVALID_ROWID", ("invalid_text_representation",), "22P02", "invalid ROWID"),
+    OraError(-6530, "ACCESS_INTO_NULL", ("null_value_not_allowed",), "22004",
+             "Reference to uninitialized composite"),
+    OraError(-6531, "COLLECTION_IS_NULL", ("null_value_not_allowed",), "22004",
+             "Reference to uninitialized collection"),
+    OraError(-6533, "SUBSCRIPT_BEYOND_COUNT", ("array_subscript_error",), "2202E",
+             "Subscript beyond count"),
+    OraError(-6532, "SUBSCRIPT_OUTSIDE_LIMIT", ("array_subscript_error",), "2202E",
+             "Subscript outside of limit"),
+    OraError(-1017, "LOGIN_DENIED", ("invalid_password",), "28P01", "invalid username/password"),
+    OraError(-6500, "STORAGE_ERROR", ("out_of_memory",), "53200", "PL/SQL: storage error"),
+)
+
+BY_NAME = {e.name: e for e in ORA_ERRORS if e.name}
+BY_CODE = {}
+for _e in ORA_ERRORS:
+    BY_CODE.setdefault(_e.code, _e)
+
+USER_SQLCODE = 1
+USER_MESSAGE = "User-Defined Exception"
+
+
+def app_error_sqlstate(code: int) -> str | None:
+    """-20NNN → 'O2NNN'; None outside Oracle's application-error range."""
+    if -20999 <= code <= -20000:
+        return f"O2{-code - 20000:03d}"
+    return None
+
+
+def user_exception_sqlstate(qualified_name: str) -> str:
+    """A stable, distinct SQLSTATE for a user-declared exception ('OU' + 3 base-36 characters)."""
+    digest = int(hashlib.sha1(qualified_name.lower().encode()).hexdigest(), 16)
+    alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    tail = ""
+    for _ in range(3):
+        digest, r = divmod(digest, 36)
+        tail += alphabet[r]
+    return "OU" + tail
+
+
+def sqlstate_for_ora(code: int) -> str | None:
+    """The SQLSTATE PostgreSQL raises where Oracle raises `code` (None when unknown)."""
+    app = app_error_sqlstate(code)
+    if app:
+        return app
+    e = BY_CODE.get(code)
+    return e.sqlstate if e else None
+
+
+def conditions_for_ora(code: int) -> tuple[str, ...] | None:
+    """What a handler lists to catch Oracle error `code` (condition names or SQLSTATE literals)."""
+    app = app_error_sqlstate(code)
+    if app:
+        return (f"SQLSTATE '{app}'",)
+    e = BY_CODE.get(code)
+    return e.conditions if e else None
+
+
+def ora_for_sqlstate(sqlstate: str) -> int | None:
+    """Oracle SQLCODE for a PostgreSQL SQLSTATE (None when no Oracle counterpart is known)."""
+    if sqlstate.startswith("O2") and sqlstate[2:].isdigit():
+        return -20000 - int(sqlstate[2:])
+    if sqlstate.startswith("OU"):
+        return USER_SQLCODE
+    for e in ORA_ERRORS:
+        if e.sqlstate == sqlstate:
+            return e.code
+    return None
+
+
+def runtime_sqlcode_cases() -> str:
+    """SQL CASE arms for oracompat.sqlcode(), generated from the table (one source of truth)."""
+    seen, arms = set(), []
+    for e in ORA_ERRORS:
+        if e.sqlstate in seen:
+            continue
+        seen.add(e.sqlstate)
+        prefix = "ORA-01403" if e.code == 100 else f"ORA-{-e.code:05d}"
+        arms.append(f"WHEN '{e.sqlstate}' THEN ROW({e.code}, '{prefix}: {e.message.replace(chr(39), chr(39) * 2)}')")
+    return "\n        ".join(arms)

@@ -1,0 +1,1 @@
+DELETE FROM audit_log WHERE changed_at < SYSDATE - 30

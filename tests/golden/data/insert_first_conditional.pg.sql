@@ -1,0 +1,5 @@
+/* MIGRATOR_UNCONVERTED(conditional INSERT ALL/FIRST): INSERT FIRST
+  WHEN salary > 5000 THEN INTO high_paid (id) VALUES (employee_id)
+  ELSE INTO low_paid (id) VALUES (employee_id)
+SELECT employee_id, salary FROM employees */ MIGRATOR_UNCONVERTED;
+-- unconverted: conditional INSERT ALL/FIRST: conditional multi-table insert: split into INSERT ... SELECT ... WHERE per branch

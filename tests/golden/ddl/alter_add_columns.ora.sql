@@ -1,0 +1,1 @@
+ALTER TABLE employees ADD (nickname VARCHAR2(30), badge_no NUMBER(6) DEFAULT 0 NOT NULL)

@@ -1,0 +1,1 @@
+ALTER TABLE employees MODIFY (email VARCHAR2(200) NOT NULL, status DEFAULT 'A')

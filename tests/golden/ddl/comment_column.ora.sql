@@ -1,0 +1,1 @@
+COMMENT ON COLUMN hr.employees.salary IS 'Monthly gross salary'

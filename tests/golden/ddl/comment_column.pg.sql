@@ -1,0 +1,2 @@
+COMMENT ON COLUMN hr.employees.salary IS 'Monthly gross salary';
+-- rules: ddl.comment

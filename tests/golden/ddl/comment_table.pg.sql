@@ -1,0 +1,2 @@
+COMMENT ON TABLE employees IS 'Employees'' master data';
+-- rules: ddl.comment

@@ -1,0 +1,1 @@
+CREATE BITMAP INDEX emp_status_bix ON employees (status) NOLOGGING

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX order_lines_uix ON order_lines (order_id, product_id)

@@ -1,0 +1,6 @@
+CREATE MATERIALIZED VIEW dept_totals
+BUILD IMMEDIATE
+REFRESH COMPLETE ON DEMAND
+ENABLE QUERY REWRITE
+AS SELECT department_id, COUNT(*) AS headcount, SUM(salary) AS total_salary
+FROM employees GROUP BY department_id

@@ -1,0 +1,1 @@
+REVOKE DELETE ON employees FROM app_role

@@ -1,0 +1,1 @@
+CREATE SYNONYM remote_emp FOR employees@hq_link

@@ -1,0 +1,4 @@
+CREATE GLOBAL TEMPORARY TABLE tmp_batch (
+    batch_id NUMBER(10),
+    payload  VARCHAR2(4000)
+) ON COMMIT PRESERVE ROWS
