@@ -80,10 +80,17 @@ def _fmt_rows(rows: list[list[Any]] | None) -> str:
     return "; ".join("(" + ", ".join("NULL" if v is None else str(v) for v in r) + ")" for r in shown) + more
 
 
+def _sort_key(v: Any) -> tuple:
+    # Numbers by value (1 and 1.0 sort together), then text, then NULL — as a stable total order.
+    if isinstance(v, decimal.Decimal):
+        return (0, float(v), "")
+    return (2, 0.0, "") if v is None else (1, 0.0, str(v))
+
+
 def _norm_rows(rows: list[list[Any]], unordered: bool) -> list:
     normed = [[normalize(v) for v in r] for r in rows]
     if unordered:
-        normed.sort(key=lambda r: [(v is None, str(v)) for v in r])
+        normed.sort(key=lambda r: [_sort_key(v) for v in r])
     return normed
 
 

@@ -44,11 +44,13 @@ def deploy_units(
     *,
     statement_timeout_ms: int = 30_000,
     on_done: Callable[[DeployOutcome], None] | None = None,
+    probe: Callable[[psycopg.Connection, str], None] | None = None,
 ) -> tuple[DeployOutcome, list[DeployOutcome]]:
     """Run `preamble`, then each (unit_id, sql, dependency ids) in the given order.
 
     Returns the preamble's outcome and one outcome per unit. A unit whose dependency failed is
     still attempted (its own error, if any, is the useful one) and carries `blocked_by`.
+    `probe(conn, unit_id)` runs after each unit on the same connection (e.g. to see what it created).
     """
     outcomes: list[DeployOutcome] = []
     failed: set[str] = set()
@@ -57,6 +59,8 @@ def deploy_units(
         t0 = time.perf_counter()
         err, state = _run(conn, preamble)
         pre = DeployOutcome("<preamble>", err is None, time.perf_counter() - t0, err, state)
+        if probe:
+            probe(conn, "<preamble>")
         for unit_id, text, deps in items:
             t0 = time.perf_counter()
             err, state = _run(conn, text) if text.strip() else ("empty output: nothing to deploy", None)
@@ -65,6 +69,8 @@ def deploy_units(
             if err is not None:
                 failed.add(unit_id)
             outcomes.append(outcome)
+            if probe:
+                probe(conn, unit_id)
             if on_done:
                 on_done(outcome)
     return pre, outcomes

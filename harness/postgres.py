@@ -133,10 +133,22 @@ class ContainerPostgres:
 
 
 def docker_available() -> bool:
-    """True when a Docker engine answers (the client alone is not enough)."""
+    """True when a Docker engine answers (the `docker` CLI alone is not enough)."""
     try:
-        import docker  # type: ignore[import-not-found]
+        import docker  # type: ignore[import-not-found]  (installed with testcontainers)
+    except ImportError:
+        # Without the Python client, ask the engine's socket directly.
+        import socket
 
+        path = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock").removeprefix("unix://")
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(3)
+                sock.connect(path)
+            return True
+        except OSError:
+            return False
+    try:
         docker.from_env(timeout=3).ping()
         return True
     except Exception:

@@ -72,9 +72,8 @@ class LexicalIndex:
             retriever.index([d if d else [""] for d in docs], show_progress=False)
             self._base = retriever
 
-    def add(self, tokens: list[str], all_docs=None) -> None:
-        """Append one document. `all_docs` (a callable returning every document's tokens) lets the
-        index compact itself when the delta is large; without it the delta just grows."""
+    def add(self, tokens: list[str]) -> None:
+        """Append one document to the delta segment; searchable at once."""
         offset = len(self._delta_len)
         for token, tf in Counter(tokens).items():
             self._postings.setdefault(token, []).append((offset, tf))
@@ -82,10 +81,19 @@ class LexicalIndex:
         self._delta_docs.append(tokens)
         if self.base_count == 0 and self._base is None:
             self.stats = CorpusStats.of(self._delta_docs)   # no base yet: exact statistics
+
+    def maybe_compact(self, all_docs) -> bool:
+        """Rebuild the base from `all_docs()` (every document's tokens, in order) when the delta
+        has grown past max(delta_min, delta_share * base)."""
         limit = max(self.delta_min, int(self.delta_share * self.base_count))
-        if all_docs is not None and len(self._delta_len) > limit:
-            self.build(all_docs())
-            self.compactions += 1
+        if len(self._delta_len) <= limit:
+            return False
+        docs = all_docs()
+        if len(docs) != len(self):
+            raise RuntimeError(f"compaction saw {len(docs)} documents, index holds {len(self)}")
+        self.build(docs)
+        self.compactions += 1
+        return True
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         """BM25 score of every document (base then delta), float32, 0 where nothing matches."""

@@ -59,7 +59,7 @@ class Rule(_Frozen):
     """construct -> idiom, as a deterministic rule id or a prompt paragraph."""
 
     kind: Literal["rule"] = "rule"
-    construct: str = Field(min_length=1)
+    construct_id: str = Field(min_length=1)
     idiom: str = Field(min_length=1)
     form: Literal["rule_id", "prompt_paragraph"] = "prompt_paragraph"
     rule_id: str | None = None
@@ -96,7 +96,7 @@ class Correction(_Frozen):
     """A human-approved fix. It carries the approval that allowed it in once ingested."""
 
     kind: Literal["correction"] = "correction"
-    construct: str = Field(min_length=1)
+    construct_id: str = Field(min_length=1)
     failure_type: str = ""
     context: str = Field(min_length=1, description="the situation the fix applies to")
     fix: str = Field(min_length=1)
@@ -167,9 +167,9 @@ def entry_text(record: Experience | Rule | Correction) -> str:
         parts = [record.failure_type, " ".join(record.constructs), record.strategy, record.context,
                  record.output, " ".join(record.contraindications)]
     elif isinstance(record, Rule):
-        parts = [record.failure_type, record.construct, record.idiom, record.rule_id or "", record.paragraph]
+        parts = [record.failure_type, record.construct_id, record.idiom, record.rule_id or "", record.paragraph]
     else:
-        parts = [record.failure_type, record.construct, record.context, record.fix]
+        parts = [record.failure_type, record.construct_id, record.context, record.fix]
     return "\n".join(p for p in parts if p)
 
 

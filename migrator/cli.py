@@ -1,34 +1,45 @@
 """Thin command line: parse arguments, call the library, print a summary, set the exit code.
 
-Exit codes: 0 every unit converted (and deployed, when asked); 1 some units failed; 2 bad usage
-or unreadable input.
+Exit codes: 0 success (every unit converted/deployed; no regression); 1 some units failed or a
+regression; 2 bad usage or unreadable input.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-from harness.postgres import ENV_DSN
+from migrator import cli_commands as cmd
 
 EXAMPLES = """examples:
   migrator migrate fixtures/schemas/hr_payroll --out out/hr_payroll
-  migrator migrate SCHEMA_DIR --out OUT --force --no-deploy
+  migrator migrate fixtures/schemas/hr_payroll --out out/hr --force --verify
   migrator migrate SCHEMA_DIR --out OUT --resume          # continue an interrupted run
-  migrator migrate SCHEMA_DIR --out OUT --pg-dsn postgresql://user@host/db
+  migrator verify out/hr --scenarios fixtures/scenarios/hr_payroll.yaml --transcript fixtures/transcripts/hr_payroll.yaml
+  migrator regress fixtures/schemas/hr_payroll --baseline fixtures/baselines/hr_payroll.json
+  migrator record fixtures/schemas/hr_payroll --oracle testcontainers --out transcript.yaml
 """
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="migrator", description="Oracle → PostgreSQL migration agent.",
-                                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
+def _engine_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--pg-dsn", help="PostgreSQL to deploy on (scratch databases are created and dropped there); "
+                   "default: MIGRATOR_PG_DSN, else an embedded server")
+    g.add_argument("--pg", choices=["embedded", "testcontainers"], help="which PostgreSQL to deploy on")
+
+
+def _evidence_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scenarios", type=Path, help="scenario file (default: fixtures-style sibling "
+                   "<root>/scenarios/<schema>.yaml next to <root>/schemas/<schema>)")
+    p.add_argument("--transcript", type=Path, help="Oracle transcript (default: <root>/transcripts/<schema>.yaml)")
+
+
+def _add_migrate(sub) -> None:
     m = sub.add_parser("migrate", help="convert a schema export directory to PostgreSQL",
-                       description="Read an Oracle schema export (SQL*Plus scripts), split it into units, "
-                       "order them by dependency, convert each deterministically, check every output with "
-                       "PostgreSQL's parser and deploy it on a scratch PostgreSQL.",
+                       description="Read an Oracle schema export (SQL*Plus scripts), split it into units, order "
+                       "them by dependency, convert each deterministically, check every output with PostgreSQL's "
+                       "parser, deploy it on a scratch PostgreSQL and (with --verify) judge it against Oracle.",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     m.add_argument("src", type=Path, help="schema export directory")
     m.add_argument("--out", type=Path, required=True, help="output directory (must be empty unless --force/--resume)")
@@ -37,58 +48,52 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("--resume", action="store_true", help="continue an interrupted run; finished units are not redone")
     m.add_argument("--disable-rule", action="append", default=[], metavar="RULE_ID",
                    help="switch a rule off (e.g. expr.nvl, or a whole family: plsql.*); repeatable")
-    engine = m.add_mutually_exclusive_group()
-    engine.add_argument("--pg-dsn", help="deploy on this PostgreSQL (scratch databases are created and dropped); "
-                        "default: MIGRATOR_PG_DSN, else an embedded server")
-    engine.add_argument("--pg", choices=["embedded", "testcontainers"], help="which PostgreSQL to deploy on")
-    engine.add_argument("--no-deploy", action="store_true", help="convert and parse only; do not deploy")
+    m.add_argument("--no-deploy", action="store_true", help="convert and parse only; do not deploy")
+    m.add_argument("--verify", action="store_true", help="run the scenarios and compare with Oracle's transcript")
+    _engine_args(m)
+    _evidence_args(m)
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar (default: when stderr is a terminal)")
+
+
+def _add_verify_regress_record(sub) -> None:
+    v = sub.add_parser("verify", help="judge an existing output directory against Oracle transcripts",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    v.add_argument("out", type=Path, help="output directory of an earlier `migrate`")
+    _engine_args(v)
+    _evidence_args(v)
+    r = sub.add_parser("regress", help="fail when a unit that was correct in the baseline is not correct now",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("src", type=Path, nargs="?", help="schema directory to migrate and verify now")
+    r.add_argument("--report", type=Path, help="use this existing verified output directory instead of migrating")
+    r.add_argument("--baseline", type=Path, required=True, help="baseline JSON (unit id -> category)")
+    r.add_argument("--update-baseline", action="store_true", help="rewrite the baseline from this run")
+    r.add_argument("--out", type=Path, help="where to write the run (default: a temporary directory)")
+    _engine_args(r)
+    _evidence_args(r)
+    rec = sub.add_parser("record", help="record Oracle ground truth (needs a live Oracle)",
+                         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    rec.add_argument("src", type=Path, help="schema directory")
+    rec.add_argument("--oracle", required=True, help="'testcontainers' or user/password@host:port/service")
+    rec.add_argument("--scenarios", type=Path, help="scenario file (default as for migrate)")
+    rec.add_argument("--out", type=Path, required=True, help="transcript file to write")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="migrator", description="Oracle → PostgreSQL migration agent.",
+                                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_migrate(sub)
+    _add_verify_regress_record(sub)
     return parser
 
 
-def _print_summary(report, out: Path) -> None:
-    s = report.summary
-    print(f"{report.schema_name}: {s.units} units in {s.seconds:.1f} s — " +
-          ", ".join(f"{k} {v}" for k, v in sorted(s.by_status.items())))
-    print(f"  parses with pglast: {s.static_ok}/{s.units}")
-    if s.deployed is not None:
-        print(f"  deployed on PostgreSQL ({report.engine}): {s.deployed}/{s.units}")
-    if report.preamble_error:
-        print(f"  preamble failed: {report.preamble_error}")
-    errors = [i for i in report.issues if i.severity == "error"]
-    for issue in errors:
-        print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
-    for u in report.units:
-        problem = u.error or u.static_error or u.deploy_error
-        if problem or u.unconverted:
-            what = problem.splitlines()[0] if problem else "; ".join(i.construct for i in u.unconverted)
-            print(f"  {u.id} ({u.source}): {u.status}: {what}")
-    print(f"  report: {out / 'report.md'}")
-
-
-def _migrate(args) -> int:
-    from migrator.output import OutputDirError
-    from migrator.pipeline import MigrateOptions, exit_code, migrate
-    from migrator.source import SourceError
-
-    deploy = None if args.no_deploy else (args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded")
-    opts = MigrateOptions(schema=args.schema, force=args.force, resume=args.resume,
-                          disabled_rules=frozenset(args.disable_rule), deploy=deploy, progress=args.progress)
-    try:
-        report = migrate(args.src, args.out, opts)
-    except (SourceError, OutputDirError) as exc:
-        print(f"migrator: error: {exc}", file=sys.stderr)
-        return 2
-    _print_summary(report, args.out)
-    return exit_code(report)
+HANDLERS = {"migrate": cmd.run_migrate, "verify": cmd.run_verify, "regress": cmd.run_regress, "record": cmd.run_record}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "migrate":
-        return _migrate(args)
-    return 2
+    return HANDLERS[args.command](args)
 
 
 if __name__ == "__main__":

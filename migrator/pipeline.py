@@ -14,7 +14,7 @@ from harness.deploy import DeployOutcome, deploy_units
 from harness.postgres import engine_from_spec, scratch_database
 from migrator import __name__ as _pkg
 from migrator.convert import build_catalog, convert_unit, make_context
-from migrator.depgraph import analyze_dependencies
+from migrator.depgraph import DependencyGraph, analyze_dependencies
 from migrator.output import (
     PREAMBLE,
     Journal,
@@ -26,7 +26,8 @@ from migrator.output import (
     unit_file_text,
     unit_path,
 )
-from migrator.report import IssueEntry, RunReport, UnconvertedItem, UnitEntry, summarize, to_markdown
+from migrator.report import IssueEntry, RunReport, UnconvertedItem, UnitEntry, summarize
+from migrator.verification import attach_verification, write_reports
 from migrator.rules.context import Conversion
 from migrator.source import read_schema_dir
 from migrator.static_check import StaticResult, check_sql
@@ -43,6 +44,9 @@ class MigrateOptions:
     disabled_rules: frozenset[str] = frozenset()
     deploy: str | None = None  # engine spec ("embedded", "testcontainers", a DSN) or None
     progress: bool | None = None  # None: only when stderr is a terminal
+    verify: bool = False  # run scenarios against Oracle transcripts (needs deploy)
+    scenarios: Path | None = None
+    transcript: Path | None = None
 
 
 @dataclass
@@ -55,7 +59,7 @@ class _Done:
     deps: list[str] = field(default_factory=list)
 
 
-def _convert_all(source: SourceSet, order: list[str], out: Path, opts: MigrateOptions) -> list[_Done]:
+def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions) -> list[_Done]:
     ctx = make_context(build_catalog(source), opts.disabled_rules)
     config = json.dumps(sorted(opts.disabled_rules))
     journal = Journal(out)
@@ -65,7 +69,7 @@ def _convert_all(source: SourceSet, order: list[str], out: Path, opts: MigrateOp
     by_id = source.by_id()
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     done: list[_Done] = []
-    for uid in tqdm(order, desc="converting", unit="unit", disable=not show):
+    for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
         unit = by_id[uid]
         digest = source_hash(unit, config)
         record = finished.get(uid)
@@ -79,7 +83,7 @@ def _convert_all(source: SourceSet, order: list[str], out: Path, opts: MigrateOp
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(unit_file_text(unit, conversion), encoding="utf-8")
         static = check_sql(conversion.output) if conversion.output.strip() else StaticResult(False, 0, 0, "no output")
-        done.append(_Done(unit, conversion, path, static, deps=sorted(unit.references_ids)))
+        done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
 
 
@@ -122,14 +126,14 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     source = read_schema_dir(src, opts.schema)
     graph = analyze_dependencies(source)
     prepare_out_dir(out, force=opts.force, resume=opts.resume)
-    done = _convert_all(source, graph.order, out, opts)
+    done = _convert_all(source, graph, out, opts)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)
     (out / PREAMBLE).parent.mkdir(parents=True, exist_ok=True)
     (out / PREAMBLE).write_text(preamble, encoding="utf-8")
     (out / "deploy.sql").write_text(deploy_script([d.path for d in done]), encoding="utf-8")
     engine_name, preamble_error = (None, None)
-    if opts.deploy:
+    if opts.deploy and not opts.verify:  # verification deploys (and reports) on its own
         engine_name, preamble_error = _deploy(done, preamble, opts.deploy)
     issues = [
         IssueEntry(code=i.code, severity=i.severity.value, file=i.file, line=i.line, unit_id=i.unit_id, message=i.message)
@@ -152,8 +156,9 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
         units=units,
         summary=summarize(units, issues, lines, time.perf_counter() - t0, opts.deploy is not None),
     )
-    (out / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
-    (out / "report.md").write_text(to_markdown(report), encoding="utf-8")
+    if opts.verify and opts.deploy:
+        report = attach_verification(report, out, opts.deploy, opts.scenarios, opts.transcript)
+    write_reports(report, out)
     return report
 
 

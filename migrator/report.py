@@ -26,6 +26,14 @@ class IssueEntry(_Frozen):
     message: str
 
 
+class MismatchEntry(_Frozen):
+    scenario: str
+    step: str
+    what: str
+    expected: str
+    actual: str
+
+
 class UnitEntry(_Frozen):
     id: str
     kind: str
@@ -44,6 +52,32 @@ class UnitEntry(_Frozen):
     deploy_error: str | None = None
     sqlstate: str | None = None
     blocked_by: list[str] = []
+    # Verification (None when not run)
+    category: str | None = None
+    tier: str | None = None
+    verdict: str | None = None
+    references: str | None = None
+    steps: int | None = None
+    steps_agreeing: int | None = None
+    first_mismatch: MismatchEntry | None = None
+
+
+class ArmRow(_Frozen):
+    """One row of the category table: the agent, or an agent that outputs nothing."""
+
+    arm: str
+    by_category: dict[str, int]
+    steps_total: int
+    steps_agreeing: int
+
+
+class VerificationSummary(_Frozen):
+    provenance: str | None  # of the transcript: oracle | authored | None
+    references_checked: bool  # plpgsql_check ran
+    rows: list[ArmRow]  # agent first, then do-nothing
+    scenario_seconds_median: float | None
+    scenario_seconds_p95: float | None
+    seconds: float
 
 
 class Summary(_Frozen):
@@ -73,6 +107,7 @@ class RunReport(_Frozen):
     missing_references: dict[str, list[str]]
     units: list[UnitEntry]
     summary: Summary
+    verification: VerificationSummary | None = None
 
 
 def summarize(units: list[UnitEntry], issues: list[IssueEntry], lines: int, seconds: float, deployed_run: bool) -> Summary:
@@ -88,6 +123,18 @@ def summarize(units: list[UnitEntry], issues: list[IssueEntry], lines: int, seco
         converted_lines=lines,
         seconds=round(seconds, 3),
     )
+
+
+def verification_table(v: VerificationSummary) -> list[str]:
+    """The category table, agent beside the do-nothing row (never one blended score)."""
+    lines = [f"Verification: transcript provenance `{v.provenance or 'none'}`; inner references "
+             f"{'checked by plpgsql_check' if v.references_checked else 'exercised by scenarios only (plpgsql_check not installed)'}",
+             "", "| arm | correct | wrong | unverified | rejected | steps agreeing with Oracle |", "|---|---|---|---|---|---|"]
+    for row in v.rows:
+        c = row.by_category
+        lines.append(f"| {row.arm} | {c.get('correct', 0)} | {c.get('wrong', 0)} | {c.get('unverified', 0)} | "
+                     f"{c.get('rejected', 0)} | {row.steps_agreeing}/{row.steps_total} |")
+    return lines
 
 
 def _cell(text: str | None, limit: int = 140) -> str:
@@ -113,11 +160,17 @@ def to_markdown(report: RunReport) -> str:
     out += [f"| input issues `{k}` | {v} |" for k, v in sorted(s.issues_by_severity.items())]
     if report.preamble_error:
         out += ["", f"**Preamble failed to deploy:** {_cell(report.preamble_error, 400)}"]
-    out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | not converted / error |", "|---|---|---|---|---|---|"]
+    if report.verification:
+        out += ["", *verification_table(report.verification)]
+    out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | category | tier | problem |",
+            "|---|---|---|---|---|---|---|---|"]
     for u in report.units:
         problem = u.error or u.deploy_error or u.static_error or "; ".join(f"{i.construct}: {i.message}" for i in u.unconverted)
+        if u.category and u.category != "correct":
+            problem = problem or u.verdict
         dep = "—" if u.deployed is None else ("yes" if u.deployed else "**no**")
-        out.append(f"| `{u.id}` | {u.source} | {u.status} | {'yes' if u.static_ok else '**no**'} | {dep} | {_cell(problem)} |")
+        out.append(f"| `{u.id}` | {u.source} | {u.status} | {'yes' if u.static_ok else '**no**'} | {dep} | "
+                   f"{u.category or '—'} | {u.tier or '—'} | {_cell(problem)} |")
     if report.issues:
         out += ["", "## Input issues", "", "| where | severity | code | unit | message |", "|---|---|---|---|---|"]
         out += [f"| {i.file}:{i.line} | {i.severity} | {i.code} | {i.unit_id or ''} | {_cell(i.message)} |" for i in report.issues]

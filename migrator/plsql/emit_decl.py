@@ -105,6 +105,8 @@ class DeclMixin:
                 fields.append(f"{fname} {unconverted_marker('record field type', type_text(ftype.toks))}")
             else:
                 fields.append(f"{fname} {ft.pg}")
+        if self.suppress_pre:
+            return
         self.pre.append(f"DROP TYPE IF EXISTS {pgname} CASCADE;\nCREATE TYPE {pgname} AS (\n    "
                         + ",\n    ".join(fields) + "\n);")
 

@@ -95,6 +95,17 @@ class ExprMixin:
         out.append(self.placeholder(unconverted_marker("bind variable", t.text), ph, types))
         return i + 1
 
+    def routine_rename(self, parts, scope) -> str | None:
+        """Qualified name for a sibling package member or a lifted nested subprogram."""
+        if len(parts) != 1:
+            return None
+        sym = scope.get(parts[0])
+        if sym is not None:
+            return sym.getter if sym.kind == "routine" else None
+        if self.pkg and parts[0] in self.pkg_members(self.pkg):
+            return f"{self.pkg}.{parts[0]}"
+        return None
+
     def chain(self, toks, i) -> tuple[list[str], int]:
         """a.b.c → ([a, b, c], index after)."""
         parts = [norm_name(toks[i])]
@@ -113,6 +124,13 @@ class ExprMixin:
             return j + 2
         if in_sql and i > 0 and toks[i - 1].kind == "word" and toks[i - 1].upper in ("FROM", "JOIN", "INTO", "UPDATE", "TABLE"):
             return None  # a table name, never a variable
+        renamed = self.routine_rename(parts, scope)
+        if renamed is not None:
+            for k, part in enumerate(renamed.split(".")):
+                if k:
+                    out.append(Token("op", ".", 0, 0))
+                out.append(Token("word", part, 0, 0))
+            return j
         res = self.resolve_value(parts, toks, j, scope, ph, types)
         if res is None:
             return None

@@ -1,0 +1,166 @@
+"""Oracle engines and the transcript recorder: Oracle's own behaviour is the ground truth.
+
+Engines: **testcontainers** Oracle Free (`gvenzl/oracle-free`, needs a Docker engine), **DSN**
+(`user/password@host:port/service`, python-oracledb in thin mode: no Oracle client install), and
+**recorded transcripts** (replay; the default and what CI uses — see `harness.scenarios`).
+Neither live engine can run on machines without Docker and without an Oracle; their tests are
+skipped there with that reason.
+
+Recording (`migrator record`): deploy the Oracle source of every unit in dependency order, then
+per scenario run the setup and the steps with DBMS_OUTPUT enabled, capturing rows, output lines
+and errors, and roll back. A scenario whose code COMMITs (or uses an autonomous transaction)
+leaves its effects for later scenarios on Oracle; put such scenarios last or give them their own
+cleanup setup statements.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import platform
+from dataclasses import dataclass
+from typing import Any, Iterable, Protocol
+
+from harness.postgres import EngineUnavailable, docker_available
+from harness.scenarios import OraErrorOutcome, Outcome, Provenance, ScenarioFile, TranscriptFile
+
+RECORDER_VERSION = "migrator-recorder/1"
+ORACLE_IMAGE = "gvenzl/oracle-free:23-slim"
+
+
+class OracleEngine(Protocol):
+    name: str
+
+    def __enter__(self) -> "OracleEngine": ...
+    def __exit__(self, *exc: object) -> None: ...
+    def connect(self): ...
+
+
+def _oracledb():
+    try:
+        import oracledb  # thin mode by default: pure Python
+    except ImportError as exc:
+        raise EngineUnavailable("python-oracledb is not installed (pip install '.[containers]')") from exc
+    return oracledb
+
+
+class DsnOracle:
+    name = "oracle-dsn"
+
+    def __init__(self, dsn: str):
+        user_pw, _, self._dsn = dsn.rpartition("@")
+        self._user, _, self._password = user_pw.partition("/")
+        if not (self._user and self._password and self._dsn):
+            raise ValueError("Oracle DSN must look like user/password@host:port/service")
+
+    def __enter__(self) -> "DsnOracle":
+        self.connect().close()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def connect(self):
+        return _oracledb().connect(user=self._user, password=self._password, dsn=self._dsn)
+
+
+class ContainerOracle:
+    name = "oracle-testcontainers"
+
+    def __init__(self, image: str = ORACLE_IMAGE):
+        self._image = image
+        self._container = None
+
+    def __enter__(self) -> "ContainerOracle":
+        try:
+            from testcontainers.oracle import OracleDbContainer
+        except ImportError as exc:
+            raise EngineUnavailable("testcontainers is not installed (pip install '.[containers]')") from exc
+        if not docker_available():
+            raise EngineUnavailable("no Docker engine answers on this machine: Oracle Free cannot start")
+        self._container = OracleDbContainer(self._image).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._container is not None:
+            self._container.stop()
+
+    def connect(self):
+        c = self._container
+        assert c is not None
+        url = c.get_connection_url()  # oracle+oracledb://user:pw@host:port/?service_name=FREEPDB1
+        creds, _, rest = url.split("://", 1)[1].rpartition("@")
+        user, _, password = creds.partition(":")
+        host_port = rest.split("/", 1)[0]
+        service = rest.rsplit("service_name=", 1)[-1] if "service_name=" in rest else "FREEPDB1"
+        return _oracledb().connect(user=user, password=password, dsn=f"{host_port}/{service}")
+
+
+def oracle_engine(spec: str) -> OracleEngine:
+    return ContainerOracle() if spec == "testcontainers" else DsnOracle(spec)
+
+
+def to_transcript_value(value: Any) -> Any:
+    """Oracle driver values → YAML scalars in the transcript's documented forms."""
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        text = value.strftime("%Y-%m-%d %H:%M:%S")
+        return text + (f".{value.microsecond:06d}".rstrip("0") if value.microsecond else "")
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, (bytes, bytearray)):
+        return value.hex()
+    if hasattr(value, "read"):  # LOB
+        return to_transcript_value(value.read())
+    return value
+
+
+def _read_output(cursor) -> list[str]:
+    lines = []
+    line_var, status_var = cursor.var(str), cursor.var(int)
+    while True:
+        cursor.callproc("dbms_output.get_line", (line_var, status_var))
+        if status_var.getvalue() != 0:
+            return lines
+        lines.append(line_var.getvalue() or "")
+
+
+def run_step(cursor, sql: str) -> Outcome:
+    oracledb = _oracledb()
+    try:
+        cursor.execute(sql)
+        rows = [[to_transcript_value(v) for v in r] for r in cursor.fetchall()] if cursor.description else None
+        return Outcome(rows=rows, output=_read_output(cursor))
+    except oracledb.DatabaseError as exc:
+        err = exc.args[0]
+        message = getattr(err, "message", str(err)).split("\n", 1)[0]
+        code = f"ORA-{abs(err.code):05d}"
+        text = message.split(": ", 1)[1] if message.startswith(code) and ": " in message else message
+        return Outcome(error=OraErrorOutcome(code=code, message=text), output=_read_output(cursor))
+
+
+def record(engine: OracleEngine, units: Iterable[tuple[str, str]], scenarios: ScenarioFile) -> tuple[TranscriptFile, list[str]]:
+    """Deploy (unit_id, oracle source) in order, run every scenario; returns the transcript and
+    the deployment problems (a unit Oracle itself refuses is a fixture bug worth knowing)."""
+    conn = engine.connect()
+    problems: list[str] = []
+    with conn.cursor() as cur:
+        for unit_id, text in units:
+            try:
+                cur.execute(text)
+            except _oracledb().DatabaseError as exc:
+                problems.append(f"{unit_id}: {exc}")
+        banner = cur.execute("SELECT banner_full FROM v$version").fetchone()[0]
+        outcomes: dict[str, dict[str, Outcome]] = {}
+        for scenario in scenarios.scenarios:
+            cur.callproc("dbms_output.enable", (None,))
+            for stmt in scenario.setup:
+                cur.execute(stmt.oracle)
+            outcomes[scenario.id] = {step.name: run_step(cur, step.oracle) for step in scenario.steps}
+            conn.rollback()
+    provenance = Provenance(kind="oracle", banner=banner, version=conn.version,
+                            recorded_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                            recorder=f"{RECORDER_VERSION} python-{platform.python_version()}")
+    conn.close()
+    return TranscriptFile(schema=scenarios.schema_name, provenance=provenance, outcomes=outcomes), problems

@@ -1,0 +1,106 @@
+"""Per-unit categories and evidence tiers, decided from execution only.
+
+Categories (never blended into one score):
+- `correct`: deployed, references resolved, every scenario step agrees with Oracle's outcome
+  (failing with exactly the error Oracle raised counts as agreeing);
+- `wrong`: deployed, but some step contradicts Oracle;
+- `unverified`: PostgreSQL accepted it, but there is no Oracle evidence to compare with, or its
+  inner references are unresolved (the reason says which);
+- `rejected`: PostgreSQL refused it (parse or deploy error), or a dependency was rejected.
+
+Tiers: G0 no correctness evidence; G1 the target parses statically; G2 G1 + deployed with
+references resolved; G3 G2 + agrees with Oracle-*recorded* ground truth (authored transcripts
+stop at G2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.compare import Mismatch
+
+CATEGORIES = ("correct", "wrong", "unverified", "rejected")
+
+
+@dataclass
+class StepVerdict:
+    scenario_id: str
+    step: str
+    mismatch: Mismatch | None
+    seconds: float = 0.0
+
+
+@dataclass
+class UnitEvidence:
+    """Everything the judge knows about one unit."""
+
+    unit_id: str
+    parsed: bool
+    deployed: bool
+    deploy_error: str | None = None
+    blocked_by: list[str] = field(default_factory=list)
+    # None: plpgsql_check not available; [] clean; otherwise the unresolved references it found
+    reference_problems: list[str] | None = None
+    steps: list[StepVerdict] = field(default_factory=list)
+    missing_outcomes: list[str] = field(default_factory=list)  # "scenario/step" with no Oracle outcome
+    setup_errors: list[str] = field(default_factory=list)
+    provenance: str | None = None  # "oracle" | "authored" | None (no transcript)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    unit_id: str
+    category: str
+    tier: str
+    reason: str
+    references: str  # how inner references were resolved
+    first_mismatch: tuple[str, str, Mismatch] | None = None  # (scenario, step, mismatch)
+    steps: int = 0
+    steps_agreeing: int = 0
+
+
+def _references(ev: UnitEvidence) -> str:
+    if ev.reference_problems is None:
+        return "exercised by scenarios only (plpgsql_check not installed)"
+    if ev.reference_problems:
+        return "unresolved: " + "; ".join(ev.reference_problems)
+    return "resolved by plpgsql_check"
+
+
+def _tier(ev: UnitEvidence, agrees: bool) -> str:
+    if not ev.parsed:
+        return "G0"
+    refs_ok = ev.reference_problems is None and ev.steps or ev.reference_problems == []
+    if not ev.deployed or not refs_ok:
+        return "G1"
+    if agrees and ev.provenance == "oracle":
+        return "G3"
+    return "G2"
+
+
+def decide(ev: UnitEvidence) -> Verdict:
+    refs = _references(ev)
+    agreeing = sum(1 for s in ev.steps if s.mismatch is None)
+    counts = dict(steps=len(ev.steps), steps_agreeing=agreeing)
+    if not ev.deployed:
+        reason = ev.deploy_error or "not deployed"
+        return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
+    if ev.blocked_by:
+        reason = "dependency rejected: " + ", ".join(ev.blocked_by)
+        return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
+    first = next(((s.scenario_id, s.step, s.mismatch) for s in ev.steps if s.mismatch is not None), None)
+    if ev.setup_errors:
+        return Verdict(ev.unit_id, "wrong", _tier(ev, False), ev.setup_errors[0], refs, **counts)
+    if first is not None:
+        m = first[2]
+        reason = f"{first[0]}/{first[1]}: {m.what}: expected {m.expected}; got {m.actual}"
+        return Verdict(ev.unit_id, "wrong", _tier(ev, False), reason, refs, first, **counts)
+    if ev.reference_problems:
+        return Verdict(ev.unit_id, "unverified", _tier(ev, False), "references unresolved", refs, **counts)
+    if not ev.steps:
+        return Verdict(ev.unit_id, "unverified", _tier(ev, False), "no Oracle evidence (no scenario)", refs, **counts)
+    if ev.missing_outcomes:
+        reason = "no Oracle outcome for " + ", ".join(ev.missing_outcomes[:3])
+        return Verdict(ev.unit_id, "unverified", _tier(ev, False), reason, refs, **counts)
+    reason = f"all {len(ev.steps)} steps agree with {ev.provenance} transcript"
+    return Verdict(ev.unit_id, "correct", _tier(ev, True), reason, refs, **counts)

@@ -1,0 +1,117 @@
+"""Judge deployed units against Oracle's outcomes: deploy → resolve references → run → compare.
+
+The same scenarios also run against a database where nothing was deployed (only the preamble):
+the **do-nothing row**, i.e. what an agent that outputs nothing would score on the same metrics.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import psycopg
+
+from harness.compare import compare_step
+from harness.deploy import DeployOutcome, deploy_units
+from harness.postgres import PostgresEngine, scratch_database
+from harness.references import RoutineTracker, check_references
+from harness.runner import ScenarioRun, run_scenario
+from harness.scenarios import ScenarioFile, TranscriptFile
+from harness.verdict import StepVerdict, UnitEvidence, Verdict, decide
+
+
+@dataclass(frozen=True)
+class UnitToVerify:
+    unit_id: str
+    sql: str
+    depends_on: tuple[str, ...]
+    parsed: bool
+
+
+@dataclass
+class SideResult:
+    """One arm of the verification (the agent's output, or the do-nothing output)."""
+
+    verdicts: list[Verdict]
+    steps_total: int
+    steps_agreeing: int
+    scenario_seconds: list[float] = field(default_factory=list)
+    preamble_error: str | None = None
+
+
+@dataclass
+class VerifyResult:
+    agent: SideResult
+    do_nothing: SideResult
+    provenance: str | None
+    references_checked: bool
+    deploy: list[DeployOutcome]
+    seconds: float
+
+
+def _dbname(dsn: str) -> str:
+    return psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
+
+
+def _judge_runs(runs: Iterable[ScenarioRun], scenarios: ScenarioFile, transcript: TranscriptFile | None,
+                evidence: dict[str, UnitEvidence]) -> tuple[int, int, list[float]]:
+    total = agreeing = 0
+    seconds: list[float] = []
+    by_id = {s.id: s for s in scenarios.scenarios}
+    for run in runs:
+        scenario = by_id[run.scenario_id]
+        seconds.append(run.seconds)
+        outcomes = transcript.outcomes.get(scenario.id, {}) if transcript else {}
+        targets = [evidence[u] for u in scenario.units if u in evidence]
+        for ev in targets:
+            if run.setup_error:
+                ev.setup_errors.append(f"{scenario.id}: {run.setup_error}")
+        for step in scenario.steps:
+            expected = outcomes.get(step.name)
+            observed = run.observed.get(step.name)
+            if expected is None:
+                for ev in targets:
+                    ev.missing_outcomes.append(f"{scenario.id}/{step.name}")
+                continue
+            if observed is None:  # skipped after a timeout or failed setup
+                continue
+            mismatch = compare_step(expected, observed, unordered=step.unordered)
+            total += 1
+            agreeing += mismatch is None
+            for ev in targets:
+                ev.steps.append(StepVerdict(scenario.id, step.name, mismatch, run.seconds))
+    return total, agreeing, seconds
+
+
+def _run_side(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], scenarios: ScenarioFile | None,
+              transcript: TranscriptFile | None, *, step_timeout_ms: int) -> tuple[SideResult, list[DeployOutcome], bool]:
+    tracker = RoutineTracker()
+    with scratch_database(engine, prefix="tpl") as tpl_dsn:
+        items = [(u.unit_id, u.sql, u.depends_on) for u in units]
+        pre, outcomes = deploy_units(tpl_dsn, preamble, items, probe=tracker)
+        problems = check_references(tpl_dsn, tracker.created)
+        evidence = {}
+        for u, d in zip(units, outcomes):
+            refs = None if problems is None else problems.get(u.unit_id, [])
+            evidence[u.unit_id] = UnitEvidence(
+                u.unit_id, u.parsed, d.ok, d.error, list(d.blocked_by), refs,
+                provenance=transcript.provenance.kind if transcript else None)
+        total = agreeing = 0
+        seconds: list[float] = []
+        if scenarios is not None:
+            template = _dbname(tpl_dsn)
+            runs = (run_scenario(engine, template, s, step_timeout_ms=step_timeout_ms) for s in scenarios.scenarios)
+            total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence)
+    verdicts = [decide(evidence[u.unit_id]) for u in units]
+    return SideResult(verdicts, total, agreeing, seconds, pre.error), outcomes, problems is not None
+
+
+def verify(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], scenarios: ScenarioFile | None,
+           transcript: TranscriptFile | None, *, step_timeout_ms: int = 5000) -> VerifyResult:
+    t0 = time.perf_counter()
+    agent, outcomes, checked = _run_side(engine, preamble, units, scenarios, transcript, step_timeout_ms=step_timeout_ms)
+    empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in units]
+    nothing, _, _ = _run_side(engine, preamble, empty, scenarios, transcript, step_timeout_ms=step_timeout_ms)
+    return VerifyResult(agent, nothing, transcript.provenance.kind if transcript else None, checked, outcomes,
+                        time.perf_counter() - t0)

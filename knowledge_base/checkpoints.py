@@ -1,0 +1,72 @@
+"""Snapshots (read-only checkpoint copies for held-out scoring) and JSONL export / import."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+from knowledge_base import loading
+from knowledge_base.monitor import state_counts
+from knowledge_base.records import Rule, StoredEntry
+from knowledge_base.sqlstore import now
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def create_snapshot(kb, name: str) -> Path:
+    """Freeze the current state under snapshots/NAME: SQLite copy, index, manifest, all read-only."""
+    if not _NAME.match(name):
+        raise ValueError(f"snapshot name {name!r}: use letters, digits, '.', '_' or '-'")
+    dest = kb.root / "snapshots" / name
+    if dest.exists():
+        raise FileExistsError(f"snapshot {name} already exists: {dest}")
+    kb.flush()
+    (dest / loading.INDEX_DIR).mkdir(parents=True)
+    kb.sql.backup_to(dest / loading.DB)
+    for part in ("dense.faiss", "state.json"):
+        shutil.copy2(kb.root / loading.INDEX_DIR / part, dest / loading.INDEX_DIR / part)
+    manifest = {"name": name, "created_at": now(), "generation": kb.sql.generation(),
+                "embedder": kb.embedder_name, "config": kb.config.model_dump(mode="json"),
+                "state": state_counts(kb.sql), "held_out_targets": sorted(kb.held_out)}
+    (dest / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True))
+    _make_read_only(dest)
+    kb.sql.log("snapshot", None, {"name": name, "generation": manifest["generation"]})
+    loading.sync_events(kb)
+    return dest
+
+
+def _make_read_only(root: Path) -> None:
+    for path in sorted(root.rglob("*"), reverse=True):
+        os.chmod(path, 0o444 if path.is_file() else 0o555)
+    os.chmod(root, 0o555)
+
+
+def export_records(kb, path: Path) -> int:
+    """One JSON line per entry: id, status, record (vectors are re-made on import)."""
+    n = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        for entry_id, generation, status, record in kb.sql.records():
+            fh.write(json.dumps({"id": entry_id, "status": status, "record": json.loads(record)},
+                                sort_keys=True) + "\n")
+            n += 1
+    return n
+
+
+def import_records(kb, path: Path) -> dict[int, int]:
+    """Add every exported entry; rule evidence ids are remapped to the new ids. Returns old -> new."""
+    lines = [json.loads(line) for line in Path(path).read_text("utf-8").splitlines() if line.strip()]
+    entries = [StoredEntry(id=d["id"], generation=0, status=d["status"], record=d["record"]) for d in lines]
+    plain = [e for e in entries if not isinstance(e.record, Rule)]
+    mapping = dict(zip([e.id for e in plain], kb.add_many([e.record for e in plain]) if plain else []))
+    rules = [e for e in entries if isinstance(e.record, Rule)]
+    remapped = [e.record.model_copy(update={
+        "supporting": tuple(mapping[i] for i in e.record.supporting),
+        "opposing": tuple(mapping[i] for i in e.record.opposing)}) for e in rules]
+    mapping.update(zip([e.id for e in rules], kb.add_many(remapped) if rules else []))
+    for e in plain:
+        if e.status in ("deprecated", "superseded"):
+            kb.deprecate(mapping[e.id], f"imported as {e.status}")
+    return mapping

@@ -1,0 +1,307 @@
+"""The knowledge base: SQLite truth, JSONL event log, derived FAISS + BM25 indexes, retrieval.
+
+Layout of a knowledge-base directory:
+    kb.sqlite                  entries (with vectors), events, held-out targets, meta (generation)
+    experience_events.jsonl    append-only mirror of the event table, plus retrieval events
+    retrieval_traces.jsonl     one line per retrieval call
+    index/dense.faiss, index/state.json   the FAISS index and the generation it reflects
+    snapshots/NAME/            read-only checkpoint copies with a manifest
+
+One writer process at a time. A write commits to SQLite first, then updates the in-memory indexes
+(visible to the next query at once), then persists the FAISS file every `flush_every` writes.
+Opening compares the index's generation with SQLite's and repairs a stale index.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import numpy as np
+
+from knowledge_base import loading
+from knowledge_base.admission import AdmittedRule, Decision, Evidence, decide
+from knowledge_base.catalog import EntryMeta
+from knowledge_base.config import KBConfig
+from knowledge_base.embedders import Embedder, make_embedder
+from knowledge_base.lexical import tokenize
+from knowledge_base.records import (Approval, Correction, Experience, Hit, PoolReport, RetrievalQuery,
+                                    RetrievalResult, Rule, StoredEntry, entry_text)
+from knowledge_base.retrieval import eligibility, search_pool
+from knowledge_base.sqlstore import NewEntry, now
+
+EVENTS, TRACES = "experience_events.jsonl", "retrieval_traces.jsonl"
+
+
+class ApprovalRequired(PermissionError):
+    """ingest() was called without an approval record."""
+
+
+class ReadOnlyError(PermissionError):
+    """A write was attempted on a snapshot."""
+
+
+class KnowledgeBase:
+    def __init__(self, path: str | Path, embedder: Embedder | None = None, config: KBConfig | None = None,
+                 read_only: bool = False, traces_path: Path | None = None, snapshot: str | None = None):
+        self.root = Path(path)
+        self.read_only, self.snapshot_name = read_only, snapshot
+        self.traces_path = traces_path or self.root / TRACES
+        self._after_commit = None      # test seam: called between the SQLite commit and the index write
+        self._embedder = embedder
+        self._writes_since_flush = 0
+        loading.open_store(self, embedder, config)
+
+    # -- context, embedder ---------------------------------------------------------------------
+    def __enter__(self) -> "KnowledgeBase":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if not self.read_only and self._writes_since_flush:
+            self.flush()
+        self.sql.close()
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = make_embedder(self.embedder_name)
+        return self._embedder
+
+    def flush(self) -> None:
+        """Persist the FAISS index with the generation it now reflects."""
+        self._check_writable()
+        loading.save_index(self)
+        self._writes_since_flush = 0
+
+    # -- writes ----------------------------------------------------------------------------------
+    def add_experience(self, experience: Experience) -> int:
+        return self._insert([experience], "experience_added", [{}])[0]
+
+    def add_many(self, records: list, vectors: np.ndarray | None = None) -> list[int]:
+        """Bulk insert in one transaction (import, benchmarks). Corrections must carry approval."""
+        for record in records:
+            if isinstance(record, Correction) and record.approval is None:
+                raise ApprovalRequired("a correction needs its approval record")
+        return self._insert(records, "bulk_added", [{} for _ in records], vectors)
+
+    def ingest(self, correction: Correction, approval: Approval | None) -> int:
+        """Write back a human-approved correction; retrievable by the very next query."""
+        if approval is None:
+            raise ApprovalRequired("ingest() refuses a correction without an approval record")
+        record = correction.model_copy(update={"approval": Approval.model_validate(approval)})
+        return self._insert([record], "correction_ingested", [{"approval": record.approval.model_dump()}])[0]
+
+    def propose_rule(self, rule: Rule) -> tuple[int, Decision]:
+        """Store a rule with the status its evidence earns (admitted or candidate)."""
+        evidence = self._evidence(rule)
+        decision = decide(rule.construct_id, rule.idiom, rule.applicability, evidence, self._admitted_rules(),
+                          self.config)
+        stored = rule.model_copy(update={"status": decision.status, "advisory": decision.advisory,
+                                         "confidence": decision.confidence})
+        rid = self._insert([stored], "rule_" + decision.status, [{"decision": decision.model_dump()}])[0]
+        return rid, decision
+
+    def deprecate(self, entry_id: int, reason: str) -> None:
+        self._set_status(entry_id, "deprecated", "deprecated", {"reason": reason})
+
+    def supersede(self, old_id: int, new_id: int, reason: str = "") -> None:
+        self.get(new_id)
+        self._set_status(old_id, "superseded", "superseded", {"by": new_id, "reason": reason})
+
+    def finalize(self, entry_id: int) -> None:
+        """Mark an experience's episode finalized: only now may later queries retrieve it."""
+        entry = self.get(entry_id)
+        prov = entry.record.provenance.model_copy(update={"finalized": True})
+        self._set_status(entry_id, entry.status, "finalized", {},
+                         record=entry.record.model_copy(update={"provenance": prov}))
+
+    def declare_held_out(self, targets) -> None:
+        """Reference targets of the held-out panel: entries scored against them are never retrieved."""
+        self._check_writable()
+        self.sql.add_held_out(sorted(set(targets)))
+        self.held_out = self.sql.held_out()
+        loading.sync_events(self)
+
+    def snapshot(self, name: str) -> "KnowledgeBase":
+        """Freeze the current state as checkpoint NAME and return a read-only view of it for
+        held-out scoring (its retrievals are traced, nothing is ever written back)."""
+        from knowledge_base.checkpoints import create_snapshot
+
+        dest = create_snapshot(self, name)
+        return KnowledgeBase(dest, embedder=self._embedder, read_only=True, traces_path=self.traces_path,
+                             snapshot=name)
+
+    @classmethod
+    def open_snapshot(cls, root: str | Path, name: str, embedder: Embedder | None = None) -> "KnowledgeBase":
+        root = Path(root)
+        return cls(root / "snapshots" / name, embedder=embedder, read_only=True,
+                   traces_path=root / TRACES, snapshot=name)
+
+    # -- reads -----------------------------------------------------------------------------------
+    def get(self, entry_id: int) -> StoredEntry:
+        row = self.sql.entry(entry_id)
+        if row is None:
+            raise KeyError(f"no entry {entry_id}")
+        return StoredEntry(id=row[0], generation=row[1], status=row[2], record=json.loads(row[3]))
+
+    def events(self, entry_id: int) -> list[dict]:
+        rows = self.sql.conn.execute("SELECT seq, at, kind, payload FROM events WHERE entry_id = ? ORDER BY seq",
+                                     (entry_id,)).fetchall()
+        return [{"seq": s, "at": a, "kind": k, "payload": json.loads(p)} for s, a, k, p in rows]
+
+    def __len__(self) -> int:
+        return len(self.catalog)
+
+    def stats(self) -> dict:
+        from knowledge_base.monitor import state_counts
+
+        return {"path": str(self.root), "embedder": self.embedder_name, "dim": self.dim,
+                "generation": self.sql.generation(), "snapshot": self.snapshot_name,
+                "state": state_counts(self.sql), "by_kind_polarity_status": self.sql.counts(),
+                "held_out_targets": len(self.held_out), "index": dict(self.last_repair),
+                "bm25": {"base": self.lexical.base_count, "delta": len(self.lexical) - self.lexical.base_count},
+                "config": self.config.model_dump(mode="json")}
+
+    def retrieve(self, query: RetrievalQuery) -> RetrievalResult:
+        return self.retrieve_vector(query, self.embedder.embed([query.text])[0])
+
+    def retrieve_vector(self, query: RetrievalQuery, qvec: np.ndarray) -> RetrievalResult:
+        """Retrieval with a precomputed query vector (so benchmarks can time embedding apart)."""
+        cfg, cat = self.config, self.catalog
+        mask = eligibility(cat, query, self.held_out)
+        dense, lexical = self.dense.scores(qvec), self.lexical.scores(tokenize(query.text))
+        vectors = self.dense.matrix() if cfg.mmr_lambda is not None else None
+        hits, pools = {}, {}
+        for pol, k, in (("+", query.k_positive), ("-", query.k_negative)):
+            k = (cfg.k_positive if pol == "+" else cfg.k_negative) if k is None else k
+            pool = mask & (cat.positive.view if pol == "+" else ~cat.positive.view)
+            out = search_pool(cat, pool, query.failure_type, dense, lexical, k, cfg, vectors)
+            pools[pol] = PoolReport(eligible=out.eligible, searched=out.searched,
+                                    type_conditioned=out.type_conditioned)
+            hits[pol] = tuple(self._hit(r, pol) for r in out.ranked)
+        result = RetrievalResult(query=query, embedder=self.embedder_name, positives=hits["+"],
+                                 negatives=hits["-"], pools=pools)
+        self._trace(result)
+        return result
+
+    # -- internals -------------------------------------------------------------------------------
+    def _check_writable(self) -> None:
+        if self.read_only:
+            raise ReadOnlyError(f"{self.root} is a read-only snapshot")
+
+    def _insert(self, records: list, event: str, payloads: list[dict], vectors=None) -> list[int]:
+        self._check_writable()
+        texts = [entry_text(r) for r in records]
+        if vectors is None:
+            vectors = self.embedder.embed(texts) if records else np.zeros((0, self.dim), np.float32)
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if vectors.shape != (len(records), self.dim):
+            raise ValueError(f"vectors must have shape ({len(records)}, {self.dim}), got {vectors.shape}")
+        rows = [_new_entry(r, t, v) for r, t, v in zip(records, texts, vectors)]
+        ids, _ = self.sql.insert(rows, event, payloads)
+        if self._after_commit is not None:
+            self._after_commit()
+        self.dense.add(np.asarray(ids, dtype=np.int64), vectors)
+        for entry_id, row, text in zip(ids, rows, texts):
+            self.catalog.append(_meta(entry_id, row))
+            self.lexical.add(tokenize(text))
+        self.lexical.maybe_compact(self._all_tokens)
+        self._after_write(len(ids))
+        return ids
+
+    def _set_status(self, entry_id: int, status: str, event: str, payload: dict, record=None) -> None:
+        self._check_writable()
+        entry = self.get(entry_id)
+        record = record or entry.record
+        if isinstance(record, Rule):
+            record = record.model_copy(update={"status": status})
+        row = _new_entry(record, "", np.zeros(0), status=status)
+        self.sql.update(entry_id, status, row.retrievable, row.advisory, row.record, event, payload)
+        self.catalog.set_state(entry_id, row.retrievable, row.advisory)
+        self._after_write(0)
+
+    def _after_write(self, added: int) -> None:
+        loading.sync_events(self)
+        self._writes_since_flush += 1
+        if self._writes_since_flush >= self.config.flush_every:
+            self.flush()
+
+    def _all_tokens(self) -> list[list[str]]:
+        return [tokenize(text) for _, text in self.sql.texts()]
+
+    def _evidence(self, rule: Rule) -> list[Evidence]:
+        out = []
+        for ids, success in ((rule.supporting, True), (rule.opposing, False)):
+            for eid in ids:
+                record = self.get(eid).record
+                if not isinstance(record, Experience):
+                    raise ValueError(f"evidence {eid} is a {record.kind}, not an experience")
+                out.append(Evidence(eid, record.tier, success))
+        return out
+
+    def _admitted_rules(self) -> list[AdmittedRule]:
+        rows = self.sql.conn.execute("SELECT id, record FROM entries WHERE kind = 'rule' AND status = 'admitted'")
+        out = []
+        for rid, raw in rows.fetchall():
+            rule = Rule.model_validate_json(raw)
+            tier = max((self.get(e).record.tier for e in rule.supporting), default="G0")
+            out.append(AdmittedRule(rid, rule.construct_id, rule.idiom, tier, dict(rule.applicability),
+                                    rule.supporting + rule.opposing))
+        return out
+
+    def _hit(self, ranked, polarity: str) -> Hit:
+        cat, row = self.catalog, ranked.row
+        entry_id = int(cat.ids.view[row])
+        text = self.sql.conn.execute("SELECT text, kind, failure_type FROM entries WHERE id = ?",
+                                     (entry_id,)).fetchone()
+        return Hit(id=entry_id, kind=text[1], polarity=polarity, failure_type=text[2], score=ranked.score,
+                   dense=ranked.dense, lexical=ranked.lexical, dense_norm=ranked.dense_norm,
+                   lexical_norm=ranked.lexical_norm, advisory=bool(cat.advisory.view[row]), text=text[0])
+
+    def _trace(self, result: RetrievalResult) -> None:
+        q = result.query
+        trace = {"trace_id": uuid.uuid4().hex[:16], "at": now(), "snapshot": self.snapshot_name,
+                 "checkpoint": q.checkpoint or self.snapshot_name, "embedder": result.embedder,
+                 "generation": self.sql.generation(), "query": q.text, "task_id": q.task_id,
+                 "task_group": q.task_group, "stream_position": q.stream_position,
+                 "failure_type": q.failure_type, "held_out_targets": sorted(q.held_out_targets),
+                 "eligible": {p: r.eligible for p, r in result.pools.items()},
+                 "searched": {p: r.searched for p, r in result.pools.items()},
+                 "type_conditioned": {p: r.type_conditioned for p, r in result.pools.items()},
+                 "returned": [{"id": h.id, "polarity": h.polarity, "score": round(h.score, 6),
+                               "dense": round(h.dense, 6), "lexical": round(h.lexical, 6)}
+                              for h in result.positives + result.negatives]}
+        with open(self.traces_path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(trace, sort_keys=True) + "\n")
+        if not self.read_only:
+            event = {"seq": None, "at": trace["at"], "kind": "retrieval", "trace_id": trace["trace_id"],
+                     "returned": [r["id"] for r in trace["returned"]]}
+            with open(self.root / EVENTS, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(event, sort_keys=True) + "\n")
+
+
+def _new_entry(record, text: str, vector: np.ndarray, status: str | None = None) -> NewEntry:
+    prov = getattr(record, "provenance", None)
+    if isinstance(record, Rule):
+        status = status or record.status
+        retrievable, advisory = status == "admitted", record.advisory
+    else:
+        status = status or "active"
+        retrievable, advisory = status == "active" and (prov is None or prov.finalized), False
+    return NewEntry(kind=record.kind, polarity=getattr(record, "polarity", "+"),
+                    failure_type=record.failure_type, status=status, retrievable=retrievable,
+                    advisory=advisory, stream_position=prov.stream_position if prov else None,
+                    task_id=prov.task_id if prov else None, task_group=prov.task_group if prov else None,
+                    reference_target_id=prov.reference_target_id if prov else None, text=text,
+                    record=record.model_dump_json(), vector=vector)
+
+
+def _meta(entry_id: int, row: NewEntry) -> EntryMeta:
+    return EntryMeta(id=entry_id, kind=row.kind, polarity=row.polarity, retrievable=row.retrievable,
+                     advisory=row.advisory, stream_position=row.stream_position, task_id=row.task_id,
+                     task_group=row.task_group, reference_target_id=row.reference_target_id,
+                     failure_type=row.failure_type)

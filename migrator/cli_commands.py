@@ -1,0 +1,158 @@
+"""The command handlers behind `migrator.cli` (argument namespaces in, exit codes out)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from harness.postgres import ENV_DSN, EngineUnavailable
+from migrator.report import RunReport, verification_table
+
+
+def _engine_spec(args) -> str:
+    return args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
+
+
+def default_evidence(src: Path, schema: str) -> tuple[Path | None, Path | None]:
+    """<root>/schemas/<name> → <root>/scenarios/<name>.yaml and <root>/transcripts/<name>.yaml."""
+    root = src.resolve().parent.parent
+    scen, trans = root / "scenarios" / f"{schema}.yaml", root / "transcripts" / f"{schema}.yaml"
+    return (scen if scen.exists() else None), (trans if trans.exists() else None)
+
+
+def _evidence(args, src: Path | None, schema: str) -> tuple[Path | None, Path | None]:
+    scen, trans = default_evidence(src, schema) if src else (None, None)
+    return args.scenarios or scen, args.transcript or trans
+
+
+def print_summary(report: RunReport, out: Path) -> None:
+    s = report.summary
+    print(f"{report.schema_name}: {s.units} units in {s.seconds:.1f} s — " +
+          ", ".join(f"{k} {v}" for k, v in sorted(s.by_status.items())))
+    print(f"  parses with pglast: {s.static_ok}/{s.units}")
+    if s.deployed is not None:
+        print(f"  deployed on PostgreSQL ({report.engine}): {s.deployed}/{s.units}")
+    if report.verification:
+        for line in verification_table(report.verification):
+            print("  " + line)
+    if report.preamble_error:
+        print(f"  preamble failed: {report.preamble_error}")
+    for issue in (i for i in report.issues if i.severity == "error"):
+        print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
+    for u in report.units:
+        problem = u.error or u.static_error or u.deploy_error
+        if problem or u.unconverted or u.category in ("wrong", "rejected"):
+            what = problem.splitlines()[0] if problem else (u.verdict or "; ".join(i.construct for i in u.unconverted))
+            print(f"  {u.id} ({u.source}): {u.category or u.status}: {what}")
+    print(f"  report: {out / 'report.md'}")
+
+
+def run_migrate(args) -> int:
+    from migrator.output import OutputDirError
+    from migrator.pipeline import MigrateOptions, exit_code, migrate
+    from migrator.source import SourceError
+
+    schema = (args.schema or args.src.name).lower()
+    scenarios, transcript = _evidence(args, args.src, schema) if args.verify else (None, None)
+    if args.verify and args.no_deploy:
+        print("migrator: error: --verify needs deployment (drop --no-deploy)", file=sys.stderr)
+        return 2
+    opts = MigrateOptions(schema=args.schema, force=args.force, resume=args.resume,
+                          disabled_rules=frozenset(args.disable_rule),
+                          deploy=None if args.no_deploy else _engine_spec(args), progress=args.progress,
+                          verify=args.verify, scenarios=scenarios, transcript=transcript)
+    try:
+        report = migrate(args.src, args.out, opts)
+    except (SourceError, OutputDirError, EngineUnavailable, ValueError) as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    print_summary(report, args.out)
+    return exit_code(report)
+
+
+def run_verify(args) -> int:
+    from migrator.verification import attach_verification, load_report, write_reports
+
+    try:
+        report = load_report(args.out)
+    except (OSError, ValueError) as exc:
+        print(f"migrator: error: {args.out} has no readable report.json ({exc})", file=sys.stderr)
+        return 2
+    scenarios, transcript = _evidence(args, Path(report.source_dir), report.schema_name)
+    try:
+        report = attach_verification(report, args.out, _engine_spec(args), scenarios, transcript)
+    except (EngineUnavailable, ValueError) as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    write_reports(report, args.out)
+    print_summary(report, args.out)
+    return 0 if all(u.category == "correct" for u in report.units if u.category) else 1
+
+
+def run_regress(args) -> int:
+    from harness.regress import compare, load_baseline, write_baseline
+    from migrator.pipeline import MigrateOptions, migrate
+    from migrator.verification import load_report
+
+    if args.report:
+        report = load_report(args.report)
+    elif args.src:
+        schema = args.src.name.lower()
+        scenarios, transcript = _evidence(args, args.src, schema)
+        out = args.out or Path(tempfile.mkdtemp(prefix="migrator-regress-"))
+        report = migrate(args.src, out, MigrateOptions(force=True, deploy=_engine_spec(args), verify=True,
+                                                       scenarios=scenarios, transcript=transcript, progress=False))
+    else:
+        print("migrator: error: give a schema directory or --report OUT", file=sys.stderr)
+        return 2
+    current = {u.id: u.category or "unverified" for u in report.units}
+    provenance = report.verification.provenance if report.verification else None
+    if args.update_baseline:
+        write_baseline(args.baseline, report.schema_name, provenance, current)
+        print(f"baseline written: {args.baseline} ({sum(c == 'correct' for c in current.values())} correct of {len(current)})")
+        return 0
+    result = compare(load_baseline(args.baseline), current)
+    for unit, was, now in result.regressions:
+        print(f"REGRESSION {unit}: {was} -> {now}")
+    for unit, was, now in result.improvements:
+        print(f"improved   {unit}: {was} -> {now}")
+    for unit, was, now in result.changes:
+        print(f"changed    {unit}: {was} -> {now}")
+    for unit in result.new_units:
+        print(f"new unit   {unit}: {current[unit]}")
+    correct = sum(c == "correct" for c in current.values())
+    print(f"{report.schema_name}: {correct}/{len(current)} correct; {len(result.regressions)} regressions, "
+          f"{len(result.improvements)} improvements")
+    return 0 if result.ok else 1
+
+
+def run_record(args) -> int:
+    from harness.oracle import oracle_engine, record
+    from harness.scenarios import dump_transcript, load_scenarios
+    from migrator.depgraph import analyze_dependencies
+    from migrator.source import SourceError, read_schema_dir
+
+    try:
+        source = read_schema_dir(args.src)
+    except SourceError as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    scenarios = args.scenarios or default_evidence(args.src, source.schema)[0]
+    if scenarios is None:
+        print("migrator: error: no scenario file (use --scenarios)", file=sys.stderr)
+        return 2
+    by_id = source.by_id()
+    units = [(uid, by_id[uid].text) for uid in analyze_dependencies(source).order]
+    try:
+        with oracle_engine(args.oracle) as engine:
+            transcript, problems = record(engine, units, load_scenarios(scenarios))
+    except EngineUnavailable as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    dump_transcript(transcript, args.out)
+    for p in problems:
+        print(f"  Oracle refused {p}")
+    print(f"transcript written: {args.out} ({len(transcript.outcomes)} scenarios, provenance oracle)")
+    return 1 if problems else 0

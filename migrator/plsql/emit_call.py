@@ -1,0 +1,144 @@
+"""Procedure-call statements (CALL, DBMS_OUTPUT, RAISE_APPLICATION_ERROR, collection methods),
+EXECUTE IMMEDIATE, FORALL, and assignment targets."""
+
+from __future__ import annotations
+
+from migrator.plsql import ast as A
+from migrator.plsql.errors import app_error_sqlstate
+from migrator.plsql.lexer import Token, q_string_value, tokenize
+from migrator.plsql.parser import norm_name
+from migrator.plsql.typesys import PgType, Scope
+from migrator.plsql.values import LValue
+from migrator.rules.context import unconverted_marker
+
+IND = "    "
+
+
+class CallMixin:
+    def st_call(self, st: A.Call, scope, ind):
+        parts = [norm_name(t) for t in st.name if not t.is_op(".")]
+        dotted = ".".join(parts)
+        up = dotted.upper()
+        if up.startswith("DBMS_OUTPUT."):
+            return self.dbms_output(up.split(".", 1)[1], st, scope, ind)
+        if up == "RAISE_APPLICATION_ERROR":
+            return self.raise_app_error(st, scope, ind)
+        if up in ("DBMS_LOCK.SLEEP", "DBMS_SESSION.SLEEP"):
+            return [f"{ind}PERFORM pg_sleep({self.call_args(st.args, scope)[0]});"]
+        coll = self.coll_statement(parts, st, scope, ind)
+        if coll is not None:
+            return coll
+        return self.procedure_call(parts, st, scope, ind)
+
+    def procedure_call(self, parts, st, scope, ind):
+        target, kind, sig_schema = self.resolve_routine(parts)
+        if parts[0].upper().startswith(("DBMS_", "UTL_", "APEX_", "OWA_", "HTP")) and kind is None:
+            self.unconverted("Oracle supplied package", f"{'.'.join(parts)} has no PostgreSQL equivalent", st.line)
+            return [f"{ind}{unconverted_marker('supplied package call', '.'.join(parts))};"]
+        args = ", ".join(self.call_args(st.args, scope))
+        if kind == "FUNCTION":
+            return [f"{ind}PERFORM {target}({args});"]
+        self.ctx.applied("plsql.procedure")
+        return [f"{ind}CALL {target}({args});"]
+
+    def resolve_routine(self, parts) -> tuple[str, str | None, str | None]:
+        """Qualified PostgreSQL name of a called routine, and whether it is a procedure/function."""
+        name = ".".join(parts)
+        if self.pkg and len(parts) == 1:
+            sigs = self.pkg_members(self.pkg).get(parts[0])
+            if sigs:
+                return f"{self.pkg}.{parts[0]}", sigs[0].kind, self.pkg
+        ref = self.package_member(parts)
+        if ref is not None:
+            pkg, member, sigs = ref
+            return f"{pkg}.{member}", sigs[0].kind if sigs else None, pkg
+        entry = self.catalog.lookup(name if len(parts) > 1 else name)
+        if entry is not None and entry.info.get("plsql_sigs"):
+            return f"{entry.schema}.{entry.name}", entry.info["plsql_sigs"][0].kind, entry.schema
+        return name, None, None
+
+    # ---- DBMS_OUTPUT / RAISE_APPLICATION_ERROR --------------------------------------------------
+    def dbms_output(self, member: str, st, scope, ind):
+        if not self.ctx.enabled("plsql.dbms_output"):
+            self.unconverted("DBMS_OUTPUT", "rule plsql.dbms_output disabled", st.line)
+            return [f"{ind}{unconverted_marker('DBMS_OUTPUT', member)};"]
+        self.ctx.applied("plsql.dbms_output")
+        args = self.call_args(st.args, scope)
+        if member == "PUT_LINE":
+            if self.uses_put:
+                return [f"{ind}PERFORM oracompat.put_line({args[0]});"]
+            value = args[0]
+            if not (st.args and len(st.args) == 1 and st.args[0].kind == "string" and st.args[0].text != "''"):
+                value = f"coalesce(({value})::text, '')"  # Oracle prints NULL as an empty line
+            return [f"{ind}RAISE NOTICE '%', {value};"]
+        if member == "PUT":
+            return [f"{ind}PERFORM oracompat.put({args[0]});"]
+        if member == "NEW_LINE":
+            return [f"{ind}PERFORM oracompat.new_line();"]
+        if member in ("ENABLE", "DISABLE"):
+            self.ctx.note(f"DBMS_OUTPUT.{member}: output is always on as NOTICE messages")
+            return [f"{ind}NULL;  -- DBMS_OUTPUT.{member}: NOTICE output needs no buffer"]
+        self.unconverted(f"DBMS_OUTPUT.{member}", "reading the output buffer is not supported", st.line)
+        return [f"{ind}{unconverted_marker('DBMS_OUTPUT.' + member)};"]
+
+    def raise_app_error(self, st, scope, ind):
+        if not self.ctx.enabled("plsql.raise_application_error"):
+            self.unconverted("RAISE_APPLICATION_ERROR", "rule disabled", st.line)
+            return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
+        self.ctx.applied("plsql.raise_application_error")
+        args = self.split_top(st.args or [])
+        code = self.int_arg(args[0]) if args else None
+        msg = self.expr(args[1], scope) if len(args) > 1 else "''"
+        state = app_error_sqlstate(code) if code is not None else None
+        errcode = f"'{state}'" if state else f"oracompat.app_errcode({self.expr(args[0], scope)})"
+        return [f"{ind}RAISE EXCEPTION USING ERRCODE = {errcode}, MESSAGE = coalesce({msg}, '');"]
+
+    # ---- collection methods used as statements ---------------------------------------------------
+    def coll_statement(self, parts, st, scope, ind):
+        if len(parts) < 2 or parts[-1].upper() not in ("EXTEND", "DELETE", "TRIM"):
+            return None
+        base_toks = self.name_toks(parts[:-1])
+        typ = self.value_type(parts[:-1], scope)
+        if typ is None or typ.coll is None:
+            return None
+        self.ctx.applied("plsql.collections")
+        lv = self.lvalue(base_toks, scope)
+        v, method = lv.target, parts[-1].upper()
+        args = self.call_args(st.args, scope)
+        if typ.coll.kind == "assoc":
+            if method == "DELETE" and not args:
+                body = [f"{v} := '{{}}'::jsonb;"]
+            elif method == "DELETE" and len(args) == 1:
+                body = [f"{v} := {v} - {self.key_text(typ.coll, args[0])};"]
+            else:
+                self.unconverted(f"collection {method}", f"{method} with these arguments on an INDEX BY table", st.line)
+                body = [f"{unconverted_marker('collection ' + method)};"]
+        elif method == "EXTEND":
+            n = args[0] if args else "1"
+            body = [f"FOR extend__i IN 1..{n} LOOP {v} := array_append({v}, NULL); END LOOP;"] if args else \
+                [f"{v} := array_append({v}, NULL);"]
+        elif method == "TRIM":
+            n = args[0] if args else "1"
+            body = [f"{v} := {v}[1:coalesce(cardinality({v}), 0) - ({n})];"]
+        elif not args:
+            body = [f"{v} := '{{}}';"]
+        else:
+            self.unconverted("nested table DELETE(i)", "would make a dense PostgreSQL array sparse", st.line)
+            body = [f"{unconverted_marker('nested table DELETE(i)')};"]
+        return [f"{ind}{s}" for s in lv.setup + body + lv.finish]
+
+    def name_toks(self, parts) -> list[Token]:
+        out = []
+        for k, p in enumerate(parts):
+            if k:
+                out.append(Token("op", ".", 0, 0))
+            out.append(Token("word", p, 0, 0))
+        return out
+
+    def value_type(self, parts, scope) -> PgType | None:
+        sym = scope.get(parts[0])
+        if sym is None:
+            ref = self.package_ref(parts)
+            sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
+            return sym.type if sym is not None else None
+        return sym.type if len(parts) == 1 else None

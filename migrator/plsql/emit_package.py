@@ -1,0 +1,124 @@
+"""Packages → a schema per package, functions per member, per-session state in custom GUCs.
+
+State: each variable has a getter ``pkg.v()`` and a setter ``pkg.set__v(value)`` over
+``oracompat.pkg_get/pkg_set`` (custom GUC ``oracompat_pkg.<schema>__<pkg>__<var>``, session-level,
+NULL kept as a sentinel). The value is stored as text and read back into a variable of the declared
+type. ``pkg.initialize__()`` runs once per session (guard GUC): it sets every variable's default
+and runs the body's initialisation section; every member, getter and setter calls it first.
+Constants become functions returning their expression. Caveat (reported as a note): GUC changes
+are transactional in PostgreSQL — an assignment undone by a rolled-back (sub)transaction is lost,
+while Oracle package state is not transactional.
+"""
+
+from __future__ import annotations
+
+from migrator.plsql import ast as A
+from migrator.plsql.emit_routine import IND, RoutineEmitter, create_function
+from migrator.plsql.typesys import Scope, Sym
+from migrator.rules.context import unconverted_marker
+
+
+def state_key(schema: str, pkg: str, var: str) -> str:
+    clean = lambda s: "".join(c if c.isalnum() or c == "_" else "_" for c in s.lower())
+    return f"oracompat_pkg.{clean(schema)}__{clean(pkg)}__{clean(var)}"
+
+
+def emit_package(em, p: A.Package, schema: str) -> str:
+    if not em.ctx.enabled("plsql.package"):
+        em.unconverted("PACKAGE", "rule plsql.package disabled")
+        return unconverted_marker("PACKAGE", p.name) + ";"
+    pkg = p.name.split(".")[-1]
+    em.pkg = pkg
+    em.ctx.applied("plsql.package")
+    out = [f"CREATE SCHEMA IF NOT EXISTS {pkg};"]
+    scope = em.pkg_scope(pkg)  # every spec + body symbol (types resolved, no DDL yet)
+    local = Scope(scope)
+    for d in p.decls:
+        if isinstance(d, A.TypeDecl):
+            em.type_decl(d, local, f"{pkg}.")  # now with its CREATE TYPE (record types)
+        elif isinstance(d, A.CursorDecl):
+            em.unconverted("package cursor", f"cursor {d.name} declared at package level", d.line)
+            out.append(unconverted_marker("package cursor", d.name) + ";")
+        elif isinstance(d, A.Pragma):
+            em.pragma(d)
+    out += em.pre
+    em.pre = []
+    for d in p.decls:
+        if isinstance(d, A.VarDecl):
+            out += state_functions(em, schema, pkg, d, scope)
+    out.append(initializer(em, schema, pkg, p, scope))
+    guard = [f"PERFORM {pkg}.initialize__();"]
+    for d in p.decls:
+        if isinstance(d, A.Routine) and d.block is not None or isinstance(d, A.Routine) and d.external:
+            out.append(member(em, pkg, d, scope, guard))
+    if any(isinstance(d, A.VarDecl) and not d.constant for d in p.decls):
+        em.ctx.note("package variables live in session GUCs: a change undone by a rolled-back "
+                    "(sub)transaction is lost, unlike Oracle package state")
+    return "\n\n".join(out)
+
+
+def member(em, pkg: str, r: A.Routine, scope: Scope, guard: list[str]) -> str:
+    # each member gets fresh per-routine state (temporaries, tracked cursors...)
+    saved = (em.extra_decls, em.temp_counter, em.autonomous, em.pipelined)
+    em.extra_decls, em.autonomous, em.pipelined = [], False, False
+    em.owner = f"{pkg}.{r.name}"
+    text = RoutineEmitter(em).routine(r, f"{pkg}.{r.name}", scope, em.owner, guard)
+    em.extra_decls, _, em.autonomous, em.pipelined = saved[0], saved[1], False, False
+    text = "\n\n".join(em.pre + [text])
+    em.pre = []
+    return text
+
+
+def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> list[str]:
+    sym = scope.names[d.name]
+    pg = sym.type.pg
+    if d.constant:
+        value = em.expr(d.default, scope) if d.default else "NULL"
+        return [create_function(f"CREATE OR REPLACE FUNCTION {pkg}.{d.name}()\nRETURNS {pg}",
+                                ["BEGIN", f"{IND}RETURN {value};", "END;"])]
+    key = state_key(schema, pkg, d.name)
+    getter = create_function(
+        f"CREATE OR REPLACE FUNCTION {pkg}.{d.name}()\nRETURNS {pg}",
+        ["DECLARE", f"{IND}v {pg};", "BEGIN", f"{IND}PERFORM {pkg}.initialize__();",
+         f"{IND}v := oracompat.pkg_get('{key}');", f"{IND}RETURN v;", "END;"])
+    setter = create_function(
+        f"CREATE OR REPLACE FUNCTION {pkg}.set__{d.name}(p_value {pg})\nRETURNS void",
+        ["BEGIN", f"{IND}PERFORM {pkg}.initialize__();",
+         f"{IND}PERFORM oracompat.pkg_set('{key}', p_value::text);", "END;"])
+    return [getter, setter]
+
+
+def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
+    """Defaults of all package variables (spec and body), then the initialisation section."""
+    info = em.package_info(pkg) or {"vars": {}}
+    flag = state_key(schema, pkg, "_initialized")
+    decls, sets = [], []
+    for name, d in info["vars"].items():
+        if d.constant:
+            continue
+        sym = scope.names[name]
+        default = ""
+        if d.default:
+            default = f" := {em.expr(d.default, scope)}"
+        elif sym.type.coll is not None and sym.type.coll.kind == "assoc":
+            default = " := '{}'::jsonb"
+        decls.append(f"{IND}v__{name} {sym.type.pg}{default};")
+        sets.append(f"{IND}PERFORM oracompat.pkg_set('{state_key(schema, pkg, name)}', v__{name}::text);")
+    lines = (["DECLARE"] + decls if decls else []) + [
+        "BEGIN",
+        f"{IND}IF current_setting('{flag}', true) = 'Y' THEN",
+        f"{IND}{IND}RETURN;",
+        f"{IND}END IF;",
+        f"{IND}PERFORM set_config('{flag}', 'Y', false);",
+    ] + sets
+    if p.init is not None and p.is_body:
+        em.extra_decls = []
+        body = RoutineEmitter(em).body(p.init, Scope(scope), f"{pkg}.init", [], [])
+        lines += [IND + line for line in body[1:]]  # the section's own block, nested
+    lines.append("END;")
+    if em.extra_decls:
+        extra = [IND + e for e in dict.fromkeys(em.extra_decls)]
+        lines = (["DECLARE"] + extra + lines[1:]) if lines[0] == "DECLARE" else (["DECLARE"] + extra + lines)
+        em.extra_decls = []
+    head = f"CREATE OR REPLACE FUNCTION {pkg}.initialize__()\nRETURNS void"
+    return "\n\n".join(em.pre + [create_function(head, ["#variable_conflict use_column"] + lines)])

@@ -1,0 +1,214 @@
+"""Statements → PL/pgSQL text (control flow, assignments, cursors, raise/return)."""
+
+from __future__ import annotations
+
+from migrator.plsql import ast as A
+from migrator.plsql.errors import BY_NAME, USER_MESSAGE
+from migrator.plsql.lexer import Token
+from migrator.plsql.parser import norm_name
+from migrator.plsql.typesys import PgType, Scope, Sym
+from migrator.rules.context import unconverted_marker
+
+IND = "    "
+
+
+class StmtMixin:
+    def stmts(self, body: list, scope: Scope, ind: str) -> list[str]:
+        out: list[str] = []
+        for st in body:
+            lines = self.stmt(st, scope, ind)
+            if st.label and not isinstance(st, (A.Loop, A.While, A.ForRange, A.ForCursor, A.BlockStmt)):
+                out.append(f"{ind}<<{st.label}>>")
+                if not lines:
+                    lines = [f"{ind}NULL;"]
+            out.extend(lines)
+        return out
+
+    def stmt(self, st, scope: Scope, ind: str) -> list[str]:
+        method = getattr(self, "st_" + type(st).__name__.lower())
+        return method(st, scope, ind)
+
+    def label_prefix(self, st, ind: str) -> list[str]:
+        return [f"{ind}<<{st.label}>>"] if st.label else []
+
+    # ---- simple statements ---------------------------------------------------------------
+    def st_null(self, st, scope, ind):
+        return [f"{ind}NULL;"]
+
+    def st_assign(self, st: A.Assign, scope, ind):
+        if self.trigger is not None and st.target and st.target[0].kind == "bind":
+            alias = self.trigger_alias(st.target[0].text[1:].upper())
+            if alias:
+                rest = "".join(t.text.lower() if t.kind == "word" else t.text for t in st.target[1:])
+                return [f"{ind}{alias}{rest} := {self.expr(st.value, scope)};"]
+        lv = self.lvalue(st.target, scope)
+        value = self.expr(st.value, scope)
+        if lv.target.startswith("aa:"):
+            return [f"{ind}{s}" for s in lv.setup] + [f"{ind}{lv.target[3:].replace('{value}', value)};"] + \
+                [f"{ind}{s}" for s in lv.finish]
+        return [f"{ind}{s}" for s in lv.setup] + [f"{ind}{lv.target} := {value};"] + [f"{ind}{s}" for s in lv.finish]
+
+    def st_if(self, st: A.If, scope, ind):
+        out = []
+        for k, (cond, body) in enumerate(st.branches):
+            out.append(f"{ind}{'IF' if k == 0 else 'ELSIF'} {self.expr(cond, scope)} THEN")
+            out.extend(self.stmts(body, scope, ind + IND) or [f"{ind}{IND}NULL;"])
+        if st.orelse is not None:
+            out.append(f"{ind}ELSE")
+            out.extend(self.stmts(st.orelse, scope, ind + IND) or [f"{ind}{IND}NULL;"])
+        out.append(f"{ind}END IF;")
+        return out
+
+    def st_case(self, st: A.Case, scope, ind):
+        head = f"{ind}CASE" + (f" {self.expr(st.selector, scope)}" if st.selector else "")
+        out = [head]
+        for cond, body in st.whens:
+            out.append(f"{ind}{IND}WHEN {self.expr(cond, scope)} THEN")
+            out.extend(self.stmts(body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"])
+        if st.orelse is not None:
+            out.append(f"{ind}{IND}ELSE")
+            out.extend(self.stmts(st.orelse, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"])
+        out.append(f"{ind}END CASE;")  # no ELSE: both raise CASE_NOT_FOUND / case_not_found
+        return out
+
+    def loop_lines(self, st, head: str, body, scope, ind):
+        return self.label_prefix(st, ind) + [f"{ind}{head}"] + self.stmts(body, scope, ind + IND) + \
+            [f"{ind}END LOOP;"]
+
+    def st_loop(self, st: A.Loop, scope, ind):
+        return self.loop_lines(st, "LOOP", st.body, scope, ind)
+
+    def st_while(self, st: A.While, scope, ind):
+        return self.loop_lines(st, f"WHILE {self.expr(st.cond, scope)} LOOP", st.body, scope, ind)
+
+    def st_forrange(self, st: A.ForRange, scope, ind):
+        lo, hi = self.expr(st.lo, scope), self.expr(st.hi, scope)
+        inner = scope.child()
+        inner.add(Sym(st.var, "loopvar", PgType("integer", "PLS_INTEGER")))
+        # PL/SQL: REVERSE lo..hi counts hi down to lo; PL/pgSQL takes the bounds as REVERSE hi..lo.
+        head = f"FOR {st.var} IN REVERSE {hi}..{lo} LOOP" if st.reverse else f"FOR {st.var} IN {lo}..{hi} LOOP"
+        return self.loop_lines(st, head, st.body, inner, ind)
+
+    def st_forcursor(self, st: A.ForCursor, scope, ind):
+        inner = scope.child()
+        inner.add(Sym(st.var, "var", PgType("record", composite=True)))
+        if st.query is not None:
+            head = f"FOR {st.var} IN {self.query_text(st.query, scope)} LOOP"
+            body = self.loop_lines(st, head, st.body, inner, ind + IND)
+            # a query FOR loop needs its record declared; the block keeps it local as in PL/SQL
+            return [f"{ind}DECLARE", f"{ind}{IND}{st.var} record;", f"{ind}BEGIN"] + body + [f"{ind}END;"]
+        sym = scope.get(st.cursor.split(".")[0])
+        if sym is None or sym.kind != "cursor":
+            self.unconverted("cursor FOR loop", f"cursor {st.cursor} is not a cursor declared in this unit", st.line)
+            return [f"{ind}{unconverted_marker('cursor FOR loop', st.cursor)};"]
+        args = f"({', '.join(self.call_args(st.args, scope))})" if st.args else ""
+        return self.loop_lines(st, f"FOR {st.var} IN {st.cursor}{args} LOOP", st.body, inner, ind)
+
+    def st_exit(self, st: A.Exit, scope, ind):
+        text = st.keyword + (f" {st.target}" if st.target else "")
+        if st.cond:
+            text += f" WHEN {self.expr(st.cond, scope)}"
+        return [f"{ind}{text};"]
+
+    def st_goto(self, st: A.Goto, scope, ind):
+        self.unconverted("GOTO", f"GOTO {st.target}: PL/pgSQL has no GOTO", st.line)
+        return [f"{ind}{unconverted_marker('GOTO', 'GOTO ' + st.target)};"]
+
+    def st_blockstmt(self, st: A.BlockStmt, scope, ind):
+        return self.block_lines(st.block, scope.child(), ind, self.owner)
+
+    def st_unsupported(self, st: A.Unsupported, scope, ind):
+        text = " ".join(t.text for t in st.toks)
+        self.unconverted(st.construct, "not supported", st.line)
+        return [f"{ind}{unconverted_marker(st.construct, text)};"]
+
+    def st_piperow(self, st: A.PipeRow, scope, ind):
+        return [f"{ind}RETURN NEXT {self.expr(st.value, scope)};"]
+
+    def st_return(self, st: A.Return, scope, ind):
+        if self.trigger is not None:
+            return [f"{ind}{line}" for line in self.trigger_return()]
+        if self.pipelined:
+            return [f"{ind}RETURN;"]
+        if st.value is None:
+            return [f"{ind}RETURN;"]
+        return [f"{ind}RETURN {self.expr(st.value, scope)};"]
+
+    # ---- exceptions ------------------------------------------------------------------------
+    def st_raise(self, st: A.Raise, scope, ind):
+        self.ctx.applied("plsql.exceptions")
+        if st.name is None:
+            return [f"{ind}RAISE;"]
+        sym = self.exception_lookup(st.name, scope)
+        if sym is not None:
+            msg = USER_MESSAGE if sym.sqlstate.startswith("OU") else st.name
+            return [f"{ind}RAISE EXCEPTION USING ERRCODE = '{sym.sqlstate}', MESSAGE = '{msg}';"]
+        pre = BY_NAME.get(st.name.upper())
+        if pre is not None:
+            return [f"{ind}RAISE {pre.conditions[0]};"]
+        self.unconverted("RAISE", f"unknown exception {st.name}", st.line)
+        return [f"{ind}{unconverted_marker('RAISE', 'RAISE ' + st.name)};"]
+
+    def exception_lookup(self, name: str, scope) -> Sym | None:
+        parts = [p.lower() for p in name.split(".")]
+        if len(parts) == 1:
+            sym = scope.get(parts[0])
+            if sym is not None and sym.kind == "exception":
+                return sym
+            if self.pkg:
+                psym = self.pkg_scope(self.pkg).names.get(parts[0])
+                if psym is not None and psym.kind == "exception":
+                    return psym
+            return None
+        ref = self.package_ref(parts)
+        return ref[1] if ref is not None and ref[1].kind == "exception" else None
+
+    def handler_lines(self, handlers: list[A.Handler], scope, ind) -> list[str]:
+        self.ctx.applied("plsql.exceptions")
+        out = [f"{ind}EXCEPTION"]
+        for h in handlers:
+            conds = []
+            for name in h.names:
+                conds.extend(self.handler_conditions(name, scope, h.line))
+            out.append(f"{ind}{IND}WHEN {' OR '.join(dict.fromkeys(conds))} THEN")
+            saved, self.in_handler = self.in_handler, True
+            out.extend(self.stmts(h.body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"])
+            self.in_handler = saved
+        return out
+
+    def handler_conditions(self, name: str, scope, line) -> list[str]:
+        if name == "OTHERS":
+            return ["OTHERS"]
+        sym = self.exception_lookup(name, scope)
+        if sym is not None:
+            return list(sym.conditions)
+        pre = BY_NAME.get(name)
+        if pre is not None:
+            return list(pre.conditions)
+        self.unconverted("exception handler", f"unknown exception {name}", line)
+        return [unconverted_marker("exception", name)]
+
+    # ---- blocks ----------------------------------------------------------------------------
+    def block_lines(self, block: A.Block, scope: Scope, ind: str, owner: str) -> list[str]:
+        decls = self.declarations(block.decls, scope, owner)
+        out = [f"{ind}<<{block.label}>>"] if block.label else []
+        if decls:
+            out.append(f"{ind}DECLARE")
+            out.extend(f"{ind}{IND}{d}" for d in decls)
+        out.append(f"{ind}BEGIN")
+        out.extend(self.stmts(block.body, scope, ind + IND))
+        if block.handlers:
+            out.extend(self.handler_lines(block.handlers, scope, ind))
+        out.append(f"{ind}END;")
+        return out
+
+    def call_args(self, toks: list[Token] | None, scope) -> list[str]:
+        if not toks:
+            return []
+        out = []
+        for arg in self.split_top(toks):
+            if len(arg) > 2 and arg[1].is_op("=>"):
+                out.append(f"{norm_name(arg[0])} => {self.expr(arg[2:], scope)}")
+            else:
+                out.append(self.expr(arg, scope))
+        return out

@@ -1,0 +1,69 @@
+"""Whole units: standalone routines, package spec/body, triggers, anonymous blocks, type bodies."""
+
+from __future__ import annotations
+
+from migrator.plsql import ast as A
+from migrator.plsql.emit_routine import IND, RoutineEmitter, create_function, dollar_tag
+from migrator.plsql.parse_unit import TypeBody
+from migrator.plsql.typesys import Scope, Sym
+from migrator.rules.context import unconverted_marker
+
+
+def emit_routine_unit(em, r: A.Routine) -> str:
+    name = r.name.split(".")[-1]
+    em.owner = f"{em.schema}.{name}"
+    text = RoutineEmitter(em).routine(r, f"{em.schema}.{name}", Scope(), em.owner)
+    return "\n\n".join(em.pre + [text])
+
+
+def emit_anonymous(em, block: A.Block) -> str:
+    em.owner = f"{em.schema}.anonymous"
+    body = RoutineEmitter(em).body(block, Scope(), em.owner, [], [])
+    text = "\n".join(body)
+    tag = dollar_tag(text, "do")
+    return "\n\n".join(em.pre + [f"DO {tag}\n{text}\n{tag};"])
+
+
+def emit_type_body(em, tb: TypeBody) -> str:
+    em.unconverted("TYPE BODY", f"object type {tb.name} methods (MEMBER/SELF) are not converted")
+    return unconverted_marker("TYPE BODY", tb.name) + ";"
+
+
+def emit_trigger(em, t: A.Trigger, schema: str) -> str:
+    if not em.ctx.enabled("plsql.trigger"):
+        em.unconverted("TRIGGER", "rule plsql.trigger disabled")
+        return unconverted_marker("TRIGGER", t.name) + ";"
+    if t.compound:
+        em.unconverted("COMPOUND TRIGGER", "compound triggers have no PostgreSQL equivalent")
+        return unconverted_marker("COMPOUND TRIGGER", t.name) + ";"
+    em.trigger = t
+    em.routine_kind = "TRIGGER"
+    em.owner = f"{schema}.{t.name}"
+    fn = f"{schema}.{t.name}_fn"
+    body = RoutineEmitter(em).body(t.block, Scope(), em.owner, [], em.trigger_return())
+    out = create_function(f"CREATE OR REPLACE FUNCTION {fn}()\nRETURNS trigger", body)
+    events = []
+    for ev, cols in t.events:
+        events.append(f"UPDATE OF {', '.join(cols)}" if cols else ev)
+    level = "ROW" if t.for_each_row or t.timing == "INSTEAD OF" else "STATEMENT"
+    when = ""
+    if t.when:
+        when = f"\nWHEN ({em.expr(_when_tokens(t), Scope())})"
+    trg = (f"CREATE OR REPLACE TRIGGER {t.name}\n{t.timing} {' OR '.join(events)} ON {t.table}\n"
+           f"FOR EACH {level}{when}\nEXECUTE FUNCTION {fn}();")
+    em.ctx.applied("plsql.trigger")
+    return "\n\n".join(em.pre + [out, trg])
+
+
+def _when_tokens(t: A.Trigger):
+    """In WHEN, Oracle writes new.x / old.x without a colon (or the REFERENCING aliases)."""
+    from migrator.plsql.lexer import Token
+    ref = {v: k for k, v in t.referencing.items()}
+    out = []
+    for k, tok in enumerate(t.when):
+        nxt = t.when[k + 1] if k + 1 < len(t.when) else None
+        if tok.kind == "word" and nxt is not None and nxt.is_op(".") and tok.upper in (ref.keys() | {"NEW", "OLD"}):
+            out.append(Token("word", ref.get(tok.upper, tok.upper), tok.start, tok.end))
+        else:
+            out.append(tok)
+    return out

@@ -1,0 +1,156 @@
+"""The Emitter: per-unit conversion state plus name resolution across units (packages, triggers)."""
+
+from __future__ import annotations
+
+from migrator.plsql import ast as A
+from migrator.plsql.emit_call import CallMixin
+from migrator.plsql.emit_decl import DeclMixin
+from migrator.plsql.emit_dyn import DynMixin
+from migrator.plsql.emit_sql import SqlMixin
+from migrator.plsql.emit_stmt import StmtMixin
+from migrator.plsql.errors import user_exception_sqlstate
+from migrator.plsql.exprs import ExprMixin
+from migrator.plsql.lexer import LineIndex, Token
+from migrator.plsql.parser import norm_name
+from migrator.plsql.typesys import PgType, Scope, Sym
+from migrator.plsql.values import ValueMixin
+from migrator.rules.context import ConversionContext
+
+_ATTRS = {"FOUND", "NOTFOUND", "ROWCOUNT"}
+
+
+class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, DynMixin):
+    def __init__(self, ctx: ConversionContext, schema: str, text: str, tokens: list[Token],
+                 pkg: str | None = None):
+        self.ctx = ctx
+        self.catalog = ctx.catalog
+        self.schema = schema
+        self.pkg = pkg
+        self.lines = LineIndex(text)
+        self.pre: list[str] = []  # statements emitted before the unit (record types, lifted routines)
+        self.ph_counter = 0
+        self.temp_counter = 0
+        self.extra_decls: list[str] = []
+        self.in_handler = False
+        self.trigger: A.Trigger | None = None
+        self.routine_kind = "BLOCK"
+        self.pipelined = False
+        self.autonomous = False
+        self.owner = schema
+        self._pkg_scopes: dict[str, Scope] = {}
+        self.suppress_pre = False
+        self.tracked_cursors, self.uses_sql_rowcount, self.uses_put = self.prescan(tokens)
+
+    @staticmethod
+    def prescan(tokens: list[Token]):
+        """Which cursors' %FOUND/%NOTFOUND/%ROWCOUNT are read (FETCH must then record them),
+        whether SQL% attributes are used, and whether DBMS_OUTPUT.PUT is (line buffering)."""
+        cursors, sql, put = set(), False, False
+        for k in range(len(tokens) - 2):
+            t = tokens[k]
+            if tokens[k + 1].text == "%" and tokens[k + 2].upper in _ATTRS and t.kind in ("word", "qident"):
+                if t.upper == "SQL":
+                    sql = True
+                else:
+                    cursors.add(norm_name(t))
+            elif t.upper == "DBMS_OUTPUT" and tokens[k + 2].upper == "PUT" and tokens[k + 1].text == ".":
+                put = True
+        return cursors, sql, put
+
+    def unconverted(self, construct: str, message: str, where=None) -> None:
+        line = where if isinstance(where, int) else (self.lines.line(where.start) if where is not None and where.end else None)
+        self.ctx.unconverted(construct, message, line)
+
+    # ---- packages --------------------------------------------------------------------------
+    def package_info(self, name: str) -> dict | None:
+        entry = self.catalog.lookup(name)
+        if entry is None:
+            return None
+        return entry.info.get("plsql_package")
+
+    def pkg_members(self, pkg: str) -> dict:
+        info = self.package_info(pkg)
+        return info["members"] if info else {}
+
+    def split_pkg(self, parts: list[str]) -> tuple[str, list[str]] | None:
+        """(package name, remaining parts) when parts start with [schema.]package."""
+        if len(parts) >= 2 and self.package_info(parts[0]) is not None:
+            return parts[0], parts[1:]
+        if len(parts) >= 3 and self.package_info(f"{parts[0]}.{parts[1]}") is not None:
+            return f"{parts[0]}.{parts[1]}", parts[2:]
+        return None
+
+    def package_ref(self, parts: list[str]):
+        """(package, symbol, rest) for pkg.var / pkg.type / pkg.exception references."""
+        hit = self.split_pkg(parts)
+        if hit is None:
+            return None
+        pkg, rest = hit
+        sym = self.pkg_scope(pkg).names.get(rest[0])
+        if sym is None:
+            return None
+        return pkg.split(".")[-1], sym, rest[1:]
+
+    def package_member(self, parts: list[str]):
+        hit = self.split_pkg(parts)
+        if hit is None or len(hit[1]) != 1:
+            return None
+        pkg, rest = hit
+        sigs = self.pkg_members(pkg).get(rest[0])
+        if sigs is None:
+            return None
+        return pkg.split(".")[-1], rest[0], sigs
+
+    def pkg_scope(self, pkg: str) -> Scope:
+        key = pkg.split(".")[-1]
+        hit = self._pkg_scopes.get(key)
+        if hit is not None:
+            return hit
+        info = self.package_info(pkg) or {"vars": {}, "types": {}, "exceptions": {}}
+        scope = Scope()
+        self._pkg_scopes[key] = scope
+        saved, self.suppress_pre = self.suppress_pre, True
+        saved_pkg, self.pkg = self.pkg, key
+        try:
+            for d in info["types"].values():
+                self.type_decl(d, scope, f"{key}.")
+            for name, state in info["exceptions"].items():
+                scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
+            for name, code in info.get("exception_init", {}).items():
+                scope.add(self.exception_init_sym(name, A.Pragma("EXCEPTION_INIT", [[], code]), key))
+            for d in info["vars"].values():
+                t = self.resolve_type(d.type, scope)
+                scope.add(Sym(d.name, "pkgconst" if d.constant else "pkgvar", t,
+                              getter=f"{key}.{d.name}", setter=f"{key}.set__{d.name}"))
+        finally:
+            self.suppress_pre, self.pkg = saved, saved_pkg
+        return scope
+
+    # ---- triggers ----------------------------------------------------------------------------
+    def trigger_alias(self, name: str) -> str | None:
+        ref = self.trigger.referencing
+        for which in ("NEW", "OLD"):
+            if name == ref.get(which, which):
+                return which
+        return None
+
+    def trigger_predicate(self, word: str, toks, j):
+        op = {"INSERTING": "INSERT", "UPDATING": "UPDATE", "DELETING": "DELETE"}[word]
+        if word == "UPDATING" and j < len(toks) and toks[j].is_op("("):
+            inner, j = self.paren_at(toks, j)
+            col = inner[0].text.strip("'\"").lower() if inner else ""
+            self.ctx.note(f"UPDATING('{col}') → NEW.{col} IS DISTINCT FROM OLD.{col}: PostgreSQL cannot see "
+                          "whether an UPDATE listed the column without changing it")
+            return f"(TG_OP = 'UPDATE' AND NEW.{col} IS DISTINCT FROM OLD.{col})", j, ""
+        return f"(TG_OP = '{op}')", j, ""
+
+    def trigger_return(self) -> list[str]:
+        t = self.trigger
+        if not t.for_each_row or t.timing == "AFTER":
+            return ["RETURN NULL;"]
+        events = {e for e, _ in t.events}
+        if events == {"DELETE"}:
+            return ["RETURN OLD;"]
+        if "DELETE" in events:
+            return ["IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;", "RETURN NEW;"]
+        return ["RETURN NEW;"]

@@ -1,0 +1,86 @@
+"""Attach execution verdicts to a migration report, and write the report files.
+
+Verification reads the unit files from OUT (so a reviewer's hand edit is what gets judged),
+deploys them with the preamble into a template database, runs the scenarios against Oracle's
+transcript, and runs the same scenarios with nothing deployed for the do-nothing row.
+"""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+from harness.postgres import engine_from_spec
+from harness.scenarios import load_scenarios, load_transcript
+from harness.verify import SideResult, UnitToVerify, VerifyResult, verify
+from migrator.output import PREAMBLE
+from migrator.report import ArmRow, MismatchEntry, RunReport, UnitEntry, VerificationSummary, summarize, to_markdown
+from migrator.report_files import to_html, to_junit
+
+
+def _arm(name: str, side: SideResult) -> ArmRow:
+    counts: dict[str, int] = {}
+    for v in side.verdicts:
+        counts[v.category] = counts.get(v.category, 0) + 1
+    return ArmRow(arm=name, by_category=counts, steps_total=side.steps_total, steps_agreeing=side.steps_agreeing)
+
+
+def _p95(values: list[float]) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 4)
+
+
+def _merge(unit: UnitEntry, result: VerifyResult, index: int) -> UnitEntry:
+    verdict = result.agent.verdicts[index]
+    deploy = result.deploy[index]
+    mismatch = None
+    if verdict.first_mismatch:
+        scenario, step, m = verdict.first_mismatch
+        mismatch = MismatchEntry(scenario=scenario, step=step, what=m.what, expected=m.expected, actual=m.actual)
+    return unit.model_copy(update=dict(
+        deployed=deploy.ok, deploy_error=deploy.error, sqlstate=deploy.sqlstate, blocked_by=list(deploy.blocked_by),
+        category=verdict.category, tier=verdict.tier, verdict=verdict.reason, references=verdict.references,
+        steps=verdict.steps, steps_agreeing=verdict.steps_agreeing, first_mismatch=mismatch))
+
+
+def attach_verification(report: RunReport, out: Path, engine_spec: str, scenarios: Path | None,
+                        transcript: Path | None) -> RunReport:
+    scenario_file = load_scenarios(scenarios) if scenarios else None
+    transcript_file = load_transcript(transcript) if transcript else None
+    units = [
+        UnitToVerify(u.id, (out / u.output).read_text(encoding="utf-8") if u.output else "", tuple(u.depends_on),
+                     bool(u.static_ok))
+        for u in report.units
+    ]
+    preamble = (out / PREAMBLE).read_text(encoding="utf-8")
+    with engine_from_spec(engine_spec) as engine:
+        result = verify(engine, preamble, units, scenario_file, transcript_file)
+        engine_name = engine.name
+    merged = [_merge(u, result, i) for i, u in enumerate(report.units)]
+    secs = result.agent.scenario_seconds
+    summary = VerificationSummary(
+        provenance=result.provenance,
+        references_checked=result.references_checked,
+        rows=[_arm("agent (rules only)", result.agent), _arm("do-nothing", result.do_nothing)],
+        scenario_seconds_median=round(statistics.median(secs), 4) if secs else None,
+        scenario_seconds_p95=_p95(secs),
+        seconds=round(result.seconds, 3),
+    )
+    s = report.summary
+    new_summary = summarize(merged, report.issues, s.converted_lines, s.seconds + result.seconds, True)
+    return report.model_copy(update=dict(units=merged, verification=summary, engine=engine_name,
+                                         preamble_error=result.agent.preamble_error, summary=new_summary))
+
+
+def write_reports(report: RunReport, out: Path) -> None:
+    (out / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
+    (out / "report.md").write_text(to_markdown(report), encoding="utf-8")
+    if report.verification is not None:
+        (out / "report.html").write_text(to_html(report, out), encoding="utf-8")
+        (out / "junit.xml").write_text(to_junit(report), encoding="utf-8")
+
+
+def load_report(out: Path) -> RunReport:
+    return RunReport.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
