@@ -1,0 +1,212 @@
+-- oracompat: the runtime library converted PL/SQL relies on (see migrator/plsql/runtime.py).
+CREATE EXTENSION IF NOT EXISTS dblink;
+CREATE SCHEMA IF NOT EXISTS oracompat;
+
+-- Oracle SQLCODE / SQLERRM from a PostgreSQL SQLSTATE (table: migrator/plsql/errors.py)
+CREATE OR REPLACE FUNCTION oracompat.sqlcode_msg(p_state text, OUT code integer, OUT msg text)
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+BEGIN
+    IF p_state IS NULL OR p_state = '00000' THEN
+        code := 0; msg := 'ORA-0000: normal, successful completion'; RETURN;
+    END IF;
+    IF p_state ~ '^O2[0-9]{3}$' THEN
+        code := -20000 - substr(p_state, 3)::integer; msg := NULL; RETURN;
+    END IF;
+    IF p_state LIKE 'OU%' THEN
+        code := 1; msg := 'User-Defined Exception'; RETURN;
+    END IF;
+    SELECT v.c, v.m INTO code, msg FROM (VALUES
+        /*SQLCODE_CASES*/
+    ) AS v(s, c, m) WHERE v.s = p_state LIMIT 1;
+    IF FOUND THEN
+        RETURN;
+    END IF;
+    code := -20000; msg := NULL;  -- no Oracle counterpart known: reported as an application error
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.sqlcode(p_state text) RETURNS integer
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT (oracompat.sqlcode_msg(p_state)).code $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.sqlerrm(p_state text, p_message text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+DECLARE
+    c integer; m text;
+BEGIN
+    SELECT code, msg INTO c, m FROM oracompat.sqlcode_msg(p_state);
+    IF m IS NOT NULL THEN
+        RETURN m;
+    END IF;
+    RETURN 'ORA-' || lpad((-c)::text, 5, '0') || ': ' || coalesce(p_message, '');
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.sqlerrm_of(p_code integer) RETURNS text
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT CASE WHEN p_code = 0 THEN 'ORA-0000: normal, successful completion'
+            WHEN p_code = 1 THEN 'User-Defined Exception'
+            WHEN p_code = 100 THEN 'ORA-01403: no data found'
+            ELSE 'ORA-' || lpad((-p_code)::text, 5, '0') || ': ' END
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.app_errcode(p_code integer) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+BEGIN
+    IF p_code NOT BETWEEN -20999 AND -20000 THEN
+        RAISE EXCEPTION 'ORA-21000: error number argument to raise_application_error of % is out of range', p_code
+            USING ERRCODE = 'O2999';
+    END IF;
+    RETURN 'O2' || lpad((-p_code - 20000)::text, 3, '0');
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.cursor_isopen(p_cursor refcursor) RETURNS boolean
+LANGUAGE sql STABLE AS $fn$
+SELECT p_cursor IS NOT NULL AND EXISTS (SELECT 1 FROM pg_cursors WHERE name = p_cursor::text)
+$fn$;
+
+-- DBMS_OUTPUT: PUT accumulates a line, NEW_LINE / PUT_LINE emit it as one NOTICE
+CREATE OR REPLACE FUNCTION oracompat.put(p_text text) RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM set_config('oracompat.dbms_output_line',
+                       coalesce(current_setting('oracompat.dbms_output_line', true), '') || coalesce(p_text, ''), false);
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.new_line() RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    RAISE NOTICE '%', coalesce(current_setting('oracompat.dbms_output_line', true), '');
+    PERFORM set_config('oracompat.dbms_output_line', '', false);
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.put_line(p_text text) RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM oracompat.put(p_text);
+    PERFORM oracompat.new_line();
+END;
+$fn$;
+
+-- package state: 'N' = NULL, 'V' || value otherwise; unset key → NULL
+CREATE OR REPLACE FUNCTION oracompat.pkg_get(p_key text) RETURNS text
+LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+    raw text := current_setting(p_key, true);
+BEGIN
+    IF raw IS NULL OR raw = '' OR raw = 'N' THEN
+        RETURN NULL;
+    END IF;
+    RETURN substr(raw, 2);
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.pkg_set(p_key text, p_value text) RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM set_config(p_key, CASE WHEN p_value IS NULL THEN 'N' ELSE 'V' || p_value END, false);
+END;
+$fn$;
+
+-- associative arrays (INDEX BY) as jsonb objects
+CREATE OR REPLACE FUNCTION oracompat.aa_get(p_arr jsonb, p_key text) RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+BEGIN
+    IF p_key IS NULL OR p_arr IS NULL OR NOT (p_arr ? p_key) THEN
+        RAISE no_data_found;  -- Oracle: reading a missing element raises NO_DATA_FOUND
+    END IF;
+    RETURN p_arr -> p_key;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_set(p_arr jsonb, p_key text, p_value anyelement) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT coalesce(p_arr, '{}'::jsonb) || jsonb_build_object(p_key, to_jsonb(p_value))
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_exists(p_arr jsonb, p_key text) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT coalesce(p_arr ? p_key, false) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_count(p_arr jsonb) RETURNS integer
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT coalesce((SELECT count(*)::integer FROM jsonb_object_keys(p_arr)), 0)
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_first_n(p_arr jsonb) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT min(k::numeric) FROM jsonb_object_keys(p_arr) k $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_last_n(p_arr jsonb) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT max(k::numeric) FROM jsonb_object_keys(p_arr) k $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_next_n(p_arr jsonb, p_key numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT min(k::numeric) FROM jsonb_object_keys(p_arr) k WHERE k::numeric > p_key $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_prior_n(p_arr jsonb, p_key numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT max(k::numeric) FROM jsonb_object_keys(p_arr) k WHERE k::numeric < p_key $fn$;
+
+-- VARCHAR2 keys: Oracle orders them by binary comparison, hence COLLATE "C"
+CREATE OR REPLACE FUNCTION oracompat.aa_first_s(p_arr jsonb) RETURNS text
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT min(k COLLATE "C") FROM jsonb_object_keys(p_arr) k $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_last_s(p_arr jsonb) RETURNS text
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT max(k COLLATE "C") FROM jsonb_object_keys(p_arr) k $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_next_s(p_arr jsonb, p_key text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT min(k COLLATE "C") FROM jsonb_object_keys(p_arr) k WHERE k COLLATE "C" > p_key COLLATE "C"
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_prior_s(p_arr jsonb, p_key text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT max(k COLLATE "C") FROM jsonb_object_keys(p_arr) k WHERE k COLLATE "C" < p_key COLLATE "C"
+$fn$;
+
+-- nested tables / VARRAYs as dense 1-based arrays of n elements
+CREATE OR REPLACE FUNCTION oracompat.arr_next(p_n integer, p_i numeric) RETURNS integer
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT CASE WHEN p_i IS NULL OR p_n = 0 OR p_i >= p_n THEN NULL WHEN p_i < 1 THEN 1 ELSE floor(p_i)::integer + 1 END
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.arr_prior(p_n integer, p_i numeric) RETURNS integer
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT CASE WHEN p_i IS NULL OR p_n = 0 OR p_i <= 1 THEN NULL WHEN p_i > p_n THEN p_n ELSE ceil(p_i)::integer - 1 END
+$fn$;
+
+-- loopback connection string for autonomous transactions (dblink to this same database)
+CREATE OR REPLACE FUNCTION oracompat.self_dsn() RETURNS text
+LANGUAGE sql STABLE AS $fn$
+SELECT format('dbname=%s host=%s port=%s user=%s',
+              quote_literal(current_database()),
+              quote_literal(split_part(current_setting('unix_socket_directories'), ',', 1)),
+              current_setting('port'),
+              quote_literal(current_user))
+$fn$;
+
+-- dynamic SQL built at run time: :name / :1 placeholders outside quotes → $1, $2 ... in order
+CREATE OR REPLACE FUNCTION oracompat.bind_positional(p_sql text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+DECLARE
+    out text := ''; i integer := 1; n integer := length(p_sql); c text; q boolean := false; k integer := 0; j integer;
+BEGIN
+    WHILE i <= n LOOP
+        c := substr(p_sql, i, 1);
+        IF c = '''' THEN
+            q := NOT q;
+        ELSIF NOT q AND c = ':' AND substr(p_sql, i + 1, 1) ~ '[A-Za-z0-9_]' AND substr(p_sql, i + 1, 1) <> '=' THEN
+            j := i + 1;
+            WHILE j <= n AND substr(p_sql, j, 1) ~ '[A-Za-z0-9_$#]' LOOP
+                j := j + 1;
+            END LOOP;
+            k := k + 1;
+            out := out || '$' || k;
+            i := j;
+            CONTINUE;
+        END IF;
+        out := out || c;
+        i := i + 1;
+    END LOOP;
+    RETURN out;
+END;
+$fn$;
