@@ -55,6 +55,7 @@ class LexicalIndex:
         self._delta_len: list[int] = []
         self._delta_docs: list[list[str]] = []
         self.compactions = 0
+        self._stats_dirty = False
 
     def __len__(self) -> int:
         return self.base_count + len(self._delta_len)
@@ -63,6 +64,7 @@ class LexicalIndex:
         import bm25s
 
         self._reset_delta()
+        self._stats_dirty = False
         self.stats = CorpusStats.of(docs)
         self.base_count = len(docs)
         self._base = None
@@ -79,8 +81,7 @@ class LexicalIndex:
             self._postings.setdefault(token, []).append((offset, tf))
         self._delta_len.append(len(tokens))
         self._delta_docs.append(tokens)
-        if self.base_count == 0 and self._base is None:
-            self.stats = CorpusStats.of(self._delta_docs)   # no base yet: exact statistics
+        self._stats_dirty = self._base is None and self.base_count == 0
 
     def maybe_compact(self, all_docs) -> bool:
         """Rebuild the base from `all_docs()` (every document's tokens, in order) when the delta
@@ -108,6 +109,8 @@ class LexicalIndex:
         return out
 
     def _delta_scores(self, unique: list[str]) -> np.ndarray:
+        if self._stats_dirty:     # no base yet: exact statistics of the delta, computed when asked
+            self.stats, self._stats_dirty = CorpusStats.of(self._delta_docs), False
         res = np.zeros(len(self._delta_len), dtype=np.float64)
         lengths = np.asarray(self._delta_len, dtype=np.float64)
         avgdl = self.stats.avgdl or 1.0

@@ -48,6 +48,8 @@ def _add_migrate(sub) -> None:
     m.add_argument("--resume", action="store_true", help="continue an interrupted run; finished units are not redone")
     m.add_argument("--disable-rule", action="append", default=[], metavar="RULE_ID",
                    help="switch a rule off (e.g. expr.nvl, or a whole family: plsql.*); repeatable")
+    m.add_argument("--settings", type=Path, help="active settings file (disabled rules, prompt paragraphs, harness); "
+                   "changed only through fix cycles")
     m.add_argument("--no-deploy", action="store_true", help="convert and parse only; do not deploy")
     m.add_argument("--verify", action="store_true", help="run the scenarios and compare with Oracle's transcript")
     _engine_args(m)
@@ -69,6 +71,7 @@ def _add_verify_regress_record(sub) -> None:
     r.add_argument("--baseline", type=Path, required=True, help="baseline JSON (unit id -> category)")
     r.add_argument("--update-baseline", action="store_true", help="rewrite the baseline from this run")
     r.add_argument("--out", type=Path, help="where to write the run (default: a temporary directory)")
+    r.add_argument("--settings", type=Path, help="active settings file (as for migrate)")
     _engine_args(r)
     _evidence_args(r)
     rec = sub.add_parser("record", help="record Oracle ground truth (needs a live Oracle)",

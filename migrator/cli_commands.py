@@ -9,6 +9,7 @@ from pathlib import Path
 
 from harness.postgres import ENV_DSN, EngineUnavailable
 from migrator.report import RunReport, verification_table
+from migrator.settings import load_settings
 
 
 def _engine_spec(args) -> str:
@@ -44,7 +45,7 @@ def print_summary(report: RunReport, out: Path) -> None:
     for u in report.units:
         problem = u.error or u.static_error or u.deploy_error
         if problem or u.unconverted or u.category in ("wrong", "rejected"):
-            what = problem.splitlines()[0] if problem else (u.verdict or "; ".join(i.construct for i in u.unconverted))
+            what = problem.splitlines()[0] if problem else (u.verdict or "; ".join(i.construct_name for i in u.unconverted))
             print(f"  {u.id} ({u.source}): {u.category or u.status}: {what}")
     print(f"  report: {out / 'report.md'}")
 
@@ -59,8 +60,10 @@ def run_migrate(args) -> int:
     if args.verify and args.no_deploy:
         print("migrator: error: --verify needs deployment (drop --no-deploy)", file=sys.stderr)
         return 2
+    settings = load_settings(args.settings)
     opts = MigrateOptions(schema=args.schema, force=args.force, resume=args.resume,
-                          disabled_rules=frozenset(args.disable_rule),
+                          disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),
+                          step_timeout_ms=settings.harness.step_timeout_ms,
                           deploy=None if args.no_deploy else _engine_spec(args), progress=args.progress,
                           verify=args.verify, scenarios=scenarios, transcript=transcript)
     try:
@@ -102,7 +105,10 @@ def run_regress(args) -> int:
         schema = args.src.name.lower()
         scenarios, transcript = _evidence(args, args.src, schema)
         out = args.out or Path(tempfile.mkdtemp(prefix="migrator-regress-"))
+        settings = load_settings(args.settings)
         report = migrate(args.src, out, MigrateOptions(force=True, deploy=_engine_spec(args), verify=True,
+                                                       disabled_rules=frozenset(settings.disabled_rules),
+                                                       step_timeout_ms=settings.harness.step_timeout_ms,
                                                        scenarios=scenarios, transcript=transcript, progress=False))
     else:
         print("migrator: error: give a schema directory or --report OUT", file=sys.stderr)

@@ -47,6 +47,7 @@ class MigrateOptions:
     verify: bool = False  # run scenarios against Oracle transcripts (needs deploy)
     scenarios: Path | None = None
     transcript: Path | None = None
+    step_timeout_ms: int = 5000
 
 
 @dataclass
@@ -106,12 +107,13 @@ def _entry(d: _Done) -> UnitEntry:
         status=c.status,
         output=d.path,
         rules_applied=c.applied_rules,
-        unconverted=[UnconvertedItem(construct=u.construct, message=u.message, line=u.line) for u in c.unconverted],
+        unconverted=[UnconvertedItem(construct_name=u.construct, message=u.message, line=u.line) for u in c.unconverted],
         notes=c.notes,
         error=c.error,
         depends_on=d.deps,
         static_ok=d.static.ok,
         static_error=d.static.error,
+        static_note=d.static.note,
         deployed=None if dep is None else dep.ok,
         deploy_error=None if dep is None else dep.error,
         sqlstate=None if dep is None else dep.sqlstate,
@@ -157,7 +159,8 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
         summary=summarize(units, issues, lines, time.perf_counter() - t0, opts.deploy is not None),
     )
     if opts.verify and opts.deploy:
-        report = attach_verification(report, out, opts.deploy, opts.scenarios, opts.transcript)
+        report = attach_verification(report, out, opts.deploy, opts.scenarios, opts.transcript,
+                                     step_timeout_ms=opts.step_timeout_ms)
     write_reports(report, out)
     return report
 

@@ -12,7 +12,7 @@ class _Frozen(BaseModel):
 
 
 class UnconvertedItem(_Frozen):
-    construct: str
+    construct_name: str
     message: str
     line: int | None = None
 
@@ -48,6 +48,7 @@ class UnitEntry(_Frozen):
     depends_on: list[str] = []
     static_ok: bool | None = None
     static_error: str | None = None
+    static_note: str | None = None
     deployed: bool | None = None  # None: deployment not run
     deploy_error: str | None = None
     sqlstate: str | None = None
@@ -165,7 +166,7 @@ def to_markdown(report: RunReport) -> str:
     out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | category | tier | problem |",
             "|---|---|---|---|---|---|---|---|"]
     for u in report.units:
-        problem = u.error or u.deploy_error or u.static_error or "; ".join(f"{i.construct}: {i.message}" for i in u.unconverted)
+        problem = u.error or u.deploy_error or u.static_error or "; ".join(f"{i.construct_name}: {i.message}" for i in u.unconverted)
         if u.category and u.category != "correct":
             problem = problem or u.verdict
         dep = "—" if u.deployed is None else ("yes" if u.deployed else "**no**")

@@ -46,7 +46,7 @@ def _merge(unit: UnitEntry, result: VerifyResult, index: int) -> UnitEntry:
 
 
 def attach_verification(report: RunReport, out: Path, engine_spec: str, scenarios: Path | None,
-                        transcript: Path | None) -> RunReport:
+                        transcript: Path | None, *, step_timeout_ms: int = 5000) -> RunReport:
     scenario_file = load_scenarios(scenarios) if scenarios else None
     transcript_file = load_transcript(transcript) if transcript else None
     units = [
@@ -56,7 +56,7 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
     ]
     preamble = (out / PREAMBLE).read_text(encoding="utf-8")
     with engine_from_spec(engine_spec) as engine:
-        result = verify(engine, preamble, units, scenario_file, transcript_file)
+        result = verify(engine, preamble, units, scenario_file, transcript_file, step_timeout_ms=step_timeout_ms)
         engine_name = engine.name
     merged = [_merge(u, result, i) for i, u in enumerate(report.units)]
     secs = result.agent.scenario_seconds

@@ -64,7 +64,9 @@ def date_arith(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> ex
         if isinstance(node, exp.Add) or not (left == right == DATE):
             return None  # timestamp - timestamp is an interval in both databases
         ctx.applied("expr.date_arith")
-        diff = exp.Paren(this=exp.Sub(this=paren(node.this), expression=paren(node.expression)))
+        inner = exp.Sub(this=paren(node.this), expression=paren(node.expression))
+        inner.meta["ora_done"] = True  # timestamp - timestamp now: not date arithmetic again
+        diff = exp.Paren(this=inner)
         epoch = exp.Extract(this=exp.var("EPOCH"), expression=diff)
         return tag(exp.Div(this=epoch, expression=exp.Literal.number(86400), typed=True), NUMBER)
     if right is None:
@@ -147,6 +149,9 @@ def to_date(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression
         return None
     is_date = isinstance(node, exp.StrToDate)
     fmt = node.args.get("format")
+    if not is_date and literal_str(fmt) == _TS_LITERAL_FMT and isinstance(node.this, exp.Literal):
+        ctx.applied("expr.to_date")  # an ANSI TIMESTAMP '...' literal: a plain cast reads it
+        return tag(exp.cast(node.this, "TIMESTAMP"), TIMESTAMP)
     if fmt is None:
         ctx.note("TO_DATE/TO_TIMESTAMP without a format uses NLS settings; converted to a cast")
         ctx.applied("expr.to_date")
@@ -160,6 +165,17 @@ def to_date(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression
     ctx.applied("expr.to_date")
     call = fn("TO_TIMESTAMP", node.this, exp.Literal.string(pg))
     return tag(ts0(call) if is_date else exp.cast(call, "TIMESTAMP"), DATE if is_date else TIMESTAMP)
+
+
+_TS_LITERAL_FMT = "%Y-%m-%d %H:%M:%S.%f"
+
+
+def date_literal(node: exp.DateStrToDate, ctx: ConversionContext, env) -> exp.Expression | None:
+    """DATE '2024-01-31' is an Oracle DATE, i.e. timestamp(0) here."""
+    if not ctx.enabled("expr.date_type"):
+        return None
+    ctx.applied("expr.date_type")
+    return tag(ts0(node.this), DATE)
 
 
 def to_char(node: exp.ToChar, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from migrator.rules.context import ConversionContext
-from migrator.rules.sql_util import paren
+from migrator.rules.sql_util import empty_text, paren
 
 
 def nvl(node: exp.Coalesce, ctx: ConversionContext, env) -> exp.Expression | None:
@@ -74,7 +74,7 @@ def concat(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression 
     call = exp.Anonymous(this="CONCAT", expressions=parts)
     if any(isinstance(p, exp.Literal) and p.is_string and p.this for p in parts):
         return call
-    return exp.Nullif(this=call, expression=exp.Literal.string(""))
+    return exp.Nullif(this=call, expression=empty_text())
 
 
 def _flatten(node: exp.Expression) -> list[exp.Expression]:

@@ -11,7 +11,7 @@ from sqlglot import exp
 
 from migrator.rules.context import ConversionContext
 from migrator.rules.sql_types import NUMBER
-from migrator.rules.sql_util import compat, literal_int, paren, tag
+from migrator.rules.sql_util import compat, empty_text, literal_int, paren, tag
 
 
 def instr(node: exp.StrPosition, ctx: ConversionContext, env) -> exp.Expression | None:
@@ -48,7 +48,7 @@ def pad(node: exp.Pad, ctx: ConversionContext, env) -> exp.Expression | None:
         return None
     ctx.applied("expr.lpad")
     node.meta["ora_done"] = True
-    return exp.Nullif(this=node, expression=exp.Literal.string(""))
+    return exp.Nullif(this=node, expression=empty_text())
 
 
 def greatest_least(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression | None:
@@ -75,7 +75,7 @@ def listagg(node: exp.GroupConcat, ctx: ConversionContext, env) -> exp.Expressio
         return None
     ctx.applied("expr.listagg")
     if node.args.get("separator") is None:
-        node.set("separator", exp.Literal.string(""))
+        node.set("separator", empty_text())
     return None
 
 

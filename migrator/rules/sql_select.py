@@ -96,13 +96,26 @@ def _rownum_where(select: exp.Select, where: exp.Where, ctx: ConversionContext) 
         if bad is not None:
             bad.replace(marker(ctx, "ROWNUM condition", bad, "only ROWNUM <= n / < n / = 1 conjuncts become LIMIT"))
         return
-    if select.args.get("group") or select.args.get("distinct") or _has_agg(select) or select.args.get("limit"):
-        where.replace(marker(ctx, "ROWNUM with aggregation", where, "ROWNUM filters before GROUP BY/DISTINCT"))
-        return
     ctx.applied("sql.rownum")
+    if select.args.get("group") or select.args.get("distinct") or _has_agg(select) or select.args.get("limit"):
+        _limit_before_grouping(select, where, keep, limit, ctx)
+        return
     select.set("where", exp.Where(this=exp.and_(*keep)) if keep else None)
     # ORDER BY + LIMIT returns n rows that Oracle could also have returned (its pick is arbitrary).
     select.set("limit", exp.Limit(expression=limit))
+
+
+def _limit_before_grouping(select, where, keep, limit, ctx) -> None:
+    """ROWNUM filters rows before GROUP BY/DISTINCT/aggregates: limit a derived table instead."""
+    table = select.args["from_"].this if select.args.get("from_") else None
+    if not isinstance(table, exp.Table) or select.args.get("joins"):
+        where.replace(marker(ctx, "ROWNUM with aggregation", where, "ROWNUM before grouping over a join"))
+        return
+    inner = exp.select("*").from_(table.copy()).limit(limit)
+    if keep:
+        inner.set("where", exp.Where(this=exp.and_(*keep)))
+    select.set("where", None)
+    select.set("from_", exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(table.alias_or_name)))))
 
 
 def _has_agg(select: exp.Select) -> bool:

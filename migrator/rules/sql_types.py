@@ -42,7 +42,7 @@ _NUMBER_TYPES = frozenset(
 _STRING_TYPES = frozenset("VARCHAR2 VARCHAR NVARCHAR2 CHAR NCHAR CLOB NCLOB LONG".split())
 
 # Functions whose Oracle result is a DATE whatever their arguments.
-_DATE_FUNCS = (exp.AddMonths, exp.LastDay, exp.StrToDate)
+_DATE_FUNCS = (exp.AddMonths, exp.LastDay, exp.StrToDate, exp.DateStrToDate)
 _DATE_ANON = frozenset({"NEXT_DAY", "ADD_MONTHS", "LAST_DAY", "TO_DATE", "NEW_TIME"})
 
 

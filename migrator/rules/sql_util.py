@@ -64,3 +64,10 @@ def tag(node: exp.Expression, kind: str | None) -> exp.Expression:
     if kind:
         node.meta["ora_kind"] = kind
     return node
+
+
+def empty_text() -> exp.Expression:
+    """A real '' for PostgreSQL (exempt from the ''-is-NULL rewrite)."""
+    lit = exp.Literal.string("")
+    lit.meta["ora_done"] = True
+    return lit

@@ -1,0 +1,1 @@
+SELECT ename || ' (' || job || ')', ename || comm FROM emp

@@ -1,0 +1,1 @@
+SELECT empno, ename, LEVEL, SYS_CONNECT_BY_PATH(ename, '/') AS path FROM emp START WITH mgr IS NULL CONNECT BY PRIOR empno = mgr ORDER SIBLINGS BY ename

@@ -1,0 +1,1 @@
+MERGE INTO emp t USING (SELECT 1 AS empno, 'X' AS ename FROM dual) s ON (t.empno = s.empno) WHEN MATCHED THEN UPDATE SET t.ename = s.ename WHERE t.ename <> s.ename WHEN NOT MATCHED THEN INSERT (t.empno, t.ename) VALUES (s.empno, s.ename)

@@ -1,0 +1,1 @@
+SELECT ADD_MONTHS(hiredate, 6), MONTHS_BETWEEN(SYSDATE, hiredate), LAST_DAY(hiredate) FROM emp

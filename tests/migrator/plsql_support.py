@@ -1,0 +1,87 @@
+"""Helpers for the PL/SQL tests: crude splitting of fixture files and a catalog over them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from migrator import plsql
+from migrator.rules.context import Catalog, CatalogEntry, ConversionContext, RuleSet
+from migrator.units import SourceSpan, Unit, UnitKind
+
+_HEAD = re.compile(r"(?is)^\s*(?:CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABLE\s+)?"
+                   r"(PACKAGE\s+BODY|PACKAGE|FUNCTION|PROCEDURE|TRIGGER|TYPE\s+BODY|TYPE|TABLE)\s+"
+                   r"(?:\w+\.)?\"?(\w+)\"?|(DECLARE|BEGIN))")
+_KINDS = {"PACKAGE BODY": UnitKind.PACKAGE_BODY, "PACKAGE": UnitKind.PACKAGE_SPEC, "FUNCTION": UnitKind.FUNCTION,
+          "PROCEDURE": UnitKind.PROCEDURE, "TRIGGER": UnitKind.TRIGGER, "TYPE BODY": UnitKind.TYPE_BODY,
+          "TYPE": UnitKind.TYPE, "TABLE": UnitKind.TABLE}
+
+
+def _strip_comments(chunk: str) -> str:
+    lines = chunk.split("\n")
+    while lines and (not lines[0].strip() or lines[0].strip().startswith("--")):
+        lines.pop(0)
+    return "\n".join(lines).strip()
+
+
+def make_unit(text: str, schema: str = "s", n: int = 0) -> Unit | None:
+    text = _strip_comments(text).rstrip().rstrip("/").rstrip()
+    m = _HEAD.match(text)
+    if not m:
+        return None
+    if m.group(3):
+        kind, name = UnitKind.ANONYMOUS_BLOCK, f"block{n}"
+    else:
+        kind, name = _KINDS[re.sub(r"\s+", " ", m.group(1).upper())], m.group(2).lower()
+    span = SourceSpan("x.sql", 1, text.count("\n") + 1, 0, len(text))
+    return Unit(f"{kind.value}:{schema}.{name}#{n}", kind, schema, name, text, span)
+
+
+def split_sql(text: str, schema: str = "s") -> list[Unit]:
+    """Units from a SQL*Plus script: PL/SQL ends at '/', tables at ';' (crude, for tests)."""
+    units = []
+    for n, chunk in enumerate(re.split(r"(?m)^\s*/\s*$", text)):
+        chunk = _strip_comments(chunk)
+        while chunk:
+            u = make_unit(chunk, schema, len(units) + n * 100)
+            if u is None or u.kind in (UnitKind.TABLE, UnitKind.TYPE) and "BODY" not in chunk[:40].upper():
+                # plain SQL statements end at ';' — take one statement
+                end = chunk.find(";\n")
+                stmt = chunk if end < 0 else chunk[: end + 1]
+                if u is not None:
+                    u.text = stmt.rstrip(";")
+                    units.append(u)
+                chunk = _strip_comments(chunk[len(stmt):])
+                continue
+            units.append(u)
+            break
+    return units
+
+
+def catalog_for(units: list[Unit], schema: str = "s") -> Catalog:
+    cat = Catalog(default_schema=schema)
+    for u in units:
+        cat.add(CatalogEntry(u.kind, u.schema, u.name, u.id))
+    plsql.prepare(units, cat)
+    return cat
+
+
+def convert_all(units: list[Unit], schema: str = "s"):
+    cat = catalog_for(units, schema)
+    ctx = ConversionContext(catalog=cat, rules=RuleSet())
+    out = []
+    for u in units:
+        if not u.kind.is_plsql:
+            continue
+        ctx.begin_unit()
+        text = plsql.convert_unit(u, ctx)
+        out.append((u, text, list(ctx.unconverted_items), list(ctx.applied_rules), list(ctx.notes)))
+    return out
+
+
+def fixture_units(schema_dir: Path) -> list[Unit]:
+    units = []
+    for f in sorted(schema_dir.iterdir()):
+        if f.is_file():
+            units += split_sql(f.read_text(encoding="utf-8", errors="replace"), schema_dir.name)
+    return units
