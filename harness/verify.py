@@ -108,10 +108,15 @@ def _run_side(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], 
 
 
 def verify(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], scenarios: ScenarioFile | None,
-           transcript: TranscriptFile | None, *, step_timeout_ms: int = 5000) -> VerifyResult:
+           transcript: TranscriptFile | None, *, step_timeout_ms: int = 5000, do_nothing: bool = True) -> VerifyResult:
+    """Judge `units`; with `do_nothing`, also run the scenarios with nothing deployed (the
+    baseline row every report shows). Only tools that judge one variant against an already
+    reported baseline (the mutation script) switch it off."""
     t0 = time.perf_counter()
     agent, outcomes, checked = _run_side(engine, preamble, units, scenarios, transcript, step_timeout_ms=step_timeout_ms)
-    empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in units]
-    nothing, _, _ = _run_side(engine, preamble, empty, scenarios, transcript, step_timeout_ms=step_timeout_ms)
+    nothing = SideResult([], 0, 0)
+    if do_nothing:
+        empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in units]
+        nothing, _, _ = _run_side(engine, preamble, empty, scenarios, transcript, step_timeout_ms=step_timeout_ms)
     return VerifyResult(agent, nothing, transcript.provenance.kind if transcript else None, checked, outcomes,
                         time.perf_counter() - t0)

@@ -101,12 +101,14 @@ def _walk(root: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Exp
     new_root = root
     while stack:
         node = stack.pop()
+        # Where the node hangs, taken before a rule may re-parent it inside its replacement.
+        parent, key, index = node.parent, node.arg_key, node.index
         new = node if node.meta.get("ora_done") else _apply(node, ctx, env)
         if new is not node:
             if node is new_root:
                 new_root = new
             else:
-                node.replace(new)
+                parent.set(key, new, index)
         stack.extend(new.iter_expressions())
     return new_root
 

@@ -51,9 +51,10 @@ def test_compaction_rebuilds_with_current_statistics():
     fresh = LexicalIndex()
     fresh.build(DOCS)
     np.testing.assert_allclose(index.scores(["rows", "null"]), fresh.scores(["rows", "null"]), rtol=1e-6)
+    for extra in (["x"], ["y"], ["z"]):
+        index.add(extra)
     with pytest.raises(RuntimeError):
-        index.add(["x"]), index.add(["y"]), index.add(["z"])
-        index.maybe_compact(lambda: DOCS)        # wrong document count is refused, never half-built
+        index.maybe_compact(lambda: DOCS)        # a wrong document count is refused, never half-built
 
 
 def test_empty_start_uses_exact_statistics():

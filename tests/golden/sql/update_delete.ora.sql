@@ -1,1 +1,1 @@
-UPDATE emp SET sal = sal * 1.1, hiredate = NVL(hiredate, SYSDATE) WHERE deptno = DECODE(:x, NULL, 10, 20)
+UPDATE emp SET sal = sal * 1.1, hiredate = NVL(hiredate, SYSDATE) WHERE deptno = DECODE(v_dept, NULL, 10, v_dept)

@@ -1,0 +1,138 @@
+"""Mutants of converted PostgreSQL code, to test the judge itself.
+
+A `correct` unit is mutated in ways that change behaviour (a constant, a comparison, an exception
+handler, a NOTICE, a sort order); the scenarios should catch each mutant. A mutant that behaves
+identically on every scenario is a gap in the scenarios, not a success. Mutations work on
+PostgreSQL's own tokens (pglast's scanner), inside dollar-quoted bodies too, so strings and
+comments are never touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from pglast.parser import scan
+
+
+@dataclass(frozen=True)
+class Tok:
+    start: int  # absolute offsets in the unit text, end exclusive
+    end: int
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Mutant:
+    operator: str  # constant | comparison | handler | notice | order_by
+    description: str
+    text: str
+
+
+def tokens(text: str, base: int = 0) -> list[Tok]:
+    """Tokens of `text`; a dollar-quoted string is replaced by the tokens of its body."""
+    out: list[Tok] = []
+    for t in scan(text):
+        raw = text[t.start : t.end + 1]
+        if t.name == "SCONST" and raw.startswith("$"):
+            tag_end = raw.index("$", 1) + 1
+            body = raw[tag_end : len(raw) - tag_end]
+            out += tokens(body, base + t.start + tag_end)
+            continue
+        out.append(Tok(base + t.start, base + t.end + 1, t.name, raw))
+    return out
+
+
+def _replace(text: str, tok: Tok, new: str) -> str:
+    return text[: tok.start] + new + text[tok.end :]
+
+
+_SWAPS = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "=": "<>", "<>": "="}
+_COMPARISON_NAMES = {"ASCII_60": "<", "ASCII_62": ">", "LESS_EQUALS": "<=", "GREATER_EQUALS": ">=", "NOT_EQUALS": "<>"}
+
+
+def _constants(text: str, toks: list[Tok]) -> Iterator[Mutant]:
+    for t in toks:
+        if t.name in ("ICONST", "FCONST"):
+            yield Mutant("constant", f"{t.text} -> {t.text}+1 at {t.start}", _replace(text, t, f"({t.text} + 1)"))
+
+
+def _comparisons(text: str, toks: list[Tok]) -> Iterator[Mutant]:
+    for t in toks:
+        op = _COMPARISON_NAMES.get(t.name) or (t.text if t.name == "ASCII_61" else None)
+        if op and op in _SWAPS:
+            yield Mutant("comparison", f"{op} -> {_SWAPS[op]} at {t.start}", _replace(text, t, _SWAPS[op]))
+
+
+def _handlers(text: str, toks: list[Tok]) -> Iterator[Mutant]:
+    """`WHEN <conditions> THEN` after EXCEPTION → a condition nothing raises (handler dropped)."""
+    in_handlers = False
+    for i, t in enumerate(toks):
+        upper = t.text.upper()
+        if upper == "EXCEPTION" and t.name == "IDENT":
+            in_handlers = True
+        elif in_handlers and t.name == "WHEN":
+            j = next((k for k in range(i + 1, len(toks)) if toks[k].name == "THEN"), None)
+            if j is None:
+                continue
+            cond = text[toks[i + 1].start : toks[j - 1].end]
+            new = text[: toks[i + 1].start] + "SQLSTATE 'ZZ999'" + text[toks[j - 1].end :]
+            yield Mutant("handler", f"handler WHEN {cond} dropped", new)
+        elif t.name in ("BEGIN_P", "DECLARE"):
+            in_handlers = False
+
+
+def _notices(text: str, toks: list[Tok]) -> Iterator[Mutant]:
+    for i, t in enumerate(toks[:-1]):
+        if t.text.upper() == "RAISE" and toks[i + 1].text.upper() == "NOTICE":
+            j = next((k for k in range(i, len(toks)) if toks[k].name == "ASCII_59"), None)
+            if j is not None:
+                yield Mutant("notice", f"RAISE NOTICE at {t.start} removed",
+                             text[: t.start] + "NULL" + text[toks[j].start :])
+
+
+def _order_by(text: str, toks: list[Tok]) -> Iterator[Mutant]:
+    """Flip the direction of the first sort key of each ORDER BY."""
+    for i, t in enumerate(toks[:-1]):
+        if t.name != "ORDER" or toks[i + 1].name != "BY":
+            continue
+        depth, k = 0, i + 2
+        while k < len(toks):
+            n = toks[k].name
+            if n == "ASCII_40":
+                depth += 1
+            elif n == "ASCII_41":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and (n in ("ASCII_44", "ASCII_59", "LIMIT", "OFFSET", "FETCH", "ASC", "DESC", "NULLS_P", "NULLS_LA")
+                                 or n in ("FOR", "INTO", "LOOP")):
+                break
+            k += 1
+        last = toks[k - 1]
+        follow = toks[k].name if k < len(toks) else ""
+        if follow == "DESC":
+            new = _replace(text, toks[k], "ASC")
+        elif follow == "ASC":
+            new = _replace(text, toks[k], "DESC")
+        else:
+            new = text[: last.end] + " DESC" + text[last.end :]
+        yield Mutant("order_by", f"ORDER BY at {t.start} reversed", new)
+
+
+OPERATORS = (_constants, _comparisons, _handlers, _notices, _order_by)
+
+
+def mutants(text: str, per_operator: int = 2) -> list[Mutant]:
+    """Up to `per_operator` mutants per operator (the first and the last site)."""
+    try:
+        toks = tokens(text)
+    except Exception:  # text the scanner cannot read has nothing we can mutate safely
+        return []
+    result: list[Mutant] = []
+    for op in OPERATORS:
+        found = list(op(text, toks))
+        picked = found if len(found) <= per_operator else [found[0], found[-1]][:per_operator]
+        result += picked
+    return result

@@ -1,0 +1,1 @@
+SELECT CONCAT(ename, ' (', job, ')'), NULLIF(CONCAT(ename, comm), '') FROM emp

@@ -1,0 +1,1 @@
+SELECT ename FROM emp WHERE job = NULL OR ename = 'X'

@@ -1,0 +1,1 @@
+MERGE INTO emp AS t USING (SELECT 1 AS empno, 'X' AS ename) AS s ON (t.empno = s.empno) WHEN MATCHED AND t.ename <> s.ename THEN UPDATE SET ename = s.ename WHEN NOT MATCHED THEN INSERT (empno, ename) VALUES (s.empno, s.ename)

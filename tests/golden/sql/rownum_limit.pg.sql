@@ -1,0 +1,1 @@
+SELECT * FROM (SELECT ename, sal FROM emp ORDER BY sal DESC) LIMIT 3

@@ -1,0 +1,1 @@
+INSERT INTO emp (empno, ename) VALUES (NEXTVAL('hr.emp_seq'), 'NEW')

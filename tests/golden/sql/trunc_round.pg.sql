@@ -1,0 +1,1 @@
+SELECT CAST(DATE_TRUNC('day', hiredate) AS TIMESTAMP(0)), CAST(DATE_TRUNC('year', hiredate) AS TIMESTAMP(0)), TRUNC(sal, 1), CAST(DATE_TRUNC('month', hiredate - INTERVAL '15 DAY' + INTERVAL '1 MONTH') AS TIMESTAMP(0)), ROUND(sal) FROM emp
