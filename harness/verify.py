@@ -36,7 +36,7 @@ class SideResult:
     verdicts: list[Verdict]
     steps_total: int
     steps_agreeing: int
-    scenario_seconds: list[float] = field(default_factory=list)
+    scenario_seconds: dict[str, float] = field(default_factory=dict)  # scenario id -> clone+run+drop
     preamble_error: str | None = None
 
 
@@ -55,13 +55,13 @@ def _dbname(dsn: str) -> str:
 
 
 def _judge_runs(runs: Iterable[ScenarioRun], scenarios: ScenarioFile, transcript: TranscriptFile | None,
-                evidence: dict[str, UnitEvidence]) -> tuple[int, int, list[float]]:
+                evidence: dict[str, UnitEvidence]) -> tuple[int, int, dict[str, float]]:
     total = agreeing = 0
-    seconds: list[float] = []
+    seconds: dict[str, float] = {}
     by_id = {s.id: s for s in scenarios.scenarios}
     for run in runs:
         scenario = by_id[run.scenario_id]
-        seconds.append(run.seconds)
+        seconds[run.scenario_id] = run.seconds
         outcomes = transcript.outcomes.get(scenario.id, {}) if transcript else {}
         targets = [evidence[u] for u in scenario.units if u in evidence]
         for ev in targets:
@@ -98,7 +98,7 @@ def _run_side(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], 
                 u.unit_id, u.parsed, d.ok, d.error, list(d.blocked_by), refs,
                 provenance=transcript.provenance.kind if transcript else None)
         total = agreeing = 0
-        seconds: list[float] = []
+        seconds: dict[str, float] = {}
         if scenarios is not None:
             template = _dbname(tpl_dsn)
             runs = (run_scenario(engine, template, s, step_timeout_ms=step_timeout_ms) for s in scenarios.scenarios)
@@ -114,7 +114,7 @@ def verify(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], sce
     reported baseline (the mutation script) switch it off."""
     t0 = time.perf_counter()
     agent, outcomes, checked = _run_side(engine, preamble, units, scenarios, transcript, step_timeout_ms=step_timeout_ms)
-    nothing = SideResult([], 0, 0)
+    nothing = SideResult([], 0, 0)  # not measured in this call
     if do_nothing:
         empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in units]
         nothing, _, _ = _run_side(engine, preamble, empty, scenarios, transcript, step_timeout_ms=step_timeout_ms)

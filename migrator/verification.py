@@ -59,7 +59,7 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
         result = verify(engine, preamble, units, scenario_file, transcript_file, step_timeout_ms=step_timeout_ms)
         engine_name = engine.name
     merged = [_merge(u, result, i) for i, u in enumerate(report.units)]
-    secs = result.agent.scenario_seconds
+    secs = list(result.agent.scenario_seconds.values())
     summary = VerificationSummary(
         provenance=result.provenance,
         references_checked=result.references_checked,

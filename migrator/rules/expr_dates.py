@@ -178,13 +178,15 @@ def date_literal(node: exp.DateStrToDate, ctx: ConversionContext, env) -> exp.Ex
     return tag(ts0(node.this), DATE)
 
 
-def to_char(node: exp.ToChar, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
+def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
     fmt = node.args.get("format")
     if fmt is None or not ctx.enabled("expr.to_char"):
         return None
     text = literal_str(fmt)
-    if text is None or env.kind(node.this) == NUMBER or not re.search(r"[A-WYZa-wyz]", text.replace("FM", "")):
+    if text is None or env.kind(node.this) == NUMBER or not re.search(r"[%A-WYZa-wyz]", text.replace("FM", "")):
         return None  # number format models are the same in both databases
+    if isinstance(node, exp.TimeToStr):  # sqlglot already turned the model into strftime codes
+        text = format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE)
     pg, problem = pg_datetime_format(text)
     if problem:
         return marker(ctx, "TO_CHAR format", node, problem)

@@ -150,6 +150,7 @@ _RULES: dict[type, tuple[Rule, ...]] = {
     exp.StrToDate: (dates.to_date,),
     exp.StrToTime: (dates.to_date,),
     exp.ToChar: (dates.to_char,),
+    exp.TimeToStr: (dates.to_char,),
     exp.DateStrToDate: (dates.date_literal,),
     exp.Cast: (dates.date_cast,),
     exp.StrPosition: (strings.instr,),
