@@ -170,7 +170,8 @@ def _map_http_error(status: int, body: str, headers: Any, name: str) -> ModelErr
         hint = "set MIGRATOR_OPENAI_API_KEY or OPENAI_API_KEY to the server's key"
         return ModelAccessDenied(f"{text} — {hint}", model=name)
     if status == 404:
-        hint = "check that base_url ends in the API root (often /v1) and the model name the server serves (GET <base_url>/models)"
+        hint = ("check that base_url ends in the API root (often /v1) and that the server serves "
+                "this model name (GET <base_url>/models lists them)")
         return ModelNotFound(f"{text} — {hint}", model=name)
     if looks_like_context_overflow(message):
         return ContextWindowExceeded(text, model=name)

@@ -65,5 +65,8 @@ def _bedrock(spec: str, rest: str, retry: RetryPolicy | None) -> BedrockModel:
     options = {k: v[-1] for k, v in parse_qs(query, strict_parsing=bool(query)).items()}
     unknown = set(options) - _BEDROCK_OPTIONS
     if unknown:
-        raise ValueError(f"model spec {spec!r}: unknown option(s) {sorted(unknown)} (known: {sorted(_BEDROCK_OPTIONS)})")
-    return BedrockModel(model_id, name=spec, region=options.get("region"), profile=options.get("profile"), retry=retry)
+        known = sorted(_BEDROCK_OPTIONS)
+        raise ValueError(f"model spec {spec!r}: unknown option(s) {sorted(unknown)} (known: {known})")
+    return BedrockModel(
+        model_id, name=spec, region=options.get("region"), profile=options.get("profile"), retry=retry
+    )

@@ -234,7 +234,8 @@ def date_cast(node: exp.Cast, ctx: ConversionContext, env) -> exp.Expression | N
     return tag(ts0(node.this), DATE)
 
 
-def unsupported_date_fn(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
-    if node.name.upper() in ("NEXT_DAY", "NEW_TIME"):
-        return marker(ctx, node.name.upper(), node, "day names / time zone names depend on NLS settings")
+def unsupported_date_fn(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression | None:
+    name = "NEXT_DAY" if isinstance(node, exp.NextDay) else node.name.upper()
+    if name in ("NEXT_DAY", "NEW_TIME"):
+        return marker(ctx, name, node, "day names / time zone names depend on NLS settings")
     return None

@@ -151,6 +151,7 @@ _RULES: dict[type, tuple[Rule, ...]] = {
     exp.StrToTime: (dates.to_date,),
     exp.ToChar: (dates.to_char,),
     exp.TimeToStr: (dates.to_char,),
+    exp.NextDay: (dates.unsupported_date_fn,),
     exp.DateStrToDate: (dates.date_literal,),
     exp.Cast: (dates.date_cast,),
     exp.StrPosition: (strings.instr,),

@@ -8,7 +8,7 @@ boto3 = pytest.importorskip("boto3")
 from botocore.stub import Stubber  # noqa: E402
 
 from migrator.models import (  # noqa: E402
-    BedrockModel, ContextWindowExceeded, Message, ModelAccessDenied, ModelNotFound, ModelThrottled,
+    BedrockModel, ContextWindowExceeded, Message, ModelAccessDenied, ModelError, ModelNotFound, ModelThrottled,
     ModelValidationError, RetryPolicy, load_model,
 )
 
@@ -144,5 +144,5 @@ def test_region_from_spec_query_then_env(monkeypatch):
 def test_missing_region_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("AWS_REGION", raising=False)
     monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
-    with pytest.raises(Exception, match="AWS_REGION"):
+    with pytest.raises(ModelError, match="AWS_REGION"):
         load_model(f"bedrock:{MODEL_ID}", cache_dir=None).client

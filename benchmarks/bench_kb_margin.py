@@ -1,0 +1,133 @@
+"""Study-4 reproduction: retrieval of a written-back correction as the knowledge base grows.
+
+12 hand-written Oracle -> PostgreSQL rules, padded with synthetic filler to 120, 1,200 and 12,000
+entries (and the bare 12). For the XMLTABLE gap case it prints the top 3 before and after ingesting
+one approved correction (MISS/HIT) and the margin between the correct entry and the best irrelevant
+one: in hybrid score (what ranks), in cosine, and in L2 distance (EPAM Table XXIV's unit). Then it
+ingests seven corrections one by one into the 12-rule base and shows whether a later one pushes an
+earlier one out of the top 3. Not a test: figures are printed, never asserted.
+
+    python benchmarks/bench_kb_margin.py [--embedder minilm|hashing] [--sizes 12,120,1200,12000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+sys.path.insert(0, str(ROOT))
+
+from kb_corpus import GAPS, RULES, filler  # noqa: E402
+
+from knowledge_base import Approval, Correction, KnowledgeBase, RetrievalQuery, Rule, make_embedder  # noqa: E402
+from knowledge_base.records import entry_text  # noqa: E402
+
+APPROVAL = Approval(approved_by="reviewer", approved_at="2026-11-29T12:00:00Z", reference="FIX-STUDY4")
+
+
+def base_records(size: int) -> list[Rule]:
+    rules = [Rule(construct_id=cid, idiom=title, paragraph=text, status="admitted", advisory=False)
+             for cid, title, text in RULES]
+    fill = [Rule(construct_id=f"filler-{i:05d}", idiom="synthetic", paragraph=text, status="admitted",
+                 advisory=False) for i, text in enumerate(filler(max(0, size - len(rules))))]
+    return rules + fill
+
+
+def correction(gap) -> Correction:
+    cid, _, context, fix = gap
+    return Correction(construct_id=cid, context=context, fix=fix)
+
+
+def label(kb, hit) -> str:
+    return kb.get(hit.id).record.construct_id
+
+
+def margins(kb, query: RetrievalQuery, qvec, correct_id: int) -> dict:
+    hits = kb.retrieve_vector(query.model_copy(update={"k_positive": 10}), qvec).positives
+    mine = [h for h in hits if h.id == correct_id]
+    other = [h for h in hits if h.id != correct_id]
+    dense = kb.dense.scores(qvec)
+    ids = kb.dense.ids()
+    cos_correct = float(dense[ids == correct_id][0])
+    cos_other = float(dense[ids != correct_id].max())
+    l2 = lambda c: math.sqrt(max(0.0, 2 - 2 * c))  # noqa: E731
+    return {"hybrid_correct": mine[0].score if mine else float("nan"), "hybrid_next": other[0].score,
+            "cos_correct": cos_correct, "cos_next": cos_other,
+            "l2_correct": l2(cos_correct), "l2_next": l2(cos_other)}
+
+
+def run_size(size: int, records, vectors, embedder, workdir: Path) -> None:
+    gap = GAPS[0]
+    query = RetrievalQuery(text=gap[1])
+    with KnowledgeBase(workdir / f"kb{size}", embedder=embedder) as kb:
+        kb.add_many(records[:size], vectors=vectors[:size])
+        qvec = embedder.embed([query.text])[0]
+        before = kb.retrieve_vector(query, qvec).positives
+        t0 = time.perf_counter()
+        cid = kb.ingest(correction(gap), APPROVAL)
+        after = kb.retrieve_vector(query, qvec).positives
+        visible_ms = (time.perf_counter() - t0) * 1000
+        m = margins(kb, query, qvec, cid)
+        hit = "HIT" if cid in [h.id for h in after] else "MISS"
+        print(f"{size:>6} | {'MISS' if True else ''} -> {hit:<4} | top-3 before: "
+              f"{', '.join(label(kb, h) for h in before)}")
+        print(f"{'':>6} |              | top-3 after:  {', '.join(label(kb, h) for h in after)}"
+              f"  (ingest + next query {visible_ms:.1f} ms)")
+        print(f"{'':>6} | hybrid {m['hybrid_correct']:.3f} vs {m['hybrid_next']:.3f} margin "
+              f"{m['hybrid_correct'] - m['hybrid_next']:+.3f} | cosine {m['cos_correct']:.3f} vs "
+              f"{m['cos_next']:.3f} margin {m['cos_correct'] - m['cos_next']:+.3f} | L2 {m['l2_correct']:.3f} "
+              f"vs {m['l2_next']:.3f} margin {m['l2_next'] - m['l2_correct']:+.3f}")
+
+
+def independence(records, vectors, embedder, workdir: Path) -> None:
+    print("\nSeven corrections ingested one by one into the 12-rule base "
+          "(rank of each correction for its own gap query; '-' = out of the top 3)")
+    print("after ingesting      | " + " ".join(f"{g[0][:12]:>12}" for g in GAPS))
+    worst_pushout = 0
+    with KnowledgeBase(workdir / "kb-seven", embedder=embedder) as kb:
+        kb.add_many(records[:12], vectors=vectors[:12])
+        qvecs = embedder.embed([g[1] for g in GAPS])
+        ids: list[int] = []
+        for i, gap in enumerate(GAPS):
+            ids.append(kb.ingest(correction(gap), APPROVAL))
+            ranks = []
+            for j in range(i + 1):
+                top = [h.id for h in kb.retrieve_vector(RetrievalQuery(text=GAPS[j][1]), qvecs[j]).positives]
+                ranks.append(top.index(ids[j]) + 1 if ids[j] in top else None)
+            worst_pushout += sum(r is None for r in ranks)
+            cells = [f"{'-' if r is None else r:>12}" for r in ranks] + [f"{'':>12}"] * (len(GAPS) - i - 1)
+            print(f"{i + 1}. {gap[0]:<17} | " + " ".join(cells))
+    print(f"pushed out of the top 3 by a later correction: {worst_pushout} of "
+          f"{len(GAPS) * (len(GAPS) + 1) // 2} checks")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing | bge-m3:PATH")
+    ap.add_argument("--sizes", default="12,120,1200,12000")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    embedder = make_embedder(args.embedder)
+    records = base_records(max(sizes))
+    t0 = time.perf_counter()
+    vectors = embedder.embed([entry_text(r) for r in records])
+    print(f"embedder: {embedder.name}; embedded {len(records)} entries in {time.perf_counter() - t0:.1f} s")
+    print(f"gap case: XMLTABLE; correct = the ingested correction, next = best irrelevant entry\n")
+    print("  size | before -> after")
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            run_size(size, records, vectors, embedder, Path(tmp))
+        independence(records, vectors, embedder, Path(tmp))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
