@@ -59,7 +59,9 @@ def margins(kb, query: RetrievalQuery, qvec, correct_id: int) -> dict:
     cos_correct = float(dense[ids == correct_id][0])
     cos_other = float(dense[ids != correct_id].max())
     l2 = lambda c: math.sqrt(max(0.0, 2 - 2 * c))  # noqa: E731
+    best_dense = int(ids[ids != correct_id][int(np.argmax(dense[ids != correct_id]))])
     return {"hybrid_correct": mine[0].score if mine else float("nan"), "hybrid_next": other[0].score,
+            "next_hybrid": label(kb, other[0]), "next_dense": kb.get(best_dense).record.construct_id,
             "cos_correct": cos_correct, "cos_next": cos_other,
             "l2_correct": l2(cos_correct), "l2_next": l2(cos_other)}
 
@@ -77,7 +79,8 @@ def run_size(size: int, records, vectors, embedder, workdir: Path) -> None:
         visible_ms = (time.perf_counter() - t0) * 1000
         m = margins(kb, query, qvec, cid)
         hit = "HIT" if cid in [h.id for h in after] else "MISS"
-        print(f"{size:>6} | {'MISS' if True else ''} -> {hit:<4} | top-3 before: "
+        was = "HIT" if gap[0] in [label(kb, h) for h in before] else "MISS"
+        print(f"{size:>6} | {was} -> {hit:<4} | top-3 before: "
               f"{', '.join(label(kb, h) for h in before)}")
         print(f"{'':>6} |              | top-3 after:  {', '.join(label(kb, h) for h in after)}"
               f"  (ingest + next query {visible_ms:.1f} ms)")
@@ -85,6 +88,7 @@ def run_size(size: int, records, vectors, embedder, workdir: Path) -> None:
               f"{m['hybrid_correct'] - m['hybrid_next']:+.3f} | cosine {m['cos_correct']:.3f} vs "
               f"{m['cos_next']:.3f} margin {m['cos_correct'] - m['cos_next']:+.3f} | L2 {m['l2_correct']:.3f} "
               f"vs {m['l2_next']:.3f} margin {m['l2_next'] - m['l2_correct']:+.3f}")
+        print(f"{'':>6} | best irrelevant: by hybrid score {m['next_hybrid']}, by cosine {m['next_dense']}")
 
 
 def independence(records, vectors, embedder, workdir: Path) -> None:
@@ -109,6 +113,15 @@ def independence(records, vectors, embedder, workdir: Path) -> None:
           f"{len(GAPS) * (len(GAPS) + 1) // 2} checks")
 
 
+def _one_thread() -> None:
+    """On a shared 2-core machine torch's second thread mostly contends; one is faster here."""
+    try:
+        import torch
+        torch.set_num_threads(1)
+    except ImportError:
+        pass
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing | bge-m3:PATH")
@@ -116,6 +129,7 @@ def main() -> int:
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     embedder = make_embedder(args.embedder)
+    _one_thread()
     records = base_records(max(sizes))
     t0 = time.perf_counter()
     vectors = embedder.embed([entry_text(r) for r in records])

@@ -27,7 +27,8 @@ class DeployOutcome:
     blocked_by: tuple[str, ...] = ()
 
 
-def _run(conn: psycopg.Connection, text: str) -> tuple[str | None, str | None]:
+def execute_script(conn: psycopg.Connection, text: str) -> tuple[str | None, str | None]:
+    """Run a multi-statement script; returns (error text, SQLSTATE), both None on success."""
     try:
         conn.execute(text.encode("utf-8"))  # bytes: never treated as a parameterised query
         return None, None
@@ -57,13 +58,13 @@ def deploy_units(
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f"SET statement_timeout = {int(statement_timeout_ms)}")
         t0 = time.perf_counter()
-        err, state = _run(conn, preamble)
+        err, state = execute_script(conn, preamble)
         pre = DeployOutcome("<preamble>", err is None, time.perf_counter() - t0, err, state)
         if probe:
             probe(conn, "<preamble>")
         for unit_id, text, deps in items:
             t0 = time.perf_counter()
-            err, state = _run(conn, text) if text.strip() else ("empty output: nothing to deploy", None)
+            err, state = execute_script(conn, text) if text.strip() else ("empty output: nothing to deploy", None)
             blocked = tuple(sorted(d for d in deps if d in failed))
             outcome = DeployOutcome(unit_id, err is None, time.perf_counter() - t0, err, state, blocked)
             if err is not None:

@@ -93,6 +93,7 @@ class SchemaArm(_Frozen):
 
     schema_name: str
     out_dir: str
+    provenance: str | None = None  # of the Oracle transcript the categories were judged against
     categories: dict[str, Category]
     outputs: dict[str, str] = {}  # unit id -> output file relative to out_dir
     agent_row: dict[str, int]

@@ -33,10 +33,20 @@ class ScenarioRun:
 
 
 def _clone(engine: PostgresEngine, template: str) -> str:
+    """Clone `template`, including its database-level settings (ALTER DATABASE ... SET, e.g. the
+    search_path the preamble sets): those live in a shared catalog and are not copied by CREATE
+    DATABASE ... TEMPLATE."""
     name = f"run_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(engine.admin_dsn(), autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY").format(
             sql.Identifier(name), sql.Identifier(template)))
+        rows = conn.execute(
+            "SELECT unnest(s.setconfig) FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase "
+            "WHERE d.datname = %s AND s.setrole = 0", (template,)).fetchall()
+        for (setting,) in rows:
+            key, _, value = setting.partition("=")
+            conn.execute(sql.SQL("ALTER DATABASE {} SET {} = {}").format(
+                sql.Identifier(name), sql.Identifier(key), sql.SQL(value)))
     return name
 
 
@@ -64,7 +74,10 @@ def _execute(conn: psycopg.Connection, text: str, notices: list[str]) -> Observe
         return Observed(None, list(notices), exc.sqlstate, message)
 
 
-def run_scenario(engine: PostgresEngine, template: str, scenario: Scenario, *, step_timeout_ms: int) -> ScenarioRun:
+def run_scenario(engine: PostgresEngine, template: str, scenario: Scenario, *, step_timeout_ms: int,
+                 prelude: str | None = None) -> ScenarioRun:
+    """Run `scenario` in a fresh clone of `template`. `prelude` (e.g. a candidate version of the
+    unit under repair) is deployed into the clone first; its failure is a setup error."""
     t0 = time.perf_counter()
     run = ScenarioRun(scenario.id)
     db = _clone(engine, template)
@@ -74,6 +87,11 @@ def run_scenario(engine: PostgresEngine, template: str, scenario: Scenario, *, s
             conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
             conn.execute(f"SET statement_timeout = {int(step_timeout_ms)}")
             conn.execute(f"SET lock_timeout = {int(step_timeout_ms)}")
+            if prelude:
+                obs = _execute(conn, prelude, notices)
+                if obs.sqlstate is not None:
+                    run.setup_error = f"candidate failed to deploy: SQLSTATE {obs.sqlstate}: {obs.message}"
+                    return run
             for stmt in scenario.setup:
                 obs = _execute(conn, stmt.postgres, notices)
                 if obs.sqlstate is not None:

@@ -59,7 +59,16 @@ class DenseIndex:
     def scores(self, query: np.ndarray) -> np.ndarray:
         """Inner product of the query with every stored vector (exact; pools need every score for
         min-max normalisation, not just the top k)."""
-        return self.matrix() @ np.asarray(query, dtype=np.float32)
+        faiss = _faiss()
+        n = len(self)
+        out = np.empty(n, dtype=np.float32)
+        if n:
+            # faiss's single-threaded SIMD kernel: numpy's BLAS matvec spawns threads that spin
+            # against each other on a busy 2-core machine (8 ms instead of 0.3 ms at 10k entries)
+            q = np.ascontiguousarray(query, dtype=np.float32)
+            flat = faiss.downcast_index(self.index.index)
+            faiss.fvec_inner_products_ny(faiss.swig_ptr(out), faiss.swig_ptr(q), flat.get_xb(), self.dim, n)
+        return out
 
     def save(self, directory: Path, state: IndexState) -> None:
         faiss = _faiss()

@@ -11,11 +11,13 @@ import sys
 from pathlib import Path
 
 from migrator import cli_commands as cmd
+from migrator.cli_fix import add_fix_parser, run_fix
 
 EXAMPLES = """examples:
   migrator migrate fixtures/schemas/hr_payroll --out out/hr_payroll
   migrator migrate fixtures/schemas/hr_payroll --out out/hr --force --verify
   migrator migrate SCHEMA_DIR --out OUT --resume          # continue an interrupted run
+  migrator migrate SCHEMA_DIR --out OUT --verify --model bedrock:anthropic.claude-3-5-sonnet-20240620-v1:0 --kb kb/
   migrator verify out/hr --scenarios fixtures/scenarios/hr_payroll.yaml --transcript fixtures/transcripts/hr_payroll.yaml
   migrator regress fixtures/schemas/hr_payroll --baseline fixtures/baselines/hr_payroll.json
   migrator record fixtures/schemas/hr_payroll --oracle testcontainers --out transcript.yaml
@@ -52,6 +54,10 @@ def _add_migrate(sub) -> None:
                    "changed only through fix cycles")
     m.add_argument("--no-deploy", action="store_true", help="convert and parse only; do not deploy")
     m.add_argument("--verify", action="store_true", help="run the scenarios and compare with Oracle's transcript")
+    m.add_argument("--model", help="repair units the rules get wrong with an LLM: bedrock:<modelId>, "
+                   "openai:<base_url>#<model>, replay:<file.jsonl>, scripted[:<file.yaml>] (needs --verify)")
+    m.add_argument("--kb", type=Path, help="knowledge base directory (experience memory) for the repair agent")
+    m.add_argument("--attempts", type=int, default=3, help="repair attempts per unit (default 3)")
     _engine_args(m)
     _evidence_args(m)
     m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -88,10 +94,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_migrate(sub)
     _add_verify_regress_record(sub)
+    add_fix_parser(sub)
     return parser
 
 
-HANDLERS = {"migrate": cmd.run_migrate, "verify": cmd.run_verify, "regress": cmd.run_regress, "record": cmd.run_record}
+HANDLERS = {"migrate": cmd.run_migrate, "verify": cmd.run_verify, "regress": cmd.run_regress, "record": cmd.run_record,
+            "fix": run_fix}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -65,7 +65,11 @@ def run_migrate(args) -> int:
                           disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),
                           step_timeout_ms=settings.harness.step_timeout_ms,
                           deploy=None if args.no_deploy else _engine_spec(args), progress=args.progress,
-                          verify=args.verify, scenarios=scenarios, transcript=transcript)
+                          verify=args.verify, scenarios=scenarios, transcript=transcript,
+                          model=args.model, kb=args.kb, attempts=args.attempts, settings=settings)
+    if args.model and not args.verify:
+        print("migrator: error: --model needs --verify: the judge, never the model, decides", file=sys.stderr)
+        return 2
     try:
         report = migrate(args.src, args.out, opts)
     except (SourceError, OutputDirError, EngineUnavailable, ValueError) as exc:

@@ -27,10 +27,13 @@ from migrator.output import (
     unit_path,
 )
 from migrator.report import IssueEntry, RunReport, UnconvertedItem, UnitEntry, summarize
-from migrator.verification import attach_verification, write_reports
+from migrator.agent_run import AgentRequest, run_plsql_agent
+from harness.verify import UnitToVerify
+from migrator.verification import attach_agent, attach_verification, rules_only_row, write_reports
 from migrator.rules.context import Conversion
 from migrator.source import read_schema_dir
 from migrator.static_check import StaticResult, check_sql
+from migrator.settings import ActiveSettings
 from migrator.units import Severity, SourceSet, Unit, UnitKind
 
 VERSION = "0.1.0"
@@ -48,6 +51,12 @@ class MigrateOptions:
     scenarios: Path | None = None
     transcript: Path | None = None
     step_timeout_ms: int = 5000
+    # Repair agent: a model spec (bedrock:..., openai:..., replay:..., scripted[:file]) enables it.
+    model: str | None = None
+    kb: Path | None = None
+    attempts: int = 3
+    settings: ActiveSettings = field(default_factory=ActiveSettings)
+    held_out_targets: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -134,6 +143,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     (out / PREAMBLE).parent.mkdir(parents=True, exist_ok=True)
     (out / PREAMBLE).write_text(preamble, encoding="utf-8")
     (out / "deploy.sql").write_text(deploy_script([d.path for d in done]), encoding="utf-8")
+    agent = _repair(done, preamble, out, opts) if opts.model else None
     engine_name, preamble_error = (None, None)
     if opts.deploy and not opts.verify:  # verification deploys (and reports) on its own
         engine_name, preamble_error = _deploy(done, preamble, opts.deploy)
@@ -160,9 +170,41 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     )
     if opts.verify and opts.deploy:
         report = attach_verification(report, out, opts.deploy, opts.scenarios, opts.transcript,
-                                     step_timeout_ms=opts.step_timeout_ms)
+                                     step_timeout_ms=opts.step_timeout_ms,
+                                     arm_name="agent (rules + model)" if agent else "agent (rules only)",
+                                     extra_rows=[agent[1]] if agent else [])
+    if agent:
+        report = attach_agent(report, agent[0], opts, agent[2], out)
     write_reports(report, out)
     return report
+
+
+def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
+    """Judge the rules' output (the rules-only row), then run the repair agent on it."""
+    if not (opts.deploy and opts.verify):
+        raise ValueError("the repair agent needs --verify (it is judged by execution, never by the model)")
+    by_id = {d.unit.id: d for d in done}
+    rules_row, rules_categories = rules_only_row(done_units(done), preamble, opts)
+
+    def write(unit_id: str, text: str) -> None:
+        d = by_id[unit_id]
+        d.conversion.output = text
+        (out / d.path).write_text(unit_file_text(d.unit, d.conversion), encoding="utf-8")
+        d.static = check_sql(text) if text.strip() else StaticResult(False, 0, 0, "no output")
+
+    req = AgentRequest(model=opts.model, kb=opts.kb, attempts=opts.attempts, settings=opts.settings,
+                       scenarios=opts.scenarios, transcript=opts.transcript, engine=opts.deploy,
+                       cache_dir=out / ".migrator" / "model-cache", held_out_targets=opts.held_out_targets)
+    outputs = {d.unit.id: d.conversion.output for d in done}
+    deps = {d.unit.id: d.deps for d in done}
+    show = sys.stderr.isatty() if opts.progress is None else opts.progress
+    with tqdm(total=len(done), desc="judging/repairing", unit="unit", disable=not show) as bar:
+        episodes = run_plsql_agent([d.unit for d in done], outputs, deps, preamble, write, req, out, bar)
+    return episodes, rules_row, rules_categories
+
+
+def done_units(done: list[_Done]) -> list[UnitToVerify]:
+    return [UnitToVerify(d.unit.id, d.conversion.output, tuple(d.deps), d.static.ok) for d in done]
 
 
 def exit_code(report: RunReport) -> int:

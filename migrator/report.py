@@ -61,6 +61,21 @@ class UnitEntry(_Frozen):
     steps: int | None = None
     steps_agreeing: int | None = None
     first_mismatch: MismatchEntry | None = None
+    # Repair agent (None when no model was configured)
+    agent_attempts: int | None = None
+    agent_tokens: int | None = None
+    rules_category: str | None = None  # the category of the rules-only output, before repair
+
+
+class AgentSummary(_Frozen):
+    model: str
+    attempts_budget: int
+    calls: int
+    tokens: int
+    correct_units: int
+    tokens_per_correct_unit: float | None
+    repaired: list[str]  # units the rules got wrong/rejected and the agent made correct
+    manifest: str
 
 
 class ArmRow(_Frozen):
@@ -109,6 +124,7 @@ class RunReport(_Frozen):
     units: list[UnitEntry]
     summary: Summary
     verification: VerificationSummary | None = None
+    agent: AgentSummary | None = None
 
 
 def summarize(units: list[UnitEntry], issues: list[IssueEntry], lines: int, seconds: float, deployed_run: bool) -> Summary:
@@ -163,6 +179,11 @@ def to_markdown(report: RunReport) -> str:
         out += ["", f"**Preamble failed to deploy:** {_cell(report.preamble_error, 400)}"]
     if report.verification:
         out += ["", *verification_table(report.verification)]
+    if report.agent:
+        a = report.agent
+        out += ["", f"Repair agent `{a.model}` (≤ {a.attempts_budget} attempts per unit): {a.calls} calls, {a.tokens} tokens, "
+                f"{a.tokens_per_correct_unit if a.tokens_per_correct_unit is not None else '—'} tokens per correct unit; "
+                f"repaired: {', '.join(a.repaired) or 'none'}"]
     out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | category | tier | problem |",
             "|---|---|---|---|---|---|---|---|"]
     for u in report.units:

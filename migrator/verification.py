@@ -14,7 +14,9 @@ from harness.postgres import engine_from_spec
 from harness.scenarios import load_scenarios, load_transcript
 from harness.verify import SideResult, UnitToVerify, VerifyResult, verify
 from migrator.output import PREAMBLE
-from migrator.report import ArmRow, MismatchEntry, RunReport, UnitEntry, VerificationSummary, summarize, to_markdown
+from migrator.report import (
+    AgentSummary, ArmRow, MismatchEntry, RunReport, UnitEntry, VerificationSummary, summarize, to_markdown,
+)
 from migrator.report_files import to_html, to_junit
 
 
@@ -45,8 +47,35 @@ def _merge(unit: UnitEntry, result: VerifyResult, index: int) -> UnitEntry:
         steps=verdict.steps, steps_agreeing=verdict.steps_agreeing, first_mismatch=mismatch))
 
 
+def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmRow, dict[str, str]]:
+    """Judge the deterministic rules' output alone: the row the agent must beat."""
+    scenario_file = load_scenarios(opts.scenarios) if opts.scenarios else None
+    transcript_file = load_transcript(opts.transcript) if opts.transcript else None
+    with engine_from_spec(opts.deploy) as engine:
+        result = verify(engine, preamble, units, scenario_file, transcript_file,
+                        step_timeout_ms=opts.step_timeout_ms, do_nothing=False)
+    return _arm("rules only", result.agent), {v.unit_id: v.category for v in result.agent.verdicts}
+
+
+def attach_agent(report: RunReport, episodes, opts, rules_categories: dict[str, str], out: Path) -> RunReport:
+    by_id = {e.item_id: e for e in episodes}
+    units = [u.model_copy(update=dict(agent_attempts=len(by_id[u.id].attempts) if u.id in by_id else 0,
+                                      agent_tokens=by_id[u.id].tokens if u.id in by_id else 0,
+                                      rules_category=rules_categories.get(u.id)))
+             for u in report.units]
+    correct = sum(1 for u in units if u.category == "correct")
+    tokens = sum(e.tokens for e in episodes)
+    repaired = [u.id for u in units if u.category == "correct" and rules_categories.get(u.id) in ("wrong", "rejected")]
+    agent = AgentSummary(model=opts.model, attempts_budget=opts.attempts, calls=sum(len(e.attempts) for e in episodes),
+                         tokens=tokens, correct_units=correct,
+                         tokens_per_correct_unit=round(tokens / correct, 1) if correct else None,
+                         repaired=repaired, manifest=str(out / "run_manifest.json"))
+    return report.model_copy(update=dict(units=units, agent=agent))
+
+
 def attach_verification(report: RunReport, out: Path, engine_spec: str, scenarios: Path | None,
-                        transcript: Path | None, *, step_timeout_ms: int = 5000) -> RunReport:
+                        transcript: Path | None, *, step_timeout_ms: int = 5000, arm_name: str = "agent (rules only)",
+                        extra_rows: list[ArmRow] = ()) -> RunReport:
     scenario_file = load_scenarios(scenarios) if scenarios else None
     transcript_file = load_transcript(transcript) if transcript else None
     units = [
@@ -63,7 +92,7 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
     summary = VerificationSummary(
         provenance=result.provenance,
         references_checked=result.references_checked,
-        rows=[_arm("agent (rules only)", result.agent), _arm("do-nothing", result.do_nothing)],
+        rows=[_arm(arm_name, result.agent), *extra_rows, _arm("do-nothing", result.do_nothing)],
         scenario_seconds_median=round(statistics.median(secs), 4) if secs else None,
         scenario_seconds_p95=_p95(secs),
         seconds=round(result.seconds, 3),

@@ -129,7 +129,9 @@ class SqlMixin:
             self.unconverted("RETURNING BULK COLLECT", "RETURNING ... BULK COLLECT INTO", toks[k])
             return [f"{ind}{unconverted_marker('RETURNING BULK COLLECT', ' '.join(t.text for t in toks))};"]
         names, setup, finish = self.into_targets(self.split_top(toks[into + 1:]), scope)
-        text = self.sql_text(toks[:into], scope)
+        # the RETURNING list is converted as expressions; the statement without it as SQL
+        returning = ", ".join(self.expr(e, scope) for e in self.split_top(toks[k + 1:into]))
+        text = f"{self.sql_text(toks[:k], scope)} RETURNING {returning}"
         return [f"{ind}{s}" for s in setup] + [f"{ind}{text}{suffix} INTO {', '.join(names)};"] + \
             self.rowcount_lines(ind) + [f"{ind}{s}" for s in finish]
 

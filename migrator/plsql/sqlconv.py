@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 
 from migrator.rules import sql as sqlrules
-from migrator.rules.context import ConversionContext
+from migrator.rules.context import ConversionContext, unconverted_marker
 
 _MEMO: dict[tuple, tuple] = {}
 _KEYWORDS = {"AND", "OR", "NOT", "IS", "NULL", "TRUE", "FALSE", "IN", "BETWEEN", "LIKE"}
@@ -48,7 +48,11 @@ def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str])
         return out
     n_app, n_unc, n_notes = len(ctx.applied_rules), len(ctx.unconverted_items), len(ctx.notes)
     fn = sqlrules.convert_expression if kind == "expr" else sqlrules.convert_statement
-    out = _call(fn, text, ctx, dict(rel))
+    try:
+        out = _call(fn, text, ctx, dict(rel))
+    except Exception as exc:  # a crash in the SQL rules must not lose the unit: mark the fragment
+        ctx.unconverted("sql " + kind, f"SQL converter failed on {text!r}: {type(exc).__name__}: {exc}")
+        return unconverted_marker("sql " + kind, text)
     if len(_MEMO) > 200_000:
         _MEMO.clear()
     _MEMO[key] = (out, tuple(ctx.applied_rules[n_app:]), tuple(ctx.unconverted_items[n_unc:]),

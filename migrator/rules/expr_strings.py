@@ -101,3 +101,28 @@ def division(node: exp.Div, ctx: ConversionContext, env) -> exp.Expression | Non
         return None
     ctx.applied("expr.division")
     return exp.Div(this=exp.cast(left, "NUMERIC"), expression=node.expression, typed=True)
+
+
+def raw_hex(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """HEXTORAW(s) → decode(s, 'hex') (RAW is bytea); RAWTOHEX(r) → upper(encode(r, 'hex'))."""
+    name = node.name.upper()
+    if name not in ("HEXTORAW", "RAWTOHEX") or len(node.expressions) != 1 or not ctx.enabled("expr.raw_hex"):
+        return None
+    ctx.applied("expr.raw_hex")
+    if name == "HEXTORAW":
+        return exp.Anonymous(this="DECODE", expressions=[node.expressions[0], exp.Literal.string("hex")])
+    return exp.Upper(this=exp.Anonymous(this="ENCODE", expressions=[node.expressions[0], exp.Literal.string("hex")]))
+
+
+def lob_conversion(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """TO_BLOB(raw) is the bytea itself, TO_CLOB(s) is text; EMPTY_BLOB()/EMPTY_CLOB() are empty values."""
+    name = node.name.upper()
+    if name in ("EMPTY_BLOB", "EMPTY_CLOB") and not node.expressions and ctx.enabled("expr.lob_conversion"):
+        ctx.applied("expr.lob_conversion")  # an empty LOB is not NULL in Oracle either
+        return exp.cast(empty_text(), "BYTEA" if name == "EMPTY_BLOB" else "TEXT")
+    if name not in ("TO_BLOB", "TO_CLOB", "TO_NCLOB") or len(node.expressions) != 1 or not ctx.enabled("expr.lob_conversion"):
+        return None
+    ctx.applied("expr.lob_conversion")
+    arg = node.expressions[0]
+    # Parenthesised so the walk still visits (and converts) the argument itself.
+    return exp.Paren(this=arg) if name == "TO_BLOB" else exp.cast(arg, "TEXT")

@@ -126,8 +126,9 @@ def _placeholder(node: exp.Placeholder, ctx: ConversionContext, env) -> exp.Expr
     return marker(ctx, "bind variable", node, f"bind variable :{node.name} outside PL/SQL")
 
 
-def _to_date_noformat(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
-    return dates.unsupported_date_fn(node, ctx, env) or dates.trunc_date(node, ctx, env)
+def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    return (dates.unsupported_date_fn(node, ctx, env) or dates.trunc_date(node, ctx, env) or strings.raw_hex(node, ctx, env)
+            or strings.lob_conversion(node, ctx, env))
 
 
 _RULES: dict[type, tuple[Rule, ...]] = {
@@ -142,7 +143,7 @@ _RULES: dict[type, tuple[Rule, ...]] = {
     exp.Add: (dates.date_arith,),
     exp.Sub: (dates.date_arith,),
     exp.DateTrunc: (dates.trunc_date,),
-    exp.Anonymous: (_to_date_noformat,),
+    exp.Anonymous: (_anonymous,),
     exp.Round: (dates.round_date,),
     exp.AddMonths: (dates.add_months,),
     exp.MonthsBetween: (dates.months_between,),

@@ -14,7 +14,7 @@ Shape produced (for ``SELECT cols FROM t a WHERE w START WITH s CONNECT BY PRIOR
 Oracle's depth-first output order; ``cb_rows`` stops at rows that are their own ancestors, which
 is NOCYCLE's result (without NOCYCLE Oracle raises ORA-01436 instead; we stop rather than loop).
 WHERE is applied after the hierarchy is built, as in Oracle. One base table only; other shapes
-and CONNECT_BY_ISLEAF / CONNECT_BY_ISCYCLE are reported as unconverted.
+and CONNECT_BY_ISCYCLE are reported as unconverted; CONNECT_BY_ISLEAF is a NOT EXISTS probe.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
     if star is False:
         return marker(ctx, "CONNECT BY", select, "SELECT * needs the table's columns (not in the catalog)")
     ctx.applied("sql.connect_by")
-    extras = _Extras(alias)
+    extras = _Extras(alias, _is_leaf(table, alias, conn.args["connect"]))
     outer_exprs = [extras.outer(e) for e in select.expressions]
     cte = _cte(table, alias, conn, select.args.get("order"), extras)
     outer = exp.select(*outer_exprs).from_(exp.to_table(CTE).as_(alias))
@@ -62,8 +62,8 @@ def _unsupported(select: exp.Select, table) -> str | None:
     if not isinstance(table, exp.Table) or select.args.get("joins"):
         return "hierarchical query over a join or subquery (one base table supported)"
     for col in select.find_all(exp.Column):
-        if col.name.upper() in ("CONNECT_BY_ISLEAF", "CONNECT_BY_ISCYCLE") and not col.table:
-            return f"{col.name.upper()} is not supported"
+        if col.name.upper() == "CONNECT_BY_ISCYCLE" and not col.table:
+            return "CONNECT_BY_ISCYCLE is not supported"
     return None
 
 
@@ -84,8 +84,9 @@ def _expand_star(select: exp.Select, table: exp.Table, alias: str, env: TypeEnv)
 class _Extras:
     """Columns the CTE carries for LEVEL, SYS_CONNECT_BY_PATH and CONNECT_BY_ROOT."""
 
-    def __init__(self, alias: str):
+    def __init__(self, alias: str, is_leaf: exp.Expression):
         self.alias = alias
+        self.is_leaf = is_leaf
         self.paths: list[tuple[exp.Expression, exp.Expression]] = []  # (column expr, separator)
         self.roots: list[exp.Expression] = []
 
@@ -95,6 +96,8 @@ class _Extras:
     def _outer_node(self, node: exp.Expression) -> exp.Expression:
         if isinstance(node, exp.Column) and not node.table and node.name.upper() == "LEVEL":
             return exp.column("cb_level", table=self.alias)
+        if isinstance(node, exp.Column) and not node.table and node.name.upper() == "CONNECT_BY_ISLEAF":
+            return self.is_leaf.copy()
         if isinstance(node, exp.Anonymous) and node.name.upper() == "SYS_CONNECT_BY_PATH":
             self.paths.append((node.expressions[0], node.expressions[1]))
             return exp.column(f"cb_path_{len(self.paths)}", table=self.alias)
@@ -102,6 +105,25 @@ class _Extras:
             self.roots.append(node.this)
             return exp.column(f"cb_root_{len(self.roots)}", table=self.alias)
         return node
+
+
+def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression) -> exp.Expression:
+    """CONNECT_BY_ISLEAF: 1 when no row satisfies the CONNECT BY condition as this row's child."""
+
+    def fix(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Prior):
+            return exp.Paren(this=n.this.copy().transform(lambda c: exp.column(c.this.copy(), table=alias) if isinstance(c, exp.Column) else c))
+        if isinstance(n, exp.Column) and not n.table and n.name.upper() == "LEVEL":
+            return exp.Paren(this=sqlglot.parse_one(f"{alias}.cb_level + 1", read="postgres"))
+        if isinstance(n, exp.Column) and (not n.table or n.table.lower() == alias.lower()):
+            return exp.column(n.this.copy(), table="cb_child")
+        return n
+
+    child = table.copy()
+    child.set("alias", exp.TableAlias(this=exp.to_identifier("cb_child")))
+    probe = exp.select("1").from_(child).where(cond.copy().transform(fix))
+    has_child = exp.Exists(this=probe)
+    return exp.Case(ifs=[exp.If(this=has_child, true=exp.Literal.number(0))], default=exp.Literal.number(1))
 
 
 def _qualify(node: exp.Expression, alias: str, prior: bool = False) -> exp.Expression:

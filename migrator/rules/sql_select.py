@@ -100,7 +100,7 @@ def _rownum_where(select: exp.Select, where: exp.Where, ctx: ConversionContext) 
     if select.args.get("group") or select.args.get("distinct") or _has_agg(select) or select.args.get("limit"):
         _limit_before_grouping(select, where, keep, limit, ctx)
         return
-    select.set("where", exp.Where(this=exp.and_(*keep)) if keep else None)
+    select.set("where", exp.Where(this=exp.and_(*keep, copy=False)) if keep else None)
     # ORDER BY + LIMIT returns n rows that Oracle could also have returned (its pick is arbitrary).
     select.set("limit", exp.Limit(expression=limit))
 
@@ -113,7 +113,7 @@ def _limit_before_grouping(select, where, keep, limit, ctx) -> None:
         return
     inner = exp.select("*").from_(table.copy()).limit(limit)
     if keep:
-        inner.set("where", exp.Where(this=exp.and_(*keep)))
+        inner.set("where", exp.Where(this=exp.and_(*keep, copy=False)))
     select.set("where", None)
     select.set("from_", exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(table.alias_or_name)))))
 

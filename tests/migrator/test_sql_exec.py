@@ -89,6 +89,11 @@ D = dt.datetime
     ("NULL || NULL", None),
     ("'' || ''", None),
     ("LPAD('7', 3, '0')", "007"),
+    ("HEXTORAW('0AFF')", b"\x0a\xff"),
+    ("RAWTOHEX(HEXTORAW('0aff'))", "0AFF"),
+    ("TO_BLOB(HEXTORAW('0aff'))", b"\x0a\xff"),
+    ("TO_CLOB('x')", "x"),
+    ("EMPTY_BLOB()", b""),
     ("RPAD('ab', 0)", None),
     ("ADD_MONTHS(DATE '2024-01-31', 1)", D(2024, 2, 29)),
     ("ADD_MONTHS(DATE '2024-02-29', 1)", D(2024, 3, 31)),
@@ -198,3 +203,8 @@ def test_listagg_and_analytic(db):
 def test_decode_with_column_search_matches_null(db):
     got = rows(db, "SELECT ename FROM emp WHERE DECODE(comm, mgr, 'same', 'diff') = 'same'")
     assert got == [("KING",)]  # comm and mgr both NULL
+
+
+def test_connect_by_isleaf(db):
+    got = rows(db, "SELECT ename, CONNECT_BY_ISLEAF FROM emp START WITH empno = 2 CONNECT BY PRIOR empno = mgr ORDER BY ename")
+    assert got == [("ADAMS", 1), ("FORD", 1), ("JONES", 0), ("SCOTT", 0)]

@@ -1,0 +1,148 @@
+"""The repair loop end to end with the deterministic scripted model, a real knowledge base and a
+real PostgreSQL: the judge decides, memory carries a fix from one unit to the next, a wrong answer
+stays wrong, and a held-out reference never reaches a prompt."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from knowledge_base.records import Experience, Provenance
+from knowledge_base.store import KnowledgeBase
+from migrator.models import ScriptedModel, ScriptRule
+from migrator.pipeline import MigrateOptions, migrate
+
+SOURCE = {
+    "tables.sql": """CREATE TABLE items (id NUMBER(5) PRIMARY KEY, qty NUMBER(5), name VARCHAR2(30));
+INSERT INTO items VALUES (1, 10, 'bolt');
+INSERT INTO items VALUES (2, 0, 'nut');
+""",
+    "funcs.fnc": """CREATE OR REPLACE FUNCTION stock_note (p_id IN NUMBER) RETURN VARCHAR2 IS
+  v_qty items.qty%TYPE;
+BEGIN
+  SELECT qty INTO v_qty FROM items WHERE id = p_id;
+  DBMS_OUTPUT.PUT_LINE('checked ' || p_id);
+  RETURN CASE WHEN v_qty > 0 THEN 'in stock' ELSE 'empty' END;
+END stock_note;
+/
+CREATE OR REPLACE FUNCTION item_label (p_id IN NUMBER) RETURN VARCHAR2 IS
+  v_name items.name%TYPE;
+BEGIN
+  SELECT name INTO v_name FROM items WHERE id = p_id;
+  DBMS_OUTPUT.PUT_LINE('label ' || p_id);
+  RETURN UPPER(v_name);
+END item_label;
+/
+CREATE OR REPLACE FUNCTION double_qty (p_id IN NUMBER) RETURN NUMBER IS
+  v_qty items.qty%TYPE;
+BEGIN
+  SELECT qty INTO v_qty FROM items WHERE id = p_id;
+  DBMS_OUTPUT.PUT_LINE('double ' || p_id);
+  RETURN v_qty * 2;
+END double_qty;
+/
+""",
+}
+
+SCENARIOS = {"schema": "app", "scenarios": [
+    {"id": "note", "units": ["function:app.stock_note"], "steps": [
+        {"name": "full", "oracle": "SELECT stock_note(1) FROM dual", "postgres": "SELECT stock_note(1)"},
+        {"name": "empty", "oracle": "SELECT stock_note(2) FROM dual", "postgres": "SELECT stock_note(2)"},
+        {"name": "missing", "oracle": "SELECT stock_note(9) FROM dual", "postgres": "SELECT stock_note(9)"}]},
+    {"id": "label", "units": ["function:app.item_label"], "steps": [
+        {"name": "bolt", "oracle": "SELECT item_label(1) FROM dual", "postgres": "SELECT item_label(1)"},
+        {"name": "missing", "oracle": "SELECT item_label(9) FROM dual", "postgres": "SELECT item_label(9)"}]},
+    {"id": "double", "units": ["function:app.double_qty"], "steps": [
+        {"name": "ten", "oracle": "SELECT double_qty(1) FROM dual", "postgres": "SELECT double_qty(1)"}]},
+]}
+NDF = {"error": {"code": "ORA-01403", "message": "no data found"}}
+# SELECT f(...) FROM dual prints the DBMS_OUTPUT lines only when the client reads them; the
+# recorder does, so they are part of Oracle's outcome.
+TRANSCRIPT = {"schema": "app", "provenance": {"kind": "authored", "author": "test", "basis": "Oracle PL/SQL semantics"},
+              "outcomes": {
+                  "note": {"full": {"rows": [["in stock"]], "output": ["checked 1"]},
+                           "empty": {"rows": [["empty"]], "output": ["checked 2"]}, "missing": NDF},
+                  "label": {"bolt": {"rows": [["BOLT"]], "output": ["label 1"]}, "missing": NDF},
+                  "double": {"ten": {"rows": [[20]], "output": ["double 1"]}}}}
+
+
+@pytest.fixture
+def schema(tmp_path):
+    src = tmp_path / "app"
+    src.mkdir()
+    for name, text in SOURCE.items():
+        (src / name).write_text(text)
+    (tmp_path / "scen.yaml").write_text(yaml.safe_dump(SCENARIOS))
+    (tmp_path / "trans.yaml").write_text(yaml.safe_dump(TRANSCRIPT))
+    return tmp_path
+
+
+def _reference_outputs(schema: Path, pg_dsn_spec: str) -> dict[str, str]:
+    """What the full rule set produces: the scripted model's 'knowledge' for the repairs."""
+    report = migrate(schema / "app", schema / "ref", MigrateOptions(progress=False))
+    return {u.id: (schema / "ref" / u.output).read_text() for u in report.units}
+
+
+def _script(ref: dict[str, str]) -> ScriptedModel:
+    fenced = {k: f"```sql\n{v}\n```" for k, v in ref.items()}
+    wrong = fenced["function:app.double_qty"].replace("v_qty * 2", "v_qty * 3")
+    return ScriptedModel(rules=[
+        # item_label is repaired only when memory brought the stock_note fix into the prompt.
+        ScriptRule(when=r"(?s)(?=.*# Unit function:app\.item_label)(?=.*<<<memory id=\d+ kind=experience polarity=\+)",
+                   regex=True, answers=[fenced["function:app.item_label"]]),
+        ScriptRule(when="# Unit function:app.item_label", answers=["I am not sure how to do this one."]),
+        ScriptRule(when="# Unit function:app.stock_note", answers=[fenced["function:app.stock_note"]]),
+        ScriptRule(when="# Unit function:app.double_qty", answers=[wrong]),
+    ], default="no idea")
+
+
+def test_repair_loop_with_memory(schema, pg_engine, monkeypatch):
+    ref = _reference_outputs(schema, pg_engine.admin_dsn())
+    model = _script(ref)
+    monkeypatch.setattr("migrator.agent_run.load_model", lambda spec, cache_dir: model)
+    kb_path = schema / "kb"
+    with KnowledgeBase(kb_path) as kb:  # a held-out reference target planted in memory
+        kb.add_experience(Experience(polarity="+", failure_type="not converted", constructs=("DBMS_OUTPUT",),
+                                     context="function DBMS_OUTPUT PUT_LINE SELECT INTO items SECRET-HELD-OUT-REFERENCE",
+                                     output="SECRET-HELD-OUT-REFERENCE", tier="G2",
+                                     provenance=Provenance(task_id="other", task_group="other", stream_position=0,
+                                                           reference_target_id="REF-HELD")))
+    opts = MigrateOptions(force=True, deploy=pg_engine.admin_dsn(), verify=True, scenarios=schema / "scen.yaml",
+                          transcript=schema / "trans.yaml", disabled_rules=frozenset({"plsql.dbms_output"}),
+                          model="scripted", kb=kb_path, attempts=2, progress=False,
+                          held_out_targets=frozenset({"REF-HELD"}))
+    report = migrate(schema / "app", schema / "out", opts)
+    units = {u.id: u for u in report.units}
+
+    # Rules alone (with the rule switched off) get all three functions rejected; the agent
+    # repairs stock_note directly and item_label only through the experience from stock_note.
+    assert units["function:app.stock_note"].rules_category == "rejected"
+    assert units["function:app.stock_note"].category == "correct"
+    assert units["function:app.item_label"].category == "correct"
+    label_prompts = [m[-1].content for m in model.calls if "# Unit function:app.item_label" in m[-1].content]
+    assert label_prompts and re.search(r"<<<memory id=\d+ kind=experience polarity=\+", label_prompts[0])
+    # A wrong answer deploys but disagrees with Oracle: it stays wrong, never correct.
+    assert units["function:app.double_qty"].category in ("wrong", "rejected")
+    assert units["function:app.double_qty"].agent_attempts == 2
+
+    # The held-out reference never reached any prompt.
+    assert all("SECRET-HELD-OUT-REFERENCE" not in m.content for call in model.calls for m in call)
+
+    rows = {r.arm: r for r in report.verification.rows}
+    assert rows["agent (rules + model)"].by_category["correct"] > rows["rules only"].by_category.get("correct", 0)
+    assert rows["do-nothing"].by_category.get("correct", 0) == 0
+    assert report.agent.repaired == ["function:app.stock_note", "function:app.item_label"]
+    assert report.agent.tokens > 0 and report.agent.tokens_per_correct_unit is not None
+
+    with KnowledgeBase(kb_path) as kb:
+        records = [kb.get(i).record for i in range(1, len(kb) + 1)]
+    mine = {r.provenance.task_id: r for r in records if r.provenance.task_id != "other"}
+    assert mine["function:app.stock_note"].polarity == "+" and mine["function:app.stock_note"].tier == "G2"
+    assert mine["function:app.double_qty"].polarity == "-"
+    manifest = json.loads((schema / "out" / "run_manifest.json").read_text())
+    assert manifest["prompt_version"] and manifest["budget"]["attempts"] == 2
+    assert {u["item_id"] for u in manifest["units"] if u["calls"]} == set(mine)

@@ -1,0 +1,139 @@
+"""Fix-cycle bars on the fixture corpus (hr_payroll only, to stay fast) with the real embedded PostgreSQL.
+
+Bar 1: a disabled rule is enabled by a frozen, run and promoted cycle that shows exactly the predicted
+flips and no regression; promote rewrites the settings file; `migrator regress` passes on the new
+baseline. Bar 2: a failed predicate blocks promote without --override, an edit after freezing blocks
+run and decide, a tampered audit line is reported, a KB correction is retrievable only after promote.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness import gates
+from knowledge_base import Experience, HashingEmbedder, KnowledgeBase, RetrievalQuery
+from migrator.cli import main
+from migrator.settings import load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+HR = ROOT / "fixtures" / "schemas" / "hr_payroll"
+RULE = "plsql.dbms_output"
+# Found by experiment (`migrator migrate fixtures/schemas/hr_payroll --disable-rule plsql.dbms_output
+# --verify`): these are the units whose verdict depends on the rule, and where each lands with it on.
+PREDICTED = {
+    "procedure:hr_payroll.print_org_chart": "unverified",
+    "procedure:hr_payroll.terminate_employee": "unverified",
+    "procedure:hr_payroll.transfer_employee": "unverified",
+    "package_body:hr_payroll.payroll_pkg": "unverified",
+}
+KB_FIX = "Translate XMLTABLE over a CLOB with PostgreSQL's XMLTABLE(... PASSING xmlparse(document c))."
+
+
+@pytest.fixture
+def env(tmp_path, pg_engine):
+    settings = tmp_path / "settings.yaml"
+    settings.write_text(yaml.safe_dump({"version": 1, "disabled_rules": [RULE]}))
+    common = ["--cycles", str(tmp_path / "cycles"), "--settings", str(settings), "--corpus", str(HR),
+              "--pg-dsn", pg_engine.admin_dsn(), "--kb", str(tmp_path / "kb")]
+    return tmp_path, settings, common
+
+
+def fix(common: list[str], *argv: str) -> int:
+    return main(["fix", *argv, *common])
+
+
+def _draft(tmp_path: Path, common: list[str], title: str, **fields) -> str:
+    assert fix(common, "new", title) == 0
+    path = sorted((tmp_path / "cycles").glob("FIX-*.yaml"))[-1]
+    cycle_id = path.stem
+    data = yaml.safe_load(path.read_text()) | fields
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return cycle_id
+
+
+def test_enable_rule_cycle_promotes_and_regress_passes(env, capsys):
+    tmp_path, settings, common = env
+    flips = [{"unit": u, "to": c} for u, c in PREDICTED.items()]
+    cid = _draft(tmp_path, common, f"Enable {RULE}", hypothesis="DBMS_OUTPUT left unconverted makes these "
+                 "units undeployable; with the rule they deploy and run.",
+                 change={"kind": "rule", "rule_id": RULE, "action": "enable"},
+                 # No scenario makes a unit `correct` on hr_payroll yet, so the do-nothing comparison
+                 # would fail for reasons unrelated to this change; it is pre-registered as off.
+                 predicates={"flips": flips, "max_regressions": 0, "do_nothing_below": False})
+    assert fix(common, "freeze", cid) == 0
+    assert fix(common, "run", cid) == 0
+    cycle = gates.load_cycle(tmp_path / "cycles", cid)
+    moved = gates.flips(cycle.run.baseline.categories(), cycle.run.candidate.categories())
+    assert {u: now for u, _, now in moved} == PREDICTED  # exactly the predicted flips, nothing else
+    assert cycle.run.all_met and not gates.regressions(cycle.run.baseline.categories(),
+                                                       cycle.run.candidate.categories())
+    capsys.readouterr()
+    assert fix(common, "show", cid) == 0
+    shown = capsys.readouterr().out
+    assert "(intact)" in shown and "-> unverified" in shown and "+    RAISE NOTICE" in shown
+
+    baselines = tmp_path / "baselines"
+    assert fix(common, "decide", cid, "promote", "--reviewer", "ana", "--reason", "4 predicted flips, "
+               "0 regressions", "--baselines", str(baselines)) == 0
+    active = load_settings(settings)
+    assert active.version == 2 and RULE not in active.disabled_rules
+    assert len(active.history) == 1 and active.history[0].startswith(f"v2: {cid} promote (rule {RULE} enabled)")
+    regress = ["regress", str(HR), "--settings", str(settings), "--baseline", str(baselines / "hr_payroll.json"),
+               "--pg-dsn", common[common.index("--pg-dsn") + 1]]
+    assert main(regress) == 0
+    assert fix(common, "audit") == 0
+    assert fix(common, "decide", cid, "promote", "--reviewer", "ana", "--reason", "again") == 1  # decided
+
+
+def _kb_hits(kb_dir: Path) -> list[str]:
+    with KnowledgeBase(kb_dir) as kb:
+        result = kb.retrieve(RetrievalQuery(text="XMLTABLE over a CLOB column", k_positive=3))
+    return [h.text for h in result.positives if h.kind == "correction"]
+
+
+def test_failed_predicate_tamper_and_kb_write_back(env, capsys):
+    tmp_path, settings, common = env
+    with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder()) as kb:  # offline, deterministic
+        kb.add_experience(Experience(polarity="+", context="NVL(a, b) in a view", output="coalesce(a, b)"))
+    unit = next(iter(PREDICTED))
+    cid = _draft(tmp_path, common, "XMLTABLE correction", hypothesis="The correction fixes XMLTABLE units.",
+                 change={"kind": "kb", "construct_id": "XMLTABLE", "context": "XMLTABLE over a CLOB column",
+                         "fix": KB_FIX},
+                 predicates={"flips": [{"unit": unit, "to": "correct"}], "max_regressions": 0})
+    decide = ["decide", cid, "promote", "--reviewer", "ana", "--reason", "write back the XMLTABLE fix"]
+    assert fix(common, *decide) == 1  # not even frozen
+    assert fix(common, "freeze", cid) == 0
+    path = tmp_path / "cycles" / f"{cid}.yaml"
+    frozen_text = path.read_text()
+    path.write_text(frozen_text.replace("The correction fixes", "Maybe the correction fixes"))
+    assert fix(common, "run", cid) == 1  # edit after freeze: run refused
+    assert "edited after freezing" in capsys.readouterr().err
+    path.write_text(frozen_text)
+    assert fix(common, "run", cid) == 1  # runs, but the predicted flip does not happen
+    assert not gates.load_cycle(tmp_path / "cycles", cid).run.all_met
+
+    ran_text = path.read_text()
+    path.write_text(ran_text.replace("max_regressions: 0", "max_regressions: 3"))
+    assert fix(common, *decide, "--override", "forced") == 1  # edit after freeze: decide refused too
+    path.write_text(ran_text)
+    capsys.readouterr()
+    assert fix(common, *decide) == 1  # predicate failed: promote refused
+    assert "promote refused" in capsys.readouterr().err
+    assert _kb_hits(tmp_path / "kb") == []  # nothing written back before promote
+    assert fix(common, *decide, "--override", "the pipeline does not consult the KB yet; reviewed by hand") == 0
+    assert any(KB_FIX in text for text in _kb_hits(tmp_path / "kb"))
+    decision = gates.load_cycle(tmp_path / "cycles", cid).decisions[-1]
+    assert decision.override.startswith("the pipeline") and "ingested as entry" in decision.applied
+    assert load_settings(settings).version == 1  # a KB change leaves the settings file alone
+
+    audit = tmp_path / "cycles" / "audit.jsonl"
+    lines = audit.read_text().splitlines()
+    lines[2] = lines[2].replace('"all_met": false', '"all_met": true')  # the run "passed"
+    audit.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert fix(common, "audit") == 1
+    out = capsys.readouterr().out
+    assert "TAMPERED" in out and "line 3:" in out
