@@ -6,11 +6,13 @@ Engines: **testcontainers** Oracle Free (`gvenzl/oracle-free`, needs a Docker en
 Neither live engine can run on machines without Docker and without an Oracle; their tests are
 skipped there with that reason.
 
-Recording (`migrator record`): deploy the Oracle source of every unit in dependency order, then
-per scenario run the setup and the steps with DBMS_OUTPUT enabled, capturing rows, output lines
-and errors, and roll back. A scenario whose code COMMITs (or uses an autonomous transaction)
-leaves its effects for later scenarios on Oracle; put such scenarios last or give them their own
-cleanup setup statements.
+Recording (`migrator record`): for every scenario, drop the recording user's objects and deploy
+the Oracle source of every unit in dependency order, then run the setup and the steps with
+DBMS_OUTPUT enabled, capturing rows, output lines and errors. Redeploying per scenario mirrors the
+PostgreSQL side, where each scenario runs in a fresh clone of the deployed database: sequences
+restart, package state is new, and COMMITs or autonomous transactions of one scenario cannot leak
+into the next. It is slow on Oracle (a full deploy per scenario) and that is the price of
+comparable evidence. Use a dedicated, empty Oracle user: everything it owns is dropped.
 """
 
 from __future__ import annotations
@@ -140,20 +142,45 @@ def run_step(cursor, sql: str) -> Outcome:
         return Outcome(error=OraErrorOutcome(code=code, message=text), output=_read_output(cursor))
 
 
+_DROP_ALL = """
+BEGIN
+  FOR o IN (SELECT object_name, object_type FROM user_objects
+            WHERE object_type IN ('TABLE','VIEW','SEQUENCE','FUNCTION','PROCEDURE','PACKAGE','TYPE','SYNONYM',
+                                  'MATERIALIZED VIEW')) LOOP
+    BEGIN
+      EXECUTE IMMEDIATE 'DROP ' || o.object_type || ' "' || o.object_name || '"'
+        || CASE o.object_type WHEN 'TABLE' THEN ' CASCADE CONSTRAINTS PURGE' WHEN 'TYPE' THEN ' FORCE' END;
+    EXCEPTION WHEN OTHERS THEN NULL;  -- already dropped with its table / package
+    END;
+  END LOOP;
+END;"""
+
+
+def _deploy(cur, units: list[tuple[str, str]]) -> list[str]:
+    problems = []
+    cur.execute(_DROP_ALL)
+    for unit_id, text in units:
+        try:
+            cur.execute(text)
+        except _oracledb().DatabaseError as exc:
+            problems.append(f"{unit_id}: {exc}")
+    cur.connection.commit()
+    return problems
+
+
 def record(engine: OracleEngine, units: Iterable[tuple[str, str]], scenarios: ScenarioFile) -> tuple[TranscriptFile, list[str]]:
-    """Deploy (unit_id, oracle source) in order, run every scenario; returns the transcript and
-    the deployment problems (a unit Oracle itself refuses is a fixture bug worth knowing)."""
+    """Per scenario: redeploy (unit_id, oracle source) in order into the empty user, run it.
+    Returns the transcript and the deployment problems (a unit Oracle itself refuses is a
+    fixture bug worth knowing; they are reported once)."""
+    units = list(units)
     conn = engine.connect()
     problems: list[str] = []
     with conn.cursor() as cur:
-        for unit_id, text in units:
-            try:
-                cur.execute(text)
-            except _oracledb().DatabaseError as exc:
-                problems.append(f"{unit_id}: {exc}")
         banner = cur.execute("SELECT banner_full FROM v$version").fetchone()[0]
         outcomes: dict[str, dict[str, Outcome]] = {}
         for scenario in scenarios.scenarios:
+            found = _deploy(cur, units)
+            problems = problems or found
             cur.callproc("dbms_output.enable", (None,))
             for stmt in scenario.setup:
                 cur.execute(stmt.oracle)

@@ -91,14 +91,14 @@ class Catalog:
         self.ftype = Column(np.int32)
         self.strings = Interner()
         self.ftypes = Interner()
-        self.row_of: dict[int, int] = {}
 
     def __len__(self) -> int:
         return self.ids.size
 
     def append(self, m: EntryMeta) -> int:
         row = self.ids.size
-        self.row_of[m.id] = row
+        if row and m.id <= self.ids.view[-1]:
+            raise ValueError(f"entry ids must increase: {m.id} after {self.ids.view[-1]}")
         self.ids.append(m.id)
         self.kind.append(KIND_CODES[m.kind])
         self.positive.append(m.polarity == "+")
@@ -112,7 +112,14 @@ class Catalog:
         self.ftype.append(self.ftypes.code(m.failure_type))
         return row
 
+    def row(self, entry_id: int) -> int:
+        """Row of an entry id (ids are SQLite rowids, appended in increasing order)."""
+        row = int(np.searchsorted(self.ids.view, entry_id))
+        if row >= self.ids.size or self.ids.view[row] != entry_id:
+            raise KeyError(entry_id)
+        return row
+
     def set_state(self, entry_id: int, retrievable: bool, advisory: bool) -> None:
-        row = self.row_of[entry_id]
+        row = self.row(entry_id)
         self.retrievable[row] = retrievable
         self.advisory[row] = advisory

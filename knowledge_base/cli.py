@@ -79,7 +79,10 @@ def _open(args, must_exist: bool = True):
     if must_exist and not (root / "kb.sqlite").is_file():
         raise FileNotFoundError(f"no knowledge base at {root} (use --kb or ${ENV_KB})")
     spec = getattr(args, "embedder", None)
-    return KnowledgeBase(root, embedder=make_embedder(spec) if spec else None)
+    embedder = make_embedder(spec) if spec else None
+    if (root / "manifest.json").is_file():      # a snapshot folder: read-only
+        return KnowledgeBase(root, embedder=embedder, read_only=True, snapshot=root.name)
+    return KnowledgeBase(root, embedder=embedder)
 
 
 def run_kb(args) -> int:
@@ -88,7 +91,7 @@ def run_kb(args) -> int:
     try:
         with _open(args, must_exist=args.kb_command != "import") as kb:
             return COMMANDS[args.kb_command](kb, args)
-    except (FileNotFoundError, FileExistsError, EmbedderUnavailable, ValueError) as exc:
+    except (FileNotFoundError, FileExistsError, EmbedderUnavailable, ValueError, PermissionError) as exc:
         print(f"kb {args.kb_command}: {exc}", file=sys.stderr)
         return 2
     except KeyError as exc:
@@ -97,7 +100,10 @@ def run_kb(args) -> int:
 
 
 def _stats(kb, args) -> int:
+    from knowledge_base.monitor import monitor
+
     stats = kb.stats()
+    stats["checkpoints"] = [m.model_dump() for m in monitor(kb)]
     if args.json:
         print(json.dumps(stats, indent=2, sort_keys=True))
         return 0
@@ -111,6 +117,11 @@ def _stats(kb, args) -> int:
           f"alpha={cfg['alpha']} beta={cfg['beta']} weights={cfg['tier_weights']}")
     print(f"  retrieval: {cfg['dense_weight']}*dense + {cfg['lexical_weight']}*bm25, type_min={cfg['type_min']}, "
           f"k+={cfg['k_positive']} k-={cfg['k_negative']} mmr={cfg['mmr_lambda']}")
+    for m in stats["checkpoints"]:
+        churn = "-" if m["churn"] is None else f"{m['churn']:.3f}"
+        print(f"  checkpoint {m['checkpoint']}: {m['queries']} queries, verified {m['verified_entries']}, "
+              f"admitted rules {m['admitted_rules']}, distinct positives shown {m['distinct_positive_shown']}, "
+              f"same top positive {m['top_positive_share']:.0%}, churn {churn}")
     return 0
 
 

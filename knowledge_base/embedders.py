@@ -125,16 +125,26 @@ class BGEM3Embedder:
         self.name = f"{BGE_PREFIX}{path}"
         _check_bge_dir(path)
         os.environ["HF_HUB_OFFLINE"] = "1"
-        try:
-            from FlagEmbedding import BGEM3FlagModel
-        except ImportError as exc:
-            raise EmbedderUnavailable("BGE-M3 needs `pip install FlagEmbedding` (the `bge` extra)") from exc
+        BGEM3FlagModel = _import_bge()
         self._model = BGEM3FlagModel(str(path), use_fp16=use_fp16)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = self._model.encode(list(texts), return_dense=True, return_sparse=False,
                                  return_colbert_vecs=False)
         return _normalise(np.asarray(out["dense_vecs"]))
+
+
+def _import_bge():
+    import importlib.util
+
+    if importlib.util.find_spec("FlagEmbedding") is None:
+        raise EmbedderUnavailable("BGE-M3 needs `pip install FlagEmbedding` (the `bge` extra)")
+    try:
+        from FlagEmbedding import BGEM3FlagModel
+    except ImportError as exc:   # e.g. FlagEmbedding 1.4 against transformers 5
+        raise EmbedderUnavailable(f"FlagEmbedding is installed but does not import: {exc} "
+                                  "(FlagEmbedding 1.4.x needs transformers < 5)") from exc
+    return BGEM3FlagModel
 
 
 def _check_bge_dir(path: Path) -> None:

@@ -89,7 +89,11 @@ def load_dense(kb) -> tuple[DenseIndex, dict]:
     if loaded:
         index, state = loaded
         have = index.ids()
-        if state.generation == gen and np.array_equal(have, want):
+        if np.array_equal(have, want):
+            # same vectors; a newer generation only means metadata writes (status, held-out, ...)
+            if state.generation != gen and not kb.read_only:
+                kb.dense = index
+                save_index(kb)
             return index, {**report, "mode": "fresh", "added": 0}
         if len(have) <= len(want) and np.array_equal(have, want[: len(have)]):
             ids, vectors = kb.sql.vectors(kb.dim, int(have[-1]) if len(have) else 0)

@@ -105,6 +105,9 @@ class SqlStore:
                      np.asarray(e.vector, dtype=np.float32).tobytes(), gen))
                 ids.append(cur.lastrowid)
                 self._event(event_kind, cur.lastrowid, payload, gen)
+        if len(entries) >= 1000:
+            # fold a bulk load's large WAL into the database now, not on the next small commit
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return ids, gen
 
     def update(self, entry_id: int, status: str, retrievable: bool, advisory: bool, record: str,

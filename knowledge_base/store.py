@@ -47,6 +47,8 @@ class KnowledgeBase:
                  read_only: bool = False, traces_path: Path | None = None, snapshot: str | None = None):
         self.root = Path(path)
         self.read_only, self.snapshot_name = read_only, snapshot
+        if traces_path is None and read_only and self.root.parent.name == "snapshots":
+            traces_path = self.root.parent.parent / TRACES     # a snapshot's own folder is read-only
         self.traces_path = traces_path or self.root / TRACES
         self._after_commit = None      # test seam: called between the SQLite commit and the index write
         self._embedder = embedder
@@ -82,7 +84,9 @@ class KnowledgeBase:
         return self._insert([experience], "experience_added", [{}])[0]
 
     def add_many(self, records: list, vectors: np.ndarray | None = None) -> list[int]:
-        """Bulk insert in one transaction (import, benchmarks). Corrections must carry approval."""
+        """Bulk insert in one transaction, records taken as they are (import, benchmarks): a Rule
+        keeps its recorded status, so only trusted exports belong here; new rules go through
+        propose_rule(). Corrections must carry their approval. `vectors` skips embedding."""
         for record in records:
             if isinstance(record, Correction) and record.approval is None:
                 raise ApprovalRequired("a correction needs its approval record")
@@ -195,9 +199,11 @@ class KnowledgeBase:
 
     def _insert(self, records: list, event: str, payloads: list[dict], vectors=None) -> list[int]:
         self._check_writable()
+        if not records:
+            return []
         texts = [entry_text(r) for r in records]
         if vectors is None:
-            vectors = self.embedder.embed(texts) if records else np.zeros((0, self.dim), np.float32)
+            vectors = self.embedder.embed(texts)
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.shape != (len(records), self.dim):
             raise ValueError(f"vectors must have shape ({len(records)}, {self.dim}), got {vectors.shape}")

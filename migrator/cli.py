@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from knowledge_base.cli import add_kb_parser, run_kb
 from migrator import cli_commands as cmd
 from migrator.cli_fix import add_fix_parser, run_fix
 
@@ -95,6 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_migrate(sub)
     _add_verify_regress_record(sub)
     add_fix_parser(sub)
+    add_kb_parser(sub)
     return parser
 
 
@@ -104,6 +106,8 @@ HANDLERS = {"migrate": cmd.run_migrate, "verify": cmd.run_verify, "regress": cmd
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "kb":
+        return run_kb(args)
     return HANDLERS[args.command](args)
 
 

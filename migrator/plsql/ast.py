@@ -98,6 +98,7 @@ class Routine:
     pipelined: bool = False
     external: Toks | None = None  # AS LANGUAGE C / JAVA: not convertible
     line: int = 0
+    flavour: str = ""  # object type methods: MEMBER | STATIC | CONSTRUCTOR | MAP | ORDER
 
 
 # ---- statements -------------------------------------------------------------------------

@@ -4,6 +4,7 @@ EXECUTE IMMEDIATE, FORALL, and assignment targets."""
 from __future__ import annotations
 
 from migrator.plsql import ast as A
+from migrator.plsql.emit_routine import dropped_defaults
 from migrator.plsql.errors import app_error_sqlstate
 from migrator.plsql.lexer import Token, q_string_value, tokenize
 from migrator.plsql.parser import norm_name
@@ -25,37 +26,62 @@ class CallMixin:
             return self.raise_app_error(st, scope, ind)
         if up in ("DBMS_LOCK.SLEEP", "DBMS_SESSION.SLEEP"):
             return [f"{ind}PERFORM pg_sleep({self.call_args(st.args, scope)[0]});"]
+        sym = scope.get(parts[0])
+        if len(parts) == 2 and sym is not None and sym.type is not None and sym.type.object_key and \
+                parts[1] in self.object_methods(sym.type.object_key):
+            args = [parts[0]] + self.call_args(st.args, scope)
+            return [f"{ind}CALL {sym.type.object_key}__{parts[1]}({', '.join(args)});"]
         coll = self.coll_statement(parts, st, scope, ind)
         if coll is not None:
             return coll
         return self.procedure_call(parts, st, scope, ind)
 
     def procedure_call(self, parts, st, scope, ind):
-        target, kind, sig_schema = self.resolve_routine(parts)
+        target, kind, sigs = self.resolve_routine(parts, scope)
         if parts[0].upper().startswith(("DBMS_", "UTL_", "APEX_", "OWA_", "HTP")) and kind is None:
             self.unconverted("Oracle supplied package", f"{'.'.join(parts)} has no PostgreSQL equivalent", st.line)
             return [f"{ind}{unconverted_marker('supplied package call', '.'.join(parts))};"]
-        args = ", ".join(self.call_args(st.args, scope))
+        args = self.call_args(st.args, scope)
+        args = ", ".join(args + self.moved_defaults(sigs, args, scope))
         if kind == "FUNCTION":
             return [f"{ind}PERFORM {target}({args});"]
         self.ctx.applied("plsql.procedure")
         return [f"{ind}CALL {target}({args});"]
 
-    def resolve_routine(self, parts) -> tuple[str, str | None, str | None]:
-        """Qualified PostgreSQL name of a called routine, and whether it is a procedure/function."""
-        name = ".".join(parts)
+    def resolve_routine(self, parts, scope) -> tuple[str, str | None, list]:
+        """Qualified PostgreSQL name of a called routine, procedure/function, and its signatures."""
+        sym = scope.get(parts[0]) if len(parts) == 1 else None
+        if sym is not None and sym.kind == "routine":
+            return sym.getter, sym.sigs[0].kind, sym.sigs
         if self.pkg and len(parts) == 1:
             sigs = self.pkg_members(self.pkg).get(parts[0])
             if sigs:
-                return f"{self.pkg}.{parts[0]}", sigs[0].kind, self.pkg
+                return f"{self.pkg}.{parts[0]}", sigs[0].kind, sigs
         ref = self.package_member(parts)
         if ref is not None:
             pkg, member, sigs = ref
-            return f"{pkg}.{member}", sigs[0].kind if sigs else None, pkg
-        entry = self.catalog.lookup(name if len(parts) > 1 else name)
+            return f"{pkg}.{member}", sigs[0].kind if sigs else None, sigs or []
+        entry = self.catalog.lookup(".".join(parts))
         if entry is not None and entry.info.get("plsql_sigs"):
-            return f"{entry.schema}.{entry.name}", entry.info["plsql_sigs"][0].kind, entry.schema
-        return name, None, None
+            sigs = entry.info["plsql_sigs"]
+            return f"{entry.schema}.{entry.name}", sigs[0].kind, sigs
+        return ".".join(parts), None, []
+
+    def moved_defaults(self, sigs: list, args: list[str], scope) -> list[str]:
+        """Named arguments for defaults that moved from the callee's signature to its call sites."""
+        named = {a.split("=>", 1)[0].strip() for a in args if "=>" in a}
+        positional = sum(1 for a in args if "=>" not in a)
+        fits = [r for r in sigs if len(r.params) >= len(args)
+                and all(n in {p.name for p in r.params} for n in named)]
+        if len(fits) != 1:
+            return []
+        r = fits[0]
+        extra = []
+        for k in sorted(dropped_defaults(r)):
+            p = r.params[k]
+            if k >= positional and p.name not in named:
+                extra.append(f"{p.name} => {self.expr(p.default, scope)}")
+        return extra
 
     # ---- DBMS_OUTPUT / RAISE_APPLICATION_ERROR --------------------------------------------------
     def dbms_output(self, member: str, st, scope, ind):

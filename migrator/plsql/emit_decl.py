@@ -73,7 +73,7 @@ class DeclMixin:
         info = entry.info["plsql_type"]
         pgname = f"{entry.schema}.{entry.name}"
         if info["kind"] == "object":
-            return PgType(pgname, composite=True)
+            return PgType(pgname, composite=True, object_key=pgname)
         elem = builtin(info["elem"])
         return PgType(pgname, coll=Coll("array", elem.pg, info["elem"], elem_composite=elem.composite))
 

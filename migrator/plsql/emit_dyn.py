@@ -124,6 +124,8 @@ class DynMixin:
             setup.append(f"{tmp} := {sym.getter}();")
             finish.append(f"PERFORM {sym.setter}({tmp});")
             base, ptype = tmp, sym.type
+        elif sym is not None and sym.kind == "selfattr":
+            base, ptype = f"self.{parts[0]}", sym.type
         elif sym is not None:
             base, ptype = parts[0], sym.type
         else:

@@ -24,6 +24,15 @@ def create_function(head: str, body_lines: list[str]) -> str:
     return f"{head}\nLANGUAGE plpgsql AS {tag}\n{body}\n{tag};"
 
 
+def dropped_defaults(r: A.Routine) -> set[int]:
+    """Indexes of procedure parameters whose DEFAULT must move to the call sites: PostgreSQL
+    rejects a defaulted parameter anywhere before an OUT/INOUT parameter of a procedure."""
+    if r.kind != "PROCEDURE":
+        return set()
+    last_out = max((k for k, p in enumerate(r.params) if p.mode != "IN"), default=-1)
+    return {k for k, p in enumerate(r.params[:last_out]) if p.default is not None}
+
+
 class RoutineEmitter:
     """Functions on the Emitter for whole routines (kept apart from statement code)."""
 
@@ -33,15 +42,19 @@ class RoutineEmitter:
     def params(self, r: A.Routine, scope: Scope) -> list[str]:
         em = self.em
         out, seen_default = [], False
-        for p in r.params:
+        dropped = dropped_defaults(r)
+        for k, p in enumerate(r.params):
             t = em.resolve_type(p.type, scope)
             scope.add(Sym(p.name, "param", t))
             mode = {"IN": "", "OUT": "OUT ", "INOUT": "INOUT "}[p.mode]
             text = f"{mode}{p.name} {t.pg}"
-            if p.default is not None:
+            if k in dropped:
+                em.ctx.note(f"parameter {p.name}: DEFAULT moved to the call sites (PostgreSQL forbids a "
+                            "defaulted parameter before an OUT parameter of a procedure)")
+            elif p.default is not None:
                 seen_default = True
                 text += f" DEFAULT {em.expr(p.default, scope)}"
-            elif seen_default and p.mode != "OUT":
+            elif seen_default and p.mode == "IN":
                 # PostgreSQL needs defaults on every input after a defaulted one; Oracle callers of
                 # such a routine must already pass this parameter (by name), so NULL is never used.
                 text += " DEFAULT NULL"

@@ -39,6 +39,10 @@ class SqlMixin:
         head = toks[0].upper
         if head in ("COMMIT", "ROLLBACK") and not _top_index(toks, "TO"):
             return self.transaction_stmt(head, st, ind)
+        sp = norm_name(toks[-1]) if len(toks) >= 2 else None
+        if sp in self.block_savepoints and (head == "SAVEPOINT" or (head == "ROLLBACK" and self.in_handler)):
+            self.ctx.note(f"line {st.line}: {head} {sp}: done by the PL/pgSQL exception block (subtransaction)")
+            return [f"{ind}NULL;  -- {' '.join(t.text for t in toks)}: the exception block's subtransaction does this"]
         if head == "SAVEPOINT" or (head == "ROLLBACK") or head == "SET":
             self.unconverted(head, "savepoints / SET TRANSACTION inside PL/pgSQL", st.line)
             return [f"{ind}{unconverted_marker(head, ' '.join(t.text for t in toks))};"]

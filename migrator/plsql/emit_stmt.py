@@ -191,6 +191,11 @@ class StmtMixin:
     # ---- blocks ----------------------------------------------------------------------------
     def block_lines(self, block: A.Block, scope: Scope, ind: str, owner: str) -> list[str]:
         decls = self.declarations(block.decls, scope, owner)
+        first = block.body[0] if block.body else None
+        if block.handlers and isinstance(first, A.Sql) and first.toks[0].is_("SAVEPOINT") and len(first.toks) == 2:
+            # SAVEPOINT as a block's first statement + ROLLBACK TO it in the handlers is exactly what
+            # a PL/pgSQL exception block does: its subtransaction starts at BEGIN.
+            self.block_savepoints.add(norm_name(first.toks[1]))
         out = [f"{ind}<<{block.label}>>"] if block.label else []
         if decls:
             out.append(f"{ind}DECLARE")

@@ -25,8 +25,38 @@ def emit_anonymous(em, block: A.Block) -> str:
 
 
 def emit_type_body(em, tb: TypeBody) -> str:
-    em.unconverted("TYPE BODY", f"object type {tb.name} methods (MEMBER/SELF) are not converted")
-    return unconverted_marker("TYPE BODY", tb.name) + ";"
+    """Object type methods → functions/procedures ``<type>__<method>(self <type>, ...)``; inside a
+    MEMBER routine, bare attribute names and SELF.x read the `self` parameter."""
+    entry = em.catalog.lookup(tb.name)
+    info = entry.info.get("plsql_type", {}) if entry is not None else {}
+    qtype = f"{entry.schema}.{entry.name}" if entry is not None else f"{em.schema}.{tb.name}"
+    out = []
+    for r in tb.routines:
+        out.append(type_method(em, r, qtype, info.get("attrs", {})))
+    return "\n\n".join(out)
+
+
+def type_method(em, r: A.Routine, qtype: str, attrs: dict) -> str:
+    if r.flavour in ("CONSTRUCTOR", "MAP", "ORDER"):
+        em.unconverted(f"{r.flavour} method", f"{qtype}.{r.name}: {r.flavour} methods are not converted", r.line)
+        return unconverted_marker(f"{r.flavour} method", r.name) + ";"
+    from migrator.rules.types import map_type
+    from migrator.plsql.typesys import PgType
+    from migrator.plsql.lexer import Token
+    scope = Scope()
+    params = list(r.params)
+    if r.flavour == "MEMBER":
+        for name, ora in attrs.items():
+            scope.add(Sym(name, "selfattr", PgType(map_type(ora), ora)))
+        mode = "INOUT" if r.kind == "PROCEDURE" else "IN"
+        params = [A.Param("self", mode, A.TypeRef([Token("word", qtype, 0, 0)]))] + params
+    lifted = A.Routine(r.kind, r.name, params, r.returns, r.block, r.pipelined, r.external, r.line)
+    em.extra_decls, em.autonomous, em.pipelined = [], False, False
+    em.owner = f"{qtype}__{r.name}"
+    text = RoutineEmitter(em).routine(lifted, f"{qtype}__{r.name}", scope, em.owner)
+    text = "\n\n".join(em.pre + [text])
+    em.pre = []
+    return text
 
 
 def emit_trigger(em, t: A.Trigger, schema: str) -> str:

@@ -6,6 +6,7 @@ from migrator.plsql import ast as A
 from migrator.plsql.emit_call import CallMixin
 from migrator.plsql.emit_decl import DeclMixin
 from migrator.plsql.emit_dyn import DynMixin
+from migrator.plsql.emit_nested import NestedMixin
 from migrator.plsql.emit_sql import SqlMixin
 from migrator.plsql.emit_stmt import StmtMixin
 from migrator.plsql.errors import user_exception_sqlstate
@@ -19,7 +20,8 @@ from migrator.rules.context import ConversionContext
 _ATTRS = {"FOUND", "NOTFOUND", "ROWCOUNT"}
 
 
-class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, DynMixin):
+class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, DynMixin,
+              NestedMixin):
     def __init__(self, ctx: ConversionContext, schema: str, text: str, tokens: list[Token],
                  pkg: str | None = None):
         self.ctx = ctx
@@ -39,6 +41,7 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         self.owner = schema
         self._pkg_scopes: dict[str, Scope] = {}
         self.suppress_pre = False
+        self.block_savepoints: set[str] = set()
         self.tracked_cursors, self.uses_sql_rowcount, self.uses_put = self.prescan(tokens)
 
     @staticmethod

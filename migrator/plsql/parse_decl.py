@@ -149,6 +149,9 @@ class DeclParser(Parser):
         if kind == "FUNCTION":
             self.expect("RETURN")
             returns = A.TypeRef(self.scan(_ROUTINE_MODIFIERS | {"IS", "AS"}))
+            if self.tok.is_("AS") and self.peek().is_("RESULT"):  # constructor: RETURN SELF AS RESULT
+                self.advance()
+                self.advance()
         pipelined = False
         while self.tok.is_(*_ROUTINE_MODIFIERS):
             pipelined |= self.tok.is_("PIPELINED")

@@ -110,10 +110,14 @@ def type_body(p: PlsqlParser) -> TypeBody:
     p.expect("IS", "AS")
     routines = []
     while not p.tok.is_("END") and p.tok.kind != "eof":
+        flavour = "MEMBER"
         while p.tok.is_("MEMBER", "STATIC", "CONSTRUCTOR", "MAP", "ORDER", "OVERRIDING", "FINAL", "NOT", "INSTANTIABLE"):
+            if p.tok.is_("STATIC", "CONSTRUCTOR", "MAP", "ORDER"):
+                flavour = p.tok.upper
             p.advance()
         if p.tok.is_("FUNCTION", "PROCEDURE"):
             r = _type_routine(p)
+            r.flavour = flavour
             routines.append(r)
         else:
             p.error("unexpected token in TYPE BODY")
@@ -122,9 +126,8 @@ def type_body(p: PlsqlParser) -> TypeBody:
 
 
 def _type_routine(p: PlsqlParser) -> A.Routine:
-    # CONSTRUCTOR FUNCTION t(...) RETURN SELF AS RESULT
-    r = p.routine(nested=True)
-    return r
+    """MEMBER/STATIC routines; a CONSTRUCTOR's `RETURN SELF AS RESULT` is read as its return type."""
+    return p.routine(nested=True)
 
 
 __all__ = ["parse_unit", "ParsedUnit", "ParseError", "TypeBody"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from migrator.plsql import ast as A
 from migrator.plsql.errors import user_exception_sqlstate
 from migrator.plsql.lexer import tokenize
-from migrator.plsql.parse_unit import ParsedUnit, parse_unit
+from migrator.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
 from migrator.plsql.parser import norm_name
 from migrator.plsql.typesys import type_text
 from migrator.rules.context import Catalog, CatalogEntry
@@ -68,6 +68,10 @@ def _plsql(unit: Unit, catalog: Catalog, tree) -> None:
     entry = _entry(catalog, unit)
     if isinstance(tree, A.Routine):
         entry.info.setdefault("plsql_sigs", []).append(tree)
+    elif isinstance(tree, TypeBody):
+        methods = entry.info.setdefault("plsql_methods", {})
+        for r in tree.routines:
+            methods.setdefault(r.name, []).append(r)
     elif isinstance(tree, A.Package):
         pkg = entry.info.setdefault("plsql_package", {"vars": {}, "types": {}, "members": {},
                                                       "exceptions": {}, "cursors": {}, "spec_vars": []})
@@ -143,5 +147,34 @@ def _schema_type(unit: Unit, catalog: Catalog) -> None:
             info = {"kind": "table" if w == "TABLE" else "varray", "elem": type_text(toks[j + 1:end])}
             break
         if w == "OBJECT":
+            info["attrs"] = _object_attrs(toks[i + 1:])
             break
     _entry(catalog, unit).info["plsql_type"] = info
+
+
+def _object_attrs(toks: list) -> dict[str, str]:
+    """Attribute name → Oracle type of `OBJECT ( ... )` (method declarations skipped)."""
+    attrs: dict[str, str] = {}
+    if not toks or not toks[0].is_op("("):
+        return attrs
+    depth, item = 0, []
+    for t in toks[1:]:
+        if t.is_op("("):
+            depth += 1
+        elif t.is_op(")"):
+            if depth == 0:
+                break
+            depth -= 1
+        if depth == 0 and t.is_op(","):
+            _attr(item, attrs)
+            item = []
+        else:
+            item.append(t)
+    _attr(item, attrs)
+    return attrs
+
+
+def _attr(item: list, attrs: dict[str, str]) -> None:
+    if len(item) >= 2 and not item[0].is_("MEMBER", "STATIC", "CONSTRUCTOR", "MAP", "ORDER", "OVERRIDING",
+                                           "FINAL", "NOT", "INSTANTIABLE"):
+        attrs[norm_name(item[0])] = type_text(item[1:])

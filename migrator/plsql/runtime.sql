@@ -174,14 +174,21 @@ LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_i IS NULL OR p_n = 0 OR p_i <= 1 THEN NULL WHEN p_i > p_n THEN p_n ELSE ceil(p_i)::integer - 1 END
 $fn$;
 
--- loopback connection string for autonomous transactions (dblink to this same database)
+-- loopback connection string for autonomous transactions (dblink to this same database, same
+-- user and search_path); libpq conninfo quoting is '...' with \\ and \' escapes
+CREATE OR REPLACE FUNCTION oracompat.conninfo_quote(p_value text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT '''' || replace(replace(p_value, '\', '\\'), '''', '\''') || ''''
+$fn$;
+
 CREATE OR REPLACE FUNCTION oracompat.self_dsn() RETURNS text
 LANGUAGE sql STABLE AS $fn$
-SELECT format('dbname=%s host=%s port=%s user=%s',
-              quote_literal(current_database()),
-              quote_literal(split_part(current_setting('unix_socket_directories'), ',', 1)),
+SELECT format('dbname=%s host=%s port=%s user=%s options=%s',
+              oracompat.conninfo_quote(current_database()),
+              oracompat.conninfo_quote(split_part(current_setting('unix_socket_directories'), ',', 1)),
               current_setting('port'),
-              quote_literal(current_user))
+              oracompat.conninfo_quote(current_user),
+              oracompat.conninfo_quote('-c search_path=' || replace(current_setting('search_path'), ' ', '\ ')))
 $fn$;
 
 -- dynamic SQL built at run time: :name / :1 placeholders outside quotes → $1, $2 ... in order

@@ -32,6 +32,7 @@ class PgType:
     coll: Coll | None = None
     composite: bool = False  # a record/row type (fields addressable)
     refcursor: bool = False
+    object_key: str | None = None  # schema-level object type: catalog key (for its methods)
 
 
 @dataclass
@@ -44,6 +45,7 @@ class Sym:
     sqlstate: str | None = None  # exception
     conditions: tuple[str, ...] = ()
     cursor_params: list = field(default_factory=list)
+    sigs: list = field(default_factory=list)  # lifted nested subprograms: their A.Routine(s)
 
 
 class Scope:

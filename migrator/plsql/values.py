@@ -26,7 +26,12 @@ class ValueMixin:
         sym = scope.get(parts[0])
         if sym is None:
             return self.resolve_global(parts, toks, j, scope, ph, types)
-        if sym.kind in ("pkgvar", "pkgconst"):
+        if sym.kind == "selfattr":
+            base, ptype, rest = f"self.{parts[0]}", sym.type, parts[1:]
+        elif sym.type is not None and sym.type.object_key and len(parts) == 2 and \
+                parts[1] in self.object_methods(sym.type.object_key):
+            return self.method_call(sym.type.object_key, parts[0], parts[1], toks, j, scope)
+        elif sym.kind in ("pkgvar", "pkgconst"):
             base, ptype, rest = f"{sym.getter}()", sym.type, parts[1:]
         elif sym.kind == "type" and sym.type is not None and j < len(toks) and toks[j].is_op("("):
             return self.constructor(sym.type, toks, j, scope)
@@ -37,6 +42,18 @@ class ValueMixin:
             return None
         text, j, ptype = self.access(base, ptype, rest, toks, j, scope)
         return text, j, (ptype.ora if ptype else "")
+
+    def object_methods(self, key: str) -> dict:
+        entry = self.catalog.lookup(key)
+        return entry.info.get("plsql_methods", {}) if entry is not None else {}
+
+    def method_call(self, key: str, obj: str, method: str, toks, j, scope):
+        """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF."""
+        args = []
+        if j < len(toks) and toks[j].is_op("("):
+            inner, j = self.paren_at(toks, j)
+            args = self.call_args(inner, scope) if inner else []
+        return f"{key}__{method}({', '.join([obj] + args)})", j, ""
 
     def resolve_global(self, parts, toks, j, scope, ph, types):
         u = parts[0].upper()

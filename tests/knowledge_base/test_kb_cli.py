@@ -49,6 +49,13 @@ def test_snapshot_export_import(kb_dir, tmp_path, capsys):
     code, out, _ = _run(["kb", "import", str(tmp_path / "x.jsonl"), "--kb", str(tmp_path / "new"),
                          "--embedder", "hashing"], capsys)
     assert code == 0 and "imported 2 entries" in out
+    snap = kb_dir / "snapshots" / "ck-1"
+    code, out, _ = _run(["kb", "search", "NVL", "--kb", str(snap)], capsys)     # read-only view
+    assert code == 0 and "+ #1" in out
+    code, out, _ = _run(["kb", "stats", "--kb", str(kb_dir)], capsys)
+    assert "checkpoint ck-1: 1 queries, verified 1" in out
+    code, _, err = _run(["kb", "snapshot", "again", "--kb", str(snap)], capsys)
+    assert code == 2 and "read-only" in err
 
 
 def test_missing_kb_is_a_usage_error(tmp_path, capsys):

@@ -117,3 +117,9 @@ def test_export_import_round_trip(kb, tmp_path):
         assert rule.status == "admitted" and rule.supporting == (mapping[a], mapping[b])
         assert new.get(mapping[a]).status == "deprecated"
         assert len(new) == 4
+
+
+def test_empty_store_answers_with_nothing(kb):
+    r = kb.retrieve(RetrievalQuery(text="anything at all", failure_type="syntax"))
+    assert r.positives == () and r.negatives == () and r.eligible_count == 0
+    assert kb.add_many([]) == [] and kb.sql.generation() == 0

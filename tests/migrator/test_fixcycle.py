@@ -8,6 +8,7 @@ run and decide, a tampered audit line is reported, a KB correction is retrievabl
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,26 +20,44 @@ from migrator.cli import main
 from migrator.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
-HR = ROOT / "fixtures" / "schemas" / "hr_payroll"
-RULE = "plsql.dbms_output"
-# Found by experiment (`migrator migrate fixtures/schemas/hr_payroll --disable-rule plsql.dbms_output
-# --verify`): these are the units whose verdict depends on the rule, and where each lands with it on.
+FIXTURES = ROOT / "fixtures"
+RULE = "ddl.view"
+# Found by experiment (`migrator migrate fixtures/schemas/hr_payroll --disable-rule ddl.view --verify`
+# against the full scenario file): with the rule off the four views are left unconverted and
+# rejected; with it on they match Oracle.
 PREDICTED = {
-    "procedure:hr_payroll.print_org_chart": "unverified",
-    "procedure:hr_payroll.terminate_employee": "unverified",
-    "procedure:hr_payroll.transfer_employee": "unverified",
-    "package_body:hr_payroll.payroll_pkg": "unverified",
+    "view:hr_payroll.v_employee_directory": "correct",
+    "view:hr_payroll.v_department_summary": "correct",
+    "view:hr_payroll.v_org_chart": "correct",
+    "view:hr_payroll.v_salary_ranking": "correct",
 }
 KB_FIX = "Translate XMLTABLE over a CLOB with PostgreSQL's XMLTABLE(... PASSING xmlparse(document c))."
 
 
-@pytest.fixture
-def env(tmp_path, pg_engine):
+def _corpus(root: Path, with_evidence: bool) -> Path:
+    """A copy of hr_payroll laid out like fixtures/. To keep the suite fast it carries only the
+    scenarios of the views and functions (the cheap ones: queries, no DML chains); every unit is
+    still converted, deployed and judged in both arms, the others end `unverified` in both."""
+    src = root / "schemas" / "hr_payroll"
+    shutil.copytree(FIXTURES / "schemas" / "hr_payroll", src)
+    if with_evidence:
+        data = yaml.safe_load((FIXTURES / "scenarios" / "hr_payroll.yaml").read_text())
+        data["scenarios"] = [s for s in data["scenarios"]
+                             if all(u.startswith(("view:", "function:")) for u in s["units"])]
+        (root / "scenarios").mkdir()
+        (root / "scenarios" / "hr_payroll.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+        (root / "transcripts").mkdir()
+        shutil.copy(FIXTURES / "transcripts" / "hr_payroll.yaml", root / "transcripts" / "hr_payroll.yaml")
+    return src
+
+
+def _env(tmp_path: Path, pg_engine, with_evidence: bool):
     settings = tmp_path / "settings.yaml"
     settings.write_text(yaml.safe_dump({"version": 1, "disabled_rules": [RULE]}))
-    common = ["--cycles", str(tmp_path / "cycles"), "--settings", str(settings), "--corpus", str(HR),
+    src = _corpus(tmp_path / "corpus", with_evidence)
+    common = ["--cycles", str(tmp_path / "cycles"), "--settings", str(settings), "--corpus", str(src),
               "--pg-dsn", pg_engine.admin_dsn(), "--kb", str(tmp_path / "kb")]
-    return tmp_path, settings, common
+    return src, settings, common
 
 
 def fix(common: list[str], *argv: str) -> int:
@@ -54,15 +73,13 @@ def _draft(tmp_path: Path, common: list[str], title: str, **fields) -> str:
     return cycle_id
 
 
-def test_enable_rule_cycle_promotes_and_regress_passes(env, capsys):
-    tmp_path, settings, common = env
+def test_enable_rule_cycle_promotes_and_regress_passes(tmp_path, pg_engine, capsys):
+    src, settings, common = _env(tmp_path, pg_engine, with_evidence=True)
     flips = [{"unit": u, "to": c} for u, c in PREDICTED.items()]
-    cid = _draft(tmp_path, common, f"Enable {RULE}", hypothesis="DBMS_OUTPUT left unconverted makes these "
-                 "units undeployable; with the rule they deploy and run.",
+    cid = _draft(tmp_path, common, f"Enable {RULE}", hypothesis="Views left unconverted are rejected; "
+                 "with the view rule they deploy and match Oracle.",
                  change={"kind": "rule", "rule_id": RULE, "action": "enable"},
-                 # No scenario makes a unit `correct` on hr_payroll yet, so the do-nothing comparison
-                 # would fail for reasons unrelated to this change; it is pre-registered as off.
-                 predicates={"flips": flips, "max_regressions": 0, "do_nothing_below": False})
+                 predicates={"flips": flips, "max_regressions": 0, "do_nothing_below": True})
     assert fix(common, "freeze", cid) == 0
     assert fix(common, "run", cid) == 0
     cycle = gates.load_cycle(tmp_path / "cycles", cid)
@@ -73,7 +90,7 @@ def test_enable_rule_cycle_promotes_and_regress_passes(env, capsys):
     capsys.readouterr()
     assert fix(common, "show", cid) == 0
     shown = capsys.readouterr().out
-    assert "(intact)" in shown and "-> unverified" in shown and "+    RAISE NOTICE" in shown
+    assert "(intact)" in shown and "rejected -> correct" in shown and "+CREATE" in shown
 
     baselines = tmp_path / "baselines"
     assert fix(common, "decide", cid, "promote", "--reviewer", "ana", "--reason", "4 predicted flips, "
@@ -81,9 +98,9 @@ def test_enable_rule_cycle_promotes_and_regress_passes(env, capsys):
     active = load_settings(settings)
     assert active.version == 2 and RULE not in active.disabled_rules
     assert len(active.history) == 1 and active.history[0].startswith(f"v2: {cid} promote (rule {RULE} enabled)")
-    regress = ["regress", str(HR), "--settings", str(settings), "--baseline", str(baselines / "hr_payroll.json"),
-               "--pg-dsn", common[common.index("--pg-dsn") + 1]]
-    assert main(regress) == 0
+    regress = ["regress", str(src), "--settings", str(settings), "--baseline", str(baselines / "hr_payroll.json"),
+               "--pg-dsn", pg_engine.admin_dsn()]
+    assert main(regress) == 0  # the promoted settings reproduce the candidate arm: no regression
     assert fix(common, "audit") == 0
     assert fix(common, "decide", cid, "promote", "--reviewer", "ana", "--reason", "again") == 1  # decided
 
@@ -94,8 +111,9 @@ def _kb_hits(kb_dir: Path) -> list[str]:
     return [h.text for h in result.positives if h.kind == "correction"]
 
 
-def test_failed_predicate_tamper_and_kb_write_back(env, capsys):
-    tmp_path, settings, common = env
+def test_failed_predicate_tamper_and_kb_write_back(tmp_path, pg_engine, capsys):
+    # No scenarios here: this bar is about the gate, and a run without evidence is fast.
+    _, settings, common = _env(tmp_path, pg_engine, with_evidence=False)
     with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder()) as kb:  # offline, deterministic
         kb.add_experience(Experience(polarity="+", context="NVL(a, b) in a view", output="coalesce(a, b)"))
     unit = next(iter(PREDICTED))

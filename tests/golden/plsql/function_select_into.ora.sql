@@ -1,0 +1,9 @@
+CREATE OR REPLACE FUNCTION name_in_dept (p_dept IN NUMBER, p_default IN VARCHAR2 DEFAULT 'none') RETURN VARCHAR2 IS
+  v_name emp.name%TYPE;
+BEGIN
+  SELECT name INTO v_name FROM emp WHERE dept = p_dept;
+  RETURN v_name;
+EXCEPTION
+  WHEN NO_DATA_FOUND THEN RETURN p_default;
+  WHEN TOO_MANY_ROWS OR VALUE_ERROR THEN RETURN 'many:' || SQLCODE || SQLERRM;
+END name_in_dept;

@@ -1,0 +1,22 @@
+-- rules: expr.sysdate, expr.nvl, sql.sequence_nextval, plsql.raise_application_error, plsql.trigger
+CREATE OR REPLACE FUNCTION s.emp_biu_fn()
+RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+    v_now timestamp(0) := LOCALTIMESTAMP(0);
+BEGIN
+    IF (TG_OP = 'INSERT') THEN
+        NEW.id := COALESCE(NEW.id, NEXTVAL('emp_seq'));
+    ELSIF (TG_OP = 'UPDATE' AND NEW.salary IS DISTINCT FROM OLD.salary) AND NEW.salary < OLD.salary THEN
+        RAISE EXCEPTION USING ERRCODE = 'O2001', MESSAGE = coalesce('salary cannot decrease', '');
+    END IF;
+    RETURN NEW;
+END;
+$fn$;
+
+CREATE OR REPLACE TRIGGER emp_biu
+BEFORE INSERT OR UPDATE OF salary, name ON emp
+FOR EACH ROW
+WHEN (NOT NEW.salary IS NULL)
+EXECUTE FUNCTION s.emp_biu_fn();
