@@ -33,11 +33,11 @@ from knowledge_base.records import entry_text  # noqa: E402
 APPROVAL = Approval(approved_by="reviewer", approved_at="2026-11-29T12:00:00Z", reference="FIX-STUDY4")
 
 
-def base_records(size: int) -> list[Rule]:
+def base_records(size: int, near: float = 0.0) -> list[Rule]:
     rules = [Rule(construct_id=cid, idiom=title, paragraph=text, status="admitted", advisory=False)
              for cid, title, text in RULES]
     fill = [Rule(construct_id=f"filler-{i:05d}", idiom="synthetic", paragraph=text, status="admitted",
-                 advisory=False) for i, text in enumerate(filler(max(0, size - len(rules))))]
+                 advisory=False) for i, text in enumerate(filler(max(0, size - len(rules)), near=near))]
     return rules + fill
 
 
@@ -126,15 +126,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing | bge-m3:PATH")
     ap.add_argument("--sizes", default="12,120,1200,12000")
+    ap.add_argument("--near", type=float, default=0.0,
+                    help="share of filler that are hard negatives about neighbouring constructs (0..1)")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     embedder = make_embedder(args.embedder)
     _one_thread()
-    records = base_records(max(sizes))
+    records = base_records(max(sizes), args.near)
     t0 = time.perf_counter()
     vectors = embedder.embed([entry_text(r) for r in records])
     print(f"embedder: {embedder.name}; embedded {len(records)} entries in {time.perf_counter() - t0:.1f} s")
-    print(f"gap case: XMLTABLE; correct = the ingested correction, next = best irrelevant entry\n")
+    print(f"filler: synthetic, {args.near:.0%} hard negatives about neighbouring constructs")
+    print("gap case: XMLTABLE; correct = the ingested correction, next = best irrelevant entry\n")
     print("  size | before -> after")
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:

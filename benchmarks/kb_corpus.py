@@ -123,11 +123,26 @@ _REASONS = ["naming policy", "storage cleanup", "type fidelity", "grant model", 
             "case folding", "legacy schema", "reporting layer", "batch jobs", "archive tables"]
 
 
-def filler(n: int, seed: int = 20261129) -> list[str]:
-    """n distinct synthetic migration rules about naming, types and storage (none about the gaps)."""
+# Hard negatives: neighbouring constructs (documents, collections, JSON) that are not the gap's fix.
+_NEAR_FEATURES = ["JSON_TABLE", "XMLELEMENT", "XMLAGG", "EXTRACTVALUE", "XMLTYPE column", "TABLE(collection)",
+                  "nested table column", "VARRAY column", "object type attribute", "CAST(MULTISET(...))",
+                  "JSON_VALUE", "external table ACCESS PARAMETERS", "XMLSERIALIZE", "EXISTSNODE"]
+_NEAR_ACTIONS = ["map the document column type", "unnest the collection into rows with unnest()",
+                 "rewrite the path expression", "convert the constructor call", "aggregate the rows into one value",
+                 "cast the extracted value to numeric", "keep the namespace declaration",
+                 "replace the object attribute access", "turn the collection into an array column"]
+
+
+def filler(n: int, seed: int = 20261129, near: float = 0.0) -> list[str]:
+    """n distinct synthetic migration rules about naming, types and storage (none about the gaps);
+    with near > 0 that share of them are hard negatives about neighbouring constructs."""
     rng = random.Random(seed)
     out = []
     for i in range(n):
+        if near and rng.random() < near:
+            out.append(f"Rule N{i:05d}: {rng.choice(_NEAR_FEATURES)}: {rng.choice(_NEAR_ACTIONS)} in "
+                       f"view app{rng.randrange(40)}.v_{rng.randrange(5000)} ({rng.choice(_REASONS)}).")
+            continue
         schema, obj = f"app{rng.randrange(40)}", rng.choice(_OBJECTS)
         out.append(f"{rng.choice(_KINDS)} F{i:05d}: {rng.choice(_ACTIONS)} for {obj} {schema}.obj_{rng.randrange(5000)} "
                    f"in module m{rng.randrange(200)} ({rng.choice(_REASONS)}).")

@@ -61,7 +61,10 @@ class LexicalIndex:
         return self.base_count + len(self._delta_len)
 
     def build(self, docs: list[list[str]]) -> None:
-        import bm25s
+        try:
+            import bm25s
+        except ImportError as exc:
+            raise ImportError("the knowledge base needs bm25s: pip install bm25s") from exc
 
         self._reset_delta()
         self._stats_dirty = False

@@ -4,7 +4,8 @@ happens on the tree. What cannot be converted is recorded with `ctx.unconverted`
 `unconverted_marker`, so deployment fails loudly.
 
 Rule ids: plsql.function, plsql.procedure, plsql.package, plsql.trigger, plsql.exceptions,
-plsql.raise_application_error, plsql.dbms_output, plsql.collections, plsql.autonomous.
+plsql.raise_application_error, plsql.dbms_output, plsql.collections, plsql.autonomous,
+plsql.empty_string_params (string inputs: '' → NULL on entry, as Oracle never sees '').
 """
 
 from __future__ import annotations

@@ -129,9 +129,16 @@ class CallMixin:
             return None
         self.ctx.applied("plsql.collections")
         lv = self.lvalue(base_toks, scope)
+        if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
+            lv = LValue(".".join(parts[:-1]))
         v, method = lv.target, parts[-1].upper()
         args = self.call_args(st.args, scope)
-        if typ.coll.kind == "assoc":
+        if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
+            n = args[0] if args else "1"
+            sign = {"EXTEND": "+", "TRIM": "-"}.get(method)
+            body = [f"{v} := oracompat.aa_{method.lower()}_at({v}, {v}__size, {n});",
+                    f"{v}__size := {v}__size {sign} {n};"] if sign else [f"{v} := '{{}}'::jsonb;", f"{v}__size := 0;"]
+        elif typ.coll.kind == "assoc":
             if method == "DELETE" and not args:
                 body = [f"{v} := '{{}}'::jsonb;"]
             elif method == "DELETE" and len(args) == 1:

@@ -132,6 +132,8 @@ class DeclMixin:
 
     def var_line(self, d: A.VarDecl, scope: Scope) -> str:
         t = self.resolve_type(d.type, scope)
+        if d.name in self.sparse_names and t.coll is not None and t.coll.kind == "array":
+            return self.sparse_var_line(d, t, scope)
         scope.add(Sym(d.name, "const" if d.constant else "var", t))
         parts = [d.name]
         if d.constant:
@@ -144,6 +146,17 @@ class DeclMixin:
         elif t.coll is not None and t.coll.kind == "assoc":
             parts.append(":= '{}'::jsonb")  # an INDEX BY table starts empty, never NULL
         return " ".join(parts) + ";"
+
+    def sparse_var_line(self, d: A.VarDecl, t: PgType, scope: Scope) -> str:
+        """A nested table that DELETE(i) makes sparse is held as a jsonb map index → element (like
+        an INDEX BY table); whole-value uses convert to/from the dense array type."""
+        self.ctx.note(f"{d.name}: nested table with DELETE(i) held as jsonb; compacted to {t.pg} when used whole")
+        c = t.coll
+        st = PgType("jsonb", t.ora, coll=Coll("assoc", c.elem_pg, c.elem_ora, True, c.elem_composite), array_pg=t.pg)
+        init = f"oracompat.arr_to_aa({self.expr(d.default, scope)})" if d.default else "'{}'::jsonb"
+        scope.add(Sym(d.name, "var", st))
+        # Oracle keeps placeholders for deleted elements: EXTEND appends after the internal size
+        return f"{d.name} jsonb := {init}; {d.name}__size integer := coalesce(oracompat.aa_last_n({d.name}), 0);"
 
     def cursor_line(self, d: A.CursorDecl, scope: Scope) -> str:
         cscope = scope.child()

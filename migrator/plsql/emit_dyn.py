@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from migrator.plsql import ast as A
+from migrator.plsql.exprs import render
 from migrator.plsql.lexer import Token, q_string_value, tokenize
 from migrator.plsql.parser import norm_name
 from migrator.plsql.typesys import PgType, Scope
@@ -70,9 +71,9 @@ class DynMixin:
         head = inner[0].upper if inner else ""
         if head in ("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE"):
             from migrator.plsql import sqlconv
-            out = sqlconv.convert("stmt", " ".join(t.text for t in walked), self.ctx, {})
+            out = sqlconv.convert("stmt", render(walked), self.ctx, {})
         else:
-            out = " ".join(t.text for t in walked)  # DDL and the like: sqlglot's Oracle DDL is partial
+            out = render(walked)  # DDL and the like: sqlglot's Oracle DDL is partial
             self.ctx.note(f"dynamic statement kept as written: {value[:60]}")
         for k, v in ph.items():
             out = out.replace(k, v)
@@ -126,6 +127,9 @@ class DynMixin:
             base, ptype = tmp, sym.type
         elif sym is not None and sym.kind == "selfattr":
             base, ptype = f"self.{parts[0]}", sym.type
+        elif sym is not None and sym.type is not None and sym.type.array_pg and not rest and j >= len(toks):
+            return LValue(f"aa:{parts[0]} := oracompat.arr_to_aa({{value}})",
+                          finish=[f"{parts[0]}__size := coalesce(oracompat.aa_last_n({parts[0]}), 0);"])
         elif sym is not None:
             base, ptype = parts[0], sym.type
         else:

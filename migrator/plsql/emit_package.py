@@ -1,13 +1,11 @@
-"""Packages → a schema per package, functions per member, per-session state in custom GUCs.
+"""Packages → a schema per package, functions per member, non-transactional per-session state.
 
 State: each variable has a getter ``pkg.v()`` and a setter ``pkg.set__v(value)`` over
-``oracompat.pkg_get/pkg_set`` (custom GUC ``oracompat_pkg.<schema>__<pkg>__<var>``, session-level,
-NULL kept as a sentinel). The value is stored as text and read back into a variable of the declared
-type. ``pkg.initialize__()`` runs once per session (guard GUC): it sets every variable's default
-and runs the body's initialisation section; every member, getter and setter calls it first.
-Constants become functions returning their expression. Caveat (reported as a note): GUC changes
-are transactional in PostgreSQL — an assignment undone by a rolled-back (sub)transaction is lost,
-while Oracle package state is not transactional.
+``oracompat.pkg_get/pkg_set`` (session-level and, like Oracle package state, not undone by a
+rollback — see runtime.sql). The value is stored as text and read back into a variable of the
+declared type. ``pkg.initialize__()`` runs once per session (a guard entry): it sets every
+variable's default and runs the body's initialisation section; every member, getter and setter
+calls it first. Constants become functions returning their expression.
 """
 
 from __future__ import annotations
@@ -51,9 +49,6 @@ def emit_package(em, p: A.Package, schema: str) -> str:
     for d in p.decls:
         if isinstance(d, A.Routine) and d.block is not None or isinstance(d, A.Routine) and d.external:
             out.append(member(em, pkg, d, scope, guard))
-    if any(isinstance(d, A.VarDecl) and not d.constant for d in p.decls):
-        em.ctx.note("package variables live in session GUCs: a change undone by a rolled-back "
-                    "(sub)transaction is lost, unlike Oracle package state")
     return "\n\n".join(out)
 
 
@@ -106,10 +101,10 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
         sets.append(f"{IND}PERFORM oracompat.pkg_set('{state_key(schema, pkg, name)}', v__{name}::text);")
     lines = (["DECLARE"] + decls if decls else []) + [
         "BEGIN",
-        f"{IND}IF current_setting('{flag}', true) = 'Y' THEN",
+        f"{IND}IF oracompat.pkg_get('{flag}') = 'Y' THEN",
         f"{IND}{IND}RETURN;",
         f"{IND}END IF;",
-        f"{IND}PERFORM set_config('{flag}', 'Y', false);",
+        f"{IND}PERFORM oracompat.pkg_set('{flag}', 'Y');",
     ] + sets
     if p.init is not None and p.is_body:
         em.extra_decls = []

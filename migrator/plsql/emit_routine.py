@@ -30,6 +30,8 @@ def dropped_defaults(r: A.Routine) -> set[int]:
     if r.kind != "PROCEDURE":
         return set()
     last_out = max((k for k, p in enumerate(r.params) if p.mode != "IN"), default=-1)
+    if last_out < 0:
+        return set()
     return {k for k, p in enumerate(r.params[:last_out]) if p.default is not None}
 
 
@@ -120,11 +122,26 @@ class RoutineEmitter:
         scope = parent.child()
         params = self.params(r, scope)
         ret = self.returns(r, scope) if r.kind == "FUNCTION" else None
-        body = self.body(r.block, scope, owner, head_stmts or [], [])
+        body = self.body(r.block, scope, owner, (head_stmts or []) + self.empty_strings(r, scope), [])
         em.ctx.applied(rule)
         if em.autonomous:
             return self.autonomous(r, qname, params, ret, body)
         return create_function(self.head(r.kind, qname, params, ret), body)
+
+    def empty_strings(self, r: A.Routine, scope: Scope) -> list[str]:
+        """Oracle has no empty strings ('' is NULL): string inputs are normalised on entry, so the
+        body sees what Oracle code would see when PostgreSQL callers pass ''."""
+        em = self.em
+        if not em.ctx.enabled("plsql.empty_string_params"):
+            return []
+        out = []
+        for p in r.params:
+            t = scope.names[p.name].type
+            if p.mode != "OUT" and t is not None and t.pg.startswith(("varchar", "char", "text", "character")):
+                out.append(f"{p.name} := nullif({p.name}, '');")
+        if out:
+            em.ctx.applied("plsql.empty_string_params")
+        return out
 
     def head(self, kind: str, qname: str, params: list[str], ret: str | None) -> str:
         plist = ", ".join(params)

@@ -43,6 +43,7 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         self.suppress_pre = False
         self.block_savepoints: set[str] = set()
         self.tracked_cursors, self.uses_sql_rowcount, self.uses_put = self.prescan(tokens)
+        self.sparse_names = self.sparse_scan(tokens)
 
     @staticmethod
     def prescan(tokens: list[Token]):
@@ -59,6 +60,16 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
             elif t.upper == "DBMS_OUTPUT" and tokens[k + 2].upper == "PUT" and tokens[k + 1].text == ".":
                 put = True
         return cursors, sql, put
+
+    @staticmethod
+    def sparse_scan(tokens: list[Token]) -> set[str]:
+        """Collections on which DELETE(i) is called: as nested tables they become sparse."""
+        out = set()
+        for k in range(len(tokens) - 4):
+            if tokens[k + 1].text == "." and tokens[k + 2].upper == "DELETE" and tokens[k + 3].text == "(" \
+                    and tokens[k + 4].text != ")" and tokens[k].kind in ("word", "qident"):
+                out.add(norm_name(tokens[k]))
+        return out
 
     def unconverted(self, construct: str, message: str, where=None) -> None:
         line = where if isinstance(where, int) else (self.lines.line(where.start) if where is not None and where.end else None)

@@ -21,6 +21,19 @@ _CURSOR_ATTRS = {"FOUND", "NOTFOUND", "ISOPEN", "ROWCOUNT", "BULK_ROWCOUNT", "BU
 _ARR_METHODS = {"COUNT", "FIRST", "LAST", "EXISTS", "NEXT", "PRIOR", "LIMIT"}
 
 
+def render(tokens: list[Token]) -> str:
+    """Tokens back to text, spaced as in the source (Oracle's `(+)` must stay unspaced);
+    placeholders and tokens from different places get one space."""
+    out: list[str] = []
+    prev = None
+    for t in tokens:
+        if prev is not None and (t.kind == "ph" or prev.kind == "ph" or t.start != prev.end or t.end == 0):
+            out.append(" ")
+        out.append(t.text)
+        prev = t
+    return "".join(out)
+
+
 class ExprMixin:
     """Mixed into the Emitter; needs self.ctx, self.scope-aware helpers from other mixins."""
 
@@ -34,7 +47,7 @@ class ExprMixin:
         fast = sqlconv.fast_text(walked, scope.types_map(), lambda n: scope.get(n) is not None)
         if fast is not None:
             return self._unph(fast, ph)
-        text = " ".join(t.text for t in walked)
+        text = render(walked)
         types.update(scope.types_map())
         out = sqlconv.convert("expr", text, self.ctx, types)
         return self._unph(out, ph)
@@ -43,7 +56,7 @@ class ExprMixin:
         ph: dict[str, str] = {}
         types: dict[str, str] = {}
         walked = self.walk(toks, scope, ph, types, in_sql=True)
-        text = " ".join(t.text for t in walked)
+        text = render(walked)
         types.update(scope.types_map())
         out = sqlconv.convert("stmt", text, self.ctx, types)
         return self._unph(out, ph)

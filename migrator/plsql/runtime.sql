@@ -90,23 +90,34 @@ BEGIN
 END;
 $fn$;
 
--- package state: 'N' = NULL, 'V' || value otherwise; unset key → NULL
+-- package state: kept in session-level prepared statements, because they are NOT transactional
+-- (custom GUCs and temp tables are rolled back with a failed (sub)transaction, Oracle package
+-- state is not). Value text is hex-encoded: 'N' = NULL, 'V<hex>' otherwise. DEALLOCATE ALL /
+-- DISCARD ALL reset it, like DBMS_SESSION.RESET_PACKAGE.
 CREATE OR REPLACE FUNCTION oracompat.pkg_get(p_key text) RETURNS text
 LANGUAGE plpgsql STABLE AS $fn$
 DECLARE
-    raw text := current_setting(p_key, true);
+    raw text;
 BEGIN
-    IF raw IS NULL OR raw = '' OR raw = 'N' THEN
+    SELECT substring(statement FROM '''([NV][0-9a-f]*)''') INTO raw
+      FROM pg_prepared_statements WHERE name = 'oracompat_' || md5(p_key);
+    IF raw IS NULL OR raw = 'N' THEN
         RETURN NULL;
     END IF;
-    RETURN substr(raw, 2);
+    RETURN convert_from(decode(substr(raw, 2), 'hex'), 'UTF8');
 END;
 $fn$;
 
 CREATE OR REPLACE FUNCTION oracompat.pkg_set(p_key text, p_value text) RETURNS void
 LANGUAGE plpgsql AS $fn$
+DECLARE
+    ps text := 'oracompat_' || md5(p_key);
 BEGIN
-    PERFORM set_config(p_key, CASE WHEN p_value IS NULL THEN 'N' ELSE 'V' || p_value END, false);
+    IF EXISTS (SELECT 1 FROM pg_prepared_statements WHERE name = ps) THEN
+        EXECUTE format('DEALLOCATE %I', ps);
+    END IF;
+    EXECUTE format('PREPARE %I AS SELECT %L::text', ps,
+                   CASE WHEN p_value IS NULL THEN 'N' ELSE 'V' || encode(convert_to(p_value, 'UTF8'), 'hex') END);
 END;
 $fn$;
 
@@ -216,4 +227,23 @@ BEGIN
     END LOOP;
     RETURN out;
 END;
+$fn$;
+
+-- nested tables made sparse by DELETE(i): jsonb maps index → element
+CREATE OR REPLACE FUNCTION oracompat.arr_to_aa(p_arr anyarray) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT coalesce((SELECT jsonb_object_agg(u.i::text, to_jsonb(u.x)) FROM unnest(p_arr) WITH ORDINALITY AS u(x, i)), '{}'::jsonb)
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.aa_extend_at(p_arr jsonb, p_size integer, p_n integer) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT coalesce(p_arr, '{}'::jsonb) || coalesce((SELECT jsonb_object_agg((p_size + g)::text, 'null'::jsonb)
+                                                 FROM generate_series(1, p_n) AS g), '{}'::jsonb)
+$fn$;
+
+-- TRIM(n): drop the elements above the new internal size (deleted placeholders count)
+CREATE OR REPLACE FUNCTION oracompat.aa_trim_at(p_arr jsonb, p_size integer, p_n integer) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT p_arr - coalesce((SELECT array_agg(k) FROM jsonb_object_keys(p_arr) AS k
+                         WHERE k::numeric > p_size - p_n), '{}'::text[])
 $fn$;

@@ -33,6 +33,7 @@ class PgType:
     composite: bool = False  # a record/row type (fields addressable)
     refcursor: bool = False
     object_key: str | None = None  # schema-level object type: catalog key (for its methods)
+    array_pg: str | None = None  # a nested table made sparse by DELETE(i), held as jsonb: its array type
 
 
 @dataclass

@@ -35,6 +35,9 @@ class ValueMixin:
             base, ptype, rest = f"{sym.getter}()", sym.type, parts[1:]
         elif sym.kind == "type" and sym.type is not None and j < len(toks) and toks[j].is_op("("):
             return self.constructor(sym.type, toks, j, scope)
+        elif sym.type is not None and sym.type.array_pg and len(parts) == 1 and not (
+                j < len(toks) and toks[j].is_op("(")):
+            return self.sparse_to_array(parts[0], sym.type), j, ""
         elif sym.type is not None and sym.type.coll is not None and (
                 (j < len(toks) and toks[j].is_op("(")) or (len(parts) > 1 and parts[1].upper() in _COLL_METHODS)):
             base, ptype, rest = parts[0], sym.type, parts[1:]
@@ -113,6 +116,12 @@ class ValueMixin:
                 if depth == 0:
                     return toks[j + 1:k], k + 1
         return toks[j + 1:], len(toks)
+
+    def sparse_to_array(self, base: str, t: PgType) -> str:
+        c = t.coll
+        value = f"jsonb_populate_record(NULL::{c.elem_pg}, e.value)" if c.elem_composite else \
+            f"(e.value #>> '{{}}')::{self.castable(c.elem_pg)}"
+        return f"ARRAY(SELECT {value} FROM jsonb_each({base}) AS e ORDER BY e.key::numeric)"
 
     def key_text(self, coll, key: str) -> str:
         return f"(({key})::bigint)::text" if coll.numeric_keys else f"({key})::text"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
 import yaml
 
 from harness import gates
@@ -93,6 +92,8 @@ def test_enable_rule_cycle_promotes_and_regress_passes(tmp_path, pg_engine, caps
     assert "(intact)" in shown and "rejected -> correct" in shown and "+CREATE" in shown
 
     baselines = tmp_path / "baselines"
+    old_settings = tmp_path / "old-settings.yaml"
+    shutil.copy(settings, old_settings)
     assert fix(common, "decide", cid, "promote", "--reviewer", "ana", "--reason", "4 predicted flips, "
                "0 regressions", "--baselines", str(baselines)) == 0
     active = load_settings(settings)
@@ -101,6 +102,8 @@ def test_enable_rule_cycle_promotes_and_regress_passes(tmp_path, pg_engine, caps
     regress = ["regress", str(src), "--settings", str(settings), "--baseline", str(baselines / "hr_payroll.json"),
                "--pg-dsn", pg_engine.admin_dsn()]
     assert main(regress) == 0  # the promoted settings reproduce the candidate arm: no regression
+    regress[regress.index(str(settings))] = str(old_settings)
+    assert main(regress) == 1  # and the baseline is not vacuous: the old settings lose the four views
     assert fix(common, "audit") == 0
     assert fix(common, "decide", cid, "promote", "--reviewer", "ana", "--reason", "again") == 1  # decided
 
@@ -147,11 +150,24 @@ def test_failed_predicate_tamper_and_kb_write_back(tmp_path, pg_engine, capsys):
     assert decision.override.startswith("the pipeline") and "ingested as entry" in decision.applied
     assert load_settings(settings).version == 1  # a KB change leaves the settings file alone
 
+
+def test_tampered_audit_line_is_reported(tmp_path, pg_engine, capsys):
+    _, settings, common = _env(tmp_path, pg_engine, with_evidence=False)
+    cid = _draft(tmp_path, common, f"Enable {RULE}", hypothesis="h",
+                 change={"kind": "rule", "rule_id": RULE, "action": "enable"})
+    assert fix(common, "freeze", cid) == 0
+    assert fix(common, "audit") == 0
     audit = tmp_path / "cycles" / "audit.jsonl"
-    lines = audit.read_text().splitlines()
-    lines[2] = lines[2].replace('"all_met": false', '"all_met": true')  # the run "passed"
+    original = audit.read_text().splitlines()
+    lines = list(original)
+    lines[0] = lines[0].replace(f'"title": "Enable {RULE}"', '"title": "Something harmless"')
     audit.write_text("\n".join(lines) + "\n")
     capsys.readouterr()
     assert fix(common, "audit") == 1
     out = capsys.readouterr().out
-    assert "TAMPERED" in out and "line 3:" in out
+    assert "TAMPERED" in out and "line 1:" in out
+    assert fix(common, "run", cid) == 1  # nothing proceeds on a damaged log
+    assert "damaged at line 1" in capsys.readouterr().err
+    audit.write_text(original[0] + "\n")  # cut the tail instead: the chain alone cannot see that,
+    assert fix(common, "audit") == 1      # but FIX-001.yaml says frozen and the log has no freeze
+    assert f"INCONSISTENT: {cid} is frozen but the log lacks: freeze" in capsys.readouterr().out

@@ -18,10 +18,14 @@ INSERT INTO s.emp VALUES (1, 'Ann', 1000, 10), (2, 'Bob', 2000, 10), (3, 'Cid', 
 """
 
 
-def deploy(dsn: str, oracle: str) -> psycopg.Connection:
+def deploy(dsn: str, oracle: str, types: str = "") -> psycopg.Connection:
+    """Runtime + tables, then the converted units (schema-level types come as PostgreSQL DDL:
+    they belong to the DDL converter)."""
     conn = psycopg.connect(dsn, autocommit=True)
     conn.execute(plsql.RUNTIME_SQL)
     conn.execute(SETUP)
+    if types:
+        conn.execute(types)
     for unit, text, unconverted, _, _ in convert_all(split_sql(oracle)):
         assert not unconverted, (unit.name, unconverted, text)
         conn.execute(text)
@@ -190,6 +194,7 @@ CREATE OR REPLACE PACKAGE counter_pkg AS
   g_count PLS_INTEGER := 0;
   FUNCTION next_val RETURN PLS_INTEGER;
   FUNCTION inits RETURN PLS_INTEGER;
+  FUNCTION bump_then_fail RETURN PLS_INTEGER;
 END counter_pkg;
 /
 CREATE OR REPLACE PACKAGE BODY counter_pkg AS
@@ -200,6 +205,15 @@ CREATE OR REPLACE PACKAGE BODY counter_pkg AS
     RETURN g_count;
   END next_val;
   FUNCTION inits RETURN PLS_INTEGER IS BEGIN RETURN g_inits; END inits;
+  FUNCTION bump_then_fail RETURN PLS_INTEGER IS
+    v NUMBER;
+  BEGIN
+    g_count := g_count + 100;
+    v := 1 / 0;
+    RETURN v;
+  EXCEPTION WHEN ZERO_DIVIDE THEN
+    RETURN g_count;
+  END bump_then_fail;
 BEGIN
   g_inits := g_inits + 1;
 END counter_pkg;
@@ -219,6 +233,13 @@ END;
     assert scalar(other, "SELECT counter_pkg.next_val()") == 2  # a new session starts fresh
     assert scalar(other, "SELECT counter_pkg.inits()") == 1
     assert scalar(conn, "SELECT counter_pkg.next_val()") == 6
+    # Oracle package state is not transactional: the handler's block rollback keeps the +100
+    assert scalar(conn, "SELECT counter_pkg.bump_then_fail()") == 106
+    conn.autocommit = False
+    conn.execute("SELECT counter_pkg.next_val()")
+    conn.rollback()
+    conn.autocommit = True
+    assert scalar(conn, "SELECT counter_pkg.g_count()") == 108
 
 
 def test_collections_assoc_and_nested(pg_dsn):
@@ -284,3 +305,101 @@ END;
     conn.autocommit = True
     assert scalar(conn, "SELECT count(*) FROM s.emp WHERE id = 9") == 0
     assert scalar(conn, "SELECT string_agg(msg, ',') FROM s.audit_log") == "kept"
+
+
+def test_nested_subprogram_lifted_and_moved_defaults(pg_dsn):
+    conn = deploy(pg_dsn, """
+CREATE OR REPLACE PROCEDURE add_bonus (p_id IN NUMBER, p_pct IN NUMBER DEFAULT 10, p_new OUT NUMBER) IS
+BEGIN
+  UPDATE emp SET salary = salary * (1 + p_pct / 100) WHERE id = p_id RETURNING salary INTO p_new;
+END;
+/
+CREATE OR REPLACE FUNCTION bonus_demo RETURN NUMBER IS
+  v_new NUMBER;
+  FUNCTION sq (p IN NUMBER) RETURN NUMBER IS
+  BEGIN
+    RETURN p * p;
+  END sq;
+BEGIN
+  add_bonus(p_id => 1, p_new => v_new);
+  RETURN v_new + sq(3);
+END;
+/
+""")
+    assert scalar(conn, "SELECT s.bonus_demo()") == 1109
+
+
+def test_sparse_nested_table_compacts_on_return(pg_dsn):
+    conn = deploy(pg_dsn, """
+CREATE OR REPLACE FUNCTION odd_ids RETURN VARCHAR2 IS
+  TYPE id_list IS TABLE OF NUMBER;
+  v id_list := id_list(1, 2, 3, 4);
+  i PLS_INTEGER;
+  s VARCHAR2(100);
+BEGIN
+  v.DELETE(2);
+  v.DELETE(4);
+  v.EXTEND;
+  v(v.LAST) := 9;
+  i := v.FIRST;
+  WHILE i IS NOT NULL LOOP
+    s := s || i || '=' || v(i) || ' ';
+    i := v.NEXT(i);
+  END LOOP;
+  RETURN s || 'count ' || v.COUNT;
+END;
+/
+""")
+    assert scalar(conn, "SELECT s.odd_ids()") == "1=1 3=3 5=9 count 3"
+
+
+def test_object_type_methods_and_record_types(pg_dsn):
+    conn = deploy(pg_dsn, """
+CREATE OR REPLACE TYPE money_t AS OBJECT (amount NUMBER(15,2), currency CHAR(3),
+  MEMBER FUNCTION plus (p_amount IN NUMBER) RETURN money_t)
+/
+CREATE OR REPLACE TYPE BODY money_t AS
+  MEMBER FUNCTION plus (p_amount IN NUMBER) RETURN money_t IS
+  BEGIN
+    RETURN money_t(amount + NVL(p_amount, 0), SELF.currency);
+  END plus;
+END;
+/
+CREATE OR REPLACE FUNCTION money_demo RETURN VARCHAR2 IS
+  TYPE pair_t IS RECORD (name VARCHAR2(10), qty PLS_INTEGER);
+  v_pair pair_t;
+  v_m money_t := money_t(10, 'EUR');
+BEGIN
+  v_pair.name := 'x';
+  v_pair.qty := 2;
+  v_m := v_m.plus(5);
+  RETURN v_pair.name || v_pair.qty || ':' || v_m.currency || TO_CHAR(v_m.amount);
+END;
+/
+""", types="CREATE TYPE s.money_t AS (amount numeric(15,2), currency char(3));")
+    assert scalar(conn, "SELECT s.money_demo()") == "x2:EUR15.00"
+
+
+def test_refcursor_function_and_statement_trigger(pg_dsn):
+    conn = deploy(pg_dsn, """
+CREATE OR REPLACE FUNCTION emps_of (p_dept IN NUMBER) RETURN SYS_REFCURSOR IS
+  v_rc SYS_REFCURSOR;
+BEGIN
+  OPEN v_rc FOR SELECT name FROM emp WHERE dept = p_dept ORDER BY id;
+  RETURN v_rc;
+END;
+/
+CREATE OR REPLACE TRIGGER emp_stmt_trg
+AFTER DELETE ON emp
+BEGIN
+  INSERT INTO audit_log (msg) VALUES ('deleted');
+END;
+/
+""")
+    conn.autocommit = False
+    name = scalar(conn, "SELECT s.emps_of(10)")
+    assert [r[0] for r in conn.execute(f'FETCH ALL FROM "{name}"')] == ["Ann", "Bob"]
+    conn.commit()
+    conn.autocommit = True
+    conn.execute("DELETE FROM s.emp WHERE dept = 10")
+    assert scalar(conn, "SELECT count(*) FROM s.audit_log") == 1

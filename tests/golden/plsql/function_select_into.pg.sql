@@ -1,4 +1,4 @@
--- rules: plsql.exceptions, expr.concat_null, plsql.function
+-- rules: plsql.empty_string_params, plsql.exceptions, expr.concat_null, plsql.function
 CREATE OR REPLACE FUNCTION s.name_in_dept(p_dept numeric, p_default varchar DEFAULT 'none')
 RETURNS varchar
 LANGUAGE plpgsql AS $fn$
@@ -6,6 +6,7 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
     v_name varchar(40);
 BEGIN
+    p_default := nullif(p_default, '');
     SELECT name FROM emp WHERE dept = p_dept INTO STRICT v_name;
     RETURN v_name;
 EXCEPTION

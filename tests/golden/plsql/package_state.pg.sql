@@ -53,10 +53,10 @@ DECLARE
     v__g_names jsonb := '{}'::jsonb;
     v__g_inits integer := 0;
 BEGIN
-    IF current_setting('oracompat_pkg.s__counter_pkg___initialized', true) = 'Y' THEN
+    IF oracompat.pkg_get('oracompat_pkg.s__counter_pkg___initialized') = 'Y' THEN
         RETURN;
     END IF;
-    PERFORM set_config('oracompat_pkg.s__counter_pkg___initialized', 'Y', false);
+    PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg___initialized', 'Y');
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_count', v__g_count::text);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_names', v__g_names::text);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_inits', v__g_inits::text);
