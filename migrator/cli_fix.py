@@ -137,9 +137,11 @@ def _show(args, ctx) -> int:
         for line in _arms(cycle) + _predicates(cycle):
             print(line)
         flips = flip_diffs(cycle)
-        print(f"  flips: {len(flips)}")
+        predicted = {f.unit for f in cycle.predicates.flips}
+        print(f"  flips: {len(flips)} ({sum(u not in predicted for u, *_ in flips)} not predicted); verdicts in "
+              + ", ".join(f"{s.out_dir}/report.md" for s in cycle.run.candidate.schemas))
         for unit, was, now, diff in flips:
-            print(f"  --- {unit}: {was} -> {now}")
+            print(f"  --- {unit}: {was} -> {now}" + ("" if unit in predicted else "  (NOT PREDICTED)"))
             print("".join("      " + ln for ln in diff.splitlines(True)), end="")
     for d in cycle.decisions:
         extra = f"; override: {d.override}" if d.override else ""

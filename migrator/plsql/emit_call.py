@@ -6,9 +6,9 @@ from __future__ import annotations
 from migrator.plsql import ast as A
 from migrator.plsql.emit_routine import dropped_defaults
 from migrator.plsql.errors import app_error_sqlstate
-from migrator.plsql.lexer import Token, q_string_value, tokenize
+from migrator.plsql.lexer import Token
 from migrator.plsql.parser import norm_name
-from migrator.plsql.typesys import PgType, Scope
+from migrator.plsql.typesys import PgType
 from migrator.plsql.values import LValue
 from migrator.rules.context import unconverted_marker
 

@@ -39,7 +39,7 @@ class DeclMixin:
         if which == "ROWTYPE":
             sym = scope.get(name[0]) if len(name) == 1 else None
             if sym is not None and sym.kind == "cursor":
-                return PgType("record", composite=True)
+                return self.cursor_rowtype(name[0], sym)
             return PgType(".".join(name), composite=True)
         if len(name) == 1:
             sym = scope.get(name[0])
@@ -167,10 +167,28 @@ class DeclMixin:
             if p.default:
                 self.unconverted("cursor parameter default", f"cursor {d.name}: PostgreSQL cursor parameters have no defaults", d.line)
             params.append(f"{p.name} {pt.pg}")
-        scope.add(Sym(d.name, "cursor", PgType("refcursor", refcursor=True), cursor_params=d.params))
         query = self.query_text(d.query, cscope)
+        scope.add(Sym(d.name, "cursor", PgType("refcursor", refcursor=True), cursor_params=d.params,
+                      sigs=[(d, scope)]))
         args = f" ({', '.join(params)})" if params else ""
         return f"{d.name} CURSOR{args} FOR {query};"
+
+    def cursor_rowtype(self, name: str, sym: Sym) -> PgType:
+        """c%ROWTYPE: PostgreSQL has no cursor row types, but a view over the cursor's query (its
+        parameters as typed NULLs) has exactly that row type — created before the routine."""
+        if not sym.sigs:
+            return PgType("record", composite=True)
+        d, scope = sym.sigs[0]
+        view = f"{self.owner}__{name}_row"
+        if self.suppress_pre or view in self.created_views:
+            return PgType(view, composite=True)
+        nscope = scope.child()
+        for p in d.params:
+            pt = self.resolve_type(p.type, scope)
+            nscope.add(Sym(p.name, "nullparam", PgType(f"NULL::{self.castable(pt.pg)}", pt.ora)))
+        self.created_views.add(view)
+        self.pre.append(f"CREATE OR REPLACE VIEW {view} AS\n{self.query_text(d.query, nscope)};")
+        return PgType(view, composite=True)
 
     def exception_sym(self, name: str, scope: Scope, owner: str, inits: list) -> Sym:
         self.ctx.applied("plsql.exceptions")

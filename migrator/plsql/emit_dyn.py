@@ -93,8 +93,13 @@ class DynMixin:
             head = f"FOR {st.var} IN 1..coalesce(cardinality({coll}), 0) LOOP"
         else:
             head = f"FOR {st.var} IN {self.expr(st.lo, scope)}..{self.expr(st.hi, scope)} LOOP"
-        body = self.stmt(st.stmt, inner, ind + IND)
-        return [f"{ind}{head}"] + body + [f"{ind}END LOOP;"]
+        saved, self.in_forall = self.in_forall, True
+        try:
+            body = self.stmt(st.stmt, inner, ind + IND)
+        finally:
+            self.in_forall = saved
+        reset = [f"{ind}sql__rowcount := 0;"] if self.uses_sql_rowcount else []
+        return reset + [f"{ind}{head}"] + body + [f"{ind}END LOOP;"]
 
     # ---- assignment targets --------------------------------------------------------------------
     def temp(self, pg_type: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from migrator.plsql import ast as A
 from migrator.plsql.emit_routine import IND, RoutineEmitter, create_function
-from migrator.plsql.typesys import Scope, Sym
+from migrator.plsql.typesys import Scope
 from migrator.rules.context import unconverted_marker
 
 

@@ -4,7 +4,7 @@ nested subprograms."""
 from __future__ import annotations
 
 from migrator.plsql import ast as A
-from migrator.plsql.typesys import PgType, Scope, Sym
+from migrator.plsql.typesys import Scope, Sym
 from migrator.rules.context import unconverted_marker
 
 IND = "    "

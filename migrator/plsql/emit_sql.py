@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from migrator.plsql import ast as A
-from migrator.plsql.lexer import Token, q_string_value
+from migrator.plsql.lexer import Token
 from migrator.plsql.parser import norm_name
-from migrator.plsql.typesys import PgType, Scope
+from migrator.plsql.typesys import PgType
 from migrator.plsql.values import LValue
 from migrator.rules.context import unconverted_marker
 
@@ -32,7 +32,13 @@ class SqlMixin:
         return self.sql_text(toks, scope)
 
     def rowcount_lines(self, ind) -> list[str]:
-        return [f"{ind}GET DIAGNOSTICS sql__rowcount = ROW_COUNT;"] if self.uses_sql_rowcount else []
+        if not self.uses_sql_rowcount:
+            return []
+        if self.in_forall:  # Oracle: SQL%ROWCOUNT after FORALL is the total of all iterations
+            self.extra_decls.append("forall__rowcount integer;")
+            return [f"{ind}GET DIAGNOSTICS forall__rowcount = ROW_COUNT;",
+                    f"{ind}sql__rowcount := sql__rowcount + forall__rowcount;"]
+        return [f"{ind}GET DIAGNOSTICS sql__rowcount = ROW_COUNT;"]
 
     def st_sql(self, st: A.Sql, scope, ind):
         toks = st.toks
@@ -110,6 +116,11 @@ class SqlMixin:
             cols = ", ".join(f"c{i + 1}" for i in range(len(names)))
             aggs = ", ".join(f"coalesce(array_agg(q__.c{i + 1}), '{{}}')" for i in range(len(names)))
             agg = f"SELECT {aggs} FROM ({text}) AS q__({cols})"
+        assoc = [self.target_type(t, scope) for t in targets]
+        if any(t is not None and t.coll is not None and t.coll.kind == "assoc" and not t.array_pg for t in assoc):
+            # INDEX BY targets hold jsonb: the collected rows get the keys 1..n
+            agg = agg.replace("coalesce(array_agg(", "oracompat.arr_to_aa(coalesce(array_agg(").replace(
+                "'{}')", "'{}'))")
         return [f"{ind}{s}" for s in setup] + [f"{ind}{agg} INTO {', '.join(names)};"] + \
             self.rowcount_lines(ind) + [f"{ind}{s}" for s in finish]
 
@@ -181,6 +192,8 @@ class SqlMixin:
             self.unconverted("FETCH BULK COLLECT", "into several collections", st.line)
             return [f"{ind}{unconverted_marker('FETCH BULK COLLECT', name)};"]
         lv = self.lvalue(st.into[0], scope)
+        if lv.target.startswith("aa:"):
+            lv = LValue(norm_name(st.into[0][0]))
         t = self.target_type(st.into[0], scope)
         elem = t.coll.elem_pg if t and t.coll else "record"
         row = self.temp(elem if "%" not in elem else "record")
@@ -195,5 +208,12 @@ class SqlMixin:
         out += [f"{ind}{IND}{base}__found := FOUND;"] if track else []
         out += [f"{ind}{IND}EXIT WHEN NOT FOUND;"]
         out += [f"{ind}{IND}{base}__rowcount := {base}__rowcount + 1;"] if track else []
-        out += [f"{ind}{IND}{lv.target} := array_append({lv.target}, {row});", f"{ind}END LOOP;"]
+        if t is not None and t.coll is not None and t.coll.kind == "assoc":
+            out[0] = f"{ind}{lv.target} := '{{}}'::jsonb;"
+            out += [f"{ind}{IND}{lv.target} := oracompat.aa_set({lv.target}, "
+                    f"(oracompat.aa_count({lv.target}) + 1)::text, {row});", f"{ind}END LOOP;"]
+            if t.array_pg:
+                out.append(f"{ind}{lv.target}__size := oracompat.aa_count({lv.target});")
+        else:
+            out += [f"{ind}{IND}{lv.target} := array_append({lv.target}, {row});", f"{ind}END LOOP;"]
         return out + [f"{ind}{s}" for s in lv.finish]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from migrator.plsql import ast as A
-from migrator.plsql.emit_routine import IND, RoutineEmitter, create_function, dollar_tag
+from migrator.plsql.emit_routine import RoutineEmitter, create_function, dollar_tag
 from migrator.plsql.parse_unit import TypeBody
 from migrator.plsql.typesys import Scope, Sym
 from migrator.rules.context import unconverted_marker

@@ -9,11 +9,10 @@ from migrator.plsql.emit_dyn import DynMixin
 from migrator.plsql.emit_nested import NestedMixin
 from migrator.plsql.emit_sql import SqlMixin
 from migrator.plsql.emit_stmt import StmtMixin
-from migrator.plsql.errors import user_exception_sqlstate
 from migrator.plsql.exprs import ExprMixin
 from migrator.plsql.lexer import LineIndex, Token
 from migrator.plsql.parser import norm_name
-from migrator.plsql.typesys import PgType, Scope, Sym
+from migrator.plsql.typesys import Scope, Sym
 from migrator.plsql.values import ValueMixin
 from migrator.rules.context import ConversionContext
 
@@ -34,6 +33,8 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         self.temp_counter = 0
         self.extra_decls: list[str] = []
         self.in_handler = False
+        self.in_forall = False
+        self.created_views: set[str] = set()
         self.trigger: A.Trigger | None = None
         self.routine_kind = "BLOCK"
         self.pipelined = False

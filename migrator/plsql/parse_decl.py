@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from migrator.plsql import ast as A
-from migrator.plsql.parser import Parser, norm_name
+from migrator.plsql.parser import Parser
 
 _ROUTINE_MODIFIERS = {"DETERMINISTIC", "PIPELINED", "PARALLEL_ENABLE", "RESULT_CACHE", "AUTHID",
                       "ACCESSIBLE", "AGGREGATE", "SQL_MACRO"}
-_DECL_STOP = {"BEGIN", "END", "PROCEDURE", "FUNCTION"}
 
 
 class DeclParser(Parser):

@@ -8,7 +8,6 @@ so the emitter can mark it — nothing is skipped.
 
 from __future__ import annotations
 
-from migrator.plsql import ast as A
 from migrator.plsql.lexer import LineIndex, Token, tokenize
 
 _SQL_START = {"SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COMMIT", "ROLLBACK",

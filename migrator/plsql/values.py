@@ -26,6 +26,8 @@ class ValueMixin:
         sym = scope.get(parts[0])
         if sym is None:
             return self.resolve_global(parts, toks, j, scope, ph, types)
+        if sym.kind == "nullparam":
+            return f"{sym.type.pg}", j, sym.type.ora
         if sym.kind == "selfattr":
             base, ptype, rest = f"self.{parts[0]}", sym.type, parts[1:]
         elif sym.type is not None and sym.type.object_key and len(parts) == 2 and \

@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from migrator.rules.context import ConversionContext
+from migrator.rules.expr_text import as_text
 from migrator.rules.sql_util import empty_text, paren
 
 
@@ -62,7 +63,8 @@ def concat(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression 
 
     PostgreSQL's concat() skips NULL arguments; Oracle's result is NULL exactly when every part
     is NULL or empty, which NULLIF(..., '') restores. When a non-empty literal is among the
-    parts the result cannot be empty and the NULLIF is left out.
+    parts the result cannot be empty and the NULLIF is left out. Non-text parts are converted
+    the way Oracle converts them implicitly (see expr_text.as_text).
     """
     if not ctx.enabled("expr.concat_null"):
         return None
@@ -71,6 +73,7 @@ def concat(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression 
     if not parts:
         return exp.Null()
     ctx.applied("expr.concat_null")
+    parts = [as_text(p, ctx, env) for p in parts]
     call = exp.Anonymous(this="CONCAT", expressions=parts)
     if any(isinstance(p, exp.Literal) and p.is_string and p.this for p in parts):
         return call

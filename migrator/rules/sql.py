@@ -5,7 +5,8 @@ them live in their own modules (expr_null, expr_dates, expr_strings, sql_select,
 sql_merge). sqlglot (read='oracle', write='postgres') parses once and prints once; our
 transforms run on its tree in between:
 
-1. query-level passes, innermost query first: (+) joins, CONNECT BY, ROWNUM, FROM DUAL, MERGE;
+1. query-level passes, innermost query first: (+) joins, CONNECT BY, ROWNUM, FROM DUAL,
+   FOR UPDATE OF, MERGE, UPDATE SET targets;
 2. one top-down walk applying expression rules by node class. Top-down matters: a parent sees
    its original children when deciding types (``d + 1`` is date arithmetic because ``d`` is a DATE).
 """
@@ -21,7 +22,8 @@ from sqlglot.errors import SqlglotError
 from migrator.rules import expr_dates as dates
 from migrator.rules import expr_null as nulls
 from migrator.rules import expr_strings as strings
-from migrator.rules import sql_hierarchy, sql_merge, sql_select
+from migrator.rules import expr_text as text
+from migrator.rules import sql_dml, sql_hierarchy, sql_merge, sql_select
 from migrator.rules.context import ConversionContext, unconverted_marker
 from migrator.rules.sql_types import TypeEnv
 from migrator.rules.sql_util import marker
@@ -84,6 +86,7 @@ def _query_passes(tree: exp.Expression, ctx: ConversionContext, env: TypeEnv) ->
     for select in reversed(list(tree.find_all(exp.Select))):
         sql_select.rownum(select, ctx)
         sql_select.drop_dual(select, ctx)
+        sql_dml.lock_targets(select, ctx, env)
         if select.args.get("connect") is not None:
             new = sql_hierarchy.connect_by(select, ctx, env)
             if select is tree:
@@ -92,6 +95,8 @@ def _query_passes(tree: exp.Expression, ctx: ConversionContext, env: TypeEnv) ->
                 select.replace(new)
     if isinstance(tree, exp.Merge):
         sql_merge.merge(tree, ctx)
+    if isinstance(tree, (exp.Update, exp.Merge)):
+        sql_dml.set_targets(tree, ctx)
     return tree
 
 
@@ -150,7 +155,7 @@ _RULES: dict[type, tuple[Rule, ...]] = {
     exp.LastDay: (dates.last_day,),
     exp.StrToDate: (dates.to_date,),
     exp.StrToTime: (dates.to_date,),
-    exp.ToChar: (dates.to_char,),
+    exp.ToChar: (text.to_char_default, text.to_char_nls, dates.to_char),
     exp.TimeToStr: (dates.to_char,),
     exp.NextDay: (dates.unsupported_date_fn,),
     exp.DateStrToDate: (dates.date_literal,),
@@ -161,7 +166,11 @@ _RULES: dict[type, tuple[Rule, ...]] = {
     exp.Greatest: (strings.greatest_least,),
     exp.Least: (strings.greatest_least,),
     exp.GroupConcat: (strings.listagg,),
-    exp.ToNumber: (strings.to_number,),
+    exp.ToNumber: (text.to_number_nls, strings.to_number),
+    exp.Replace: (text.replace,),
+    exp.Trim: (text.empty_result,),
+    exp.Translate: (text.empty_result,),
+    exp.RegexpReplace: (text.empty_result,),
     exp.Div: (strings.division,),
     exp.Column: (sql_select.sequence_ref,),
     exp.Placeholder: (_placeholder,),

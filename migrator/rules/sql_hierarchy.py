@@ -43,9 +43,10 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
     if star is False:
         return marker(ctx, "CONNECT BY", select, "SELECT * needs the table's columns (not in the catalog)")
     ctx.applied("sql.connect_by")
-    extras = _Extras(alias, _is_leaf(table, alias, conn.args["connect"]))
+    own = _column_test(table, env)
+    extras = _Extras(alias, _is_leaf(table, alias, conn.args["connect"], own))
     outer_exprs = [extras.outer(e) for e in select.expressions]
-    cte = _cte(table, alias, conn, select.args.get("order"), extras)
+    cte = _cte(table, alias, conn, select.args.get("order"), extras, own)
     outer = exp.select(*outer_exprs).from_(exp.to_table(CTE).as_(alias))
     if select.args.get("where") is not None:
         outer.set("where", exp.Where(this=extras.outer(select.args["where"].this)))
@@ -107,7 +108,7 @@ class _Extras:
         return node
 
 
-def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression) -> exp.Expression:
+def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Expression:
     """CONNECT_BY_ISLEAF: 1 when no row satisfies the CONNECT BY condition as this row's child."""
 
     def fix(n: exp.Expression) -> exp.Expression:
@@ -115,7 +116,7 @@ def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression) -> exp.Expressi
             return exp.Paren(this=n.this.copy().transform(lambda c: exp.column(c.this.copy(), table=alias) if isinstance(c, exp.Column) else c))
         if isinstance(n, exp.Column) and not n.table and n.name.upper() == "LEVEL":
             return exp.Paren(this=sqlglot.parse_one(f"{alias}.cb_level + 1", read="postgres"))
-        if isinstance(n, exp.Column) and (not n.table or n.table.lower() == alias.lower()):
+        if isinstance(n, exp.Column) and ((not n.table and own(n.name)) or n.table.lower() == alias.lower()):
             return exp.column(n.this.copy(), table="cb_child")
         return n
 
@@ -126,11 +127,21 @@ def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression) -> exp.Expressi
     return exp.Case(ifs=[exp.If(this=has_child, true=exp.Literal.number(0))], default=exp.Literal.number(1))
 
 
-def _qualify(node: exp.Expression, alias: str, prior: bool = False) -> exp.Expression:
+def _column_test(table: exp.Table, env: TypeEnv):
+    """Is a bare name a column of the base table? PL/SQL parameters and variables (passed in as
+    ``types``) are not, and qualifying them would make them unknown columns (42703). Without
+    catalog columns every name that is not a known variable counts as a column."""
+    cols = env.aliases.get(table.name.lower())
+    if cols is not None:
+        return lambda name: name.lower() in cols
+    return lambda name: name.lower() not in env.variables
+
+
+def _qualify(node: exp.Expression, alias: str, own, prior: bool = False) -> exp.Expression:
     """Columns of the base table get its alias (the join makes bare names ambiguous)."""
 
     def fix(n: exp.Expression) -> exp.Expression:
-        if isinstance(n, exp.Column) and not n.table and n.name.upper() != "LEVEL":
+        if isinstance(n, exp.Column) and not n.table and n.name.upper() != "LEVEL" and own(n.name):
             return exp.column(n.this.copy(), table=PRIOR if prior else alias)
         if prior and isinstance(n, exp.Column) and n.table.lower() == alias.lower():
             return exp.column(n.this.copy(), table=PRIOR)
@@ -139,8 +150,8 @@ def _qualify(node: exp.Expression, alias: str, prior: bool = False) -> exp.Expre
     return node.copy().transform(fix)
 
 
-def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras) -> exp.CTE:
-    siblings = [_qualify(o, alias) for o in order.expressions] if order is not None and order.args.get("siblings") else []
+def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras, own) -> exp.CTE:
+    siblings = [_qualify(o, alias, own) for o in order.expressions] if order is not None and order.args.get("siblings") else []
     rn = exp.Window(this=exp.RowNumber(), order=exp.Order(expressions=siblings) if siblings else None)
     base = table.copy()
     base.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
@@ -148,30 +159,30 @@ def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras
         exp.Column(this=exp.Star(), table=exp.to_identifier(alias)), exp.alias_(exp.Literal.number(1), "cb_level"),
         exp.alias_(exp.Array(expressions=[exp.column("ctid", table=alias)]), "cb_rows"),
         exp.alias_(exp.Array(expressions=[rn.copy()]), "cb_sort"),
-        *[exp.alias_(fn("CONCAT", sep, _qualify(col, alias)), f"cb_path_{i}") for i, (col, sep) in enumerate(extras.paths, 1)],
-        *[exp.alias_(_qualify(col, alias), f"cb_root_{i}") for i, col in enumerate(extras.roots, 1)],
+        *[exp.alias_(fn("CONCAT", sep, _qualify(col, alias, own)), f"cb_path_{i}") for i, (col, sep) in enumerate(extras.paths, 1)],
+        *[exp.alias_(_qualify(col, alias, own), f"cb_root_{i}") for i, col in enumerate(extras.roots, 1)],
     ).from_(base.copy())
     if conn.args.get("start") is not None:
-        anchor.set("where", exp.Where(this=_qualify(conn.args["start"], alias)))
+        anchor.set("where", exp.Where(this=_qualify(conn.args["start"], alias, own)))
     recursive = exp.select(
         exp.Column(this=exp.Star(), table=exp.to_identifier(alias)), _p("cb_level + 1"), _p("cb_rows || {a}.ctid", alias),
         _done(exp.DPipe(this=exp.column("cb_sort", table=PRIOR), expression=rn)),
-        *[fn("CONCAT", exp.column(f"cb_path_{i}", table=PRIOR), sep.copy(), _qualify(col, alias)) for i, (col, sep) in enumerate(extras.paths, 1)],
+        *[fn("CONCAT", exp.column(f"cb_path_{i}", table=PRIOR), sep.copy(), _qualify(col, alias, own)) for i, (col, sep) in enumerate(extras.paths, 1)],
         *[exp.column(f"cb_root_{i}", table=PRIOR) for i in range(1, len(extras.roots) + 1)],
-    ).from_(base).join(exp.to_table(CTE).as_(PRIOR), on=exp.and_(_connect_cond(conn.args["connect"], alias), _p("{a}.ctid <> ALL(prior_row.cb_rows)", alias, bare=True)))
+    ).from_(base).join(exp.to_table(CTE).as_(PRIOR), on=exp.and_(_connect_cond(conn.args["connect"], alias, own), _p("{a}.ctid <> ALL(prior_row.cb_rows)", alias, bare=True)))
     union = exp.Union(this=anchor, expression=recursive, distinct=False)
     return exp.CTE(this=union, alias=exp.TableAlias(this=exp.to_identifier(CTE)))
 
 
-def _connect_cond(cond: exp.Expression, alias: str) -> exp.Expression:
+def _connect_cond(cond: exp.Expression, alias: str, own) -> exp.Expression:
     def fix(n: exp.Expression) -> exp.Expression:
         if isinstance(n, exp.Prior):
-            return exp.Paren(this=_qualify(n.this, alias, prior=True))
+            return exp.Paren(this=_qualify(n.this, alias, own, prior=True))
         if isinstance(n, exp.Column) and not n.table and n.name.upper() == "LEVEL":
             return exp.Paren(this=_p("cb_level + 1"))
         return n
 
-    return _qualify(cond.transform(fix), alias)
+    return _qualify(cond.transform(fix), alias, own)
 
 
 def _p(text: str, alias: str = "", bare: bool = False) -> exp.Expression:

@@ -90,7 +90,7 @@ def _rownum_where(select: exp.Select, where: exp.Where, ctx: ConversionContext) 
         if n is None:
             keep.append(c)
         else:
-            limit = n if limit is None else exp.Least(this=limit, expressions=[n])
+            limit = n if limit is None else _done(exp.Least(this=limit, expressions=[n]))
     if limit is None:
         bad = next((c for c in conjuncts if any(_is_rownum(x) for x in c.find_all(exp.Column))), None)
         if bad is not None:
@@ -134,11 +134,24 @@ def _limit_of(cond: exp.Expression) -> exp.Expression | None:
         op = {exp.GTE: exp.LTE, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.LT: exp.GT}.get(op, op)
     if not _is_rownum(left) or any(_is_rownum(c) for c in right.find_all(exp.Column)):
         return None
+    n = literal_int(right)
     if op is exp.LTE:
-        return right
+        return right if n is not None else _row_count(exp.Floor(this=right))
     if op is exp.LT:
-        n = literal_int(right)
-        return exp.Literal.number(n - 1) if n is not None else exp.Sub(this=right, expression=exp.Literal.number(1))
-    if op is exp.EQ and literal_int(right) == 1:
+        return exp.Literal.number(max(n - 1, 0)) if n is not None else _row_count(exp.Sub(this=exp.Ceil(this=right), expression=exp.Literal.number(1)))
+    if op is exp.EQ and n == 1:
         return right
     return None
+
+
+def _row_count(count: exp.Expression) -> exp.Expression:
+    """A computed ROWNUM bound as a LIMIT: NULL or negative bounds select no rows in Oracle, but
+    LIMIT NULL means no limit and a negative LIMIT is an error. PostgreSQL's GREATEST skips
+    NULL, so GREATEST(n, 0) is 0 for both; FLOOR/CEIL because LIMIT rounds fractions."""
+    return _done(exp.Greatest(this=count, expressions=[exp.Literal.number(0)]))
+
+
+def _done(node: exp.Expression) -> exp.Expression:
+    """Bounds are never NULL here: Oracle's GREATEST/LEAST NULL rule must not wrap them."""
+    node.meta["ora_done"] = True
+    return node

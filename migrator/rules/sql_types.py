@@ -44,6 +44,11 @@ _STRING_TYPES = frozenset("VARCHAR2 VARCHAR NVARCHAR2 CHAR NCHAR CLOB NCLOB LONG
 # Functions whose Oracle result is a DATE whatever their arguments.
 _DATE_FUNCS = (exp.AddMonths, exp.LastDay, exp.StrToDate, exp.DateStrToDate)
 _DATE_ANON = frozenset({"NEXT_DAY", "ADD_MONTHS", "LAST_DAY", "TO_DATE", "NEW_TIME"})
+# Functions whose Oracle result is text (their result needs no implicit conversion in ||).
+_STRING_FUNCS = (exp.DPipe, exp.Concat, exp.Upper, exp.Lower, exp.Substring, exp.ToChar, exp.TimeToStr, exp.Trim,
+                 exp.Replace, exp.Translate, exp.RegexpReplace, exp.Pad, exp.Initcap, exp.Chr, exp.GroupConcat,
+                 exp.RegexpExtract)
+_STRING_ANON = frozenset({"SYS_CONNECT_BY_PATH", "RAWTOHEX", "TO_CLOB", "REGEXP_SUBSTR", "DBMS_RANDOM.STRING"})
 
 
 @dataclass
@@ -122,9 +127,9 @@ def _kind(env: TypeEnv, node: exp.Expression) -> str | None:
         return _arith_kind(env, node)
     if isinstance(node, (exp.Mul, exp.Div, exp.Mod, exp.Length, exp.StrPosition, exp.Count)):
         return NUMBER
-    if isinstance(node, (exp.DPipe, exp.Concat, exp.Upper, exp.Lower, exp.Substring, exp.ToChar)):
+    if isinstance(node, _STRING_FUNCS) or (isinstance(node, exp.Anonymous) and node.name.upper() in _STRING_ANON):
         return STRING
-    if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least, exp.Max, exp.Min)):
+    if isinstance(node, (exp.Coalesce, exp.Nullif, exp.Greatest, exp.Least, exp.Max, exp.Min)):
         return _first_known(env, [node.this, *node.expressions])
     if isinstance(node, exp.Case):
         return _first_known(env, [i.args.get("true") for i in node.args.get("ifs", [])] + [node.args.get("default")])
@@ -145,7 +150,11 @@ def _cast_kind(node: exp.Cast) -> str | None:
 
 
 def _round_kind(env: TypeEnv, node: exp.Expression) -> str | None:
-    inner = node.this if node.this is not None else (node.expressions[0] if node.expressions else None)
+    # Anonymous TRUNC keeps its name in ``this`` (a str); its operand is the first argument.
+    if isinstance(node, exp.Anonymous):
+        inner = node.expressions[0] if node.expressions else None
+    else:
+        inner = node.this
     return DATE if env.kind(inner) in (DATE, TIMESTAMP) else NUMBER
 
 

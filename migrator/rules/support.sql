@@ -95,3 +95,35 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
        + (extract(epoch FROM d1::time) - extract(epoch FROM d2::time)) / (86400 * 31)
   END
 $$;
+
+-- TO_TEXT(x): Oracle's implicit conversion to VARCHAR2 (in ||, CONCAT, DBMS_OUTPUT), NLS assumed
+-- AMERICAN. One overload per source type, chosen by PostgreSQL at run time: the converter uses it
+-- for operands whose type it does not know. Text (and unknown literals) come back unchanged.
+-- Numbers print in their minimal form, like TO_CHAR(n, 'TM'): no trailing fractional zeros, no
+-- leading zero before the decimal point (9.50 → '9.5', 0.5 → '.5', -0.5 → '-.5', 1e-5 →
+-- '.00001'); Oracle's switch to scientific notation beyond 40 characters is not reproduced.
+-- integer/bigint/double precision have their own overloads so that no argument type has two
+-- equally good candidates (smallint and real go to double precision, exactly).
+-- Dates print with the default NLS_DATE_FORMAT 'DD-MON-RR' (upper-case English month).
+CREATE OR REPLACE FUNCTION oracompat.to_text(n numeric) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT regexp_replace(trim_scale(n)::text, '^(-?)0\.', '\1.')
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.to_text(n integer) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT n::text $$;
+
+CREATE OR REPLACE FUNCTION oracompat.to_text(n bigint) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT n::text $$;
+
+CREATE OR REPLACE FUNCTION oracompat.to_text(n double precision) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT oracompat.to_text(n::numeric) $$;
+
+CREATE OR REPLACE FUNCTION oracompat.to_text(s text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT s $$;
+
+CREATE OR REPLACE FUNCTION oracompat.to_text(d timestamp) RETURNS text
+LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$ SELECT to_char(d, 'DD-MON-YY') $$;
+
+CREATE OR REPLACE FUNCTION oracompat.to_text(d timestamptz) RETURNS text
+LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$ SELECT to_char(d, 'DD-MON-YY') $$;

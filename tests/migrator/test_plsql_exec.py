@@ -6,6 +6,7 @@ import psycopg
 import pytest
 
 from migrator import plsql
+from migrator.rules.support import SUPPORT_SQL
 from tests.migrator.plsql_support import convert_all, split_sql
 
 SETUP = """
@@ -22,6 +23,7 @@ def deploy(dsn: str, oracle: str, types: str = "") -> psycopg.Connection:
     """Runtime + tables, then the converted units (schema-level types come as PostgreSQL DDL:
     they belong to the DDL converter)."""
     conn = psycopg.connect(dsn, autocommit=True)
+    conn.execute(SUPPORT_SQL)  # the SQL rules' runtime (converted expressions may call it)
     conn.execute(plsql.RUNTIME_SQL)
     conn.execute(SETUP)
     if types:

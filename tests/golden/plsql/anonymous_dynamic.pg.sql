@@ -1,4 +1,4 @@
--- rules: plsql.collections, plsql.dbms_output, expr.concat_null
+-- rules: plsql.collections, plsql.dbms_output, expr.concat_null, expr.implicit_to_text
 DO $do$
 #variable_conflict use_column
 DECLARE
@@ -13,6 +13,6 @@ BEGIN
     EXECUTE 'TRUNCATE TABLE emp_stage';
     FOR extend__i IN 1..2 LOOP v_ids := array_append(v_ids, NULL); END LOOP;
     v_ids := v_ids[1:coalesce(cardinality(v_ids), 0) - (1)];
-    RAISE NOTICE '%', coalesce((CONCAT(coalesce(cardinality(v_ids), 0), ' ', v_n))::text, '');
+    RAISE NOTICE '%', coalesce((CONCAT(oracompat.to_text(coalesce(cardinality(v_ids), 0)), ' ', oracompat.to_text(v_n)))::text, '');
 END;
 $do$;

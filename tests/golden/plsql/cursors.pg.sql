@@ -1,4 +1,4 @@
--- rules: plsql.dbms_output, expr.concat_null, plsql.function
+-- rules: plsql.dbms_output, expr.concat_null, expr.implicit_to_text, plsql.function
 CREATE OR REPLACE FUNCTION s.cursor_walk(p_dept numeric)
 RETURNS refcursor
 LANGUAGE plpgsql AS $fn$
@@ -19,7 +19,7 @@ BEGIN
         c_emp__found := FOUND;
         IF FOUND THEN c_emp__rowcount := c_emp__rowcount + 1; END IF;
         EXIT WHEN (NOT c_emp__found);
-        RAISE NOTICE '%', coalesce((NULLIF(CONCAT(v_name, c_emp__rowcount), ''))::text, '');
+        RAISE NOTICE '%', coalesce((NULLIF(CONCAT(v_name, oracompat.to_text(c_emp__rowcount)), ''))::text, '');
     END LOOP;
     CLOSE c_emp;
     DECLARE

@@ -1,10 +1,10 @@
--- rules: plsql.exceptions, plsql.raise_application_error, expr.concat_null, plsql.dbms_output, plsql.procedure
+-- rules: plsql.exceptions, plsql.raise_application_error, expr.concat_null, expr.implicit_to_text, plsql.dbms_output, plsql.procedure
 CREATE OR REPLACE PROCEDURE s.check_salary(p_sal numeric)
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 BEGIN
     IF p_sal < 0 THEN
-        RAISE EXCEPTION USING ERRCODE = 'O2042', MESSAGE = coalesce(CONCAT('negative salary ', p_sal), '');
+        RAISE EXCEPTION USING ERRCODE = 'O2042', MESSAGE = coalesce(CONCAT('negative salary ', oracompat.to_text(p_sal)), '');
     ELSIF p_sal < 10 THEN
         RAISE EXCEPTION USING ERRCODE = 'OUCP7', MESSAGE = 'User-Defined Exception';
     END IF;

@@ -1,4 +1,4 @@
--- rules: plsql.package, expr.concat_null, plsql.function, plsql.collections, plsql.procedure
+-- rules: plsql.package, expr.concat_null, expr.implicit_to_text, plsql.function, plsql.collections, plsql.procedure
 CREATE SCHEMA IF NOT EXISTS counter_pkg;
 
 CREATE OR REPLACE FUNCTION counter_pkg.g_names()
@@ -81,7 +81,7 @@ BEGIN
     tmp__2 := counter_pkg.g_count() + counter_pkg.c_step();
     PERFORM counter_pkg.set__g_count(tmp__2);
     tmp__3 := counter_pkg.g_names();
-    tmp__3 := oracompat.aa_set(tmp__3, (CONCAT('k', counter_pkg.g_count()))::text, ('v')::varchar(40));
+    tmp__3 := oracompat.aa_set(tmp__3, (CONCAT('k', oracompat.to_text(counter_pkg.g_count())))::text, ('v')::varchar(40));
     PERFORM counter_pkg.set__g_names(tmp__3);
     RETURN counter_pkg.g_count();
 END;

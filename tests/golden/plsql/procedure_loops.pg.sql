@@ -1,4 +1,4 @@
--- rules: plsql.dbms_output, expr.concat_null, plsql.procedure
+-- rules: plsql.dbms_output, expr.concat_null, expr.implicit_to_text, plsql.procedure
 CREATE OR REPLACE PROCEDURE s.countdown(p_from integer, OUT p_total numeric, INOUT p_acc numeric)
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
@@ -7,7 +7,7 @@ DECLARE
 BEGIN
     p_total := 0;
     FOR i IN REVERSE p_from..1 LOOP
-        RAISE NOTICE '%', coalesce((CONCAT('i=', i))::text, '');
+        RAISE NOTICE '%', coalesce((CONCAT('i=', oracompat.to_text(i)))::text, '');
         p_total := p_total + i;
     END LOOP;
     WHILE v_i < 3 LOOP

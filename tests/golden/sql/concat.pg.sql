@@ -1,1 +1,1 @@
-SELECT CONCAT(ename, ' (', job, ')'), NULLIF(CONCAT(ename, comm), '') FROM emp
+SELECT CONCAT(ename, ' (', job, ')'), NULLIF(CONCAT(ename, oracompat.to_text(comm)), '') FROM emp

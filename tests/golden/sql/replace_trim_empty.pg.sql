@@ -1,0 +1,1 @@
+SELECT NULLIF(REPLACE(ename, ' ', ''), ''), NULLIF(REPLACE(ename, 'A', ''), ''), NULLIF(REPLACE(job, '|', COALESCE(ename, '')), ''), UPPER(NULLIF(TRIM(job), '')), NULLIF(TRIM(LEADING 'K' FROM ename), ''), NULLIF(TRANSLATE(job, 'AB', 'C'), '') FROM emp

@@ -1,0 +1,1 @@
+SELECT * FROM (SELECT ename FROM emp ORDER BY sal DESC) WHERE ROWNUM <= p_limit AND ROWNUM < p_other

@@ -1,0 +1,1 @@
+UPDATE emp e SET e.sal = e.sal * 2, emp.comm = NULL WHERE e.deptno = 10
