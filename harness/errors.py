@@ -135,15 +135,16 @@ def ora_for_sqlstate(sqlstate: str) -> int | None:
 
 
 def runtime_sqlcode_cases() -> str:
-    """SQL CASE arms for oracompat.sqlcode(), generated from the table (one source of truth)."""
-    seen, arms = set(), []
+    """VALUES rows (sqlstate, sqlcode, sqlerrm) for oracompat.sqlcode_msg(), from the table."""
+    seen, rows = set(), []
     for e in ORA_ERRORS:
         if e.sqlstate in seen:
             continue
         seen.add(e.sqlstate)
         prefix = "ORA-01403" if e.code == 100 else f"ORA-{-e.code:05d}"
-        arms.append(f"WHEN '{e.sqlstate}' THEN ROW({e.code}, '{prefix}: {e.message.replace(chr(39), chr(39) * 2)}')")
-    return "\n        ".join(arms)
+        msg = f"{prefix}: {e.message}".replace("'", "''")
+        rows.append(f"('{e.sqlstate}', {e.code}, '{msg}')")
+    return ",\n        ".join(rows)
 
 
 def parse_ora_code(text: str) -> int:

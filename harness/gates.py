@@ -125,6 +125,7 @@ class PredicateResult(_Frozen):
 class RunRecord(_Frozen):
     at: str
     frozen_hash: str
+    code: str = ""  # tool version and commit the arms ran with (the converters change between runs)
     baseline: ArmResult
     candidate: ArmResult
     predicates: list[PredicateResult]

@@ -134,6 +134,7 @@ def _show(args, ctx) -> int:
             print(f"  TAMPERED: {exc}")
     print(f"  predicted flips: " + (", ".join(f"{f.unit} -> {f.to}" for f in cycle.predicates.flips) or "none"))
     if cycle.run:
+        print(f"  run: {cycle.run.at} with {cycle.run.code or 'unrecorded code version'}")
         for line in _arms(cycle) + _predicates(cycle):
             print(line)
         flips = flip_diffs(cycle)

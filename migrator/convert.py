@@ -42,5 +42,5 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
     )
 
 
-def make_context(catalog: Catalog, disabled_rules: frozenset[str] = frozenset()) -> ConversionContext:
-    return ConversionContext(catalog=catalog, rules=RuleSet(disabled=disabled_rules))
+def make_context(catalog: Catalog, disabled_rules: frozenset[str] = frozenset(), memo: bool = True) -> ConversionContext:
+    return ConversionContext(catalog=catalog, rules=RuleSet(disabled=disabled_rules), memo={} if memo else None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from harness.gates import (ArmResult, Decision, FixCycle, GateError, HarnessChan
 from harness.postgres import engine_from_spec
 from harness.regress import write_baseline
 from migrator.cli_commands import default_evidence
-from migrator.pipeline import MigrateOptions, migrate
+from migrator.pipeline import VERSION, MigrateOptions, migrate
 from migrator.rules.context import RuleSet
 from migrator.settings import ActiveSettings, PromptParagraph, load_settings, save_settings
 
@@ -190,8 +191,8 @@ def run_cycle(ctx: FixContext, cycle_id: str) -> FixCycle:
         base = _run_arm("baseline", active, dirs, out_root, dsn, f"active settings v{active.version}")
         cand = _run_arm("candidate", candidate, dirs, out_root, dsn,
                         f"active settings v{active.version} + {describe_change(cycle)}")
-    record = RunRecord(at=gates.now(), frozen_hash=cycle.frozen_hash, baseline=base, candidate=cand,
-                       predicates=gates.evaluate(cycle.predicates, base, cand))
+    record = RunRecord(at=gates.now(), frozen_hash=cycle.frozen_hash, code=code_version(), baseline=base,
+                       candidate=cand, predicates=gates.evaluate(cycle.predicates, base, cand))
     cycle = cycle.model_copy(update={"state": "run", "run": record})
     gates.append_audit(ctx.audit, cycle_id, "run", {
         "hash": cycle.frozen_hash, "settings_version": active.version, "all_met": record.all_met,
@@ -199,6 +200,21 @@ def run_cycle(ctx: FixContext, cycle_id: str) -> FixCycle:
         "schemas": [s.schema_name for s in base.schemas]})
     gates.save_cycle(ctx.cycles, cycle)
     return cycle
+
+
+def code_version() -> str:
+    """`0.1.0 @ abc1234 (+ uncommitted changes)`: both arms share it, but a later rerun may not."""
+    here = Path(__file__).resolve().parent
+
+    def git(*argv: str) -> str:
+        try:
+            return subprocess.run(["git", *argv], cwd=here, capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    commit = git("rev-parse", "--short", "HEAD")
+    dirty = " (+ uncommitted changes)" if commit and git("status", "--porcelain", "--untracked-files=no") else ""
+    return f"{VERSION} @ {commit or 'unknown commit'}{dirty}"
 
 
 # -- deciding -------------------------------------------------------------------------------------
@@ -244,7 +260,8 @@ def _apply(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
         applied = f"settings {ctx.settings} v{version}: {describe_change(cycle)}"
     if ctx.baselines is not None:
         for arm in cycle.run.candidate.schemas:
-            write_baseline(ctx.baselines / f"{arm.schema_name}.json", arm.schema_name, arm.provenance, dict(arm.categories))
+            write_baseline(ctx.baselines / f"{arm.schema_name}.json", arm.schema_name, arm.provenance,
+                           dict(arm.categories))
         applied += f"; baselines in {ctx.baselines} updated from the candidate arm"
     return applied
 

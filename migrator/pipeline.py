@@ -51,6 +51,7 @@ class MigrateOptions:
     scenarios: Path | None = None
     transcript: Path | None = None
     step_timeout_ms: int = 5000
+    memo: bool = True  # memoise converted SQL fragments within the run
     # Repair agent: a model spec (bedrock:..., openai:..., replay:..., scripted[:file]) enables it.
     model: str | None = None
     kb: Path | None = None
@@ -70,7 +71,7 @@ class _Done:
 
 
 def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions) -> list[_Done]:
-    ctx = make_context(build_catalog(source), opts.disabled_rules)
+    ctx = make_context(build_catalog(source), opts.disabled_rules, memo=opts.memo)
     config = json.dumps(sorted(opts.disabled_rules))
     journal = Journal(out)
     finished = journal.load() if opts.resume else {}

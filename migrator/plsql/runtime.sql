@@ -2,7 +2,7 @@
 CREATE EXTENSION IF NOT EXISTS dblink;
 CREATE SCHEMA IF NOT EXISTS oracompat;
 
--- Oracle SQLCODE / SQLERRM from a PostgreSQL SQLSTATE (table: migrator/plsql/errors.py)
+-- Oracle SQLCODE / SQLERRM from a PostgreSQL SQLSTATE (table: harness/errors.py)
 CREATE OR REPLACE FUNCTION oracompat.sqlcode_msg(p_state text, OUT code integer, OUT msg text)
 LANGUAGE plpgsql IMMUTABLE AS $fn$
 BEGIN

@@ -3,7 +3,7 @@
 Most PL/SQL expressions are trivial (``v_count + 1``, ``p_id IS NULL``): their PostgreSQL text
 equals their Oracle text modulo identifier case, so they skip sqlglot (a big share of the batch
 converter's time). Anything with a function call, ``||``, ``/``, ``''``, Oracle pseudo-columns or
-date-typed operands goes to `migrator.rules.sql`. Results are memoised per (text, relevant types)
+date-typed operands goes to `migrator.rules.sql`. Results are memoised per run (`ctx.memo`) and per (text, relevant types)
 together with the rule ids / unconverted items they produced, which are replayed on a hit.
 """
 
@@ -14,7 +14,6 @@ import inspect
 from migrator.rules import sql as sqlrules
 from migrator.rules.context import ConversionContext, unconverted_marker
 
-_MEMO: dict[tuple, tuple] = {}
 _KEYWORDS = {"AND", "OR", "NOT", "IS", "NULL", "TRUE", "FALSE", "IN", "BETWEEN", "LIKE"}
 _ORACLE_SPECIAL = {"SYSDATE", "SYSTIMESTAMP", "USER", "ROWNUM", "LEVEL", "UID", "ROWID", "CURRENT_DATE",
                    "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "DBTIMEZONE", "SESSIONTIMEZONE", "ESCAPE"}
@@ -38,7 +37,8 @@ def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str])
     low = text.lower()
     rel = tuple(sorted((k, v) for k, v in types.items() if k in low))
     key = (kind, text, rel)
-    hit = _MEMO.get(key)
+    memo = ctx.memo  # per run: a memo shared across runs would leak one rule set's output into another
+    hit = memo.get(key) if memo is not None else None
     if hit is not None:
         out, applied, unconv, notes = hit
         for r in applied:
@@ -53,9 +53,11 @@ def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str])
     except Exception as exc:  # a crash in the SQL rules must not lose the unit: mark the fragment
         ctx.unconverted("sql " + kind, f"SQL converter failed on {text!r}: {type(exc).__name__}: {exc}")
         return unconverted_marker("sql " + kind, text)
-    if len(_MEMO) > 200_000:
-        _MEMO.clear()
-    _MEMO[key] = (out, tuple(ctx.applied_rules[n_app:]), tuple(ctx.unconverted_items[n_unc:]),
+    if memo is None:
+        return out
+    if len(memo) > 200_000:
+        memo.clear()
+    memo[key] = (out, tuple(ctx.applied_rules[n_app:]), tuple(ctx.unconverted_items[n_unc:]),
                   tuple(ctx.notes[n_notes:]))
     return out
 

@@ -86,6 +86,10 @@ class ConversionContext:
     applied_rules: list[str] = field(default_factory=list)
     unconverted_items: list[Unconverted] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Memo of converted SQL fragments for this run (its catalog and rule set are fixed, so a
+    # fragment converts the same way every time). None switches memoisation off, e.g. to measure
+    # cold conversion speed on a replicated corpus.
+    memo: dict | None = field(default_factory=dict)
 
     @property
     def schema(self) -> str:

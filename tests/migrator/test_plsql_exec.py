@@ -379,7 +379,8 @@ BEGIN
 END;
 /
 """, types="CREATE TYPE s.money_t AS (amount numeric(15,2), currency char(3));")
-    assert scalar(conn, "SELECT s.money_demo()") == "x2:EUR15.00"
+    # Oracle's TO_CHAR(NUMBER) without a format prints the minimal form: 15, not 15.00.
+    assert scalar(conn, "SELECT s.money_demo()") == "x2:EUR15"
 
 
 def test_refcursor_function_and_statement_trigger(pg_dsn):
