@@ -2,8 +2,9 @@
 
 A nested table or VARRAY of y becomes ``CREATE DOMAIN x AS y[]``: a named type whose values
 are arrays (1-based like Oracle collections), and a VARRAY's size limit is kept as a CHECK on
-``cardinality(VALUE)``. Object type methods are PL/SQL: their declarations are reported as
-unconverted (the composite type itself is still created).
+``cardinality(VALUE)``. Object type MEMBER/STATIC methods are PL/SQL
+implemented by the TYPE BODY as functions (noted here); CONSTRUCTOR/MAP/ORDER declarations are
+reported as unconverted (the composite type itself is still created).
 """
 
 from __future__ import annotations
@@ -86,11 +87,17 @@ def _object(text: str, name: str, info: dict, toks: list[Token], i: int, ctx: Co
     out = f"CREATE TYPE {name} AS (\n    {attrs}\n);"
     end = matching_paren(toks, i + 1)
     methods = [el for el in split_top(toks[i + 2:end]) if el[0].is_word(*_METHOD_WORDS)]
-    if methods:
-        spec = "\n".join(source(text, m) for m in methods)
+    # MEMBER/STATIC methods are implemented by the TYPE BODY unit as functions <type>__<method>
+    # taking SELF first (migrator.plsql); CONSTRUCTOR/MAP/ORDER methods have no such equivalent.
+    special = [m for m in methods if any(t.is_word("MAP", "ORDER", "CONSTRUCTOR") for t in m)]
+    if len(methods) > len(special):
+        ctx.note(f"{len(methods) - len(special)} MEMBER/STATIC method(s) of {name} become functions "
+                 f"{name}__<method>(self {name}, ...) created by the TYPE BODY")
+    if special:
+        spec = "\n".join(source(text, m) for m in special)
         out += "\n" + unconverted(ctx, "object type methods",
-                                  f"{len(methods)} method declaration(s) of {name}: PostgreSQL composite "
-                                  "types have no methods (convert them to functions taking the type)", spec)
+                                  f"{len(special)} CONSTRUCTOR/MAP/ORDER method declaration(s) of {name}: "
+                                  "PostgreSQL composite types have no such methods", spec)
     tail = [t.text.upper() for t in toks[end + 1:]]
     if tail:
         ctx.note(f"type modifiers dropped: {' '.join(tail)} (no inheritance in composite types)")
