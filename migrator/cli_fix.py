@@ -132,7 +132,10 @@ def _show(args, ctx) -> int:
             print(f"  frozen: sha256 {cycle.frozen_hash} (intact)")
         except GateError as exc:
             print(f"  TAMPERED: {exc}")
-    print(f"  predicted flips: " + (", ".join(f"{f.unit} -> {f.to}" for f in cycle.predicates.flips) or "none"))
+    print(f"  predicted flips: {len(cycle.predicates.flips) or 'none'}; max regressions "
+          f"{cycle.predicates.max_regressions}; do-nothing below candidate: {cycle.predicates.do_nothing_below}")
+    for f in cycle.predicates.flips:
+        print(f"    {f.unit} -> {f.to}")
     if cycle.run:
         print(f"  run: {cycle.run.at} with {cycle.run.code or 'unrecorded code version'}")
         for line in _arms(cycle) + _predicates(cycle):

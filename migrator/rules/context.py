@@ -55,6 +55,10 @@ class CatalogEntry:
     info: dict = field(default_factory=dict)
 
 
+_NOT_DEFINING = frozenset({UnitKind.COMMENT, UnitKind.DATA, UnitKind.GRANT, UnitKind.ALTER,
+                           UnitKind.ANONYMOUS_BLOCK, UnitKind.OTHER})
+
+
 @dataclass
 class Catalog:
     """What the whole schema export defines, so one unit's conversion can see the others
@@ -65,9 +69,12 @@ class Catalog:
 
     def add(self, entry: CatalogEntry) -> None:
         key = f"{entry.schema}.{entry.name}"
+        old = self.entries.get(key)
         # First definition wins (duplicates are reported by the reader); a package body does
-        # not replace its spec's entry.
-        if key not in self.entries or entry.kind is UnitKind.PACKAGE_SPEC:
+        # not replace its spec's entry. Statements about an object (COMMENT ON, INSERT INTO,
+        # GRANT, ALTER) carry its name without defining it: the definition replaces them, or a
+        # comments file read before the tables would hide the tables' columns.
+        if old is None or entry.kind is UnitKind.PACKAGE_SPEC or (old.kind in _NOT_DEFINING and entry.kind not in _NOT_DEFINING):
             self.entries[key] = entry
 
     def lookup(self, name: str) -> CatalogEntry | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from migrator.rules.context import ConversionContext
+from migrator.rules.expr_text import text_operand
 from migrator.rules.sql_types import NUMBER
 from migrator.rules.sql_util import compat, empty_text, literal_int, paren, tag
 
@@ -21,8 +22,8 @@ def instr(node: exp.StrPosition, ctx: ConversionContext, env) -> exp.Expression 
     pos, occ = node.args.get("position"), node.args.get("occurrence")
     if pos is None and occ is None:
         # STRPOS has Oracle's result for the two-argument form (0 when absent, NULL on NULL).
-        return tag(exp.Anonymous(this="STRPOS", expressions=[node.this, node.args["substr"]]), NUMBER)
-    args = [node.this, node.args["substr"], pos or exp.Literal.number(1)]
+        return tag(exp.Anonymous(this="STRPOS", expressions=[text_operand(node.this, ctx, env), node.args["substr"]]), NUMBER)
+    args = [text_operand(node.this, ctx, env), node.args["substr"], pos or exp.Literal.number(1)]
     if occ is not None:
         args.append(occ)
     return tag(compat("instr", *args), NUMBER)
@@ -33,7 +34,7 @@ def substr(node: exp.Substring, ctx: ConversionContext, env) -> exp.Expression |
     if not ctx.enabled("expr.substr"):
         return None
     ctx.applied("expr.substr")
-    args = [node.this, node.args.get("start") or exp.Literal.number(1)]
+    args = [text_operand(node.this, ctx, env), node.args.get("start") or exp.Literal.number(1)]
     if node.args.get("length") is not None:
         args.append(node.args["length"])
     return compat("substr", *args)
@@ -43,8 +44,10 @@ def pad(node: exp.Pad, ctx: ConversionContext, env) -> exp.Expression | None:
     """LPAD/RPAD to a length below 1 give '' in PostgreSQL and NULL in Oracle."""
     if not ctx.enabled("expr.lpad"):
         return None
+    node.set("this", text_operand(node.this, ctx, env))
     length = literal_int(node.expression)
     if length is not None and length >= 1:
+        node.meta["ora_done"] = True
         return None
     ctx.applied("expr.lpad")
     node.meta["ora_done"] = True

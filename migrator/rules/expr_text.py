@@ -78,6 +78,22 @@ def as_text(part: exp.Expression, ctx: ConversionContext, env) -> exp.Expression
     return compat("to_text", part)
 
 
+def text_operand(arg: exp.Expression, ctx: ConversionContext, env) -> exp.Expression:
+    """The string argument of LPAD/RPAD, SUBSTR, INSTR: Oracle converts a NUMBER or DATE there
+    implicitly, PostgreSQL has no such function signature (lpad(bigint, integer) does not exist).
+    Of the operands of unknown type only record fields (``r.col`` where ``r`` is no table of the
+    statement: a cursor loop record, typed by its query) go through the run-time overloads; a
+    bare unknown name is almost always text and stays as written."""
+    kind = env.kind(arg)
+    record_field = isinstance(arg, exp.Column) and arg.table and arg.table.lower() not in env.aliases
+    if kind not in (NUMBER, DATE) and not (kind is None and record_field):
+        return arg
+    if not ctx.enabled("expr.implicit_to_text"):
+        return arg
+    ctx.applied("expr.implicit_to_text")
+    return compat("to_text", arg)
+
+
 def _number_literal_text(lit: exp.Literal) -> exp.Expression:
     """A numeric literal's Oracle text, decided now: ``5.50`` prints as '5.5', ``0.5`` as '.5'."""
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from harness import gates
@@ -171,3 +172,32 @@ def test_tampered_audit_line_is_reported(tmp_path, pg_engine, capsys):
     audit.write_text(original[0] + "\n")  # cut the tail instead: the chain alone cannot see that,
     assert fix(common, "audit") == 1      # but FIX-001.yaml says frozen and the log has no freeze
     assert f"INCONSISTENT: {cid} is frozen but the log lacks: freeze" in capsys.readouterr().out
+
+
+def test_each_kind_of_change_maps_onto_the_settings():
+    from harness.gates import FixCycle
+    from migrator.fixcycle import with_change
+    from migrator.settings import ActiveSettings
+
+    active = ActiveSettings(version=2, disabled_rules=["expr.nvl", "plsql.*", "plsql.dbms_output"])
+
+    def cycle(change: dict) -> FixCycle:
+        return FixCycle(id="FIX-009", title="t", hypothesis="h", change=change)
+
+    assert with_change(active, cycle({"kind": "rule", "rule_id": "expr.nvl", "action": "enable"})).disabled_rules \
+        == ["plsql.*", "plsql.dbms_output"]
+    assert "sql.rownum" in with_change(active, cycle({"kind": "rule", "rule_id": "sql.rownum",
+                                                      "action": "disable"})).disabled_rules
+    prompt = with_change(active, cycle({"kind": "prompt", "paragraph_id": "strict", "text": "Use STRICT."}))
+    assert [(p.id, p.added_by) for p in prompt.prompt_paragraphs] == [("strict", "FIX-009")]
+    harness = with_change(active, cycle({"kind": "harness", "setting": "step_timeout_ms", "value": 9000}))
+    assert harness.harness.step_timeout_ms == 9000
+    refused = [({"kind": "rule", "rule_id": "expr.decode", "action": "enable"}, "is not disabled"),
+               ({"kind": "rule", "rule_id": "plsql.dbms_output", "action": "enable"}, "family"),
+               ({"kind": "rule", "rule_id": "plsql.trigger", "action": "disable"}, "already disabled"),
+               ({"kind": "harness", "setting": "no_such_setting", "value": 1}, "unknown harness setting")]
+    for change, message in refused:
+        with pytest.raises(gates.GateError, match=message):
+            with_change(active, cycle(change))
+    with pytest.raises(ValueError):  # out of the settings' own bounds
+        with_change(active, cycle({"kind": "harness", "setting": "step_timeout_ms", "value": 1}))

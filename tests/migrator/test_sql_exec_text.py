@@ -58,6 +58,9 @@ def value(conn, oracle_expr: str, types=None):
     ("TO_CHAR(1234.5, 'FM999G999G990D00', 'NLS_NUMERIC_CHARACTERS='',.''')", "1.234,50"),
     ("TO_CHAR(1234.5, 'FM999G999G990D00', 'NLS_NUMERIC_CHARACTERS=''.,''')", "1,234.50"),
     ("TO_CHAR(DATE '2024-03-08', 'DY', 'NLS_DATE_LANGUAGE=ENGLISH')", "FRI"),
+    ("LPAD(7, 3, '0')", "007"),              # numbers are converted implicitly
+    ("SUBSTR(12345, 2, 2)", "23"),
+    ("INSTR(1.5, '.')", 2),
 ])
 def test_text_expression_matches_oracle(conn, expr, expected):
     assert value(conn, expr) == expected
@@ -151,3 +154,10 @@ def test_trunc_of_column_minus_trunc_date(conn):
     sql = convert("SELECT TRUNC(DATE '2021-03-01') - TRUNC(e.hiredate), "
                   "LEAST(TRUNC(e.hiredate) + 10, ADD_MONTHS(TRUNC(e.hiredate), 2)) FROM emp e WHERE e.empno = 2")
     assert conn.execute(sql).fetchone() == (1, dt.datetime(2021, 3, 10))
+
+
+def test_lpad_of_cursor_record_field(conn):
+    """LPAD(r.n, 3) with r a row whose field type the SQL layer cannot see (bigint here)."""
+    got = conn.execute(convert("SELECT LPAD(r.n, 3, '*') FROM (SELECT ROW_NUMBER() OVER (ORDER BY empno) AS n FROM emp) r "
+                               "WHERE r.n = 2")).fetchone()
+    assert got == ("**2",)

@@ -40,6 +40,13 @@ KNOWN_WRONG = [
     ("SELECT '' FROM dual", "NULL", "'' is not NULL in PostgreSQL"),
     ("MERGE INTO t USING s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.v = s.v WHERE t.v <> s.v",
      "WHEN MATCHED AND t.v <> s.v", "drops the UPDATE ... WHERE filter"),
+    ("SELECT REPLACE(s, 'x') FROM t", "REPLACE(s, 'x', '')", "two-argument REPLACE does not exist in PostgreSQL"),
+    ("SELECT TRIM(s) FROM t", "NULLIF(TRIM(s), '')", "an all-blank string trims to '' (Oracle: NULL)"),
+    ("UPDATE t a SET a.v = 1", "SET v = 1", "qualified SET target is a composite field in PostgreSQL"),
+    ("SELECT a.x FROM t a FOR UPDATE OF a.v", "FOR UPDATE OF a", "FOR UPDATE OF names tables in PostgreSQL"),
+    ("SELECT x FROM t WHERE ROWNUM <= p", "LIMIT GREATEST(FLOOR(p), 0)", "LIMIT NULL means no limit"),
+    ("SELECT TO_NUMBER(s, '990D00', 'NLS_NUMERIC_CHARACTERS='',.''') FROM t", "TRANSLATE(s, ',.', '.,')",
+     "keeps an NLS argument PostgreSQL does not accept"),
 ]
 
 
@@ -67,6 +74,12 @@ def test_substr_zero_and_negative_execute_differently_from_sqlglot(pg_dsn):
     ("sql.rownum", "SELECT x FROM t WHERE ROWNUM <= 2"),
     ("expr.sysdate", "SELECT SYSDATE FROM t"),
     ("sql.outer_join_plus", "SELECT a.x FROM a, b WHERE a.id = b.id(+)"),
+    ("expr.replace", "SELECT REPLACE(s, 'x') FROM t"),
+    ("expr.empty_result_null", "SELECT LTRIM(s, '0') FROM t"),
+    ("expr.implicit_to_text", "SELECT 'n=' || sal FROM emp"),
+    ("expr.nls_numeric", "SELECT TO_CHAR(sal, '990D00', 'NLS_NUMERIC_CHARACTERS='',.''') FROM emp"),
+    ("sql.update_set_target", "UPDATE t a SET a.v = 1"),
+    ("sql.for_update_of", "SELECT a.x FROM t a FOR UPDATE OF a.v"),
 ])
 def test_disabled_rule_changes_output(rule, sql):
     on, off = make_ctx(), make_ctx(disabled=frozenset({rule}))
@@ -119,3 +132,16 @@ def test_conversion_is_fast():
         convert_statement(sql, make_ctx())
     per_statement = (time.perf_counter() - start) / 200
     assert per_statement < 0.01, per_statement  # several statements per unit still leaves >100 units/s
+
+
+def test_comments_read_before_tables_do_not_hide_columns():
+    """comments.sql sorts before tables.sql; COMMENT ON TABLE t must not take t's catalog entry."""
+    from migrator.rules.context import Catalog, CatalogEntry
+    from migrator.units import UnitKind
+
+    cat = Catalog("s")
+    cat.add(CatalogEntry(UnitKind.COMMENT, "s", "emp", "comment:s.emp#1"))
+    cat.add(CatalogEntry(UnitKind.DATA, "s", "emp", "data:s.emp#1"))
+    cat.add(CatalogEntry(UnitKind.TABLE, "s", "emp", "table:s.emp", {"columns": {"hired": "DATE"}}))
+    cat.add(CatalogEntry(UnitKind.COMMENT, "s", "emp", "comment:s.emp#2"))
+    assert cat.lookup("emp").kind is UnitKind.TABLE
