@@ -78,9 +78,11 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
                         extra_rows: list[ArmRow] = ()) -> RunReport:
     scenario_file = load_scenarios(scenarios) if scenarios else None
     transcript_file = load_transcript(transcript) if transcript else None
+    # A unit whose conversion crashed has only header comments in its file: judge it as the
+    # empty output it is (rejected), never as "deployed" because comments execute without error.
     units = [
-        UnitToVerify(u.id, (out / u.output).read_text(encoding="utf-8") if u.output else "", tuple(u.depends_on),
-                     bool(u.static_ok))
+        UnitToVerify(u.id, (out / u.output).read_text(encoding="utf-8") if u.output and not u.error else "",
+                     tuple(u.depends_on), bool(u.static_ok))
         for u in report.units
     ]
     preamble = (out / PREAMBLE).read_text(encoding="utf-8")
