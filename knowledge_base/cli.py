@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 ENV_KB = "MIGRATOR_KB"
+READ_ONLY = ("stats", "search", "show", "export")
 
 EXAMPLES = {
     "stats": "migrator kb stats --kb out/kb",
@@ -82,7 +83,9 @@ def _open(args, must_exist: bool = True):
     embedder = make_embedder(spec) if spec else None
     if (root / "manifest.json").is_file():      # a snapshot folder: read-only
         return KnowledgeBase(root, embedder=embedder, read_only=True, snapshot=root.name)
-    return KnowledgeBase(root, embedder=embedder)
+    # Looking never writes: an agent may be writing this store right now, and a reader must not
+    # repair or persist its index behind the writer's back (a stale index is repaired in memory).
+    return KnowledgeBase(root, embedder=embedder, read_only=args.kb_command in READ_ONLY)
 
 
 def run_kb(args) -> int:

@@ -71,3 +71,19 @@ def test_every_command_has_help_and_example(capsys):
             parser.parse_args(["kb", name, "--help"])
         out = capsys.readouterr().out
         assert "example:" in out and EXAMPLES[name] in out and "--kb" in out
+
+
+def test_looking_does_not_write_behind_a_live_writer(tmp_path, capsys):
+    with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder()) as writer:
+        writer.add_experience(exp("first"))
+        writer.flush()
+        state = (tmp_path / "kb" / "index" / "state.json").read_bytes()
+        writer.add_experience(exp("second, not yet flushed"))          # the index file is now stale
+        for argv in (["kb", "stats"], ["kb", "search", "second"], ["kb", "show", "2"]):
+            code, out, _ = _run(argv + ["--kb", str(tmp_path / "kb")], capsys)
+            assert code == 0
+        assert "second" in out                                        # seen through an in-memory repair
+        assert (tmp_path / "kb" / "index" / "state.json").read_bytes() == state
+        writer.add_experience(exp("third"))                            # the writer carries on
+    with KnowledgeBase(tmp_path / "kb") as reopened:
+        assert reopened.last_repair["mode"] == "fresh" and len(reopened) == 3

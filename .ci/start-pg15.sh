@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Start Debian's PostgreSQL 15 (with plpgsql_check) on loopback for the reference-resolution tests.
+# Prints the DSN on stdout. Needs root (installs packages, runs the server as user postgres).
+set -euo pipefail
+PORT="${PG15_PORT:-55415}"
+if ! dpkg -s postgresql-15-plpgsql-check >/dev/null 2>&1; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 postgresql-15-plpgsql-check) >&2
+fi
+BIN=/usr/lib/postgresql/15/bin
+DATA="$(mktemp -d /tmp/pg15-ci.XXXXXX)"
+chown postgres:postgres "$DATA"
+runuser -u postgres -- "$BIN/initdb" -D "$DATA" -A trust -U postgres --encoding=UTF8 >/dev/null
+runuser -u postgres -- "$BIN/pg_ctl" -D "$DATA" -l "$DATA/log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DATA" start >/dev/null
+echo "postgresql://postgres@127.0.0.1:$PORT/postgres"
