@@ -33,6 +33,7 @@ def empty_result(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expre
     if not ctx.enabled("expr.empty_result_null"):
         return None
     ctx.applied("expr.empty_result_null")
+    node.set("this", text_operand(node.this, ctx, env))
     return tag(null_if_empty(node), STRING)
 
 
@@ -45,7 +46,7 @@ def replace(node: exp.Replace, ctx: ConversionContext, env) -> exp.Expression | 
     if not ctx.enabled("expr.replace"):
         return None
     ctx.applied("expr.replace")
-    out = exp.Replace(this=node.this, expression=_or_empty(node.expression),
+    out = exp.Replace(this=text_operand(node.this, ctx, env), expression=_or_empty(node.expression),
                       replacement=_or_empty(node.args.get("replacement")))
     return tag(null_if_empty(out), STRING)
 

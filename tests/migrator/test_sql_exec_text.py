@@ -61,6 +61,8 @@ def value(conn, oracle_expr: str, types=None):
     ("LPAD(7, 3, '0')", "007"),              # numbers are converted implicitly
     ("SUBSTR(12345, 2, 2)", "23"),
     ("INSTR(1.5, '.')", 2),
+    ("REPLACE(1.50, '.', ',')", "1,5"),
+    ("LTRIM(100, '1')", "00"),
 ])
 def test_text_expression_matches_oracle(conn, expr, expected):
     assert value(conn, expr) == expected
