@@ -101,13 +101,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 HANDLERS = {"migrate": cmd.run_migrate, "verify": cmd.run_verify, "regress": cmd.run_regress, "record": cmd.run_record,
-            "fix": run_fix}
+            "fix": run_fix, "kb": run_kb}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "kb":
-        return run_kb(args)
     return HANDLERS[args.command](args)
 
 
