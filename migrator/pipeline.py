@@ -209,9 +209,11 @@ def done_units(done: list[_Done]) -> list[UnitToVerify]:
 
 
 def exit_code(report: RunReport) -> int:
-    """0: every unit converted, parses (and deployed, when deployment ran); 1 otherwise."""
+    """0: every unit converted, parses (and deployed, when deployment ran; and is not `wrong` or
+    `rejected`, when verification ran); 1 otherwise."""
     bad_input = any(i.severity == Severity.ERROR.value for i in report.issues)
     bad_unit = any(
-        u.status != "converted" or not u.static_ok or u.deployed is False for u in report.units
+        u.status != "converted" or not u.static_ok or u.deployed is False or u.category in ("wrong", "rejected")
+        for u in report.units
     )
     return 1 if bad_input or bad_unit or report.preamble_error else 0

@@ -247,3 +247,30 @@ LANGUAGE sql IMMUTABLE AS $fn$
 SELECT p_arr - coalesce((SELECT array_agg(k) FROM jsonb_object_keys(p_arr) AS k
                          WHERE k::numeric > p_size - p_n), '{}'::text[])
 $fn$;
+
+-- UPDATING('COL'): Oracle asks whether COL is a SET target, even when its value does not change;
+-- only an `UPDATE OF col` trigger can see that in PostgreSQL. A helper trigger of that kind, named
+-- to fire just before the converted one (same-event triggers fire in name order), sets a
+-- transaction-local flag; the converted trigger takes (reads and clears) it on entry.
+CREATE OR REPLACE FUNCTION oracompat.mark_updating() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM set_config(TG_ARGV[0], 'Y', true);
+    IF TG_LEVEL = 'ROW' AND TG_WHEN = 'BEFORE' THEN
+        RETURN NEW;
+    END IF;
+    RETURN NULL;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.take_flag(p_key text) RETURNS boolean
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    was boolean := coalesce(current_setting(p_key, true), '') = 'Y';
+BEGIN
+    IF was THEN
+        PERFORM set_config(p_key, '', true);
+    END IF;
+    RETURN was;
+END;
+$fn$;
