@@ -12,7 +12,9 @@ from tqdm import tqdm
 
 from harness.deploy import DeployOutcome, deploy_units
 from harness.postgres import engine_from_spec, scratch_database
+from harness.verify import UnitToVerify
 from migrator import __name__ as _pkg
+from migrator.agent_run import AgentRequest, run_plsql_agent
 from migrator.convert import build_catalog, convert_unit, make_context
 from migrator.depgraph import DependencyGraph, analyze_dependencies
 from migrator.output import (
@@ -26,15 +28,14 @@ from migrator.output import (
     unit_file_text,
     unit_path,
 )
+from migrator.parallel import convert_in_order, default_workers, static_of
 from migrator.report import IssueEntry, RunReport, UnconvertedItem, UnitEntry, summarize
-from migrator.agent_run import AgentRequest, run_plsql_agent
-from harness.verify import UnitToVerify
-from migrator.verification import attach_agent, attach_verification, rules_only_row, write_reports
 from migrator.rules.context import Conversion
-from migrator.source import read_schema_dir
-from migrator.static_check import StaticResult, check_sql
 from migrator.settings import ActiveSettings
+from migrator.source import read_schema_dir
+from migrator.static_check import StaticResult
 from migrator.units import Severity, SourceSet, Unit, UnitKind
+from migrator.verification import attach_agent, attach_verification, rules_only_row, write_reports
 
 VERSION = "0.1.0"
 
@@ -52,6 +53,7 @@ class MigrateOptions:
     transcript: Path | None = None
     step_timeout_ms: int = 5000
     memo: bool = True  # memoise converted SQL fragments within the run
+    workers: int | None = None  # conversion processes; None: all cores for large schemas
     # Repair agent: a model spec (bedrock:..., openai:..., replay:..., scripted[:file]) enables it.
     model: str | None = None
     kb: Path | None = None
@@ -78,22 +80,27 @@ def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: Mig
     if not opts.resume:
         journal.path.unlink(missing_ok=True)
     by_id = source.by_id()
+    digests = {uid: source_hash(by_id[uid], config) for uid in graph.order}
+    resumed = {uid for uid in graph.order if uid in finished and finished[uid]["hash"] == digests[uid]}
+    todo = [by_id[uid] for uid in graph.order if uid not in resumed]
+    workers = opts.workers if opts.workers is not None else default_workers(len(todo))
+    # Looked up at call time (not bound at import) so that tests can interpose on convert_unit.
+    fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers)
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     done: list[_Done] = []
     for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
         unit = by_id[uid]
-        digest = source_hash(unit, config)
-        record = finished.get(uid)
-        if record is not None and record["hash"] == digest:
-            conversion = conversion_from_record(record)
+        if uid in resumed:
+            conversion = conversion_from_record(finished[uid])
+            static = static_of(conversion)
         else:
-            conversion = convert_unit(unit, ctx)
-            journal.append(unit, digest, conversion)
+            got, conversion, static = next(fresh)
+            assert got.id == uid, "conversions must come back in dependency order"
+            journal.append(unit, digests[uid], conversion)
         path = unit_path(unit)
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(unit_file_text(unit, conversion), encoding="utf-8")
-        static = check_sql(conversion.output) if conversion.output.strip() else StaticResult(False, 0, 0, "no output")
         done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
 
@@ -191,7 +198,7 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
         d = by_id[unit_id]
         d.conversion.output = text
         (out / d.path).write_text(unit_file_text(d.unit, d.conversion), encoding="utf-8")
-        d.static = check_sql(text) if text.strip() else StaticResult(False, 0, 0, "no output")
+        d.static = static_of(d.conversion)
 
     req = AgentRequest(model=opts.model, kb=opts.kb, attempts=opts.attempts, settings=opts.settings,
                        scenarios=opts.scenarios, transcript=opts.transcript, engine=opts.deploy,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from migrator.plsql import ast as A
 from migrator.plsql.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
 from migrator.plsql.parser import norm_name
+from migrator.plsql.rowfields import query_fields
 from migrator.plsql.typesys import Coll, PgType, Scope, Sym, builtin, type_text
 from migrator.rules.context import unconverted_marker
 from migrator.rules.types import map_type
@@ -40,7 +41,7 @@ class DeclMixin:
             sym = scope.get(name[0]) if len(name) == 1 else None
             if sym is not None and sym.kind == "cursor":
                 return self.cursor_rowtype(name[0], sym)
-            return PgType(".".join(name), composite=True)
+            return PgType(".".join(name), composite=True, fields=self.table_columns(".".join(name)))
         if len(name) == 1:
             sym = scope.get(name[0])
             if sym is not None and sym.type is not None:
@@ -56,6 +57,13 @@ class DeclMixin:
         if col is not None:
             return PgType(map_type(col), col)
         return PgType(f"{'.'.join(name)}%TYPE")
+
+    def table_columns(self, name: str) -> dict | None:
+        entry = self.catalog.lookup(name)
+        return entry.info.get("plsql_columns") if entry is not None else None
+
+    def query_fields(self, toks) -> dict[str, str]:
+        return query_fields(toks or [], self.table_columns)
 
     def column_type(self, name: list[str]) -> str | None:
         if len(name) < 2:
@@ -85,7 +93,7 @@ class DeclMixin:
             t = self.resolve_type(d.elem, scope)
         elif d.kind == "record":
             t = PgType(f"{owner}__{d.name}" if not owner.endswith(".") else f"{owner}{d.name}", composite=True)
-            self.create_record_type(t.pg, d, scope)
+            t.fields = self.create_record_type(t.pg, d, scope)
         else:
             elem = self.resolve_type(d.elem, scope)
             if d.kind == "assoc":
@@ -96,19 +104,22 @@ class DeclMixin:
                 t = PgType(f"{elem.pg}[]", coll=Coll("array", elem.pg, elem.ora, elem_composite=elem.composite))
         return scope.add(Sym(d.name, "type", t))
 
-    def create_record_type(self, pgname: str, d: A.TypeDecl, scope: Scope) -> None:
-        fields = []
+    def create_record_type(self, pgname: str, d: A.TypeDecl, scope: Scope) -> dict[str, str]:
+        """Creates the composite type (unless suppressed); returns its fields' Oracle types."""
+        fields, oras = [], {}
         for fname, ftype in d.fields:
             ft = self.resolve_type(ftype, scope)
+            if ft.ora:
+                oras[fname] = ft.ora
             if "%" in ft.pg:
                 self.unconverted("record field type", f"cannot resolve {type_text(ftype.toks)} for a composite type", d.line)
                 fields.append(f"{fname} {unconverted_marker('record field type', type_text(ftype.toks))}")
             else:
                 fields.append(f"{fname} {ft.pg}")
-        if self.suppress_pre:
-            return
-        self.pre.append(f"DROP TYPE IF EXISTS {pgname} CASCADE;\nCREATE TYPE {pgname} AS (\n    "
-                        + ",\n    ".join(fields) + "\n);")
+        if not self.suppress_pre:
+            self.pre.append(f"DROP TYPE IF EXISTS {pgname} CASCADE;\nCREATE TYPE {pgname} AS (\n    "
+                            + ",\n    ".join(fields) + "\n);")
+        return oras
 
     # ---- declarations in a block -----------------------------------------------------------------
     def declarations(self, decls: list, scope: Scope, owner: str) -> list[str]:
@@ -180,15 +191,16 @@ class DeclMixin:
             return PgType("record", composite=True)
         d, scope = sym.sigs[0]
         view = f"{self.owner}__{name}_row"
+        fields = self.query_fields(d.query)
         if self.suppress_pre or view in self.created_views:
-            return PgType(view, composite=True)
+            return PgType(view, composite=True, fields=fields)
         nscope = scope.child()
         for p in d.params:
             pt = self.resolve_type(p.type, scope)
             nscope.add(Sym(p.name, "nullparam", PgType(f"NULL::{self.castable(pt.pg)}", pt.ora)))
         self.created_views.add(view)
         self.pre.append(f"CREATE OR REPLACE VIEW {view} AS\n{self.query_text(d.query, nscope)};")
-        return PgType(view, composite=True)
+        return PgType(view, composite=True, fields=fields)
 
     def exception_sym(self, name: str, scope: Scope, owner: str, inits: list) -> Sym:
         self.ctx.applied("plsql.exceptions")

@@ -91,13 +91,14 @@ class StmtMixin:
 
     def st_forcursor(self, st: A.ForCursor, scope, ind):
         inner = scope.child()
-        inner.add(Sym(st.var, "var", PgType("record", composite=True)))
+        sym = scope.get(st.cursor.split(".")[0]) if st.query is None else None
+        query = sym.sigs[0][0].query if sym is not None and sym.kind == "cursor" and sym.sigs else st.query
+        inner.add(Sym(st.var, "var", PgType("record", composite=True, fields=self.query_fields(query))))
         if st.query is not None:
             head = f"FOR {st.var} IN {self.query_text(st.query, scope)} LOOP"
             body = self.loop_lines(st, head, st.body, inner, ind + IND)
             # a query FOR loop needs its record declared; the block keeps it local as in PL/SQL
             return [f"{ind}DECLARE", f"{ind}{IND}{st.var} record;", f"{ind}BEGIN"] + body + [f"{ind}END;"]
-        sym = scope.get(st.cursor.split(".")[0])
         if sym is None or sym.kind != "cursor":
             self.unconverted("cursor FOR loop", f"cursor {st.cursor} is not a cursor declared in this unit", st.line)
             return [f"{ind}{unconverted_marker('cursor FOR loop', st.cursor)};"]

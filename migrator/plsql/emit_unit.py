@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from migrator.plsql import ast as A
+from migrator.plsql.emitter import updating_flag_key
 from migrator.plsql.emit_routine import RoutineEmitter, create_function, dollar_tag
 from migrator.plsql.parse_unit import TypeBody
 from migrator.plsql.typesys import Scope, Sym
@@ -82,7 +85,36 @@ def emit_trigger(em, t: A.Trigger, schema: str) -> str:
     trg = (f"CREATE OR REPLACE TRIGGER {t.name}\n{t.timing} {' OR '.join(events)} ON {t.table}\n"
            f"FOR EACH {level}{when}\nEXECUTE FUNCTION {fn}();")
     em.ctx.applied("plsql.trigger")
-    return "\n\n".join(em.pre + [out, trg])
+    helpers = updating_helpers(em, t, schema, level, when)
+    return "\n\n".join(em.pre + [out, trg] + helpers)
+
+
+def updating_helpers(em, t: A.Trigger, schema: str, level: str, when: str) -> list[str]:
+    """One `UPDATE OF col` trigger per column tested with UPDATING('COL'), with the same timing,
+    level and WHEN; its name sorts just before the converted trigger's, so for each row (or
+    statement) it fires right before it and sets the flag the converted trigger takes."""
+    out = []
+    for col in em.updating_cols:
+        name = helper_trigger_name(t.name, col)
+        key = updating_flag_key(schema, t.name, col)
+        out.append(f"CREATE OR REPLACE TRIGGER {name}\n{t.timing} UPDATE OF {col} ON {t.table}\n"
+                   f"FOR EACH {level}{when}\nEXECUTE FUNCTION oracompat.mark_updating('{key}');")
+    if out:
+        em.ctx.note(f"UPDATING(col) in {t.name}: helper UPDATE OF triggers "
+                    f"{', '.join(helper_trigger_name(t.name, c) for c in em.updating_cols)}")
+    return out
+
+
+def helper_trigger_name(trigger: str, col: str) -> str:
+    """A name that sorts (bytewise, as PostgreSQL orders triggers) before `trigger`: '_' precedes
+    the lower-case letters of ordinary names, '0' precedes letters and '_' in quoted ones."""
+    bare = trigger.strip('"')
+    name = f"_{bare}__upd_{col}"
+    if len(name.encode()) > 63:  # PostgreSQL would truncate: keep names distinct per column
+        name = f"_{bare[:40]}__upd_{hashlib.md5(col.encode()).hexdigest()[:8]}"
+    if name < bare and trigger == bare:
+        return name
+    return '"0' + name[1:] + '"'
 
 
 def _when_tokens(t: A.Trigger):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from migrator.plsql import ast as A
 from migrator.plsql.emit_call import CallMixin
 from migrator.plsql.emit_decl import DeclMixin
@@ -36,6 +38,7 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         self.in_forall = False
         self.created_views: set[str] = set()
         self.trigger: A.Trigger | None = None
+        self.updating_cols: list[str] = []  # columns tested by UPDATING('COL')
         self.routine_kind = "BLOCK"
         self.pipelined = False
         self.autonomous = False
@@ -154,10 +157,22 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         if word == "UPDATING" and j < len(toks) and toks[j].is_op("("):
             inner, j = self.paren_at(toks, j)
             col = inner[0].text.strip("'\"").lower() if inner else ""
-            self.ctx.note(f"UPDATING('{col}') → NEW.{col} IS DISTINCT FROM OLD.{col}: PostgreSQL cannot see "
-                          "whether an UPDATE listed the column without changing it")
-            return f"(TG_OP = 'UPDATE' AND NEW.{col} IS DISTINCT FROM OLD.{col})", j, ""
+            return self.updating_column(col), j, ""
         return f"(TG_OP = '{op}')", j, ""
+
+    def updating_column(self, col: str) -> str:
+        """UPDATING('COL') is true when COL is a SET target, changed or not: a helper `UPDATE OF col`
+        trigger (emit_unit.updating_helpers) sets a flag that this trigger takes on entry."""
+        if self.trigger.timing == "INSTEAD OF":  # PostgreSQL allows no column list there
+            self.ctx.note(f"UPDATING('{col}') → NEW.{col} IS DISTINCT FROM OLD.{col}: INSTEAD OF triggers "
+                          "cannot tell whether an UPDATE listed the column without changing it")
+            return f"(TG_OP = 'UPDATE' AND NEW.{col} IS DISTINCT FROM OLD.{col})"
+        var = f"updating__{col}"
+        if col not in self.updating_cols:
+            self.updating_cols.append(col)
+            key = updating_flag_key(self.schema, self.trigger.name, col)
+            self.extra_decls.append(f"{var} boolean := oracompat.take_flag('{key}');")
+        return f"(TG_OP = 'UPDATE' AND {var})"
 
     def trigger_return(self) -> list[str]:
         t = self.trigger
@@ -169,3 +184,9 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         if "DELETE" in events:
             return ["IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;", "RETURN NEW;"]
         return ["RETURN NEW;"]
+
+
+def updating_flag_key(schema: str, trigger: str, col: str) -> str:
+    """Custom setting name for "col is being updated" (only letters, digits and _ in each part)."""
+    raw = f"{schema}__{trigger}__{col}".lower()
+    return "oracompat_upd." + re.sub(r"[^a-z0-9_]", "_", raw)

@@ -232,7 +232,8 @@ $fn$;
 -- nested tables made sparse by DELETE(i): jsonb maps index → element
 CREATE OR REPLACE FUNCTION oracompat.arr_to_aa(p_arr anyarray) RETURNS jsonb
 LANGUAGE sql IMMUTABLE AS $fn$
-SELECT coalesce((SELECT jsonb_object_agg(u.i::text, to_jsonb(u.x)) FROM unnest(p_arr) WITH ORDINALITY AS u(x, i)), '{}'::jsonb)
+-- by subscript: unnest() would spread an array of composites into their columns
+SELECT coalesce((SELECT jsonb_object_agg(i::text, to_jsonb(p_arr[i])) FROM generate_subscripts(p_arr, 1) AS i), '{}'::jsonb)
 $fn$;
 
 CREATE OR REPLACE FUNCTION oracompat.aa_extend_at(p_arr jsonb, p_size integer, p_n integer) RETURNS jsonb

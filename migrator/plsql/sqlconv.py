@@ -77,6 +77,8 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
                 return None
             low = t.text.lower()
             if i > 0 and toks[i - 1].text == ".":
+                if i > 1 and scope_types.get(f"{toks[i - 2].text.lower()}.{low}", "").upper().startswith(("DATE", "TIMESTAMP")):
+                    return None  # a date-typed record field: date arithmetic needs the SQL rules
                 parts.append(low)
                 continue
             if not is_known(low) or scope_types.get(low, "").upper().startswith(("DATE", "TIMESTAMP")):

@@ -34,6 +34,7 @@ class PgType:
     refcursor: bool = False
     object_key: str | None = None  # schema-level object type: catalog key (for its methods)
     array_pg: str | None = None  # a nested table made sparse by DELETE(i), held as jsonb: its array type
+    fields: dict[str, str] | None = None  # record: field → Oracle type, where known
 
 
 @dataclass
@@ -82,8 +83,12 @@ class Scope:
             s = s.parent
         for sc in reversed(chain):
             for n, sym in sc.names.items():
-                if sym.type is not None and sym.type.ora and sym.kind in ("var", "param", "const", "loopvar"):
+                if sym.type is None or sym.kind not in ("var", "param", "const", "loopvar"):
+                    continue
+                if sym.type.ora:
                     out[n] = sym.type.ora
+                for f, ora in (sym.type.fields or {}).items():  # the SQL layer reads "rec.field"
+                    out[f"{n}.{f}"] = ora
         return out
 
 

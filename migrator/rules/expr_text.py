@@ -65,7 +65,8 @@ def _or_empty(arg: exp.Expression | None) -> exp.Expression:
 def as_text(part: exp.Expression, ctx: ConversionContext, env) -> exp.Expression:
     """One operand of ``||``/CONCAT as Oracle would print it.
 
-    Numbers print in Oracle's minimal form (9.50 → '9.5', 0.5 → '.5') and DATEs as DD-MON-RR;
+    Numbers print in Oracle's minimal form (9.50 → '9.5', 0.5 → '.5'), DATEs as DD-MON-RR and
+    TIMESTAMPs as DD-MON-RR HH.MI.SSXFF AM;
     PostgreSQL keeps the numeric scale and prints ISO timestamps. Operands of unknown type go
     through ``oracompat.to_text`` too: its overloads pick the conversion by run-time type.
     """
@@ -73,10 +74,19 @@ def as_text(part: exp.Expression, ctx: ConversionContext, env) -> exp.Expression
         return part
     if isinstance(part, exp.Literal):
         return part if part.is_string else _number_literal_text(part)
-    if env.kind(part) in (STRING, TIMESTAMP, INTERVAL):
+    kind = env.kind(part)
+    if kind in (STRING, INTERVAL):
         return part
     ctx.applied("expr.implicit_to_text")
+    if kind == TIMESTAMP:  # Oracle TIMESTAMP: the default NLS_TIMESTAMP_FORMAT, not DATE's
+        out = exp.ToChar(this=part, format=exp.Literal.string(_NLS_TIMESTAMP_FORMAT))
+        out.meta["ora_done"] = True
+        return out
     return compat("to_text", part)
+
+
+# NLS_TIMESTAMP_FORMAT 'DD-MON-RR HH.MI.SSXFF AM' (AMERICAN) as a PostgreSQL template.
+_NLS_TIMESTAMP_FORMAT = "DD-MON-YY HH12.MI.SS.US AM"
 
 
 def text_operand(arg: exp.Expression, ctx: ConversionContext, env) -> exp.Expression:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -129,3 +130,19 @@ def test_unconvertible_construct_is_marked_reported_and_refused(tmp_path, pg_eng
     assert not unit.static_ok and unit.deployed is False
     text = (tmp_path / "out" / unit.output).read_text()
     assert "MIGRATOR_UNCONVERTED" in text and "GOTO done" in text
+
+
+def test_parallel_conversion_equals_sequential(tmp_path):
+    corpus = tmp_path / "corpus"
+    for i in range(3):  # > MIN_UNITS_FOR_WORKERS units, so workers really start
+        for schema in SCHEMAS:
+            shutil.copytree(schema, corpus / f"copy{i}" / schema.name)
+    seq = migrate(corpus, tmp_path / "seq", MigrateOptions(schema="c", workers=1, progress=False))
+    par = migrate(corpus, tmp_path / "par", MigrateOptions(schema="c", workers=2, progress=False))
+    assert len(seq.units) >= 200
+    assert [u.id for u in seq.units] == [u.id for u in par.units]
+    for a, b in zip(seq.units, par.units):
+        assert (a.status, a.static_ok, a.rules_applied) == (b.status, b.static_ok, b.rules_applied)
+        assert (tmp_path / "seq" / a.output).read_text() == (tmp_path / "par" / b.output).read_text()
+    assert (tmp_path / "seq" / ".migrator" / "journal.jsonl").read_text() == \
+        (tmp_path / "par" / ".migrator" / "journal.jsonl").read_text()

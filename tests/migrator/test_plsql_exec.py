@@ -406,3 +406,4 @@ END;
     conn.autocommit = True
     conn.execute("DELETE FROM s.emp WHERE dept = 10")
     assert scalar(conn, "SELECT count(*) FROM s.audit_log") == 1
+

@@ -52,6 +52,8 @@ def value(conn, oracle_expr: str, types=None):
     ("TRANSLATE('abc', 'abc', 'x')", "x"),
     ("NVL(TRIM('  '), '????')", "????"),
     ("'Price ' || 9.50", "Price 9.5"),
+    ("'at ' || TO_TIMESTAMP('2024-03-08 13:45:01.5', 'YYYY-MM-DD HH24:MI:SS.FF')", "at 08-MAR-24 01.45.01.500000 PM"),
+    ("'on ' || TO_DATE('2024-03-08 13:45', 'YYYY-MM-DD HH24:MI')", "on 08-MAR-24"),
     ("'n=' || TO_CHAR(0.50)", "n=.5"),
     ("TO_NUMBER('-1.234,56', 'S999G999G990D00', 'NLS_NUMERIC_CHARACTERS='',.''')", Decimal("-1234.56")),
     ("TO_NUMBER('12', 'S999G999G990D00', 'NLS_NUMERIC_CHARACTERS='',.''')", Decimal("12")),
