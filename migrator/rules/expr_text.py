@@ -32,9 +32,26 @@ def empty_result(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expre
     """TRIM/LTRIM/RTRIM, TRANSLATE, REGEXP_REPLACE: an empty result is NULL in Oracle."""
     if not ctx.enabled("expr.empty_result_null"):
         return None
-    ctx.applied("expr.empty_result_null")
     node.set("this", text_operand(node.this, ctx, env))
+    if isinstance(node, exp.RegexpReplace) and node.args.get("replacement") is None:
+        # REGEXP_REPLACE(s, p) removes every match; sqlglot would print the 'g' flag in the
+        # replacement's place, replacing matches by the letter g.
+        node.set("replacement", empty_text())
+    if not _can_empty(node):
+        return None
+    ctx.applied("expr.empty_result_null")
     return tag(null_if_empty(node), STRING)
+
+
+def _can_empty(node: exp.Expression) -> bool:
+    """False when non-empty input provably gives non-empty output (no NULLIF needed): a
+    non-empty literal replacement, or a TRANSLATE whose every 'from' character has a 'to'."""
+    if isinstance(node, (exp.Replace, exp.RegexpReplace)):
+        return not literal_str(node.args.get("replacement"))
+    if isinstance(node, exp.Translate):
+        src, dst = literal_str(node.args.get("from_")), literal_str(node.args.get("to"))
+        return src is None or dst is None or len(dst) < len(src)
+    return True
 
 
 def replace(node: exp.Replace, ctx: ConversionContext, env) -> exp.Expression | None:
@@ -48,7 +65,7 @@ def replace(node: exp.Replace, ctx: ConversionContext, env) -> exp.Expression | 
     ctx.applied("expr.replace")
     out = exp.Replace(this=text_operand(node.this, ctx, env), expression=_or_empty(node.expression),
                       replacement=_or_empty(node.args.get("replacement")))
-    return tag(null_if_empty(out), STRING)
+    return tag(null_if_empty(out) if _can_empty(node) else out, STRING)
 
 
 def _or_empty(arg: exp.Expression | None) -> exp.Expression:
@@ -103,6 +120,12 @@ def text_operand(arg: exp.Expression, ctx: ConversionContext, env) -> exp.Expres
         return arg
     ctx.applied("expr.implicit_to_text")
     return compat("to_text", arg)
+
+
+def length(node: exp.Length, ctx: ConversionContext, env) -> exp.Expression | None:
+    """LENGTH(n) counts the characters of n's text in Oracle; PostgreSQL has no length(numeric)."""
+    node.set("this", text_operand(node.this, ctx, env))
+    return None
 
 
 def _number_literal_text(lit: exp.Literal) -> exp.Expression:

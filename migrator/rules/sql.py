@@ -36,7 +36,7 @@ def convert_statement(text: str, ctx: ConversionContext, *, types: Mapping[str, 
     tree = _parse(text, ctx, "sql statement")
     if tree is None:
         return unconverted_marker("sql statement", text)
-    return _convert_tree(tree, ctx, types).sql(dialect="postgres")
+    return _print(_convert_tree(tree, ctx, types))
 
 
 def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str, str] | None = None) -> str:
@@ -47,7 +47,13 @@ def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str,
             ctx.unconverted("sql expression", f"not a single expression: {text}")
         return unconverted_marker("sql expression", text)
     tree = _convert_tree(tree, ctx, types)
-    return tree.expressions[0].sql(dialect="postgres") if isinstance(tree, exp.Select) else tree.sql(dialect="postgres")
+    return _print(tree.expressions[0] if isinstance(tree, exp.Select) else tree)
+
+
+def _print(tree: exp.Expression) -> str:
+    # The tree is ours and printed once: sqlglot's default defensive deep copy before printing
+    # costs as much as all our rules together.
+    return tree.sql(dialect="postgres", copy=False)
 
 
 def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression | None:
@@ -168,6 +174,7 @@ _RULES: dict[type, tuple[Rule, ...]] = {
     exp.GroupConcat: (strings.listagg,),
     exp.ToNumber: (text.to_number_nls, strings.to_number),
     exp.Replace: (text.replace,),
+    exp.Length: (text.length,),
     exp.Trim: (text.empty_result,),
     exp.Translate: (text.empty_result,),
     exp.RegexpReplace: (text.empty_result,),

@@ -122,6 +122,11 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT oracompat.to_text(n::nu
 CREATE OR REPLACE FUNCTION oracompat.to_text(s text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT s $$;
 
+-- CHAR(n) keeps its blank padding in Oracle's concatenation; PostgreSQL's char → text cast strips
+-- it, concat() (the type's output function) does not.
+CREATE OR REPLACE FUNCTION oracompat.to_text(c character) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT concat(c) $$;
+
 CREATE OR REPLACE FUNCTION oracompat.to_text(d timestamp) RETURNS text
 LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$ SELECT to_char(d, 'DD-MON-YY') $$;
 

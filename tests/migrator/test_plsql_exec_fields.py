@@ -98,3 +98,57 @@ INSERT INTO s.emp_h VALUES (1, 'Ann', '2020-01-01 10:00'), (2, NULL, '2020-01-11
     got = notices(conn)
     conn.execute("CALL s.fields_demo()")
     assert got == ["days=1", "tab=10", "loop=1", "loop=1", "n=2 last=2"]
+
+
+def test_out_arguments_that_are_not_plain_variables(pg_dsn):
+    """IN OUT / OUT arguments that are collection elements or package variables are written back."""
+    conn = deploy(pg_dsn, """
+CREATE OR REPLACE PACKAGE acc_pkg AS
+  g_total NUMBER := 5;
+  PROCEDURE add_to (p_amount IN NUMBER, p_running IN OUT NUMBER);
+  PROCEDURE give (p_out OUT NUMBER);
+  PROCEDURE run;
+END acc_pkg;
+/
+CREATE OR REPLACE PACKAGE BODY acc_pkg AS
+  PROCEDURE add_to (p_amount IN NUMBER, p_running IN OUT NUMBER) IS
+  BEGIN
+    p_running := p_running + p_amount;
+  END add_to;
+  PROCEDURE give (p_out OUT NUMBER) IS BEGIN p_out := 42; END give;
+  PROCEDURE run IS
+    TYPE totals_t IS TABLE OF NUMBER INDEX BY PLS_INTEGER;
+    v_totals totals_t;
+  BEGIN
+    v_totals(7) := 1;
+    add_to(10, v_totals(7));
+    add_to(p_amount => 2, p_running => v_totals(7));
+    add_to(3, g_total);
+    give(v_totals(8));
+    DBMS_OUTPUT.PUT_LINE(v_totals(7) || ' ' || g_total || ' ' || v_totals(8));
+  END run;
+END acc_pkg;
+/
+""")
+    got = notices(conn)
+    conn.execute("CALL acc_pkg.run()")
+    assert got == ["13 8 42"]
+
+
+def test_updating_column_outside_the_trigger_column_list(pg_dsn):
+    """UPDATE OF salary trigger testing UPDATING('NAME'): a name-only UPDATE (which does not fire
+    it) must not leave "name updated" behind for the next statement of the transaction."""
+    conn = deploy(pg_dsn, """
+CREATE OR REPLACE TRIGGER emp_sal_aud
+AFTER UPDATE OF salary ON emp
+FOR EACH ROW
+BEGIN
+  INSERT INTO audit_log (msg) VALUES (CASE WHEN UPDATING('NAME') THEN 'with name' ELSE 'salary only' END);
+END;
+/
+""")
+    with conn.transaction():
+        conn.execute("UPDATE s.emp SET name = name WHERE id = 1")
+        conn.execute("UPDATE s.emp SET salary = salary WHERE id = 1")
+        conn.execute("UPDATE s.emp SET salary = salary, name = name WHERE id = 2")
+    assert [r[0] for r in conn.execute("SELECT msg FROM s.audit_log ORDER BY id")] == ["salary only", "with name"]

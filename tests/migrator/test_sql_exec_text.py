@@ -50,6 +50,10 @@ def value(conn, oracle_expr: str, types=None):
     ("RTRIM('ab  ')", "ab"),
     ("TRANSLATE('bc', 'abc', 'x')", None),
     ("TRANSLATE('abc', 'abc', 'x')", "x"),
+    ("TRANSLATE('ab', 'ab', 'xy')", "xy"),
+    ("REPLACE('aa', 'a', 'b')", "bb"),
+    ("REGEXP_REPLACE('123', '[0-9]')", None),
+    ("REGEXP_REPLACE('a1b2', '[0-9]', '#')", "a#b#"),
     ("NVL(TRIM('  '), '????')", "????"),
     ("'Price ' || 9.50", "Price 9.5"),
     ("'at ' || TO_TIMESTAMP('2024-03-08 13:45:01.5', 'YYYY-MM-DD HH24:MI:SS.FF')", "at 08-MAR-24 01.45.01.500000 PM"),
@@ -63,6 +67,8 @@ def value(conn, oracle_expr: str, types=None):
     ("LPAD(7, 3, '0')", "007"),              # numbers are converted implicitly
     ("SUBSTR(12345, 2, 2)", "23"),
     ("INSTR(1.5, '.')", 2),
+    ("LENGTH(12.50)", 4),
+    ("LENGTH(TRIM('  '))", None),
     ("REPLACE(1.50, '.', ',')", "1,5"),
     ("LTRIM(100, '1')", "00"),
 ])
@@ -73,6 +79,8 @@ def test_text_expression_matches_oracle(conn, expr, expected):
 @pytest.mark.parametrize("sql_value,expected", [
     ("'abc'", "abc"),                       # unknown-type literal: the text overload, not ambiguous
     ("'x'::varchar(5)", "x"),
+    ("'x'::text", "x"),
+    ("'ab'::char(3)", "ab "),               # CHAR keeps its padding, as in Oracle
     ("9.50::numeric(10,2)", "9.5"),
     ("0.5::numeric", ".5"),
     ("(-0.5)::numeric", "-.5"),
@@ -165,3 +173,13 @@ def test_lpad_of_cursor_record_field(conn):
     got = conn.execute(convert("SELECT LPAD(r.n, 3, '*') FROM (SELECT ROW_NUMBER() OVER (ORDER BY empno) AS n FROM emp) r "
                                "WHERE r.n = 2")).fetchone()
     assert got == ("**2",)
+
+
+def test_to_text_on_table_columns_resolves_by_type(conn):
+    """Columns of every kind the converter may wrap: no ambiguity, Oracle's text for each."""
+    conn.execute("CREATE TEMP TABLE tt (t text, v varchar(9), c char(3), i integer, b bigint, n numeric(10,2), "
+                 "d double precision, ts timestamp(0))")
+    conn.execute("INSERT INTO tt VALUES ('a', 'b', 'c', 1, 2, 9.50, 0.25, '2024-01-05 10:00:00')")
+    got = conn.execute("SELECT oracompat.to_text(t), oracompat.to_text(v), oracompat.to_text(c), oracompat.to_text(i), "
+                       "oracompat.to_text(b), oracompat.to_text(n), oracompat.to_text(d), oracompat.to_text(ts) FROM tt").fetchone()
+    assert got == ("a", "b", "c  ", "1", "2", "9.5", ".25", "05-JAN-24")

@@ -1,1 +1,1 @@
-SELECT REPLACE(ename, ' ', ''), REPLACE(ename, 'A'), REPLACE(job, '|', ename), UPPER(TRIM(job)), LTRIM(ename, 'K'), TRANSLATE(job, 'AB', 'C') FROM emp
+SELECT REPLACE(ename, ' ', ''), REPLACE(ename, 'A'), REPLACE(job, '|', ename), REPLACE(job, 'A', '-'), UPPER(TRIM(job)), LTRIM(ename, 'K'), TRANSLATE(job, 'AB', 'C'), TRANSLATE(job, 'AB', 'CD'), REGEXP_REPLACE(job, '[0-9]') FROM emp
