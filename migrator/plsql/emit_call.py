@@ -87,7 +87,7 @@ class CallMixin:
         if ref is not None:
             pkg, member, sigs = ref
             return f"{pkg}.{member}", sigs[0].kind if sigs else None, sigs or []
-        entry = self.catalog.lookup(".".join(parts))
+        entry = self.lookup(".".join(parts))
         if entry is not None and entry.info.get("plsql_sigs"):
             sigs = entry.info["plsql_sigs"]
             return f"{entry.schema}.{entry.name}", sigs[0].kind, sigs

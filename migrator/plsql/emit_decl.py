@@ -59,7 +59,7 @@ class DeclMixin:
         return PgType(f"{'.'.join(name)}%TYPE")
 
     def table_columns(self, name: str) -> dict | None:
-        entry = self.catalog.lookup(name)
+        entry = self.lookup(name)
         return entry.info.get("plsql_columns") if entry is not None else None
 
     def query_fields(self, toks) -> dict[str, str]:
@@ -68,14 +68,14 @@ class DeclMixin:
     def column_type(self, name: list[str]) -> str | None:
         if len(name) < 2:
             return None
-        entry = self.catalog.lookup(".".join(name[:-1]))
+        entry = self.lookup(".".join(name[:-1]))
         if entry is None:
             return None
         cols = entry.info.get("plsql_columns") or {}
         return cols.get(name[-1])
 
     def schema_collection_type(self, name: str) -> PgType | None:
-        entry = self.catalog.lookup(name)
+        entry = self.lookup(name)
         if entry is None or "plsql_type" not in entry.info:
             return None
         info = entry.info["plsql_type"]

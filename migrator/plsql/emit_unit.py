@@ -30,7 +30,7 @@ def emit_anonymous(em, block: A.Block) -> str:
 def emit_type_body(em, tb: TypeBody) -> str:
     """Object type methods → functions/procedures ``<type>__<method>(self <type>, ...)``; inside a
     MEMBER routine, bare attribute names and SELF.x read the `self` parameter."""
-    entry = em.catalog.lookup(tb.name)
+    entry = em.lookup(tb.name)
     info = entry.info.get("plsql_type", {}) if entry is not None else {}
     qtype = f"{entry.schema}.{entry.name}" if entry is not None else f"{em.schema}.{tb.name}"
     out = []

@@ -80,8 +80,17 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         self.ctx.unconverted(construct, message, line)
 
     # ---- packages --------------------------------------------------------------------------
+    def lookup(self, name: str):
+        """Catalog entry for `name` as Oracle resolves it: unqualified names in the unit owner's
+        schema first (which may differ from the run's default schema), then the default."""
+        if "." not in name.strip('"'):
+            entry = self.catalog.lookup(f"{self.schema}.{name.lower().strip(chr(34))}")
+            if entry is not None:
+                return entry
+        return self.catalog.lookup(name)
+
     def package_info(self, name: str) -> dict | None:
-        entry = self.catalog.lookup(name)
+        entry = self.lookup(name)
         if entry is None:
             return None
         return entry.info.get("plsql_package")

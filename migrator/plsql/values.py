@@ -49,7 +49,7 @@ class ValueMixin:
         return text, j, (ptype.ora if ptype else "")
 
     def object_methods(self, key: str) -> dict:
-        entry = self.catalog.lookup(key)
+        entry = self.lookup(key)
         return entry.info.get("plsql_methods", {}) if entry is not None else {}
 
     def method_call(self, key: str, obj: str, method: str, toks, j, scope):

@@ -146,3 +146,11 @@ def test_parallel_conversion_equals_sequential(tmp_path):
         assert (tmp_path / "seq" / a.output).read_text() == (tmp_path / "par" / b.output).read_text()
     assert (tmp_path / "seq" / ".migrator" / "journal.jsonl").read_text() == \
         (tmp_path / "par" / ".migrator" / "journal.jsonl").read_text()
+
+
+def test_owner_qualified_objects_resolve_in_their_owner_schema(tmp_path):
+    # BANKING.INTEREST_PKG names its owner; run under another default schema, its unqualified
+    # references must still resolve in BANKING (Oracle resolves them in the owner's schema).
+    banking = next(p for p in SCHEMAS if p.name == "banking")
+    report = migrate(banking, tmp_path, MigrateOptions(schema="elsewhere", progress=False))
+    assert not [(u.id, u.error) for u in report.units if u.error]
