@@ -146,3 +146,43 @@ def test_repair_loop_with_memory(schema, pg_engine, monkeypatch):
     manifest = json.loads((schema / "out" / "run_manifest.json").read_text())
     assert manifest["prompt_version"] and manifest["budget"]["attempts"] == 2
     assert {u["item_id"] for u in manifest["units"] if u["calls"]} == set(mine)
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+def test_repair_loop_on_fixture_schema(tmp_path, pg_engine, monkeypatch):
+    """hr_payroll with the DBMS_OUTPUT rule switched off: every unit that prints is rejected by
+    the rules. The scripted model knows the fix for the first such unit only; for later ones it
+    answers only when memory shows it a verified repair. The last one gets a wrong answer."""
+    src = FIXTURES / "schemas" / "hr_payroll"
+    full = migrate(src, tmp_path / "full", MigrateOptions(progress=False))
+    off = migrate(src, tmp_path / "off", MigrateOptions(progress=False, disabled_rules=frozenset({"plsql.dbms_output"})))
+    broken = [u.id for u, v in zip(off.units, full.units) if u.status == "partial" and v.status == "converted"]
+    assert len(broken) >= 3, broken
+    fixed = {u.id: (tmp_path / "full" / u.output).read_text() for u in full.units if u.id in broken}
+    first, *later = broken
+    last = later[-1]
+    mutated = fixed[last].replace("RAISE NOTICE", "RAISE NOTICE 'extra'; RAISE NOTICE", 1)
+    rules = [ScriptRule(when=f"# Unit {first}\n", answers=[f"```sql\n{fixed[first]}\n```"]),
+             ScriptRule(when=f"# Unit {last}\n", answers=[f"```sql\n{mutated}\n```"])]
+    rules += [ScriptRule(when=rf"(?s)(?=.*# Unit {re.escape(uid)}\n)(?=.*<<<memory id=\d+ kind=experience polarity=\+)",
+                         regex=True, answers=[f"```sql\n{fixed[uid]}\n```"]) for uid in later[:-1]]
+    model = ScriptedModel(rules=rules, default="I cannot tell.")
+    monkeypatch.setattr("migrator.agent_run.load_model", lambda spec, cache_dir: model)
+    report = migrate(src, tmp_path / "agent", MigrateOptions(
+        force=True, deploy=pg_engine.admin_dsn(), verify=True, scenarios=FIXTURES / "scenarios" / "hr_payroll.yaml",
+        transcript=FIXTURES / "transcripts" / "hr_payroll.yaml", disabled_rules=frozenset({"plsql.dbms_output"}),
+        model="scripted", kb=tmp_path / "kb", attempts=2, progress=False))
+    units = {u.id: u for u in report.units}
+    assert units[first].rules_category == "rejected" and units[first].category == "correct"
+    repaired_via_memory = [uid for uid in later[:-1] if units[uid].category == "correct"]
+    assert repaired_via_memory, {uid: units[uid].category for uid in later}
+    for uid in repaired_via_memory:
+        prompts = [c[-1].content for c in model.calls if f"# Unit {uid}\n" in c[-1].content]
+        assert any("polarity=+" in p for p in prompts)
+    assert units[last].category != "correct"  # a wrong answer is never reported correct
+    with KnowledgeBase(tmp_path / "kb") as kb:
+        records = {kb.get(i).record.provenance.task_id: kb.get(i).record for i in range(1, len(kb) + 1)}
+    assert records[first].polarity == "+" and records[first].tier == "G2"  # authored evidence: never G3
+    assert records[last].polarity == "-"
