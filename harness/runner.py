@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -74,40 +75,68 @@ def _execute(conn: psycopg.Connection, text: str, notices: list[str]) -> Observe
         return Observed(None, list(notices), exc.sqlstate, message)
 
 
+def _run_in(engine: PostgresEngine, db: str, scenario: Scenario, step_timeout_ms: int,
+            prelude: str | None) -> ScenarioRun:
+    run = ScenarioRun(scenario.id)
+    with psycopg.connect(engine.dsn(db), autocommit=True) as conn:
+        notices: list[str] = []
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+        conn.execute(f"SET statement_timeout = {int(step_timeout_ms)}")
+        conn.execute(f"SET lock_timeout = {int(step_timeout_ms)}")
+        if prelude:
+            obs = _execute(conn, prelude, notices)
+            if obs.sqlstate is not None:
+                run.setup_error = f"candidate failed to deploy: SQLSTATE {obs.sqlstate}: {obs.message}"
+                return run
+        for stmt in scenario.setup:
+            obs = _execute(conn, stmt.postgres, notices)
+            if obs.sqlstate is not None:
+                run.setup_error = f"setup failed: SQLSTATE {obs.sqlstate}: {obs.message}"
+                return run
+        for step in scenario.steps:
+            obs = _execute(conn, step.postgres, notices)
+            run.observed[step.name] = obs
+            if obs.timed_out:
+                break  # the session may be in an odd state; later steps are not trustworthy
+    return run
+
+
 def run_scenario(engine: PostgresEngine, template: str, scenario: Scenario, *, step_timeout_ms: int,
                  prelude: str | None = None) -> ScenarioRun:
     """Run `scenario` in a fresh clone of `template`. `prelude` (e.g. a candidate version of the
     unit under repair) is deployed into the clone first; its failure is a setup error."""
     t0 = time.perf_counter()
-    run = ScenarioRun(scenario.id)
     db = _clone(engine, template)
     try:
-        with psycopg.connect(engine.dsn(db), autocommit=True) as conn:
-            notices: list[str] = []
-            conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
-            conn.execute(f"SET statement_timeout = {int(step_timeout_ms)}")
-            conn.execute(f"SET lock_timeout = {int(step_timeout_ms)}")
-            if prelude:
-                obs = _execute(conn, prelude, notices)
-                if obs.sqlstate is not None:
-                    run.setup_error = f"candidate failed to deploy: SQLSTATE {obs.sqlstate}: {obs.message}"
-                    return run
-            for stmt in scenario.setup:
-                obs = _execute(conn, stmt.postgres, notices)
-                if obs.sqlstate is not None:
-                    run.setup_error = f"setup failed: SQLSTATE {obs.sqlstate}: {obs.message}"
-                    return run
-            for step in scenario.steps:
-                obs = _execute(conn, step.postgres, notices)
-                run.observed[step.name] = obs
-                if obs.timed_out:
-                    break  # the session may be in an odd state; later steps are not trustworthy
+        run = _run_in(engine, db, scenario, step_timeout_ms, prelude)
     finally:
         _drop(engine, db)
-        run.seconds = time.perf_counter() - t0
+    run.seconds = time.perf_counter() - t0
     return run
 
 
-def iter_runs(engine: PostgresEngine, template: str, scenarios: list[Scenario], *, step_timeout_ms: int = 5000) -> Iterator[ScenarioRun]:
-    for scenario in scenarios:
-        yield run_scenario(engine, template, scenario, step_timeout_ms=step_timeout_ms)
+def iter_runs(engine: PostgresEngine, template: str, scenarios: list[Scenario], *,
+              step_timeout_ms: int = 5000, ahead: int = 2) -> Iterator[ScenarioRun]:
+    """Run every scenario in its own clone, pipelined: the next clones are created (and used ones
+    dropped) by a background thread while the current scenario runs, so the server's copy work
+    overlaps the client's. Isolation is unchanged: one fresh clone per scenario. `seconds` of a
+    run is the wall time the pipeline spent on it (waiting for its clone, then its steps)."""
+    if not scenarios:
+        return
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="clone") as pool:
+        pending = [pool.submit(_clone, engine, template) for _ in scenarios[:ahead]]
+        try:
+            for i, scenario in enumerate(scenarios):
+                t0 = time.perf_counter()
+                db = pending.pop(0).result()
+                if i + ahead < len(scenarios):
+                    pending.append(pool.submit(_clone, engine, template))
+                try:
+                    run = _run_in(engine, db, scenario, step_timeout_ms, None)
+                finally:
+                    pool.submit(_drop, engine, db)
+                run.seconds = time.perf_counter() - t0
+                yield run
+        finally:  # stopped early (error, generator closed): never leave clones behind on a DSN server
+            for future in pending:
+                pool.submit(_drop, engine, future.result())

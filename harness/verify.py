@@ -16,7 +16,7 @@ from harness.compare import compare_step
 from harness.deploy import DeployOutcome, deploy_units
 from harness.postgres import PostgresEngine, scratch_database
 from harness.references import RoutineTracker, check_references
-from harness.runner import ScenarioRun, run_scenario
+from harness.runner import ScenarioRun, iter_runs
 from harness.scenarios import ScenarioFile, TranscriptFile
 from harness.verdict import StepVerdict, UnitEvidence, Verdict, decide
 
@@ -101,7 +101,7 @@ def _run_side(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], 
         seconds: dict[str, float] = {}
         if scenarios is not None:
             template = _dbname(tpl_dsn)
-            runs = (run_scenario(engine, template, s, step_timeout_ms=step_timeout_ms) for s in scenarios.scenarios)
+            runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms)
             total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence)
     verdicts = [decide(evidence[u.unit_id]) for u in units]
     return SideResult(verdicts, total, agreeing, seconds, pre.error), outcomes, problems is not None
