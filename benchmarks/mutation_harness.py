@@ -37,6 +37,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("schema_dirs", type=Path, nargs="+")
     ap.add_argument("--per-operator", type=int, default=2)
+    ap.add_argument("--unit", action="append", default=[], help="only mutate these unit ids (repeatable)")
     args = ap.parse_args()
     totals, caught_by = Counter(), Counter()
     survivors: list[str] = []
@@ -44,7 +45,7 @@ def main() -> None:
     t0 = time.perf_counter()
     with EmbeddedPostgres() as engine:
         for src in args.schema_dirs:
-            run_schema(engine, src, args.per_operator, totals, caught_by, survivors, overwritten)
+            run_schema(engine, src, args.per_operator, totals, caught_by, survivors, overwritten, set(args.unit))
     n, c = sum(totals.values()), sum(caught_by.values())
     print(f"\nmutants: {n}, caught: {c} ({100 * c / max(n, 1):.1f} %), {time.perf_counter() - t0:.0f} s")
     for op in sorted(totals):
@@ -67,6 +68,14 @@ SELECT md5(coalesce(string_agg(d, E'\n' ORDER BY d), '')) FROM (
 """
 
 
+def context(original: str, mutated: str) -> str:
+    """The mutated spot: the first differing line, before -> after."""
+    for a, b in zip(original.splitlines(), mutated.splitlines()):
+        if a != b:
+            return f"{a.strip()[:160]}\n   => {b.strip()[:160]}"
+    return ""
+
+
 def fingerprint(engine, preamble: str, units: list[UnitToVerify]) -> str:
     """What the deployed database defines. A mutant whose unit is later replaced (e.g. a package
     spec's helper functions that the body redefines) leaves it unchanged: it cannot be observed
@@ -78,7 +87,7 @@ def fingerprint(engine, preamble: str, units: list[UnitToVerify]) -> str:
 
 
 def run_schema(engine, src: Path, per_op: int, totals: Counter, caught_by: Counter, survivors: list[str],
-               overwritten: list[str]) -> None:
+               overwritten: list[str], only: set[str]) -> None:
     schema = src.name.lower()
     scen_path, trans_path = default_evidence(src, schema)
     out = Path(tempfile.mkdtemp(prefix="mutation-")) / schema
@@ -88,7 +97,7 @@ def run_schema(engine, src: Path, per_op: int, totals: Counter, caught_by: Count
     preamble = (out / PREAMBLE).read_text(encoding="utf-8")
     base = [UnitToVerify(u.id, (out / u.output).read_text(encoding="utf-8"), tuple(u.depends_on), bool(u.static_ok))
             for u in report.units]
-    targets = [u for u in report.units if u.category == "correct" and u.steps]
+    targets = [u for u in report.units if u.category == "correct" and u.steps and (not only or u.id in only)]
     print(f"{schema}: {len(targets)} correct units with scenarios")
     reference = fingerprint(engine, preamble, base)
     for u in targets:
@@ -107,7 +116,7 @@ def run_schema(engine, src: Path, per_op: int, totals: Counter, caught_by: Count
             if verdict.category != "correct":
                 caught_by[m.operator] += 1
             else:
-                survivors.append(f"{u.id}: {m.description}")
+                survivors.append(f"{u.id}: {m.description}\n      {context(base[index].sql, m.text)}")
 
 
 if __name__ == "__main__":
