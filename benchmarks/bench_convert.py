@@ -66,6 +66,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--units", type=int, default=2000)
     ap.add_argument("--keep", type=Path, help="keep the corpus and output here")
+    ap.add_argument("--no-ora2pg", action="store_true", help="skip the ora2pg comparison")
     args = ap.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="migrator-bench-"))
     corpus = work / "corpus"
@@ -82,7 +83,7 @@ def main() -> None:
         print(f"migrator [{label}] (read+split+order+convert+pglast check+write, no deploy): {elapsed:.2f} s")
         print(f"  {s.units / elapsed:.0f} units/s   {s.converted_lines / elapsed:.0f} lines/s   peak RSS {rss_mb:.0f} MiB")
         print(f"  status: {s.by_status}  parses: {s.static_ok}/{s.units}")
-    theirs = time_ora2pg(corpus)
+    theirs = None if args.no_ora2pg else time_ora2pg(corpus)
     if theirs:
         print(f"ora2pg / migrator time ratio: {theirs / elapsed:.2f}")
     else:
