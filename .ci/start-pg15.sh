@@ -2,7 +2,8 @@
 # Start Debian's PostgreSQL 15 (with plpgsql_check) on loopback for the reference-resolution tests.
 # Prints the DSN on stdout. Needs root (installs packages, runs the server as user postgres).
 set -euo pipefail
-PORT="${PG15_PORT:-55415}"
+# A free loopback port unless one is given (a leftover server must not break the run).
+PORT="${PG15_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 if ! dpkg -s postgresql-15-plpgsql-check >/dev/null 2>&1; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 postgresql-15-plpgsql-check) >&2
 fi
