@@ -34,6 +34,9 @@ class OraError:
     conditions: tuple[str, ...]  # PostgreSQL condition names a handler lists
     sqlstate: str  # what PostgreSQL raises for it (first condition)
     message: str  # Oracle's message text (without the ORA-nnnnn: prefix)
+    # The text Oracle's SQLERRM shows when it names the object: ``{constraint}`` stands for
+    # ``OWNER.NAME``, ``{column}`` for ``"OWNER"."TABLE"."COLUMN"`` (None: never names one).
+    object_message: str | None = None
 
 
 ORA_ERRORS: tuple[OraError, ...] = (
@@ -42,7 +45,8 @@ ORA_ERRORS: tuple[OraError, ...] = (
     OraError(-1422, "TOO_MANY_ROWS", ("too_many_rows",), "P0003",
              "exact fetch returns more than requested number of rows"),
     OraError(-1476, "ZERO_DIVIDE", ("division_by_zero",), "22012", "divisor is equal to zero"),
-    OraError(-1, "DUP_VAL_ON_INDEX", ("unique_violation",), "23505", "unique constraint violated"),
+    OraError(-1, "DUP_VAL_ON_INDEX", ("unique_violation",), "23505", "unique constraint violated",
+             "unique constraint ({constraint}) violated"),
     # PL/SQL raises VALUE_ERROR for conversion, truncation, overflow and NOT NULL violations.
     OraError(-6502, "VALUE_ERROR", ("numeric_value_out_of_range", "string_data_right_truncation",
                                     "invalid_text_representation", "null_value_not_allowed",
@@ -54,12 +58,16 @@ ORA_ERRORS: tuple[OraError, ...] = (
     OraError(-6511, "CURSOR_ALREADY_OPEN", ("duplicate_cursor",), "42P03", "PL/SQL: cursor already open"),
     OraError(-1001, "INVALID_CURSOR", ("invalid_cursor_name", "invalid_cursor_state"), "34000",
              "invalid cursor"),
-    OraError(-1400, None, ("not_null_violation",), "23502", "cannot insert NULL"),
+    OraError(-1400, None, ("not_null_violation",), "23502", "cannot insert NULL",
+             "cannot insert NULL into ({column})"),
     OraError(-2291, None, ("foreign_key_violation",), "23503",
-             "integrity constraint violated - parent key not found"),
+             "integrity constraint violated - parent key not found",
+             "integrity constraint ({constraint}) violated - parent key not found"),
     OraError(-2292, None, ("foreign_key_violation",), "23503",
-             "integrity constraint violated - child record found"),
-    OraError(-2290, None, ("check_violation",), "23514", "check constraint violated"),
+             "integrity constraint violated - child record found",
+             "integrity constraint ({constraint}) violated - child record found"),
+    OraError(-2290, None, ("check_violation",), "23514", "check constraint violated",
+             "check constraint ({constraint}) violated"),
     OraError(-54, "RESOURCE_BUSY", ("lock_not_available",), "55P03",
              "resource busy and acquire with NOWAIT specified or timeout expired"),
     OraError(-60, "DEADLOCK_DETECTED", ("deadlock_detected",), "40P01",
@@ -141,9 +149,52 @@ def runtime_sqlcode_cases() -> str:
         if e.sqlstate in seen:
             continue
         seen.add(e.sqlstate)
-        prefix = "ORA-01403" if e.code == 100 else f"ORA-{-e.code:05d}"
-        msg = f"{prefix}: {e.message}".replace("'", "''")
+        msg = f"{ora_prefix(e.code)}: {e.message}".replace("'", "''")
         rows.append(f"('{e.sqlstate}', {e.code}, '{msg}')")
+    return ",\n        ".join(rows)
+
+
+def ora_prefix(code: int) -> str:
+    """'ORA-nnnnn' for a SQLCODE (NO_DATA_FOUND's +100 is ORA-01403)."""
+    return "ORA-01403" if code == 100 else f"ORA-{-code:05d}"
+
+
+# PostgreSQL reports both directions of a foreign-key violation as 23503; the message tells them
+# apart ("insert or update on table ..." = parent key not found, "update or delete on table ..." =
+# child record found).
+FK_CHILD_MESSAGE_PREFIX = "update or delete on table"
+
+
+def object_sqlerrm(code: int, owner: str | None, constraint: str | None = None,
+                   table: str | None = None, column: str | None = None) -> str | None:
+    """Oracle's SQLERRM naming the object (``ORA-02291: integrity constraint (HR.FK) ...``).
+
+    Names are upper-cased as Oracle reports unquoted identifiers; the owner is the schema. None
+    when the error never names an object or the needed names are missing."""
+    e = BY_CODE.get(code)
+    if e is None or e.object_message is None or not owner:
+        return None
+    if "{constraint}" in e.object_message:
+        if not constraint:
+            return None
+        text = e.object_message.replace("{constraint}", f"{owner.upper()}.{constraint.upper()}")
+    else:
+        if not (table and column):
+            return None
+        text = e.object_message.replace(
+            "{column}", f'"{owner.upper()}"."{table.upper()}"."{column.upper()}"')
+    return f"{ora_prefix(code)}: {text}"
+
+
+def runtime_object_cases() -> str:
+    """VALUES rows (sqlcode, prefix, generic message, object message) for oracompat.sqlerrm()."""
+    rows = []
+    for e in ORA_ERRORS:
+        if e.object_message is None:
+            continue
+        cells = [ora_prefix(e.code), e.message, e.object_message]
+        q = ", ".join("'" + c.replace("'", "''") + "'" for c in cells)
+        rows.append(f"({e.code}, {q})")
     return ",\n        ".join(rows)
 
 

@@ -62,9 +62,10 @@ class NestedMixin:
 
     def lift(self, r: A.Routine, lifted: str, scope: Scope) -> str:
         from migrator.plsql.emit_routine import RoutineEmitter
-        names = ("extra_decls", "autonomous", "routine_kind", "pipelined", "in_handler", "trigger")
+        names = ("extra_decls", "autonomous", "routine_kind", "pipelined", "in_handler", "trigger", "handler_diag")
         saved = {n: getattr(self, n) for n in names}
         self.extra_decls, self.autonomous, self.pipelined, self.in_handler, self.trigger = [], False, False, False, None
+        self.handler_diag = None
         try:
             return RoutineEmitter(self).routine(r, lifted, scope, lifted, self.lift_guard())
         finally:

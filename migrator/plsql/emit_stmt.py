@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from migrator.plsql import ast as A
-from migrator.plsql.errors import BY_NAME, USER_MESSAGE
+from migrator.plsql.errors import BY_NAME, ORA_ERRORS, USER_MESSAGE
 from migrator.plsql.lexer import Token
 from migrator.plsql.parser import norm_name
 from migrator.plsql.typesys import PgType, Scope, Sym
@@ -172,10 +172,63 @@ class StmtMixin:
             for name in h.names:
                 conds.extend(self.handler_conditions(name, scope, h.line))
             out.append(f"{ind}{IND}WHEN {' OR '.join(dict.fromkeys(conds))} THEN")
-            saved, self.in_handler = self.in_handler, True
-            out.extend(self.stmts(h.body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"])
-            self.in_handler = saved
+            saved = self.in_handler, self.handler_diag
+            self.in_handler, self.handler_diag = True, self.diag_needs(conds)
+            body = self.stmts(h.body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"]
+            diag = self.handler_diag
+            self.in_handler, self.handler_diag = saved
+            if diag is not None and diag["used"]:
+                body = self.diag_wrap(body, diag, ind + IND * 2)
+            out.extend(body)
         return out
+
+    # Oracle's SQLERRM names the constraint (or column) of a constraint error; PostgreSQL's
+    # SQLERRM does not, so a handler that reads SQLERRM and can catch one of those errors first
+    # fetches the names with GET STACKED DIAGNOSTICS for oracompat.sqlerrm().
+    DIAG_VARS = {"constraint": ("sqlerrm__constraint", "CONSTRAINT_NAME"),
+                 "schema": ("sqlerrm__schema", "SCHEMA_NAME"),
+                 "table": ("sqlerrm__table", "TABLE_NAME"),
+                 "column": ("sqlerrm__column", "COLUMN_NAME")}
+
+    @staticmethod
+    def diag_needs(conds: list[str]) -> dict | None:
+        """Which diagnostics a handler catching `conds` needs for SQLERRM (None: none)."""
+        named = {e.sqlstate for e in ORA_ERRORS if e.object_message}
+        kinds = {c for e in ORA_ERRORS if e.object_message for c in e.conditions}
+        column_kinds = {c for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message
+                        for c in e.conditions}
+        column_states = {e.sqlstate for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message}
+        constraint, column = False, False
+        for c in conds:
+            state = c[len("SQLSTATE '"):-1] if c.startswith("SQLSTATE '") else None
+            if c == "OTHERS":
+                constraint = column = True
+            elif c in kinds or state in named:
+                constraint = True
+                column = column or c in column_kinds or state in column_states
+        if not constraint:
+            return None
+        return {"column": column, "used": False}
+
+    def diag_sqlerrm(self) -> str | None:
+        """The SQLERRM call for the current handler when it needs diagnostics (marks them used)."""
+        diag = getattr(self, "handler_diag", None)
+        if diag is None:
+            return None
+        diag["used"] = True
+        v = self.DIAG_VARS
+        table, col = (v["table"][0], v["column"][0]) if diag["column"] else ("NULL", "NULL")
+        return (f"oracompat.sqlerrm(SQLSTATE, SQLERRM, {v['constraint'][0]}, {v['schema'][0]}, "
+                f"{table}, {col})")
+
+    def diag_wrap(self, body: list[str], diag: dict, ind: str) -> list[str]:
+        # TABLE_NAME / COLUMN_NAME only for a handler that can catch a NOT NULL violation
+        keys = ["constraint", "schema"] + (["table", "column"] if diag["column"] else [])
+        v = self.DIAG_VARS
+        items = ", ".join(f"{v[k][0]} = {v[k][1]}" for k in keys)
+        return ([f"{ind}DECLARE"] + [f"{ind}{IND}{v[k][0]} text;" for k in keys]
+                + [f"{ind}BEGIN", f"{ind}{IND}GET STACKED DIAGNOSTICS {items};"]
+                + [IND + line for line in body] + [f"{ind}END;"])
 
     def handler_conditions(self, name: str, scope, line) -> list[str]:
         if name == "OTHERS":

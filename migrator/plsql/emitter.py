@@ -35,6 +35,7 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         self.temp_counter = 0
         self.extra_decls: list[str] = []
         self.in_handler = False
+        self.handler_diag: dict | None = None  # see StmtEmitter.diag_needs
         self.in_forall = False
         self.created_views: set[str] = set()
         self.trigger: A.Trigger | None = None

@@ -2,7 +2,10 @@
 
 API (all in schema ``oracompat``):
 * ``sqlcode(sqlstate) → integer`` / ``sqlerrm(sqlstate, message) → text``: Oracle-shaped SQLCODE and
-  SQLERRM inside handlers (from `errors.ORA_ERRORS`); ``sqlerrm_of(code)``; ``app_errcode(code)``
+  SQLERRM inside handlers (from `errors.ORA_ERRORS`); ``sqlerrm(sqlstate, message, constraint,
+  schema, table, column) → text``: SQLERRM naming the constraint / column as Oracle does
+  (``ORA-02291: integrity constraint (OWNER.NAME) violated - parent key not found``), fed by the
+  handler's GET STACKED DIAGNOSTICS; ``sqlerrm_of(code)``; ``app_errcode(code)``
   → SQLSTATE for RAISE_APPLICATION_ERROR with a computed code.
 * ``cursor_isopen(refcursor) → boolean``.
 * ``put(text)``, ``new_line()``, ``put_line(text)``: DBMS_OUTPUT with a per-session line buffer;
@@ -18,7 +21,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from migrator.plsql.errors import runtime_sqlcode_cases
+from migrator.plsql.errors import FK_CHILD_MESSAGE_PREFIX, runtime_object_cases, runtime_sqlcode_cases
 
 RUNTIME_SQL: str = (Path(__file__).with_name("runtime.sql").read_text(encoding="utf-8")
-                    .replace("/*SQLCODE_CASES*/", runtime_sqlcode_cases()))
+                    .replace("/*SQLCODE_CASES*/", runtime_sqlcode_cases())
+                    .replace("/*SQLERRM_OBJECT_CASES*/", runtime_object_cases())
+                    .replace("/*FK_CHILD_PREFIX*/", FK_CHILD_MESSAGE_PREFIX.replace("'", "''")))

@@ -41,6 +41,38 @@ BEGIN
 END;
 $fn$;
 
+-- SQLERRM naming the object, as Oracle does for constraint errors: the handler passes what
+-- GET STACKED DIAGNOSTICS reported (CONSTRAINT_NAME, SCHEMA_NAME, TABLE_NAME, COLUMN_NAME).
+-- Names are upper-cased (Oracle reports unquoted identifiers so); the owner is the schema.
+-- Texts: harness/errors.py (object_message).
+CREATE OR REPLACE FUNCTION oracompat.sqlerrm(p_state text, p_message text, p_constraint text,
+                                             p_schema text, p_table text, p_column text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+DECLARE
+    v_code integer; pre text; generic text; tmpl text;
+BEGIN
+    v_code := oracompat.sqlcode(p_state);
+    IF p_state = '23503' AND p_message LIKE '/*FK_CHILD_PREFIX*/%' THEN
+        v_code := -2292;
+    END IF;
+    SELECT v.p, v.g, v.t INTO pre, generic, tmpl FROM (VALUES
+        /*SQLERRM_OBJECT_CASES*/
+    ) AS v(c, p, g, t) WHERE v.c = v_code;
+    IF NOT FOUND THEN
+        RETURN oracompat.sqlerrm(p_state, p_message);
+    END IF;
+    IF p_schema IS NOT NULL AND strpos(tmpl, '{constraint}') > 0 AND p_constraint IS NOT NULL THEN
+        RETURN pre || ': ' || replace(tmpl, '{constraint}', upper(p_schema) || '.' || upper(p_constraint));
+    END IF;
+    IF p_schema IS NOT NULL AND strpos(tmpl, '{column}') > 0 AND p_table IS NOT NULL
+       AND p_column IS NOT NULL THEN
+        RETURN pre || ': ' || replace(tmpl, '{column}',
+            '"' || upper(p_schema) || '"."' || upper(p_table) || '"."' || upper(p_column) || '"');
+    END IF;
+    RETURN pre || ': ' || generic;
+END;
+$fn$;
+
 CREATE OR REPLACE FUNCTION oracompat.sqlerrm_of(p_code integer) RETURNS text
 LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_code = 0 THEN 'ORA-0000: normal, successful completion'

@@ -228,7 +228,9 @@ class ValueMixin:
         self.ctx.applied("plsql.exceptions")
         if j < len(toks) and toks[j].is_op("("):
             inner, j = self.paren_at(toks, j)
-            return f"oracompat.sqlerrm_of({self.expr(inner, scope)})", j, "VARCHAR2"
+            if not (self.in_handler and len(inner) == 1 and inner[0].is_("SQLCODE")):
+                return f"oracompat.sqlerrm_of({self.expr(inner, scope)})", j, "VARCHAR2"
+            # SQLERRM(SQLCODE) in a handler is the current error's message, like SQLERRM
         if self.in_handler:
-            return "oracompat.sqlerrm(SQLSTATE, SQLERRM)", j, "VARCHAR2"
+            return self.diag_sqlerrm() or "oracompat.sqlerrm(SQLSTATE, SQLERRM)", j, "VARCHAR2"
         return "'ORA-0000: normal, successful completion'", j, "VARCHAR2"
