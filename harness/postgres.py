@@ -45,7 +45,7 @@ class EmbeddedPostgres:
 
     def __init__(self, workdir: str | Path | None = None):
         self._own_dir = workdir is None
-        self._dir = Path(workdir or tempfile.mkdtemp(prefix="migrator-pg-"))
+        self._dir = Path(workdir or tempfile.mkdtemp(prefix="migrator-pg-", dir=_scratch_root()))
         self._server = None
 
     def __enter__(self) -> "EmbeddedPostgres":
@@ -79,6 +79,21 @@ class EmbeddedPostgres:
     def dsn(self, database: str) -> str:
         assert self._server is not None, "engine not started (use it in a with block)"
         return self._server.get_uri(database)
+
+
+def _scratch_root() -> str | None:
+    """Where the scratch server keeps its data: RAM (/dev/shm) when there is room, since every
+    scenario clones a database and disk writeback dominated that (measured ~3x slower on the
+    development VM's /tmp); else the default temporary directory. MIGRATOR_PG_WORKDIR overrides."""
+    if os.environ.get("MIGRATOR_PG_WORKDIR"):
+        return os.environ["MIGRATOR_PG_WORKDIR"]
+    shm = Path("/dev/shm")
+    try:
+        if shm.is_dir() and os.access(shm, os.W_OK) and shutil.disk_usage(shm).free > 2 * 1024**3:
+            return str(shm)
+    except OSError:
+        pass
+    return None
 
 
 class DsnPostgres:
