@@ -6,7 +6,7 @@ import inspect
 
 from migrator.rules import sql
 from migrator.rules.context import ConversionContext, unconverted_marker
-from migrator.rules.ddl_lexer import Token
+from migrator.rules.ddl_lexer import LexError, Token, tokenize
 
 
 def _accepts_types(fn) -> bool:
@@ -44,3 +44,16 @@ def words(tokens: list[Token]) -> str:
         out += glue + tok.text
     return out
 
+
+
+def guarded(rule_id: str, construct: str, convert, text: str, ctx: ConversionContext) -> str:
+    """Run one statement-level rule: off → unconverted marker; unreadable → unconverted marker;
+    else `convert(text, tokens, ctx)`, recorded as applied."""
+    if not ctx.enabled(rule_id):
+        return unconverted(ctx, construct, f"rule {rule_id} is disabled", text)
+    try:
+        out = convert(text, tokenize(text), ctx)
+    except LexError as exc:
+        return unconverted(ctx, construct, str(exc), text)
+    ctx.applied(rule_id)
+    return out

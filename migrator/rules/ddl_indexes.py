@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from migrator.rules.context import ConversionContext
-from migrator.rules.ddl_common import convert_expression, unconverted, words
-from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top, tokenize
+from migrator.rules.ddl_common import convert_expression, guarded, words
+from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top
 
 # Index options after the column list that only concern storage, build or statistics.
 _PHYSICAL = {"TABLESPACE", "STORAGE", "PCTFREE", "INITRANS", "MAXTRANS", "LOGGING", "NOLOGGING",
@@ -13,14 +13,7 @@ _PHYSICAL = {"TABLESPACE", "STORAGE", "PCTFREE", "INITRANS", "MAXTRANS", "LOGGIN
 
 
 def convert_index(text: str, ctx: ConversionContext) -> str:
-    if not ctx.enabled("ddl.index"):
-        return unconverted(ctx, "CREATE INDEX", "rule ddl.index is disabled", text)
-    try:
-        out = _convert(text, tokenize(text), ctx)
-    except LexError as exc:
-        return unconverted(ctx, "CREATE INDEX", str(exc), text)
-    ctx.applied("ddl.index")
-    return out
+    return guarded("ddl.index", "CREATE INDEX", _convert, text, ctx)
 
 
 def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:

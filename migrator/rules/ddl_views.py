@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 from migrator.rules.context import ConversionContext
-from migrator.rules.ddl_common import convert_statement, unconverted, words
-from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top, tokenize
+from migrator.rules.ddl_common import convert_statement, guarded, words
+from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top
 
 _VIEW_PREFIX = {"OR", "REPLACE", "FORCE", "NO", "NOFORCE", "EDITIONABLE", "EDITIONING", "NONEDITIONABLE"}
 
 
 def convert_view(text: str, ctx: ConversionContext) -> str:
-    if not ctx.enabled("ddl.view"):
-        return unconverted(ctx, "CREATE VIEW", "rule ddl.view is disabled", text)
-    try:
-        out = _view(text, tokenize(text), ctx)
-    except LexError as exc:
-        return unconverted(ctx, "CREATE VIEW", str(exc), text)
-    ctx.applied("ddl.view")
-    return out
+    return guarded("ddl.view", "CREATE VIEW", _view, text, ctx)
 
 
 def _view(text: str, toks: list[Token], ctx: ConversionContext) -> str:
@@ -67,14 +60,7 @@ def _split_view_option(toks: list[Token], ctx: ConversionContext) -> tuple[list[
 
 
 def convert_materialized_view(text: str, ctx: ConversionContext) -> str:
-    if not ctx.enabled("ddl.materialized_view"):
-        return unconverted(ctx, "CREATE MATERIALIZED VIEW", "rule ddl.materialized_view is disabled", text)
-    try:
-        out = _mview(text, tokenize(text), ctx)
-    except LexError as exc:
-        return unconverted(ctx, "CREATE MATERIALIZED VIEW", str(exc), text)
-    ctx.applied("ddl.materialized_view")
-    return out
+    return guarded("ddl.materialized_view", "CREATE MATERIALIZED VIEW", _mview, text, ctx)
 
 
 def _mview(text: str, toks: list[Token], ctx: ConversionContext) -> str:
