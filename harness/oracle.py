@@ -182,10 +182,16 @@ def record(engine: OracleEngine, units: Iterable[tuple[str, str]], scenarios: Sc
             found = _deploy(cur, units)
             problems = problems or found
             cur.callproc("dbms_output.enable", (None,))
-            for stmt in scenario.setup:
-                cur.execute(stmt.oracle)
-            outcomes[scenario.id] = {step.name: run_step(cur, step.oracle) for step in scenario.steps}
-            conn.rollback()
+            if scenario.fixed_date:  # needs ALTER SYSTEM privilege; reset below whatever happens
+                cur.execute(f"ALTER SYSTEM SET FIXED_DATE = '{scenario.fixed_date.replace(' ', '-')}'")
+            try:
+                for stmt in scenario.setup:
+                    cur.execute(stmt.oracle)
+                outcomes[scenario.id] = {step.name: run_step(cur, step.oracle) for step in scenario.steps}
+            finally:
+                conn.rollback()
+                if scenario.fixed_date:
+                    cur.execute("ALTER SYSTEM SET FIXED_DATE = NONE")
     provenance = Provenance(kind="oracle", banner=banner, version=conn.version,
                             recorded_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
                             recorder=f"{RECORDER_VERSION} python-{platform.python_version()}")

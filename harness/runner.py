@@ -83,6 +83,8 @@ def _run_in(engine: PostgresEngine, db: str, scenario: Scenario, step_timeout_ms
         conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
         conn.execute(f"SET statement_timeout = {int(step_timeout_ms)}")
         conn.execute(f"SET lock_timeout = {int(step_timeout_ms)}")
+        if scenario.fixed_date:  # the session's SYSDATE, as Oracle's FIXED_DATE sets it
+            conn.execute("SELECT set_config('oracompat.fixed_date', %s, false)", (scenario.fixed_date,))
         if prelude:
             obs = _execute(conn, prelude, notices)
             if obs.sqlstate is not None:

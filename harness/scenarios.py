@@ -41,6 +41,9 @@ class Scenario(_Model):
     id: str  # unique within the file, e.g. "get_net_pay.basic"
     units: list[str] = Field(min_length=1)  # unit ids this scenario judges
     description: str = ""
+    # Freeze SYSDATE for the scenario ('YYYY-MM-DD HH24:MI:SS'): Oracle's FIXED_DATE parameter on
+    # the Oracle side, the setting oracompat.fixed_date (read by oracompat.sysdate()) on PostgreSQL.
+    fixed_date: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$")
     setup: list[Statement] = []
     steps: list[Step] = Field(min_length=1)
 

@@ -16,7 +16,7 @@ _TYPE_END = CONSTRAINT_STARTS | STATE_WORDS | {
     "DEFAULT", "GENERATED", "AS", "VISIBLE", "INVISIBLE", "ENCRYPT", "SORT", "COLLATE", "VIRTUAL"}
 # Defaults Oracle evaluates per row that have an exact PostgreSQL spelling.
 _DEFAULT_FUNCS = {
-    "SYSDATE": "LOCALTIMESTAMP(0)",  # server-local wall clock, whole seconds, no zone
+    "SYSDATE": "oracompat.sysdate()",  # LOCALTIMESTAMP(0) unless oracompat.fixed_date freezes it
     "SYSTIMESTAMP": "CURRENT_TIMESTAMP",
     "CURRENT_DATE": "LOCALTIMESTAMP(0)",
     "CURRENT_TIMESTAMP": "CURRENT_TIMESTAMP",

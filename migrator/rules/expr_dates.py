@@ -38,9 +38,11 @@ def sysdate(node: exp.CurrentTimestamp, ctx: ConversionContext, env) -> exp.Expr
     if not node.args.get("sysdate") or not ctx.enabled("expr.sysdate"):
         return None
     ctx.applied("expr.sysdate")
-    # LOCALTIMESTAMP(0): the session's wall clock at whole seconds, like SYSDATE (note: PostgreSQL
-    # fixes it at transaction start and rounds rather than truncates the fraction).
-    return tag(fn("LOCALTIMESTAMP", exp.Literal.number(0)), DATE)
+    # oracompat.sysdate(): LOCALTIMESTAMP(0) — the session's wall clock at whole seconds, like
+    # SYSDATE (PostgreSQL fixes it at transaction start and rounds rather than truncates the
+    # fraction) — unless the setting oracompat.fixed_date freezes it, as Oracle's FIXED_DATE does:
+    # that is what lets a scenario pin date-dependent behaviour on both systems.
+    return tag(compat("sysdate"), DATE)
 
 
 def systimestamp(node: exp.Systimestamp, ctx: ConversionContext, env) -> exp.Expression | None:

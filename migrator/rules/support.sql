@@ -65,6 +65,14 @@ END
 $$;
 
 -- LAST_DAY(d): the last day of d's month, time of day kept.
+-- SYSDATE: the session's wall clock at whole seconds (LOCALTIMESTAMP(0)), unless the setting
+-- oracompat.fixed_date holds a timestamp — PostgreSQL's counterpart of Oracle's FIXED_DATE
+-- parameter, which makes SYSDATE return a constant (used by scenarios to pin date logic).
+CREATE OR REPLACE FUNCTION oracompat.sysdate() RETURNS timestamp(0)
+LANGUAGE sql STABLE AS $$
+    SELECT coalesce(nullif(current_setting('oracompat.fixed_date', true), '')::timestamp(0), LOCALTIMESTAMP(0))
+$$;
+
 CREATE OR REPLACE FUNCTION oracompat.last_day(d timestamp) RETURNS timestamp
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT date_trunc('month', d) + interval '1 month' - interval '1 day' + (d - date_trunc('day', d))

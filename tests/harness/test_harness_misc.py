@@ -81,3 +81,20 @@ def test_oracle_free_container_records_a_transcript():
     assert not problems
     assert transcript.provenance.kind == "oracle"
     assert transcript.outcomes["one"]["call"].rows == [[4]]
+
+
+def test_fixed_date_freezes_sysdate_in_a_scenario(pg_engine):
+    from migrator.rules.support import SUPPORT_SQL
+
+    fn = "CREATE FUNCTION today() RETURNS timestamp(0) LANGUAGE sql STABLE AS $$ SELECT oracompat.sysdate() $$;"
+    step = {"name": "now", "oracle": "SELECT SYSDATE FROM dual", "postgres": "SELECT today()"}
+    scen = ScenarioFile.model_validate({"schema": "s", "scenarios": [
+        {"id": "frozen", "units": ["function:s.today"], "fixed_date": "2024-02-15 10:00:00", "steps": [step]},
+        {"id": "live", "units": ["function:s.today"], "steps": [step]}]})
+    trans = TranscriptFile.model_validate({"schema": "s", "provenance": {"kind": "authored", "author": "t", "basis": "b"},
+                                           "outcomes": {"frozen": {"now": {"rows": [["2024-02-15 10:00:00"]]}},
+                                                        "live": {"now": {"rows": [["2024-02-15 10:00:00"]]}}}})
+    result = verify(pg_engine, SUPPORT_SQL, [UnitToVerify("function:s.today", fn, (), True)], scen, trans, do_nothing=False)
+    v = result.agent.verdicts[0]
+    # The frozen scenario agrees; the live one sees today's clock and must not.
+    assert v.steps == 2 and v.steps_agreeing == 1 and v.first_mismatch[0] == "live"

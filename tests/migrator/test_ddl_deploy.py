@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from migrator.rules.support import SUPPORT_SQL
+
 import datetime as dt
 from decimal import Decimal
 
@@ -64,6 +66,7 @@ def _deploy(dsn: str) -> dict[str, str]:
     ctx = context_for(units)
     outputs = {}
     with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(SUPPORT_SQL)  # DEFAULT SYSDATE calls oracompat.sysdate()
         conn.execute("CREATE SCHEMA IF NOT EXISTS hr; SET search_path = hr, public")
         for unit in units:
             out = convert(unit, ctx)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from migrator.rules.support import SUPPORT_SQL
+
 from pathlib import Path
 
 import pglast
@@ -53,6 +55,7 @@ def test_fixture_ddl_converts_and_parses(path):
 def test_fixture_ddl_deploys(path, pg_dsn):
     schema, results = _convert_schema(path)
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(SUPPORT_SQL)  # DEFAULT SYSDATE calls oracompat.sysdate()
         conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}; SET search_path = {schema}, public")
         for unit, out, unconverted in results:
             if unconverted:

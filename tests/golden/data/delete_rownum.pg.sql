@@ -1,2 +1,2 @@
-DELETE FROM audit_log WHERE changed_at < LOCALTIMESTAMP(0) - INTERVAL '30 DAY';
+DELETE FROM audit_log WHERE changed_at < oracompat.sysdate() - INTERVAL '30 DAY';
 -- rules: expr.date_arith, expr.sysdate, data.insert

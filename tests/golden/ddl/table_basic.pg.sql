@@ -4,7 +4,7 @@ CREATE TABLE hr.departments (
     cost_center char(6),
     budget numeric,
     ratio numeric(38,4),
-    created_on timestamp(0) DEFAULT LOCALTIMESTAMP(0) NOT NULL,
+    created_on timestamp(0) DEFAULT oracompat.sysdate() NOT NULL,
     updated_at timestamp(6) DEFAULT CURRENT_TIMESTAMP,
     notes text,
     photo bytea,

@@ -5,7 +5,7 @@ CREATE TABLE orders (
     code varchar(20) UNIQUE,
     status varchar(1) DEFAULT 'N' CONSTRAINT orders_status_ck CHECK (status IN ('N', 'S', 'X')),
     amount numeric(12,2),
-    placed timestamp(0) DEFAULT CAST(DATE_TRUNC('day', LOCALTIMESTAMP(0)) AS TIMESTAMP(0))
+    placed timestamp(0) DEFAULT CAST(DATE_TRUNC('day', oracompat.sysdate()) AS TIMESTAMP(0))
 );
 -- note: constraint state dropped (no PostgreSQL equivalent): DISABLE
 -- note: disabled constraint check not created (Oracle does not enforce it)

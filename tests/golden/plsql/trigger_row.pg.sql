@@ -5,7 +5,7 @@ LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 DECLARE
     updating__salary boolean := oracompat.take_flag('oracompat_upd.s__emp_biu__salary');
-    v_now timestamp(0) := LOCALTIMESTAMP(0);
+    v_now timestamp(0) := oracompat.sysdate();
 BEGIN
     IF (TG_OP = 'INSERT') THEN
         NEW.id := COALESCE(NEW.id, NEXTVAL('emp_seq'));

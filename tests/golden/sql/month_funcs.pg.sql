@@ -1,1 +1,1 @@
-SELECT oracompat.add_months(hiredate, 6), oracompat.months_between(LOCALTIMESTAMP(0), hiredate), oracompat.last_day(hiredate) FROM emp
+SELECT oracompat.add_months(hiredate, 6), oracompat.months_between(oracompat.sysdate(), hiredate), oracompat.last_day(hiredate) FROM emp
