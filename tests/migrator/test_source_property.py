@@ -67,7 +67,9 @@ def plsql_block(draw) -> tuple[str, str]:
 
 @st.composite
 def filler(draw) -> str:
-    words = draw(LINE_TEXT)
+    # A trailing '-' continues a SQL*Plus command onto the next line (the reader follows SQL*Plus
+    # there), so a generated directive must not end with one or it would swallow the next unit.
+    words = draw(LINE_TEXT).rstrip().rstrip("-")
     return draw(
         st.sampled_from(
             ["", f"-- {words}", f"/* {words.replace('*/', '')} */", "SET ECHO OFF", f"PROMPT {words}",

@@ -1,0 +1,48 @@
+"""The one quoting path: every identifier the tool writes into SQL text goes through `quote_ident`.
+
+Converted code is untrusted input (an export may name a package `"x; COPY ... TO PROGRAM ...; --"`),
+so a name is never pasted into SQL as it is. `quote_ident` behaves like PostgreSQL's own
+`quote_ident()`: a name that PostgreSQL would read back unchanged without quotes (lower case,
+`[a-z_][a-z0-9_$]*`, not a keyword other than an unreserved one) stays bare, so ordinary output
+stays readable; anything else is quoted by psycopg's `sql.Identifier` (doubled inner quotes).
+Code that talks to a server composes statements with `psycopg.sql.Identifier` / `sql.Literal`
+directly — the same escaping, applied by the driver.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
+from psycopg import sql
+
+_BARE = re.compile(r"[a-z_][a-z0-9_$]*")
+# As PostgreSQL's quote_identifier(): every keyword that is not unreserved is quoted, because the
+# same name may land in a position (column, type, function) where that keyword class is refused.
+_KEYWORDS = frozenset(RESERVED_KEYWORDS) | frozenset(COL_NAME_KEYWORDS) | frozenset(TYPE_FUNC_NAME_KEYWORDS)
+
+
+class UnsafeName(ValueError):
+    """A name PostgreSQL cannot hold at all (a NUL character, or empty)."""
+
+
+def quote_ident(name: str) -> str:
+    """`name` as one PostgreSQL identifier: bare when that reads back unchanged, else quoted."""
+    if not name:
+        raise UnsafeName("an empty name cannot be an identifier")
+    if "\x00" in name:
+        raise UnsafeName(f"name {name!r} holds a NUL character, which PostgreSQL cannot store")
+    if _BARE.fullmatch(name) and name not in _KEYWORDS:
+        return name
+    return sql.Identifier(name).as_string(None)
+
+
+def qualified(*parts: str) -> str:
+    """A dotted name (schema.object, schema.object.column), each part quoted on its own."""
+    return ".".join(quote_ident(p) for p in parts)
+
+
+def comment_text(text: str) -> str:
+    """`text` made safe for a `-- ...` comment line: a line break in an untrusted name must not end
+    the comment and turn the rest of the name into SQL (control characters become escapes)."""
+    return "".join(ch if ch.isprintable() or ch == "\t" else repr(ch)[1:-1] for ch in text)
