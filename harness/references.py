@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import psycopg
 
+from harness.sandbox import CHECK_SCHEMA
+
 
 @dataclass
 class RoutineTracker:
@@ -37,20 +39,26 @@ def plpgsql_check_available(conn: psycopg.Connection) -> bool:
     return row is not None
 
 
-_CHECK = """
+def plpgsql_check_installed(conn: psycopg.Connection) -> bool:
+    """Installed by the sandbox's admin into the fresh template (`check_references=True`), in a
+    schema of its own that no converted code has on its search_path."""
+    return conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'plpgsql_check'").fetchone() is not None
+
+
+_CHECK = f"""
 SELECT t.level, t.message, coalesce(t.statement, '')
-FROM plpgsql_check_function_tb(%(oid)s::oid::regprocedure,
+FROM {CHECK_SCHEMA}.plpgsql_check_function_tb(%(oid)s::oid::regprocedure,
        coalesce((SELECT tgrelid FROM pg_trigger WHERE tgfoid = %(oid)s::oid LIMIT 1), 0)::regclass) t
 WHERE t.level = 'error'
 """
 
 
 def check_references(dsn: str, created: dict[str, list[int]]) -> dict[str, list[str]] | None:
-    """Per unit, the errors plpgsql_check finds in its routines; None when it is not installed."""
+    """Per unit, the errors plpgsql_check finds in its routines; None when it is not installed.
+    Runs on the execution role's connection: checking hostile code needs no privileges."""
     with psycopg.connect(dsn, autocommit=True) as conn:
-        if not plpgsql_check_available(conn):
+        if not plpgsql_check_installed(conn):
             return None
-        conn.execute("CREATE EXTENSION IF NOT EXISTS plpgsql_check")
         problems: dict[str, list[str]] = {}
         for unit_id, oids in created.items():
             found: list[str] = []
@@ -63,5 +71,4 @@ def check_references(dsn: str, created: dict[str, list[int]]) -> dict[str, list[
                     continue
                 found += [f"{name}: {msg}" for _level, msg, _stmt in rows]
             problems[unit_id] = found
-        conn.execute("DROP EXTENSION plpgsql_check")  # keep the template identical to a real deploy
         return problems

@@ -1,7 +1,8 @@
 """Run scenarios on PostgreSQL: one fresh database per scenario, cloned from a deployed template.
 
 Isolation: the template holds the deployed schema and data; each scenario gets its own clone
-(`CREATE DATABASE ... TEMPLATE ... STRATEGY FILE_COPY`, fast for small schemas), so one unit's
+(`CREATE DATABASE ... TEMPLATE ... STRATEGY FILE_COPY`, fast for small schemas, made by the
+sandbox's admin and owned by the execution role that runs the steps), so one unit's
 side effects never reach another's verdict, and package state starts fresh in each scenario's
 session. Every step runs under `statement_timeout`; a step that hits it is reported as a timeout
 and the scenario's remaining steps are skipped.
@@ -10,16 +11,15 @@ and the scenario's remaining steps are skipped.
 from __future__ import annotations
 
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterator
 
 import psycopg
-from psycopg import sql
 
 from harness.compare import Observed
 from harness.postgres import PostgresEngine
+from harness.sandbox import Clone, replay_settings
 from harness.scenarios import Scenario
 
 TIMEOUT_SQLSTATE = "57014"
@@ -33,27 +33,12 @@ class ScenarioRun:
     seconds: float = 0.0
 
 
-def _clone(engine: PostgresEngine, template: str) -> str:
-    """Clone `template`, including its database-level settings (ALTER DATABASE ... SET, e.g. the
-    search_path the preamble sets): those live in a shared catalog and are not copied by CREATE
-    DATABASE ... TEMPLATE."""
-    name = f"run_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(engine.admin_dsn(), autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY").format(
-            sql.Identifier(name), sql.Identifier(template)))
-        rows = conn.execute(
-            "SELECT unnest(s.setconfig) FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase "
-            "WHERE d.datname = %s AND s.setrole = 0", (template,)).fetchall()
-        for (setting,) in rows:
-            key, _, value = setting.partition("=")
-            conn.execute(sql.SQL("ALTER DATABASE {} SET {} = {}").format(
-                sql.Identifier(name), sql.Identifier(key), sql.SQL(value)))
-    return name
+def _clone(engine: PostgresEngine, template: str) -> Clone:
+    return engine.sandbox.clone(template)
 
 
-def _drop(engine: PostgresEngine, name: str) -> None:
-    with psycopg.connect(engine.admin_dsn(), autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+def _drop(engine: PostgresEngine, clone: Clone) -> None:
+    engine.sandbox.drop_database(clone.name)
 
 
 def _execute(conn: psycopg.Connection, text: str, notices: list[str]) -> Observed:
@@ -75,10 +60,15 @@ def _execute(conn: psycopg.Connection, text: str, notices: list[str]) -> Observe
         return Observed(None, list(notices), exc.sqlstate, message)
 
 
-def _run_in(engine: PostgresEngine, db: str, scenario: Scenario, step_timeout_ms: int,
+def _run_in(engine: PostgresEngine, db: Clone, scenario: Scenario, step_timeout_ms: int,
             prelude: str | None) -> ScenarioRun:
     run = ScenarioRun(scenario.id)
-    with psycopg.connect(engine.dsn(db), autocommit=True) as conn:
+    with psycopg.connect(engine.dsn(db.name), autocommit=True) as conn:
+        # The template's database settings (e.g. the preamble's search_path), replayed by the
+        # execution role itself: values are data here, never SQL text on the admin connection.
+        run.setup_error = replay_settings(conn, db.name, db.settings)
+        if run.setup_error:
+            return run
         notices: list[str] = []
         conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
         conn.execute(f"SET statement_timeout = {int(step_timeout_ms)}")

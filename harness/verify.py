@@ -87,7 +87,7 @@ def _judge_runs(runs: Iterable[ScenarioRun], scenarios: ScenarioFile, transcript
 def _run_side(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], scenarios: ScenarioFile | None,
               transcript: TranscriptFile | None, *, step_timeout_ms: int) -> tuple[SideResult, list[DeployOutcome], bool]:
     tracker = RoutineTracker()
-    with scratch_database(engine, prefix="tpl") as tpl_dsn:
+    with scratch_database(engine, prefix="tpl", check_references=True) as tpl_dsn:
         items = [(u.unit_id, u.sql, u.depends_on) for u in units]
         pre, outcomes = deploy_units(tpl_dsn, preamble, items, probe=tracker)
         problems = check_references(tpl_dsn, tracker.created)

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.incremental import IncrementalJudge
-from harness.postgres import engine_from_spec
+from migrator.sandboxing import open_engine
 from harness.scenarios import load_scenarios, load_transcript
 from migrator.agent import AgentConfig, Episode, run_agent
 from migrator.models import load_model
@@ -58,7 +58,7 @@ def run_plsql_agent(units: list[Unit], outputs: dict[str, str], deps: dict[str, 
     scen = load_scenarios(req.scenarios) if req.scenarios else None
     trans = load_transcript(req.transcript) if req.transcript else None
     try:
-        with engine_from_spec(req.engine) as engine, IncrementalJudge(engine, preamble, scen, trans,
+        with open_engine(req.engine) as engine, IncrementalJudge(engine, preamble, scen, trans,
                                                                        step_timeout_ms=req.settings.harness.step_timeout_ms) as judge:
             task = PlsqlTask(units, outputs, deps, judge, write, paragraphs, run_id)
             episodes = run_agent(task, model, kb, cfg, progress)

@@ -27,8 +27,10 @@ EXAMPLES = """examples:
 
 def _engine_args(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--pg-dsn", help="PostgreSQL to deploy on (scratch databases are created and dropped there); "
-                   "default: MIGRATOR_PG_DSN, else an embedded server")
+    g.add_argument("--pg-dsn", help="PostgreSQL server to deploy on: only scratch databases are created and dropped "
+                   "there. A superuser or CREATEROLE role gets a dedicated unprivileged execution role per run; a "
+                   "CREATEDB-only role runs converted code itself (refused if it holds a server-file/program role). "
+                   "See the README's Security model. Default: MIGRATOR_PG_DSN, else an embedded server")
     g.add_argument("--pg", choices=["embedded", "testcontainers"], help="which PostgreSQL to deploy on")
 
 

@@ -40,6 +40,12 @@ def print_summary(report: RunReport, out: Path) -> None:
             print("  " + line)
     if report.preamble_error:
         print(f"  preamble failed: {report.preamble_error}")
+    if report.sandbox:
+        for note in report.sandbox.notes:
+            print(f"  sandbox: {note}")
+    if report.output_kept:
+        print(f"  kept {len(report.output_kept)} file(s) in {out} that migrator did not write: "
+              + ", ".join(report.output_kept[:5]) + (" ..." if len(report.output_kept) > 5 else ""))
     for issue in (i for i in report.issues if i.severity == "error"):
         print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
     for u in report.units:

@@ -9,8 +9,10 @@ conversion stays sequential.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterator
 
@@ -38,6 +40,19 @@ def _convert_chunk(bounds: tuple[int, int]) -> list[tuple[Conversion, StaticResu
     return out
 
 
+def die_with_parent(parent: int) -> None:
+    """Worker initializer: the kernel kills this worker when its parent dies (PR_SET_PDEATHSIG),
+    so a `migrate` killed with SIGKILL leaves no converter processes behind (Linux; elsewhere the
+    executor's own shutdown is all there is)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
 def default_workers(n_units: int) -> int:
     if n_units < MIN_UNITS_FOR_WORKERS or "fork" not in multiprocessing.get_all_start_methods():
         return 1
@@ -56,7 +71,8 @@ def convert_in_order(units: list[Unit], ctx: ConversionContext, convert: Convert
     _STATE = (units, ctx, convert)
     chunks = [(i, min(i + CHUNK, len(units))) for i in range(0, len(units), CHUNK)]
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
             for (start, _end), results in zip(chunks, pool.map(_convert_chunk, chunks)):
                 for offset, (conversion, static) in enumerate(results):
                     yield units[start + offset], conversion, static

@@ -11,26 +11,31 @@ from pathlib import Path
 from tqdm import tqdm
 
 from harness.deploy import DeployOutcome, deploy_units
-from harness.postgres import engine_from_spec, scratch_database
+from harness.postgres import scratch_database
 from harness.verify import UnitToVerify
 from migrator import __name__ as _pkg
 from migrator.agent_run import AgentRequest, run_plsql_agent
 from migrator.convert import build_catalog, convert_unit, make_context
 from migrator.depgraph import DependencyGraph, analyze_dependencies
 from migrator.output import (
+    EXTENSIONS_FILE,
     PREAMBLE,
     Journal,
+    check_overlap,
     conversion_from_record,
     deploy_script,
+    extensions_sql,
     prepare_out_dir,
     preamble_sql,
     source_hash,
     unit_file_text,
     unit_path,
+    write_output,
 )
 from migrator.parallel import convert_in_order, default_workers, static_of
-from migrator.report import IssueEntry, RunReport, UnconvertedItem, UnitEntry, summarize
+from migrator.report import IssueEntry, RunReport, SandboxSummary, UnconvertedItem, UnitEntry, summarize
 from migrator.rules.context import Conversion
+from migrator.sandboxing import affected_note, open_engine, sandbox_summary
 from migrator.settings import ActiveSettings
 from migrator.source import read_schema_dir
 from migrator.static_check import StaticResult
@@ -98,24 +103,23 @@ def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: Mig
             assert got.id == uid, "conversions must come back in dependency order"
             journal.append(unit, digests[uid], conversion)
         path = unit_path(unit)
-        target = out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(unit_file_text(unit, conversion), encoding="utf-8")
+        write_output(out, path, unit_file_text(unit, conversion))
         done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
 
 
-def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | None]:
-    with engine_from_spec(spec) as engine, scratch_database(engine, prefix="deploy") as dsn:
+def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | None, SandboxSummary]:
+    with open_engine(spec) as engine, scratch_database(engine, prefix="deploy") as dsn:
         items = [(d.unit.id, d.conversion.output, d.deps) for d in done]
         pre, outcomes = deploy_units(dsn, preamble, items)
         for d, outcome in zip(done, outcomes):
             d.deploy = outcome
-        return engine.name, pre.error
+        return engine.name, pre.error, sandbox_summary(engine)
 
 
-def _entry(d: _Done) -> UnitEntry:
+def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
     c, dep = d.conversion, d.deploy
+    affected = affected_note(c.output, sandbox.notes) if sandbox else None
     return UnitEntry(
         id=d.unit.id,
         kind=d.unit.kind.value,
@@ -125,7 +129,7 @@ def _entry(d: _Done) -> UnitEntry:
         output=d.path,
         rules_applied=c.applied_rules,
         unconverted=[UnconvertedItem(construct_name=u.construct, message=u.message, line=u.line) for u in c.unconverted],
-        notes=c.notes,
+        notes=c.notes + ([affected] if affected else []),
         error=c.error,
         depends_on=d.deps,
         static_ok=d.static.ok,
@@ -142,24 +146,25 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     """Run the whole batch. Raises SourceError for unreadable input and OutputDirError for OUT."""
     opts = opts or MigrateOptions()
     t0 = time.perf_counter()
+    check_overlap(src, out)  # before anything is read or written
     source = read_schema_dir(src, opts.schema)
     graph = analyze_dependencies(source)
-    prepare_out_dir(out, force=opts.force, resume=opts.resume)
+    kept = prepare_out_dir(out, force=opts.force, resume=opts.resume)
     done = _convert_all(source, graph, out, opts)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)
-    (out / PREAMBLE).parent.mkdir(parents=True, exist_ok=True)
-    (out / PREAMBLE).write_text(preamble, encoding="utf-8")
-    (out / "deploy.sql").write_text(deploy_script([d.path for d in done]), encoding="utf-8")
+    write_output(out, EXTENSIONS_FILE, extensions_sql())
+    write_output(out, PREAMBLE, preamble)
+    write_output(out, "deploy.sql", deploy_script([d.path for d in done]))
     agent = _repair(done, preamble, out, opts) if opts.model else None
-    engine_name, preamble_error = (None, None)
+    engine_name, preamble_error, sandbox = (None, None, None)
     if opts.deploy and not opts.verify:  # verification deploys (and reports) on its own
-        engine_name, preamble_error = _deploy(done, preamble, opts.deploy)
+        engine_name, preamble_error, sandbox = _deploy(done, preamble, opts.deploy)
     issues = [
         IssueEntry(code=i.code, severity=i.severity.value, file=i.file, line=i.line, unit_id=i.unit_id, message=i.message)
         for i in source.issues
     ]
-    units = [_entry(d) for d in done]
+    units = [_entry(d, sandbox) for d in done]
     lines = sum(d.unit.span.end_line - d.unit.span.start_line + 1 for d in done)
     report = RunReport(
         tool=_pkg,
@@ -175,6 +180,8 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
         missing_references={k: sorted(v) for k, v in graph.missing.items()},
         units=units,
         summary=summarize(units, issues, lines, time.perf_counter() - t0, opts.deploy is not None),
+        sandbox=sandbox,
+        output_kept=kept,
     )
     if opts.verify and opts.deploy:
         report = attach_verification(report, out, opts.deploy, opts.scenarios, opts.transcript,
@@ -197,7 +204,7 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
     def write(unit_id: str, text: str) -> None:
         d = by_id[unit_id]
         d.conversion.output = text
-        (out / d.path).write_text(unit_file_text(d.unit, d.conversion), encoding="utf-8")
+        write_output(out, d.path, unit_file_text(d.unit, d.conversion))
         d.static = static_of(d.conversion)
 
     req = AgentRequest(model=opts.model, kb=opts.kb, attempts=opts.attempts, settings=opts.settings,

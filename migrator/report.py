@@ -109,6 +109,14 @@ class Summary(_Frozen):
     seconds: float
 
 
+class SandboxSummary(_Frozen):
+    """Where converted code ran: the execution role, and what the server could not provide."""
+
+    execution_role: str
+    dedicated: bool  # created for this run (superuser/CREATEROLE DSN, embedded) vs the DSN's own role
+    notes: list[str]  # e.g. an extension that could not be installed (units it affects say so)
+
+
 class RunReport(_Frozen):
     tool: str
     version: str
@@ -123,6 +131,8 @@ class RunReport(_Frozen):
     missing_references: dict[str, list[str]]
     units: list[UnitEntry]
     summary: Summary
+    sandbox: SandboxSummary | None = None
+    output_kept: list[str] = []  # files in OUT that no run of ours wrote: --force left them alone
     verification: VerificationSummary | None = None
     agent: AgentSummary | None = None
 

