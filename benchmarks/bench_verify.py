@@ -22,7 +22,7 @@ from harness.postgres import EmbeddedPostgres  # noqa: E402
 from harness.scenarios import load_scenarios, load_transcript  # noqa: E402
 from harness.verify import UnitToVerify, verify  # noqa: E402
 from migrator.cli_commands import default_evidence  # noqa: E402
-from migrator.output import PREAMBLE  # noqa: E402
+from migrator.output import PREAMBLE, required_extensions  # noqa: E402
 from migrator.pipeline import MigrateOptions, migrate  # noqa: E402
 
 
@@ -30,7 +30,7 @@ def main() -> None:
     dirs = [Path(a) for a in sys.argv[1:]] or sorted(p for p in (ROOT / "fixtures" / "schemas").iterdir() if p.is_dir())
     per_unit: list[float] = []
     wall = 0.0
-    with EmbeddedPostgres() as engine:
+    with EmbeddedPostgres(extensions=required_extensions()) as engine:
         for src in dirs:
             schema = src.name.lower()
             scen, trans = default_evidence(src, schema)

@@ -26,6 +26,7 @@ import psycopg  # noqa: E402
 from harness.deploy import deploy_units  # noqa: E402
 from harness.mutation import mutants  # noqa: E402
 from harness.postgres import EmbeddedPostgres, scratch_database  # noqa: E402
+from migrator.output import required_extensions  # noqa: E402
 from harness.scenarios import ScenarioFile, load_scenarios, load_transcript  # noqa: E402
 from harness.verify import UnitToVerify, verify  # noqa: E402
 from migrator.cli_commands import default_evidence  # noqa: E402
@@ -43,7 +44,7 @@ def main() -> None:
     survivors: list[str] = []
     overwritten: list[str] = []
     t0 = time.perf_counter()
-    with EmbeddedPostgres() as engine:
+    with EmbeddedPostgres(extensions=required_extensions()) as engine:
         for src in args.schema_dirs:
             run_schema(engine, src, args.per_operator, totals, caught_by, survivors, overwritten, set(args.unit))
     n, c = sum(totals.values()), sum(caught_by.values())
