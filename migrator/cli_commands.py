@@ -42,10 +42,14 @@ def print_summary(report: RunReport, out: Path) -> None:
         print(f"  preamble failed: {report.preamble_error}")
     for issue in (i for i in report.issues if i.severity == "error"):
         print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
+    if report.agent and report.agent.model_error:
+        print(f"  model failed: {report.agent.model_error}")
     for u in report.units:
         problem = u.error or u.static_error or u.deploy_error
-        if problem or u.unconverted or u.category in ("wrong", "rejected"):
+        if problem or u.unconverted or u.category in ("wrong", "rejected") or u.agent_error:
             what = problem.splitlines()[0] if problem else (u.verdict or "; ".join(i.construct_name for i in u.unconverted))
+            if u.agent_error:
+                what += f" (repair: {u.agent_error})"
             print(f"  {u.id} ({u.source}): {u.category or u.status}: {what}")
     print(f"  report: {out / 'report.md'}")
 
@@ -70,6 +74,9 @@ def run_migrate(args) -> int:
     if args.model and not args.verify:
         print("migrator: error: --model needs --verify: the judge, never the model, decides", file=sys.stderr)
         return 2
+    if args.model and (problem := _model_spec_problem(args.model)):
+        print(f"migrator: error: --model {args.model}: {problem}", file=sys.stderr)
+        return 2
     try:
         report = migrate(args.src, args.out, opts)
     except (SourceError, OutputDirError, EngineUnavailable, ValueError) as exc:
@@ -77,6 +84,18 @@ def run_migrate(args) -> int:
         return 2
     print_summary(report, args.out)
     return exit_code(report)
+
+
+def _model_spec_problem(spec: str) -> str | None:
+    """A spec that cannot name a model is bad usage, found before any work is done. Loading makes
+    no call (clients are created on first use), so a model that is merely unreachable passes."""
+    from migrator.models import ModelError, load_model
+
+    try:
+        load_model(spec, cache_dir=None)
+    except (ValueError, ModelError) as exc:
+        return str(exc)
+    return None
 
 
 def run_verify(args) -> int:

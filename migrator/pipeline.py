@@ -182,7 +182,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
                                      arm_name="agent (rules + model)" if agent else "agent (rules only)",
                                      extra_rows=[agent[1]] if agent else [])
     if agent:
-        report = attach_agent(report, agent[0], opts, agent[2], out)
+        report = attach_agent(report, agent[0], opts, agent[2], out, model_error=agent[3])
     write_reports(report, out)
     return report
 
@@ -207,8 +207,8 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
     deps = {d.unit.id: d.deps for d in done}
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     with tqdm(total=len(done), desc="judging/repairing", unit="unit", disable=not show) as bar:
-        episodes = run_plsql_agent([d.unit for d in done], outputs, deps, preamble, write, req, out, bar)
-    return episodes, rules_row, rules_categories
+        episodes, model_error = run_plsql_agent([d.unit for d in done], outputs, deps, preamble, write, req, out, bar)
+    return episodes, rules_row, rules_categories, model_error
 
 
 def done_units(done: list[_Done]) -> list[UnitToVerify]:
@@ -217,10 +217,12 @@ def done_units(done: list[_Done]) -> list[UnitToVerify]:
 
 def exit_code(report: RunReport) -> int:
     """0: every unit converted, parses (and deployed, when deployment ran; and is not `wrong` or
-    `rejected`, when verification ran); 1 otherwise."""
+    `rejected`, when verification ran; and the repair agent could ask its model for every unit it
+    had to repair); 1 otherwise."""
     bad_input = any(i.severity == Severity.ERROR.value for i in report.issues)
     bad_unit = any(
         u.status != "converted" or not u.static_ok or u.deployed is False or u.category in ("wrong", "rejected")
+        or u.agent_error
         for u in report.units
     )
     return 1 if bad_input or bad_unit or report.preamble_error else 0

@@ -64,6 +64,7 @@ class UnitEntry(_Frozen):
     # Repair agent (None when no model was configured)
     agent_attempts: int | None = None
     agent_tokens: int | None = None
+    agent_error: str | None = None  # why the model could not be asked for this unit
     rules_category: str | None = None  # the category of the rules-only output, before repair
 
 
@@ -76,6 +77,7 @@ class AgentSummary(_Frozen):
     tokens_per_correct_unit: float | None
     repaired: list[str]  # units the rules got wrong/rejected and the agent made correct
     manifest: str
+    model_error: str | None = None  # why the model was given up during the run
 
 
 class ArmRow(_Frozen):
@@ -184,12 +186,16 @@ def to_markdown(report: RunReport) -> str:
         out += ["", f"Repair agent `{a.model}` (≤ {a.attempts_budget} attempts per unit): {a.calls} calls, {a.tokens} tokens, "
                 f"{a.tokens_per_correct_unit if a.tokens_per_correct_unit is not None else '—'} tokens per correct unit; "
                 f"repaired: {', '.join(a.repaired) or 'none'}"]
+        if a.model_error:
+            out += ["", f"**Model failed:** {_cell(a.model_error, 400)}"]
     out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | category | tier | problem |",
             "|---|---|---|---|---|---|---|---|"]
     for u in report.units:
         problem = u.error or u.deploy_error or u.static_error or "; ".join(f"{i.construct_name}: {i.message}" for i in u.unconverted)
         if u.category and u.category != "correct":
             problem = problem or u.verdict
+        if u.agent_error:
+            problem = f"{problem}; repair: {u.agent_error}" if problem else f"repair: {u.agent_error}"
         dep = "—" if u.deployed is None else ("yes" if u.deployed else "**no**")
         out.append(f"| `{u.id}` | {u.source} | {u.status} | {'yes' if u.static_ok else '**no**'} | {dep} | "
                    f"{u.category or '—'} | {u.tier or '—'} | {_cell(problem)} |")

@@ -57,10 +57,12 @@ def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmR
     return _arm("rules only", result.agent), {v.unit_id: v.category for v in result.agent.verdicts}
 
 
-def attach_agent(report: RunReport, episodes, opts, rules_categories: dict[str, str], out: Path) -> RunReport:
+def attach_agent(report: RunReport, episodes, opts, rules_categories: dict[str, str], out: Path,
+                 model_error: str | None = None) -> RunReport:
     by_id = {e.item_id: e for e in episodes}
     units = [u.model_copy(update=dict(agent_attempts=len(by_id[u.id].attempts) if u.id in by_id else 0,
                                       agent_tokens=by_id[u.id].tokens if u.id in by_id else 0,
+                                      agent_error=by_id[u.id].model_error if u.id in by_id else None,
                                       rules_category=rules_categories.get(u.id)))
              for u in report.units]
     correct = sum(1 for u in units if u.category == "correct")
@@ -69,7 +71,7 @@ def attach_agent(report: RunReport, episodes, opts, rules_categories: dict[str, 
     agent = AgentSummary(model=opts.model, attempts_budget=opts.attempts, calls=sum(len(e.attempts) for e in episodes),
                          tokens=tokens, correct_units=correct,
                          tokens_per_correct_unit=round(tokens / correct, 1) if correct else None,
-                         repaired=repaired, manifest=str(out / "run_manifest.json"))
+                         repaired=repaired, manifest=str(out / "run_manifest.json"), model_error=model_error)
     return report.model_copy(update=dict(units=units, agent=agent))
 
 
