@@ -23,6 +23,7 @@ from migrator.settings import ActiveSettings
 from migrator.tasks.plsql import PlsqlTask
 from migrator.tasks.prompts import PROMPT_VERSION, template_hash
 from migrator.units import Unit
+from migrator.verification import AGENT_MANIFEST
 
 
 @dataclass
@@ -93,4 +94,4 @@ def _write_manifest(out: Path, run_id: str, req: AgentRequest, cfg: AgentConfig,
         "units": [{**{k: v for k, v in asdict(e).items() if k != "final_text"}, "tokens": e.tokens,
                    "calls": len(e.attempts)} for e in episodes],
     }
-    (out / "run_manifest.json").write_text(json.dumps(manifest, indent=2, default=str), encoding="utf-8")
+    (out / AGENT_MANIFEST).write_text(json.dumps(manifest, indent=2, default=str), encoding="utf-8")

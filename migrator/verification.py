@@ -19,6 +19,8 @@ from migrator.report import (
 )
 from migrator.report_files import to_html, to_junit
 
+AGENT_MANIFEST = "run_manifest.json"      # written by the repair agent (migrator.agent_run)
+
 
 def _arm(name: str, side: SideResult) -> ArmRow:
     counts: dict[str, int] = {}
@@ -71,7 +73,7 @@ def attach_agent(report: RunReport, episodes, opts, rules_categories: dict[str, 
     agent = AgentSummary(model=opts.model, attempts_budget=opts.attempts, calls=sum(len(e.attempts) for e in episodes),
                          tokens=tokens, correct_units=correct,
                          tokens_per_correct_unit=round(tokens / correct, 1) if correct else None,
-                         repaired=repaired, manifest=str(out / "run_manifest.json"), model_error=model_error)
+                         repaired=repaired, manifest=str(out / AGENT_MANIFEST), model_error=model_error)
     return report.model_copy(update=dict(units=units, agent=agent))
 
 
@@ -108,11 +110,18 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
 
 
 def write_reports(report: RunReport, out: Path) -> None:
+    """Write every report file this report has, and remove those it has not: a file left from an
+    earlier run in the same OUT (--force, --resume) would describe that run, not this one."""
     (out / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
     (out / "report.md").write_text(to_markdown(report), encoding="utf-8")
-    if report.verification is not None:
-        (out / "report.html").write_text(to_html(report, out), encoding="utf-8")
-        (out / "junit.xml").write_text(to_junit(report), encoding="utf-8")
+    verified = {"report.html": lambda: to_html(report, out), "junit.xml": lambda: to_junit(report)}
+    for name, render in verified.items():
+        if report.verification is not None:
+            (out / name).write_text(render(), encoding="utf-8")
+        else:
+            (out / name).unlink(missing_ok=True)
+    if report.agent is None:      # `verify` keeps the agent summary, and so its manifest
+        (out / AGENT_MANIFEST).unlink(missing_ok=True)
 
 
 def load_report(out: Path) -> RunReport:
