@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from harness.postgres import ENV_DSN, EngineUnavailable
-from migrator.report import RunReport, verification_table
+from migrator.report import RunReport, exit_code, verification_table
 from migrator.settings import load_settings
 
 
@@ -56,7 +56,7 @@ def print_summary(report: RunReport, out: Path) -> None:
 
 def run_migrate(args) -> int:
     from migrator.output import OutputDirError
-    from migrator.pipeline import MigrateOptions, exit_code, migrate
+    from migrator.pipeline import MigrateOptions, migrate
     from migrator.source import SourceError
 
     schema = (args.schema or args.src.name).lower()
@@ -114,7 +114,7 @@ def run_verify(args) -> int:
         return 2
     write_reports(report, args.out)
     print_summary(report, args.out)
-    return 0 if all(u.category == "correct" for u in report.units if u.category) else 1
+    return exit_code(report)
 
 
 def run_regress(args) -> int:

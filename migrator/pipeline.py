@@ -30,11 +30,12 @@ from migrator.output import (
 )
 from migrator.parallel import convert_in_order, default_workers, static_of
 from migrator.report import IssueEntry, RunReport, UnconvertedItem, UnitEntry, summarize
+from migrator.report import exit_code  # noqa: F401  (re-exported: callers know it from here)
 from migrator.rules.context import Conversion
 from migrator.settings import ActiveSettings
 from migrator.source import read_schema_dir
 from migrator.static_check import StaticResult
-from migrator.units import Severity, SourceSet, Unit, UnitKind
+from migrator.units import SourceSet, Unit, UnitKind
 from migrator.verification import attach_agent, attach_verification, rules_only_row, write_reports
 
 VERSION = "0.1.0"
@@ -213,16 +214,3 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
 
 def done_units(done: list[_Done]) -> list[UnitToVerify]:
     return [UnitToVerify(d.unit.id, d.conversion.output, tuple(d.deps), d.static.ok) for d in done]
-
-
-def exit_code(report: RunReport) -> int:
-    """0: every unit converted, parses (and deployed, when deployment ran; and is not `wrong` or
-    `rejected`, when verification ran; and the repair agent could ask its model for every unit it
-    had to repair); 1 otherwise."""
-    bad_input = any(i.severity == Severity.ERROR.value for i in report.issues)
-    bad_unit = any(
-        u.status != "converted" or not u.static_ok or u.deployed is False or u.category in ("wrong", "rejected")
-        or u.agent_error
-        for u in report.units
-    )
-    return 1 if bad_input or bad_unit or report.preamble_error else 0

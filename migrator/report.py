@@ -6,6 +6,8 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
+from migrator.units import Severity
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -144,9 +146,25 @@ def summarize(units: list[UnitEntry], issues: list[IssueEntry], lines: int, seco
     )
 
 
+def exit_code(report: RunReport) -> int:
+    """The one exit-code rule, for `migrate` and for `verify` alike (same report, same code).
+
+    0: every unit converted and parses; deployed, when deployment ran; not `wrong` or `rejected`,
+    when verification ran (`unverified` is no failure: nothing showed it wrong); the repair agent
+    could ask its model for every unit it had to repair; no input error; the preamble deployed.
+    1 otherwise."""
+    bad_input = any(i.severity == Severity.ERROR.value for i in report.issues)
+    bad_unit = any(
+        u.status != "converted" or not u.static_ok or u.deployed is False or u.category in ("wrong", "rejected")
+        or u.agent_error
+        for u in report.units
+    )
+    return 1 if bad_input or bad_unit or report.preamble_error else 0
+
+
 def verification_table(v: VerificationSummary) -> list[str]:
     """The category table, agent beside the do-nothing row (never one blended score)."""
-    lines = [f"Verification: transcript provenance `{v.provenance or 'none'}`; inner references "
+    lines = [f"Verification ({v.seconds} s): transcript provenance `{v.provenance or 'none'}`; inner references "
              f"{'checked by plpgsql_check' if v.references_checked else 'exercised by scenarios only (plpgsql_check not installed)'}",
              "", "| arm | correct | wrong | unverified | rejected | steps agreeing with Oracle |", "|---|---|---|---|---|---|"]
     for row in v.rows:

@@ -104,7 +104,9 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
         seconds=round(result.seconds, 3),
     )
     s = report.summary
-    new_summary = summarize(merged, report.issues, s.converted_lines, s.seconds + result.seconds, True)
+    # summary.seconds is the run's own time; verification's is verification.seconds, so that
+    # judging the same output again (`migrator verify`) never inflates the run it judges
+    new_summary = summarize(merged, report.issues, s.converted_lines, s.seconds, True)
     return report.model_copy(update=dict(units=merged, verification=summary, engine=engine_name,
                                          preamble_error=result.agent.preamble_error, summary=new_summary))
 

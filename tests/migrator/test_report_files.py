@@ -46,3 +46,35 @@ def test_a_rerun_without_model_leaves_no_stale_run_manifest(schema, pg_engine):
     migrate(schema / "app", out, _verified(schema, pg_engine))
     assert not (out / "run_manifest.json").exists()
     assert all((out / f).is_file() for f in VERIFIED_ONLY)
+
+
+def _cli(schema, pg_engine, *argv) -> int:
+    return main([*argv, "--pg-dsn", pg_engine.admin_dsn(), "--scenarios", str(schema / "scen.yaml"),
+                 "--transcript", str(schema / "trans.yaml")])
+
+
+def test_migrate_verify_and_verify_give_one_exit_code_for_the_same_results(schema, pg_engine, capsys):
+    out = schema / "out"
+    # the table and its rows are `unverified` (no scenario is about them), the functions `correct`
+    migrated = _cli(schema, pg_engine, "migrate", str(schema / "app"), "--out", str(out), "--verify", "--no-progress")
+    assert migrated == 0
+    assert _cli(schema, pg_engine, "verify", str(out)) == migrated
+    # a hand edit that makes a unit wrong fails both the same way
+    unit = next(out.glob("function/*double_qty*.sql"))
+    unit.write_text(unit.read_text().replace("v_qty * 2", "v_qty * 3"))
+    assert _cli(schema, pg_engine, "verify", str(out)) == 1
+    capsys.readouterr()
+
+
+def test_a_reverification_does_not_add_its_time_to_the_run(schema, pg_engine):
+    import json
+
+    out = schema / "out"
+    assert _cli(schema, pg_engine, "migrate", str(schema / "app"), "--out", str(out), "--verify", "--no-progress") == 0
+    first = json.loads((out / "report.json").read_text())
+    assert first["summary"]["seconds"] > 0 and first["verification"]["seconds"] > 0
+    for _ in range(2):
+        assert _cli(schema, pg_engine, "verify", str(out)) == 0
+    again = json.loads((out / "report.json").read_text())
+    assert again["summary"]["seconds"] == first["summary"]["seconds"]
+    assert again["verification"]["seconds"] > 0
