@@ -8,8 +8,10 @@ import tempfile
 from pathlib import Path
 
 from harness.postgres import ENV_DSN, EngineUnavailable
+from knowledge_base.lock import StoreBusy
 from migrator.report import RunReport, exit_code, verification_table
-from migrator.settings import load_settings
+from migrator.rules.registry import UnknownRuleId, check_rule_ids
+from migrator.settings import ActiveSettings, SettingsError, load_settings
 
 
 def _engine_spec(args) -> str:
@@ -56,34 +58,52 @@ def print_summary(report: RunReport, out: Path) -> None:
 
 def run_migrate(args) -> int:
     from migrator.output import OutputDirError
-    from migrator.pipeline import MigrateOptions, migrate
+    from migrator.pipeline import migrate
     from migrator.source import SourceError
+
+    problem = _migrate_usage_problem(args)
+    if problem is None:
+        try:
+            opts = _migrate_options(args, load_settings(args.settings))
+        except SettingsError as exc:
+            problem = str(exc)
+    if problem is not None:     # found before anything is read or written
+        print(f"migrator: error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        report = migrate(args.src, args.out, opts)
+    except (SourceError, OutputDirError, EngineUnavailable, StoreBusy, ValueError) as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    print_summary(report, args.out)
+    return exit_code(report)
+
+
+def _migrate_usage_problem(args) -> str | None:
+    if args.verify and args.no_deploy:
+        return "--verify needs deployment (drop --no-deploy)"
+    if args.model and not args.verify:
+        return "--model needs --verify: the judge, never the model, decides"
+    if args.model and (problem := _model_spec_problem(args.model)):
+        return f"--model {args.model}: {problem}"
+    try:
+        check_rule_ids(args.disable_rule, "--disable-rule")
+    except UnknownRuleId as exc:
+        return str(exc)
+    return None
+
+
+def _migrate_options(args, settings: ActiveSettings):
+    from migrator.pipeline import MigrateOptions
 
     schema = (args.schema or args.src.name).lower()
     scenarios, transcript = _evidence(args, args.src, schema) if args.verify else (None, None)
-    if args.verify and args.no_deploy:
-        print("migrator: error: --verify needs deployment (drop --no-deploy)", file=sys.stderr)
-        return 2
-    settings = load_settings(args.settings)
-    opts = MigrateOptions(schema=args.schema, force=args.force, resume=args.resume,
+    return MigrateOptions(schema=args.schema, force=args.force, resume=args.resume,
                           disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),
                           step_timeout_ms=settings.harness.step_timeout_ms,
                           deploy=None if args.no_deploy else _engine_spec(args), progress=args.progress,
                           verify=args.verify, scenarios=scenarios, transcript=transcript,
                           model=args.model, kb=args.kb, attempts=args.attempts, settings=settings)
-    if args.model and not args.verify:
-        print("migrator: error: --model needs --verify: the judge, never the model, decides", file=sys.stderr)
-        return 2
-    if args.model and (problem := _model_spec_problem(args.model)):
-        print(f"migrator: error: --model {args.model}: {problem}", file=sys.stderr)
-        return 2
-    try:
-        report = migrate(args.src, args.out, opts)
-    except (SourceError, OutputDirError, EngineUnavailable, ValueError) as exc:
-        print(f"migrator: error: {exc}", file=sys.stderr)
-        return 2
-    print_summary(report, args.out)
-    return exit_code(report)
 
 
 def _model_spec_problem(spec: str) -> str | None:
@@ -125,10 +145,14 @@ def run_regress(args) -> int:
     if args.report:
         report = load_report(args.report)
     elif args.src:
+        try:
+            settings = load_settings(args.settings)
+        except SettingsError as exc:
+            print(f"migrator: error: {exc}", file=sys.stderr)
+            return 2
         schema = args.src.name.lower()
         scenarios, transcript = _evidence(args, args.src, schema)
         out = args.out or Path(tempfile.mkdtemp(prefix="migrator-regress-"))
-        settings = load_settings(args.settings)
         report = migrate(args.src, out, MigrateOptions(force=True, deploy=_engine_spec(args), verify=True,
                                                        disabled_rules=frozenset(settings.disabled_rules),
                                                        step_timeout_ms=settings.harness.step_timeout_ms,
