@@ -96,7 +96,11 @@ class ConversionContext:
 
     catalog: Catalog
     rules: RuleSet = field(default_factory=RuleSet)
+    # The unit's rules in the order of their first application (what the report lists) ...
     applied_rules: list[str] = field(default_factory=list)
+    # ... and every application in order, repeats included: a memoised fragment must replay what
+    # its own conversion applied, not what was new to the unit that happened to convert it first.
+    applied_log: list[str] = field(default_factory=list)
     unconverted_items: list[Unconverted] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # Memo of converted SQL fragments for this run (its catalog and rule set are fixed, so a
@@ -110,6 +114,7 @@ class ConversionContext:
 
     def begin_unit(self) -> None:
         self.applied_rules = []
+        self.applied_log = []
         self.unconverted_items = []
         self.notes = []
 
@@ -117,6 +122,7 @@ class ConversionContext:
         return self.rules.enabled(rule_id)
 
     def applied(self, rule_id: str) -> None:
+        self.applied_log.append(rule_id)
         if rule_id not in self.applied_rules:
             self.applied_rules.append(rule_id)
 
