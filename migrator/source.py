@@ -11,7 +11,7 @@ Unit text: a SQL statement's text ends before its `;`; a PL/SQL unit's text runs
 `END name;` (the `/` line is not included). Issues that only annotate a unit (duplicate name,
 substitution variable, missing terminator) have empty `text`.
 
-Issue codes: encoding, not-sql, skipped-file, unreadable-file, sqlplus-directive,
+Issue codes: encoding, not-sql, nul-byte, skipped-file, unreadable-file, sqlplus-directive,
 stray-terminator, wrapped-source, unterminated-block, unterminated-statement,
 unterminated-string, unterminated-comment, unterminated-identifier, unrecognized-statement,
 other-statement, missing-terminator, substitution-variable, duplicate-name. (`migrator.depgraph`
@@ -129,7 +129,9 @@ class _Reader:
 
     def piece(self, f: _File, piece: sqlplus.Piece) -> None:
         text = f.text[piece.start : piece.end]
-        if piece.kind == sqlplus.DIRECTIVE:
+        if "\x00" in text:
+            self.nul_byte(f, piece, text.index("\x00"))
+        elif piece.kind == sqlplus.DIRECTIVE:
             note = directives.interpret(piece.command, text, f.state, f.rel, self.sql_files)
             self.covering(f, "sqlplus-directive", note.severity, piece.start, piece.end, note.message)
         elif piece.kind == sqlplus.SLASH:
@@ -151,6 +153,21 @@ class _Reader:
                           "not a SQL statement or SQL*Plus command; not converted")  # fmt: skip
         else:
             self.unit(f, piece)
+
+    def nul_byte(self, f: _File, piece: sqlplus.Piece, at: int) -> None:
+        """A NUL byte (a corrupted copy, a padded file) cannot reach PostgreSQL, whose text cannot
+        hold one: this statement is rejected at the byte's line, the rest of the file is read.
+        The statement still takes its unit id, so the ids of later units do not shift."""
+        head, offset = piece.head, piece.start + at
+        unit_id = None
+        if head is not None and head.kind is not None and head.name is not None:
+            unit_id = self.allocate(head.kind, head.schema or f.state.schema, head.name, f.span(piece.start, piece.end))
+        line = f.line(offset)
+        column = offset - f.line_starts[line - 1] + 1
+        self.issue("nul-byte", Severity.ERROR, f.rel, line,
+                   f"{_describe(head, f.state.schema)}: contains a NUL byte (line {line}, column {column}); "
+                   "not converted — remove the byte and read the file again",
+                   f.text[piece.start : piece.end], f.span(piece.start, piece.end), unit_id)
 
     def unit(self, f: _File, piece: sqlplus.Piece) -> None:
         head = piece.head

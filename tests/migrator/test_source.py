@@ -217,3 +217,15 @@ def test_fixture_schemas_fully_accounted(schema_dir):
     errors = [str(i) for i in source.issues if i.severity is Severity.ERROR]
     assert errors == []
     assert len({u.id for u in source.units}) == len(source.units)
+
+
+def test_a_nul_byte_in_a_block_is_reported_at_its_own_line_and_the_file_is_kept(tmp_path):
+    text = ("CREATE TABLE t (a NUMBER);\n"
+            "CREATE OR REPLACE PROCEDURE p IS\nBEGIN\n  INSERT INTO t VALUES (1\x00);\nEND p;\n/\n"
+            "CREATE SEQUENCE s;\n")
+    src = read_one(tmp_path, text)
+    assert [u.id for u in src.units] == ["table:hr.t", "sequence:hr.s"]
+    (nul,) = [i for i in src.issues if i.code == "nul-byte"]
+    assert (nul.file, nul.line, nul.unit_id, nul.severity) == ("x.sql", 4, "procedure:hr.p", Severity.ERROR)
+    assert nul.message.startswith("procedure hr.p: contains a NUL byte (line 4, column 26)")
+    assert codes(src) == ["nul-byte"]
