@@ -11,11 +11,11 @@ Unit text: a SQL statement's text ends before its `;`; a PL/SQL unit's text runs
 `END name;` (the `/` line is not included). Issues that only annotate a unit (duplicate name,
 substitution variable, missing terminator) have empty `text`.
 
-Issue codes: encoding, not-sql, nul-byte, skipped-file, unreadable-file, sqlplus-directive,
-stray-terminator, wrapped-source, unterminated-block, unterminated-statement,
-unterminated-string, unterminated-comment, unterminated-identifier, unrecognized-statement,
-other-statement, missing-terminator, substitution-variable, duplicate-name. (`migrator.depgraph`
-adds dependency-cycle and missing-reference.)
+Issue codes: encoding, not-sql, nul-byte, skipped-file, unreadable-file, symlink-loop,
+broken-symlink, sqlplus-directive, stray-terminator, wrapped-source, unterminated-block,
+unterminated-statement, unterminated-string, unterminated-comment, unterminated-identifier,
+unrecognized-statement, other-statement, missing-terminator, substitution-variable,
+duplicate-name. (`migrator.depgraph` adds dependency-cycle and missing-reference.)
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 
 from migrator import classify, directives, sqlplus
 from migrator.encoding import UTF8, decode_bytes, looks_binary
+from migrator.source_tree import list_files
 from migrator.units import Severity, SourceFile, SourceIssue, SourceSet, SourceSpan, Unit, UnitKind
 
 SQL_EXTENSIONS = frozenset(
@@ -49,11 +50,14 @@ def read_schema_dir(path: str | Path, schema: str | None = None) -> SourceSet:
         raise SourceError(f"schema directory does not exist: {root}")
     if not root.is_dir():
         raise SourceError(f"not a directory: {root}")
-    files = _list_files(root)
+    files, unread = list_files(root)
     sql_files = [f for f in files if Path(f).suffix.lower() in SQL_EXTENSIONS]
     if not sql_files:
-        raise SourceError(f"no SQL files ({', '.join(sorted(SQL_EXTENSIONS))}) under {root}")
+        not_read = "".join(f"; {u.rel}: {u.message}" for u in unread)
+        raise SourceError(f"no SQL files ({', '.join(sorted(SQL_EXTENSIONS))}) under {root}{not_read}")
     reader = _Reader(root, (schema or root.resolve().name).lower(), set(sql_files))
+    for u in unread:
+        reader.issue(u.code, u.severity, u.rel, 1, u.message)
     for rel in files:
         if rel in reader.sql_files:
             reader.read_file(rel)
@@ -61,16 +65,6 @@ def read_schema_dir(path: str | Path, schema: str | None = None) -> SourceSet:
             reader.issue("skipped-file", Severity.WARNING, rel, 1,
                          "not an Oracle source file extension; not read")  # fmt: skip
     return reader.result
-
-
-def _list_files(root: Path) -> list[str]:
-    """Regular files below root, '/'-separated and sorted; hidden files and folders skipped."""
-    found = []
-    for p in root.rglob("*"):
-        rel = p.relative_to(root)
-        if p.is_file() and not any(part.startswith(".") for part in rel.parts):
-            found.append(rel.as_posix())
-    return sorted(found)
 
 
 @dataclass
