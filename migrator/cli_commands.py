@@ -139,24 +139,16 @@ def run_verify(args) -> int:
 
 def run_regress(args) -> int:
     from harness.regress import compare, load_baseline, write_baseline
-    from migrator.pipeline import MigrateOptions, migrate
     from migrator.verification import load_report
 
     if args.report:
         report = load_report(args.report)
     elif args.src:
         try:
-            settings = load_settings(args.settings)
+            report = _regress_run(args, load_settings(args.settings))
         except SettingsError as exc:
             print(f"migrator: error: {exc}", file=sys.stderr)
             return 2
-        schema = args.src.name.lower()
-        scenarios, transcript = _evidence(args, args.src, schema)
-        out = args.out or Path(tempfile.mkdtemp(prefix="migrator-regress-"))
-        report = migrate(args.src, out, MigrateOptions(force=True, deploy=_engine_spec(args), verify=True,
-                                                       disabled_rules=frozenset(settings.disabled_rules),
-                                                       step_timeout_ms=settings.harness.step_timeout_ms,
-                                                       scenarios=scenarios, transcript=transcript, progress=False))
     else:
         print("migrator: error: give a schema directory or --report OUT", file=sys.stderr)
         return 2
@@ -179,6 +171,17 @@ def run_regress(args) -> int:
     print(f"{report.schema_name}: {correct}/{len(current)} correct; {len(result.regressions)} regressions, "
           f"{len(result.improvements)} improvements")
     return 0 if result.ok else 1
+
+
+def _regress_run(args, settings: ActiveSettings) -> RunReport:
+    from migrator.pipeline import MigrateOptions, migrate
+
+    scenarios, transcript = _evidence(args, args.src, args.src.name.lower())
+    out = args.out or Path(tempfile.mkdtemp(prefix="migrator-regress-"))
+    return migrate(args.src, out, MigrateOptions(force=True, deploy=_engine_spec(args), verify=True,
+                                                 disabled_rules=frozenset(settings.disabled_rules),
+                                                 step_timeout_ms=settings.harness.step_timeout_ms,
+                                                 scenarios=scenarios, transcript=transcript, progress=False))
 
 
 def run_record(args) -> int:

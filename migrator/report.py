@@ -179,6 +179,15 @@ def _cell(text: str | None, limit: int = 140) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _agent_lines(a: AgentSummary) -> list[str]:
+    out = ["", f"Repair agent `{a.model}` (≤ {a.attempts_budget} attempts per unit): {a.calls} calls, {a.tokens} tokens, "
+           f"{a.tokens_per_correct_unit if a.tokens_per_correct_unit is not None else '—'} tokens per correct unit; "
+           f"repaired: {', '.join(a.repaired) or 'none'}"]
+    if a.model_error:
+        out += ["", f"**Model failed:** {_cell(a.model_error, 400)}"]
+    return out
+
+
 def to_markdown(report: RunReport) -> str:
     s = report.summary
     out = [
@@ -200,12 +209,7 @@ def to_markdown(report: RunReport) -> str:
     if report.verification:
         out += ["", *verification_table(report.verification)]
     if report.agent:
-        a = report.agent
-        out += ["", f"Repair agent `{a.model}` (≤ {a.attempts_budget} attempts per unit): {a.calls} calls, {a.tokens} tokens, "
-                f"{a.tokens_per_correct_unit if a.tokens_per_correct_unit is not None else '—'} tokens per correct unit; "
-                f"repaired: {', '.join(a.repaired) or 'none'}"]
-        if a.model_error:
-            out += ["", f"**Model failed:** {_cell(a.model_error, 400)}"]
+        out += _agent_lines(report.agent)
     out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | category | tier | problem |",
             "|---|---|---|---|---|---|---|---|"]
     for u in report.units:

@@ -154,8 +154,7 @@ class CallMixin:
         typ = self.value_type(parts[:-1], scope)
         if typ is None or typ.coll is None:
             return None
-        if (off := self.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts),
-                                 st.line)) is not None:
+        if off := self.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts), st.line):
             return [f"{ind}{off};"]
         self.ctx.applied("plsql.collections")
         lv = self.lvalue(base_toks, scope)
