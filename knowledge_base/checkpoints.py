@@ -1,4 +1,4 @@
-"""Snapshots (read-only checkpoint copies for held-out scoring) and JSONL export / import."""
+"""Snapshots (read-only checkpoint copies for held-out scoring) and JSONL export (import: imports.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 from knowledge_base import loading
 from knowledge_base.monitor import state_counts
-from knowledge_base.records import Rule, StoredEntry
 from knowledge_base.sqlstore import now
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -53,20 +52,3 @@ def export_records(kb, path: Path) -> int:
                                 sort_keys=True) + "\n")
             n += 1
     return n
-
-
-def import_records(kb, path: Path) -> dict[int, int]:
-    """Add every exported entry; rule evidence ids are remapped to the new ids. Returns old -> new."""
-    lines = [json.loads(line) for line in Path(path).read_text("utf-8").splitlines() if line.strip()]
-    entries = [StoredEntry(id=d["id"], generation=0, status=d["status"], record=d["record"]) for d in lines]
-    plain = [e for e in entries if not isinstance(e.record, Rule)]
-    mapping = dict(zip([e.id for e in plain], kb.add_many([e.record for e in plain]) if plain else []))
-    rules = [e for e in entries if isinstance(e.record, Rule)]
-    remapped = [e.record.model_copy(update={
-        "supporting": tuple(mapping[i] for i in e.record.supporting),
-        "opposing": tuple(mapping[i] for i in e.record.opposing)}) for e in rules]
-    mapping.update(zip([e.id for e in rules], kb.add_many(remapped) if rules else []))
-    for e in plain:
-        if e.status in ("deprecated", "superseded"):
-            kb.deprecate(mapping[e.id], f"imported as {e.status}")
-    return mapping

@@ -29,7 +29,8 @@ HELP = {
     "show": "print one entry and its event history",
     "snapshot": "freeze a read-only checkpoint copy under snapshots/NAME",
     "export": "write every entry as JSON lines (vectors are not exported)",
-    "import": "add entries from an export (re-embedded with this knowledge base's embedder)",
+    "import": "add the entries of an export that are not already present (by content hash; "
+              "re-embedded with this knowledge base's embedder)",
 }
 
 
@@ -90,14 +91,23 @@ def _open(args, must_exist: bool = True):
 
 def run_kb(args) -> int:
     from knowledge_base.embedders import EmbedderUnavailable
+    from knowledge_base.imports import ImportFileError, read_export
+    from knowledge_base.lock import StoreBusy
 
     try:
+        if args.kb_command == "import":     # a bad file is refused before the store is even created
+            args.entries = read_export(args.file)
         with _open(args, must_exist=args.kb_command != "import") as kb:
             return COMMANDS[args.kb_command](kb, args)
+    except ImportFileError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"kb import: {len(exc.problems)} bad line(s) in {exc.path}; nothing imported", file=sys.stderr)
+        return 2
     except (FileNotFoundError, FileExistsError, EmbedderUnavailable, ValueError, PermissionError) as exc:
         print(f"kb {args.kb_command}: {exc}", file=sys.stderr)
         return 2
-    except KeyError as exc:
+    except (KeyError, StoreBusy) as exc:
         print(f"kb {args.kb_command}: {exc.args[0]}", file=sys.stderr)
         return 1
 
@@ -172,10 +182,11 @@ def _export(kb, args) -> int:
 
 
 def _import(kb, args) -> int:
-    from knowledge_base.checkpoints import import_records
+    from knowledge_base.imports import import_records
 
-    mapping = import_records(kb, args.file)
-    print(f"imported {len(mapping)} entries into {kb.root} (embedder {kb.embedder_name})")
+    result = import_records(kb, args.entries)
+    print(f"imported {args.file} into {kb.root}: {result.new} new, {result.present} already present "
+          f"(embedder {kb.embedder_name})")
     return 0
 
 

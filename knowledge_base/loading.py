@@ -7,15 +7,19 @@ import json
 from pathlib import Path
 
 import numpy as np
+from pydantic import TypeAdapter
 
 from knowledge_base.catalog import Catalog, EntryMeta
 from knowledge_base.config import KBConfig
+from knowledge_base.content import content_hash
 from knowledge_base.dense import DenseIndex, IndexState
 from knowledge_base.embedders import make_embedder
 from knowledge_base.lexical import LexicalIndex, tokenize
+from knowledge_base.records import Record
 from knowledge_base.sqlstore import SqlStore
 
 DB, INDEX_DIR, EVENTS = "kb.sqlite", "index", "experience_events.jsonl"
+RECORD = TypeAdapter(Record)
 
 
 class EmbedderMismatch(ValueError):
@@ -33,6 +37,8 @@ def open_store(kb, embedder, config: KBConfig | None) -> None:
         kb.sql = SqlStore(db)
     _settle_embedder(kb, embedder)
     _settle_config(kb, config)
+    if not kb.read_only:
+        _hash_old_entries(kb.sql)
     kb.held_out = kb.sql.held_out()
     kb.catalog = load_catalog(kb.sql)
     kb._event_seq = 0 if kb.read_only else last_logged_seq(kb.root / EVENTS)
@@ -67,6 +73,23 @@ def _settle_config(kb, config: KBConfig | None) -> None:
     kb.config = config or current
     if not kb.read_only and stored != kb.config.model_dump_json():
         kb.sql.set_meta("config", kb.config.model_dump_json())
+
+
+def _hash_old_entries(sql: SqlStore) -> None:
+    """Entries written before content hashes existed get theirs (in id order: evidence first)."""
+    rows = sql.unhashed()
+    if not rows:
+        return
+    known: dict[int, str] = {}
+    pairs = []
+    for entry_id, raw in rows:
+        record = RECORD.validate_json(raw)
+        ids = getattr(record, "supporting", ()) + getattr(record, "opposing", ())
+        known.update(sql.content_hashes(i for i in ids if i not in known))
+        # evidence missing from an old store still hashes, as what it is: a dangling reference
+        known[entry_id] = content_hash(record, lambda i: known.get(i, f"missing:{i}"))
+        pairs.append((known[entry_id], entry_id))
+    sql.set_content_hashes(pairs)
 
 
 def load_catalog(sql: SqlStore) -> Catalog:

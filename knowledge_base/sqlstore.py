@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS entries (
     kind TEXT NOT NULL, polarity TEXT NOT NULL, failure_type TEXT NOT NULL, status TEXT NOT NULL,
     retrievable INTEGER NOT NULL, advisory INTEGER NOT NULL,
     stream_position INTEGER, task_id TEXT, task_group TEXT, reference_target_id TEXT,
-    text TEXT NOT NULL, record TEXT NOT NULL, vector BLOB NOT NULL, generation INTEGER NOT NULL);
+    text TEXT NOT NULL, record TEXT NOT NULL, vector BLOB NOT NULL, generation INTEGER NOT NULL,
+    content_hash TEXT);
 CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL, entry_id INTEGER,
     payload TEXT NOT NULL, generation INTEGER NOT NULL);
@@ -50,6 +51,7 @@ class NewEntry:
     text: str
     record: str
     vector: np.ndarray
+    content_hash: str | None = None
 
 
 class SqlStore:
@@ -64,12 +66,20 @@ class SqlStore:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(SCHEMA)
+            self._add_content_hash_column()
             self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('generation', '0')")
             self.conn.commit()
         self.read_only = read_only
 
     def close(self) -> None:
         self.conn.close()
+
+    def _add_content_hash_column(self) -> None:
+        """Stores made before content hashes get the column here; loading fills it in."""
+        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(entries)")}
+        if "content_hash" not in columns:
+            self.conn.execute("ALTER TABLE entries ADD COLUMN content_hash TEXT")
+        self.conn.execute("CREATE INDEX IF NOT EXISTS entries_content_hash ON entries (content_hash)")
 
     def meta(self, key: str, default: str | None = None) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -99,10 +109,10 @@ class SqlStore:
                 cur = self.conn.execute(
                     "INSERT INTO entries (kind, polarity, failure_type, status, retrievable, advisory, "
                     "stream_position, task_id, task_group, reference_target_id, text, record, vector, "
-                    "generation) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "generation, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (e.kind, e.polarity, e.failure_type, e.status, int(e.retrievable), int(e.advisory),
                      e.stream_position, e.task_id, e.task_group, e.reference_target_id, e.text, e.record,
-                     np.asarray(e.vector, dtype=np.float32).tobytes(), gen))
+                     np.asarray(e.vector, dtype=np.float32).tobytes(), gen, e.content_hash))
                 ids.append(cur.lastrowid)
                 self._event(event_kind, cur.lastrowid, payload, gen)
         if len(entries) >= 1000:
@@ -155,6 +165,32 @@ class SqlStore:
     def entry(self, entry_id: int):
         return self.conn.execute("SELECT id, generation, status, record, text FROM entries WHERE id = ?",
                                  (entry_id,)).fetchone()
+
+    def content_hashes(self, ids) -> dict[int, str]:
+        rows = self._where_in("SELECT id, content_hash FROM entries WHERE id IN ({})", list(ids))
+        return {i: h for i, h in rows if h is not None}
+
+    def ids_by_hash(self, hashes) -> dict[str, int]:
+        """The first entry holding each of `hashes` (a store may hold older duplicates)."""
+        out: dict[str, int] = {}
+        for entry_id, h in sorted(self._where_in("SELECT id, content_hash FROM entries WHERE content_hash IN ({})",
+                                                 list(hashes))):
+            out.setdefault(h, entry_id)
+        return out
+
+    def _where_in(self, sql: str, values: list) -> list[tuple]:
+        rows = []
+        for start in range(0, len(values), 500):        # SQLite caps the number of bound parameters
+            part = values[start:start + 500]
+            rows += self.conn.execute(sql.format(",".join("?" * len(part))), part).fetchall()
+        return rows
+
+    def unhashed(self) -> list[tuple[int, str]]:
+        return self.conn.execute("SELECT id, record FROM entries WHERE content_hash IS NULL ORDER BY id").fetchall()
+
+    def set_content_hashes(self, pairs: list[tuple[str, int]]) -> None:
+        with self.conn:
+            self.conn.executemany("UPDATE entries SET content_hash = ? WHERE id = ?", pairs)
 
     def records(self):
         return self.conn.execute("SELECT id, generation, status, record FROM entries ORDER BY id")

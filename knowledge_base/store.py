@@ -7,7 +7,9 @@ Layout of a knowledge-base directory:
     index/dense.faiss, index/state.json   the FAISS index and the generation it reflects
     snapshots/NAME/            read-only checkpoint copies with a manifest
 
-One writer process at a time. A write commits to SQLite first, then updates the in-memory indexes
+One writer at a time: a writable store holds an OS lock on its directory from open to close
+(knowledge_base.lock); a second writer waits up to `lock_timeout` seconds, then gets StoreBusy.
+A write commits to SQLite first, then updates the in-memory indexes
 (visible to the next query at once), then persists the FAISS file every `flush_every` writes.
 Opening compares the index's generation with SQLite's and repairs a stale index.
 """
@@ -24,8 +26,10 @@ from knowledge_base import loading
 from knowledge_base.admission import AdmittedRule, Decision, Evidence, decide
 from knowledge_base.catalog import EntryMeta
 from knowledge_base.config import KBConfig
+from knowledge_base.content import content_hash
 from knowledge_base.embedders import Embedder, make_embedder
 from knowledge_base.lexical import tokenize
+from knowledge_base.lock import StoreLock
 from knowledge_base.records import (Approval, Correction, Experience, Hit, PoolReport, RetrievalQuery,
                                     RetrievalResult, Rule, StoredEntry, entry_text)
 from knowledge_base.retrieval import eligibility, search_pool
@@ -44,7 +48,8 @@ class ReadOnlyError(PermissionError):
 
 class KnowledgeBase:
     def __init__(self, path: str | Path, embedder: Embedder | None = None, config: KBConfig | None = None,
-                 read_only: bool = False, traces_path: Path | None = None, snapshot: str | None = None):
+                 read_only: bool = False, traces_path: Path | None = None, snapshot: str | None = None,
+                 lock_timeout: float = 120.0):
         self.root = Path(path)
         self.read_only, self.snapshot_name = read_only, snapshot
         if traces_path is None and read_only and self.root.parent.name == "snapshots":
@@ -53,7 +58,13 @@ class KnowledgeBase:
         self._after_commit = None      # test seam: called between the SQLite commit and the index write
         self._embedder = embedder
         self._writes_since_flush = 0
-        loading.open_store(self, embedder, config)
+        # Taken before SQLite is opened: opening a writable store already writes (meta, index repair).
+        self._lock = None if read_only else StoreLock.acquire(self.root, lock_timeout)
+        try:
+            loading.open_store(self, embedder, config)
+        except BaseException:
+            self._release()
+            raise
 
     # -- context, embedder ---------------------------------------------------------------------
     def __enter__(self) -> "KnowledgeBase":
@@ -63,9 +74,17 @@ class KnowledgeBase:
         self.close()
 
     def close(self) -> None:
-        if not self.read_only and self._writes_since_flush:
-            self.flush()
-        self.sql.close()
+        try:
+            if not self.read_only and self._writes_since_flush:
+                self.flush()
+            self.sql.close()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     @property
     def embedder(self) -> Embedder:
@@ -208,6 +227,8 @@ class KnowledgeBase:
         if vectors.shape != (len(records), self.dim):
             raise ValueError(f"vectors must have shape ({len(records)}, {self.dim}), got {vectors.shape}")
         rows = [_new_entry(r, t, v) for r, t, v in zip(records, texts, vectors)]
+        for row, record in zip(rows, records):
+            row.content_hash = content_hash(record, self._evidence_hashes(record))
         ids, _ = self.sql.insert(rows, event, payloads)
         if self._after_commit is not None:
             self._after_commit()
@@ -218,6 +239,16 @@ class KnowledgeBase:
         self.lexical.maybe_compact(self._all_tokens)
         self._after_write(len(ids))
         return ids
+
+    def _evidence_hashes(self, record):
+        """id -> content hash for a rule's evidence; a rule must point at entries of this store."""
+        known = self.sql.content_hashes(getattr(record, "supporting", ()) + getattr(record, "opposing", ()))
+
+        def lookup(entry_id: int) -> str:
+            if entry_id not in known:
+                raise ValueError(f"rule {record.construct_id!r}: evidence entry {entry_id} is not in {self.root}")
+            return known[entry_id]
+        return lookup
 
     def _set_status(self, entry_id: int, status: str, event: str, payload: dict, record=None) -> None:
         self._check_writable()

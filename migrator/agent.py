@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Protocol
 
-from migrator.models import Completion, Message, Model
+from migrator.models import Completion, Message, Model, ModelError, ModelValidationError
 
 RANK = {"rejected": 0, "wrong": 1, "unverified": 2, "correct": 3}
 DEFAULT_POLICY = ("example-assisted", "spec-first", "dependency-decomposed")
@@ -84,6 +84,7 @@ class Episode:
     final_text: str = ""
     experience_id: int | None = None
     seconds: float = 0.0
+    model_error: str | None = None  # why the model could not be asked (this unit was not repaired)
 
     @property
     def tokens(self) -> int:
@@ -121,13 +122,33 @@ def _attempt(task: Task, model: Model, kb, item: Item, state: tuple, position: i
     return record, new, new_judgement
 
 
-def run_episode(task: Task, model: Model | None, kb, item: Item, position: int, cfg: AgentConfig) -> Episode:
+@dataclass
+class ModelState:
+    """The model of a run, and why it was given up, once it failed in a way no later unit avoids."""
+
+    model: Model | None
+    failure: str | None = None
+
+
+def run_episode(task: Task, state: ModelState, kb, item: Item, position: int, cfg: AgentConfig) -> Episode:
     t0 = time.perf_counter()
     candidate, judgement = item.candidate, task.judge(item, item.candidate)
     episode = Episode(item.id, judgement.category, judgement.category, judgement.tier, judgement.reason)
-    while model is not None and task.needs_repair(judgement) and len(episode.attempts) < cfg.attempts:
-        record, new, new_judgement = _attempt(task, model, kb, item, (candidate, judgement), position, cfg,
-                                              len(episode.attempts) + 1)
+    asking = state.model is not None or state.failure is not None
+    while asking and task.needs_repair(judgement) and len(episode.attempts) < cfg.attempts:
+        if state.failure is not None:
+            episode.model_error = f"not attempted: {state.failure}"
+            break
+        try:
+            record, new, new_judgement = _attempt(task, state.model, kb, item, (candidate, judgement), position,
+                                                  cfg, len(episode.attempts) + 1)
+        except ModelError as err:
+            episode.model_error = f"model failed: {err}"
+            # A refused request is about this unit's prompt; anything else (missing extra, no
+            # region, denied, unreachable after retries) would fail every later unit the same way.
+            if not isinstance(err, ModelValidationError):
+                state.failure = f"the model failed on {item.id}: {err}"
+            break
         episode.attempts.append(record)
         if new is not None and new_judgement is not None and _better(new_judgement, judgement):
             candidate, judgement = new, new_judgement
@@ -140,10 +161,14 @@ def run_episode(task: Task, model: Model | None, kb, item: Item, position: int, 
     return episode
 
 
-def run_agent(task: Task, model: Model | None, kb, cfg: AgentConfig, progress=None) -> list[Episode]:
+def run_agent(task: Task, model: Model | None, kb, cfg: AgentConfig, progress=None,
+              failure: str | None = None) -> tuple[list[Episode], str | None]:
+    """Every item's episode, and why the model was given up (None when it never was); `failure`
+    says why there is no model at all (every item that needs repair is reported with it)."""
+    state = ModelState(model, failure)
     episodes = []
     for position, item in enumerate(task.items()):
-        episodes.append(run_episode(task, model, kb, item, position, cfg))
+        episodes.append(run_episode(task, state, kb, item, position, cfg))
         if progress is not None:
             progress.update(1)
-    return episodes
+    return episodes, state.failure

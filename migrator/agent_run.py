@@ -15,14 +15,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.incremental import IncrementalJudge
-from migrator.sandboxing import open_engine
 from harness.scenarios import load_scenarios, load_transcript
 from migrator.agent import AgentConfig, Episode, run_agent
-from migrator.models import load_model
+from migrator.models import ModelError, load_model
+from migrator.output import write_output
+from migrator.sandboxing import open_engine
 from migrator.settings import ActiveSettings
 from migrator.tasks.plsql import PlsqlTask
 from migrator.tasks.prompts import PROMPT_VERSION, template_hash
 from migrator.units import Unit
+from migrator.verification import AGENT_MANIFEST
 
 
 @dataclass
@@ -49,9 +51,13 @@ def _open_kb(path: Path | None):
 
 
 def run_plsql_agent(units: list[Unit], outputs: dict[str, str], deps: dict[str, list[str]], preamble: str,
-                    write, req: AgentRequest, out: Path, progress=None) -> list[Episode]:
+                    write, req: AgentRequest, out: Path, progress=None) -> tuple[list[Episode], str | None]:
+    """Every unit's episode, and why the model was given up during the run (None if it never was)."""
     run_id = uuid.uuid4().hex[:10]
-    model = load_model(req.model, cache_dir=req.cache_dir)
+    try:
+        model, failure = load_model(req.model, cache_dir=req.cache_dir), None
+    except ModelError as err:       # e.g. an unreadable script file: reported per unit, like a call failure
+        model, failure = None, f"cannot load the model: {err}"
     kb = _open_kb(req.kb)
     paragraphs = [p.text for p in req.settings.prompt_paragraphs]
     cfg = AgentConfig(attempts=req.attempts, held_out_targets=req.held_out_targets)
@@ -61,16 +67,16 @@ def run_plsql_agent(units: list[Unit], outputs: dict[str, str], deps: dict[str, 
         with open_engine(req.engine) as engine, IncrementalJudge(engine, preamble, scen, trans,
                                                                        step_timeout_ms=req.settings.harness.step_timeout_ms) as judge:
             task = PlsqlTask(units, outputs, deps, judge, write, paragraphs, run_id)
-            episodes = run_agent(task, model, kb, cfg, progress)
+            episodes, model_error = run_agent(task, model, kb, cfg, progress, failure)
     finally:
         if kb is not None:
             kb.close()
-    _write_manifest(out, run_id, req, cfg, paragraphs, kb, episodes)
-    return episodes
+    _write_manifest(out, run_id, req, cfg, paragraphs, kb, episodes, model_error)
+    return episodes, model_error
 
 
 def _write_manifest(out: Path, run_id: str, req: AgentRequest, cfg: AgentConfig, paragraphs: list[str], kb,
-                    episodes: list[Episode]) -> None:
+                    episodes: list[Episode], model_error: str | None) -> None:
     kb_config = kb.config.model_dump(mode="json") if kb is not None else None
     manifest = {
         "run_id": run_id,
@@ -78,6 +84,7 @@ def _write_manifest(out: Path, run_id: str, req: AgentRequest, cfg: AgentConfig,
         "prompt_version": PROMPT_VERSION,
         "prompt_hash": template_hash(paragraphs),
         "model": req.model,
+        "model_error": model_error,
         "budget": {"attempts": cfg.attempts, "temperature": cfg.temperature, "max_tokens": cfg.max_tokens,
                    "policy": list(cfg.policy)},
         "knowledge_base": str(req.kb) if req.kb else None,
@@ -88,4 +95,4 @@ def _write_manifest(out: Path, run_id: str, req: AgentRequest, cfg: AgentConfig,
         "units": [{**{k: v for k, v in asdict(e).items() if k != "final_text"}, "tokens": e.tokens,
                    "calls": len(e.attempts)} for e in episodes],
     }
-    (out / "run_manifest.json").write_text(json.dumps(manifest, indent=2, default=str), encoding="utf-8")
+    write_output(out, AGENT_MANIFEST, json.dumps(manifest, indent=2, default=str))

@@ -52,7 +52,8 @@ def _add_migrate(sub) -> None:
     m.add_argument("--force", action="store_true", help="overwrite a non-empty output directory")
     m.add_argument("--resume", action="store_true", help="continue an interrupted run; finished units are not redone")
     m.add_argument("--disable-rule", action="append", default=[], metavar="RULE_ID",
-                   help="switch a rule off (e.g. expr.nvl, or a whole family: plsql.*); repeatable")
+                   help="switch a rule off (e.g. expr.decode, or a whole family: plsql.*); unknown ids are "
+                   "refused; the ids are in migrator/rules/registry.py and in each unit's rules_applied; repeatable")
     m.add_argument("--settings", type=Path, help="active settings file (disabled rules, prompt paragraphs, harness); "
                    "changed only through fix cycles")
     m.add_argument("--no-deploy", action="store_true", help="convert and parse only; do not deploy")

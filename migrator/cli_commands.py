@@ -8,8 +8,10 @@ import tempfile
 from pathlib import Path
 
 from harness.postgres import ENV_DSN, EngineUnavailable
-from migrator.report import RunReport, verification_table
-from migrator.settings import load_settings
+from knowledge_base.lock import StoreBusy
+from migrator.report import RunReport, exit_code, verification_table
+from migrator.rules.registry import UnknownRuleId, check_rule_ids
+from migrator.settings import ActiveSettings, SettingsError, load_settings
 
 
 def _engine_spec(args) -> str:
@@ -48,41 +50,78 @@ def print_summary(report: RunReport, out: Path) -> None:
               + ", ".join(report.output_kept[:5]) + (" ..." if len(report.output_kept) > 5 else ""))
     for issue in (i for i in report.issues if i.severity == "error"):
         print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
+    if report.agent and report.agent.model_error:
+        print(f"  model failed: {report.agent.model_error}")
     for u in report.units:
         problem = u.error or u.static_error or u.deploy_error
-        if problem or u.unconverted or u.category in ("wrong", "rejected"):
+        if problem or u.unconverted or u.category in ("wrong", "rejected") or u.agent_error:
             what = problem.splitlines()[0] if problem else (u.verdict or "; ".join(i.construct_name for i in u.unconverted))
+            if u.agent_error:
+                what += f" (repair: {u.agent_error})"
             print(f"  {u.id} ({u.source}): {u.category or u.status}: {what}")
     print(f"  report: {out / 'report.md'}")
 
 
 def run_migrate(args) -> int:
     from migrator.output import OutputDirError
-    from migrator.pipeline import MigrateOptions, exit_code, migrate
+    from migrator.pipeline import migrate
     from migrator.source import SourceError
+
+    problem = _migrate_usage_problem(args)
+    if problem is None:
+        try:
+            opts = _migrate_options(args, load_settings(args.settings))
+        except SettingsError as exc:
+            problem = str(exc)
+    if problem is not None:     # found before anything is read or written
+        print(f"migrator: error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        report = migrate(args.src, args.out, opts)
+    except (SourceError, OutputDirError, EngineUnavailable, StoreBusy, ValueError) as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    print_summary(report, args.out)
+    return exit_code(report)
+
+
+def _migrate_usage_problem(args) -> str | None:
+    if args.verify and args.no_deploy:
+        return "--verify needs deployment (drop --no-deploy)"
+    if args.model and not args.verify:
+        return "--model needs --verify: the judge, never the model, decides"
+    if args.model and (problem := _model_spec_problem(args.model)):
+        return f"--model {args.model}: {problem}"
+    try:
+        check_rule_ids(args.disable_rule, "--disable-rule")
+    except UnknownRuleId as exc:
+        return str(exc)
+    return None
+
+
+def _migrate_options(args, settings: ActiveSettings):
+    from migrator.pipeline import MigrateOptions
 
     schema = (args.schema or args.src.name).lower()
     scenarios, transcript = _evidence(args, args.src, schema) if args.verify else (None, None)
-    if args.verify and args.no_deploy:
-        print("migrator: error: --verify needs deployment (drop --no-deploy)", file=sys.stderr)
-        return 2
-    settings = load_settings(args.settings)
-    opts = MigrateOptions(schema=args.schema, force=args.force, resume=args.resume,
+    return MigrateOptions(schema=args.schema, force=args.force, resume=args.resume,
                           disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),
                           step_timeout_ms=settings.harness.step_timeout_ms,
                           deploy=None if args.no_deploy else _engine_spec(args), progress=args.progress,
                           verify=args.verify, scenarios=scenarios, transcript=transcript,
                           model=args.model, kb=args.kb, attempts=args.attempts, settings=settings)
-    if args.model and not args.verify:
-        print("migrator: error: --model needs --verify: the judge, never the model, decides", file=sys.stderr)
-        return 2
+
+
+def _model_spec_problem(spec: str) -> str | None:
+    """A spec that cannot name a model is bad usage, found before any work is done. Loading makes
+    no call (clients are created on first use), so a model that is merely unreachable passes."""
+    from migrator.models import ModelError, load_model
+
     try:
-        report = migrate(args.src, args.out, opts)
-    except (SourceError, OutputDirError, EngineUnavailable, ValueError) as exc:
-        print(f"migrator: error: {exc}", file=sys.stderr)
-        return 2
-    print_summary(report, args.out)
-    return exit_code(report)
+        load_model(spec, cache_dir=None)
+    except (ValueError, ModelError) as exc:
+        return str(exc)
+    return None
 
 
 def run_verify(args) -> int:
@@ -101,25 +140,21 @@ def run_verify(args) -> int:
         return 2
     write_reports(report, args.out)
     print_summary(report, args.out)
-    return 0 if all(u.category == "correct" for u in report.units if u.category) else 1
+    return exit_code(report)
 
 
 def run_regress(args) -> int:
     from harness.regress import compare, load_baseline, write_baseline
-    from migrator.pipeline import MigrateOptions, migrate
     from migrator.verification import load_report
 
     if args.report:
         report = load_report(args.report)
     elif args.src:
-        schema = args.src.name.lower()
-        scenarios, transcript = _evidence(args, args.src, schema)
-        out = args.out or Path(tempfile.mkdtemp(prefix="migrator-regress-"))
-        settings = load_settings(args.settings)
-        report = migrate(args.src, out, MigrateOptions(force=True, deploy=_engine_spec(args), verify=True,
-                                                       disabled_rules=frozenset(settings.disabled_rules),
-                                                       step_timeout_ms=settings.harness.step_timeout_ms,
-                                                       scenarios=scenarios, transcript=transcript, progress=False))
+        try:
+            report = _regress_run(args, load_settings(args.settings))
+        except SettingsError as exc:
+            print(f"migrator: error: {exc}", file=sys.stderr)
+            return 2
     else:
         print("migrator: error: give a schema directory or --report OUT", file=sys.stderr)
         return 2
@@ -142,6 +177,17 @@ def run_regress(args) -> int:
     print(f"{report.schema_name}: {correct}/{len(current)} correct; {len(result.regressions)} regressions, "
           f"{len(result.improvements)} improvements")
     return 0 if result.ok else 1
+
+
+def _regress_run(args, settings: ActiveSettings) -> RunReport:
+    from migrator.pipeline import MigrateOptions, migrate
+
+    scenarios, transcript = _evidence(args, args.src, args.src.name.lower())
+    out = args.out or Path(tempfile.mkdtemp(prefix="migrator-regress-"))
+    return migrate(args.src, out, MigrateOptions(force=True, deploy=_engine_spec(args), verify=True,
+                                                 disabled_rules=frozenset(settings.disabled_rules),
+                                                 step_timeout_ms=settings.harness.step_timeout_ms,
+                                                 scenarios=scenarios, transcript=transcript, progress=False))
 
 
 def run_record(args) -> int:

@@ -65,9 +65,8 @@ _CONTROLS = {c: None for c in range(32) if chr(c) not in "\t\n\r\f\v"}
 
 
 def looks_binary(text: str) -> bool:
-    """NUL characters or many control characters: not a text script at all."""
-    if "\x00" in text:
-        return True
+    """Many control characters (NUL among them): not a text script at all. A stray NUL in a
+    script is not enough: the reader rejects only the statement that holds it."""
     sample = text[:8192]
     if not sample:
         return False

@@ -24,6 +24,7 @@ from harness.regress import write_baseline
 from migrator.cli_commands import default_evidence
 from migrator.pipeline import VERSION, MigrateOptions, migrate
 from migrator.rules.context import RuleSet
+from migrator.rules.registry import check_rule_ids
 from migrator.settings import ActiveSettings, PromptParagraph, load_settings, save_settings
 
 
@@ -109,6 +110,7 @@ def with_change(settings: ActiveSettings, cycle: FixCycle) -> ActiveSettings:
 
 
 def _toggle_rule(disabled: list[str], change: RuleChange) -> list[str]:
+    check_rule_ids([change.rule_id], "fix cycle rule change")   # a typo is a usage error, not a no-op
     if change.action == "disable":
         if not RuleSet(frozenset(disabled)).enabled(change.rule_id):
             raise GateError(f"rule {change.rule_id} is already disabled in the active settings")

@@ -34,12 +34,13 @@ from migrator.output import (
 )
 from migrator.parallel import convert_in_order, default_workers, static_of
 from migrator.report import IssueEntry, RunReport, SandboxSummary, UnconvertedItem, UnitEntry, summarize
+from migrator.report import exit_code  # noqa: F401  (re-exported: callers know it from here)
 from migrator.rules.context import Conversion
 from migrator.sandboxing import affected_note, open_engine, sandbox_summary
 from migrator.settings import ActiveSettings
 from migrator.source import read_schema_dir
 from migrator.static_check import StaticResult
-from migrator.units import Severity, SourceSet, Unit, UnitKind
+from migrator.units import SourceSet, Unit, UnitKind
 from migrator.verification import attach_agent, attach_verification, rules_only_row, write_reports
 
 VERSION = "0.1.0"
@@ -189,7 +190,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
                                      arm_name="agent (rules + model)" if agent else "agent (rules only)",
                                      extra_rows=[agent[1]] if agent else [])
     if agent:
-        report = attach_agent(report, agent[0], opts, agent[2], out)
+        report = attach_agent(report, agent[0], opts, agent[2], out, model_error=agent[3])
     write_reports(report, out)
     return report
 
@@ -214,20 +215,9 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
     deps = {d.unit.id: d.deps for d in done}
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     with tqdm(total=len(done), desc="judging/repairing", unit="unit", disable=not show) as bar:
-        episodes = run_plsql_agent([d.unit for d in done], outputs, deps, preamble, write, req, out, bar)
-    return episodes, rules_row, rules_categories
+        episodes, model_error = run_plsql_agent([d.unit for d in done], outputs, deps, preamble, write, req, out, bar)
+    return episodes, rules_row, rules_categories, model_error
 
 
 def done_units(done: list[_Done]) -> list[UnitToVerify]:
     return [UnitToVerify(d.unit.id, d.conversion.output, tuple(d.deps), d.static.ok) for d in done]
-
-
-def exit_code(report: RunReport) -> int:
-    """0: every unit converted, parses (and deployed, when deployment ran; and is not `wrong` or
-    `rejected`, when verification ran); 1 otherwise."""
-    bad_input = any(i.severity == Severity.ERROR.value for i in report.issues)
-    bad_unit = any(
-        u.status != "converted" or not u.static_ok or u.deployed is False or u.category in ("wrong", "rejected")
-        for u in report.units
-    )
-    return 1 if bad_input or bad_unit or report.preamble_error else 0

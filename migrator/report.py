@@ -6,6 +6,8 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
+from migrator.units import Severity
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -64,6 +66,7 @@ class UnitEntry(_Frozen):
     # Repair agent (None when no model was configured)
     agent_attempts: int | None = None
     agent_tokens: int | None = None
+    agent_error: str | None = None  # why the model could not be asked for this unit
     rules_category: str | None = None  # the category of the rules-only output, before repair
 
 
@@ -76,6 +79,7 @@ class AgentSummary(_Frozen):
     tokens_per_correct_unit: float | None
     repaired: list[str]  # units the rules got wrong/rejected and the agent made correct
     manifest: str
+    model_error: str | None = None  # why the model was given up during the run
 
 
 class ArmRow(_Frozen):
@@ -152,9 +156,25 @@ def summarize(units: list[UnitEntry], issues: list[IssueEntry], lines: int, seco
     )
 
 
+def exit_code(report: RunReport) -> int:
+    """The one exit-code rule, for `migrate` and for `verify` alike (same report, same code).
+
+    0: every unit converted and parses; deployed, when deployment ran; not `wrong` or `rejected`,
+    when verification ran (`unverified` is no failure: nothing showed it wrong); the repair agent
+    could ask its model for every unit it had to repair; no input error; the preamble deployed.
+    1 otherwise."""
+    bad_input = any(i.severity == Severity.ERROR.value for i in report.issues)
+    bad_unit = any(
+        u.status != "converted" or not u.static_ok or u.deployed is False or u.category in ("wrong", "rejected")
+        or u.agent_error
+        for u in report.units
+    )
+    return 1 if bad_input or bad_unit or report.preamble_error else 0
+
+
 def verification_table(v: VerificationSummary) -> list[str]:
     """The category table, agent beside the do-nothing row (never one blended score)."""
-    lines = [f"Verification: transcript provenance `{v.provenance or 'none'}`; inner references "
+    lines = [f"Verification ({v.seconds} s): transcript provenance `{v.provenance or 'none'}`; inner references "
              f"{'checked by plpgsql_check' if v.references_checked else 'exercised by scenarios only (plpgsql_check not installed)'}",
              "", "| arm | correct | wrong | unverified | rejected | steps agreeing with Oracle |", "|---|---|---|---|---|---|"]
     for row in v.rows:
@@ -167,6 +187,15 @@ def verification_table(v: VerificationSummary) -> list[str]:
 def _cell(text: str | None, limit: int = 140) -> str:
     text = (text or "").replace("|", "\\|").replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _agent_lines(a: AgentSummary) -> list[str]:
+    out = ["", f"Repair agent `{a.model}` (≤ {a.attempts_budget} attempts per unit): {a.calls} calls, {a.tokens} tokens, "
+           f"{a.tokens_per_correct_unit if a.tokens_per_correct_unit is not None else '—'} tokens per correct unit; "
+           f"repaired: {', '.join(a.repaired) or 'none'}"]
+    if a.model_error:
+        out += ["", f"**Model failed:** {_cell(a.model_error, 400)}"]
+    return out
 
 
 def to_markdown(report: RunReport) -> str:
@@ -190,16 +219,15 @@ def to_markdown(report: RunReport) -> str:
     if report.verification:
         out += ["", *verification_table(report.verification)]
     if report.agent:
-        a = report.agent
-        out += ["", f"Repair agent `{a.model}` (≤ {a.attempts_budget} attempts per unit): {a.calls} calls, {a.tokens} tokens, "
-                f"{a.tokens_per_correct_unit if a.tokens_per_correct_unit is not None else '—'} tokens per correct unit; "
-                f"repaired: {', '.join(a.repaired) or 'none'}"]
+        out += _agent_lines(report.agent)
     out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | category | tier | problem |",
             "|---|---|---|---|---|---|---|---|"]
     for u in report.units:
         problem = u.error or u.deploy_error or u.static_error or "; ".join(f"{i.construct_name}: {i.message}" for i in u.unconverted)
         if u.category and u.category != "correct":
             problem = problem or u.verdict
+        if u.agent_error:
+            problem = f"{problem}; repair: {u.agent_error}" if problem else f"repair: {u.agent_error}"
         dep = "—" if u.deployed is None else ("yes" if u.deployed else "**no**")
         out.append(f"| `{u.id}` | {u.source} | {u.status} | {'yes' if u.static_ok else '**no**'} | {dep} | "
                    f"{u.category or '—'} | {u.tier or '—'} | {_cell(problem)} |")

@@ -10,7 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from migrator.rules.registry import check_rule_ids
+
+
+class SettingsError(ValueError):
+    """The settings file cannot be used: unreadable, not YAML, or not valid settings."""
 
 
 class PromptParagraph(BaseModel):
@@ -36,12 +42,31 @@ class ActiveSettings(BaseModel):
     harness: HarnessSettings = HarnessSettings()
     history: list[str] = []  # "v3: FIX-002 promote (rule expr.nvl enabled)" ...
 
+    @field_validator("disabled_rules")
+    @classmethod
+    def _known_rules(cls, ids: list[str]) -> list[str]:
+        check_rule_ids(ids)
+        return ids
+
 
 def load_settings(path: Path | None) -> ActiveSettings:
     if path is None or not path.exists():
         return ActiveSettings()
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return ActiveSettings.model_validate(data)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise SettingsError(f"settings {path}: cannot read: {exc}") from None
+    try:
+        return ActiveSettings.model_validate(data)
+    except ValidationError as exc:
+        reasons = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'file'}: {_reason(e)}" for e in exc.errors())
+        raise SettingsError(f"settings {path}: {reasons}") from None
+
+
+def _reason(error: dict) -> str:
+    # a validator's own ValueError (e.g. an unknown rule id) reads best without pydantic's prefix
+    message = error["msg"]
+    return message.removeprefix("Value error, ")
 
 
 def save_settings(path: Path, settings: ActiveSettings) -> None:

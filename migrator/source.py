@@ -11,11 +11,11 @@ Unit text: a SQL statement's text ends before its `;`; a PL/SQL unit's text runs
 `END name;` (the `/` line is not included). Issues that only annotate a unit (duplicate name,
 substitution variable, missing terminator) have empty `text`.
 
-Issue codes: encoding, not-sql, skipped-file, unreadable-file, sqlplus-directive,
-stray-terminator, wrapped-source, unterminated-block, unterminated-statement,
-unterminated-string, unterminated-comment, unterminated-identifier, unrecognized-statement,
-other-statement, missing-terminator, substitution-variable, duplicate-name. (`migrator.depgraph`
-adds dependency-cycle and missing-reference.)
+Issue codes: encoding, not-sql, nul-byte, skipped-file, unreadable-file, symlink-loop,
+broken-symlink, sqlplus-directive, stray-terminator, wrapped-source, unterminated-block,
+unterminated-statement, unterminated-string, unterminated-comment, unterminated-identifier,
+unrecognized-statement, other-statement, missing-terminator, substitution-variable,
+duplicate-name. (`migrator.depgraph` adds dependency-cycle and missing-reference.)
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 
 from migrator import classify, directives, sqlplus
 from migrator.encoding import UTF8, decode_bytes, looks_binary
+from migrator.source_tree import list_files
 from migrator.units import Severity, SourceFile, SourceIssue, SourceSet, SourceSpan, Unit, UnitKind
 
 SQL_EXTENSIONS = frozenset(
@@ -49,11 +50,14 @@ def read_schema_dir(path: str | Path, schema: str | None = None) -> SourceSet:
         raise SourceError(f"schema directory does not exist: {root}")
     if not root.is_dir():
         raise SourceError(f"not a directory: {root}")
-    files = _list_files(root)
+    files, unread = list_files(root)
     sql_files = [f for f in files if Path(f).suffix.lower() in SQL_EXTENSIONS]
     if not sql_files:
-        raise SourceError(f"no SQL files ({', '.join(sorted(SQL_EXTENSIONS))}) under {root}")
+        not_read = "".join(f"; {u.rel}: {u.message}" for u in unread)
+        raise SourceError(f"no SQL files ({', '.join(sorted(SQL_EXTENSIONS))}) under {root}{not_read}")
     reader = _Reader(root, (schema or root.resolve().name).lower(), set(sql_files))
+    for u in unread:
+        reader.issue(u.code, u.severity, u.rel, 1, u.message)
     for rel in files:
         if rel in reader.sql_files:
             reader.read_file(rel)
@@ -61,16 +65,6 @@ def read_schema_dir(path: str | Path, schema: str | None = None) -> SourceSet:
             reader.issue("skipped-file", Severity.WARNING, rel, 1,
                          "not an Oracle source file extension; not read")  # fmt: skip
     return reader.result
-
-
-def _list_files(root: Path) -> list[str]:
-    """Regular files below root, '/'-separated and sorted; hidden files and folders skipped."""
-    found = []
-    for p in root.rglob("*"):
-        rel = p.relative_to(root)
-        if p.is_file() and not any(part.startswith(".") for part in rel.parts):
-            found.append(rel.as_posix())
-    return sorted(found)
 
 
 @dataclass
@@ -129,7 +123,9 @@ class _Reader:
 
     def piece(self, f: _File, piece: sqlplus.Piece) -> None:
         text = f.text[piece.start : piece.end]
-        if piece.kind == sqlplus.DIRECTIVE:
+        if "\x00" in text:
+            self.nul_byte(f, piece, text.index("\x00"))
+        elif piece.kind == sqlplus.DIRECTIVE:
             note = directives.interpret(piece.command, text, f.state, f.rel, self.sql_files)
             self.covering(f, "sqlplus-directive", note.severity, piece.start, piece.end, note.message)
         elif piece.kind == sqlplus.SLASH:
@@ -151,6 +147,21 @@ class _Reader:
                           "not a SQL statement or SQL*Plus command; not converted")  # fmt: skip
         else:
             self.unit(f, piece)
+
+    def nul_byte(self, f: _File, piece: sqlplus.Piece, at: int) -> None:
+        """A NUL byte (a corrupted copy, a padded file) cannot reach PostgreSQL, whose text cannot
+        hold one: this statement is rejected at the byte's line, the rest of the file is read.
+        The statement still takes its unit id, so the ids of later units do not shift."""
+        head, offset = piece.head, piece.start + at
+        unit_id = None
+        if head is not None and head.kind is not None and head.name is not None:
+            unit_id = self.allocate(head.kind, head.schema or f.state.schema, head.name, f.span(piece.start, piece.end))
+        line = f.line(offset)
+        column = offset - f.line_starts[line - 1] + 1
+        self.issue("nul-byte", Severity.ERROR, f.rel, line,
+                   f"{_describe(head, f.state.schema)}: contains a NUL byte (line {line}, column {column}); "
+                   "not converted — remove the byte and read the file again",
+                   f.text[piece.start : piece.end], f.span(piece.start, piece.end), unit_id)
 
     def unit(self, f: _File, piece: sqlplus.Piece) -> None:
         head = piece.head

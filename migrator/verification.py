@@ -19,6 +19,8 @@ from migrator.report import (
 from migrator.report_files import to_html, to_junit
 from migrator.sandboxing import affected_note, open_engine, sandbox_summary
 
+AGENT_MANIFEST = "run_manifest.json"      # written by the repair agent (migrator.agent_run)
+
 
 def _arm(name: str, side: SideResult) -> ArmRow:
     counts: dict[str, int] = {}
@@ -57,10 +59,12 @@ def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmR
     return _arm("rules only", result.agent), {v.unit_id: v.category for v in result.agent.verdicts}
 
 
-def attach_agent(report: RunReport, episodes, opts, rules_categories: dict[str, str], out: Path) -> RunReport:
+def attach_agent(report: RunReport, episodes, opts, rules_categories: dict[str, str], out: Path,
+                 model_error: str | None = None) -> RunReport:
     by_id = {e.item_id: e for e in episodes}
     units = [u.model_copy(update=dict(agent_attempts=len(by_id[u.id].attempts) if u.id in by_id else 0,
                                       agent_tokens=by_id[u.id].tokens if u.id in by_id else 0,
+                                      agent_error=by_id[u.id].model_error if u.id in by_id else None,
                                       rules_category=rules_categories.get(u.id)))
              for u in report.units]
     correct = sum(1 for u in units if u.category == "correct")
@@ -69,7 +73,7 @@ def attach_agent(report: RunReport, episodes, opts, rules_categories: dict[str, 
     agent = AgentSummary(model=opts.model, attempts_budget=opts.attempts, calls=sum(len(e.attempts) for e in episodes),
                          tokens=tokens, correct_units=correct,
                          tokens_per_correct_unit=round(tokens / correct, 1) if correct else None,
-                         repaired=repaired, manifest=str(out / "run_manifest.json"))
+                         repaired=repaired, manifest=str(out / AGENT_MANIFEST), model_error=model_error)
     return report.model_copy(update=dict(units=units, agent=agent))
 
 
@@ -102,7 +106,9 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
         seconds=round(result.seconds, 3),
     )
     s = report.summary
-    new_summary = summarize(merged, report.issues, s.converted_lines, s.seconds + result.seconds, True)
+    # summary.seconds is the run's own time; verification's is verification.seconds, so that
+    # judging the same output again (`migrator verify`) never inflates the run it judges
+    new_summary = summarize(merged, report.issues, s.converted_lines, s.seconds, True)
     return report.model_copy(update=dict(units=merged, verification=summary, engine=engine_name, sandbox=sandbox,
                                          preamble_error=result.agent.preamble_error, summary=new_summary))
 
@@ -115,14 +121,19 @@ def _with_sandbox_note(unit: UnitEntry, output: str, notes: list[str]) -> UnitEn
 
 
 def write_reports(report: RunReport, out: Path) -> None:
+    """Write every report file this report has, and remove those it has not: a file left from an
+    earlier run in the same OUT (--force, --resume) would describe that run, not this one. Only
+    files a run of ours wrote are ever removed (OUT/.migrator/written.txt)."""
     write_output(out, "report.json", report.model_dump_json(indent=2))
     write_output(out, "report.md", to_markdown(report))
-    if report.verification is not None:
-        write_output(out, "report.html", to_html(report, out))
-        write_output(out, "junit.xml", to_junit(report))
-    else:  # an earlier verified run's pages would describe results this run does not have
-        remove_output(out, "report.html")
-        remove_output(out, "junit.xml")
+    verified = {"report.html": lambda: to_html(report, out), "junit.xml": lambda: to_junit(report)}
+    for name, render in verified.items():
+        if report.verification is not None:
+            write_output(out, name, render())
+        else:
+            remove_output(out, name)
+    if report.agent is None:      # `verify` keeps the agent summary, and so its manifest
+        remove_output(out, AGENT_MANIFEST)
 
 
 def load_report(out: Path) -> RunReport:

@@ -2,7 +2,7 @@
 
 from migrator.models.base import (
     Completion, ContextWindowExceeded, Message, Model, ModelAccessDenied, ModelError, ModelNotFound,
-    ModelThrottled, ModelUnavailable, ModelValidationError,
+    ModelSetupError, ModelThrottled, ModelUnavailable, ModelValidationError,
 )
 from migrator.models.bedrock import BedrockModel
 from migrator.models.cache import CachedModel, request_hash, request_payload
@@ -14,7 +14,7 @@ from migrator.models.scripted import ScriptedModel, ScriptRule, load_script
 
 __all__ = [
     "BedrockModel", "CachedModel", "Completion", "ContextWindowExceeded", "Message", "Model",
-    "ModelAccessDenied", "ModelError", "ModelNotFound", "ModelThrottled", "ModelUnavailable",
+    "ModelAccessDenied", "ModelError", "ModelNotFound", "ModelSetupError", "ModelThrottled", "ModelUnavailable",
     "ModelValidationError", "OpenAICompatModel", "RecordingModel", "ReplayMiss", "ReplayModel",
     "RetryPolicy", "ScriptRule", "ScriptedModel", "Timeouts", "load_model", "load_script",
     "request_hash", "request_payload",

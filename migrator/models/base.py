@@ -74,6 +74,16 @@ class ModelError(Exception):
         return f"{text} (gave up after {self.attempts} attempts)" if self.attempts > 1 else text
 
 
+class ModelSetupError(ModelError):
+    """The backend cannot run on this install or configuration (a package of an extra missing, no
+    region); retrying, or asking again for another unit, cannot help."""
+
+
+def missing_extra(package: str, backend: str, model: str) -> ModelSetupError:
+    return ModelSetupError(f"the {backend} backend needs {package}, which is not installed: "
+                           "install the llm extra with pip install '.[llm]'", model=model)
+
+
 class ModelAccessDenied(ModelError):
     """Credentials missing or rejected, or the account has no access to this model."""
 

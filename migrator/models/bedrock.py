@@ -16,7 +16,7 @@ from typing import Any
 
 from migrator.models.base import (
     Completion, ContextWindowExceeded, Message, ModelAccessDenied, ModelError, ModelNotFound,
-    ModelThrottled, ModelUnavailable, ModelValidationError, looks_like_context_overflow,
+    ModelThrottled, ModelUnavailable, ModelValidationError, looks_like_context_overflow, missing_extra,
 )
 from migrator.models.retry import RetryPolicy, call_with_retry
 
@@ -84,8 +84,10 @@ class BedrockModel:
         return request
 
     def _converse_once(self, request: dict[str, Any]) -> dict[str, Any]:
-        from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError
-
+        try:
+            from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError
+        except ImportError:
+            raise missing_extra("boto3", "bedrock", self.name) from None
         try:
             return self.client.converse(**request)
         except ClientError as err:
@@ -112,9 +114,12 @@ class BedrockModel:
 
 
 def _make_client(region: str | None, profile: str | None, read_timeout_s: float, name: str) -> Any:
-    import boto3
-    from botocore.config import Config
-    from botocore.exceptions import BotoCoreError
+    try:
+        import boto3
+        from botocore.config import Config
+        from botocore.exceptions import BotoCoreError
+    except ImportError:
+        raise missing_extra("boto3", "bedrock", name) from None
 
     session = boto3.Session(profile_name=profile, region_name=region)
     if not session.region_name:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from migrator.models.base import (
     Completion, ContextWindowExceeded, Message, ModelAccessDenied, ModelError, ModelNotFound,
-    ModelThrottled, ModelUnavailable, ModelValidationError, looks_like_context_overflow,
+    ModelThrottled, ModelUnavailable, ModelValidationError, looks_like_context_overflow, missing_extra,
 )
 from migrator.models.retry import RetryPolicy, call_with_retry
 
@@ -85,8 +85,7 @@ class OpenAICompatModel:
     @property
     def client(self) -> Any:
         if self._client is None:
-            import httpx
-
+            httpx = _httpx(self.name)
             timeout = httpx.Timeout(self.timeouts.read_s, connect=self.timeouts.connect_s)
             headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
             self._client = httpx.Client(timeout=timeout, headers=headers)
@@ -119,8 +118,7 @@ class OpenAICompatModel:
         return self._completion(data, time.perf_counter() - started)
 
     def _post_once(self, body: dict[str, Any]) -> bytes:
-        import httpx
-
+        httpx = _httpx(self.name)
         url = f"{self.base_url}/chat/completions"
         try:
             response = self.client.post(url, json=body)
@@ -150,6 +148,14 @@ class OpenAICompatModel:
             raw_id=parsed.id,
             model=parsed.model or self.model,
         )
+
+
+def _httpx(name: str):
+    try:
+        import httpx
+    except ImportError:
+        raise missing_extra("httpx", "openai", name) from None
+    return httpx
 
 
 def _api_key_from_env() -> str | None:

@@ -46,7 +46,8 @@ class CallMixin:
         args = ", ".join(args + self.moved_defaults(sigs, args, scope))
         if kind == "FUNCTION":
             return [f"{ind}PERFORM {target}({args});"]
-        self.ctx.applied("plsql.procedure")
+        if self.ctx.enabled("plsql.procedure"):   # the definitions are what the rule converts
+            self.ctx.applied("plsql.procedure")
         return [f"{ind}{s}" for s in pre + [f"CALL {target}({args});"] + post]
 
     def out_binds(self, sigs: list, args: list[str], toks, scope) -> tuple[list[str], list[str]]:
@@ -153,6 +154,8 @@ class CallMixin:
         typ = self.value_type(parts[:-1], scope)
         if typ is None or typ.coll is None:
             return None
+        if off := self.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts), st.line):
+            return [f"{ind}{off};"]
         self.ctx.applied("plsql.collections")
         lv = self.lvalue(base_toks, scope)
         if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable

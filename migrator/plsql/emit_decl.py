@@ -34,7 +34,7 @@ class DeclMixin:
             st = self.schema_collection_type(".".join(parts))
             if st is not None:
                 return st
-        return builtin(text)
+        return builtin(text, self.ctx)
 
     def anchored(self, name: list[str], which: str, scope: Scope) -> PgType:
         if which == "ROWTYPE":
@@ -55,7 +55,7 @@ class DeclMixin:
                 return PgType(f"{'.'.join(name)}%TYPE")
         col = self.column_type(name)
         if col is not None:
-            return PgType(map_type(col), col)
+            return PgType(map_type(col, self.ctx), col)
         return PgType(f"{'.'.join(name)}%TYPE")
 
     def table_columns(self, name: str) -> dict | None:
@@ -82,7 +82,7 @@ class DeclMixin:
         pgname = f"{entry.schema}.{entry.name}"
         if info["kind"] == "object":
             return PgType(pgname, composite=True, object_key=pgname)
-        elem = builtin(info["elem"])
+        elem = builtin(info["elem"], self.ctx)
         return PgType(pgname, coll=Coll("array", elem.pg, info["elem"], elem_composite=elem.composite))
 
     def type_decl(self, d: A.TypeDecl, scope: Scope, owner: str) -> Sym:
@@ -203,7 +203,9 @@ class DeclMixin:
         return PgType(view, composite=True, fields=fields)
 
     def exception_sym(self, name: str, scope: Scope, owner: str, inits: list) -> Sym:
-        self.ctx.applied("plsql.exceptions")
+        # The declaration itself emits nothing: with the rule off, RAISE and handlers are refused.
+        if self.ctx.enabled("plsql.exceptions"):
+            self.ctx.applied("plsql.exceptions")
         for p in inits:
             if len(p.args) == 2 and norm_name(p.args[0][0]) == name:
                 return scope.add(self.exception_init_sym(name, p, owner))

@@ -81,6 +81,8 @@ class DynMixin:
 
     # ---- FORALL ------------------------------------------------------------------------------
     def st_forall(self, st: A.Forall, scope, ind):
+        if (off := self.rule_off("plsql.collections", "FORALL", f"FORALL {st.var}", st.line)) is not None:
+            return [f"{ind}{off};"]
         self.ctx.applied("plsql.collections")
         inner = scope.child()
         from migrator.plsql.typesys import Sym

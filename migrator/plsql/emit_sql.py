@@ -100,6 +100,8 @@ class SqlMixin:
             self.rowcount_lines(ind) + [f"{ind}{s}" for s in finish]
 
     def bulk_select(self, query, select_list, targets, scope, ind):
+        if (off := self.rule_off("plsql.collections", "BULK COLLECT", "SELECT BULK COLLECT INTO")) is not None:
+            return [f"{ind}{off};"]
         self.ctx.applied("plsql.collections")
         text = self.sql_text(query, scope)
         names, setup, finish = self.into_targets(targets, scope)
@@ -187,6 +189,8 @@ class SqlMixin:
         return out + [f"{ind}{s}" for s in finish]
 
     def bulk_fetch(self, st: A.Fetch, name, scope, ind):
+        if (off := self.rule_off("plsql.collections", "FETCH BULK COLLECT", name, st.line)) is not None:
+            return [f"{ind}{off};"]
         self.ctx.applied("plsql.collections")
         if len(st.into) != 1:
             self.unconverted("FETCH BULK COLLECT", "into several collections", st.line)

@@ -137,6 +137,8 @@ class StmtMixin:
 
     # ---- exceptions ------------------------------------------------------------------------
     def st_raise(self, st: A.Raise, scope, ind):
+        if (off := self.rule_off("plsql.exceptions", "RAISE", f"RAISE {st.name or ''}", st.line)) is not None:
+            return [f"{ind}{off};"]
         self.ctx.applied("plsql.exceptions")
         if st.name is None:
             return [f"{ind}RAISE;"]
@@ -165,6 +167,10 @@ class StmtMixin:
         return ref[1] if ref is not None and ref[1].kind == "exception" else None
 
     def handler_lines(self, handlers: list[A.Handler], scope, ind) -> list[str]:
+        names = " OR ".join(n for h in handlers for n in h.names)
+        if (off := self.rule_off("plsql.exceptions", "EXCEPTION handlers", f"WHEN {names}",
+                                 handlers[0].line)) is not None:
+            return [f"{ind}{IND}{off};"]   # in the block's body: the whole block is refused
         self.ctx.applied("plsql.exceptions")
         out = [f"{ind}EXCEPTION"]
         for h in handlers:

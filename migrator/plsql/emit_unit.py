@@ -50,7 +50,7 @@ def type_method(em, r: A.Routine, qtype: str, attrs: dict) -> str:
     params = list(r.params)
     if r.flavour == "MEMBER":
         for name, ora in attrs.items():
-            scope.add(Sym(name, "selfattr", PgType(map_type(ora), ora)))
+            scope.add(Sym(name, "selfattr", PgType(map_type(ora, em.ctx), ora)))
         mode = "INOUT" if r.kind == "PROCEDURE" else "IN"
         params = [A.Param("self", mode, A.TypeRef([Token("word", qtype, 0, 0)]))] + params
     lifted = A.Routine(r.kind, r.name, params, r.returns, r.block, r.pipelined, r.external, r.line)

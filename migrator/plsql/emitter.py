@@ -16,7 +16,7 @@ from migrator.plsql.lexer import LineIndex, Token
 from migrator.plsql.parser import norm_name
 from migrator.plsql.typesys import Scope, Sym
 from migrator.plsql.values import ValueMixin
-from migrator.rules.context import ConversionContext
+from migrator.rules.context import ConversionContext, unconverted_marker
 
 _ATTRS = {"FOUND", "NOTFOUND", "ROWCOUNT"}
 
@@ -79,6 +79,14 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
     def unconverted(self, construct: str, message: str, where=None) -> None:
         line = where if isinstance(where, int) else (self.lines.line(where.start) if where is not None and where.end else None)
         self.ctx.unconverted(construct, message, line)
+
+    def rule_off(self, rule_id: str, construct: str, original: str = "", where=None) -> str | None:
+        """None while `rule_id` is on; switched off, the construct is recorded as unconverted and
+        this returns its marker (PostgreSQL refuses it) to emit in the construct's place."""
+        if self.ctx.enabled(rule_id):
+            return None
+        self.unconverted(construct, f"rule {rule_id} is disabled", where)
+        return unconverted_marker(construct, original)
 
     # ---- packages --------------------------------------------------------------------------
     def lookup(self, name: str):

@@ -46,7 +46,7 @@ def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str])
         ctx.unconverted_items.extend(unconv)
         ctx.notes.extend(notes)
         return out
-    n_app, n_unc, n_notes = len(ctx.applied_rules), len(ctx.unconverted_items), len(ctx.notes)
+    n_app, n_unc, n_notes = len(ctx.applied_log), len(ctx.unconverted_items), len(ctx.notes)
     fn = sqlrules.convert_expression if kind == "expr" else sqlrules.convert_statement
     try:
         out = _call(fn, text, ctx, dict(rel))
@@ -57,7 +57,9 @@ def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str])
         return out
     if len(memo) > 200_000:
         memo.clear()
-    memo[key] = (out, tuple(ctx.applied_rules[n_app:]), tuple(ctx.unconverted_items[n_unc:]),
+    # the fragment's own rules in first-application order: replayed, they give a unit the same
+    # rules_applied as converting the fragment afresh would
+    memo[key] = (out, tuple(dict.fromkeys(ctx.applied_log[n_app:])), tuple(ctx.unconverted_items[n_unc:]),
                   tuple(ctx.notes[n_notes:]))
     return out
 

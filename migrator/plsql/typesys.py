@@ -108,10 +108,10 @@ def type_text(toks: list[Token]) -> str:
     return out
 
 
-def builtin(ora: str) -> PgType:
-    u = ora.upper()
-    if u in ("SYS_REFCURSOR",):
+def builtin(ora: str, ctx=None) -> PgType:
+    """A built-in Oracle type in PL/SQL. With the conversion context its type rule is honoured
+    (switched off, the Oracle spelling stays and PostgreSQL refuses it) and recorded."""
+    pg = map_type(ora, ctx)
+    if ora.upper() == "SYS_REFCURSOR" and pg == "refcursor":
         return PgType("refcursor", ora, refcursor=True)
-    if u.startswith("VARCHAR2") or u.startswith("NVARCHAR2"):
-        return PgType(map_type(ora), ora)
-    return PgType(map_type(ora), ora)
+    return PgType(pg, ora)

@@ -144,6 +144,8 @@ class ValueMixin:
         return pg
 
     def coll_method(self, base: str, coll, method: str, arg: str | None) -> str:
+        if (off := self.rule_off("plsql.collections", f"collection {method}", f"{base}.{method}")) is not None:
+            return off
         self.ctx.applied("plsql.collections")
         if coll.kind == "assoc":
             suffix = "n" if coll.numeric_keys else "s"
@@ -174,6 +176,8 @@ class ValueMixin:
     def constructor(self, ptype: PgType, toks, j, scope):
         inner, j2 = self.paren_at(toks, j)
         args = [self.expr(a, scope) for a in self.split_top(inner)] if inner else []
+        if (off := self.rule_off("plsql.collections", "constructor", ptype.ora or ptype.pg, toks[j])) is not None:
+            return off, j2, ""
         self.ctx.applied("plsql.collections")
         if ptype.coll is None:  # object type constructor
             return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""
@@ -221,10 +225,14 @@ class ValueMixin:
         return unconverted_marker(f"%{attr}", f"{name}%{attr}")
 
     def sqlcode_text(self) -> str:
+        if (off := self.rule_off("plsql.exceptions", "SQLCODE", "SQLCODE")) is not None:
+            return off
         self.ctx.applied("plsql.exceptions")
         return "oracompat.sqlcode(SQLSTATE)" if self.in_handler else "0"
 
     def sqlerrm_text(self, toks, j, scope):
+        if (off := self.rule_off("plsql.exceptions", "SQLERRM", "SQLERRM")) is not None:
+            return off, (self.paren_at(toks, j)[1] if j < len(toks) and toks[j].is_op("(") else j), "VARCHAR2"
         self.ctx.applied("plsql.exceptions")
         if j < len(toks) and toks[j].is_op("("):
             inner, j = self.paren_at(toks, j)

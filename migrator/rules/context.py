@@ -1,7 +1,8 @@
 """Shared state of one conversion: which rules may run, what they did, what they could not do.
 
 Every rule has a stable id (``family.name``, e.g. ``expr.nvl``, ``ddl.number_type``,
-``plsql.dbms_output``). A rule checks ``ctx.enabled(rule_id)`` before it rewrites and calls
+``plsql.dbms_output``), declared once in :mod:`migrator.rules.registry`. A rule checks
+``ctx.enabled(rule_id)`` before it rewrites and calls
 ``ctx.applied(rule_id)`` when it did; what it cannot convert goes to ``ctx.unconverted(...)`` and the
 emitted text carries :func:`unconverted_marker`, which PostgreSQL refuses to deploy — a construct
 is never dropped silently and never converted into something with a different meaning.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrator.rules.registry import check_rule_ids
 from migrator.units import UnitKind
 
 MARKER_TOKEN = "MIGRATOR_UNCONVERTED"
@@ -36,9 +38,13 @@ class Unconverted:
 
 @dataclass
 class RuleSet:
-    """Which rules may run. All registered rules are on unless disabled (fix cycles toggle them)."""
+    """Which rules may run. All registered rules are on unless disabled (fix cycles toggle them).
+    Every disabled entry must name a registered rule or family (migrator.rules.registry)."""
 
     disabled: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        check_rule_ids(sorted(self.disabled), "disabled rules")
 
     def enabled(self, rule_id: str) -> bool:
         return rule_id not in self.disabled and rule_id.split(".", 1)[0] + ".*" not in self.disabled
@@ -90,7 +96,11 @@ class ConversionContext:
 
     catalog: Catalog
     rules: RuleSet = field(default_factory=RuleSet)
+    # The unit's rules in the order of their first application (what the report lists) ...
     applied_rules: list[str] = field(default_factory=list)
+    # ... and every application in order, repeats included: a memoised fragment must replay what
+    # its own conversion applied, not what was new to the unit that happened to convert it first.
+    applied_log: list[str] = field(default_factory=list)
     unconverted_items: list[Unconverted] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # Memo of converted SQL fragments for this run (its catalog and rule set are fixed, so a
@@ -104,6 +114,7 @@ class ConversionContext:
 
     def begin_unit(self) -> None:
         self.applied_rules = []
+        self.applied_log = []
         self.unconverted_items = []
         self.notes = []
 
@@ -111,6 +122,7 @@ class ConversionContext:
         return self.rules.enabled(rule_id)
 
     def applied(self, rule_id: str) -> None:
+        self.applied_log.append(rule_id)
         if rule_id not in self.applied_rules:
             self.applied_rules.append(rule_id)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_columns import parse_column, render_column
-from migrator.rules.ddl_common import unconverted
+from migrator.rules.ddl_common import require, unconverted
 from migrator.rules.ddl_constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
 from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top, tokenize
 
@@ -15,6 +15,7 @@ def convert_alter(text: str, ctx: ConversionContext) -> str:
         if not toks[1].is_word("TABLE"):
             return unconverted(ctx, f"ALTER {toks[1].text.upper()}",
                                "only ALTER TABLE is converted; apply this change by hand", text)
+        require(ctx, "ddl.alter_table", "ALTER TABLE")
         table, i = read_name(toks, 2)
         actions = _actions(text, toks, i, ctx, _types(table, ctx))
     except (LexError, IndexError) as exc:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from migrator.rules import ddl_sequences
 from migrator.rules.context import ConversionContext
-from migrator.rules.ddl_common import convert_expression
+from migrator.rules.ddl_common import convert_expression, require
 from migrator.rules.ddl_constraints import CONSTRAINT_STARTS, STATE_WORDS, Constraint, keep, parse_constraint, render
 from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, source
 from migrator.rules.types import is_mapped, map_type
@@ -136,18 +136,19 @@ def _parse_generated(text: str, toks: list[Token], i: int, col: Column, ctx: Con
         j += 1
     if j + 1 < len(toks) and toks[j + 1].is_word("IDENTITY"):
         return _identity(toks, j + 2, mode, col, ctx)
+    require(ctx, "ddl.virtual_column", f"virtual column {col.name}")
     end = matching_paren(toks, j + 1)  # AS ( expr )
     expr = convert_expression(source(text, toks[j + 2:end]), ctx, types)
     if not col.pg_type:
         raise LexError(f"virtual column {col.name} has no declared type; PostgreSQL needs one")
-    if ctx.enabled("ddl.virtual_column"):
-        ctx.applied("ddl.virtual_column")
+    ctx.applied("ddl.virtual_column")
     ctx.note(f"virtual column {col.name} → STORED generated column (computed on write, not on read)")
     col.parts.append(f"GENERATED ALWAYS AS ({expr}) STORED")
     return end + 1
 
 
 def _identity(toks: list[Token], i: int, mode: list[str], col: Column, ctx: ConversionContext) -> int:
+    require(ctx, "ddl.identity", f"identity column {col.name}")
     ctx.applied("ddl.identity")
     if "ON" in mode:  # BY DEFAULT ON NULL
         ctx.note(f"identity column {col.name}: ON NULL dropped (explicit NULL inserts now fail)")

@@ -46,6 +46,12 @@ def words(tokens: list[Token]) -> str:
 
 
 
+def require(ctx: ConversionContext, rule_id: str, construct: str) -> None:
+    """A clause whose rule is switched off makes its whole statement unconverted (LexError)."""
+    if not ctx.enabled(rule_id):
+        raise LexError(f"{construct}: rule {rule_id} is disabled")
+
+
 def guarded(rule_id: str, construct: str, convert, text: str, ctx: ConversionContext) -> str:
     """Run one statement-level rule: off → unconverted marker; unreadable → unconverted marker;
     else `convert(text, tokens, ctx)`, recorded as applied."""

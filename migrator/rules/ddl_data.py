@@ -19,6 +19,8 @@ def convert_data(text: str, ctx: ConversionContext) -> str:
     except LexError as exc:
         return unconverted(ctx, "data statement", str(exc), text)
     if len(toks) > 1 and toks[0].is_word("INSERT") and toks[1].is_word("ALL", "FIRST"):
+        if not ctx.enabled("data.insert_all"):
+            return unconverted(ctx, "INSERT ALL", "rule data.insert_all is disabled", text)
         try:
             return _insert_all(text, toks, ctx)
         except (LexError, IndexError) as exc:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from migrator.rules.context import ConversionContext
-from migrator.rules.ddl_common import convert_expression, guarded, words
+from migrator.rules.ddl_common import convert_expression, guarded, require, words
 from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top
 
 # Index options after the column list that only concern storage, build or statistics.
@@ -59,8 +59,8 @@ def _trailing(text: str, toks: list[Token], ctx: ConversionContext) -> None:
         raise LexError("domain index (INDEXTYPE IS ...): use a PostgreSQL text-search or GIN index")
     if not toks[0].is_word(*_PHYSICAL):
         raise LexError(f"unknown index option {source(text, toks[:3])!r}")
-    if ctx.enabled("ddl.physical_attributes"):
-        ctx.applied("ddl.physical_attributes")
+    require(ctx, "ddl.physical_attributes", "index options")
+    ctx.applied("ddl.physical_attributes")
     ctx.note(f"index options dropped (storage/build only, no behaviour): {words(toks)}")
     if any(t.is_word("INVISIBLE") for t in toks):
         ctx.note("INVISIBLE index: PostgreSQL's planner will use it")

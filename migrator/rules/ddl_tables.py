@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_columns import oracle_type_of, parse_column, render_column
-from migrator.rules.ddl_common import convert_statement, unconverted, words
+from migrator.rules.ddl_common import convert_statement, require, unconverted, words
 from migrator.rules.ddl_constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
 from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top, tokenize
 
@@ -170,8 +170,8 @@ def _clause_end(toks: list[Token], i: int) -> int:
 
 
 def _note_physical(dropped: list[Token], ctx: ConversionContext) -> None:
-    if ctx.enabled("ddl.physical_attributes"):
-        ctx.applied("ddl.physical_attributes")
+    require(ctx, "ddl.physical_attributes", "physical attributes")
+    ctx.applied("ddl.physical_attributes")
     ctx.note(f"physical attributes dropped (storage only, no behaviour): {words(dropped)}")
 
 
@@ -182,6 +182,7 @@ def _temporary(tail: Trailing, ctx: ConversionContext) -> str:
     functions would not find it), so the definition becomes an UNLOGGED table: it survives,
     but its rows are shared between sessions and ON COMMIT DELETE ROWS is not emulated.
     """
+    require(ctx, "ddl.temporary_table", "GLOBAL TEMPORARY TABLE")
     ctx.applied("ddl.temporary_table")
     mode = tail.on_commit or "DELETE"  # Oracle's default is ON COMMIT DELETE ROWS
     ctx.note(f"GLOBAL TEMPORARY TABLE (ON COMMIT {mode} ROWS) → UNLOGGED TABLE: rows are shared "

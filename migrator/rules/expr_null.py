@@ -14,18 +14,26 @@ from migrator.rules.sql_util import empty_text, paren
 
 
 def nvl(node: exp.Coalesce, ctx: ConversionContext, env) -> exp.Expression | None:
-    # sqlglot already prints NVL as COALESCE; we only record that the rule was relied on.
-    if node.args.get("is_nvl") and ctx.enabled("expr.nvl"):
-        ctx.applied("expr.nvl")
+    """NVL(a, b) → COALESCE(a, b). sqlglot prints that itself, so switched off the rule keeps
+    Oracle's spelling, which PostgreSQL refuses (as a disabled type rule does)."""
+    if not node.args.get("is_nvl"):
+        return None
+    if not ctx.enabled("expr.nvl"):
+        return _as_written("NVL", [node.this, *node.expressions])
+    ctx.applied("expr.nvl")
     return None
 
 
 def nvl2(node: exp.Nvl2, ctx: ConversionContext, env) -> exp.Expression | None:
-    if not ctx.enabled("expr.nvl2"):
-        return None
+    if not ctx.enabled("expr.nvl2"):  # sqlglot would print the same CASE: keep Oracle's spelling
+        return _as_written("NVL2", [node.this, node.args["true"], node.args.get("false")])
     ctx.applied("expr.nvl2")
     cond = exp.Not(this=exp.Is(this=paren(node.this), expression=exp.Null()))
     return exp.Case(ifs=[exp.If(this=cond, true=node.args["true"])], default=node.args.get("false"))
+
+
+def _as_written(name: str, args: list) -> exp.Expression:
+    return exp.Anonymous(this=name, expressions=[a for a in args if a is not None])
 
 
 def decode(node: exp.DecodeCase, ctx: ConversionContext, env) -> exp.Expression | None:

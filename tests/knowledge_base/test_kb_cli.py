@@ -48,7 +48,7 @@ def test_snapshot_export_import(kb_dir, tmp_path, capsys):
     assert _run(["kb", "export", str(tmp_path / "x.jsonl"), "--kb", str(kb_dir)], capsys)[0] == 0
     code, out, _ = _run(["kb", "import", str(tmp_path / "x.jsonl"), "--kb", str(tmp_path / "new"),
                          "--embedder", "hashing"], capsys)
-    assert code == 0 and "imported 2 entries" in out
+    assert code == 0 and "2 new, 0 already present" in out
     snap = kb_dir / "snapshots" / "ck-1"
     code, out, _ = _run(["kb", "search", "NVL", "--kb", str(snap)], capsys)     # read-only view
     assert code == 0 and "+ #1" in out

@@ -102,7 +102,8 @@ def test_snapshot_is_read_only_and_frozen(kb):
 
 def test_export_import_round_trip(kb, tmp_path):
     from knowledge_base import Rule
-    from knowledge_base.checkpoints import export_records, import_records
+    from knowledge_base.checkpoints import export_records
+    from knowledge_base.imports import import_records
 
     a = kb.add_experience(exp("one").model_copy(update={"tier": "G3"}))
     b = kb.add_experience(exp("two").model_copy(update={"tier": "G3"}))
@@ -112,7 +113,7 @@ def test_export_import_round_trip(kb, tmp_path):
     assert export_records(kb, tmp_path / "x.jsonl") == 4
     with KnowledgeBase(tmp_path / "new", embedder=HashingEmbedder()) as new:
         kb.add_experience(exp("not exported"))
-        mapping = import_records(new, tmp_path / "x.jsonl")
+        mapping = import_records(new, tmp_path / "x.jsonl").mapping
         rule = new.get(mapping[rid]).record
         assert rule.status == "admitted" and rule.supporting == (mapping[a], mapping[b])
         assert new.get(mapping[a]).status == "deprecated"

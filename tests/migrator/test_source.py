@@ -217,3 +217,47 @@ def test_fixture_schemas_fully_accounted(schema_dir):
     errors = [str(i) for i in source.issues if i.severity is Severity.ERROR]
     assert errors == []
     assert len({u.id for u in source.units}) == len(source.units)
+
+
+def test_a_nul_byte_in_a_block_is_reported_at_its_own_line_and_the_file_is_kept(tmp_path):
+    text = ("CREATE TABLE t (a NUMBER);\n"
+            "CREATE OR REPLACE PROCEDURE p IS\nBEGIN\n  INSERT INTO t VALUES (1\x00);\nEND p;\n/\n"
+            "CREATE SEQUENCE s;\n")
+    src = read_one(tmp_path, text)
+    assert [u.id for u in src.units] == ["table:hr.t", "sequence:hr.s"]
+    (nul,) = [i for i in src.issues if i.code == "nul-byte"]
+    assert (nul.file, nul.line, nul.unit_id, nul.severity) == ("x.sql", 4, "procedure:hr.p", Severity.ERROR)
+    assert nul.message.startswith("procedure hr.p: contains a NUL byte (line 4, column 26)")
+    assert codes(src) == ["nul-byte"]
+
+
+def test_symlink_loops_and_broken_links_are_reported_and_reading_goes_on(tmp_path):
+    root = tmp_path / "app"
+    (root / "sub").mkdir(parents=True)
+    (root / "a_table.sql").write_text("CREATE TABLE t (a NUMBER);\n")
+    (root / "loop1.sql").symlink_to("loop2.sql")            # a loop of file links
+    (root / "loop2.sql").symlink_to("loop1.sql")
+    (root / "sub" / "up").symlink_to("..")                    # a directory link back to an ancestor
+    (root / "dangling.sql").symlink_to("missing.sql")
+    src = read_schema_dir(root)
+    assert [u.id for u in src.units] == ["table:app.t"]
+    found = {(i.code, i.file): i for i in src.issues}
+    assert set(found) == {("symlink-loop", "loop1.sql"), ("symlink-loop", "loop2.sql"),
+                          ("symlink-loop", "sub/up"), ("broken-symlink", "dangling.sql")}
+    assert all(i.severity is Severity.ERROR and i.line == 1 for i in found.values())
+    assert "symbolic link loop" in found["symlink-loop", "loop1.sql"].message
+    assert "points back to" in found["symlink-loop", "sub/up"].message
+    assert "missing.sql" in found["broken-symlink", "dangling.sql"].message
+
+
+def test_a_linked_directory_is_read_through_its_link(tmp_path):
+    elsewhere = tmp_path / "shared"
+    elsewhere.mkdir()
+    (elsewhere / "seq.sql").write_text("CREATE SEQUENCE s;\n")
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "t.sql").write_text("CREATE TABLE t (a NUMBER);\n")
+    (root / "shared").symlink_to(elsewhere, target_is_directory=True)
+    src = read_schema_dir(root)
+    assert [(u.id, u.span.file) for u in src.units] == [("sequence:app.s", "shared/seq.sql"), ("table:app.t", "t.sql")]
+    assert src.issues == []

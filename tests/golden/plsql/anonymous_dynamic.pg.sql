@@ -1,4 +1,4 @@
--- rules: plsql.collections, plsql.dbms_output, expr.concat_null, expr.implicit_to_text
+-- rules: ddl.number_type, plsql.collections, plsql.dbms_output, expr.concat_null, expr.implicit_to_text
 DO $do$
 #variable_conflict use_column
 DECLARE

@@ -1,4 +1,4 @@
--- rules: plsql.dbms_output, expr.concat_null, expr.implicit_to_text, plsql.function
+-- rules: ddl.number_type, ddl.ref_cursor, ddl.varchar2, plsql.dbms_output, expr.concat_null, expr.implicit_to_text, plsql.function
 CREATE OR REPLACE FUNCTION s.cursor_walk(p_dept numeric)
 RETURNS refcursor
 LANGUAGE plpgsql AS $fn$

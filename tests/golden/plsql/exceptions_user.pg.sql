@@ -1,4 +1,4 @@
--- rules: plsql.exceptions, plsql.raise_application_error, expr.concat_null, expr.implicit_to_text, plsql.dbms_output, plsql.procedure
+-- rules: ddl.number_type, plsql.exceptions, plsql.raise_application_error, expr.concat_null, expr.implicit_to_text, plsql.dbms_output, plsql.procedure
 CREATE OR REPLACE PROCEDURE s.check_salary(p_sal numeric)
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column

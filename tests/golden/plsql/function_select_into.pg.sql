@@ -1,4 +1,4 @@
--- rules: plsql.empty_string_params, plsql.exceptions, expr.concat_null, expr.implicit_to_text, plsql.function
+-- rules: ddl.number_type, ddl.varchar2, plsql.empty_string_params, plsql.exceptions, expr.concat_null, expr.implicit_to_text, plsql.function
 CREATE OR REPLACE FUNCTION s.name_in_dept(p_dept numeric, p_default varchar DEFAULT 'none')
 RETURNS varchar
 LANGUAGE plpgsql AS $fn$

@@ -1,4 +1,4 @@
--- rules: plsql.dbms_output, expr.concat_null, expr.implicit_to_text, plsql.procedure
+-- rules: ddl.plsql_integer, ddl.number_type, plsql.dbms_output, expr.concat_null, expr.implicit_to_text, plsql.procedure
 CREATE OR REPLACE PROCEDURE s.countdown(p_from integer, OUT p_total numeric, INOUT p_acc numeric)
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column

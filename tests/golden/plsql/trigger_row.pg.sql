@@ -1,4 +1,4 @@
--- rules: expr.sysdate, expr.nvl, sql.sequence_nextval, plsql.raise_application_error, plsql.trigger
+-- rules: ddl.date_type, expr.sysdate, expr.nvl, sql.sequence_nextval, plsql.raise_application_error, plsql.trigger
 CREATE OR REPLACE FUNCTION s.emp_biu_fn()
 RETURNS trigger
 LANGUAGE plpgsql AS $fn$
