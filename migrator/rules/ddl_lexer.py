@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 
 _Q_CLOSE = {"[": "]", "(": ")", "{": "}", "<": ">"}
-_WORD = re.compile(r"[A-Za-z_$#][A-Za-z0-9_$#]*")
+# Letters in any script, as Oracle allows in unquoted names (CAFÉ); folded like ASCII ones.
+_WORD = re.compile(r"(?:[^\W\d]|[$#])[\w$#]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?")
 _OPS = ("<>", "!=", "^=", "<=", ">=", "||", ":=", "=>", "..", "**")
 
@@ -67,10 +68,7 @@ def _read_token(text: str, i: int) -> Token:
     if c == "'":
         return _read_string(text, i)
     if c == '"':
-        end = text.find('"', i + 1)
-        if end < 0:
-            raise LexError("unterminated quoted identifier")
-        return Token("qident", text[i:end + 1], i, end + 1)
+        return _read_quoted_identifier(text, i)
     m = _NUMBER.match(text, i)
     if m and (c.isdigit() or c == "."):
         return Token("number", m.group(), i, m.end())
@@ -81,6 +79,19 @@ def _read_token(text: str, i: int) -> Token:
         if text.startswith(op, i):
             return Token("op", op, i, i + len(op))
     return Token("op", c, i, i + 1)
+
+
+def _read_quoted_identifier(text: str, i: int) -> Token:
+    # `""` inside is an escaped quote (PostgreSQL's rule; Oracle forbids `"` in names): read as
+    # part of the one name, never as its end (migrator.identifiers).
+    end = i + 1
+    while True:
+        end = text.find('"', end)
+        if end < 0:
+            raise LexError("unterminated quoted identifier")
+        if text[end + 1:end + 2] != '"':
+            return Token("qident", text[i:end + 1], i, end + 1)
+        end += 2
 
 
 def _read_string(text: str, i: int) -> Token:
