@@ -22,8 +22,10 @@ def unconverted_marker(construct: str, original: str = "") -> str:
     The comment carries the original Oracle text (with comment terminators defused); the bare
     token after it is a syntax error in SQL and in PL/pgSQL bodies (checked at CREATE time).
     """
-    safe = original.replace("*/", "* /").strip()
-    body = f"/* {MARKER_TOKEN}({construct}): {safe} */" if safe else f"/* {MARKER_TOKEN}({construct}) */"
+    # Both delimiters are defused: PostgreSQL nests /* comments, so a '/*' in the original (or in a
+    # name in the construct) would leave the marker's comment open and swallow what follows.
+    text = f"{MARKER_TOKEN}({construct}): {original.strip()}" if original.strip() else f"{MARKER_TOKEN}({construct})"
+    body = "/* " + text.replace("*/", "* /").replace("/*", "/ *") + " */"
     return f"{body} {MARKER_TOKEN}"
 
 

@@ -9,7 +9,7 @@ import psycopg
 import pytest
 import sqlglot
 
-from migrator.rules.context import MARKER_TOKEN
+from migrator.rules.context import MARKER_TOKEN, unconverted_marker
 from migrator.rules.sql import convert_expression, convert_statement
 from migrator.rules.support import SUPPORT_SQL
 from sql_catalog import make_ctx
@@ -110,6 +110,15 @@ def test_unconvertible_is_marked_not_dropped(sql, construct):
     out = convert_statement(sql, ctx)
     assert MARKER_TOKEN in out
     assert construct in [u.construct for u in ctx.unconverted_items]
+
+
+@pytest.mark.parametrize("construct, original", [
+    ("PACKAGE", 'CREATE PACKAGE "x /* y" AS'), ('PACKAGE "a /* b"', ""), ("GOTO", "GOTO l */ SELECT 1; /*"),
+])
+def test_marker_comment_closes_whatever_the_original_holds(construct, original):
+    # PostgreSQL nests /* comments: an unbalanced one inside would swallow the rest of the unit
+    tokens = [t.name for t in pglast.parser.scan(unconverted_marker(construct, original) + "; SELECT 1")]
+    assert tokens == ["C_COMMENT", "IDENT", "ASCII_59", "SELECT", "ICONST"]
 
 
 def test_identifiers_and_plsql_names_pass_through():
