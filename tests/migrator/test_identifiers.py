@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from migrator import classify
 from migrator.identifiers import fold, oracle_text
 from migrator.plsql import lexer as plsql_lexer
+from migrator.plsql.parse_unit import parse_unit
 from migrator.rules import ddl_lexer
 from migrator.source import read_schema_dir
 from migrator.source_check import accounting_problems
@@ -51,6 +52,9 @@ def test_sqllex_unterminated_name_still_runs_to_the_end():
 def test_ddl_lexer_reads_a_doubled_quote_inside_the_name():
     toks = ddl_lexer.tokenize(f'CREATE TABLE {WEIRD} ("a""" NUMBER)')
     assert [t.text for t in toks if t.kind == "qident"] == [WEIRD, '"a"""']
+    name, _ = ddl_lexer.read_name(toks, 2)
+    assert name == ('we;ird"pkg',) and name.sql == WEIRD
+    assert ddl_lexer.ident(toks[4]) == 'a"'
     with pytest.raises(ddl_lexer.LexError):
         ddl_lexer.tokenize('CREATE TABLE "a""b (x NUMBER)')
 
@@ -58,6 +62,11 @@ def test_ddl_lexer_reads_a_doubled_quote_inside_the_name():
 def test_plsql_lexer_reads_a_doubled_quote_inside_the_name():
     toks = plsql_lexer.tokenize(f'v := {WEIRD}.f("a""b");')
     assert [t.text for t in toks if t.kind == "qident"] == [WEIRD, '"a""b"']
+
+
+def test_plsql_unit_named_with_a_doubled_quote_parses_whole():
+    unit = parse_unit(f"CREATE OR REPLACE PACKAGE BODY {WEIRD} AS\n  FUNCTION f RETURN NUMBER IS BEGIN RETURN 1; END;\nEND {WEIRD};")
+    assert unit.tree.name == 'we;ird"pkg'
 
 
 def test_reader_names_the_unit_with_the_whole_quoted_name(tmp_path):
