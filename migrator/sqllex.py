@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from migrator.identifiers import fold
+
 # Token kinds.
 WS = "ws"
 LINE_COMMENT = "line_comment"
@@ -86,13 +88,23 @@ def _delimited(text: str, start: int, body: int, stop: int, kind: str) -> Token:
             return Token(UNTERMINATED, start, stop, "comment")
         return Token(BLOCK_COMMENT, start, close + 2)
     if kind == "qident":
-        close = text.find('"', body, stop)
-        if close < 0:
-            return Token(UNTERMINATED, start, stop, "identifier")
-        return Token(QIDENT, start, close + 1)
+        return _quoted_identifier(text, start, body, stop)
     if kind == "qstring":
         return _q_string(text, start, body, stop)
     return _plain_string(text, start, body, stop)
+
+
+def _quoted_identifier(text: str, start: int, pos: int, stop: int) -> Token:
+    # `""` inside is an escaped quote (PostgreSQL's rule; Oracle forbids `"` in names): the name
+    # is read whole, never cut short at the inner quote (migrator.identifiers).
+    while True:
+        close = text.find('"', pos, stop)
+        if close < 0:
+            return Token(UNTERMINATED, start, stop, "identifier")
+        if close + 1 < stop and text[close + 1] == '"':
+            pos = close + 2
+            continue
+        return Token(QIDENT, start, close + 1)
 
 
 def _plain_string(text: str, start: int, pos: int, stop: int) -> Token:
@@ -125,9 +137,5 @@ def code_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[T
 
 
 def normalize_identifier(raw: str) -> str:
-    """Oracle folds unquoted names to upper case; we keep names lower case. A quoted name keeps
-    its case unless it is all upper case (then it is the same object as the unquoted name)."""
-    if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
-        inner = raw[1:-1]
-        return inner.lower() if inner == inner.upper() else inner
-    return raw.lower()
+    """The plain name of an identifier token (Oracle's folding rules: `migrator.identifiers.fold`)."""
+    return fold(raw)

@@ -74,7 +74,7 @@ class Pragma:
 
 @dataclass
 class Handler:
-    names: list[str]  # upper-cased exception names, possibly qualified (PKG.E)
+    names: list[tuple[str, ...]]  # exception names as plain parts, possibly qualified (PKG.E)
     body: list
     line: int = 0
 
@@ -152,7 +152,7 @@ class ForRange(Stmt):
 @dataclass
 class ForCursor(Stmt):
     var: str
-    cursor: str | None  # named cursor, or None for an inline query
+    cursor: tuple[str, ...] | None  # named cursor (plain parts), or None for an inline query
     args: Toks | None  # cursor arguments (inside the parentheses)
     query: Toks | None
     body: list
@@ -213,7 +213,7 @@ class Forall(Stmt):
 
 @dataclass
 class Raise(Stmt):
-    name: str | None  # None: re-raise
+    name: tuple[str, ...] | None  # plain parts; None: re-raise
 
 
 @dataclass
@@ -269,7 +269,7 @@ class Trigger:
     name: str
     timing: str  # BEFORE | AFTER | INSTEAD OF
     events: list[tuple[str, list[str]]]  # (INSERT|UPDATE|DELETE, columns for UPDATE OF)
-    table: str
+    table: tuple[str, ...]  # plain parts
     for_each_row: bool
     when: Toks | None
     referencing: dict[str, str]  # NEW/OLD/PARENT -> alias (upper)

@@ -3,34 +3,39 @@ EXECUTE IMMEDIATE, FORALL, and assignment targets."""
 
 from __future__ import annotations
 
+import re
+
+from harness.quoting import quote_ident
 from migrator.plsql import ast as A
 from migrator.plsql.emit_routine import dropped_defaults
 from migrator.plsql.errors import app_error_sqlstate
 from migrator.plsql.lexer import Token
+from migrator.plsql.naming import derived, label, oracle_tokens, sql
 from migrator.plsql.parser import norm_name
 from migrator.plsql.typesys import PgType
 from migrator.plsql.values import LValue
 from migrator.rules.context import unconverted_marker
 
 IND = "    "
+# A converted named argument: `name => value`, the name as `quote_ident` writes it.
+_NAMED_ARG = re.compile(r'("(?:[^"]|"")*"|[a-z_][a-z0-9_$]*) => ')
 
 
 class CallMixin:
     def st_call(self, st: A.Call, scope, ind):
         parts = [norm_name(t) for t in st.name if not t.is_op(".")]
-        dotted = ".".join(parts)
-        up = dotted.upper()
-        if up.startswith("DBMS_OUTPUT."):
-            return self.dbms_output(up.split(".", 1)[1], st, scope, ind)
-        if up == "RAISE_APPLICATION_ERROR":
+        up = tuple(p.upper() for p in parts)  # built-ins compared part by part ('.' may be in a name)
+        if len(up) == 2 and up[0] == "DBMS_OUTPUT":
+            return self.dbms_output(up[1], st, scope, ind)
+        if up == ("RAISE_APPLICATION_ERROR",):
             return self.raise_app_error(st, scope, ind)
-        if up in ("DBMS_LOCK.SLEEP", "DBMS_SESSION.SLEEP"):
+        if up in (("DBMS_LOCK", "SLEEP"), ("DBMS_SESSION", "SLEEP")):
             return [f"{ind}PERFORM pg_sleep({self.call_args(st.args, scope)[0]});"]
         sym = scope.get(parts[0])
         if len(parts) == 2 and sym is not None and sym.type is not None and sym.type.object_key and \
                 parts[1] in self.object_methods(sym.type.object_key):
-            args = [parts[0]] + self.call_args(st.args, scope)
-            return [f"{ind}CALL {sym.type.object_key}__{parts[1]}({', '.join(args)});"]
+            args = [quote_ident(parts[0])] + self.call_args(st.args, scope)
+            return [f"{ind}CALL {sql(derived(sym.type.object_key, parts[1]))}({', '.join(args)});"]
         coll = self.coll_statement(parts, st, scope, ind)
         if coll is not None:
             return coll
@@ -39,8 +44,8 @@ class CallMixin:
     def procedure_call(self, parts, st, scope, ind):
         target, kind, sigs = self.resolve_routine(parts, scope)
         if parts[0].upper().startswith(("DBMS_", "UTL_", "APEX_", "OWA_", "HTP")) and kind is None:
-            self.unconverted("Oracle supplied package", f"{'.'.join(parts)} has no PostgreSQL equivalent", st.line)
-            return [f"{ind}{unconverted_marker('supplied package call', '.'.join(parts))};"]
+            self.unconverted("Oracle supplied package", f"{label(parts)} has no PostgreSQL equivalent", st.line)
+            return [f"{ind}{unconverted_marker('supplied package call', label(parts))};"]
         args = self.call_args(st.args, scope)
         pre, post = self.out_binds(sigs, args, st.args, scope) if kind == "PROCEDURE" else ([], [])
         args = ", ".join(args + self.moved_defaults(sigs, args, scope))
@@ -72,42 +77,43 @@ class CallMixin:
                 pre.append(f"{lv.target} := {self.expr(value, scope)};")
             pre += lv.setup
             post += lv.finish
-            args[k] = f"{p.name} => {lv.target}" if named else lv.target
+            args[k] = f"{quote_ident(p.name)} => {lv.target}" if named else lv.target
         return pre, post
 
     def resolve_routine(self, parts, scope) -> tuple[str, str | None, list]:
-        """Qualified PostgreSQL name of a called routine, procedure/function, and its signatures."""
+        """Qualified PostgreSQL name (SQL text) of a called routine, procedure/function, and its
+        signatures."""
         sym = scope.get(parts[0]) if len(parts) == 1 else None
         if sym is not None and sym.kind == "routine":
-            return sym.getter, sym.sigs[0].kind, sym.sigs
+            return sql(sym.routine), sym.sigs[0].kind, sym.sigs
         if self.pkg and len(parts) == 1:
-            sigs = self.pkg_members(self.pkg).get(parts[0])
+            sigs = self.pkg_members((self.pkg,)).get(parts[0])
             if sigs:
-                return f"{self.pkg}.{parts[0]}", sigs[0].kind, sigs
+                return sql((self.pkg, parts[0])), sigs[0].kind, sigs
         ref = self.package_member(parts)
         if ref is not None:
             pkg, member, sigs = ref
-            return f"{pkg}.{member}", sigs[0].kind if sigs else None, sigs or []
-        entry = self.lookup(".".join(parts))
+            return sql((pkg, member)), sigs[0].kind if sigs else None, sigs or []
+        entry = self.lookup(parts)
         if entry is not None and entry.info.get("plsql_sigs"):
             sigs = entry.info["plsql_sigs"]
-            return f"{entry.schema}.{entry.name}", sigs[0].kind, sigs
-        return ".".join(parts), None, []
+            return sql((entry.schema, entry.name)), sigs[0].kind, sigs
+        return sql(tuple(parts)), None, []
 
     def moved_defaults(self, sigs: list, args: list[str], scope) -> list[str]:
         """Named arguments for defaults that moved from the callee's signature to its call sites."""
-        named = {a.split("=>", 1)[0].strip() for a in args if "=>" in a}
-        positional = sum(1 for a in args if "=>" not in a)
+        named = {m.group(1) for a in args if (m := _NAMED_ARG.match(a))}  # as quote_ident wrote them
+        positional = len(args) - len(named)
         fits = [r for r in sigs if len(r.params) >= len(args)
-                and all(n in {p.name for p in r.params} for n in named)]
+                and all(n in {quote_ident(p.name) for p in r.params} for n in named)]
         if len(fits) != 1:
             return []
         r = fits[0]
         extra = []
         for k in sorted(dropped_defaults(r)):
             p = r.params[k]
-            if k >= positional and p.name not in named:
-                extra.append(f"{p.name} => {self.expr(p.default, scope)}")
+            if k >= positional and quote_ident(p.name) not in named:
+                extra.append(f"{quote_ident(p.name)} => {self.expr(p.default, scope)}")
         return extra
 
     # ---- DBMS_OUTPUT / RAISE_APPLICATION_ERROR --------------------------------------------------
@@ -159,14 +165,15 @@ class CallMixin:
         self.ctx.applied("plsql.collections")
         lv = self.lvalue(base_toks, scope)
         if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
-            lv = LValue(".".join(parts[:-1]))
+            lv = LValue(sql(tuple(parts[:-1])))
         v, method = lv.target, parts[-1].upper()
+        size = quote_ident(f"{parts[-2]}__size") if len(parts) == 2 else f"{v}__size"
         args = self.call_args(st.args, scope)
         if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
             n = args[0] if args else "1"
             sign = {"EXTEND": "+", "TRIM": "-"}.get(method)
-            body = [f"{v} := oracompat.aa_{method.lower()}_at({v}, {v}__size, {n});",
-                    f"{v}__size := {v}__size {sign} {n};"] if sign else [f"{v} := '{{}}'::jsonb;", f"{v}__size := 0;"]
+            body = [f"{v} := oracompat.aa_{method.lower()}_at({v}, {size}, {n});",
+                    f"{size} := {size} {sign} {n};"] if sign else [f"{v} := '{{}}'::jsonb;", f"{size} := 0;"]
         elif typ.coll.kind == "assoc":
             if method == "DELETE" and not args:
                 body = [f"{v} := '{{}}'::jsonb;"]
@@ -190,12 +197,7 @@ class CallMixin:
         return [f"{ind}{s}" for s in lv.setup + body + lv.finish]
 
     def name_toks(self, parts) -> list[Token]:
-        out = []
-        for k, p in enumerate(parts):
-            if k:
-                out.append(Token("op", ".", 0, 0))
-            out.append(Token("word", p, 0, 0))
-        return out
+        return oracle_tokens(parts)
 
     def value_type(self, parts, scope) -> PgType | None:
         sym = scope.get(parts[0])

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from harness.quoting import quote_ident
 from migrator.plsql import ast as A
 from migrator.plsql.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
+from migrator.plsql.naming import Owner, derived, label, sql
 from migrator.plsql.parser import norm_name
 from migrator.plsql.rowfields import query_fields
 from migrator.plsql.typesys import Coll, PgType, Scope, Sym, builtin, type_text
@@ -28,10 +30,10 @@ class DeclMixin:
             if ref is not None and ref[1].kind == "type":
                 return ref[1].type
             if len(parts) == 1 and self.pkg:
-                psym = self.pkg_scope(self.pkg).names.get(parts[0])
+                psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
                 if psym is not None and psym.kind == "type":
                     return psym.type
-            st = self.schema_collection_type(".".join(parts))
+            st = self.schema_collection_type(parts)
             if st is not None:
                 return st
         return builtin(text, self.ctx)
@@ -41,7 +43,7 @@ class DeclMixin:
             sym = scope.get(name[0]) if len(name) == 1 else None
             if sym is not None and sym.kind == "cursor":
                 return self.cursor_rowtype(name[0], sym)
-            return PgType(".".join(name), composite=True, fields=self.table_columns(".".join(name)))
+            return PgType(sql(tuple(name)), composite=True, fields=self.table_columns(name))
         if len(name) == 1:
             sym = scope.get(name[0])
             if sym is not None and sym.type is not None:
@@ -52,13 +54,14 @@ class DeclMixin:
         if len(name) == 2:
             sym = scope.get(name[0])
             if sym is not None and sym.kind in ("var", "param"):
-                return PgType(f"{'.'.join(name)}%TYPE")
+                return PgType(f"{sql(tuple(name))}%TYPE")
         col = self.column_type(name)
         if col is not None:
             return PgType(map_type(col, self.ctx), col)
-        return PgType(f"{'.'.join(name)}%TYPE")
+        return PgType(f"{sql(tuple(name))}%TYPE")
 
-    def table_columns(self, name: str) -> dict | None:
+    def table_columns(self, name: tuple[str, ...]) -> dict | None:
+        """Columns of the table named by plain parts."""
         entry = self.lookup(name)
         return entry.info.get("plsql_columns") if entry is not None else None
 
@@ -68,31 +71,31 @@ class DeclMixin:
     def column_type(self, name: list[str]) -> str | None:
         if len(name) < 2:
             return None
-        entry = self.lookup(".".join(name[:-1]))
+        entry = self.lookup(name[:-1])
         if entry is None:
             return None
         cols = entry.info.get("plsql_columns") or {}
         return cols.get(name[-1])
 
-    def schema_collection_type(self, name: str) -> PgType | None:
-        entry = self.lookup(name)
+    def schema_collection_type(self, parts) -> PgType | None:
+        entry = self.lookup(parts)
         if entry is None or "plsql_type" not in entry.info:
             return None
         info = entry.info["plsql_type"]
-        pgname = f"{entry.schema}.{entry.name}"
+        pgname = sql((entry.schema, entry.name))
         if info["kind"] == "object":
-            return PgType(pgname, composite=True, object_key=pgname)
+            return PgType(pgname, composite=True, object_key=(entry.schema, entry.name))
         elem = builtin(info["elem"], self.ctx)
         return PgType(pgname, coll=Coll("array", elem.pg, info["elem"], elem_composite=elem.composite))
 
-    def type_decl(self, d: A.TypeDecl, scope: Scope, owner: str) -> Sym:
+    def type_decl(self, d: A.TypeDecl, scope: Scope, owner: Owner) -> Sym:
         """A local/package TYPE → symbol; record types are created as composite types first."""
         if d.kind == "refcursor":
             t = PgType("refcursor", refcursor=True)
         elif d.kind == "subtype":
             t = self.resolve_type(d.elem, scope)
         elif d.kind == "record":
-            t = PgType(f"{owner}__{d.name}" if not owner.endswith(".") else f"{owner}{d.name}", composite=True)
+            t = PgType(sql(derived(owner, d.name)), composite=True)
             t.fields = self.create_record_type(t.pg, d, scope)
         else:
             elem = self.resolve_type(d.elem, scope)
@@ -113,16 +116,16 @@ class DeclMixin:
                 oras[fname] = ft.ora
             if "%" in ft.pg:
                 self.unconverted("record field type", f"cannot resolve {type_text(ftype.toks)} for a composite type", d.line)
-                fields.append(f"{fname} {unconverted_marker('record field type', type_text(ftype.toks))}")
+                fields.append(f"{quote_ident(fname)} {unconverted_marker('record field type', type_text(ftype.toks))}")
             else:
-                fields.append(f"{fname} {ft.pg}")
+                fields.append(f"{quote_ident(fname)} {ft.pg}")
         if not self.suppress_pre:
             self.pre.append(f"DROP TYPE IF EXISTS {pgname} CASCADE;\nCREATE TYPE {pgname} AS (\n    "
                             + ",\n    ".join(fields) + "\n);")
         return oras
 
     # ---- declarations in a block -----------------------------------------------------------------
-    def declarations(self, decls: list, scope: Scope, owner: str) -> list[str]:
+    def declarations(self, decls: list, scope: Scope, owner: Owner) -> list[str]:
         """PL/pgSQL DECLARE lines for a block's declarations (types/exceptions become symbols)."""
         lines: list[str] = []
         inits = [d for d in decls if isinstance(d, A.Pragma) and d.name == "EXCEPTION_INIT"]
@@ -146,7 +149,7 @@ class DeclMixin:
         if d.name in self.sparse_names and t.coll is not None and t.coll.kind == "array":
             return self.sparse_var_line(d, t, scope)
         scope.add(Sym(d.name, "const" if d.constant else "var", t))
-        parts = [d.name]
+        parts = [quote_ident(d.name)]
         if d.constant:
             parts.append("CONSTANT")
         parts.append(t.pg)
@@ -166,8 +169,9 @@ class DeclMixin:
         st = PgType("jsonb", t.ora, coll=Coll("assoc", c.elem_pg, c.elem_ora, True, c.elem_composite), array_pg=t.pg)
         init = f"oracompat.arr_to_aa({self.expr(d.default, scope)})" if d.default else "'{}'::jsonb"
         scope.add(Sym(d.name, "var", st))
+        name, size = quote_ident(d.name), quote_ident(f"{d.name}__size")
         # Oracle keeps placeholders for deleted elements: EXTEND appends after the internal size
-        return f"{d.name} jsonb := {init}; {d.name}__size integer := coalesce(oracompat.aa_last_n({d.name}), 0);"
+        return f"{name} jsonb := {init}; {size} integer := coalesce(oracompat.aa_last_n({name}), 0);"
 
     def cursor_line(self, d: A.CursorDecl, scope: Scope) -> str:
         cscope = scope.child()
@@ -177,12 +181,12 @@ class DeclMixin:
             cscope.add(Sym(p.name, "param", pt))
             if p.default:
                 self.unconverted("cursor parameter default", f"cursor {d.name}: PostgreSQL cursor parameters have no defaults", d.line)
-            params.append(f"{p.name} {pt.pg}")
+            params.append(f"{quote_ident(p.name)} {pt.pg}")
         query = self.query_text(d.query, cscope)
         scope.add(Sym(d.name, "cursor", PgType("refcursor", refcursor=True), cursor_params=d.params,
                       sigs=[(d, scope)]))
         args = f" ({', '.join(params)})" if params else ""
-        return f"{d.name} CURSOR{args} FOR {query};"
+        return f"{quote_ident(d.name)} CURSOR{args} FOR {query};"
 
     def cursor_rowtype(self, name: str, sym: Sym) -> PgType:
         """c%ROWTYPE: PostgreSQL has no cursor row types, but a view over the cursor's query (its
@@ -190,7 +194,7 @@ class DeclMixin:
         if not sym.sigs:
             return PgType("record", composite=True)
         d, scope = sym.sigs[0]
-        view = f"{self.owner}__{name}_row"
+        view = sql(derived(self.owner, f"{name}_row"))
         fields = self.query_fields(d.query)
         if self.suppress_pre or view in self.created_views:
             return PgType(view, composite=True, fields=fields)
@@ -202,21 +206,21 @@ class DeclMixin:
         self.pre.append(f"CREATE OR REPLACE VIEW {view} AS\n{self.query_text(d.query, nscope)};")
         return PgType(view, composite=True, fields=fields)
 
-    def exception_sym(self, name: str, scope: Scope, owner: str, inits: list) -> Sym:
+    def exception_sym(self, name: str, scope: Scope, owner: Owner, inits: list) -> Sym:
         # The declaration itself emits nothing: with the rule off, RAISE and handlers are refused.
         if self.ctx.enabled("plsql.exceptions"):
             self.ctx.applied("plsql.exceptions")
         for p in inits:
             if len(p.args) == 2 and norm_name(p.args[0][0]) == name:
                 return scope.add(self.exception_init_sym(name, p, owner))
-        state = user_exception_sqlstate(f"{owner}.{name}")
+        state = user_exception_sqlstate(f"{label(owner)}.{name}")
         return scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
 
-    def exception_init_sym(self, name: str, p: A.Pragma, owner: str) -> Sym:
+    def exception_init_sym(self, name: str, p: A.Pragma, owner: Owner) -> Sym:
         code = self.int_arg(p.args[1])
         if code is None:
             self.unconverted("PRAGMA EXCEPTION_INIT", f"exception {name}: error code is not a literal", p.line)
-            state = user_exception_sqlstate(f"{owner}.{name}")
+            state = user_exception_sqlstate(f"{label(owner)}.{name}")
             return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
         app = app_error_sqlstate(code)
         if app:

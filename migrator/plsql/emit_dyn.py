@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from harness.quoting import quote_ident
 from migrator.plsql import ast as A
 from migrator.plsql.exprs import render
 from migrator.plsql.lexer import Token, q_string_value, tokenize
-from migrator.plsql.parser import norm_name
+from migrator.plsql.naming import target_text
 from migrator.plsql.typesys import PgType, Scope
 from migrator.plsql.values import LValue
 from migrator.rules.context import unconverted_marker
@@ -87,14 +88,15 @@ class DynMixin:
         inner = scope.child()
         from migrator.plsql.typesys import Sym
         inner.add(Sym(st.var, "loopvar", PgType("integer", "PLS_INTEGER")))
+        var = quote_ident(st.var)
         if st.indices_of is not None:
             coll = self.expr(st.indices_of, scope)
             if st.values_of:
                 self.unconverted("FORALL VALUES OF", "VALUES OF", st.line)
                 return [f"{ind}{unconverted_marker('FORALL VALUES OF', coll)};"]
-            head = f"FOR {st.var} IN 1..coalesce(cardinality({coll}), 0) LOOP"
+            head = f"FOR {var} IN 1..coalesce(cardinality({coll}), 0) LOOP"
         else:
-            head = f"FOR {st.var} IN {self.expr(st.lo, scope)}..{self.expr(st.hi, scope)} LOOP"
+            head = f"FOR {var} IN {self.expr(st.lo, scope)}..{self.expr(st.hi, scope)} LOOP"
         saved, self.in_forall = self.in_forall, True
         try:
             body = self.stmt(st.stmt, inner, ind + IND)
@@ -114,8 +116,7 @@ class DynMixin:
         if toks and toks[0].kind == "bind" and self.trigger is not None:
             alias = self.trigger_alias(toks[0].text[1:].upper())
             if alias:
-                rest = "".join(t.text.lower() if t.kind == "word" else t.text for t in toks[1:])
-                return LValue(alias + rest)
+                return LValue(alias + target_text(toks[1:]))
         parts, j = self.chain(toks, 0)
         sym = scope.get(parts[0])
         rest = parts[1:]
@@ -133,29 +134,30 @@ class DynMixin:
             finish.append(f"PERFORM {sym.setter}({tmp});")
             base, ptype = tmp, sym.type
         elif sym is not None and sym.kind == "selfattr":
-            base, ptype = f"self.{parts[0]}", sym.type
+            base, ptype = f"self.{quote_ident(parts[0])}", sym.type
         elif sym is not None and sym.type is not None and sym.type.array_pg and not rest and j >= len(toks):
-            return LValue(f"aa:{parts[0]} := oracompat.arr_to_aa({{value}})",
-                          finish=[f"{parts[0]}__size := coalesce(oracompat.aa_last_n({parts[0]}), 0);"])
+            var, size = quote_ident(parts[0]), quote_ident(f"{parts[0]}__size")
+            return LValue(f"aa:{var} := oracompat.arr_to_aa({{value}})",
+                          finish=[f"{size} := coalesce(oracompat.aa_last_n({var}), 0);"])
         elif sym is not None:
-            base, ptype = parts[0], sym.type
+            base, ptype = quote_ident(parts[0]), sym.type
         else:
             return LValue(self.plain_target(toks))
         return self.lvalue_access(base, ptype, rest, toks, j, scope, setup, finish, into)
 
     def plain_target(self, toks) -> str:
-        return "".join(norm_name(t) if t.kind in ("word", "qident") else t.text for t in toks)
+        return target_text(toks)
 
     def lvalue_access(self, base, ptype, rest, toks, j, scope, setup, finish, into):
         target = base
         for part in rest:
-            target = f"{target}.{part}"
+            target = f"{target}.{quote_ident(part)}"
             ptype = None
         if j < len(toks) and toks[j].is_op("(") and ptype is not None and ptype.coll is not None:
             inner, j = self.paren_at(toks, j)
             idx = self.expr(inner, scope)
             coll = ptype.coll
-            fields = "".join(t.text.lower() if t.kind == "word" else t.text for t in toks[j:])
+            fields = target_text(toks[j:])
             if coll.kind == "array":
                 return LValue(f"{target}[{idx}]{fields}", setup, finish)
             key = self.key_text(coll, idx)
@@ -168,5 +170,4 @@ class DynMixin:
             cast = self.castable(coll.elem_pg)
             value = "({value})" if cast == "text" and "%" in coll.elem_pg else "({value})::" + cast
             return LValue(f"aa:{target} := oracompat.aa_set({target}, {key}, {value})", setup, finish)
-        fields = "".join(t.text.lower() if t.kind == "word" else t.text for t in toks[j:])
-        return LValue(target + fields, setup, finish)
+        return LValue(target + target_text(toks[j:]), setup, finish)

@@ -10,6 +10,8 @@ import dataclasses
 
 from migrator.plsql import ast as A
 from migrator.plsql.lexer import Token
+from migrator.plsql.naming import Owner, derived, label, sql
+from migrator.plsql.parser import norm_name
 from migrator.plsql.typesys import Scope, Sym
 from migrator.rules.context import unconverted_marker
 
@@ -17,10 +19,10 @@ _LOCAL_KINDS = ("var", "const", "param", "cursor", "loopvar")
 
 
 def words_in(node, acc: set[str]) -> set[str]:
-    """Every identifier (lower case) occurring anywhere in a subtree."""
+    """Every identifier (plain name) occurring anywhere in a subtree."""
     if isinstance(node, Token):
         if node.kind in ("word", "qident"):
-            acc.add(node.text.lower().strip('"'))
+            acc.add(norm_name(node))
     elif isinstance(node, (list, tuple)):
         for x in node:
             words_in(x, acc)
@@ -40,11 +42,11 @@ def outer_locals(scope: Scope) -> set[str]:
 
 
 class NestedMixin:
-    def nested_routine(self, r: A.Routine, scope: Scope, owner: str) -> None:
-        lifted = f"{owner}__{r.name}"
+    def nested_routine(self, r: A.Routine, scope: Scope, owner: Owner) -> None:
+        lifted = derived(owner, r.name)
         sym = scope.names.get(r.name)
         if sym is None or sym.kind != "routine":
-            sym = scope.add(Sym(r.name, "routine", getter=lifted))
+            sym = scope.add(Sym(r.name, "routine", routine=lifted))
         if not any(len(x.params) == len(r.params) and x.block is not None for x in sym.sigs):
             sym.sigs = [x for x in sym.sigs if x.block is not None or len(x.params) != len(r.params)] + [r]
         if r.block is None:
@@ -54,13 +56,13 @@ class NestedMixin:
         clash = sorted(used & outer_locals(scope))
         if clash:
             self.unconverted("nested subprogram", f"{r.name} uses the enclosing routine's variables "
-                             f"{', '.join(clash)}; it cannot be lifted to {lifted}", r.line)
+                             f"{', '.join(clash)}; it cannot be lifted to {label(lifted)}", r.line)
             self.pre.append(unconverted_marker("nested subprogram", r.name) + ";")
             return
         self.pre.append(self.lift(r, lifted, scope))
-        self.ctx.note(f"nested {r.kind.lower()} {r.name} lifted to {lifted}")
+        self.ctx.note(f"nested {r.kind.lower()} {r.name} lifted to {sql(lifted)}")
 
-    def lift(self, r: A.Routine, lifted: str, scope: Scope) -> str:
+    def lift(self, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:
         from migrator.plsql.emit_routine import RoutineEmitter
         names = ("extra_decls", "autonomous", "routine_kind", "pipelined", "in_handler", "trigger", "handler_diag")
         saved = {n: getattr(self, n) for n in names}
@@ -73,4 +75,4 @@ class NestedMixin:
                 setattr(self, n, v)
 
     def lift_guard(self) -> list[str]:
-        return [f"PERFORM {self.pkg}.initialize__();"] if self.pkg else []
+        return [f"PERFORM {sql((self.pkg, 'initialize__'))}();"] if self.pkg else []

@@ -3,19 +3,14 @@ nested subprograms."""
 
 from __future__ import annotations
 
+from harness.quoting import quote_ident
 from migrator.plsql import ast as A
+from migrator.plsql.naming import Owner, derived, sql
 from migrator.plsql.typesys import Scope, Sym
 from migrator.rules.context import unconverted_marker
+from migrator.rules.ddl_lexer import dollar_tag, pg_string
 
 IND = "    "
-
-
-def dollar_tag(body: str, base: str = "fn") -> str:
-    tag, n = f"${base}$", 0
-    while tag in body:
-        n += 1
-        tag = f"${base}{n}$"
-    return tag
 
 
 def create_function(head: str, body_lines: list[str]) -> str:
@@ -49,7 +44,7 @@ class RoutineEmitter:
             t = em.resolve_type(p.type, scope)
             scope.add(Sym(p.name, "param", t))
             mode = {"IN": "", "OUT": "OUT ", "INOUT": "INOUT "}[p.mode]
-            text = f"{mode}{p.name} {t.pg}"
+            text = f"{mode}{quote_ident(p.name)} {t.pg}"
             if k in dropped:
                 em.ctx.note(f"parameter {p.name}: DEFAULT moved to the call sites (PostgreSQL forbids a "
                             "defaulted parameter before an OUT parameter of a procedure)")
@@ -80,14 +75,14 @@ class RoutineEmitter:
             return f"SETOF {t.coll.elem_pg}"
         return t.pg
 
-    def body(self, block: A.Block, scope: Scope, owner: str, head_stmts: list[str],
+    def body(self, block: A.Block, scope: Scope, owner: Owner, head_stmts: list[str],
              tail_stmts: list[str]) -> list[str]:
         """The routine's top block with the emitter's extra declarations merged in."""
         em = self.em
         lines = em.block_lines(block, scope, "", owner)
         extras = list(dict.fromkeys(em.extra_decls))
         for c in sorted(em.tracked_cursors):
-            extras += [f"{c}__found boolean;", f"{c}__rowcount integer := 0;"]
+            extras += [f"{quote_ident(c + '__found')} boolean;", f"{quote_ident(c + '__rowcount')} integer := 0;"]
         if em.uses_sql_rowcount:
             extras.append("sql__rowcount integer := 0;")
         if tail_stmts and block.handlers:
@@ -108,8 +103,9 @@ class RoutineEmitter:
         # Oracle resolves a name that is both a column and a variable to the column
         return ["#variable_conflict use_column"] + lines
 
-    def routine(self, r: A.Routine, qname: str, parent: Scope, owner: str,
+    def routine(self, r: A.Routine, qname: tuple[str, str], parent: Scope, owner: Owner,
                 head_stmts: list[str] | None = None) -> str:
+        """CREATE FUNCTION/PROCEDURE `qname` (plain schema and name parts) for `r`."""
         em = self.em
         rule = "plsql.function" if r.kind == "FUNCTION" else "plsql.procedure"
         if r.external is not None or r.block is None:
@@ -125,7 +121,7 @@ class RoutineEmitter:
         body = self.body(r.block, scope, owner, (head_stmts or []) + self.empty_strings(r, scope), [])
         em.ctx.applied(rule)
         if em.autonomous:
-            return self.autonomous(r, qname, params, ret, body)
+            return self.autonomous(r, qname, params, ret, body, scope)
         return create_function(self.head(r.kind, qname, params, ret), body)
 
     def empty_strings(self, r: A.Routine, scope: Scope) -> list[str]:
@@ -138,18 +134,19 @@ class RoutineEmitter:
         for p in r.params:
             t = scope.names[p.name].type
             if p.mode != "OUT" and t is not None and t.pg.startswith(("varchar", "char", "text", "character")):
-                out.append(f"{p.name} := nullif({p.name}, '');")
+                out.append(f"{quote_ident(p.name)} := nullif({quote_ident(p.name)}, '');")
         if out:
             em.ctx.applied("plsql.empty_string_params")
         return out
 
-    def head(self, kind: str, qname: str, params: list[str], ret: str | None) -> str:
+    def head(self, kind: str, qname: tuple[str, str], params: list[str], ret: str | None) -> str:
         plist = ", ".join(params)
         if kind == "FUNCTION":
-            return f"CREATE OR REPLACE FUNCTION {qname}({plist})\nRETURNS {ret}"
-        return f"CREATE OR REPLACE PROCEDURE {qname}({plist})"
+            return f"CREATE OR REPLACE FUNCTION {sql(qname)}({plist})\nRETURNS {ret}"
+        return f"CREATE OR REPLACE PROCEDURE {sql(qname)}({plist})"
 
-    def autonomous(self, r: A.Routine, qname: str, params: list[str], ret: str | None, body: list[str]) -> str:
+    def autonomous(self, r: A.Routine, qname: tuple[str, str], params: list[str], ret: str | None,
+                   body: list[str], scope: Scope) -> str:
         """PRAGMA AUTONOMOUS_TRANSACTION: the body runs in its own session through dblink (a loopback
         connection to the same database), so its COMMIT/ROLLBACK are independent of the caller's."""
         em = self.em
@@ -160,11 +157,15 @@ class RoutineEmitter:
             em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", "OUT parameters cannot come back through dblink", r.line)
             return unconverted_marker("PRAGMA AUTONOMOUS_TRANSACTION", r.name) + ";"
         em.ctx.applied("plsql.autonomous")
-        inner = create_function(self.head(r.kind, f"{qname}__autonomous", params, ret), body)
-        types = [p.split(" DEFAULT ")[0].split(" ", 1)[1] for p in params]
-        fmt = ", ".join(f"%L::{t}" for t in types)
-        args = "".join(f", {p.name}" for p in r.params)
-        call = f"format('{'CALL' if r.kind == 'PROCEDURE' else 'SELECT'} {qname}__autonomous({fmt})'{args})"
+        inner_name = derived(qname, "autonomous")
+        inner = create_function(self.head(r.kind, inner_name, params, ret), body)
+        types = [scope.names[p.name].type.pg for p in r.params]
+        # format()'s template is a string literal in which '%' starts a directive: names and
+        # types are written into it with '%' doubled
+        fmt = ", ".join(f"%L::{t.replace('%', '%%')}" for t in types)
+        template = f"{'CALL' if r.kind == 'PROCEDURE' else 'SELECT'} {sql(inner_name).replace('%', '%%')}({fmt})"
+        args = "".join(f", {quote_ident(p.name)}" for p in r.params)
+        call = f"format({pg_string(template)}{args})"
         if r.kind == "PROCEDURE":
             wrapper = ["BEGIN", f"{IND}PERFORM dblink_exec(oracompat.self_dsn(), {call});", "END;"]
         else:

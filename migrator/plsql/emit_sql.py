@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from harness.quoting import comment_text, quote_ident
 from migrator.plsql import ast as A
 from migrator.plsql.lexer import Token
 from migrator.plsql.parser import norm_name
@@ -48,7 +49,8 @@ class SqlMixin:
         sp = norm_name(toks[-1]) if len(toks) >= 2 else None
         if sp in self.block_savepoints and (head == "SAVEPOINT" or (head == "ROLLBACK" and self.in_handler)):
             self.ctx.note(f"line {st.line}: {head} {sp}: done by the PL/pgSQL exception block (subtransaction)")
-            return [f"{ind}NULL;  -- {' '.join(t.text for t in toks)}: the exception block's subtransaction does this"]
+            said = comment_text(" ".join(t.text for t in toks))
+            return [f"{ind}NULL;  -- {said}: the exception block's subtransaction does this"]
         if head == "SAVEPOINT" or (head == "ROLLBACK") or head == "SET":
             self.unconverted(head, "savepoints / SET TRANSACTION inside PL/pgSQL", st.line)
             return [f"{ind}{unconverted_marker(head, ' '.join(t.text for t in toks))};"]
@@ -136,7 +138,7 @@ class SqlMixin:
         suffix = ""
         cur = _top_index(toks, "CURRENT")
         if cur is not None and cur > 0 and toks[cur - 1].is_("WHERE") and cur + 2 < len(toks) + 1 and toks[cur + 1].is_("OF"):
-            suffix = f" WHERE CURRENT OF {norm_name(toks[cur + 2])}"
+            suffix = f" WHERE CURRENT OF {quote_ident(norm_name(toks[cur + 2]))}"
             toks = toks[:cur - 1] + toks[cur + 3:]
         k = _top_index(toks, "RETURNING", "RETURN")
         into = _top_index(toks, "INTO", start=k) if k is not None else None
@@ -161,7 +163,7 @@ class SqlMixin:
         base = norm_name(st.cursor[0])
         out = []
         if base in self.tracked_cursors:
-            out.append(f"{ind}{base}__rowcount := 0;")
+            out.append(f"{ind}{quote_ident(base + '__rowcount')} := 0;")
         if st.query is not None:
             out.append(f"{ind}OPEN {name} FOR {self.query_text(st.query, scope)};")
         elif st.dynamic is not None:
@@ -184,8 +186,9 @@ class SqlMixin:
         names, setup, finish = self.into_targets(st.into, scope)
         out = [f"{ind}{s}" for s in setup] + [f"{ind}FETCH {name} INTO {', '.join(names)};"]
         if base in self.tracked_cursors:
-            out += [f"{ind}{base}__found := FOUND;",
-                    f"{ind}IF FOUND THEN {base}__rowcount := {base}__rowcount + 1; END IF;"]
+            found, rowcount = quote_ident(f"{base}__found"), quote_ident(f"{base}__rowcount")
+            out += [f"{ind}{found} := FOUND;",
+                    f"{ind}IF FOUND THEN {rowcount} := {rowcount} + 1; END IF;"]
         return out + [f"{ind}{s}" for s in finish]
 
     def bulk_fetch(self, st: A.Fetch, name, scope, ind):
@@ -197,7 +200,7 @@ class SqlMixin:
             return [f"{ind}{unconverted_marker('FETCH BULK COLLECT', name)};"]
         lv = self.lvalue(st.into[0], scope)
         if lv.target.startswith("aa:"):
-            lv = LValue(norm_name(st.into[0][0]))
+            lv = LValue(quote_ident(norm_name(st.into[0][0])))
         t = self.target_type(st.into[0], scope)
         elem = t.coll.elem_pg if t and t.coll else "record"
         row = self.temp(elem if "%" not in elem else "record")
@@ -207,17 +210,19 @@ class SqlMixin:
             out.append(f"{ind}{IND}EXIT WHEN coalesce(cardinality({lv.target}), 0) >= {limit};")
         base = norm_name(st.cursor[0])
         track = base in self.tracked_cursors
+        found, rowcount = quote_ident(f"{base}__found"), quote_ident(f"{base}__rowcount")
         out.append(f"{ind}{IND}FETCH {name} INTO {row};")
         # Oracle: %NOTFOUND after a bulk fetch is true when the last fetch ran out of rows
-        out += [f"{ind}{IND}{base}__found := FOUND;"] if track else []
+        out += [f"{ind}{IND}{found} := FOUND;"] if track else []
         out += [f"{ind}{IND}EXIT WHEN NOT FOUND;"]
-        out += [f"{ind}{IND}{base}__rowcount := {base}__rowcount + 1;"] if track else []
+        out += [f"{ind}{IND}{rowcount} := {rowcount} + 1;"] if track else []
         if t is not None and t.coll is not None and t.coll.kind == "assoc":
             out[0] = f"{ind}{lv.target} := '{{}}'::jsonb;"
             out += [f"{ind}{IND}{lv.target} := oracompat.aa_set({lv.target}, "
                     f"(oracompat.aa_count({lv.target}) + 1)::text, {row});", f"{ind}END LOOP;"]
             if t.array_pg:
-                out.append(f"{ind}{lv.target}__size := oracompat.aa_count({lv.target});")
+                size = quote_ident(f"{norm_name(st.into[0][0])}__size")
+                out.append(f"{ind}{size} := oracompat.aa_count({lv.target});")
         else:
             out += [f"{ind}{IND}{lv.target} := array_append({lv.target}, {row});", f"{ind}END LOOP;"]
         return out + [f"{ind}{s}" for s in lv.finish]

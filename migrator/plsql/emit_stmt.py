@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from harness.quoting import quote_ident
 from migrator.plsql import ast as A
 from migrator.plsql.errors import BY_NAME, ORA_ERRORS, USER_MESSAGE
 from migrator.plsql.lexer import Token
+from migrator.plsql.naming import label, sql, target_text
 from migrator.plsql.parser import norm_name
 from migrator.plsql.typesys import PgType, Scope, Sym
 from migrator.rules.context import unconverted_marker
+from migrator.rules.ddl_lexer import pg_string
 
 IND = "    "
+
+
+def _predefined(name: tuple[str, ...]):
+    """The predefined Oracle exception (NO_DATA_FOUND ...) a name denotes, or None."""
+    return BY_NAME.get(".".join(name).upper())
 
 
 class StmtMixin:
@@ -18,7 +26,7 @@ class StmtMixin:
         for st in body:
             lines = self.stmt(st, scope, ind)
             if st.label and not isinstance(st, (A.Loop, A.While, A.ForRange, A.ForCursor, A.BlockStmt)):
-                out.append(f"{ind}<<{st.label}>>")
+                out.append(f"{ind}<<{quote_ident(st.label)}>>")
                 if not lines:
                     lines = [f"{ind}NULL;"]
             out.extend(lines)
@@ -29,7 +37,7 @@ class StmtMixin:
         return method(st, scope, ind)
 
     def label_prefix(self, st, ind: str) -> list[str]:
-        return [f"{ind}<<{st.label}>>"] if st.label else []
+        return [f"{ind}<<{quote_ident(st.label)}>>"] if st.label else []
 
     # ---- simple statements ---------------------------------------------------------------
     def st_null(self, st, scope, ind):
@@ -39,8 +47,7 @@ class StmtMixin:
         if self.trigger is not None and st.target and st.target[0].kind == "bind":
             alias = self.trigger_alias(st.target[0].text[1:].upper())
             if alias:
-                rest = "".join(t.text.lower() if t.kind == "word" else t.text for t in st.target[1:])
-                return [f"{ind}{alias}{rest} := {self.expr(st.value, scope)};"]
+                return [f"{ind}{alias}{target_text(st.target[1:])} := {self.expr(st.value, scope)};"]
         lv = self.lvalue(st.target, scope)
         value = self.expr(st.value, scope)
         if lv.target.startswith("aa:"):
@@ -86,27 +93,29 @@ class StmtMixin:
         inner = scope.child()
         inner.add(Sym(st.var, "loopvar", PgType("integer", "PLS_INTEGER")))
         # PL/SQL: REVERSE lo..hi counts hi down to lo; PL/pgSQL takes the bounds as REVERSE hi..lo.
-        head = f"FOR {st.var} IN REVERSE {hi}..{lo} LOOP" if st.reverse else f"FOR {st.var} IN {lo}..{hi} LOOP"
+        var = quote_ident(st.var)
+        head = f"FOR {var} IN REVERSE {hi}..{lo} LOOP" if st.reverse else f"FOR {var} IN {lo}..{hi} LOOP"
         return self.loop_lines(st, head, st.body, inner, ind)
 
     def st_forcursor(self, st: A.ForCursor, scope, ind):
         inner = scope.child()
-        sym = scope.get(st.cursor.split(".")[0]) if st.query is None else None
+        sym = scope.get(st.cursor[0]) if st.query is None and len(st.cursor) == 1 else None
         query = sym.sigs[0][0].query if sym is not None and sym.kind == "cursor" and sym.sigs else st.query
         inner.add(Sym(st.var, "var", PgType("record", composite=True, fields=self.query_fields(query))))
+        var = quote_ident(st.var)
         if st.query is not None:
-            head = f"FOR {st.var} IN {self.query_text(st.query, scope)} LOOP"
+            head = f"FOR {var} IN {self.query_text(st.query, scope)} LOOP"
             body = self.loop_lines(st, head, st.body, inner, ind + IND)
             # a query FOR loop needs its record declared; the block keeps it local as in PL/SQL
-            return [f"{ind}DECLARE", f"{ind}{IND}{st.var} record;", f"{ind}BEGIN"] + body + [f"{ind}END;"]
+            return [f"{ind}DECLARE", f"{ind}{IND}{var} record;", f"{ind}BEGIN"] + body + [f"{ind}END;"]
         if sym is None or sym.kind != "cursor":
-            self.unconverted("cursor FOR loop", f"cursor {st.cursor} is not a cursor declared in this unit", st.line)
-            return [f"{ind}{unconverted_marker('cursor FOR loop', st.cursor)};"]
+            self.unconverted("cursor FOR loop", f"cursor {label(st.cursor)} is not a cursor declared in this unit", st.line)
+            return [f"{ind}{unconverted_marker('cursor FOR loop', label(st.cursor))};"]
         args = f"({', '.join(self.call_args(st.args, scope))})" if st.args else ""
-        return self.loop_lines(st, f"FOR {st.var} IN {st.cursor}{args} LOOP", st.body, inner, ind)
+        return self.loop_lines(st, f"FOR {var} IN {sql(st.cursor)}{args} LOOP", st.body, inner, ind)
 
     def st_exit(self, st: A.Exit, scope, ind):
-        text = st.keyword + (f" {st.target}" if st.target else "")
+        text = st.keyword + (f" {quote_ident(st.target)}" if st.target else "")
         if st.cond:
             text += f" WHEN {self.expr(st.cond, scope)}"
         return [f"{ind}{text};"]
@@ -137,29 +146,31 @@ class StmtMixin:
 
     # ---- exceptions ------------------------------------------------------------------------
     def st_raise(self, st: A.Raise, scope, ind):
-        if (off := self.rule_off("plsql.exceptions", "RAISE", f"RAISE {st.name or ''}", st.line)) is not None:
+        if (off := self.rule_off("plsql.exceptions", "RAISE", f"RAISE {'.'.join(st.name or ())}", st.line)) is not None:
             return [f"{ind}{off};"]
         self.ctx.applied("plsql.exceptions")
         if st.name is None:
             return [f"{ind}RAISE;"]
         sym = self.exception_lookup(st.name, scope)
         if sym is not None:
-            msg = USER_MESSAGE if sym.sqlstate.startswith("OU") else st.name
-            return [f"{ind}RAISE EXCEPTION USING ERRCODE = '{sym.sqlstate}', MESSAGE = '{msg}';"]
-        pre = BY_NAME.get(st.name.upper())
+            # the message is a value: a literal, whatever the exception's name holds
+            msg = USER_MESSAGE if sym.sqlstate.startswith("OU") else label(st.name)
+            return [f"{ind}RAISE EXCEPTION USING ERRCODE = '{sym.sqlstate}', MESSAGE = {pg_string(msg)};"]
+        pre = _predefined(st.name)
         if pre is not None:
             return [f"{ind}RAISE {pre.conditions[0]};"]
-        self.unconverted("RAISE", f"unknown exception {st.name}", st.line)
-        return [f"{ind}{unconverted_marker('RAISE', 'RAISE ' + st.name)};"]
+        self.unconverted("RAISE", f"unknown exception {label(st.name)}", st.line)
+        return [f"{ind}{unconverted_marker('RAISE', 'RAISE ' + label(st.name))};"]
 
-    def exception_lookup(self, name: str, scope) -> Sym | None:
-        parts = [p.lower() for p in name.split(".")]
+    def exception_lookup(self, parts: tuple[str, ...], scope) -> Sym | None:
+        """The user-defined exception named by plain parts (local, own package, or pkg.e)."""
+        parts = list(parts)
         if len(parts) == 1:
             sym = scope.get(parts[0])
             if sym is not None and sym.kind == "exception":
                 return sym
             if self.pkg:
-                psym = self.pkg_scope(self.pkg).names.get(parts[0])
+                psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
                 if psym is not None and psym.kind == "exception":
                     return psym
             return None
@@ -167,7 +178,7 @@ class StmtMixin:
         return ref[1] if ref is not None and ref[1].kind == "exception" else None
 
     def handler_lines(self, handlers: list[A.Handler], scope, ind) -> list[str]:
-        names = " OR ".join(n for h in handlers for n in h.names)
+        names = " OR ".join(".".join(n) for h in handlers for n in h.names)
         if (off := self.rule_off("plsql.exceptions", "EXCEPTION handlers", f"WHEN {names}",
                                  handlers[0].line)) is not None:
             return [f"{ind}{IND}{off};"]   # in the block's body: the whole block is refused
@@ -236,17 +247,17 @@ class StmtMixin:
                 + [f"{ind}BEGIN", f"{ind}{IND}GET STACKED DIAGNOSTICS {items};"]
                 + [IND + line for line in body] + [f"{ind}END;"])
 
-    def handler_conditions(self, name: str, scope, line) -> list[str]:
-        if name == "OTHERS":
+    def handler_conditions(self, name: tuple[str, ...], scope, line) -> list[str]:
+        if name == ("others",):
             return ["OTHERS"]
         sym = self.exception_lookup(name, scope)
         if sym is not None:
             return list(sym.conditions)
-        pre = BY_NAME.get(name)
+        pre = _predefined(name)
         if pre is not None:
             return list(pre.conditions)
-        self.unconverted("exception handler", f"unknown exception {name}", line)
-        return [unconverted_marker("exception", name)]
+        self.unconverted("exception handler", f"unknown exception {label(name)}", line)
+        return [unconverted_marker("exception", label(name))]
 
     # ---- blocks ----------------------------------------------------------------------------
     def block_lines(self, block: A.Block, scope: Scope, ind: str, owner: str) -> list[str]:
@@ -256,7 +267,7 @@ class StmtMixin:
             # SAVEPOINT as a block's first statement + ROLLBACK TO it in the handlers is exactly what
             # a PL/pgSQL exception block does: its subtransaction starts at BEGIN.
             self.block_savepoints.add(norm_name(first.toks[1]))
-        out = [f"{ind}<<{block.label}>>"] if block.label else []
+        out = [f"{ind}<<{quote_ident(block.label)}>>"] if block.label else []
         if decls:
             out.append(f"{ind}DECLARE")
             out.extend(f"{ind}{IND}{d}" for d in decls)
@@ -273,7 +284,7 @@ class StmtMixin:
         out = []
         for arg in self.split_top(toks):
             if len(arg) > 2 and arg[1].is_op("=>"):
-                out.append(f"{norm_name(arg[0])} => {self.expr(arg[2:], scope)}")
+                out.append(f"{quote_ident(norm_name(arg[0]))} => {self.expr(arg[2:], scope)}")
             else:
                 out.append(self.expr(arg, scope))
         return out

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
+from harness.quoting import quote_ident
+from migrator.identifiers import fold
 from migrator.plsql import ast as A
 from migrator.plsql.emit_call import CallMixin
 from migrator.plsql.emit_decl import DeclMixin
@@ -12,11 +15,13 @@ from migrator.plsql.emit_nested import NestedMixin
 from migrator.plsql.emit_sql import SqlMixin
 from migrator.plsql.emit_stmt import StmtMixin
 from migrator.plsql.exprs import ExprMixin
-from migrator.plsql.lexer import LineIndex, Token
+from migrator.plsql.lexer import LineIndex, Token, q_string_value
+from migrator.plsql.naming import Owner, sql
 from migrator.plsql.parser import norm_name
 from migrator.plsql.typesys import Scope, Sym
 from migrator.plsql.values import ValueMixin
 from migrator.rules.context import ConversionContext, unconverted_marker
+from migrator.rules.ddl_lexer import pg_string
 
 _ATTRS = {"FOUND", "NOTFOUND", "ROWCOUNT"}
 
@@ -43,7 +48,7 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         self.routine_kind = "BLOCK"
         self.pipelined = False
         self.autonomous = False
-        self.owner = schema
+        self.owner: Owner = (schema,)
         self._pkg_scopes: dict[str, Scope] = {}
         self.suppress_pre = False
         self.block_savepoints: set[str] = set()
@@ -89,31 +94,33 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         return unconverted_marker(construct, original)
 
     # ---- packages --------------------------------------------------------------------------
-    def lookup(self, name: str):
-        """Catalog entry for `name` as Oracle resolves it: unqualified names in the unit owner's
-        schema first (which may differ from the run's default schema), then the default."""
-        if "." not in name.strip('"'):
-            entry = self.catalog.lookup(f"{self.schema}.{name.lower().strip(chr(34))}")
+    def lookup(self, parts):
+        """Catalog entry for a name (plain parts) as Oracle resolves it: unqualified names in the
+        unit owner's schema first (which may differ from the run's default schema), then the
+        default."""
+        parts = tuple(parts)
+        if len(parts) == 1:
+            entry = self.catalog.lookup(self.schema, parts[0])
             if entry is not None:
                 return entry
-        return self.catalog.lookup(name)
+        return self.catalog.lookup(*parts)
 
-    def package_info(self, name: str) -> dict | None:
-        entry = self.lookup(name)
+    def package_info(self, pkg: tuple[str, ...]) -> dict | None:
+        entry = self.lookup(pkg)
         if entry is None:
             return None
         return entry.info.get("plsql_package")
 
-    def pkg_members(self, pkg: str) -> dict:
+    def pkg_members(self, pkg: tuple[str, ...]) -> dict:
         info = self.package_info(pkg)
         return info["members"] if info else {}
 
-    def split_pkg(self, parts: list[str]) -> tuple[str, list[str]] | None:
-        """(package name, remaining parts) when parts start with [schema.]package."""
-        if len(parts) >= 2 and self.package_info(parts[0]) is not None:
-            return parts[0], parts[1:]
-        if len(parts) >= 3 and self.package_info(f"{parts[0]}.{parts[1]}") is not None:
-            return f"{parts[0]}.{parts[1]}", parts[2:]
+    def split_pkg(self, parts: list[str]) -> tuple[tuple[str, ...], list[str]] | None:
+        """(package name parts, remaining parts) when parts start with [schema.]package."""
+        if len(parts) >= 2 and self.package_info(tuple(parts[:1])) is not None:
+            return tuple(parts[:1]), parts[1:]
+        if len(parts) >= 3 and self.package_info(tuple(parts[:2])) is not None:
+            return tuple(parts[:2]), parts[2:]
         return None
 
     def package_ref(self, parts: list[str]):
@@ -125,7 +132,7 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         sym = self.pkg_scope(pkg).names.get(rest[0])
         if sym is None:
             return None
-        return pkg.split(".")[-1], sym, rest[1:]
+        return pkg[-1], sym, rest[1:]
 
     def package_member(self, parts: list[str]):
         hit = self.split_pkg(parts)
@@ -135,10 +142,10 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         sigs = self.pkg_members(pkg).get(rest[0])
         if sigs is None:
             return None
-        return pkg.split(".")[-1], rest[0], sigs
+        return pkg[-1], rest[0], sigs
 
-    def pkg_scope(self, pkg: str) -> Scope:
-        key = pkg.split(".")[-1]
+    def pkg_scope(self, pkg: tuple[str, ...]) -> Scope:
+        key = pkg[-1]  # a package becomes the schema named after it
         hit = self._pkg_scopes.get(key)
         if hit is not None:
             return hit
@@ -149,15 +156,15 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         saved_pkg, self.pkg = self.pkg, key
         try:
             for d in info["types"].values():
-                self.type_decl(d, scope, f"{key}.")
+                self.type_decl(d, scope, (key,))
             for name, state in info["exceptions"].items():
                 scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
             for name, code in info.get("exception_init", {}).items():
-                scope.add(self.exception_init_sym(name, A.Pragma("EXCEPTION_INIT", [[], code]), key))
+                scope.add(self.exception_init_sym(name, A.Pragma("EXCEPTION_INIT", [[], code]), (key,)))
             for d in info["vars"].values():
                 t = self.resolve_type(d.type, scope)
                 scope.add(Sym(d.name, "pkgconst" if d.constant else "pkgvar", t,
-                              getter=f"{key}.{d.name}", setter=f"{key}.set__{d.name}"))
+                              getter=sql((key, d.name)), setter=sql((key, f"set__{d.name}"))))
         finally:
             self.suppress_pre, self.pkg = saved, saved_pkg
         return scope
@@ -174,22 +181,28 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         op = {"INSERTING": "INSERT", "UPDATING": "UPDATE", "DELETING": "DELETE"}[word]
         if word == "UPDATING" and j < len(toks) and toks[j].is_op("("):
             inner, j = self.paren_at(toks, j)
-            col = inner[0].text.strip("'\"").lower() if inner else ""
+            value = q_string_value(inner[0].text) if len(inner) == 1 else None
+            if value is None:
+                self.unconverted("UPDATING(column)", "the column is not given as a string literal", toks[j - 1])
+                return unconverted_marker("UPDATING(column)", " ".join(t.text for t in inner)), j, ""
+            # the string holds the column's name as Oracle stores it ('SAL' for sal)
+            col = fold('"' + value.replace('"', '""') + '"')
             return self.updating_column(col), j, ""
         return f"(TG_OP = '{op}')", j, ""
 
     def updating_column(self, col: str) -> str:
         """UPDATING('COL') is true when COL is a SET target, changed or not: a helper `UPDATE OF col`
         trigger (emit_unit.updating_helpers) sets a flag that this trigger takes on entry."""
+        q = quote_ident(col)
         if self.trigger.timing == "INSTEAD OF":  # PostgreSQL allows no column list there
-            self.ctx.note(f"UPDATING('{col}') → NEW.{col} IS DISTINCT FROM OLD.{col}: INSTEAD OF triggers "
+            self.ctx.note(f"UPDATING('{col}') → NEW.{q} IS DISTINCT FROM OLD.{q}: INSTEAD OF triggers "
                           "cannot tell whether an UPDATE listed the column without changing it")
-            return f"(TG_OP = 'UPDATE' AND NEW.{col} IS DISTINCT FROM OLD.{col})"
-        var = f"updating__{col}"
+            return f"(TG_OP = 'UPDATE' AND NEW.{q} IS DISTINCT FROM OLD.{q})"
+        var = quote_ident(f"updating__{col}")
         if col not in self.updating_cols:
             self.updating_cols.append(col)
             key = updating_flag_key(self.schema, self.trigger.name, col)
-            self.extra_decls.append(f"{var} boolean := oracompat.take_flag('{key}');")
+            self.extra_decls.append(f"{var} boolean := oracompat.take_flag({pg_string(key)});")
         return f"(TG_OP = 'UPDATE' AND {var})"
 
     def trigger_return(self) -> list[str]:
@@ -205,6 +218,16 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
 
 
 def updating_flag_key(schema: str, trigger: str, col: str) -> str:
-    """Custom setting name for "col is being updated" (only letters, digits and _ in each part)."""
-    raw = f"{schema}__{trigger}__{col}".lower()
-    return "oracompat_upd." + re.sub(r"[^a-z0-9_]", "_", raw)
+    """Custom setting name for "col is being updated" (only letters, digits and _ in each part,
+    and no digit first, as PostgreSQL wants of a setting name)."""
+    key = "__".join(key_part(p) for p in (schema, trigger, col))
+    return "oracompat_upd." + ("_" + key if key[:1].isdigit() else key)
+
+
+def key_part(name: str) -> str:
+    """`name` reduced to [a-z0-9_] for a key; a name that changes in the reduction gets a hash of
+    its exact text, so two names that reduce alike ("a b", "a_b") never share a key."""
+    clean = re.sub(r"[^a-z0-9_]", "_", name.lower())
+    if clean == name:
+        return clean
+    return f"{clean}_{hashlib.md5(name.encode()).hexdigest()[:8]}"

@@ -13,6 +13,7 @@ import re
 
 from migrator.plsql import sqlconv
 from migrator.plsql.lexer import Token
+from migrator.plsql.naming import oracle_tokens
 from migrator.plsql.parser import norm_name
 from migrator.rules.context import unconverted_marker
 
@@ -108,15 +109,15 @@ class ExprMixin:
         out.append(self.placeholder(unconverted_marker("bind variable", t.text), ph, types))
         return i + 1
 
-    def routine_rename(self, parts, scope) -> str | None:
-        """Qualified name for a sibling package member or a lifted nested subprogram."""
+    def routine_rename(self, parts, scope) -> tuple[str, str] | None:
+        """(schema, name) of a sibling package member or a lifted nested subprogram."""
         if len(parts) != 1:
             return None
         sym = scope.get(parts[0])
         if sym is not None:
-            return sym.getter if sym.kind == "routine" else None
-        if self.pkg and parts[0] in self.pkg_members(self.pkg):
-            return f"{self.pkg}.{parts[0]}"
+            return sym.routine if sym.kind == "routine" else None
+        if self.pkg and parts[0] in self.pkg_members((self.pkg,)):
+            return self.pkg, parts[0]
         return None
 
     def chain(self, toks, i) -> tuple[list[str], int]:
@@ -139,10 +140,8 @@ class ExprMixin:
             return None  # a table name, never a variable
         renamed = self.routine_rename(parts, scope)
         if renamed is not None:
-            for k, part in enumerate(renamed.split(".")):
-                if k:
-                    out.append(Token("op", ".", 0, 0))
-                out.append(Token("word", part, 0, 0))
+            # Oracle spelling again: the SQL converter reads the call with its arguments
+            out.extend(oracle_tokens(renamed))
             return j
         res = self.resolve_value(parts, toks, j, scope, ph, types)
         if res is None:

@@ -3,6 +3,8 @@
 Comments and whitespace are skipped. Every token keeps its offsets so that error messages and
 unconverted markers can quote the exact original text. Bind variables (``:new``, ``:1``) are one
 token so that ``:NEW.col`` in triggers and ``:1`` in dynamic SQL are recognised structurally.
+In a quoted identifier ``""`` is an escaped ``"`` (PostgreSQL's rule; Oracle forbids ``"`` in
+names): it is read as part of the one name, never as its end (`migrator.identifiers`).
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ _MASTER = re.compile(
   | (?P<badcomment>/\*)
   | (?P<qstring>[nN]?[qQ]'(?P<qd>.))
   | (?P<string>[nN]?'(?:[^']|'')*')
-  | (?P<qident>"[^"]*")
+  | (?P<qident>"(?:[^"]|"")*")
   | (?P<bind>:[A-Za-z_][A-Za-z0-9_$#]*|:\d+)
   | (?P<number>(?:\d+(?:\.(?!\.)\d*)?|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?)
-  | (?P<word>[A-Za-z_][A-Za-z0-9_$#]*)
+  | (?P<word>[^\W\d][\w$#]*)
   | (?P<op><<|>>|<>|!=|\^=|~=|<=|>=|\|\||:=|=>|\.\.|\*\*|[-+*/%=<>(),;.@\[\]{}|&!^?])
     """,
     re.S | re.X,

@@ -142,7 +142,7 @@ class DeclParser(Parser):
     def routine(self, nested: bool = False) -> A.Routine:
         line = self.line()
         kind = self.expect("PROCEDURE", "FUNCTION").upper
-        name = self.dotted()
+        name = self.dotted()[-1]  # the owner is the unit's schema
         params = self.params() if self.tok.is_op("(") else []
         returns = None
         if kind == "FUNCTION":
@@ -197,7 +197,7 @@ class DeclParser(Parser):
     def package(self) -> A.Package:
         self.expect("PACKAGE")
         is_body = self.accept("BODY")
-        name = self.dotted()
+        name = self.dotted()[-1]  # the owner is the unit's schema
         while self.tok.is_("AUTHID", "ACCESSIBLE"):
             self.skip_modifier()
         self.expect("IS", "AS")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from migrator.plsql import ast as A
 from migrator.plsql.parse_decl import DeclParser
-from migrator.plsql.parser import _BLOCK_END, _SQL_START, ParseError
+from migrator.plsql.parser import _BLOCK_END, _SQL_START, ParseError, norm_name
 
 _SIMPLE = {"NULL", "RETURN", "RAISE", "GOTO", "EXIT", "CONTINUE", "OPEN", "FETCH", "CLOSE",
            "EXECUTE", "FORALL", "PIPE"}
@@ -134,10 +134,13 @@ class PlsqlParser(DeclParser):
             hi = self.scan({"LOOP"})
             return A.ForRange(var, reverse, lo, hi, self.loop_body())
         # cursor FOR loop over a named cursor, with optional arguments
-        name = lo[0].text.lower() if lo else ""
         args = lo[2:-1] if len(lo) > 1 and lo[1].is_op("(") else None
-        if len(lo) > 1 and not lo[1].is_op("("):
-            name = "".join(t.text for t in lo).lower()
+        name_toks = lo[:1] if args is not None else lo
+        if name_toks and all(t.kind in ("word", "qident") for t in name_toks[::2]) and \
+                all(t.is_op(".") for t in name_toks[1::2]):
+            name = tuple(norm_name(t) for t in name_toks[::2])
+        else:  # not a cursor name we can resolve: kept as written, reported by the emitter
+            name = ("".join(t.text for t in lo),)
         return A.ForCursor(var, name, args, None, self.loop_body())
 
     # ---- simple statements ----------------------------------------------------------------
@@ -275,9 +278,9 @@ class PlsqlParser(DeclParser):
         while self.tok.is_("WHEN"):
             line = self.line()
             self.advance()
-            names = [self.dotted().upper()]
+            names = [self.dotted()]
             while self.accept("OR"):
-                names.append(self.dotted().upper())
+                names.append(self.dotted())
             self.expect("THEN")
             out.append(A.Handler(names, self.statements(), line))
         return out

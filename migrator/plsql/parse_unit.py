@@ -11,7 +11,7 @@ from migrator.plsql.parser import ParseError
 
 @dataclass
 class TypeBody:
-    name: str
+    name: tuple[str, ...]  # plain parts, possibly schema-qualified
     routines: list  # member routines (MEMBER / STATIC / CONSTRUCTOR), as A.Routine
 
 
@@ -52,7 +52,7 @@ def parse_unit(text: str) -> ParsedUnit:
 
 def trigger(p: PlsqlParser) -> A.Trigger:
     p.expect("TRIGGER")
-    name = p.dotted().split(".")[-1]
+    name = p.dotted()[-1]
     timing = p.expect("BEFORE", "AFTER", "INSTEAD", "FOR").upper
     if timing == "INSTEAD":
         p.expect("OF")

@@ -8,6 +8,7 @@ so the emitter can mark it — nothing is skipped.
 
 from __future__ import annotations
 
+from migrator.identifiers import fold
 from migrator.plsql.lexer import LineIndex, Token, tokenize
 
 _SQL_START = {"SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COMMIT", "ROLLBACK",
@@ -20,11 +21,9 @@ class ParseError(ValueError):
 
 
 def norm_name(tok: Token) -> str:
-    """Unquoted names fold to lower case; "UPPER" quoted names are the same object; others keep quotes."""
-    if tok.kind == "qident":
-        inner = tok.text[1:-1]
-        return inner.lower() if inner.isupper() or inner == inner.upper() else tok.text
-    return tok.text.lower()
+    """The plain name of an identifier token (Oracle's folding: `migrator.identifiers.fold`);
+    quoted with `harness.quoting.quote_ident` when written into PostgreSQL text."""
+    return fold(tok.text)
 
 
 class Parser:
@@ -84,12 +83,13 @@ class Parser:
         self.advance()
         return norm_name(t)
 
-    def dotted(self) -> str:
+    def dotted(self) -> tuple[str, ...]:
+        """A possibly qualified name as its plain parts (a name may hold '.', so no joined string)."""
         parts = [self.ident()]
         while self.tok.is_op(".") and self.peek().kind in ("word", "qident"):
             self.advance()
             parts.append(self.ident())
-        return ".".join(parts)
+        return tuple(parts)
 
     def scan(self, stop_words: set[str] = frozenset(), stop_ops: set[str] = frozenset({";"})) -> list[Token]:
         """Tokens up to (not including) a stop token at nesting depth 0 (parentheses, CASE..END)."""

@@ -56,8 +56,7 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
 
 
 def _entry(catalog: Catalog, unit: Unit) -> CatalogEntry:
-    key = f"{unit.schema}.{unit.name}"
-    entry = catalog.entries.get(key)
+    entry = catalog.entries.get((unit.schema, unit.name))
     if entry is None:
         entry = CatalogEntry(unit.kind, unit.schema, unit.name, unit.id)
         catalog.add(entry)

@@ -12,7 +12,7 @@ _QUERY_END = {"WHERE", "GROUP", "ORDER", "CONNECT", "START", "HAVING", "UNION", 
               "FOR", "FETCH", "OFFSET", "EXCEPT"}
 
 
-def query_fields(toks, columns: Callable[[str], dict | None]) -> dict[str, str]:
+def query_fields(toks, columns: Callable[[tuple[str, ...]], dict | None]) -> dict[str, str]:
     """{field: Oracle type} for the select-list items of a cursor query that are plain (possibly
     qualified, possibly aliased) columns of its FROM tables; other items stay untyped."""
     items, tables = _top_level(toks)
@@ -20,7 +20,7 @@ def query_fields(toks, columns: Callable[[str], dict | None]) -> dict[str, str]:
     for name, alias in tables:
         found = columns(name)
         if found:
-            cols[alias or name.split(".")[-1]] = found
+            cols[alias or name[-1]] = found
     out = {}
     for item in items:
         typed = _item_type(item, cols)
@@ -64,11 +64,12 @@ def _top_level(toks):
     return items, [_table(t) for t in tables if t]
 
 
-def _table(toks) -> tuple[str, str | None]:
+def _table(toks) -> tuple[tuple[str, ...], str | None]:
+    """(name as plain parts, alias) of one FROM item."""
     words = [norm_name(t) for t in toks if not t.is_op(".")]
     dotted = [t for t in toks if t.is_op(".")]
     n = len(dotted) + 1
-    return ".".join(words[:n]), (words[n] if len(words) > n else None)
+    return tuple(words[:n]), (words[n] if len(words) > n else None)
 
 
 def _item_type(item, cols: dict[str, dict]) -> tuple[str, str] | None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import inspect
 
+from harness.quoting import quote_ident
 from migrator.rules import sql as sqlrules
 from migrator.rules.context import ConversionContext, unconverted_marker
+from migrator.rules.sql_names import ORACLE_RESERVED
 
 _KEYWORDS = {"AND", "OR", "NOT", "IS", "NULL", "TRUE", "FALSE", "IN", "BETWEEN", "LIKE"}
 _ORACLE_SPECIAL = {"SYSDATE", "SYSTIMESTAMP", "USER", "ROWNUM", "LEVEL", "UID", "ROWID", "CURRENT_DATE",
@@ -35,7 +37,7 @@ def _call(fn, text: str, ctx: ConversionContext, types: dict[str, str]) -> str:
 
 def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str]) -> str:
     low = text.lower()
-    rel = tuple(sorted((k, v) for k, v in types.items() if k in low))
+    rel = tuple(sorted((k, v) for k, v in types.items() if k.lower() in low))
     key = (kind, text, rel)
     memo = ctx.memo  # per run: a memo shared across runs would leak one rule set's output into another
     hit = memo.get(key) if memo is not None else None
@@ -75,17 +77,17 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
             if u in _KEYWORDS:
                 parts.append(u)
                 continue
-            if u in _ORACLE_SPECIAL or (i + 1 < n and toks[i + 1].text == "("):
+            if u in _ORACLE_SPECIAL or u in ORACLE_RESERVED or (i + 1 < n and toks[i + 1].text == "("):
                 return None
             low = t.text.lower()
             if i > 0 and toks[i - 1].text == ".":
                 if i > 1 and scope_types.get(f"{toks[i - 2].text.lower()}.{low}", "").upper().startswith(("DATE", "TIMESTAMP")):
                     return None  # a date-typed record field: date arithmetic needs the SQL rules
-                parts.append(low)
+                parts.append(quote_ident(low))  # as the SQL converter would write it (emp# → "emp#")
                 continue
             if not is_known(low) or scope_types.get(low, "").upper().startswith(("DATE", "TIMESTAMP")):
                 return None
-            parts.append(low)
+            parts.append(quote_ident(low))
         elif k == "number":
             if not t.text[-1].isdigit() and t.text[-1] != ".":
                 return None

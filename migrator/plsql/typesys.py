@@ -32,7 +32,7 @@ class PgType:
     coll: Coll | None = None
     composite: bool = False  # a record/row type (fields addressable)
     refcursor: bool = False
-    object_key: str | None = None  # schema-level object type: catalog key (for its methods)
+    object_key: tuple[str, str] | None = None  # schema-level object type: (schema, name) (for its methods)
     array_pg: str | None = None  # a nested table made sparse by DELETE(i), held as jsonb: its array type
     fields: dict[str, str] | None = None  # record: field → Oracle type, where known
 
@@ -42,8 +42,9 @@ class Sym:
     name: str
     kind: str  # var | param | const | cursor | exception | type | pkgvar | pkgconst | loopvar
     type: PgType | None = None
-    getter: str | None = None  # package variable: qualified getter function
+    getter: str | None = None  # package variable: qualified getter function (SQL text)
     setter: str | None = None
+    routine: tuple[str, str] | None = None  # lifted nested subprogram: its (schema, name), plain
     sqlstate: str | None = None  # exception
     conditions: tuple[str, ...] = ()
     cursor_params: list = field(default_factory=list)

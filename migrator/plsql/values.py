@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.quoting import quote_ident
 from migrator.plsql.lexer import Token
+from migrator.plsql.naming import derived, sql
+from migrator.plsql.parser import norm_name
 from migrator.plsql.typesys import PgType
 from migrator.rules.context import unconverted_marker
 
@@ -29,7 +32,7 @@ class ValueMixin:
         if sym.kind == "nullparam":
             return f"{sym.type.pg}", j, sym.type.ora
         if sym.kind == "selfattr":
-            base, ptype, rest = f"self.{parts[0]}", sym.type, parts[1:]
+            base, ptype, rest = f"self.{quote_ident(parts[0])}", sym.type, parts[1:]
         elif sym.type is not None and sym.type.object_key and len(parts) == 2 and \
                 parts[1] in self.object_methods(sym.type.object_key):
             return self.method_call(sym.type.object_key, parts[0], parts[1], toks, j, scope)
@@ -39,26 +42,26 @@ class ValueMixin:
             return self.constructor(sym.type, toks, j, scope)
         elif sym.type is not None and sym.type.array_pg and len(parts) == 1 and not (
                 j < len(toks) and toks[j].is_op("(")):
-            return self.sparse_to_array(parts[0], sym.type), j, ""
+            return self.sparse_to_array(quote_ident(parts[0]), sym.type), j, ""
         elif sym.type is not None and sym.type.coll is not None and (
                 (j < len(toks) and toks[j].is_op("(")) or (len(parts) > 1 and parts[1].upper() in _COLL_METHODS)):
-            base, ptype, rest = parts[0], sym.type, parts[1:]
+            base, ptype, rest = quote_ident(parts[0]), sym.type, parts[1:]
         else:
             return None
         text, j, ptype = self.access(base, ptype, rest, toks, j, scope)
         return text, j, (ptype.ora if ptype else "")
 
-    def object_methods(self, key: str) -> dict:
+    def object_methods(self, key: tuple[str, str]) -> dict:
         entry = self.lookup(key)
         return entry.info.get("plsql_methods", {}) if entry is not None else {}
 
-    def method_call(self, key: str, obj: str, method: str, toks, j, scope):
+    def method_call(self, key: tuple[str, str], obj: str, method: str, toks, j, scope):
         """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF."""
         args = []
         if j < len(toks) and toks[j].is_op("("):
             inner, j = self.paren_at(toks, j)
             args = self.call_args(inner, scope) if inner else []
-        return f"{key}__{method}({', '.join([obj] + args)})", j, ""
+        return f"{sql(derived(key, method))}({', '.join([quote_ident(obj)] + args)})", j, ""
 
     def resolve_global(self, parts, toks, j, scope, ph, types):
         u = parts[0].upper()
@@ -78,7 +81,7 @@ class ValueMixin:
                 return text, j, (ptype.ora if ptype else "")
             return None
         if len(parts) <= 2 and j < len(toks) and toks[j].is_op("("):
-            styp = self.schema_collection_type(".".join(parts))
+            styp = self.schema_collection_type(parts)
             if styp is not None:
                 return self.constructor(styp, toks, j, scope)
         return None
@@ -96,13 +99,13 @@ class ValueMixin:
                 base, ptype = self.coll_method(base, coll, rest.pop(0).upper(), arg), None
                 continue
             if rest:
-                base, ptype = f"({base}).{rest.pop(0)}", None
+                base, ptype = f"({base}).{quote_ident(rest.pop(0))}", None
                 continue
             if coll is not None and j < len(toks) and toks[j].is_op("("):
                 inner, j = self.paren_at(toks, j)
                 base, ptype = self.element(base, coll, self.expr(inner, scope))
                 while j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("word", "qident"):
-                    rest.append(toks[j + 1].text.lower())
+                    rest.append(norm_name(toks[j + 1]))
                     j += 2
                 if rest:
                     continue
@@ -205,8 +208,8 @@ class ValueMixin:
 
     # ---- cursor attributes, SQLCODE/SQLERRM ----------------------------------------------------
     def cursor_attr(self, parts, attr: str, scope, tok) -> str:
-        name = ".".join(parts)
-        if name.upper() == "SQL":
+        name = sql(tuple(parts))
+        if len(parts) == 1 and tok.kind == "word" and parts[0] == "sql":
             self.uses_sql_rowcount = True
             return {"ROWCOUNT": "sql__rowcount", "FOUND": "(sql__rowcount > 0)",
                     "NOTFOUND": "(sql__rowcount = 0)", "ISOPEN": "false"}.get(attr) or self.mark_attr(name, attr, tok)
@@ -216,9 +219,9 @@ class ValueMixin:
         if sym is None or sym.kind not in ("cursor", "var", "param"):
             return self.mark_attr(name, attr, tok)
         self.tracked_cursors.add(parts[0])
-        base = parts[0]
-        return {"FOUND": f"{base}__found", "NOTFOUND": f"(NOT {base}__found)",
-                "ROWCOUNT": f"{base}__rowcount"}.get(attr) or self.mark_attr(name, attr, tok)
+        found, rowcount = quote_ident(f"{parts[0]}__found"), quote_ident(f"{parts[0]}__rowcount")
+        return {"FOUND": found, "NOTFOUND": f"(NOT {found})",
+                "ROWCOUNT": rowcount}.get(attr) or self.mark_attr(name, attr, tok)
 
     def mark_attr(self, name, attr, tok) -> str:
         self.unconverted(f"%{attr}", f"{name}%{attr} has no converted equivalent", tok)

@@ -24,8 +24,10 @@ def unconverted_marker(construct: str, original: str = "") -> str:
     The comment carries the original Oracle text (with comment terminators defused); the bare
     token after it is a syntax error in SQL and in PL/pgSQL bodies (checked at CREATE time).
     """
-    safe = original.replace("*/", "* /").strip()
-    body = f"/* {MARKER_TOKEN}({construct}): {safe} */" if safe else f"/* {MARKER_TOKEN}({construct}) */"
+    # Both delimiters are defused: PostgreSQL nests /* comments, so a '/*' in the original (or in a
+    # name in the construct) would leave the marker's comment open and swallow what follows.
+    text = f"{MARKER_TOKEN}({construct}): {original.strip()}" if original.strip() else f"{MARKER_TOKEN}({construct})"
+    body = "/* " + text.replace("*/", "* /").replace("/*", "/ *") + " */"
     return f"{body} {MARKER_TOKEN}"
 
 
@@ -68,13 +70,16 @@ _NOT_DEFINING = frozenset({UnitKind.COMMENT, UnitKind.DATA, UnitKind.GRANT, Unit
 @dataclass
 class Catalog:
     """What the whole schema export defines, so one unit's conversion can see the others
-    (is ``x(1)`` a procedure call or a function? is ``pkg.v`` a package variable?)."""
+    (is ``x(1)`` a procedure call or a function? is ``pkg.v`` a package variable?).
+
+    Keys are (schema, name) pairs of plain names (`migrator.identifiers`): a name may hold any
+    character, '.' included, so a dotted string would be ambiguous."""
 
     default_schema: str
-    entries: dict[str, CatalogEntry] = field(default_factory=dict)  # key: "schema.name" lower
+    entries: dict[tuple[str, str], CatalogEntry] = field(default_factory=dict)
 
     def add(self, entry: CatalogEntry) -> None:
-        key = f"{entry.schema}.{entry.name}"
+        key = (entry.schema, entry.name)
         old = self.entries.get(key)
         # First definition wins (duplicates are reported by the reader); a package body does
         # not replace its spec's entry. Statements about an object (COMMENT ON, INSERT INTO,
@@ -83,11 +88,14 @@ class Catalog:
         if old is None or entry.kind is UnitKind.PACKAGE_SPEC or (old.kind in _NOT_DEFINING and entry.kind not in _NOT_DEFINING):
             self.entries[key] = entry
 
-    def lookup(self, name: str) -> CatalogEntry | None:
-        name = name.lower().strip('"')
-        if "." in name:
-            return self.entries.get(name)
-        return self.entries.get(f"{self.default_schema}.{name}")
+    def lookup(self, *parts: str) -> CatalogEntry | None:
+        """The entry for a name given as its plain parts: (name) in the default schema, or
+        (schema, name); a longer chain names no catalog object."""
+        if not parts or not all(isinstance(p, str) for p in parts):
+            raise TypeError(f"lookup takes plain name parts, got {parts!r}")
+        if len(parts) == 1:
+            return self.entries.get((self.default_schema, parts[0]))
+        return self.entries.get((parts[0], parts[1])) if len(parts) == 2 else None
 
 
 @dataclass

@@ -47,7 +47,7 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
     """
     for unit in units:
         reader = _INFO.get(unit.kind)
-        entry = catalog.entries.get(f"{unit.schema}.{unit.name}")
+        entry = catalog.entries.get((unit.schema, unit.name))
         if reader is None or entry is None or entry.unit_id != unit.id:
             continue
         try:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from harness.quoting import comment_text, quote_ident
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_columns import parse_column, render_column
 from migrator.rules.ddl_common import require, unconverted
 from migrator.rules.ddl_constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
-from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top, tokenize
+from migrator.rules.ddl_lexer import LexError, Name, Token, ident, matching_paren, read_name, split_top, tokenize
 
 
 def convert_alter(text: str, ctx: ConversionContext) -> str:
@@ -21,13 +22,13 @@ def convert_alter(text: str, ctx: ConversionContext) -> str:
     except (LexError, IndexError) as exc:
         return unconverted(ctx, "ALTER TABLE", str(exc), text)
     if not actions:
-        return f"-- {table}: nothing to change in PostgreSQL (see notes)"
+        return f"-- {comment_text(table.sql)}: nothing to change in PostgreSQL (see notes)"
     ctx.applied("ddl.alter_table")
-    return f"ALTER TABLE {table}\n    " + ",\n    ".join(actions) + ";"
+    return f"ALTER TABLE {table.sql}\n    " + ",\n    ".join(actions) + ";"
 
 
-def _types(table: str, ctx: ConversionContext) -> dict | None:
-    entry = ctx.catalog.lookup(table)
+def _types(table: Name, ctx: ConversionContext) -> dict | None:
+    entry = ctx.catalog.lookup(*table)
     return entry.info.get("columns") if entry else None
 
 
@@ -70,7 +71,7 @@ def _add(text: str, toks: list[Token], ctx: ConversionContext, types: dict | Non
 
 def _modify(text: str, el: list[Token], ctx: ConversionContext, types: dict | None) -> list[str]:
     """MODIFY col [type] [DEFAULT x] [NOT NULL | NULL] → ALTER COLUMN sub-actions."""
-    name = ident(el[0])
+    name = quote_ident(ident(el[0]))
     col = parse_column(text, el, ctx, types)
     out = []
     if col.pg_type:
@@ -90,18 +91,24 @@ def _modify(text: str, el: list[Token], ctx: ConversionContext, types: dict | No
 def _drop(text: str, toks: list[Token]) -> list[str]:
     if toks[0].is_word("CONSTRAINT"):
         cascade = " CASCADE" if any(t.is_word("CASCADE") for t in toks) else ""
-        return [f"DROP CONSTRAINT {ident(toks[1])}{cascade}"]
+        return [f"DROP CONSTRAINT {quote_ident(ident(toks[1]))}{cascade}"]
     if toks[0].is_word("PRIMARY"):
         raise LexError("DROP PRIMARY KEY: name the constraint (PostgreSQL drops constraints by name)")
     cols = toks[1:] if toks[0].is_word("COLUMN") else toks
     if cols[0].text == "(":
         cols = cols[1:matching_paren(cols, 0)]
-    return [f"DROP COLUMN {ident(t)}" for t in cols if t.kind in ("word", "qident")
+    return [f"DROP COLUMN {quote_ident(ident(t))}" for t in cols if t.kind in ("word", "qident")
             and not t.is_word("CASCADE", "CONSTRAINTS")]
 
 
 
 def _rename(toks: list[Token]) -> str:
     """RENAME COLUMN a TO b | RENAME CONSTRAINT a TO b | RENAME TO x: same words in PostgreSQL."""
-    return "RENAME " + " ".join(t.text.upper() if t.is_word("COLUMN", "CONSTRAINT", "TO") else ident(t)
+    return "RENAME " + " ".join(t.text.upper() if t.is_word("COLUMN", "CONSTRAINT", "TO") else _rename_part(t)
                                 for t in toks)
+
+
+def _rename_part(t: Token) -> str:
+    if t.kind not in ("word", "qident"):
+        raise LexError(f"unexpected {t.text!r} in RENAME")
+    return quote_ident(ident(t))

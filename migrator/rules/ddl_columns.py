@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.quoting import quote_ident
 from migrator.rules import ddl_sequences
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_common import convert_expression, require
@@ -169,5 +170,5 @@ def _identity(toks: list[Token], i: int, mode: list[str], col: Column, ctx: Conv
 
 
 def render_column(col: Column) -> str:
-    return " ".join(x for x in [col.name, col.pg_type, *col.parts] if x)
+    return " ".join(x for x in [quote_ident(col.name), col.pg_type, *col.parts] if x)
 

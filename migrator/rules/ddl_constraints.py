@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.quoting import quote_ident
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_common import convert_expression, words
-from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source
+from migrator.rules.ddl_lexer import LexError, Name, Token, ident, matching_paren, read_name, source
 
 # Words that start a constraint or a state; they end a column's type and DEFAULT expression.
 CONSTRAINT_STARTS = {"CONSTRAINT", "NOT", "NULL", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "FOREIGN"}
@@ -22,10 +23,10 @@ STATE_WORDS = {"ENABLE", "DISABLE", "VALIDATE", "NOVALIDATE", "RELY", "NORELY", 
 @dataclass
 class Constraint:
     kind: str  # primary | unique | check | foreign | not_null | null
-    name: str | None = None
+    name: str | None = None  # plain names (quoted when rendered)
     columns: list[str] = field(default_factory=list)
     check: str = ""
-    ref_table: str = ""
+    ref_table: Name = Name()
     ref_columns: list[str] = field(default_factory=list)
     on_delete: str = ""
     deferral: list[str] = field(default_factory=list)
@@ -134,8 +135,8 @@ def _skip_using_index(toks: list[Token], i: int) -> int:
 
 def render(con: Constraint, inline: bool) -> str:
     """PostgreSQL text of a constraint; inline ones omit the column list."""
-    head = f"CONSTRAINT {con.name} " if con.name else ""
-    cols = "" if inline else f" ({', '.join(con.columns)})"
+    head = f"CONSTRAINT {quote_ident(con.name)} " if con.name else ""
+    cols = "" if inline else f" ({_names(con.columns)})"
     if con.kind == "not_null":
         body = "NOT NULL"
     elif con.kind == "null":
@@ -147,13 +148,17 @@ def render(con: Constraint, inline: bool) -> str:
     elif con.kind == "check":
         body = f"CHECK ({con.check})"
     else:
-        body = ("" if inline else f"FOREIGN KEY{cols} ") + f"REFERENCES {con.ref_table}"
+        body = ("" if inline else f"FOREIGN KEY{cols} ") + f"REFERENCES {con.ref_table.sql}"
         if con.ref_columns:
-            body += f" ({', '.join(con.ref_columns)})"
+            body += f" ({_names(con.ref_columns)})"
         if con.on_delete:
             body += f" ON DELETE {con.on_delete}"
     tail = " " + " ".join(con.deferral) if con.deferral and con.kind in ("primary", "unique", "foreign") else ""
     return head + body + tail
+
+
+def _names(columns: list[str]) -> str:
+    return ", ".join(quote_ident(c) for c in columns)
 
 
 def keep(con: Constraint, ctx: ConversionContext) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from migrator.rules.context import Catalog, ConversionContext
 from migrator.rules.ddl_common import convert_statement, unconverted
-from migrator.rules.ddl_lexer import LexError, Token, matching_paren, read_name, source, tokenize
+from migrator.rules.ddl_lexer import LexError, Name, Token, matching_paren, read_name, source, tokenize
 
 
 def convert_data(text: str, ctx: ConversionContext) -> str:
@@ -35,7 +35,7 @@ def _table_types(toks: list[Token], catalog: Catalog) -> dict | None:
     for k, t in enumerate(toks[:-1]):
         if t.is_word("INTO", "UPDATE", "FROM"):
             name, _ = read_name(toks, k + 1)
-            entry = catalog.lookup(name)
+            entry = catalog.lookup(*name)
             return entry.info.get("columns") if entry else None
     return None
 
@@ -59,15 +59,16 @@ def _insert_all(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     for table, cols, values in clauses:
         cols_text = source(text, cols)
         vals_text = source(text, values)
-        stmt = f"INSERT INTO {table} {cols_text} VALUES {vals_text}" if from_dual else \
-            f"INSERT INTO {table} {cols_text} SELECT {vals_text[1:-1]} FROM ({query}) src"
+        # Oracle text again (converted below), so the table is written the Oracle way
+        stmt = f"INSERT INTO {table.oracle} {cols_text} VALUES {vals_text}" if from_dual else \
+            f"INSERT INTO {table.oracle} {cols_text} SELECT {vals_text[1:-1]} FROM ({query}) src"
         out.append(convert_statement(stmt, ctx, types=_types_of(table, ctx.catalog)) + ";")
     ctx.applied("data.insert_all")
     return "\n".join(out)
 
 
-def _types_of(table: str, catalog: Catalog) -> dict | None:
-    entry = catalog.lookup(table)
+def _types_of(table: Name, catalog: Catalog) -> dict | None:
+    entry = catalog.lookup(*table)
     return entry.info.get("columns") if entry else None
 
 

@@ -4,9 +4,10 @@ when it was skipped); grants to PUBLIC are emitted directly."""
 
 from __future__ import annotations
 
+from harness.quoting import quote_ident
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_common import unconverted
-from migrator.rules.ddl_lexer import LexError, Token, ident, read_name, split_top, tokenize
+from migrator.rules.ddl_lexer import LexError, Name, Token, dollar_tag, ident, pg_string, read_name, split_top, tokenize
 from migrator.units import UnitKind
 
 _TABLE_PRIVS = {"SELECT": "SELECT", "READ": "SELECT", "INSERT": "INSERT", "UPDATE": "UPDATE",
@@ -47,8 +48,9 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str | None
     stmts = []
     for grantee in grantees:
         option = with_option if grantee != "public" else ""  # PostgreSQL: no grant option for PUBLIC
-        stmt = (f"GRANT {', '.join(pg_privs)} ON {target} TO {grantee}{option}" if verb == "GRANT"
-                else f"REVOKE {', '.join(pg_privs)} ON {target} FROM {grantee}")
+        role = quote_ident(grantee)
+        stmt = (f"GRANT {', '.join(pg_privs)} ON {target} TO {role}{option}" if verb == "GRANT"
+                else f"REVOKE {', '.join(pg_privs)} ON {target} FROM {role}")
         stmts.append(_guarded(stmt, grantee, ctx))
     return "\n".join(stmts)
 
@@ -62,44 +64,44 @@ def _grantee_tokens(toks: list[Token]) -> list[Token]:
     return out
 
 
-def _target(obj: str, privs: list[str], ctx: ConversionContext) -> tuple[str, list[str]]:
-    entry = ctx.catalog.lookup(obj)
+def _target(obj: Name, privs: list[str], ctx: ConversionContext) -> tuple[str, list[str]]:
+    entry = ctx.catalog.lookup(*obj)
     kind = entry.kind if entry else UnitKind.TABLE
     dropped = [p for p in privs if p.split()[0] in _NO_EQUIVALENT]
     if dropped:
         ctx.note(f"privileges without PostgreSQL equivalent dropped: {', '.join(dropped)}")
     kept = [p for p in privs if p not in dropped]
     if kind in _ROUTINES:
-        return f"ROUTINE {obj}", ["EXECUTE"] if any(p.startswith(("EXECUTE", "ALL")) for p in kept) else []
+        return f"ROUTINE {obj.sql}", ["EXECUTE"] if any(p.startswith(("EXECUTE", "ALL")) for p in kept) else []
     if kind in (UnitKind.PACKAGE_SPEC, UnitKind.PACKAGE_BODY):
         # A package becomes a schema: EXECUTE on it means using that schema's routines.
         ctx.note(f"EXECUTE on package {obj} → USAGE on schema {obj} (grant EXECUTE on its routines too)")
-        return f"SCHEMA {obj}", ["USAGE"] if kept else []
+        # the package's schema has the package's own name (migrator.plsql.emit_package)
+        return f"SCHEMA {quote_ident(obj.last)}", ["USAGE"] if kept else []
     if kind is UnitKind.SEQUENCE:
         # nextval needs USAGE (or UPDATE); Oracle SELECT on a sequence is what lets you call NEXTVAL.
-        return f"SEQUENCE {obj}", ["USAGE", "SELECT"] if kept else []
+        return f"SEQUENCE {obj.sql}", ["USAGE", "SELECT"] if kept else []
     privs_pg = []
     for p in kept:
         pg = _TABLE_PRIVS.get(p.split()[0])
         if pg and pg not in privs_pg:
             privs_pg.append("ALL PRIVILEGES" if pg == "ALL" else pg)
-    return f"TABLE {obj}", privs_pg
+    return f"TABLE {obj.sql}", privs_pg
 
 
 def _guarded(stmt: str, grantee: str, ctx: ConversionContext) -> str:
     if grantee == "public":
         return stmt + ";"
     ctx.note(f"grant to {grantee} runs only if that role exists in PostgreSQL")
-    role = grantee.strip('"').replace("'", "''")
-    return (
-        "DO $grant$\nBEGIN\n"
-        f"    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN\n"
+    # the role name is a value here: a string literal, with '%' doubled in RAISE's format string
+    body = (
+        "\nBEGIN\n"
+        f"    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = {pg_string(grantee)}) THEN\n"
         f"        {stmt};\n"
         "    ELSE\n"
-        f"        RAISE NOTICE 'role {role} does not exist: skipped: %', {_quote(stmt)};\n"
-        "    END IF;\nEND\n$grant$;"
+        f"        RAISE NOTICE {pg_string(f'role {grantee} does not exist: skipped: '.replace('%', '%%') + '%')}, "
+        f"{pg_string(stmt)};\n"
+        "    END IF;\nEND\n"
     )
-
-
-def _quote(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"
+    tag = dollar_tag(body, "grant")
+    return f"DO {tag}{body}{tag};"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from harness.quoting import quote_ident
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_common import convert_expression, guarded, require, words
 from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top
@@ -26,9 +27,8 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     if not toks[i].is_word("INDEX"):
         raise LexError("not a CREATE INDEX statement")
     name, i = read_name(toks, i + 1)
-    if "." in name:
-        # PostgreSQL puts an index in its table's schema; the index name cannot be qualified.
-        name = name.rsplit(".", 1)[1]
+    # PostgreSQL puts an index in its table's schema; the index name cannot be qualified.
+    name = name.last
     if not toks[i].is_word("ON"):
         raise LexError("expected ON after the index name")
     if toks[i + 1].is_word("CLUSTER"):
@@ -39,7 +39,7 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     end = matching_paren(toks, i)
     cols = [_element(text, el, ctx) for el in split_top(toks[i + 1:end])]
     _trailing(text, toks[end + 1:], ctx)
-    return f"CREATE {unique}INDEX {name} ON {table} ({', '.join(cols)});"
+    return f"CREATE {unique}INDEX {quote_ident(name)} ON {table.sql} ({', '.join(cols)});"
 
 
 def _element(text: str, el: list[Token], ctx: ConversionContext) -> str:
@@ -47,7 +47,7 @@ def _element(text: str, el: list[Token], ctx: ConversionContext) -> str:
     if el[-1].is_word("ASC", "DESC"):
         order, el = " " + el[-1].text.upper(), el[:-1]
     if len(el) == 1 and el[0].kind in ("word", "qident"):
-        return ident(el[0]) + order
+        return quote_ident(ident(el[0])) + order
     # A function-based index: PostgreSQL wants the expression in parentheses.
     return f"({convert_expression(source(text, el), ctx)}){order}"
 

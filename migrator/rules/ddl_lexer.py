@@ -12,8 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from harness.quoting import qualified
+from migrator.identifiers import fold, oracle_text
+
 _Q_CLOSE = {"[": "]", "(": ")", "{": "}", "<": ">"}
-_WORD = re.compile(r"[A-Za-z_$#][A-Za-z0-9_$#]*")
+# Letters in any script, as Oracle allows in unquoted names (CAFÉ); folded like ASCII ones.
+_WORD = re.compile(r"(?:[^\W\d]|[$#])[\w$#]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?")
 _OPS = ("<>", "!=", "^=", "<=", ">=", "||", ":=", "=>", "..", "**")
 
@@ -67,10 +71,7 @@ def _read_token(text: str, i: int) -> Token:
     if c == "'":
         return _read_string(text, i)
     if c == '"':
-        end = text.find('"', i + 1)
-        if end < 0:
-            raise LexError("unterminated quoted identifier")
-        return Token("qident", text[i:end + 1], i, end + 1)
+        return _read_quoted_identifier(text, i)
     m = _NUMBER.match(text, i)
     if m and (c.isdigit() or c == "."):
         return Token("number", m.group(), i, m.end())
@@ -81,6 +82,19 @@ def _read_token(text: str, i: int) -> Token:
         if text.startswith(op, i):
             return Token("op", op, i, i + len(op))
     return Token("op", c, i, i + 1)
+
+
+def _read_quoted_identifier(text: str, i: int) -> Token:
+    # `""` inside is an escaped quote (PostgreSQL's rule; Oracle forbids `"` in names): read as
+    # part of the one name, never as its end (migrator.identifiers).
+    end = i + 1
+    while True:
+        end = text.find('"', end)
+        if end < 0:
+            raise LexError("unterminated quoted identifier")
+        if text[end + 1:end + 2] != '"':
+            return Token("qident", text[i:end + 1], i, end + 1)
+        end += 2
 
 
 def _read_string(text: str, i: int) -> Token:
@@ -120,6 +134,16 @@ def pg_string(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+def dollar_tag(body: str, base: str = "fn") -> str:
+    """A dollar-quote tag ($fn$, $fn1$, ...) that does not occur in `body`, so no text inside the
+    body (a name holding '$fn$', say) can end the quoted string early."""
+    tag, n = f"${base}$", 0
+    while tag in body:
+        n += 1
+        tag = f"${base}{n}$"
+    return tag
+
+
 def matching_paren(tokens: list[Token], i: int) -> int:
     """Index of the ')' closing the '(' at tokens[i]."""
     depth = 0
@@ -157,24 +181,45 @@ def source(text: str, tokens: list[Token]) -> str:
 
 
 def ident(tok: Token) -> str:
-    """Oracle identifier → PostgreSQL: unquoted and upper-case quoted names fold to lower case
-    (Oracle folds to upper, PostgreSQL to lower, so "EMP" and emp are the same object on both)."""
-    if tok.kind == "qident":
-        inner = tok.text[1:-1]
-        if inner == inner.upper() and re.fullmatch(r"[A-Z_][A-Z0-9_$]*", inner):
-            return inner.lower()
-        return tok.text
-    return tok.text.lower()
+    """The plain name of an identifier token (Oracle's folding: `migrator.identifiers.fold`);
+    quote it with `harness.quoting.quote_ident` when writing it into SQL."""
+    return fold(tok.text)
 
 
-def read_name(tokens: list[Token], i: int) -> tuple[str, int]:
-    """A possibly qualified name (a.b.c, @dblink kept) starting at tokens[i]; returns (name, next)."""
+class Name(tuple):
+    """A possibly qualified name as its plain parts (schema, object[, column]).
+
+    `.sql` is the text to write into SQL, each part quoted on its own; str() gives the same, so
+    a Name pasted into text by mistake is still a safe identifier."""
+
+    @property
+    def sql(self) -> str:
+        return qualified(*self)
+
+    @property
+    def oracle(self) -> str:
+        """Oracle text that reads back as this name (for Oracle SQL built to be parsed again)."""
+        return ".".join(oracle_text(p) for p in self)
+
+    @property
+    def last(self) -> str:
+        return self[-1]
+
+    def __str__(self) -> str:
+        return self.sql
+
+    def __format__(self, spec: str) -> str:
+        return format(self.sql, spec)
+
+
+def read_name(tokens: list[Token], i: int) -> tuple[Name, int]:
+    """A possibly qualified name (a.b.c) starting at tokens[i]; returns (name, next)."""
     parts = [ident(tokens[i])]
     i += 1
     while i + 1 < len(tokens) and tokens[i].text == "." and tokens[i + 1].kind in ("word", "qident"):
         parts.append(ident(tokens[i + 1]))
         i += 2
-    return ".".join(parts), i
+    return Name(parts), i
 
 
 def words_at(tokens: list[Token], i: int, *words: str) -> bool:

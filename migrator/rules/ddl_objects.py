@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_common import unconverted
-from migrator.rules.ddl_lexer import LexError, Token, pg_string, read_name, string_value, tokenize
+from migrator.rules.ddl_lexer import LexError, Name, Token, pg_string, read_name, string_value, tokenize
 from migrator.units import UnitKind
 
 _COMMENT_TARGET = {UnitKind.VIEW: "VIEW", UnitKind.MATERIALIZED_VIEW: "MATERIALIZED VIEW"}
@@ -31,14 +31,14 @@ def convert_comment(text: str, ctx: ConversionContext) -> str:
         return unconverted(ctx, "COMMENT", f"could not read the statement: {exc}", text)
     if what == "TABLE":
         # Oracle's COMMENT ON TABLE also covers views; PostgreSQL wants the right object word.
-        entry = ctx.catalog.lookup(name)
+        entry = ctx.catalog.lookup(*name)
         what = _COMMENT_TARGET.get(entry.kind, "TABLE") if entry else "TABLE"
     elif what == "MATERIALIZED":
         what = "MATERIALIZED VIEW"
     elif what not in ("COLUMN",):
         return unconverted(ctx, f"COMMENT ON {what}", "no PostgreSQL object of this kind", text)
     ctx.applied("ddl.comment")
-    return f"COMMENT ON {what} {name} IS {pg_string(string_value(toks[i + 1]))};"
+    return f"COMMENT ON {what} {name.sql} IS {pg_string(string_value(toks[i + 1]))};"
 
 
 def synonym_info(text: str) -> dict:
@@ -62,16 +62,16 @@ def convert_synonym(text: str, ctx: ConversionContext) -> str:
     target = info["synonym_for"]
     if info["dblink"]:
         return unconverted(ctx, "synonym over a database link", "use postgres_fdw for remote objects", text)
-    entry = ctx.catalog.lookup(target)
+    entry = ctx.catalog.lookup(*target)
     if entry is not None and entry.kind not in _VIEWABLE:
         return unconverted(ctx, f"synonym for {entry.kind.value}",
                            f"PostgreSQL has no synonyms: reference {target} directly (or via search_path)", text)
     if not ctx.enabled("ddl.synonym"):
         return unconverted(ctx, "CREATE SYNONYM", "rule ddl.synonym is disabled", text)
-    if info["public"] and "." not in name:
-        name = f"public.{name}"  # a public synonym is visible from every schema
+    if info["public"] and len(name) == 1:
+        name = Name(("public", *name))  # a public synonym is visible from every schema
     if entry is None:
         ctx.note(f"synonym target {target} is not in this export; assumed to be a table or view")
     ctx.note(f"synonym {name} → view over {target} (its column list is fixed at creation)")
     ctx.applied("ddl.synonym")
-    return f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {target};"
+    return f"CREATE OR REPLACE VIEW {name.sql} AS SELECT * FROM {target.sql};"

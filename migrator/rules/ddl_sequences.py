@@ -93,7 +93,7 @@ def convert_sequence(text: str, ctx: ConversionContext) -> str:
     name, i = read_name(toks, i)
     body = options(toks[i:], ctx)
     ctx.applied("ddl.sequence")
-    return " ".join([f"CREATE SEQUENCE {name}", *body]) + ";"
+    return " ".join([f"CREATE SEQUENCE {name.sql}", *body]) + ";"
 
 
 def sequence_info(text: str) -> dict:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.quoting import quote_ident
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_columns import oracle_type_of, parse_column, render_column
 from migrator.rules.ddl_common import convert_statement, require, unconverted, words
 from migrator.rules.ddl_constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
-from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top, tokenize
+from migrator.rules.ddl_lexer import LexError, Name, Token, ident, matching_paren, read_name, source, split_top, tokenize
 
 # Clauses after the column list that only describe storage: they have no behaviour, so they
 # are dropped (and listed in a note). Any other word there is not understood → unconverted.
@@ -25,7 +26,7 @@ PHYSICAL_HEADS = {
 @dataclass
 class TableHead:
     temporary: bool
-    name: str
+    name: Name
     open_paren: int | None  # index of '(' of the element list, None for CTAS without columns
     close_paren: int | None
     rest: int  # index of the first token after the element list
@@ -107,8 +108,8 @@ def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
     if elements:
         cols = " (\n    " + ",\n    ".join(elements) + "\n)"
     if tail.query is not None:
-        return f"{create} {head.name}{cols} AS\n{tail.query};"
-    return f"{create} {head.name}{cols}{tail.partition};"
+        return f"{create} {head.name.sql}{cols} AS\n{tail.query};"
+    return f"{create} {head.name.sql}{cols}{tail.partition};"
 
 
 def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | None) -> str:
@@ -118,7 +119,7 @@ def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | N
             raise LexError(f"unexpected text after constraint: {source(text, el[i:])}")
         return render(con, inline=False) if keep(con, ctx) else ""
     if len(el) == 1:  # CTAS column list: a bare name
-        return ident(el[0])
+        return quote_ident(ident(el[0]))
     return render_column(parse_column(text, el, ctx, types))
 
 

@@ -9,15 +9,16 @@ reported as unconverted (the composite type itself is still created).
 
 from __future__ import annotations
 
+from harness.quoting import comment_text, quote_ident
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_common import unconverted
-from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top, tokenize
+from migrator.rules.ddl_lexer import LexError, Name, Token, ident, matching_paren, read_name, source, split_top, tokenize
 from migrator.rules.types import map_type
 
 _METHOD_WORDS = {"MEMBER", "STATIC", "MAP", "ORDER", "CONSTRUCTOR", "FINAL", "INSTANTIABLE", "NOT", "OVERRIDING"}
 
 
-def parse_type(text: str) -> tuple[str, dict, list[Token], int]:
+def parse_type(text: str) -> tuple[Name, dict, list[Token], int]:
     """→ (name, info, tokens, index after AS/IS) with info["type_kind"] and its details."""
     toks = tokenize(text)
     i = 1
@@ -75,16 +76,16 @@ def convert_type(text: str, ctx: ConversionContext) -> str:
         return _collection(name, info, toks, ctx)
     if kind == "incomplete":
         ctx.note(f"forward declaration of type {name}: nothing to create in PostgreSQL")
-        return f"-- forward declaration of type {name} (created by its full definition)"
+        return f"-- forward declaration of type {comment_text(name.sql)} (created by its full definition)"
     return unconverted(ctx, "CREATE TYPE", f"type form {kind!r} has no PostgreSQL equivalent", text)
 
 
-def _object(text: str, name: str, info: dict, toks: list[Token], i: int, ctx: ConversionContext) -> str:
+def _object(text: str, name: Name, info: dict, toks: list[Token], i: int, ctx: ConversionContext) -> str:
     if not ctx.enabled("ddl.object_type"):
         return unconverted(ctx, "CREATE TYPE AS OBJECT", "rule ddl.object_type is disabled", text)
-    attrs = ",\n    ".join(f"{a} {map_type(t, ctx)}" for a, t in info["attributes"].items())
+    attrs = ",\n    ".join(f"{quote_ident(a)} {map_type(t, ctx)}" for a, t in info["attributes"].items())
     ctx.applied("ddl.object_type")
-    out = f"CREATE TYPE {name} AS (\n    {attrs}\n);"
+    out = f"CREATE TYPE {name.sql} AS (\n    {attrs}\n);"
     end = matching_paren(toks, i + 1)
     methods = [el for el in split_top(toks[i + 2:end]) if el[0].is_word(*_METHOD_WORDS)]
     # MEMBER/STATIC methods are implemented by the TYPE BODY unit as functions <type>__<method>
@@ -104,7 +105,7 @@ def _object(text: str, name: str, info: dict, toks: list[Token], i: int, ctx: Co
     return out
 
 
-def _collection(name: str, info: dict, toks: list[Token], ctx: ConversionContext) -> str:
+def _collection(name: Name, info: dict, toks: list[Token], ctx: ConversionContext) -> str:
     if not ctx.enabled("ddl.collection_type"):
         return unconverted(ctx, "CREATE TYPE collection", "rule ddl.collection_type is disabled", "")
     element = map_type(info["element"], ctx)
@@ -115,4 +116,4 @@ def _collection(name: str, info: dict, toks: list[Token], ctx: ConversionContext
     if any(t.is_word("NOT") for t in toks):
         ctx.note(f"{name}: NOT NULL on collection elements is not enforced by the array domain")
     ctx.note(f"collection type {name} → domain over {element}[] (1-based arrays)")
-    return f"CREATE DOMAIN {name} AS {element}[]{check};"
+    return f"CREATE DOMAIN {name.sql} AS {element}[]{check};"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from harness.quoting import comment_text, quote_ident
 from migrator.rules.context import ConversionContext
 from migrator.rules.ddl_common import convert_statement, guarded, words
 from migrator.rules.ddl_lexer import LexError, Token, ident, matching_paren, read_name, source, split_top
@@ -28,7 +29,7 @@ def _view(text: str, toks: list[Token], ctx: ConversionContext) -> str:
         i += 1
     query_toks, option = _split_view_option(toks[i + 1:], ctx)
     query = convert_statement(source(text, query_toks), ctx)
-    return f"CREATE OR REPLACE VIEW {name}{cols} AS\n{query}{option};"
+    return f"CREATE OR REPLACE VIEW {name.sql}{cols} AS\n{query}{option};"
 
 
 def _column_names(toks: list[Token], i: int) -> tuple[str, int]:
@@ -36,7 +37,7 @@ def _column_names(toks: list[Token], i: int) -> tuple[str, int]:
         return "", i
     end = matching_paren(toks, i)
     # Oracle allows inline constraints in a view's column list; only the names matter here.
-    names = [ident(el[0]) for el in split_top(toks[i + 1:end])]
+    names = [quote_ident(ident(el[0])) for el in split_top(toks[i + 1:end])]
     return f" ({', '.join(names)})", end + 1
 
 
@@ -66,7 +67,7 @@ def convert_materialized_view(text: str, ctx: ConversionContext) -> str:
 def _mview(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     if toks[3].is_word("LOG"):
         ctx.note("materialized view log not needed: PostgreSQL refreshes by re-running the query")
-        return f"-- materialized view log omitted (no PostgreSQL equivalent needed): {words(toks[5:])}"
+        return f"-- materialized view log omitted (no PostgreSQL equivalent needed): {comment_text(words(toks[5:]))}"
     name, i = read_name(toks, 3)
     cols, i = _column_names(toks, i)
     options: list[Token] = []
@@ -80,4 +81,4 @@ def _mview(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     if options:
         ctx.note(f"materialized view options dropped: {words(options)}; PostgreSQL refreshes only "
                  "on REFRESH MATERIALIZED VIEW (no FAST/ON COMMIT/scheduled refresh)")
-    return f"CREATE MATERIALIZED VIEW {name}{cols} AS\n{query}\n{'WITH NO DATA' if no_data else 'WITH DATA'};"
+    return f"CREATE MATERIALIZED VIEW {name.sql}{cols} AS\n{query}\n{'WITH NO DATA' if no_data else 'WITH DATA'};"

@@ -5,10 +5,12 @@ them live in their own modules (expr_null, expr_dates, expr_strings, sql_select,
 sql_merge). sqlglot (read='oracle', write='postgres') parses once and prints once; our
 transforms run on its tree in between:
 
+0. every identifier gets its plain name (Oracle folding, `sql_names.fold_names`);
 1. query-level passes, innermost query first: (+) joins, CONNECT BY, ROWNUM, FROM DUAL,
    FOR UPDATE OF, MERGE, UPDATE SET targets;
 2. one top-down walk applying expression rules by node class. Top-down matters: a parent sees
-   its original children when deciding types (``d + 1`` is date arithmetic because ``d`` is a DATE).
+   its original children when deciding types (``d + 1`` is date arithmetic because ``d`` is a DATE);
+3. every identifier is quoted exactly when PostgreSQL needs it (`sql_names.quote_names`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from migrator.rules import expr_dates as dates
 from migrator.rules import expr_null as nulls
 from migrator.rules import expr_strings as strings
 from migrator.rules import expr_text as text
-from migrator.rules import sql_dml, sql_hierarchy, sql_merge, sql_select
+from migrator.rules import sql_dml, sql_hierarchy, sql_merge, sql_names, sql_select
 from migrator.rules.context import ConversionContext, unconverted_marker
 from migrator.rules.sql_types import TypeEnv
 from migrator.rules.sql_util import marker
@@ -51,9 +53,10 @@ def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str,
 
 
 def _print(tree: exp.Expression) -> str:
+    sql_names.quote_names(tree)
     # The tree is ours and printed once: sqlglot's default defensive deep copy before printing
     # costs as much as all our rules together.
-    return tree.sql(dialect="postgres", copy=False)
+    return tree.sql(dialect=sql_names.OraPostgres, copy=False)
 
 
 def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression | None:
@@ -70,6 +73,7 @@ def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression 
 
 
 def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types) -> exp.Expression:
+    sql_names.fold_names(tree)
     env = TypeEnv.build(tree, ctx, types)
     tree = _bad_into(tree, ctx)
     tree = sql_select.outer_joins(tree, ctx)

@@ -42,7 +42,8 @@ def lock_targets(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> No
                 tables.append(owner)
         else:
             ctx.applied("sql.for_update_of")
-            lock.set("expressions", [exp.to_table(t) for t in tables])
+            # built from the identifier, not parsed from text: an alias may hold any character
+            lock.set("expressions", [exp.Table(this=exp.to_identifier(t)) for t in tables])
 
 
 def _owner(select: exp.Select, col: exp.Expression, env: TypeEnv) -> str | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import sqlglot
 from sqlglot import exp
 
+from harness.quoting import quote_ident
 from migrator.rules.context import ConversionContext
 from migrator.rules.sql_types import TypeEnv
 from migrator.rules.sql_util import fn, literal_str, marker
@@ -115,7 +116,7 @@ def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Exp
         if isinstance(n, exp.Prior):
             return exp.Paren(this=n.this.copy().transform(lambda c: exp.column(c.this.copy(), table=alias) if isinstance(c, exp.Column) else c))
         if isinstance(n, exp.Column) and not n.table and n.name.upper() == "LEVEL":
-            return exp.Paren(this=sqlglot.parse_one(f"{alias}.cb_level + 1", read="postgres"))
+            return exp.Paren(this=sqlglot.parse_one(f"{quote_ident(alias)}.cb_level + 1", read="postgres"))
         if isinstance(n, exp.Column) and ((not n.table and own(n.name)) or n.table.lower() == alias.lower()):
             return exp.column(n.this.copy(), table="cb_child")
         return n
@@ -186,7 +187,10 @@ def _connect_cond(cond: exp.Expression, alias: str, own) -> exp.Expression:
 
 
 def _p(text: str, alias: str = "", bare: bool = False) -> exp.Expression:
-    sql = text.replace("{a}", alias) if bare else f"{PRIOR}.{text.replace('{a}', alias)}"
+    # PostgreSQL text: the (plain) alias is quoted to be read back as itself
+    if alias:
+        text = text.replace("{a}", quote_ident(alias))
+    sql = text if bare else f"{PRIOR}.{text}"
     return _done(sqlglot.parse_one(sql, read="postgres"))
 
 

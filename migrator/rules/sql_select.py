@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlglot import exp
 from sqlglot.transforms import eliminate_join_marks
 
+from harness.quoting import qualified
 from migrator.rules.context import ConversionContext, unconverted_marker
 from migrator.rules.sql_types import NUMBER
 from migrator.rules.sql_util import fn, literal_int, marker, tag
@@ -45,17 +46,15 @@ def _join_marker(tree: exp.Expression, ctx: ConversionContext, why: str) -> exp.
 
 
 def sequence_ref(node: exp.Column, ctx: ConversionContext, env) -> exp.Expression | None:
-    """``[schema.]seq.NEXTVAL`` → ``nextval('[schema.]seq')`` (same for CURRVAL)."""
+    """``[schema.]seq.NEXTVAL`` → ``nextval('[schema.]seq')`` (same for CURRVAL).
+
+    The literal is read by PostgreSQL as a (regclass) name, so it holds the quoted identifiers."""
     op = node.name.lower()
     if op not in ("nextval", "currval") or not node.table or not ctx.enabled("sql.sequence_nextval"):
         return None
     ctx.applied("sql.sequence_nextval")
-    name = f"{node.db}.{node.table}" if node.db else node.table
-    return tag(fn(op, exp.Literal.string(name.lower() if not _quoted(node) else name)), NUMBER)
-
-
-def _quoted(node: exp.Column) -> bool:
-    return any(p.args.get("quoted") for p in (node.args.get("table"), node.args.get("db")) if p is not None)
+    name = qualified(node.db, node.table) if node.db else qualified(node.table)
+    return tag(fn(op, exp.Literal.string(name)), NUMBER)
 
 
 # ---------------------------------------------------------------- ROWNUM

@@ -94,8 +94,8 @@ class TypeEnv:
 
 
 def _catalog_columns(ctx: ConversionContext, table: exp.Table) -> dict[str, str] | None:
-    name = f"{table.db}.{table.name}" if table.db else table.name
-    entry = ctx.catalog.lookup(name) if ctx.catalog else None
+    parts = (table.db, table.name) if table.db else (table.name,)
+    entry = ctx.catalog.lookup(*parts) if ctx.catalog and table.name else None
     cols = entry.info.get("columns") if entry else None
     if isinstance(cols, dict):
         return {str(k).lower(): str(v) for k, v in cols.items()}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from harness.quoting import qualified
+from migrator.identifiers import fold
 from migrator.rules.context import ConversionContext
 
 _NUMBER = re.compile(
@@ -58,7 +60,8 @@ _SIMPLE = {
 def map_type(oracle_type: str, ctx: ConversionContext | None = None) -> str:
     """Map one Oracle type spelling (e.g. ``NUMBER(10)``, ``VARCHAR2(30 CHAR)``) to PostgreSQL.
 
-    Unknown names (user-defined types, %TYPE references) are returned unchanged (lower-cased):
+    Unknown names (user-defined types) are returned as their PostgreSQL name, folded and quoted
+    like every other name; other unknown spellings (%TYPE references) come back lower-cased:
     callers that know better resolve them first.
     """
     t = " ".join(oracle_type.split())
@@ -72,7 +75,25 @@ def map_type(oracle_type: str, ctx: ConversionContext | None = None) -> str:
                 return t
             ctx.applied(rule)
             return pg
-    return t.lower()
+    name = _type_name(t)
+    return qualified(*name) if name else t.lower()
+
+
+# One identifier as Oracle source writes it: a bare word or a quoted name ("" inside is a quote).
+_IDENT = r'(?:"(?:[^"]|"")*"|[^\W\d][\w$#]*)'
+_TYPE_NAME = re.compile(rf"\s*({_IDENT})\s*(\.)?")
+
+
+def _type_name(t: str) -> list[str]:
+    """Plain parts of a type spelled as a (possibly qualified) name, else []."""
+    parts, pos, dot = [], 0, True
+    while dot:
+        m = _TYPE_NAME.match(t, pos)
+        if m is None:
+            return []
+        parts.append(fold(m.group(1)))
+        pos, dot = m.end(), bool(m.group(2))
+    return parts if pos == len(t) else []
 
 
 def _map_simple(t: str) -> tuple[str, str] | None:

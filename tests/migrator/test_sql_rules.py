@@ -9,7 +9,7 @@ import psycopg
 import pytest
 import sqlglot
 
-from migrator.rules.context import MARKER_TOKEN
+from migrator.rules.context import MARKER_TOKEN, unconverted_marker
 from migrator.rules.sql import convert_expression, convert_statement
 from migrator.rules.support import SUPPORT_SQL
 from sql_catalog import make_ctx
@@ -112,11 +112,35 @@ def test_unconvertible_is_marked_not_dropped(sql, construct):
     assert construct in [u.construct for u in ctx.unconverted_items]
 
 
+@pytest.mark.parametrize("construct, original", [
+    ("PACKAGE", 'CREATE PACKAGE "x /* y" AS'), ('PACKAGE "a /* b"', ""), ("GOTO", "GOTO l */ SELECT 1; /*"),
+])
+def test_marker_comment_closes_whatever_the_original_holds(construct, original):
+    # PostgreSQL nests /* comments: an unbalanced one inside would swallow the rest of the unit
+    tokens = [t.name for t in pglast.parser.scan(unconverted_marker(construct, original) + "; SELECT 1")]
+    assert tokens == ["C_COMMENT", "IDENT", "ASCII_59", "SELECT", "ICONST"]
+
+
 def test_identifiers_and_plsql_names_pass_through():
+    # Oracle's "ABC" and "T" are the objects ABC and T, i.e. PostgreSQL's abc and t; "Mixed" is not
     ctx = make_ctx()
     out = convert_statement('SELECT "ABC", "Mixed", v_x, new.col FROM "T" WHERE id = p_id', ctx)
-    assert out == 'SELECT "ABC", "Mixed", v_x, new.col FROM "T" WHERE id = p_id'
+    assert out == 'SELECT abc, "Mixed", v_x, new.col FROM t WHERE id = p_id'
     assert not ctx.unconverted_items
+
+
+@pytest.mark.parametrize("oracle, pg", [
+    ("SELECT emp#, x FROM t", 'SELECT "emp#", x FROM t'),  # '#' is an operator in PostgreSQL
+    ('SELECT "inner".a FROM "inner"', 'SELECT "inner".a FROM "inner"'),
+    ('SELECT "USER", user FROM dual', 'SELECT "user", user'),  # quoted: a column; bare: the built-in
+    ('SELECT "ORDER", "Select" FROM "TABLE"', 'SELECT "order", "Select" FROM "table"'),
+    ('SELECT "we;ird""x".nextval FROM dual', "SELECT NEXTVAL('\"we;ird\"\"x\"')"),
+    ('SELECT "My Func"(1), pkg."My Func"(2), calc#total(3) FROM dual',
+     'SELECT "My Func"(1), pkg."My Func"(2), "calc#total"(3)'),
+    ('SELECT t."Order Lines" FROM "Order Lines" t', 'SELECT t."Order Lines" FROM "Order Lines" AS t'),
+])
+def test_names_quoted_exactly_when_postgresql_needs_it(oracle, pg):
+    assert convert_statement(oracle, make_ctx()) == pg
 
 
 def test_unknown_operand_types_keep_numeric_semantics():

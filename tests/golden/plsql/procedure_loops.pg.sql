@@ -15,9 +15,9 @@ BEGIN
         CONTINUE WHEN v_i = 2;
         p_acc := p_acc + v_i;
     END LOOP;
-    <<outer>>
+    <<"outer">>
     LOOP
-        EXIT outer WHEN p_acc > 100;
+        EXIT "outer" WHEN p_acc > 100;
         p_acc := p_acc * 2;
     END LOOP;
     CASE p_from
