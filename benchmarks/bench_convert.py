@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from migrator.pipeline import MigrateOptions, migrate  # noqa: E402
-from migrator.source import read_schema_dir  # noqa: E402
+from migrator.batch.pipeline import MigrateOptions, migrate  # noqa: E402
+from migrator.source.reader import read_schema_dir  # noqa: E402
 
 SCHEMAS = ROOT / "fixtures" / "schemas"
 

@@ -21,9 +21,9 @@ sys.path.insert(0, str(ROOT))
 from harness.postgres import EmbeddedPostgres  # noqa: E402
 from harness.scenarios import load_scenarios, load_transcript  # noqa: E402
 from harness.verify import UnitToVerify, verify  # noqa: E402
-from migrator.cli_commands import default_evidence  # noqa: E402
-from migrator.output import PREAMBLE, required_extensions  # noqa: E402
-from migrator.pipeline import MigrateOptions, migrate  # noqa: E402
+from migrator.cli.commands import default_evidence  # noqa: E402
+from migrator.batch.output import PREAMBLE, required_extensions  # noqa: E402
+from migrator.batch.pipeline import MigrateOptions, migrate  # noqa: E402
 
 
 def main() -> None:

@@ -26,12 +26,12 @@ import psycopg  # noqa: E402
 from harness.deploy import deploy_units  # noqa: E402
 from harness.mutation import mutants  # noqa: E402
 from harness.postgres import EmbeddedPostgres, scratch_database  # noqa: E402
-from migrator.output import required_extensions  # noqa: E402
+from migrator.batch.output import required_extensions  # noqa: E402
 from harness.scenarios import ScenarioFile, load_scenarios, load_transcript  # noqa: E402
 from harness.verify import UnitToVerify, verify  # noqa: E402
-from migrator.cli_commands import default_evidence  # noqa: E402
-from migrator.output import PREAMBLE  # noqa: E402
-from migrator.pipeline import MigrateOptions, migrate  # noqa: E402
+from migrator.cli.commands import default_evidence  # noqa: E402
+from migrator.batch.output import PREAMBLE  # noqa: E402
+from migrator.batch.pipeline import MigrateOptions, migrate  # noqa: E402
 
 
 def main() -> None:

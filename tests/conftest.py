@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.postgres import DsnPostgres, EmbeddedPostgres, scratch_database
-from migrator.output import required_extensions
+from migrator.batch.output import required_extensions
 
 
 @pytest.fixture(scope="session")

@@ -38,4 +38,4 @@ def test_layering_harness_and_kb_do_not_import_migrator():
 
 def test_console_entry_point():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["migrator"] == "migrator.cli:main"
+    assert scripts["migrator"] == "migrator.cli.main:main"

@@ -84,7 +84,7 @@ def test_oracle_free_container_records_a_transcript():
 
 
 def test_fixed_date_freezes_sysdate_in_a_scenario(pg_engine):
-    from migrator.rules.support import SUPPORT_SQL
+    from migrator.convert.oracompat.support import SUPPORT_SQL
 
     fn = "CREATE FUNCTION today() RETURNS timestamp(0) LANGUAGE sql STABLE AS $$ SELECT oracompat.sysdate() $$;"
     step = {"name": "now", "oracle": "SELECT SYSDATE FROM dual", "postgres": "SELECT today()"}

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from psycopg import sql
 
 from harness.quoting import UnsafeName, comment_text, qualified, quote_ident
-from migrator.output import deploy_script, preamble_sql, unit_path
-from migrator.units import SourceSpan, Unit, UnitKind
+from migrator.batch.output import deploy_script, preamble_sql, unit_path
+from migrator.source.units import SourceSpan, Unit, UnitKind
 
 PIECES = ['"', '""', ";", "--", "/*", "*/", "$$", "$fn$", "'", " ", "\n", "\\", "é", "ß", "数", "Ω",
           "inner", "user", "select", "order", "table", "oracompat", "x", "A", "_", "1", "#", "$"]

@@ -20,7 +20,7 @@ from psycopg import sql
 from harness.postgres import DsnPostgres, EmbeddedPostgres
 from harness.scenarios import ScenarioFile, TranscriptFile
 from harness.verify import UnitToVerify, verify
-from migrator.output import required_extensions
+from migrator.batch.output import required_extensions
 
 SUPERUSER_DSN = os.environ.get("MIGRATOR_SUPERUSER_DSN")
 ENGINES = ["embedded", pytest.param("superuser-dsn", marks=pytest.mark.skipif(
@@ -189,7 +189,7 @@ def test_autonomous_transactions_work_for_the_execution_role(engine, tmp_path):
     """The dblink loopback opens as the execution role, into its own scratch database."""
     import yaml
 
-    from migrator.pipeline import MigrateOptions, migrate
+    from migrator.batch.pipeline import MigrateOptions, migrate
 
     src = tmp_path / "app"
     src.mkdir()

@@ -78,7 +78,7 @@ def test_a_rule_whose_evidence_is_already_present_is_linked_to_it(export, tmp_pa
 
 
 def _cli_import(file: Path, kb: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "migrator.cli", "kb", "import", str(file), "--kb", str(kb),
+    return subprocess.Popen([sys.executable, "-m", "migrator.cli.main", "kb", "import", str(file), "--kb", str(kb),
                              "--embedder", "hashing"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
 

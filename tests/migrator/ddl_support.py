@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from migrator.rules import ddl
-from migrator.rules.context import Catalog, CatalogEntry, ConversionContext, RuleSet
-from migrator.units import SourceSpan, Unit, UnitKind
+from migrator.convert.ddl import dispatch as ddl
+from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
+from migrator.source.units import SourceSpan, Unit, UnitKind
 
 # Golden file name prefix → unit kind.
 PREFIX_KIND = {

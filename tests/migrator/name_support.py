@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pglast
 
-from migrator.convert import build_catalog, convert_unit, make_context
-from migrator.source import read_schema_dir
-from migrator.units import Severity, Unit
+from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.source.reader import read_schema_dir
+from migrator.source.units import Severity, Unit
 
 
 def convert_folder(folder: Path, files: dict[str, str]) -> list[tuple[Unit, str]]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from migrator import plsql
-from migrator.rules.context import Catalog, CatalogEntry, ConversionContext, RuleSet
-from migrator.units import SourceSpan, Unit, UnitKind
+from migrator.convert import plsql
+from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
+from migrator.source.units import SourceSpan, Unit, UnitKind
 
 _HEAD = re.compile(r"(?is)^\s*(?:CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABLE\s+)?"
                    r"(PACKAGE\s+BODY|PACKAGE|FUNCTION|PROCEDURE|TRIGGER|TYPE\s+BODY|TYPE|TABLE)\s+"

@@ -1,0 +1,174 @@
+"""The episode loop: candidate → verify → (classify → retrieve → prompt → extract → verify)* → finalize.
+
+Task-agnostic: a task adapter (`migrator.agent.tasks.*`) says what the items are, how to judge a
+candidate, how to prompt and how to read an answer. The judge — never the model — decides
+whether a candidate is better; the model is called only for items that are not yet right, at
+most `attempts` times. Each episode that used the model ends in one experience written to the
+knowledge base: positive for a verified failed→correct transition, negative for the final failed
+direction, with the tier the final verdict supports.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Protocol
+
+from migrator.agent.models import Completion, Message, Model, ModelError, ModelValidationError
+
+RANK = {"rejected": 0, "wrong": 1, "unverified": 2, "correct": 3}
+DEFAULT_POLICY = ("example-assisted", "spec-first", "dependency-decomposed")
+
+
+class Judgement(Protocol):
+    category: str
+    tier: str
+    reason: str
+    steps_agreeing: int
+
+
+@dataclass
+class Item:
+    id: str
+    group: str
+    candidate: str  # the deterministic rules' output
+    source: str
+    extra: dict = field(default_factory=dict)
+
+
+class Task(Protocol):
+    name: str
+
+    def items(self) -> Iterator[Item]: ...
+    def judge(self, item: Item, candidate: str) -> Judgement: ...
+    def needs_repair(self, judgement: Judgement) -> bool: ...
+    def classify(self, item: Item, candidate: str, judgement: Judgement) -> str: ...
+    def query_text(self, item: Item, judgement: Judgement) -> str: ...
+    def prompt(self, item: Item, candidate: str, judgement: Judgement, failure_type: str, hits: Any,
+               strategy: str) -> list[Message]: ...
+    def extract(self, answer: str) -> str | None: ...
+    def commit(self, item: Item, final: str, judgement: Judgement) -> None: ...
+    def experience(self, item: Item, episode: "Episode", position: int) -> Any: ...
+
+
+@dataclass
+class AgentConfig:
+    attempts: int = 3
+    temperature: float = 0.0
+    max_tokens: int = 4096
+    policy: tuple[str, ...] = DEFAULT_POLICY
+    held_out_targets: frozenset[str] = frozenset()
+
+
+@dataclass
+class Attempt:
+    number: int
+    strategy: str
+    failure_type: str
+    retrieved: list[int]
+    input_tokens: int
+    output_tokens: int
+    latency_s: float
+    cached: bool
+    outcome: str  # the judged category, or "no code in answer"
+
+
+@dataclass
+class Episode:
+    item_id: str
+    initial: str
+    final: str
+    final_tier: str
+    final_reason: str
+    attempts: list[Attempt] = field(default_factory=list)
+    final_text: str = ""
+    experience_id: int | None = None
+    seconds: float = 0.0
+    model_error: str | None = None  # why the model could not be asked (this unit was not repaired)
+
+    @property
+    def tokens(self) -> int:
+        return sum(a.input_tokens + a.output_tokens for a in self.attempts)
+
+
+def _better(new: Judgement, old: Judgement) -> bool:
+    if RANK[new.category] != RANK[old.category]:
+        return RANK[new.category] > RANK[old.category]
+    return new.steps_agreeing > old.steps_agreeing
+
+
+def _attempt(task: Task, model: Model, kb, item: Item, state: tuple, position: int, cfg: AgentConfig,
+             number: int) -> tuple[Attempt, str | None, Judgement | None]:
+    candidate, judgement = state
+    failure_type = task.classify(item, candidate, judgement)
+    strategy = cfg.policy[min(number - 1, len(cfg.policy) - 1)]
+    hits = None
+    if kb is not None:
+        from knowledge_base.records import RetrievalQuery
+
+        hits = kb.retrieve(RetrievalQuery(text=task.query_text(item, judgement), failure_type=failure_type,
+                                          task_id=item.id, task_group=item.group, stream_position=position,
+                                          held_out_targets=cfg.held_out_targets))
+    if strategy == "example-assisted" and not (hits and hits.positives):
+        strategy = "direct"  # nothing eligible to show: say so in the record, do not pretend
+    messages = task.prompt(item, candidate, judgement, failure_type, hits, strategy)
+    completion: Completion = model.complete(messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens)
+    retrieved = [h.id for h in (hits.positives + hits.negatives)] if hits else []
+    new = task.extract(completion.text)
+    new_judgement = task.judge(item, new) if new is not None else None
+    record = Attempt(number, strategy, failure_type, retrieved, completion.input_tokens, completion.output_tokens,
+                     completion.latency_s, completion.cached,
+                     new_judgement.category if new_judgement else "no code in answer")
+    return record, new, new_judgement
+
+
+@dataclass
+class ModelState:
+    """The model of a run, and why it was given up, once it failed in a way no later unit avoids."""
+
+    model: Model | None
+    failure: str | None = None
+
+
+def run_episode(task: Task, state: ModelState, kb, item: Item, position: int, cfg: AgentConfig) -> Episode:
+    t0 = time.perf_counter()
+    candidate, judgement = item.candidate, task.judge(item, item.candidate)
+    episode = Episode(item.id, judgement.category, judgement.category, judgement.tier, judgement.reason)
+    asking = state.model is not None or state.failure is not None
+    while asking and task.needs_repair(judgement) and len(episode.attempts) < cfg.attempts:
+        if state.failure is not None:
+            episode.model_error = f"not attempted: {state.failure}"
+            break
+        try:
+            record, new, new_judgement = _attempt(task, state.model, kb, item, (candidate, judgement), position,
+                                                  cfg, len(episode.attempts) + 1)
+        except ModelError as err:
+            episode.model_error = f"model failed: {err}"
+            # A refused request is about this unit's prompt; anything else (missing extra, no
+            # region, denied, unreachable after retries) would fail every later unit the same way.
+            if not isinstance(err, ModelValidationError):
+                state.failure = f"the model failed on {item.id}: {err}"
+            break
+        episode.attempts.append(record)
+        if new is not None and new_judgement is not None and _better(new_judgement, judgement):
+            candidate, judgement = new, new_judgement
+    episode.final, episode.final_tier, episode.final_reason = judgement.category, judgement.tier, judgement.reason
+    episode.final_text = candidate
+    task.commit(item, candidate, judgement)
+    if episode.attempts and kb is not None:
+        episode.experience_id = kb.add_experience(task.experience(item, episode, position))
+    episode.seconds = time.perf_counter() - t0
+    return episode
+
+
+def run_agent(task: Task, model: Model | None, kb, cfg: AgentConfig, progress=None,
+              failure: str | None = None) -> tuple[list[Episode], str | None]:
+    """Every item's episode, and why the model was given up (None when it never was); `failure`
+    says why there is no model at all (every item that needs repair is reported with it)."""
+    state = ModelState(model, failure)
+    episodes = []
+    for position, item in enumerate(task.items()):
+        episodes.append(run_episode(task, state, kb, item, position, cfg))
+        if progress is not None:
+            progress.update(1)
+    return episodes, state.failure

@@ -1,0 +1,98 @@
+"""Run the repair agent over a converted schema and write its manifest.
+
+Called by the pipeline after the rules have converted every unit. The model is used only for
+units the judge finds `wrong` or `rejected`; the manifest records what was run (prompt version
+and hash, model, budget, knowledge-base thresholds, settings version) and, per unit, attempts,
+calls, tokens and latency.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from harness.incremental import IncrementalJudge
+from harness.scenarios import load_scenarios, load_transcript
+from migrator.agent.loop import AgentConfig, Episode, run_agent
+from migrator.agent.models import ModelError, load_model
+from migrator.batch.output import write_output
+from migrator.batch.sandboxing import open_engine
+from migrator.fixes.settings import ActiveSettings
+from migrator.agent.tasks.plsql import PlsqlTask
+from migrator.agent.tasks.prompts import PROMPT_VERSION, template_hash
+from migrator.source.units import Unit
+from migrator.batch.verification import AGENT_MANIFEST
+
+
+@dataclass
+class AgentRequest:
+    model: str
+    kb: Path | None
+    attempts: int
+    settings: ActiveSettings
+    scenarios: Path | None
+    transcript: Path | None
+    engine: str
+    cache_dir: Path
+    held_out_targets: frozenset[str] = frozenset()
+
+
+def _open_kb(path: Path | None):
+    if path is None:
+        return None
+    from knowledge_base.store import KnowledgeBase
+
+    # A new store takes the offline MiniLM embedder when installed, else the labelled hashing one;
+    # an existing store keeps the embedder its vectors were made with.
+    return KnowledgeBase(path)
+
+
+def run_plsql_agent(units: list[Unit], outputs: dict[str, str], deps: dict[str, list[str]], preamble: str,
+                    write, req: AgentRequest, out: Path, progress=None) -> tuple[list[Episode], str | None]:
+    """Every unit's episode, and why the model was given up during the run (None if it never was)."""
+    run_id = uuid.uuid4().hex[:10]
+    try:
+        model, failure = load_model(req.model, cache_dir=req.cache_dir), None
+    except ModelError as err:       # e.g. an unreadable script file: reported per unit, like a call failure
+        model, failure = None, f"cannot load the model: {err}"
+    kb = _open_kb(req.kb)
+    paragraphs = [p.text for p in req.settings.prompt_paragraphs]
+    cfg = AgentConfig(attempts=req.attempts, held_out_targets=req.held_out_targets)
+    scen = load_scenarios(req.scenarios) if req.scenarios else None
+    trans = load_transcript(req.transcript) if req.transcript else None
+    try:
+        with open_engine(req.engine) as engine, IncrementalJudge(engine, preamble, scen, trans,
+                                                                       step_timeout_ms=req.settings.harness.step_timeout_ms) as judge:
+            task = PlsqlTask(units, outputs, deps, judge, write, paragraphs, run_id)
+            episodes, model_error = run_agent(task, model, kb, cfg, progress, failure)
+    finally:
+        if kb is not None:
+            kb.close()
+    _write_manifest(out, run_id, req, cfg, paragraphs, kb, episodes, model_error)
+    return episodes, model_error
+
+
+def _write_manifest(out: Path, run_id: str, req: AgentRequest, cfg: AgentConfig, paragraphs: list[str], kb,
+                    episodes: list[Episode], model_error: str | None) -> None:
+    kb_config = kb.config.model_dump(mode="json") if kb is not None else None
+    manifest = {
+        "run_id": run_id,
+        "written_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "prompt_version": PROMPT_VERSION,
+        "prompt_hash": template_hash(paragraphs),
+        "model": req.model,
+        "model_error": model_error,
+        "budget": {"attempts": cfg.attempts, "temperature": cfg.temperature, "max_tokens": cfg.max_tokens,
+                   "policy": list(cfg.policy)},
+        "knowledge_base": str(req.kb) if req.kb else None,
+        "embedder": kb.embedder_name if kb is not None else None,
+        "kb_thresholds": kb_config,
+        "settings_version": req.settings.version,
+        "held_out_targets": sorted(cfg.held_out_targets),
+        "units": [{**{k: v for k, v in asdict(e).items() if k != "final_text"}, "tokens": e.tokens,
+                   "calls": len(e.attempts)} for e in episodes],
+    }
+    write_output(out, AGENT_MANIFEST, json.dumps(manifest, indent=2, default=str))

@@ -1,0 +1,150 @@
+"""The main task: Oracle units → PostgreSQL units, judged on a real PostgreSQL against Oracle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from harness.incremental import IncrementalJudge
+from harness.verdict import Verdict
+from knowledge_base.records import Experience, Provenance, untrusted_block
+from migrator.agent.loop import Episode, Item
+from migrator.source.lexer import WORD, code_tokens
+from migrator.batch.static_check import check_sql
+from migrator.agent.tasks.prompts import build_messages, extract_sql
+from migrator.source.units import Unit, UnitKind
+
+# psycopg exception class names (keyed by SQLSTATE) → failure types the classifier reports.
+_DEPLOY_FAILURES = {
+    "UndefinedTable": "undefined object", "UndefinedObject": "undefined object", "UndefinedColumn": "undefined column",
+    "UndefinedFunction": "undefined function", "DatatypeMismatch": "type mismatch", "CannotCoerce": "type mismatch",
+    "InvalidTextRepresentation": "type mismatch", "SyntaxError": "parse error", "InvalidFunctionDefinition": "parse error",
+}
+_MISMATCH_FAILURES = {"rows": "wrong rows", "error": "wrong error", "missing error": "wrong error",
+                      "unexpected error": "wrong error", "error message": "wrong error", "output": "missing/extra notice",
+                      "timeout": "timeout"}
+# Oracle constructs worth naming in a spec-first checklist (token sequences, upper case).
+CONSTRUCTS = ("NVL", "NVL2", "DECODE", "SYSDATE", "ROWNUM", "CONNECT BY", "MERGE", "BULK COLLECT", "FORALL",
+              "EXECUTE IMMEDIATE", "REF CURSOR", "SYS_REFCURSOR", "%ROWTYPE", "%TYPE", "PRAGMA", "DBMS_OUTPUT",
+              "RAISE_APPLICATION_ERROR", "NO_DATA_FOUND", "TOO_MANY_ROWS", "CURSOR", "REVERSE", "ADD_MONTHS",
+              "MONTHS_BETWEEN", "TRUNC", "INSTR", "SUBSTR", "LISTAGG", "NEXTVAL", "SQLERRM", "SQLCODE")
+
+
+def detect_constructs(source: str) -> list[str]:
+    words = [t.text(source).upper() for t in code_tokens(source) if t.kind == WORD or t.text(source) == "%"]
+    joined = " " + " ".join(words).replace("% ", "%") + " "
+    return [c for c in CONSTRUCTS if f" {c} " in joined or (c.startswith("%") and c in joined)]
+
+
+def classify(candidate: str, verdict: Verdict, parsed: bool) -> str:
+    """Deterministic failure type from the verifier's output (never from a model)."""
+    if "MIGRATOR_UNCONVERTED" in candidate:
+        return "not converted"
+    if not parsed:
+        return "parse error"
+    if verdict.category == "rejected":
+        head = verdict.reason.split(":", 1)[0]
+        return _DEPLOY_FAILURES.get(head, "deploy error")
+    if verdict.first_mismatch:
+        return _MISMATCH_FAILURES.get(verdict.first_mismatch[2].what, "wrong rows")
+    if "setup failed" in verdict.reason or "candidate failed" in verdict.reason:
+        return "deploy error"
+    return "unknown"
+
+
+@dataclass
+class _Parsed:
+    verdict: Verdict
+    parsed: bool
+
+    # The loop reads these through the Judgement protocol.
+    @property
+    def category(self) -> str:
+        return self.verdict.category
+
+    @property
+    def tier(self) -> str:
+        return self.verdict.tier
+
+    @property
+    def reason(self) -> str:
+        return self.verdict.reason
+
+    @property
+    def steps_agreeing(self) -> int:
+        return self.verdict.steps_agreeing
+
+
+class PlsqlTask:
+    name = "plsql"
+
+    def __init__(self, units: list[Unit], outputs: dict[str, str], deps: dict[str, list[str]], judge: IncrementalJudge,
+                 write: callable, paragraphs: list[str], run_id: str):
+        self._units, self._outputs, self._deps = units, outputs, deps
+        self._judge, self._write, self._paragraphs, self._run_id = judge, write, paragraphs, run_id
+
+    def items(self) -> Iterator[Item]:
+        for u in self._units:
+            group = u.name if u.kind not in (UnitKind.PACKAGE_SPEC, UnitKind.PACKAGE_BODY) else f"package:{u.name}"
+            yield Item(u.id, f"{u.schema}:{group}", self._outputs[u.id], u.text, {"kind": u.kind.value})
+
+    def judge(self, item: Item, candidate: str) -> _Parsed:
+        parsed = check_sql(candidate).ok if candidate.strip() else False
+        return _Parsed(self._judge.judge(item.id, candidate, parsed), parsed)
+
+    def needs_repair(self, judgement: _Parsed) -> bool:
+        return judgement.category in ("wrong", "rejected")
+
+    def classify(self, item: Item, candidate: str, judgement: _Parsed) -> str:
+        return classify(candidate, judgement.verdict, judgement.parsed)
+
+    def query_text(self, item: Item, judgement: _Parsed) -> str:
+        return f"{item.extra['kind']} {' '.join(detect_constructs(item.source))}\n{judgement.reason}\n{item.source[:1200]}"
+
+    def _feedback(self, judgement: _Parsed) -> str:
+        v = judgement.verdict
+        lines = [f"category: {v.category}", f"reason: {v.reason}"]
+        if v.first_mismatch:
+            scenario, step, m = v.first_mismatch
+            lines.append(f"first mismatch in {scenario}/{step} ({m.what}): expected {m.expected}; got {m.actual}")
+        return "\n".join(lines)
+
+    def _signatures(self, item: Item) -> list[str]:
+        out = []
+        for dep in self._deps.get(item.id, []):
+            text = self._outputs.get(dep, "")
+            heads = [ln for ln in text.splitlines() if ln.lstrip().upper().startswith(("CREATE", "ALTER"))]
+            out += heads[:6]
+        return out
+
+    def prompt(self, item: Item, candidate: str, judgement: _Parsed, failure_type: str, hits, strategy: str):
+        memory = [untrusted_block(h) for h in (hits.positives + hits.negatives)] if hits else []
+        return build_messages(unit_id=item.id, source=item.source, candidate=candidate,
+                              feedback=self._feedback(judgement), failure_type=failure_type, strategy=strategy,
+                              constructs=detect_constructs(item.source), dependencies=self._signatures(item),
+                              memory=memory, paragraphs=self._paragraphs)
+
+    def extract(self, answer: str) -> str | None:
+        return extract_sql(answer)
+
+    def commit(self, item: Item, final: str, judgement: _Parsed) -> None:
+        self._outputs[item.id] = final
+        self._write(item.id, final)
+        self._judge.commit(item.id, final)
+
+    def experience(self, item: Item, episode: Episode, position: int) -> Experience:
+        positive = episode.final == "correct" and episode.initial != "correct"
+        last = episode.attempts[-1]
+        return Experience(
+            polarity="+" if positive else "-",
+            failure_type=episode.attempts[0].failure_type,
+            constructs=tuple(detect_constructs(item.source)),
+            strategy=last.strategy,
+            context=f"{item.extra['kind']} {item.id}: {episode.initial} -> {episode.final}\n{episode.final_reason}\n"
+                    f"Oracle source:\n{item.source[:1500]}",
+            output=episode.final_text,
+            tier=episode.final_tier,  # the evidence behind the verdict, for either polarity
+            provenance=Provenance(episode_id=f"{self._run_id}:{item.id}", stream_position=position,
+                                  task_id=item.id, task_group=item.group, finalized=True),
+        )
+

@@ -1,0 +1,249 @@
+"""The output directory: one file per unit, the preamble, deploy.sql, and the resume journal.
+
+Layout::
+
+    OUT/<kind>/<schema>.<name>.sql   one PostgreSQL file per unit (names made file-safe)
+    OUT/support/00_extensions.sql    CREATE EXTENSION for what the support library needs (by hand only)
+    OUT/support/00_preamble.sql      schema, search_path, support libraries (deployed first)
+    OUT/deploy.sql                   psql -f deploy.sql: extensions, preamble, every unit in order
+    OUT/report.json, OUT/report.md   the run report
+    OUT/.migrator/journal.jsonl      one line per finished unit, for --resume
+    OUT/.migrator/written.txt        every file a run wrote (what --force may remove)
+
+Source and output never overlap (a run would read its own output, or --force would delete the
+user's source), and --force removes only files listed in written.txt: anything else stays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import re
+import shutil
+from pathlib import Path
+
+from harness.quoting import comment_text, quote_ident
+from migrator.convert.context import Conversion, Unconverted
+from migrator.source.units import Unit
+
+STATE_DIR = ".migrator"
+JOURNAL = "journal.jsonl"
+WRITTEN = "written.txt"
+PREAMBLE = "support/00_preamble.sql"
+EXTENSIONS_FILE = "support/00_extensions.sql"
+
+# Support libraries shipped with the rules (module, attribute). They define functions the
+# converted code calls (schema `oracompat`); each is deployed once, before any unit.
+_SUPPORT_MODULES = (("migrator.convert.oracompat.support", "SUPPORT_SQL"), ("migrator.convert.oracompat.runtime", "RUNTIME_SQL"))
+_SAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+class OutputDirError(Exception):
+    """OUT cannot be used as asked (non-empty without --force, not a directory, overlaps SRC)."""
+
+
+def unit_path(unit: Unit) -> str:
+    """OUT-relative file of a unit. Names are untrusted (a quoted Oracle name may hold `/`, `;`,
+    quotes or a line break) and the path is written into deploy.sql: anything but letters,
+    digits, `_`, `.` and `-` becomes `_`, and a short hash of the exact name keeps two names that
+    differ only there apart."""
+    name = f"{unit.schema}.{unit.name}"
+    suffix = unit.id.split("#", 1)[1] if "#" in unit.id else ""
+    safe = _SAFE_FILE.sub("_", name).lstrip(".") or "_"
+    if safe != name:
+        safe = f"{safe[:80]}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}"
+    if suffix:
+        safe = f"{safe}__{_SAFE_FILE.sub('_', suffix)}"
+    return f"{unit.kind.value}/{safe}.sql"
+
+
+def check_overlap(src: Path, out: Path) -> None:
+    """SRC and OUT must be apart: OUT inside SRC makes every run read its own output; SRC inside
+    OUT (or equal) puts the user's files where --force removes things."""
+    s, o = src.resolve(), out.resolve()
+    if o == s or o.is_relative_to(s) or s.is_relative_to(o):
+        raise OutputDirError(f"the output directory {out} and the source directory {src} overlap; "
+                             "choose an --out outside the source (and not containing it)")
+
+
+def prepare_out_dir(out: Path, *, force: bool, resume: bool) -> list[str]:
+    """Make OUT ready. With --force, remove what earlier runs wrote (written.txt) and nothing else;
+    returns the OUT-relative paths of files that stay because no run of ours wrote them."""
+    if out.exists() and not out.is_dir():
+        raise OutputDirError(f"{out} exists and is not a directory")
+    if not out.exists() or not any(out.iterdir()) or resume:
+        out.mkdir(parents=True, exist_ok=True)
+        return []
+    if not force:
+        raise OutputDirError(f"{out} is not empty; use --force to overwrite or --resume to continue")
+    for rel in sorted(written_files(out), reverse=True):
+        target = _inside(out, rel)
+        if target is not None and (target.is_file() or target.is_symlink()):
+            target.unlink()
+            _prune_empty_dirs(out, target.parent)
+    for rel in (JOURNAL, WRITTEN):
+        (out / STATE_DIR / rel).unlink(missing_ok=True)
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
+                  if (p.is_file() or p.is_symlink()) and STATE_DIR not in p.relative_to(out).parts)
+
+
+def _inside(out: Path, rel: str) -> Path | None:
+    """`rel` from the manifest, only if it stays inside OUT (the manifest is a file anyone can edit)."""
+    target = out / rel
+    try:
+        target.resolve().relative_to(out.resolve())
+    except ValueError:
+        return None
+    return target
+
+
+def _prune_empty_dirs(out: Path, folder: Path) -> None:
+    root = out.resolve()
+    while folder.resolve() != root and folder.resolve().is_relative_to(root):
+        try:
+            folder.rmdir()  # only when empty
+        except OSError:
+            return
+        folder = folder.parent
+
+
+def written_files(out: Path) -> set[str]:
+    path = out / STATE_DIR / WRITTEN
+    if not path.exists():
+        return set()
+    return {line for line in path.read_text(encoding="utf-8").splitlines() if line}
+
+
+def write_output(out: Path, rel: str, text: str) -> Path:
+    """Write OUT/rel, recording it in the manifest first (a crash between the two must never
+    leave a file of ours that a later --force would not remove)."""
+    manifest = out / STATE_DIR / WRITTEN
+    if rel not in written_files(out):
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        with manifest.open("a", encoding="utf-8") as fh:
+            fh.write(rel + "\n")
+    target = out / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def remove_output(out: Path, rel: str) -> None:
+    """Remove a file an earlier run of ours wrote and this run does not (e.g. a stale report)."""
+    if rel in written_files(out):
+        (out / rel).unlink(missing_ok=True)
+
+
+def support_sql() -> list[tuple[str, str]]:
+    parts = []
+    for module_name, attr in _SUPPORT_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        parts.append((module_name, getattr(module, attr)))
+    return parts
+
+
+def required_extensions() -> tuple[str, ...]:
+    """Extensions the support libraries need; installed by an admin before the preamble runs."""
+    from migrator.convert.oracompat.runtime import EXTENSIONS
+
+    return EXTENSIONS
+
+
+def extensions_sql() -> str:
+    lines = ["-- Extensions the oracompat support library needs. They need a superuser (or a trusted",
+             "-- extension): the migrator harness installs them with its admin connection, never as the",
+             "-- role that runs converted code."]
+    lines += [f"CREATE EXTENSION IF NOT EXISTS {quote_ident(e)};" for e in required_extensions()]
+    return "\n".join(lines) + "\n"
+
+
+def preamble_sql(schema: str, package_schemas: list[str]) -> str:
+    """Schemas, the support libraries, and a search_path that makes unqualified names resolve
+    as they did in Oracle (own schema first), for this session and every later one. Names are
+    untrusted (a package may be called anything): each goes through quote_ident, and the
+    database default is taken FROM CURRENT so no name is ever pasted into a string."""
+    schemas = [schema] + [s for s in package_schemas if s != schema]
+    lines = [f"-- Generated by migrator for Oracle schema {comment_text(schema)}.",
+             "CREATE SCHEMA IF NOT EXISTS oracompat;"]
+    lines += [f"CREATE SCHEMA IF NOT EXISTS {quote_ident(s)};" for s in schemas if s != "oracompat"]
+    for module_name, text in support_sql():
+        lines += [f"-- support library from {module_name}", text.strip()]
+    path = ", ".join(quote_ident(s) for s in dict.fromkeys([schema, "oracompat", "public"]))
+    lines += [
+        f"SET search_path = {path};",
+        "DO $migrator$ BEGIN",
+        "  EXECUTE format('ALTER DATABASE %I SET search_path FROM CURRENT', current_database());",
+        "END $migrator$;",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def deploy_script(paths: list[str]) -> str:
+    """psql script; every path comes from unit_path (file-safe characters only)."""
+    lines = ["-- psql -v ON_ERROR_STOP=1 -f deploy.sql   (run from any directory: includes are relative)",
+             "\\set ON_ERROR_STOP on", f"\\ir {EXTENSIONS_FILE}", f"\\ir {PREAMBLE}"]
+    lines += [f"\\ir {p}" for p in paths]
+    return "\n".join(lines) + "\n"
+
+
+def unit_file_text(unit: Unit, conversion: Conversion) -> str:
+    header = [f"-- {comment_text(unit.id)}  from {comment_text(str(unit.span))}"]
+    header += [f"-- NOT CONVERTED: {comment_text(u.construct)}: {comment_text(u.message)}" for u in conversion.unconverted]
+    if conversion.error:
+        header.append("-- CONVERSION FAILED: " + comment_text(conversion.error.splitlines()[0]))
+    return "\n".join(header) + "\n" + conversion.output.rstrip() + "\n"
+
+
+def source_hash(unit: Unit, config: str) -> str:
+    return hashlib.sha256(f"{config}\0{unit.kind.value}\0{unit.text}".encode("utf-8")).hexdigest()
+
+
+class Journal:
+    """Append-only record of finished units; a crash loses at most the unit in flight."""
+
+    def __init__(self, out: Path):
+        self.path = out / STATE_DIR / JOURNAL
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def load(self) -> dict[str, dict]:
+        done: dict[str, dict] = {}
+        if not self.path.exists():
+            return done
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a torn last line from a crash: that unit is simply redone
+            done[record["unit_id"]] = record
+        return done
+
+    def append(self, unit: Unit, digest: str, conversion: Conversion) -> None:
+        record = {
+            "unit_id": unit.id,
+            "hash": digest,
+            "output": conversion.output,
+            "applied_rules": conversion.applied_rules,
+            "unconverted": [u.__dict__ for u in conversion.unconverted],
+            "notes": conversion.notes,
+            "error": conversion.error,
+        }
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record) + "\n")
+            fh.flush()
+
+
+def conversion_from_record(record: dict) -> Conversion:
+    return Conversion(
+        unit_id=record["unit_id"],
+        output=record["output"],
+        applied_rules=record["applied_rules"],
+        unconverted=[Unconverted(**u) for u in record["unconverted"]],
+        notes=record["notes"],
+        error=record["error"],
+    )

@@ -1,0 +1,223 @@
+"""The batch job: read a schema directory, order it, convert each unit, check, deploy, report."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from harness.deploy import DeployOutcome, deploy_units
+from harness.postgres import scratch_database
+from harness.verify import UnitToVerify
+from migrator import __name__ as _pkg
+from migrator.agent.run import AgentRequest, run_plsql_agent
+from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.source.dependencies import DependencyGraph, analyze_dependencies
+from migrator.batch.output import (
+    EXTENSIONS_FILE,
+    PREAMBLE,
+    Journal,
+    check_overlap,
+    conversion_from_record,
+    deploy_script,
+    extensions_sql,
+    prepare_out_dir,
+    preamble_sql,
+    source_hash,
+    unit_file_text,
+    unit_path,
+    write_output,
+)
+from migrator.batch.parallel import convert_in_order, default_workers, static_of
+from migrator.batch.report import IssueEntry, RunReport, SandboxSummary, UnconvertedItem, UnitEntry, summarize
+from migrator.batch.report import exit_code  # noqa: F401  (re-exported: callers know it from here)
+from migrator.convert.context import Conversion
+from migrator.batch.sandboxing import affected_note, open_engine, sandbox_summary
+from migrator.fixes.settings import ActiveSettings
+from migrator.source.reader import read_schema_dir
+from migrator.batch.static_check import StaticResult
+from migrator.source.units import SourceSet, Unit, UnitKind
+from migrator.batch.verification import attach_agent, attach_verification, rules_only_row, write_reports
+
+VERSION = "0.1.0"
+
+
+@dataclass
+class MigrateOptions:
+    schema: str | None = None
+    force: bool = False
+    resume: bool = False
+    disabled_rules: frozenset[str] = frozenset()
+    deploy: str | None = None  # engine spec ("embedded", "testcontainers", a DSN) or None
+    progress: bool | None = None  # None: only when stderr is a terminal
+    verify: bool = False  # run scenarios against Oracle transcripts (needs deploy)
+    scenarios: Path | None = None
+    transcript: Path | None = None
+    step_timeout_ms: int = 5000
+    memo: bool = True  # memoise converted SQL fragments within the run
+    workers: int | None = None  # conversion processes; None: all cores for large schemas
+    # Repair agent: a model spec (bedrock:..., openai:..., replay:..., scripted[:file]) enables it.
+    model: str | None = None
+    kb: Path | None = None
+    attempts: int = 3
+    settings: ActiveSettings = field(default_factory=ActiveSettings)
+    held_out_targets: frozenset[str] = frozenset()
+
+
+@dataclass
+class _Done:
+    unit: Unit
+    conversion: Conversion
+    path: str
+    static: StaticResult
+    deploy: DeployOutcome | None = None
+    deps: list[str] = field(default_factory=list)
+
+
+def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions) -> list[_Done]:
+    ctx = make_context(build_catalog(source), opts.disabled_rules, memo=opts.memo)
+    config = json.dumps(sorted(opts.disabled_rules))
+    journal = Journal(out)
+    finished = journal.load() if opts.resume else {}
+    if not opts.resume:
+        journal.path.unlink(missing_ok=True)
+    by_id = source.by_id()
+    digests = {uid: source_hash(by_id[uid], config) for uid in graph.order}
+    resumed = {uid for uid in graph.order if uid in finished and finished[uid]["hash"] == digests[uid]}
+    todo = [by_id[uid] for uid in graph.order if uid not in resumed]
+    workers = opts.workers if opts.workers is not None else default_workers(len(todo))
+    # Looked up at call time (not bound at import) so that tests can interpose on convert_unit.
+    fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers)
+    show = sys.stderr.isatty() if opts.progress is None else opts.progress
+    done: list[_Done] = []
+    for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
+        unit = by_id[uid]
+        if uid in resumed:
+            conversion = conversion_from_record(finished[uid])
+            static = static_of(conversion)
+        else:
+            got, conversion, static = next(fresh)
+            assert got.id == uid, "conversions must come back in dependency order"
+            journal.append(unit, digests[uid], conversion)
+        path = unit_path(unit)
+        write_output(out, path, unit_file_text(unit, conversion))
+        done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
+    return done
+
+
+def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | None, SandboxSummary]:
+    with open_engine(spec) as engine, scratch_database(engine, prefix="deploy") as dsn:
+        items = [(d.unit.id, d.conversion.output, d.deps) for d in done]
+        pre, outcomes = deploy_units(dsn, preamble, items)
+        for d, outcome in zip(done, outcomes):
+            d.deploy = outcome
+        return engine.name, pre.error, sandbox_summary(engine)
+
+
+def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
+    c, dep = d.conversion, d.deploy
+    affected = affected_note(c.output, sandbox.notes) if sandbox else None
+    return UnitEntry(
+        id=d.unit.id,
+        kind=d.unit.kind.value,
+        name=d.unit.qualified_name,
+        source=str(d.unit.span),
+        status=c.status,
+        output=d.path,
+        rules_applied=c.applied_rules,
+        unconverted=[UnconvertedItem(construct_name=u.construct, message=u.message, line=u.line) for u in c.unconverted],
+        notes=c.notes + ([affected] if affected else []),
+        error=c.error,
+        depends_on=d.deps,
+        static_ok=d.static.ok,
+        static_error=d.static.error,
+        static_note=d.static.note,
+        deployed=None if dep is None else dep.ok,
+        deploy_error=None if dep is None else dep.error,
+        sqlstate=None if dep is None else dep.sqlstate,
+        blocked_by=[] if dep is None else list(dep.blocked_by),
+    )
+
+
+def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunReport:
+    """Run the whole batch. Raises SourceError for unreadable input and OutputDirError for OUT."""
+    opts = opts or MigrateOptions()
+    t0 = time.perf_counter()
+    check_overlap(src, out)  # before anything is read or written
+    source = read_schema_dir(src, opts.schema)
+    graph = analyze_dependencies(source)
+    kept = prepare_out_dir(out, force=opts.force, resume=opts.resume)
+    done = _convert_all(source, graph, out, opts)
+    packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
+    preamble = preamble_sql(source.schema, packages)
+    write_output(out, EXTENSIONS_FILE, extensions_sql())
+    write_output(out, PREAMBLE, preamble)
+    write_output(out, "deploy.sql", deploy_script([d.path for d in done]))
+    agent = _repair(done, preamble, out, opts) if opts.model else None
+    engine_name, preamble_error, sandbox = (None, None, None)
+    if opts.deploy and not opts.verify:  # verification deploys (and reports) on its own
+        engine_name, preamble_error, sandbox = _deploy(done, preamble, opts.deploy)
+    issues = [
+        IssueEntry(code=i.code, severity=i.severity.value, file=i.file, line=i.line, unit_id=i.unit_id, message=i.message)
+        for i in source.issues
+    ]
+    units = [_entry(d, sandbox) for d in done]
+    lines = sum(d.unit.span.end_line - d.unit.span.start_line + 1 for d in done)
+    report = RunReport(
+        tool=_pkg,
+        version=VERSION,
+        source_dir=str(src),
+        schema_name=source.schema,
+        disabled_rules=sorted(opts.disabled_rules),
+        engine=engine_name,
+        preamble_error=preamble_error,
+        files=[f.__dict__ for f in source.files],
+        issues=issues,
+        cycles=graph.cycles,
+        missing_references={k: sorted(v) for k, v in graph.missing.items()},
+        units=units,
+        summary=summarize(units, issues, lines, time.perf_counter() - t0, opts.deploy is not None),
+        sandbox=sandbox,
+        output_kept=kept,
+    )
+    if opts.verify and opts.deploy:
+        report = attach_verification(report, out, opts.deploy, opts.scenarios, opts.transcript,
+                                     step_timeout_ms=opts.step_timeout_ms,
+                                     arm_name="agent (rules + model)" if agent else "agent (rules only)",
+                                     extra_rows=[agent[1]] if agent else [])
+    if agent:
+        report = attach_agent(report, agent[0], opts, agent[2], out, model_error=agent[3])
+    write_reports(report, out)
+    return report
+
+
+def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
+    """Judge the rules' output (the rules-only row), then run the repair agent on it."""
+    if not (opts.deploy and opts.verify):
+        raise ValueError("the repair agent needs --verify (it is judged by execution, never by the model)")
+    by_id = {d.unit.id: d for d in done}
+    rules_row, rules_categories = rules_only_row(done_units(done), preamble, opts)
+
+    def write(unit_id: str, text: str) -> None:
+        d = by_id[unit_id]
+        d.conversion.output = text
+        write_output(out, d.path, unit_file_text(d.unit, d.conversion))
+        d.static = static_of(d.conversion)
+
+    req = AgentRequest(model=opts.model, kb=opts.kb, attempts=opts.attempts, settings=opts.settings,
+                       scenarios=opts.scenarios, transcript=opts.transcript, engine=opts.deploy,
+                       cache_dir=out / ".migrator" / "model-cache", held_out_targets=opts.held_out_targets)
+    outputs = {d.unit.id: d.conversion.output for d in done}
+    deps = {d.unit.id: d.deps for d in done}
+    show = sys.stderr.isatty() if opts.progress is None else opts.progress
+    with tqdm(total=len(done), desc="judging/repairing", unit="unit", disable=not show) as bar:
+        episodes, model_error = run_plsql_agent([d.unit for d in done], outputs, deps, preamble, write, req, out, bar)
+    return episodes, rules_row, rules_categories, model_error
+
+
+def done_units(done: list[_Done]) -> list[UnitToVerify]:
+    return [UnitToVerify(d.unit.id, d.conversion.output, tuple(d.deps), d.static.ok) for d in done]

@@ -1,0 +1,241 @@
+"""The migration report: pydantic models (a file boundary), JSON for tools, Markdown for people."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pydantic import BaseModel, ConfigDict
+
+from migrator.source.units import Severity
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class UnconvertedItem(_Frozen):
+    construct_name: str
+    message: str
+    line: int | None = None
+
+
+class IssueEntry(_Frozen):
+    code: str
+    severity: str
+    file: str
+    line: int
+    unit_id: str | None = None
+    message: str
+
+
+class MismatchEntry(_Frozen):
+    scenario: str
+    step: str
+    what: str
+    expected: str
+    actual: str
+
+
+class UnitEntry(_Frozen):
+    id: str
+    kind: str
+    name: str  # schema-qualified
+    source: str  # file:start-end
+    status: str  # converted | partial | failed
+    output: str | None = None  # path relative to OUT
+    rules_applied: list[str] = []
+    unconverted: list[UnconvertedItem] = []
+    notes: list[str] = []
+    error: str | None = None
+    depends_on: list[str] = []
+    static_ok: bool | None = None
+    static_error: str | None = None
+    static_note: str | None = None
+    deployed: bool | None = None  # None: deployment not run
+    deploy_error: str | None = None
+    sqlstate: str | None = None
+    blocked_by: list[str] = []
+    # Verification (None when not run)
+    category: str | None = None
+    tier: str | None = None
+    verdict: str | None = None
+    references: str | None = None
+    steps: int | None = None
+    steps_agreeing: int | None = None
+    first_mismatch: MismatchEntry | None = None
+    # Repair agent (None when no model was configured)
+    agent_attempts: int | None = None
+    agent_tokens: int | None = None
+    agent_error: str | None = None  # why the model could not be asked for this unit
+    rules_category: str | None = None  # the category of the rules-only output, before repair
+
+
+class AgentSummary(_Frozen):
+    model: str
+    attempts_budget: int
+    calls: int
+    tokens: int
+    correct_units: int
+    tokens_per_correct_unit: float | None
+    repaired: list[str]  # units the rules got wrong/rejected and the agent made correct
+    manifest: str
+    model_error: str | None = None  # why the model was given up during the run
+
+
+class ArmRow(_Frozen):
+    """One row of the category table: the agent, or an agent that outputs nothing."""
+
+    arm: str
+    by_category: dict[str, int]
+    steps_total: int
+    steps_agreeing: int
+
+
+class VerificationSummary(_Frozen):
+    provenance: str | None  # of the transcript: oracle | authored | None
+    references_checked: bool  # plpgsql_check ran
+    rows: list[ArmRow]  # agent first, then do-nothing
+    scenario_seconds_median: float | None
+    scenario_seconds_p95: float | None
+    seconds: float
+
+
+class Summary(_Frozen):
+    units: int
+    by_status: dict[str, int]
+    by_kind: dict[str, int]
+    static_ok: int
+    static_failed: int
+    deployed: int | None
+    deploy_failed: int | None
+    issues_by_severity: dict[str, int]
+    converted_lines: int
+    seconds: float
+
+
+class SandboxSummary(_Frozen):
+    """Where converted code ran: the execution role, and what the server could not provide."""
+
+    execution_role: str
+    dedicated: bool  # created for this run (superuser/CREATEROLE DSN, embedded) vs the DSN's own role
+    notes: list[str]  # e.g. an extension that could not be installed (units it affects say so)
+
+
+class RunReport(_Frozen):
+    tool: str
+    version: str
+    source_dir: str
+    schema_name: str
+    disabled_rules: list[str]
+    engine: str | None
+    preamble_error: str | None = None
+    files: list[dict]
+    issues: list[IssueEntry]
+    cycles: list[list[str]]
+    missing_references: dict[str, list[str]]
+    units: list[UnitEntry]
+    summary: Summary
+    sandbox: SandboxSummary | None = None
+    output_kept: list[str] = []  # files in OUT that no run of ours wrote: --force left them alone
+    verification: VerificationSummary | None = None
+    agent: AgentSummary | None = None
+
+
+def summarize(units: list[UnitEntry], issues: list[IssueEntry], lines: int, seconds: float, deployed_run: bool) -> Summary:
+    return Summary(
+        units=len(units),
+        by_status=dict(Counter(u.status for u in units)),
+        by_kind=dict(sorted(Counter(u.kind for u in units).items())),
+        static_ok=sum(1 for u in units if u.static_ok),
+        static_failed=sum(1 for u in units if u.static_ok is False),
+        deployed=sum(1 for u in units if u.deployed) if deployed_run else None,
+        deploy_failed=sum(1 for u in units if u.deployed is False) if deployed_run else None,
+        issues_by_severity=dict(Counter(i.severity for i in issues)),
+        converted_lines=lines,
+        seconds=round(seconds, 3),
+    )
+
+
+def exit_code(report: RunReport) -> int:
+    """The one exit-code rule, for `migrate` and for `verify` alike (same report, same code).
+
+    0: every unit converted and parses; deployed, when deployment ran; not `wrong` or `rejected`,
+    when verification ran (`unverified` is no failure: nothing showed it wrong); the repair agent
+    could ask its model for every unit it had to repair; no input error; the preamble deployed.
+    1 otherwise."""
+    bad_input = any(i.severity == Severity.ERROR.value for i in report.issues)
+    bad_unit = any(
+        u.status != "converted" or not u.static_ok or u.deployed is False or u.category in ("wrong", "rejected")
+        or u.agent_error
+        for u in report.units
+    )
+    return 1 if bad_input or bad_unit or report.preamble_error else 0
+
+
+def verification_table(v: VerificationSummary) -> list[str]:
+    """The category table, agent beside the do-nothing row (never one blended score)."""
+    lines = [f"Verification ({v.seconds} s): transcript provenance `{v.provenance or 'none'}`; inner references "
+             f"{'checked by plpgsql_check' if v.references_checked else 'exercised by scenarios only (plpgsql_check not installed)'}",
+             "", "| arm | correct | wrong | unverified | rejected | steps agreeing with Oracle |", "|---|---|---|---|---|---|"]
+    for row in v.rows:
+        c = row.by_category
+        lines.append(f"| {row.arm} | {c.get('correct', 0)} | {c.get('wrong', 0)} | {c.get('unverified', 0)} | "
+                     f"{c.get('rejected', 0)} | {row.steps_agreeing}/{row.steps_total} |")
+    return lines
+
+
+def _cell(text: str | None, limit: int = 140) -> str:
+    text = (text or "").replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _agent_lines(a: AgentSummary) -> list[str]:
+    out = ["", f"Repair agent `{a.model}` (≤ {a.attempts_budget} attempts per unit): {a.calls} calls, {a.tokens} tokens, "
+           f"{a.tokens_per_correct_unit if a.tokens_per_correct_unit is not None else '—'} tokens per correct unit; "
+           f"repaired: {', '.join(a.repaired) or 'none'}"]
+    if a.model_error:
+        out += ["", f"**Model failed:** {_cell(a.model_error, 400)}"]
+    return out
+
+
+def to_markdown(report: RunReport) -> str:
+    s = report.summary
+    out = [
+        f"# Migration report: `{report.schema_name}`",
+        "",
+        f"Source `{report.source_dir}` · {s.units} units · {s.converted_lines} source lines · {s.seconds} s",
+        f"Disabled rules: {', '.join(report.disabled_rules) or 'none'} · deployment engine: {report.engine or 'not run'}",
+        "",
+        "| measure | count |",
+        "|---|---|",
+    ]
+    out += [f"| status `{k}` | {v} |" for k, v in sorted(s.by_status.items())]
+    out += [f"| parses (pglast) | {s.static_ok} of {s.units} |"]
+    if s.deployed is not None:
+        out += [f"| deployed on PostgreSQL | {s.deployed} of {s.units} |"]
+    out += [f"| input issues `{k}` | {v} |" for k, v in sorted(s.issues_by_severity.items())]
+    if report.preamble_error:
+        out += ["", f"**Preamble failed to deploy:** {_cell(report.preamble_error, 400)}"]
+    if report.verification:
+        out += ["", *verification_table(report.verification)]
+    if report.agent:
+        out += _agent_lines(report.agent)
+    out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | category | tier | problem |",
+            "|---|---|---|---|---|---|---|---|"]
+    for u in report.units:
+        problem = u.error or u.deploy_error or u.static_error or "; ".join(f"{i.construct_name}: {i.message}" for i in u.unconverted)
+        if u.category and u.category != "correct":
+            problem = problem or u.verdict
+        if u.agent_error:
+            problem = f"{problem}; repair: {u.agent_error}" if problem else f"repair: {u.agent_error}"
+        dep = "—" if u.deployed is None else ("yes" if u.deployed else "**no**")
+        out.append(f"| `{u.id}` | {u.source} | {u.status} | {'yes' if u.static_ok else '**no**'} | {dep} | "
+                   f"{u.category or '—'} | {u.tier or '—'} | {_cell(problem)} |")
+    if report.issues:
+        out += ["", "## Input issues", "", "| where | severity | code | unit | message |", "|---|---|---|---|---|"]
+        out += [f"| {i.file}:{i.line} | {i.severity} | {i.code} | {i.unit_id or ''} | {_cell(i.message)} |" for i in report.issues]
+    if report.cycles or report.missing_references:
+        out += ["", "## Dependencies", ""]
+        out += [f"- cycle: {' → '.join(c)}" for c in report.cycles]
+        out += [f"- `{k}` refers to objects not in the input: {', '.join(v)}" for k, v in sorted(report.missing_references.items())]
+    return "\n".join(out) + "\n"

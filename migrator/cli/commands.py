@@ -1,0 +1,220 @@
+"""The command handlers behind `migrator.cli.main` (argument namespaces in, exit codes out)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from harness.postgres import ENV_DSN, EngineUnavailable
+from knowledge_base.lock import StoreBusy
+from migrator.batch.report import RunReport, exit_code, verification_table
+from migrator.convert.registry import UnknownRuleId, check_rule_ids
+from migrator.fixes.settings import ActiveSettings, SettingsError, load_settings
+
+
+def _engine_spec(args) -> str:
+    return args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
+
+
+def default_evidence(src: Path, schema: str) -> tuple[Path | None, Path | None]:
+    """<root>/schemas/<name> → <root>/scenarios/<name>.yaml and <root>/transcripts/<name>.yaml."""
+    root = src.resolve().parent.parent
+    scen, trans = root / "scenarios" / f"{schema}.yaml", root / "transcripts" / f"{schema}.yaml"
+    return (scen if scen.exists() else None), (trans if trans.exists() else None)
+
+
+def _evidence(args, src: Path | None, schema: str) -> tuple[Path | None, Path | None]:
+    scen, trans = default_evidence(src, schema) if src else (None, None)
+    return args.scenarios or scen, args.transcript or trans
+
+
+def print_summary(report: RunReport, out: Path) -> None:
+    s = report.summary
+    print(f"{report.schema_name}: {s.units} units in {s.seconds:.1f} s — " +
+          ", ".join(f"{k} {v}" for k, v in sorted(s.by_status.items())))
+    print(f"  parses with pglast: {s.static_ok}/{s.units}")
+    if s.deployed is not None:
+        print(f"  deployed on PostgreSQL ({report.engine}): {s.deployed}/{s.units}")
+    if report.verification:
+        for line in verification_table(report.verification):
+            print("  " + line)
+    if report.preamble_error:
+        print(f"  preamble failed: {report.preamble_error}")
+    if report.sandbox:
+        for note in report.sandbox.notes:
+            print(f"  sandbox: {note}")
+    if report.output_kept:
+        print(f"  kept {len(report.output_kept)} file(s) in {out} that migrator did not write: "
+              + ", ".join(report.output_kept[:5]) + (" ..." if len(report.output_kept) > 5 else ""))
+    for issue in (i for i in report.issues if i.severity == "error"):
+        print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
+    if report.agent and report.agent.model_error:
+        print(f"  model failed: {report.agent.model_error}")
+    for u in report.units:
+        problem = u.error or u.static_error or u.deploy_error
+        if problem or u.unconverted or u.category in ("wrong", "rejected") or u.agent_error:
+            what = problem.splitlines()[0] if problem else (u.verdict or "; ".join(i.construct_name for i in u.unconverted))
+            if u.agent_error:
+                what += f" (repair: {u.agent_error})"
+            print(f"  {u.id} ({u.source}): {u.category or u.status}: {what}")
+    print(f"  report: {out / 'report.md'}")
+
+
+def run_migrate(args) -> int:
+    from migrator.batch.output import OutputDirError
+    from migrator.batch.pipeline import migrate
+    from migrator.source.reader import SourceError
+
+    problem = _migrate_usage_problem(args)
+    if problem is None:
+        try:
+            opts = _migrate_options(args, load_settings(args.settings))
+        except SettingsError as exc:
+            problem = str(exc)
+    if problem is not None:     # found before anything is read or written
+        print(f"migrator: error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        report = migrate(args.src, args.out, opts)
+    except (SourceError, OutputDirError, EngineUnavailable, StoreBusy, ValueError) as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    print_summary(report, args.out)
+    return exit_code(report)
+
+
+def _migrate_usage_problem(args) -> str | None:
+    if args.verify and args.no_deploy:
+        return "--verify needs deployment (drop --no-deploy)"
+    if args.model and not args.verify:
+        return "--model needs --verify: the judge, never the model, decides"
+    if args.model and (problem := _model_spec_problem(args.model)):
+        return f"--model {args.model}: {problem}"
+    try:
+        check_rule_ids(args.disable_rule, "--disable-rule")
+    except UnknownRuleId as exc:
+        return str(exc)
+    return None
+
+
+def _migrate_options(args, settings: ActiveSettings):
+    from migrator.batch.pipeline import MigrateOptions
+
+    schema = (args.schema or args.src.name).lower()
+    scenarios, transcript = _evidence(args, args.src, schema) if args.verify else (None, None)
+    return MigrateOptions(schema=args.schema, force=args.force, resume=args.resume,
+                          disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),
+                          step_timeout_ms=settings.harness.step_timeout_ms,
+                          deploy=None if args.no_deploy else _engine_spec(args), progress=args.progress,
+                          verify=args.verify, scenarios=scenarios, transcript=transcript,
+                          model=args.model, kb=args.kb, attempts=args.attempts, settings=settings)
+
+
+def _model_spec_problem(spec: str) -> str | None:
+    """A spec that cannot name a model is bad usage, found before any work is done. Loading makes
+    no call (clients are created on first use), so a model that is merely unreachable passes."""
+    from migrator.agent.models import ModelError, load_model
+
+    try:
+        load_model(spec, cache_dir=None)
+    except (ValueError, ModelError) as exc:
+        return str(exc)
+    return None
+
+
+def run_verify(args) -> int:
+    from migrator.batch.verification import attach_verification, load_report, write_reports
+
+    try:
+        report = load_report(args.out)
+    except (OSError, ValueError) as exc:
+        print(f"migrator: error: {args.out} has no readable report.json ({exc})", file=sys.stderr)
+        return 2
+    scenarios, transcript = _evidence(args, Path(report.source_dir), report.schema_name)
+    try:
+        report = attach_verification(report, args.out, _engine_spec(args), scenarios, transcript)
+    except (EngineUnavailable, ValueError) as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    write_reports(report, args.out)
+    print_summary(report, args.out)
+    return exit_code(report)
+
+
+def run_regress(args) -> int:
+    from harness.regress import compare, load_baseline, write_baseline
+    from migrator.batch.verification import load_report
+
+    if args.report:
+        report = load_report(args.report)
+    elif args.src:
+        try:
+            report = _regress_run(args, load_settings(args.settings))
+        except SettingsError as exc:
+            print(f"migrator: error: {exc}", file=sys.stderr)
+            return 2
+    else:
+        print("migrator: error: give a schema directory or --report OUT", file=sys.stderr)
+        return 2
+    current = {u.id: u.category or "unverified" for u in report.units}
+    provenance = report.verification.provenance if report.verification else None
+    if args.update_baseline:
+        write_baseline(args.baseline, report.schema_name, provenance, current)
+        print(f"baseline written: {args.baseline} ({sum(c == 'correct' for c in current.values())} correct of {len(current)})")
+        return 0
+    result = compare(load_baseline(args.baseline), current)
+    for unit, was, now in result.regressions:
+        print(f"REGRESSION {unit}: {was} -> {now}")
+    for unit, was, now in result.improvements:
+        print(f"improved   {unit}: {was} -> {now}")
+    for unit, was, now in result.changes:
+        print(f"changed    {unit}: {was} -> {now}")
+    for unit in result.new_units:
+        print(f"new unit   {unit}: {current[unit]}")
+    correct = sum(c == "correct" for c in current.values())
+    print(f"{report.schema_name}: {correct}/{len(current)} correct; {len(result.regressions)} regressions, "
+          f"{len(result.improvements)} improvements")
+    return 0 if result.ok else 1
+
+
+def _regress_run(args, settings: ActiveSettings) -> RunReport:
+    from migrator.batch.pipeline import MigrateOptions, migrate
+
+    scenarios, transcript = _evidence(args, args.src, args.src.name.lower())
+    out = args.out or Path(tempfile.mkdtemp(prefix="migrator-regress-"))
+    return migrate(args.src, out, MigrateOptions(force=True, deploy=_engine_spec(args), verify=True,
+                                                 disabled_rules=frozenset(settings.disabled_rules),
+                                                 step_timeout_ms=settings.harness.step_timeout_ms,
+                                                 scenarios=scenarios, transcript=transcript, progress=False))
+
+
+def run_record(args) -> int:
+    from harness.oracle import oracle_engine, record
+    from harness.scenarios import dump_transcript, load_scenarios
+    from migrator.source.dependencies import analyze_dependencies
+    from migrator.source.reader import SourceError, read_schema_dir
+
+    try:
+        source = read_schema_dir(args.src)
+    except SourceError as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    scenarios = args.scenarios or default_evidence(args.src, source.schema)[0]
+    if scenarios is None:
+        print("migrator: error: no scenario file (use --scenarios)", file=sys.stderr)
+        return 2
+    by_id = source.by_id()
+    units = [(uid, by_id[uid].text) for uid in analyze_dependencies(source).order]
+    try:
+        with oracle_engine(args.oracle) as engine:
+            transcript, problems = record(engine, units, load_scenarios(scenarios))
+    except EngineUnavailable as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    dump_transcript(transcript, args.out)
+    for p in problems:
+        print(f"  Oracle refused {p}")
+    print(f"transcript written: {args.out} ({len(transcript.outcomes)} scenarios, provenance oracle)")
+    return 1 if problems else 0

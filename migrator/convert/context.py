@@ -1,0 +1,161 @@
+"""Shared state of one conversion: which rules may run, what they did, what they could not do.
+
+Every rule has a stable id (``family.name``, e.g. ``expr.nvl``, ``ddl.number_type``,
+``plsql.dbms_output``), declared once in :mod:`migrator.convert.registry`. A rule checks
+``ctx.enabled(rule_id)`` before it rewrites and calls
+``ctx.applied(rule_id)`` when it did; what it cannot convert goes to ``ctx.unconverted(...)`` and the
+emitted text carries :func:`unconverted_marker`, which PostgreSQL refuses to deploy — a construct
+is never dropped silently and never converted into something with a different meaning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from migrator.convert.registry import check_rule_ids
+from migrator.source.units import UnitKind
+
+MARKER_TOKEN = "MIGRATOR_UNCONVERTED"
+
+
+def unconverted_marker(construct: str, original: str = "") -> str:
+    """Text that keeps the original visible and makes deployment fail loudly.
+
+    The comment carries the original Oracle text (with comment terminators defused); the bare
+    token after it is a syntax error in SQL and in PL/pgSQL bodies (checked at CREATE time).
+    """
+    # Both delimiters are defused: PostgreSQL nests /* comments, so a '/*' in the original (or in a
+    # name in the construct) would leave the marker's comment open and swallow what follows.
+    text = f"{MARKER_TOKEN}({construct}): {original.strip()}" if original.strip() else f"{MARKER_TOKEN}({construct})"
+    body = "/* " + text.replace("*/", "* /").replace("/*", "/ *") + " */"
+    return f"{body} {MARKER_TOKEN}"
+
+
+@dataclass(frozen=True)
+class Unconverted:
+    construct: str  # short name: "CONNECT BY NOCYCLE", "PRAGMA SERIALLY_REUSABLE", ...
+    message: str
+    line: int | None = None  # 1-based line within the unit text, when known
+
+
+@dataclass
+class RuleSet:
+    """Which rules may run. All registered rules are on unless disabled (fix cycles toggle them).
+    Every disabled entry must name a registered rule or family (migrator.convert.registry)."""
+
+    disabled: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        check_rule_ids(sorted(self.disabled), "disabled rules")
+
+    def enabled(self, rule_id: str) -> bool:
+        return rule_id not in self.disabled and rule_id.split(".", 1)[0] + ".*" not in self.disabled
+
+
+@dataclass
+class CatalogEntry:
+    kind: UnitKind
+    schema: str
+    name: str
+    unit_id: str
+    # Filled by prepare passes: e.g. for routines {"params": [...], "returns": ...}; for tables
+    # {"columns": [...]}; for package specs {"members": {...}, "variables": {...}}.
+    info: dict = field(default_factory=dict)
+
+
+_NOT_DEFINING = frozenset({UnitKind.COMMENT, UnitKind.DATA, UnitKind.GRANT, UnitKind.ALTER,
+                           UnitKind.ANONYMOUS_BLOCK, UnitKind.OTHER})
+
+
+@dataclass
+class Catalog:
+    """What the whole schema export defines, so one unit's conversion can see the others
+    (is ``x(1)`` a procedure call or a function? is ``pkg.v`` a package variable?).
+
+    Keys are (schema, name) pairs of plain names (`migrator.source.identifiers`): a name may hold any
+    character, '.' included, so a dotted string would be ambiguous."""
+
+    default_schema: str
+    entries: dict[tuple[str, str], CatalogEntry] = field(default_factory=dict)
+
+    def add(self, entry: CatalogEntry) -> None:
+        key = (entry.schema, entry.name)
+        old = self.entries.get(key)
+        # First definition wins (duplicates are reported by the reader); a package body does
+        # not replace its spec's entry. Statements about an object (COMMENT ON, INSERT INTO,
+        # GRANT, ALTER) carry its name without defining it: the definition replaces them, or a
+        # comments file read before the tables would hide the tables' columns.
+        if old is None or entry.kind is UnitKind.PACKAGE_SPEC or (old.kind in _NOT_DEFINING and entry.kind not in _NOT_DEFINING):
+            self.entries[key] = entry
+
+    def lookup(self, *parts: str) -> CatalogEntry | None:
+        """The entry for a name given as its plain parts: (name) in the default schema, or
+        (schema, name); a longer chain names no catalog object."""
+        if not parts or not all(isinstance(p, str) for p in parts):
+            raise TypeError(f"lookup takes plain name parts, got {parts!r}")
+        if len(parts) == 1:
+            return self.entries.get((self.default_schema, parts[0]))
+        return self.entries.get((parts[0], parts[1])) if len(parts) == 2 else None
+
+
+@dataclass
+class ConversionContext:
+    """Per-run settings plus the per-unit log. `begin_unit` resets the log between units."""
+
+    catalog: Catalog
+    rules: RuleSet = field(default_factory=RuleSet)
+    # The unit's rules in the order of their first application (what the report lists) ...
+    applied_rules: list[str] = field(default_factory=list)
+    # ... and every application in order, repeats included: a memoised fragment must replay what
+    # its own conversion applied, not what was new to the unit that happened to convert it first.
+    applied_log: list[str] = field(default_factory=list)
+    unconverted_items: list[Unconverted] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    # Memo of converted SQL fragments for this run (its catalog and rule set are fixed, so a
+    # fragment converts the same way every time). None switches memoisation off, e.g. to measure
+    # cold conversion speed on a replicated corpus.
+    memo: dict | None = field(default_factory=dict)
+
+    @property
+    def schema(self) -> str:
+        return self.catalog.default_schema
+
+    def begin_unit(self) -> None:
+        self.applied_rules = []
+        self.applied_log = []
+        self.unconverted_items = []
+        self.notes = []
+
+    def enabled(self, rule_id: str) -> bool:
+        return self.rules.enabled(rule_id)
+
+    def applied(self, rule_id: str) -> None:
+        self.applied_log.append(rule_id)
+        if rule_id not in self.applied_rules:
+            self.applied_rules.append(rule_id)
+
+    def unconverted(self, construct: str, message: str, line: int | None = None) -> None:
+        self.unconverted_items.append(Unconverted(construct, message, line))
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+
+@dataclass
+class Conversion:
+    """The result for one unit."""
+
+    unit_id: str
+    output: str  # PostgreSQL text, ready for psql -f (statements end with ';')
+    applied_rules: list[str]
+    unconverted: list[Unconverted]
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None  # a rule crashed or the unit could not be parsed: reason
+
+    @property
+    def status(self) -> str:
+        if self.error:
+            return "failed"
+        if self.unconverted:
+            return "partial"
+        return "converted"

@@ -1,0 +1,114 @@
+"""ALTER TABLE: ADD constraint / column(s), MODIFY column(s), DROP, RENAME."""
+
+from __future__ import annotations
+
+from harness.quoting import comment_text, quote_ident
+from migrator.convert.context import ConversionContext
+from migrator.convert.ddl.columns import parse_column, render_column
+from migrator.convert.ddl.common import require, unconverted
+from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
+from migrator.convert.ddl.tokens import LexError, Name, Token, ident, matching_paren, read_name, split_top, tokenize
+
+
+def convert_alter(text: str, ctx: ConversionContext) -> str:
+    try:
+        toks = tokenize(text)
+        if not toks[1].is_word("TABLE"):
+            return unconverted(ctx, f"ALTER {toks[1].text.upper()}",
+                               "only ALTER TABLE is converted; apply this change by hand", text)
+        require(ctx, "ddl.alter_table", "ALTER TABLE")
+        table, i = read_name(toks, 2)
+        actions = _actions(text, toks, i, ctx, _types(table, ctx))
+    except (LexError, IndexError) as exc:
+        return unconverted(ctx, "ALTER TABLE", str(exc), text)
+    if not actions:
+        return f"-- {comment_text(table.sql)}: nothing to change in PostgreSQL (see notes)"
+    ctx.applied("ddl.alter_table")
+    return f"ALTER TABLE {table.sql}\n    " + ",\n    ".join(actions) + ";"
+
+
+def _types(table: Name, ctx: ConversionContext) -> dict | None:
+    entry = ctx.catalog.lookup(*table)
+    return entry.info.get("columns") if entry else None
+
+
+def _actions(text: str, toks: list[Token], i: int, ctx: ConversionContext, types: dict | None) -> list[str]:
+    verb = toks[i].text.upper()
+    rest = toks[i + 1:]
+    if verb == "ADD":
+        return _add(text, rest, ctx, types)
+    if verb == "MODIFY":
+        if rest[0].is_word("CONSTRAINT", "PRIMARY", "UNIQUE"):
+            raise LexError("MODIFY CONSTRAINT (constraint state change) has no PostgreSQL equivalent")
+        return [a for el in _elements(rest) for a in _modify(text, el, ctx, types)]
+    if verb == "DROP":
+        return _drop(text, rest)
+    if verb == "RENAME":
+        return [_rename(rest)]
+    raise LexError(f"ALTER TABLE {verb} is not converted")
+
+
+def _elements(toks: list[Token]) -> list[list[Token]]:
+    """`( a ..., b ... )` or a single element."""
+    if toks[0].text == "(" and matching_paren(toks, 0) == len(toks) - 1:
+        return split_top(toks[1:-1])
+    return [toks]
+
+
+def _add(text: str, toks: list[Token], ctx: ConversionContext, types: dict | None) -> list[str]:
+    if toks[0].is_word(*CONSTRAINT_STARTS):
+        con, j = parse_constraint(text, toks, 0, ctx, types=types)
+        return [f"ADD {render(con, inline=False)}"] if keep(con, ctx) else []
+    out = []
+    for el in _elements(toks):
+        if el[0].is_word(*CONSTRAINT_STARTS):
+            con, _ = parse_constraint(text, el, 0, ctx, types=types)
+            out += [f"ADD {render(con, inline=False)}"] if keep(con, ctx) else []
+        else:
+            out.append(f"ADD COLUMN {render_column(parse_column(text, el, ctx, types))}")
+    return out
+
+
+def _modify(text: str, el: list[Token], ctx: ConversionContext, types: dict | None) -> list[str]:
+    """MODIFY col [type] [DEFAULT x] [NOT NULL | NULL] → ALTER COLUMN sub-actions."""
+    name = quote_ident(ident(el[0]))
+    col = parse_column(text, el, ctx, types)
+    out = []
+    if col.pg_type:
+        out.append(f"ALTER COLUMN {name} TYPE {col.pg_type}")
+    for part in col.parts:
+        if part.startswith("DEFAULT "):
+            out.append(f"ALTER COLUMN {name} SET {part}")
+        elif part.endswith("NOT NULL"):
+            out.append(f"ALTER COLUMN {name} SET NOT NULL")
+        elif part.endswith("NULL"):
+            out.append(f"ALTER COLUMN {name} DROP NOT NULL")
+        else:
+            out.append(f"ADD {part.replace('REFERENCES', f'FOREIGN KEY ({name}) REFERENCES', 1) if 'REFERENCES' in part else part}")
+    return out
+
+
+def _drop(text: str, toks: list[Token]) -> list[str]:
+    if toks[0].is_word("CONSTRAINT"):
+        cascade = " CASCADE" if any(t.is_word("CASCADE") for t in toks) else ""
+        return [f"DROP CONSTRAINT {quote_ident(ident(toks[1]))}{cascade}"]
+    if toks[0].is_word("PRIMARY"):
+        raise LexError("DROP PRIMARY KEY: name the constraint (PostgreSQL drops constraints by name)")
+    cols = toks[1:] if toks[0].is_word("COLUMN") else toks
+    if cols[0].text == "(":
+        cols = cols[1:matching_paren(cols, 0)]
+    return [f"DROP COLUMN {quote_ident(ident(t))}" for t in cols if t.kind in ("word", "qident")
+            and not t.is_word("CASCADE", "CONSTRAINTS")]
+
+
+
+def _rename(toks: list[Token]) -> str:
+    """RENAME COLUMN a TO b | RENAME CONSTRAINT a TO b | RENAME TO x: same words in PostgreSQL."""
+    return "RENAME " + " ".join(t.text.upper() if t.is_word("COLUMN", "CONSTRAINT", "TO") else _rename_part(t)
+                                for t in toks)
+
+
+def _rename_part(t: Token) -> str:
+    if t.kind not in ("word", "qident"):
+        raise LexError(f"unexpected {t.text!r} in RENAME")
+    return quote_ident(ident(t))

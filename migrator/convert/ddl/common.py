@@ -1,0 +1,65 @@
+"""Helpers shared by the DDL converters: calling the SQL converter, names, unconverted output."""
+
+from __future__ import annotations
+
+import inspect
+
+from migrator.convert.sql import convert as sql
+from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.convert.ddl.tokens import LexError, Token, tokenize
+
+
+def _accepts_types(fn) -> bool:
+    try:
+        return "types" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def convert_statement(text: str, ctx: ConversionContext, types: dict | None = None) -> str:
+    """Convert one SQL statement via migrator.convert.sql.convert; column types go along when it takes them
+    (so it can tell a DATE column from a number in `col + 1`)."""
+    if types is not None and _accepts_types(sql.convert_statement):
+        return sql.convert_statement(text, ctx, types=types).strip().rstrip(";").rstrip()
+    return sql.convert_statement(text, ctx).strip().rstrip(";").rstrip()
+
+
+def convert_expression(text: str, ctx: ConversionContext, types: dict | None = None) -> str:
+    if types is not None and _accepts_types(sql.convert_expression):
+        return sql.convert_expression(text, ctx, types=types).strip()
+    return sql.convert_expression(text, ctx).strip()
+
+
+def unconverted(ctx: ConversionContext, construct: str, message: str, original: str) -> str:
+    """Record the construct and return a statement that keeps it visible and fails on deploy."""
+    ctx.unconverted(construct, message)
+    return unconverted_marker(construct, original) + ";"
+
+
+def words(tokens: list[Token]) -> str:
+    """Tokens re-joined with single spaces (for notes about dropped clauses)."""
+    out = ""
+    for tok in tokens:
+        glue = "" if not out or tok.text in (")", ",", ".") or out.endswith(("(", ".")) else " "
+        out += glue + tok.text
+    return out
+
+
+
+def require(ctx: ConversionContext, rule_id: str, construct: str) -> None:
+    """A clause whose rule is switched off makes its whole statement unconverted (LexError)."""
+    if not ctx.enabled(rule_id):
+        raise LexError(f"{construct}: rule {rule_id} is disabled")
+
+
+def guarded(rule_id: str, construct: str, convert, text: str, ctx: ConversionContext) -> str:
+    """Run one statement-level rule: off → unconverted marker; unreadable → unconverted marker;
+    else `convert(text, tokens, ctx)`, recorded as applied."""
+    if not ctx.enabled(rule_id):
+        return unconverted(ctx, construct, f"rule {rule_id} is disabled", text)
+    try:
+        out = convert(text, tokenize(text), ctx)
+    except LexError as exc:
+        return unconverted(ctx, construct, str(exc), text)
+    ctx.applied(rule_id)
+    return out

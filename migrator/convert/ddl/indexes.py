@@ -1,0 +1,67 @@
+"""CREATE INDEX: unique, composite, function-based, DESC; bitmap → btree; storage dropped."""
+
+from __future__ import annotations
+
+from harness.quoting import quote_ident
+from migrator.convert.context import ConversionContext
+from migrator.convert.ddl.common import convert_expression, guarded, require, words
+from migrator.convert.ddl.tokens import LexError, Token, ident, matching_paren, read_name, source, split_top
+
+# Index options after the column list that only concern storage, build or statistics.
+_PHYSICAL = {"TABLESPACE", "STORAGE", "PCTFREE", "INITRANS", "MAXTRANS", "LOGGING", "NOLOGGING",
+             "COMPRESS", "NOCOMPRESS", "PARALLEL", "NOPARALLEL", "COMPUTE", "ONLINE", "LOCAL",
+             "GLOBAL", "NOSORT", "REVERSE", "VISIBLE", "INVISIBLE", "SORT", "USABLE", "UNUSABLE"}
+
+
+def convert_index(text: str, ctx: ConversionContext) -> str:
+    return guarded("ddl.index", "CREATE INDEX", _convert, text, ctx)
+
+
+def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
+    i, unique = 1, ""
+    if toks[i].is_word("UNIQUE"):
+        unique, i = "UNIQUE ", i + 1
+    elif toks[i].is_word("BITMAP"):
+        ctx.note("BITMAP index → btree (PostgreSQL builds bitmaps at query time from btree indexes)")
+        i += 1
+    if not toks[i].is_word("INDEX"):
+        raise LexError("not a CREATE INDEX statement")
+    name, i = read_name(toks, i + 1)
+    # PostgreSQL puts an index in its table's schema; the index name cannot be qualified.
+    name = name.last
+    if not toks[i].is_word("ON"):
+        raise LexError("expected ON after the index name")
+    if toks[i + 1].is_word("CLUSTER"):
+        raise LexError("cluster index: PostgreSQL has no table clusters")
+    table, i = read_name(toks, i + 1)
+    if toks[i].text != "(":
+        raise LexError("expected the indexed column list")
+    end = matching_paren(toks, i)
+    cols = [_element(text, el, ctx) for el in split_top(toks[i + 1:end])]
+    _trailing(text, toks[end + 1:], ctx)
+    return f"CREATE {unique}INDEX {quote_ident(name)} ON {table.sql} ({', '.join(cols)});"
+
+
+def _element(text: str, el: list[Token], ctx: ConversionContext) -> str:
+    order = ""
+    if el[-1].is_word("ASC", "DESC"):
+        order, el = " " + el[-1].text.upper(), el[:-1]
+    if len(el) == 1 and el[0].kind in ("word", "qident"):
+        return quote_ident(ident(el[0])) + order
+    # A function-based index: PostgreSQL wants the expression in parentheses.
+    return f"({convert_expression(source(text, el), ctx)}){order}"
+
+
+def _trailing(text: str, toks: list[Token], ctx: ConversionContext) -> None:
+    if not toks:
+        return
+    if any(t.is_word("INDEXTYPE") for t in toks):
+        raise LexError("domain index (INDEXTYPE IS ...): use a PostgreSQL text-search or GIN index")
+    if not toks[0].is_word(*_PHYSICAL):
+        raise LexError(f"unknown index option {source(text, toks[:3])!r}")
+    require(ctx, "ddl.physical_attributes", "index options")
+    ctx.applied("ddl.physical_attributes")
+    ctx.note(f"index options dropped (storage/build only, no behaviour): {words(toks)}")
+    if any(t.is_word("INVISIBLE") for t in toks):
+        ctx.note("INVISIBLE index: PostgreSQL's planner will use it")
+

@@ -1,0 +1,119 @@
+"""CREATE TYPE: object types → composite types; nested tables and VARRAYs → domains over arrays.
+
+A nested table or VARRAY of y becomes ``CREATE DOMAIN x AS y[]``: a named type whose values
+are arrays (1-based like Oracle collections), and a VARRAY's size limit is kept as a CHECK on
+``cardinality(VALUE)``. Object type MEMBER/STATIC methods are PL/SQL
+implemented by the TYPE BODY as functions (noted here); CONSTRUCTOR/MAP/ORDER declarations are
+reported as unconverted (the composite type itself is still created).
+"""
+
+from __future__ import annotations
+
+from harness.quoting import comment_text, quote_ident
+from migrator.convert.context import ConversionContext
+from migrator.convert.ddl.common import unconverted
+from migrator.convert.ddl.tokens import LexError, Name, Token, ident, matching_paren, read_name, source, split_top, tokenize
+from migrator.convert.datatypes import map_type
+
+_METHOD_WORDS = {"MEMBER", "STATIC", "MAP", "ORDER", "CONSTRUCTOR", "FINAL", "INSTANTIABLE", "NOT", "OVERRIDING"}
+
+
+def parse_type(text: str) -> tuple[Name, dict, list[Token], int]:
+    """→ (name, info, tokens, index after AS/IS) with info["type_kind"] and its details."""
+    toks = tokenize(text)
+    i = 1
+    while toks[i].is_word("OR", "REPLACE", "EDITIONABLE", "NONEDITIONABLE"):
+        i += 1
+    name, i = read_name(toks, i + 1)  # TYPE name
+    while i < len(toks) and toks[i].is_word("FORCE", "AUTHID", "CURRENT_USER", "DEFINER", "OID"):
+        i += 1
+    if i >= len(toks):
+        return name, {"type_kind": "incomplete"}, toks, i
+    if toks[i].is_word("UNDER"):
+        return name, {"type_kind": "subtype"}, toks, i
+    i += 1  # AS | IS
+    if toks[i].is_word("OBJECT"):
+        return name, {"type_kind": "object", "attributes": _attributes(text, toks, i + 1)}, toks, i
+    if toks[i].is_word("TABLE"):
+        return name, {"type_kind": "table_of", "element": source(text, _element(toks, i + 2))}, toks, i
+    if toks[i].is_word("VARRAY", "VARYING"):
+        j = i + 2 if toks[i].is_word("VARYING") else i + 1
+        end = matching_paren(toks, j)
+        return name, {"type_kind": "varray", "limit": int(toks[j + 1].text),
+                      "element": source(text, _element(toks, end + 2))}, toks, i
+    if toks[i].is_word("REF"):
+        return name, {"type_kind": "ref_cursor"}, toks, i
+    return name, {"type_kind": "other"}, toks, i
+
+
+def _element(toks: list[Token], i: int) -> list[Token]:
+    """Element type tokens up to NOT NULL (kept separately) or the end."""
+    j = i
+    while j < len(toks) and not toks[j].is_word("NOT"):
+        j += 1
+    return toks[i:j]
+
+
+def _attributes(text: str, toks: list[Token], i: int) -> dict[str, str]:
+    end = matching_paren(toks, i)
+    attrs: dict[str, str] = {}
+    for el in split_top(toks[i + 1:end]):
+        if el[0].is_word(*_METHOD_WORDS):
+            continue
+        attrs[ident(el[0])] = source(text, el[1:])
+    return attrs
+
+
+def convert_type(text: str, ctx: ConversionContext) -> str:
+    try:
+        name, info, toks, i = parse_type(text)
+    except (LexError, IndexError, ValueError) as exc:
+        return unconverted(ctx, "CREATE TYPE", f"could not read the type: {exc}", text)
+    kind = info["type_kind"]
+    if kind == "object":
+        return _object(text, name, info, toks, i, ctx)
+    if kind in ("table_of", "varray"):
+        return _collection(name, info, toks, ctx)
+    if kind == "incomplete":
+        ctx.note(f"forward declaration of type {name}: nothing to create in PostgreSQL")
+        return f"-- forward declaration of type {comment_text(name.sql)} (created by its full definition)"
+    return unconverted(ctx, "CREATE TYPE", f"type form {kind!r} has no PostgreSQL equivalent", text)
+
+
+def _object(text: str, name: Name, info: dict, toks: list[Token], i: int, ctx: ConversionContext) -> str:
+    if not ctx.enabled("ddl.object_type"):
+        return unconverted(ctx, "CREATE TYPE AS OBJECT", "rule ddl.object_type is disabled", text)
+    attrs = ",\n    ".join(f"{quote_ident(a)} {map_type(t, ctx)}" for a, t in info["attributes"].items())
+    ctx.applied("ddl.object_type")
+    out = f"CREATE TYPE {name.sql} AS (\n    {attrs}\n);"
+    end = matching_paren(toks, i + 1)
+    methods = [el for el in split_top(toks[i + 2:end]) if el[0].is_word(*_METHOD_WORDS)]
+    # MEMBER/STATIC methods are implemented by the TYPE BODY unit as functions <type>__<method>
+    # taking SELF first (migrator.convert.plsql); CONSTRUCTOR/MAP/ORDER methods have no such equivalent.
+    special = [m for m in methods if any(t.is_word("MAP", "ORDER", "CONSTRUCTOR") for t in m)]
+    if len(methods) > len(special):
+        ctx.note(f"{len(methods) - len(special)} MEMBER/STATIC method(s) of {name} become functions "
+                 f"{name}__<method>(self {name}, ...) created by the TYPE BODY")
+    if special:
+        spec = "\n".join(source(text, m) for m in special)
+        out += "\n" + unconverted(ctx, "object type methods",
+                                  f"{len(special)} CONSTRUCTOR/MAP/ORDER method declaration(s) of {name}: "
+                                  "PostgreSQL composite types have no such methods", spec)
+    tail = [t.text.upper() for t in toks[end + 1:]]
+    if tail:
+        ctx.note(f"type modifiers dropped: {' '.join(tail)} (no inheritance in composite types)")
+    return out
+
+
+def _collection(name: Name, info: dict, toks: list[Token], ctx: ConversionContext) -> str:
+    if not ctx.enabled("ddl.collection_type"):
+        return unconverted(ctx, "CREATE TYPE collection", "rule ddl.collection_type is disabled", "")
+    element = map_type(info["element"], ctx)
+    ctx.applied("ddl.collection_type")
+    check = ""
+    if info["type_kind"] == "varray":
+        check = f" CHECK (cardinality(VALUE) <= {info['limit']})"
+    if any(t.is_word("NOT") for t in toks):
+        ctx.note(f"{name}: NOT NULL on collection elements is not enforced by the array domain")
+    ctx.note(f"collection type {name} → domain over {element}[] (1-based arrays)")
+    return f"CREATE DOMAIN {name.sql} AS {element}[]{check};"

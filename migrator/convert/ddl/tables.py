@@ -1,0 +1,192 @@
+"""CREATE TABLE: columns, constraints, physical attributes, temporary tables, CTAS."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.quoting import quote_ident
+from migrator.convert.context import ConversionContext
+from migrator.convert.ddl.columns import oracle_type_of, parse_column, render_column
+from migrator.convert.ddl.common import convert_statement, require, unconverted, words
+from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
+from migrator.convert.ddl.tokens import LexError, Name, Token, ident, matching_paren, read_name, source, split_top, tokenize
+
+# Clauses after the column list that only describe storage: they have no behaviour, so they
+# are dropped (and listed in a note). Any other word there is not understood → unconverted.
+PHYSICAL_HEADS = {
+    "TABLESPACE", "STORAGE", "PCTFREE", "PCTUSED", "INITRANS", "MAXTRANS", "LOGGING", "NOLOGGING",
+    "COMPRESS", "NOCOMPRESS", "ROW", "COLUMN", "CACHE", "NOCACHE", "PARALLEL", "NOPARALLEL",
+    "MONITORING", "NOMONITORING", "SEGMENT", "ORGANIZATION", "LOB", "ENABLE", "DISABLE",
+    "ROWDEPENDENCIES", "NOROWDEPENDENCIES", "RESULT_CACHE", "INMEMORY", "NO", "OVERFLOW",
+    "PCTTHRESHOLD", "INCLUDING", "MAPPING", "NESTED", "CLUSTER", "DEFAULT", "FILESYSTEM_LIKE_LOGGING",
+    "MEMOPTIMIZE", "USING", "SUPPLEMENTAL",
+}
+
+
+@dataclass
+class TableHead:
+    temporary: bool
+    name: Name
+    open_paren: int | None  # index of '(' of the element list, None for CTAS without columns
+    close_paren: int | None
+    rest: int  # index of the first token after the element list
+    toks: list[Token] = field(default_factory=list)
+
+
+def parse_head(text: str) -> TableHead:
+    toks = tokenize(text)
+    i = 1  # after CREATE
+    temporary = False
+    if toks[i].is_word("GLOBAL", "PRIVATE"):
+        temporary, i = True, i + 2  # GLOBAL TEMPORARY
+    if toks[i].is_word("SHARDED", "DUPLICATED", "IMMUTABLE", "BLOCKCHAIN"):
+        raise LexError(f"{toks[i].text.upper()} tables are not supported")
+    if not toks[i].is_word("TABLE"):
+        raise LexError("not a CREATE TABLE statement")
+    name, i = read_name(toks, i + 1)
+    if i < len(toks) and toks[i].text == "(" and not _is_query_paren(toks, i):
+        close = matching_paren(toks, i)
+        return TableHead(temporary, name, i, close, close + 1, toks)
+    return TableHead(temporary, name, None, None, i, toks)
+
+
+def _is_query_paren(toks: list[Token], i: int) -> bool:
+    return i + 1 < len(toks) and toks[i + 1].is_word("SELECT", "WITH")
+
+
+def is_constraint_element(el: list[Token]) -> bool:
+    return el[0].is_word(*CONSTRAINT_STARTS) and not (len(el) > 1 and el[1].kind == "word" and el[0].is_word("NULL"))
+
+
+def table_info(text: str) -> dict:
+    """{"columns": {name: oracle type}, "pk": [columns]} for the catalog."""
+    head = parse_head(text)
+    columns: dict[str, str] = {}
+    pk: list[str] = []
+    if head.open_paren is None:
+        return {"columns": columns, "pk": pk}
+    for el in split_top(head.toks[head.open_paren + 1:head.close_paren]):
+        if is_constraint_element(el):
+            pk = _out_of_line_pk(el) or pk
+            continue
+        oracle_type, after = oracle_type_of(text, el)
+        columns[ident(el[0])] = oracle_type
+        if any(t.is_word("PRIMARY") for t in el[after:]):
+            pk = [ident(el[0])]
+    return {"columns": columns, "pk": pk}
+
+
+def _out_of_line_pk(el: list[Token]) -> list[str]:
+    for k, t in enumerate(el):
+        if t.is_word("PRIMARY") and k + 2 < len(el) and el[k + 2].text == "(":
+            end = matching_paren(el, k + 2)
+            return [ident(x) for x in el[k + 3:end] if x.kind in ("word", "qident")]
+    return []
+
+
+def convert_table(text: str, ctx: ConversionContext) -> str:
+    try:
+        head = parse_head(text)
+        return _convert(text, head, ctx)
+    except LexError as exc:
+        return unconverted(ctx, "CREATE TABLE", str(exc), text)
+
+
+def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
+    types = table_info(text)["columns"] if head.open_paren is not None else None
+    elements = []
+    if head.open_paren is not None:
+        for el in split_top(head.toks[head.open_paren + 1:head.close_paren]):
+            line = _element(text, el, ctx, types)
+            if line:
+                elements.append(line)
+    tail = _trailing(text, head, ctx)
+    create = "CREATE TABLE"
+    if head.temporary:
+        create = _temporary(tail, ctx)
+    cols = ""
+    if elements:
+        cols = " (\n    " + ",\n    ".join(elements) + "\n)"
+    if tail.query is not None:
+        return f"{create} {head.name.sql}{cols} AS\n{tail.query};"
+    return f"{create} {head.name.sql}{cols}{tail.partition};"
+
+
+def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | None) -> str:
+    if is_constraint_element(el):
+        con, i = parse_constraint(text, el, 0, ctx, types=types)
+        if i != len(el):
+            raise LexError(f"unexpected text after constraint: {source(text, el[i:])}")
+        return render(con, inline=False) if keep(con, ctx) else ""
+    if len(el) == 1:  # CTAS column list: a bare name
+        return quote_ident(ident(el[0]))
+    return render_column(parse_column(text, el, ctx, types))
+
+
+@dataclass
+class Trailing:
+    on_commit: str = ""  # "DELETE" | "PRESERVE" | ""
+    query: str | None = None
+    partition: str = ""
+
+
+def _trailing(text: str, head: TableHead, ctx: ConversionContext) -> Trailing:
+    toks, i = head.toks, head.rest
+    out = Trailing()
+    dropped: list[Token] = []
+    while i < len(toks):
+        t = toks[i]
+        if t.is_word("ON") and i + 3 < len(toks) and toks[i + 1].is_word("COMMIT"):
+            out.on_commit, i = toks[i + 2].text.upper(), i + 4
+        elif t.is_word("AS") and (toks[i + 1].is_word("SELECT", "WITH") or _is_query_paren(toks, i + 1)):
+            out.query = convert_statement(source(text, toks[i + 1:]), ctx)
+            break
+        elif t.is_word("PARTITION"):
+            raise LexError("partitioned table: partitioning clause not converted")
+        elif t.is_word("ORGANIZATION") and i + 1 < len(toks) and toks[i + 1].is_word("EXTERNAL"):
+            raise LexError("external table (ORGANIZATION EXTERNAL): use file_fdw or load the data")
+        elif t.is_word(*PHYSICAL_HEADS):
+            start, i = i, _clause_end(toks, i + 1)
+            dropped += toks[start:i]
+        else:
+            raise LexError(f"unknown table clause {source(text, toks[i:i + 3])!r}")
+    if dropped:
+        _note_physical(dropped, ctx)
+    return out
+
+
+def _clause_end(toks: list[Token], i: int) -> int:
+    """Arguments of a physical clause run to the next clause head (parenthesised groups whole)."""
+    while i < len(toks):
+        t = toks[i]
+        if t.text == "(":
+            i = matching_paren(toks, i) + 1
+            continue
+        if t.is_word(*PHYSICAL_HEADS) and not t.is_word("ROW", "COLUMN", "DEFAULT", "NO", "CACHE"):
+            break
+        if t.is_word("ON", "PARTITION") or t.is_word("AS") and i + 1 < len(toks) and toks[i + 1].is_word("SELECT", "WITH"):
+            break
+        i += 1
+    return i
+
+
+def _note_physical(dropped: list[Token], ctx: ConversionContext) -> None:
+    require(ctx, "ddl.physical_attributes", "physical attributes")
+    ctx.applied("ddl.physical_attributes")
+    ctx.note(f"physical attributes dropped (storage only, no behaviour): {words(dropped)}")
+
+
+def _temporary(tail: Trailing, ctx: ConversionContext) -> str:
+    """Oracle's global temporary table is a permanent definition with per-session rows.
+
+    A PostgreSQL TEMP table would vanish with the deploying session (later sessions and
+    functions would not find it), so the definition becomes an UNLOGGED table: it survives,
+    but its rows are shared between sessions and ON COMMIT DELETE ROWS is not emulated.
+    """
+    require(ctx, "ddl.temporary_table", "GLOBAL TEMPORARY TABLE")
+    ctx.applied("ddl.temporary_table")
+    mode = tail.on_commit or "DELETE"  # Oracle's default is ON COMMIT DELETE ROWS
+    ctx.note(f"GLOBAL TEMPORARY TABLE (ON COMMIT {mode} ROWS) → UNLOGGED TABLE: rows are shared "
+             "between sessions and not cleared at commit; callers should delete their own rows "
+             "(or create a session TEMP table of the same shape)")
+    return "CREATE UNLOGGED TABLE"

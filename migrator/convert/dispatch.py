@@ -1,0 +1,46 @@
+"""Dispatch one unit to the converter for its kind, and build the catalog the converters share."""
+
+from __future__ import annotations
+
+import traceback
+
+from migrator.convert import plsql
+from migrator.convert.ddl import dispatch as ddl
+from migrator.convert.context import Catalog, CatalogEntry, Conversion, ConversionContext, RuleSet
+from migrator.source.units import SourceSet, Unit
+
+
+def build_catalog(source: SourceSet) -> Catalog:
+    catalog = Catalog(default_schema=source.schema)
+    for unit in source.units:
+        catalog.add(CatalogEntry(unit.kind, unit.schema, unit.name, unit.id))
+    # Each converter family adds what it learns in a whole-schema pass (columns, signatures,
+    # package members) before any unit is converted.
+    ddl.prepare(source.units, catalog)
+    plsql.prepare(source.units, catalog)
+    return catalog
+
+
+def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
+    ctx.begin_unit()
+    try:
+        if unit.kind.is_plsql:
+            output = plsql.convert_unit(unit, ctx)
+        else:
+            output = ddl.convert_unit(unit, ctx)
+        error = None
+    except Exception as exc:  # a rule crash must not stop the batch; it is reported per unit
+        output = ""
+        error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
+    return Conversion(
+        unit_id=unit.id,
+        output=output,
+        applied_rules=list(ctx.applied_rules),
+        unconverted=list(ctx.unconverted_items),
+        notes=list(ctx.notes),
+        error=error,
+    )
+
+
+def make_context(catalog: Catalog, disabled_rules: frozenset[str] = frozenset(), memo: bool = True) -> ConversionContext:
+    return ConversionContext(catalog=catalog, rules=RuleSet(disabled=disabled_rules), memo={} if memo else None)

@@ -1,0 +1,42 @@
+"""PL/SQL → PL/pgSQL: our tokenizer and recursive-descent parser build a tree of blocks,
+declarations and statements; SQL inside goes through `migrator.convert.sql.convert` (sqlglot); rewriting
+happens on the tree. What cannot be converted is recorded with `ctx.unconverted` and emitted with
+`unconverted_marker`, so deployment fails loudly.
+
+Rule ids: plsql.function, plsql.procedure, plsql.package, plsql.trigger, plsql.exceptions,
+plsql.raise_application_error, plsql.dbms_output, plsql.collections, plsql.autonomous,
+plsql.empty_string_params (string inputs: '' → NULL on entry, as Oracle never sees '').
+"""
+
+from __future__ import annotations
+
+from migrator.convert.plsql import ast as A
+from migrator.convert.plsql.emit_unit import emit_anonymous, emit_routine_unit, emit_trigger, emit_type_body
+from migrator.convert.plsql.emit_package import emit_package
+from migrator.convert.plsql.emitter import Emitter
+from migrator.convert.plsql.parse_unit import TypeBody
+from migrator.convert.plsql.prepare import parsed, prepare
+from migrator.convert.context import ConversionContext
+from migrator.source.units import Unit
+
+__all__ = ["prepare", "convert_unit"]
+
+
+def convert_unit(unit: Unit, ctx: ConversionContext) -> str:
+    """PostgreSQL statements (each ending with ';') for one PL/SQL unit."""
+    pu = parsed(unit)  # a ParseError propagates: the batch reports it for this unit
+    tree = pu.tree
+    em = Emitter(ctx, unit.schema, unit.text, pu.parser.toks)
+    if isinstance(tree, A.Routine):
+        out = emit_routine_unit(em, tree)
+    elif isinstance(tree, A.Package):
+        out = emit_package(em, tree, unit.schema)
+    elif isinstance(tree, A.Trigger):
+        out = emit_trigger(em, tree, unit.schema)
+    elif isinstance(tree, A.Block):
+        out = emit_anonymous(em, tree)
+    elif isinstance(tree, TypeBody):
+        out = emit_type_body(em, tree)
+    else:  # pragma: no cover - parse_unit returns only the kinds above
+        raise TypeError(f"unexpected tree {type(tree).__name__}")
+    return out.rstrip() + "\n"

@@ -1,0 +1,208 @@
+"""Procedure-call statements (CALL, DBMS_OUTPUT, RAISE_APPLICATION_ERROR, collection methods),
+EXECUTE IMMEDIATE, FORALL, and assignment targets."""
+
+from __future__ import annotations
+
+import re
+
+from harness.quoting import quote_ident
+from migrator.convert.plsql import ast as A
+from migrator.convert.plsql.emit_routine import dropped_defaults
+from migrator.convert.plsql.errors import app_error_sqlstate
+from migrator.convert.plsql.lexer import Token
+from migrator.convert.plsql.naming import derived, label, oracle_tokens, sql
+from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.symbols import PgType
+from migrator.convert.plsql.values import LValue
+from migrator.convert.context import unconverted_marker
+
+IND = "    "
+# A converted named argument: `name => value`, the name as `quote_ident` writes it.
+_NAMED_ARG = re.compile(r'("(?:[^"]|"")*"|[a-z_][a-z0-9_$]*) => ')
+
+
+class CallMixin:
+    def st_call(self, st: A.Call, scope, ind):
+        parts = [norm_name(t) for t in st.name if not t.is_op(".")]
+        up = tuple(p.upper() for p in parts)  # built-ins compared part by part ('.' may be in a name)
+        if len(up) == 2 and up[0] == "DBMS_OUTPUT":
+            return self.dbms_output(up[1], st, scope, ind)
+        if up == ("RAISE_APPLICATION_ERROR",):
+            return self.raise_app_error(st, scope, ind)
+        if up in (("DBMS_LOCK", "SLEEP"), ("DBMS_SESSION", "SLEEP")):
+            return [f"{ind}PERFORM pg_sleep({self.call_args(st.args, scope)[0]});"]
+        sym = scope.get(parts[0])
+        if len(parts) == 2 and sym is not None and sym.type is not None and sym.type.object_key and \
+                parts[1] in self.object_methods(sym.type.object_key):
+            args = [quote_ident(parts[0])] + self.call_args(st.args, scope)
+            return [f"{ind}CALL {sql(derived(sym.type.object_key, parts[1]))}({', '.join(args)});"]
+        coll = self.coll_statement(parts, st, scope, ind)
+        if coll is not None:
+            return coll
+        return self.procedure_call(parts, st, scope, ind)
+
+    def procedure_call(self, parts, st, scope, ind):
+        target, kind, sigs = self.resolve_routine(parts, scope)
+        if parts[0].upper().startswith(("DBMS_", "UTL_", "APEX_", "OWA_", "HTP")) and kind is None:
+            self.unconverted("Oracle supplied package", f"{label(parts)} has no PostgreSQL equivalent", st.line)
+            return [f"{ind}{unconverted_marker('supplied package call', label(parts))};"]
+        args = self.call_args(st.args, scope)
+        pre, post = self.out_binds(sigs, args, st.args, scope) if kind == "PROCEDURE" else ([], [])
+        args = ", ".join(args + self.moved_defaults(sigs, args, scope))
+        if kind == "FUNCTION":
+            return [f"{ind}PERFORM {target}({args});"]
+        if self.ctx.enabled("plsql.procedure"):   # the definitions are what the rule converts
+            self.ctx.applied("plsql.procedure")
+        return [f"{ind}{s}" for s in pre + [f"CALL {target}({args});"] + post]
+
+    def out_binds(self, sigs: list, args: list[str], toks, scope) -> tuple[list[str], list[str]]:
+        """PL/pgSQL's CALL writes OUT/INOUT results only into variables: an argument such as a
+        collection element or a package variable goes through its assignment target (a temporary
+        with write-back), replacing args[k] in place; returns the statements before/after the CALL."""
+        fits = [r for r in sigs if len(r.params) >= len(args)]
+        if len(fits) != 1 or not toks:
+            return [], []
+        params = {p.name: p for p in fits[0].params}
+        pre, post = [], []
+        for k, arg in enumerate(self.split_top(toks)):
+            named = len(arg) > 2 and arg[1].is_op("=>")
+            p = params.get(norm_name(arg[0])) if named else (fits[0].params[k] if k < len(fits[0].params) else None)
+            value = arg[2:] if named else arg
+            if p is None or p.mode == "IN":
+                continue
+            lv = self.lvalue(value, scope, into=True)
+            if lv.target.startswith("aa:") or not (lv.setup or lv.finish):
+                continue  # a plain variable (or a whole sparse table, left as is) is writable
+            if p.mode == "INOUT" and not lv.setup:
+                pre.append(f"{lv.target} := {self.expr(value, scope)};")
+            pre += lv.setup
+            post += lv.finish
+            args[k] = f"{quote_ident(p.name)} => {lv.target}" if named else lv.target
+        return pre, post
+
+    def resolve_routine(self, parts, scope) -> tuple[str, str | None, list]:
+        """Qualified PostgreSQL name (SQL text) of a called routine, procedure/function, and its
+        signatures."""
+        sym = scope.get(parts[0]) if len(parts) == 1 else None
+        if sym is not None and sym.kind == "routine":
+            return sql(sym.routine), sym.sigs[0].kind, sym.sigs
+        if self.pkg and len(parts) == 1:
+            sigs = self.pkg_members((self.pkg,)).get(parts[0])
+            if sigs:
+                return sql((self.pkg, parts[0])), sigs[0].kind, sigs
+        ref = self.package_member(parts)
+        if ref is not None:
+            pkg, member, sigs = ref
+            return sql((pkg, member)), sigs[0].kind if sigs else None, sigs or []
+        entry = self.lookup(parts)
+        if entry is not None and entry.info.get("plsql_sigs"):
+            sigs = entry.info["plsql_sigs"]
+            return sql((entry.schema, entry.name)), sigs[0].kind, sigs
+        return sql(tuple(parts)), None, []
+
+    def moved_defaults(self, sigs: list, args: list[str], scope) -> list[str]:
+        """Named arguments for defaults that moved from the callee's signature to its call sites."""
+        named = {m.group(1) for a in args if (m := _NAMED_ARG.match(a))}  # as quote_ident wrote them
+        positional = len(args) - len(named)
+        fits = [r for r in sigs if len(r.params) >= len(args)
+                and all(n in {quote_ident(p.name) for p in r.params} for n in named)]
+        if len(fits) != 1:
+            return []
+        r = fits[0]
+        extra = []
+        for k in sorted(dropped_defaults(r)):
+            p = r.params[k]
+            if k >= positional and quote_ident(p.name) not in named:
+                extra.append(f"{quote_ident(p.name)} => {self.expr(p.default, scope)}")
+        return extra
+
+    # ---- DBMS_OUTPUT / RAISE_APPLICATION_ERROR --------------------------------------------------
+    def dbms_output(self, member: str, st, scope, ind):
+        if not self.ctx.enabled("plsql.dbms_output"):
+            self.unconverted("DBMS_OUTPUT", "rule plsql.dbms_output disabled", st.line)
+            return [f"{ind}{unconverted_marker('DBMS_OUTPUT', member)};"]
+        self.ctx.applied("plsql.dbms_output")
+        args = self.call_args(st.args, scope)
+        if member == "PUT_LINE":
+            if self.uses_put:
+                return [f"{ind}PERFORM oracompat.put_line({args[0]});"]
+            value = args[0]
+            if not (st.args and len(st.args) == 1 and st.args[0].kind == "string" and st.args[0].text != "''"):
+                value = f"coalesce(({value})::text, '')"  # Oracle prints NULL as an empty line
+            return [f"{ind}RAISE NOTICE '%', {value};"]
+        if member == "PUT":
+            return [f"{ind}PERFORM oracompat.put({args[0]});"]
+        if member == "NEW_LINE":
+            return [f"{ind}PERFORM oracompat.new_line();"]
+        if member in ("ENABLE", "DISABLE"):
+            self.ctx.note(f"DBMS_OUTPUT.{member}: output is always on as NOTICE messages")
+            return [f"{ind}NULL;  -- DBMS_OUTPUT.{member}: NOTICE output needs no buffer"]
+        self.unconverted(f"DBMS_OUTPUT.{member}", "reading the output buffer is not supported", st.line)
+        return [f"{ind}{unconverted_marker('DBMS_OUTPUT.' + member)};"]
+
+    def raise_app_error(self, st, scope, ind):
+        if not self.ctx.enabled("plsql.raise_application_error"):
+            self.unconverted("RAISE_APPLICATION_ERROR", "rule disabled", st.line)
+            return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
+        self.ctx.applied("plsql.raise_application_error")
+        args = self.split_top(st.args or [])
+        code = self.int_arg(args[0]) if args else None
+        msg = self.expr(args[1], scope) if len(args) > 1 else "''"
+        state = app_error_sqlstate(code) if code is not None else None
+        errcode = f"'{state}'" if state else f"oracompat.app_errcode({self.expr(args[0], scope)})"
+        return [f"{ind}RAISE EXCEPTION USING ERRCODE = {errcode}, MESSAGE = coalesce({msg}, '');"]
+
+    # ---- collection methods used as statements ---------------------------------------------------
+    def coll_statement(self, parts, st, scope, ind):
+        if len(parts) < 2 or parts[-1].upper() not in ("EXTEND", "DELETE", "TRIM"):
+            return None
+        base_toks = self.name_toks(parts[:-1])
+        typ = self.value_type(parts[:-1], scope)
+        if typ is None or typ.coll is None:
+            return None
+        if off := self.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts), st.line):
+            return [f"{ind}{off};"]
+        self.ctx.applied("plsql.collections")
+        lv = self.lvalue(base_toks, scope)
+        if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
+            lv = LValue(sql(tuple(parts[:-1])))
+        v, method = lv.target, parts[-1].upper()
+        size = quote_ident(f"{parts[-2]}__size") if len(parts) == 2 else f"{v}__size"
+        args = self.call_args(st.args, scope)
+        if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
+            n = args[0] if args else "1"
+            sign = {"EXTEND": "+", "TRIM": "-"}.get(method)
+            body = [f"{v} := oracompat.aa_{method.lower()}_at({v}, {size}, {n});",
+                    f"{size} := {size} {sign} {n};"] if sign else [f"{v} := '{{}}'::jsonb;", f"{size} := 0;"]
+        elif typ.coll.kind == "assoc":
+            if method == "DELETE" and not args:
+                body = [f"{v} := '{{}}'::jsonb;"]
+            elif method == "DELETE" and len(args) == 1:
+                body = [f"{v} := {v} - {self.key_text(typ.coll, args[0])};"]
+            else:
+                self.unconverted(f"collection {method}", f"{method} with these arguments on an INDEX BY table", st.line)
+                body = [f"{unconverted_marker('collection ' + method)};"]
+        elif method == "EXTEND":
+            n = args[0] if args else "1"
+            body = [f"FOR extend__i IN 1..{n} LOOP {v} := array_append({v}, NULL); END LOOP;"] if args else \
+                [f"{v} := array_append({v}, NULL);"]
+        elif method == "TRIM":
+            n = args[0] if args else "1"
+            body = [f"{v} := {v}[1:coalesce(cardinality({v}), 0) - ({n})];"]
+        elif not args:
+            body = [f"{v} := '{{}}';"]
+        else:
+            self.unconverted("nested table DELETE(i)", "would make a dense PostgreSQL array sparse", st.line)
+            body = [f"{unconverted_marker('nested table DELETE(i)')};"]
+        return [f"{ind}{s}" for s in lv.setup + body + lv.finish]
+
+    def name_toks(self, parts) -> list[Token]:
+        return oracle_tokens(parts)
+
+    def value_type(self, parts, scope) -> PgType | None:
+        sym = scope.get(parts[0])
+        if sym is None:
+            ref = self.package_ref(parts)
+            sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
+            return sym.type if sym is not None else None
+        return sym.type if len(parts) == 1 else None

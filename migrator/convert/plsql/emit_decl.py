@@ -1,0 +1,248 @@
+"""Declarations: types (%TYPE/%ROWTYPE, records, collections), variables, cursors, exceptions."""
+
+from __future__ import annotations
+
+from harness.quoting import quote_ident
+from migrator.convert.plsql import ast as A
+from migrator.convert.plsql.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
+from migrator.convert.plsql.naming import Owner, derived, label, sql
+from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.rowfields import query_fields
+from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin, type_text
+from migrator.convert.context import unconverted_marker
+from migrator.convert.datatypes import map_type
+
+
+class DeclMixin:
+    # ---- types -----------------------------------------------------------------------------
+    def resolve_type(self, tref: A.TypeRef, scope: Scope) -> PgType:
+        toks = tref.toks
+        if len(toks) >= 3 and toks[-2].is_op("%") and toks[-1].is_("TYPE", "ROWTYPE"):
+            name = [norm_name(t) for t in toks[:-2] if not t.is_op(".")]
+            return self.anchored(name, toks[-1].upper, scope)
+        text = type_text(toks)
+        if toks and toks[0].kind in ("word", "qident") and (len(toks) == 1 or toks[1].is_op(".")):
+            parts = [norm_name(t) for t in toks if not t.is_op(".")]
+            sym = scope.get(parts[0]) if len(parts) == 1 else None
+            if sym is not None and sym.kind == "type":
+                return sym.type
+            ref = self.package_ref(parts) if len(parts) > 1 else None
+            if ref is not None and ref[1].kind == "type":
+                return ref[1].type
+            if len(parts) == 1 and self.pkg:
+                psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
+                if psym is not None and psym.kind == "type":
+                    return psym.type
+            st = self.schema_collection_type(parts)
+            if st is not None:
+                return st
+        return builtin(text, self.ctx)
+
+    def anchored(self, name: list[str], which: str, scope: Scope) -> PgType:
+        if which == "ROWTYPE":
+            sym = scope.get(name[0]) if len(name) == 1 else None
+            if sym is not None and sym.kind == "cursor":
+                return self.cursor_rowtype(name[0], sym)
+            return PgType(sql(tuple(name)), composite=True, fields=self.table_columns(name))
+        if len(name) == 1:
+            sym = scope.get(name[0])
+            if sym is not None and sym.type is not None:
+                return sym.type
+        ref = self.package_ref(name) if len(name) > 1 else None
+        if ref is not None and ref[1].type is not None:
+            return ref[1].type
+        if len(name) == 2:
+            sym = scope.get(name[0])
+            if sym is not None and sym.kind in ("var", "param"):
+                return PgType(f"{sql(tuple(name))}%TYPE")
+        col = self.column_type(name)
+        if col is not None:
+            return PgType(map_type(col, self.ctx), col)
+        return PgType(f"{sql(tuple(name))}%TYPE")
+
+    def table_columns(self, name: tuple[str, ...]) -> dict | None:
+        """Columns of the table named by plain parts."""
+        entry = self.lookup(name)
+        return entry.info.get("plsql_columns") if entry is not None else None
+
+    def query_fields(self, toks) -> dict[str, str]:
+        return query_fields(toks or [], self.table_columns)
+
+    def column_type(self, name: list[str]) -> str | None:
+        if len(name) < 2:
+            return None
+        entry = self.lookup(name[:-1])
+        if entry is None:
+            return None
+        cols = entry.info.get("plsql_columns") or {}
+        return cols.get(name[-1])
+
+    def schema_collection_type(self, parts) -> PgType | None:
+        entry = self.lookup(parts)
+        if entry is None or "plsql_type" not in entry.info:
+            return None
+        info = entry.info["plsql_type"]
+        pgname = sql((entry.schema, entry.name))
+        if info["kind"] == "object":
+            return PgType(pgname, composite=True, object_key=(entry.schema, entry.name))
+        elem = builtin(info["elem"], self.ctx)
+        return PgType(pgname, coll=Coll("array", elem.pg, info["elem"], elem_composite=elem.composite))
+
+    def type_decl(self, d: A.TypeDecl, scope: Scope, owner: Owner) -> Sym:
+        """A local/package TYPE → symbol; record types are created as composite types first."""
+        if d.kind == "refcursor":
+            t = PgType("refcursor", refcursor=True)
+        elif d.kind == "subtype":
+            t = self.resolve_type(d.elem, scope)
+        elif d.kind == "record":
+            t = PgType(sql(derived(owner, d.name)), composite=True)
+            t.fields = self.create_record_type(t.pg, d, scope)
+        else:
+            elem = self.resolve_type(d.elem, scope)
+            if d.kind == "assoc":
+                idx = type_text(d.index.toks).upper()
+                numeric = not idx.startswith(("VARCHAR", "STRING", "NVARCHAR", "CHAR", "LONG"))
+                t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
+            else:
+                t = PgType(f"{elem.pg}[]", coll=Coll("array", elem.pg, elem.ora, elem_composite=elem.composite))
+        return scope.add(Sym(d.name, "type", t))
+
+    def create_record_type(self, pgname: str, d: A.TypeDecl, scope: Scope) -> dict[str, str]:
+        """Creates the composite type (unless suppressed); returns its fields' Oracle types."""
+        fields, oras = [], {}
+        for fname, ftype in d.fields:
+            ft = self.resolve_type(ftype, scope)
+            if ft.ora:
+                oras[fname] = ft.ora
+            if "%" in ft.pg:
+                self.unconverted("record field type", f"cannot resolve {type_text(ftype.toks)} for a composite type", d.line)
+                fields.append(f"{quote_ident(fname)} {unconverted_marker('record field type', type_text(ftype.toks))}")
+            else:
+                fields.append(f"{quote_ident(fname)} {ft.pg}")
+        if not self.suppress_pre:
+            self.pre.append(f"DROP TYPE IF EXISTS {pgname} CASCADE;\nCREATE TYPE {pgname} AS (\n    "
+                            + ",\n    ".join(fields) + "\n);")
+        return oras
+
+    # ---- declarations in a block -----------------------------------------------------------------
+    def declarations(self, decls: list, scope: Scope, owner: Owner) -> list[str]:
+        """PL/pgSQL DECLARE lines for a block's declarations (types/exceptions become symbols)."""
+        lines: list[str] = []
+        inits = [d for d in decls if isinstance(d, A.Pragma) and d.name == "EXCEPTION_INIT"]
+        for d in decls:
+            if isinstance(d, A.TypeDecl):
+                self.type_decl(d, scope, owner)
+            elif isinstance(d, A.ExceptionDecl):
+                self.exception_sym(d.name, scope, owner, inits)
+            elif isinstance(d, A.VarDecl):
+                lines.append(self.var_line(d, scope))
+            elif isinstance(d, A.CursorDecl):
+                lines.append(self.cursor_line(d, scope))
+            elif isinstance(d, A.Pragma):
+                self.pragma(d)
+            elif isinstance(d, A.Routine):
+                self.nested_routine(d, scope, owner)
+        return lines
+
+    def var_line(self, d: A.VarDecl, scope: Scope) -> str:
+        t = self.resolve_type(d.type, scope)
+        if d.name in self.sparse_names and t.coll is not None and t.coll.kind == "array":
+            return self.sparse_var_line(d, t, scope)
+        scope.add(Sym(d.name, "const" if d.constant else "var", t))
+        parts = [quote_ident(d.name)]
+        if d.constant:
+            parts.append("CONSTANT")
+        parts.append(t.pg)
+        if d.not_null:
+            parts.append("NOT NULL")
+        if d.default:
+            parts.append(":= " + self.expr(d.default, scope))
+        elif t.coll is not None and t.coll.kind == "assoc":
+            parts.append(":= '{}'::jsonb")  # an INDEX BY table starts empty, never NULL
+        return " ".join(parts) + ";"
+
+    def sparse_var_line(self, d: A.VarDecl, t: PgType, scope: Scope) -> str:
+        """A nested table that DELETE(i) makes sparse is held as a jsonb map index → element (like
+        an INDEX BY table); whole-value uses convert to/from the dense array type."""
+        self.ctx.note(f"{d.name}: nested table with DELETE(i) held as jsonb; compacted to {t.pg} when used whole")
+        c = t.coll
+        st = PgType("jsonb", t.ora, coll=Coll("assoc", c.elem_pg, c.elem_ora, True, c.elem_composite), array_pg=t.pg)
+        init = f"oracompat.arr_to_aa({self.expr(d.default, scope)})" if d.default else "'{}'::jsonb"
+        scope.add(Sym(d.name, "var", st))
+        name, size = quote_ident(d.name), quote_ident(f"{d.name}__size")
+        # Oracle keeps placeholders for deleted elements: EXTEND appends after the internal size
+        return f"{name} jsonb := {init}; {size} integer := coalesce(oracompat.aa_last_n({name}), 0);"
+
+    def cursor_line(self, d: A.CursorDecl, scope: Scope) -> str:
+        cscope = scope.child()
+        params = []
+        for p in d.params:
+            pt = self.resolve_type(p.type, scope)
+            cscope.add(Sym(p.name, "param", pt))
+            if p.default:
+                self.unconverted("cursor parameter default", f"cursor {d.name}: PostgreSQL cursor parameters have no defaults", d.line)
+            params.append(f"{quote_ident(p.name)} {pt.pg}")
+        query = self.query_text(d.query, cscope)
+        scope.add(Sym(d.name, "cursor", PgType("refcursor", refcursor=True), cursor_params=d.params,
+                      sigs=[(d, scope)]))
+        args = f" ({', '.join(params)})" if params else ""
+        return f"{quote_ident(d.name)} CURSOR{args} FOR {query};"
+
+    def cursor_rowtype(self, name: str, sym: Sym) -> PgType:
+        """c%ROWTYPE: PostgreSQL has no cursor row types, but a view over the cursor's query (its
+        parameters as typed NULLs) has exactly that row type — created before the routine."""
+        if not sym.sigs:
+            return PgType("record", composite=True)
+        d, scope = sym.sigs[0]
+        view = sql(derived(self.owner, f"{name}_row"))
+        fields = self.query_fields(d.query)
+        if self.suppress_pre or view in self.created_views:
+            return PgType(view, composite=True, fields=fields)
+        nscope = scope.child()
+        for p in d.params:
+            pt = self.resolve_type(p.type, scope)
+            nscope.add(Sym(p.name, "nullparam", PgType(f"NULL::{self.castable(pt.pg)}", pt.ora)))
+        self.created_views.add(view)
+        self.pre.append(f"CREATE OR REPLACE VIEW {view} AS\n{self.query_text(d.query, nscope)};")
+        return PgType(view, composite=True, fields=fields)
+
+    def exception_sym(self, name: str, scope: Scope, owner: Owner, inits: list) -> Sym:
+        # The declaration itself emits nothing: with the rule off, RAISE and handlers are refused.
+        if self.ctx.enabled("plsql.exceptions"):
+            self.ctx.applied("plsql.exceptions")
+        for p in inits:
+            if len(p.args) == 2 and norm_name(p.args[0][0]) == name:
+                return scope.add(self.exception_init_sym(name, p, owner))
+        state = user_exception_sqlstate(f"{label(owner)}.{name}")
+        return scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
+
+    def exception_init_sym(self, name: str, p: A.Pragma, owner: Owner) -> Sym:
+        code = self.int_arg(p.args[1])
+        if code is None:
+            self.unconverted("PRAGMA EXCEPTION_INIT", f"exception {name}: error code is not a literal", p.line)
+            state = user_exception_sqlstate(f"{label(owner)}.{name}")
+            return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
+        app = app_error_sqlstate(code)
+        if app:
+            return Sym(name, "exception", sqlstate=app, conditions=(f"SQLSTATE '{app}'",))
+        known = BY_CODE.get(code)
+        if known:
+            return Sym(name, "exception", sqlstate=known.sqlstate, conditions=known.conditions)
+        state = f"OX{abs(code) % 1000:03d}"
+        self.ctx.note(f"exception {name}: ORA{code} has no PostgreSQL counterpart; raised and caught as SQLSTATE {state}")
+        return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
+
+    def int_arg(self, toks) -> int | None:
+        text = "".join(t.text for t in toks)
+        try:
+            return int(text)
+        except ValueError:
+            return None
+
+    def pragma(self, d: A.Pragma) -> None:
+        if d.name == "AUTONOMOUS_TRANSACTION":
+            self.autonomous = True
+        elif d.name in ("RESTRICT_REFERENCES", "INLINE", "SERIALLY_REUSABLE", "UDF", "DEPRECATED"):
+            self.ctx.note(f"PRAGMA {d.name} only guides the Oracle compiler; not needed in PostgreSQL")
+        elif d.name != "EXCEPTION_INIT":
+            self.unconverted(f"PRAGMA {d.name}", "unknown pragma", d.line)

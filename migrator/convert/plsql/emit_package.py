@@ -1,0 +1,125 @@
+"""Packages → a schema per package, functions per member, non-transactional per-session state.
+
+State: each variable has a getter ``pkg.v()`` and a setter ``pkg.set__v(value)`` over
+``oracompat.pkg_get/pkg_set`` (session-level and, like Oracle package state, not undone by a
+rollback — see runtime.sql). The value is stored as text and read back into a variable of the
+declared type. ``pkg.initialize__()`` runs once per session (a guard entry): it sets every
+variable's default and runs the body's initialisation section; every member, getter and setter
+calls it first. Constants become functions returning their expression.
+"""
+
+from __future__ import annotations
+
+from harness.quoting import quote_ident
+from migrator.convert.plsql import ast as A
+from migrator.convert.plsql.emit_routine import IND, RoutineEmitter, create_function
+from migrator.convert.plsql.emitter import key_part
+from migrator.convert.plsql.naming import sql
+from migrator.convert.plsql.symbols import Scope
+from migrator.convert.context import unconverted_marker
+from migrator.convert.ddl.tokens import pg_string
+
+
+def state_key(schema: str, pkg: str, var: str) -> str:
+    """The key of one package variable's session state (a value: written as a string literal)."""
+    return f"oracompat_pkg.{key_part(schema)}__{key_part(pkg)}__{key_part(var)}"
+
+
+def emit_package(em, p: A.Package, schema: str) -> str:
+    if not em.ctx.enabled("plsql.package"):
+        em.unconverted("PACKAGE", "rule plsql.package disabled")
+        return unconverted_marker("PACKAGE", p.name) + ";"
+    pkg = p.name
+    em.pkg = pkg
+    em.ctx.applied("plsql.package")
+    out = [f"CREATE SCHEMA IF NOT EXISTS {quote_ident(pkg)};"]
+    scope = em.pkg_scope((pkg,))  # every spec + body symbol (types resolved, no DDL yet)
+    local = Scope(scope)
+    for d in p.decls:
+        if isinstance(d, A.TypeDecl):
+            em.type_decl(d, local, (pkg,))  # now with its CREATE TYPE (record types)
+        elif isinstance(d, A.CursorDecl):
+            em.unconverted("package cursor", f"cursor {d.name} declared at package level", d.line)
+            out.append(unconverted_marker("package cursor", d.name) + ";")
+        elif isinstance(d, A.Pragma):
+            em.pragma(d)
+    out += em.pre
+    em.pre = []
+    for d in p.decls:
+        if isinstance(d, A.VarDecl):
+            out += state_functions(em, schema, pkg, d, scope)
+    out.append(initializer(em, schema, pkg, p, scope))
+    guard = [f"PERFORM {sql((pkg, 'initialize__'))}();"]
+    for d in p.decls:
+        if isinstance(d, A.Routine) and d.block is not None or isinstance(d, A.Routine) and d.external:
+            out.append(member(em, pkg, d, scope, guard))
+    return "\n\n".join(out)
+
+
+def member(em, pkg: str, r: A.Routine, scope: Scope, guard: list[str]) -> str:
+    # each member gets fresh per-routine state (temporaries, tracked cursors...)
+    saved = (em.extra_decls, em.temp_counter, em.autonomous, em.pipelined)
+    em.extra_decls, em.autonomous, em.pipelined = [], False, False
+    em.owner = (pkg, r.name)
+    text = RoutineEmitter(em).routine(r, em.owner, scope, em.owner, guard)
+    em.extra_decls, _, em.autonomous, em.pipelined = saved[0], saved[1], False, False
+    text = "\n\n".join(em.pre + [text])
+    em.pre = []
+    return text
+
+
+def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> list[str]:
+    sym = scope.names[d.name]
+    pg = sym.type.pg
+    init = sql((pkg, "initialize__"))
+    if d.constant:
+        value = em.expr(d.default, scope) if d.default else "NULL"
+        return [create_function(f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
+                                ["BEGIN", f"{IND}RETURN {value};", "END;"])]
+    key = pg_string(state_key(schema, pkg, d.name))
+    getter = create_function(
+        f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
+        ["DECLARE", f"{IND}v {pg};", "BEGIN", f"{IND}PERFORM {init}();",
+         f"{IND}v := oracompat.pkg_get({key});", f"{IND}RETURN v;", "END;"])
+    setter = create_function(
+        f"CREATE OR REPLACE FUNCTION {sym.setter}(p_value {pg})\nRETURNS void",
+        ["BEGIN", f"{IND}PERFORM {init}();",
+         f"{IND}PERFORM oracompat.pkg_set({key}, p_value::text);", "END;"])
+    return [getter, setter]
+
+
+def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
+    """Defaults of all package variables (spec and body), then the initialisation section."""
+    info = em.package_info((pkg,)) or {"vars": {}}
+    flag = pg_string(state_key(schema, pkg, "_initialized"))
+    decls, sets = [], []
+    for name, d in info["vars"].items():
+        if d.constant:
+            continue
+        sym = scope.names[name]
+        default = ""
+        if d.default:
+            default = f" := {em.expr(d.default, scope)}"
+        elif sym.type.coll is not None and sym.type.coll.kind == "assoc":
+            default = " := '{}'::jsonb"
+        var = quote_ident(f"v__{name}")
+        decls.append(f"{IND}{var} {sym.type.pg}{default};")
+        sets.append(f"{IND}PERFORM oracompat.pkg_set({pg_string(state_key(schema, pkg, name))}, {var}::text);")
+    lines = (["DECLARE"] + decls if decls else []) + [
+        "BEGIN",
+        f"{IND}IF oracompat.pkg_get({flag}) = 'Y' THEN",
+        f"{IND}{IND}RETURN;",
+        f"{IND}END IF;",
+        f"{IND}PERFORM oracompat.pkg_set({flag}, 'Y');",
+    ] + sets
+    if p.init is not None and p.is_body:
+        em.extra_decls = []
+        body = RoutineEmitter(em).body(p.init, Scope(scope), (pkg, "init"), [], [])
+        lines += [IND + line for line in body[1:]]  # the section's own block, nested
+    lines.append("END;")
+    if em.extra_decls:
+        extra = [IND + e for e in dict.fromkeys(em.extra_decls)]
+        lines = (["DECLARE"] + extra + lines[1:]) if lines[0] == "DECLARE" else (["DECLARE"] + extra + lines)
+        em.extra_decls = []
+    head = f"CREATE OR REPLACE FUNCTION {sql((pkg, 'initialize__'))}()\nRETURNS void"
+    return "\n\n".join(em.pre + [create_function(head, ["#variable_conflict use_column"] + lines)])

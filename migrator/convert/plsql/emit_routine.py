@@ -1,0 +1,176 @@
+"""Routines: CREATE FUNCTION / CREATE PROCEDURE, parameters, bodies, autonomous transactions,
+nested subprograms."""
+
+from __future__ import annotations
+
+from harness.quoting import quote_ident
+from migrator.convert.plsql import ast as A
+from migrator.convert.plsql.naming import Owner, derived, sql
+from migrator.convert.plsql.symbols import Scope, Sym
+from migrator.convert.context import unconverted_marker
+from migrator.convert.ddl.tokens import dollar_tag, pg_string
+
+IND = "    "
+
+
+def create_function(head: str, body_lines: list[str]) -> str:
+    body = "\n".join(body_lines)
+    tag = dollar_tag(body)
+    return f"{head}\nLANGUAGE plpgsql AS {tag}\n{body}\n{tag};"
+
+
+def dropped_defaults(r: A.Routine) -> set[int]:
+    """Indexes of procedure parameters whose DEFAULT must move to the call sites: PostgreSQL
+    rejects a defaulted parameter anywhere before an OUT/INOUT parameter of a procedure."""
+    if r.kind != "PROCEDURE":
+        return set()
+    last_out = max((k for k, p in enumerate(r.params) if p.mode != "IN"), default=-1)
+    if last_out < 0:
+        return set()
+    return {k for k, p in enumerate(r.params[:last_out]) if p.default is not None}
+
+
+class RoutineEmitter:
+    """Functions on the Emitter for whole routines (kept apart from statement code)."""
+
+    def __init__(self, em):
+        self.em = em
+
+    def params(self, r: A.Routine, scope: Scope) -> list[str]:
+        em = self.em
+        out, seen_default = [], False
+        dropped = dropped_defaults(r)
+        for k, p in enumerate(r.params):
+            t = em.resolve_type(p.type, scope)
+            scope.add(Sym(p.name, "param", t))
+            mode = {"IN": "", "OUT": "OUT ", "INOUT": "INOUT "}[p.mode]
+            text = f"{mode}{quote_ident(p.name)} {t.pg}"
+            if k in dropped:
+                em.ctx.note(f"parameter {p.name}: DEFAULT moved to the call sites (PostgreSQL forbids a "
+                            "defaulted parameter before an OUT parameter of a procedure)")
+            elif p.default is not None:
+                seen_default = True
+                text += f" DEFAULT {em.expr(p.default, scope)}"
+            elif seen_default and p.mode == "IN":
+                # PostgreSQL needs defaults on every input after a defaulted one; Oracle callers of
+                # such a routine must already pass this parameter (by name), so NULL is never used.
+                text += " DEFAULT NULL"
+                em.ctx.note(f"parameter {p.name}: DEFAULT NULL added (follows a defaulted parameter)")
+            out.append(text)
+        if r.kind == "FUNCTION" and any(p.mode != "IN" for p in r.params):
+            em.unconverted("function OUT parameter",
+                           f"function {r.name}: Oracle returns a value and OUT parameters; callers would need rewriting",
+                           r.line)
+            out.append(unconverted_marker("function OUT parameter", r.name))
+        return out
+
+    def returns(self, r: A.Routine, scope: Scope) -> str:
+        em = self.em
+        t = em.resolve_type(r.returns, scope)
+        if r.pipelined:
+            em.pipelined = True
+            if t.coll is None:
+                em.unconverted("PIPELINED", "return type is not a known collection", r.line)
+                return f"SETOF {unconverted_marker('PIPELINED', t.pg)}"
+            return f"SETOF {t.coll.elem_pg}"
+        return t.pg
+
+    def body(self, block: A.Block, scope: Scope, owner: Owner, head_stmts: list[str],
+             tail_stmts: list[str]) -> list[str]:
+        """The routine's top block with the emitter's extra declarations merged in."""
+        em = self.em
+        lines = em.block_lines(block, scope, "", owner)
+        extras = list(dict.fromkeys(em.extra_decls))
+        for c in sorted(em.tracked_cursors):
+            extras += [f"{quote_ident(c + '__found')} boolean;", f"{quote_ident(c + '__rowcount')} integer := 0;"]
+        if em.uses_sql_rowcount:
+            extras.append("sql__rowcount integer := 0;")
+        if tail_stmts and block.handlers:
+            inner = [IND + line for line in lines]
+            lines = ["BEGIN"] + inner + [IND + s for s in tail_stmts] + ["END;"]
+        elif tail_stmts:
+            lines = lines[:-1] + [IND + s for s in tail_stmts] + lines[-1:]
+        if extras:
+            if lines[0] == "DECLARE" or (block.label and len(lines) > 1 and lines[1] == "DECLARE"):
+                k = lines.index("DECLARE") + 1
+                lines = lines[:k] + [IND + e for e in extras] + lines[k:]
+            else:
+                k = lines.index("BEGIN")
+                lines = lines[:k] + ["DECLARE"] + [IND + e for e in extras] + lines[k:]
+        if head_stmts:
+            k = lines.index("BEGIN") + 1
+            lines = lines[:k] + [IND + s for s in head_stmts] + lines[k:]
+        # Oracle resolves a name that is both a column and a variable to the column
+        return ["#variable_conflict use_column"] + lines
+
+    def routine(self, r: A.Routine, qname: tuple[str, str], parent: Scope, owner: Owner,
+                head_stmts: list[str] | None = None) -> str:
+        """CREATE FUNCTION/PROCEDURE `qname` (plain schema and name parts) for `r`."""
+        em = self.em
+        rule = "plsql.function" if r.kind == "FUNCTION" else "plsql.procedure"
+        if r.external is not None or r.block is None:
+            em.unconverted("external routine", f"{r.name}: LANGUAGE C/JAVA or no body", r.line)
+            return unconverted_marker("external routine", r.name) + ";"
+        if not em.ctx.enabled(rule):
+            em.unconverted(r.kind, f"rule {rule} disabled", r.line)
+            return unconverted_marker(r.kind, r.name) + ";"
+        em.routine_kind = r.kind
+        scope = parent.child()
+        params = self.params(r, scope)
+        ret = self.returns(r, scope) if r.kind == "FUNCTION" else None
+        body = self.body(r.block, scope, owner, (head_stmts or []) + self.empty_strings(r, scope), [])
+        em.ctx.applied(rule)
+        if em.autonomous:
+            return self.autonomous(r, qname, params, ret, body, scope)
+        return create_function(self.head(r.kind, qname, params, ret), body)
+
+    def empty_strings(self, r: A.Routine, scope: Scope) -> list[str]:
+        """Oracle has no empty strings ('' is NULL): string inputs are normalised on entry, so the
+        body sees what Oracle code would see when PostgreSQL callers pass ''."""
+        em = self.em
+        if not em.ctx.enabled("plsql.empty_string_params"):
+            return []
+        out = []
+        for p in r.params:
+            t = scope.names[p.name].type
+            if p.mode != "OUT" and t is not None and t.pg.startswith(("varchar", "char", "text", "character")):
+                out.append(f"{quote_ident(p.name)} := nullif({quote_ident(p.name)}, '');")
+        if out:
+            em.ctx.applied("plsql.empty_string_params")
+        return out
+
+    def head(self, kind: str, qname: tuple[str, str], params: list[str], ret: str | None) -> str:
+        plist = ", ".join(params)
+        if kind == "FUNCTION":
+            return f"CREATE OR REPLACE FUNCTION {sql(qname)}({plist})\nRETURNS {ret}"
+        return f"CREATE OR REPLACE PROCEDURE {sql(qname)}({plist})"
+
+    def autonomous(self, r: A.Routine, qname: tuple[str, str], params: list[str], ret: str | None,
+                   body: list[str], scope: Scope) -> str:
+        """PRAGMA AUTONOMOUS_TRANSACTION: the body runs in its own session through dblink (a loopback
+        connection to the same database), so its COMMIT/ROLLBACK are independent of the caller's."""
+        em = self.em
+        if not em.ctx.enabled("plsql.autonomous"):
+            em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", "rule plsql.autonomous disabled", r.line)
+            return unconverted_marker("PRAGMA AUTONOMOUS_TRANSACTION", r.name) + ";"
+        if any(p.mode != "IN" for p in r.params):
+            em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", "OUT parameters cannot come back through dblink", r.line)
+            return unconverted_marker("PRAGMA AUTONOMOUS_TRANSACTION", r.name) + ";"
+        em.ctx.applied("plsql.autonomous")
+        inner_name = derived(qname, "autonomous")
+        inner = create_function(self.head(r.kind, inner_name, params, ret), body)
+        types = [scope.names[p.name].type.pg for p in r.params]
+        # format()'s template is a string literal in which '%' starts a directive: names and
+        # types are written into it with '%' doubled
+        fmt = ", ".join(f"%L::{t.replace('%', '%%')}" for t in types)
+        template = f"{'CALL' if r.kind == 'PROCEDURE' else 'SELECT'} {sql(inner_name).replace('%', '%%')}({fmt})"
+        args = "".join(f", {quote_ident(p.name)}" for p in r.params)
+        call = f"format({pg_string(template)}{args})"
+        if r.kind == "PROCEDURE":
+            wrapper = ["BEGIN", f"{IND}PERFORM dblink_exec(oracompat.self_dsn(), {call});", "END;"]
+        else:
+            wrapper = ["DECLARE", f"{IND}result__ text;", "BEGIN",
+                       f"{IND}SELECT r INTO result__ FROM dblink(oracompat.self_dsn(), {call}) AS t(r text);",
+                       f"{IND}RETURN result__::{ret};", "END;"]
+        outer = create_function(self.head(r.kind, qname, params, ret), wrapper)
+        return inner + "\n\n" + outer

@@ -1,0 +1,151 @@
+"""PL/SQL expressions and embedded SQL: resolve the PL/SQL-only parts, then hand over to sqlglot.
+
+A token walk resolves, with scope knowledge, what sqlglot cannot know: package variables (→ getter
+calls), collection elements and methods, cursor and SQL% attributes, :NEW/:OLD, INSERTING/UPDATING/
+DELETING, SQLCODE/SQLERRM, sibling package members. Each resolved piece becomes an opaque
+placeholder identifier (``plx__N``) whose PostgreSQL text is final; the rest goes through
+`migrator.convert.sql.convert` and the placeholders are substituted back in its output.
+"""
+
+from __future__ import annotations
+
+import re
+
+from migrator.convert.plsql import sqlconv
+from migrator.convert.plsql.lexer import Token
+from migrator.convert.plsql.naming import oracle_tokens
+from migrator.convert.plsql.parser import norm_name
+from migrator.convert.context import unconverted_marker
+
+_PH = re.compile(r"plx__\d+")
+_CURSOR_ATTRS = {"FOUND", "NOTFOUND", "ISOPEN", "ROWCOUNT", "BULK_ROWCOUNT", "BULK_EXCEPTIONS"}
+_ARR_METHODS = {"COUNT", "FIRST", "LAST", "EXISTS", "NEXT", "PRIOR", "LIMIT"}
+
+
+def render(tokens: list[Token]) -> str:
+    """Tokens back to text, spaced as in the source (Oracle's `(+)` must stay unspaced);
+    placeholders and tokens from different places get one space."""
+    out: list[str] = []
+    prev = None
+    for t in tokens:
+        if prev is not None and (t.kind == "ph" or prev.kind == "ph" or t.start != prev.end or t.end == 0):
+            out.append(" ")
+        out.append(t.text)
+        prev = t
+    return "".join(out)
+
+
+class ExprMixin:
+    """Mixed into the Emitter; needs self.ctx, self.scope-aware helpers from other mixins."""
+
+    # ---- public entry points -----------------------------------------------------------------
+    def expr(self, toks: list[Token], scope) -> str:
+        if not toks:
+            return ""
+        ph: dict[str, str] = {}
+        types: dict[str, str] = {}
+        walked = self.walk(toks, scope, ph, types)
+        fast = sqlconv.fast_text(walked, scope.types_map(), lambda n: scope.get(n) is not None)
+        if fast is not None:
+            return self._unph(fast, ph)
+        text = render(walked)
+        types.update(scope.types_map())
+        out = sqlconv.convert("expr", text, self.ctx, types)
+        return self._unph(out, ph)
+
+    def sql_text(self, toks: list[Token], scope) -> str:
+        ph: dict[str, str] = {}
+        types: dict[str, str] = {}
+        walked = self.walk(toks, scope, ph, types, in_sql=True)
+        text = render(walked)
+        types.update(scope.types_map())
+        out = sqlconv.convert("stmt", text, self.ctx, types)
+        return self._unph(out, ph)
+
+    def _unph(self, text: str, ph: dict[str, str]) -> str:
+        if not ph:
+            return text
+        # placeholders may nest (an index expression holding a package variable)
+        for _ in range(3):
+            text = _PH.sub(lambda m: ph.get(m.group(), m.group()), text)
+            if "plx__" not in text:
+                break
+        return text
+
+    def placeholder(self, pg_text: str, ph: dict, types: dict, ora: str = "") -> Token:
+        self.ph_counter += 1
+        name = f"plx__{self.ph_counter}"
+        ph[name] = pg_text
+        if ora:
+            types[name] = ora
+        return Token("ph", name, 0, 0)
+
+    # ---- the walk --------------------------------------------------------------------------
+    def walk(self, toks, scope, ph, types, in_sql: bool = False) -> list[Token]:
+        out: list[Token] = []
+        i, n = 0, len(toks)
+        while i < n:
+            t = toks[i]
+            if t.kind == "bind":
+                i = self.walk_bind(toks, i, out, ph, types)
+                continue
+            if t.kind in ("word", "qident") and not (out and out[-1].text == "." and out[-1].kind == "op"):
+                j = self.walk_name(toks, i, scope, out, ph, types, in_sql)
+                if j is not None:
+                    i = j
+                    continue
+            out.append(t)
+            i += 1
+        return out
+
+    def walk_bind(self, toks, i, out, ph, types) -> int:
+        t = toks[i]
+        name = t.text[1:].upper()
+        alias = self.trigger_alias(name) if self.trigger is not None else None
+        if alias:
+            out.append(Token("word", alias, t.start, t.end))
+            return i + 1
+        self.unconverted("bind variable", f"host bind variable {t.text} has no PostgreSQL equivalent here", t)
+        out.append(self.placeholder(unconverted_marker("bind variable", t.text), ph, types))
+        return i + 1
+
+    def routine_rename(self, parts, scope) -> tuple[str, str] | None:
+        """(schema, name) of a sibling package member or a lifted nested subprogram."""
+        if len(parts) != 1:
+            return None
+        sym = scope.get(parts[0])
+        if sym is not None:
+            return sym.routine if sym.kind == "routine" else None
+        if self.pkg and parts[0] in self.pkg_members((self.pkg,)):
+            return self.pkg, parts[0]
+        return None
+
+    def chain(self, toks, i) -> tuple[list[str], int]:
+        """a.b.c → ([a, b, c], index after)."""
+        parts = [norm_name(toks[i])]
+        j = i + 1
+        while j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("word", "qident"):
+            parts.append(norm_name(toks[j + 1]))
+            j += 2
+        return parts, j
+
+    def walk_name(self, toks, i, scope, out, ph, types, in_sql) -> int | None:
+        parts, j = self.chain(toks, i)
+        nxt = toks[j] if j < len(toks) else None
+        if nxt is not None and nxt.is_op("%") and j + 1 < len(toks) and toks[j + 1].upper in _CURSOR_ATTRS:
+            text = self.cursor_attr(parts, toks[j + 1].upper, scope, toks[i])
+            out.append(self.placeholder(text, ph, types, "NUMBER" if toks[j + 1].upper == "ROWCOUNT" else ""))
+            return j + 2
+        if in_sql and i > 0 and toks[i - 1].kind == "word" and toks[i - 1].upper in ("FROM", "JOIN", "INTO", "UPDATE", "TABLE"):
+            return None  # a table name, never a variable
+        renamed = self.routine_rename(parts, scope)
+        if renamed is not None:
+            # Oracle spelling again: the SQL converter reads the call with its arguments
+            out.extend(oracle_tokens(renamed))
+            return j
+        res = self.resolve_value(parts, toks, j, scope, ph, types)
+        if res is None:
+            return None
+        text, j2, ora = res
+        out.append(self.placeholder(text, ph, types, ora))
+        return j2

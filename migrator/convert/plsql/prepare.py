@@ -1,0 +1,179 @@
+"""Whole-schema pass: parse every PL/SQL unit once and record what other units need to know.
+
+Catalog `info` written here (all keys prefixed so other families' keys never clash):
+* routines: ``info["plsql_sigs"] = [Routine, ...]`` (overloads; bodies may be None)
+* packages (on the spec entry, or the body's when there is no spec): ``info["plsql_package"]`` =
+  ``{"vars": {name: VarDecl}, "types": {name: TypeDecl}, "members": {name: [Routine]},
+  "exceptions": {name: sqlstate}, "cursors": {name: CursorDecl}, "spec_vars": [names]}``
+* tables: ``info["plsql_columns"] = {col: oracle type}`` read from the CREATE TABLE text
+* schema-level types: ``info["plsql_type"] = {"kind": "table"|"varray"|"object", "elem": oracle type}``
+"""
+
+from __future__ import annotations
+
+from migrator.convert.plsql import ast as A
+from migrator.convert.plsql.errors import user_exception_sqlstate
+from migrator.convert.plsql.lexer import tokenize
+from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
+from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.symbols import type_text
+from migrator.convert.context import Catalog, CatalogEntry
+from migrator.source.units import Unit, UnitKind
+
+_PARSED: dict[str, tuple[str, ParsedUnit | Exception]] = {}
+_COL_STOP = {"DEFAULT", "NOT", "NULL", "CONSTRAINT", "PRIMARY", "REFERENCES", "CHECK", "UNIQUE",
+             "GENERATED", "ENABLE", "DISABLE", "COLLATE", "VISIBLE", "INVISIBLE", "AS", "SORT", "ENCRYPT"}
+
+
+def parsed(unit: Unit) -> ParsedUnit:
+    """Parse a unit once per text (prepare and convert share the tree); parse errors re-raise."""
+    hit = _PARSED.get(unit.id)
+    if hit is None or hit[0] is not unit.text and hit[0] != unit.text:
+        try:
+            result: ParsedUnit | Exception = parse_unit(unit.text)
+        except Exception as exc:  # kept so convert_unit reports it for this unit
+            result = exc
+        hit = (unit.text, result)
+        if len(_PARSED) > 50000:
+            _PARSED.clear()
+        _PARSED[unit.id] = hit
+    if isinstance(hit[1], Exception):
+        raise hit[1]
+    return hit[1]
+
+
+def prepare(units: list[Unit], catalog: Catalog) -> None:
+    for unit in units:
+        try:
+            if unit.kind is UnitKind.TABLE:
+                _table_columns(unit, catalog)
+            elif unit.kind is UnitKind.TYPE:
+                _schema_type(unit, catalog)
+            elif unit.kind.is_plsql and unit.kind is not UnitKind.ANONYMOUS_BLOCK:
+                _plsql(unit, catalog, parsed(unit).tree)
+        except Exception:  # this unit's own conversion reports the failure
+            continue
+
+
+def _entry(catalog: Catalog, unit: Unit) -> CatalogEntry:
+    entry = catalog.entries.get((unit.schema, unit.name))
+    if entry is None:
+        entry = CatalogEntry(unit.kind, unit.schema, unit.name, unit.id)
+        catalog.add(entry)
+    return entry
+
+
+def _plsql(unit: Unit, catalog: Catalog, tree) -> None:
+    entry = _entry(catalog, unit)
+    if isinstance(tree, A.Routine):
+        entry.info.setdefault("plsql_sigs", []).append(tree)
+    elif isinstance(tree, TypeBody):
+        methods = entry.info.setdefault("plsql_methods", {})
+        for r in tree.routines:
+            methods.setdefault(r.name, []).append(r)
+    elif isinstance(tree, A.Package):
+        pkg = entry.info.setdefault("plsql_package", {"vars": {}, "types": {}, "members": {},
+                                                      "exceptions": {}, "cursors": {}, "spec_vars": []})
+        base = f"{unit.schema}.{unit.name}"
+        for d in tree.decls:
+            if isinstance(d, A.VarDecl):
+                pkg["vars"].setdefault(d.name, d)
+                if not tree.is_body:
+                    pkg["spec_vars"].append(d.name)
+            elif isinstance(d, A.TypeDecl):
+                pkg["types"].setdefault(d.name, d)
+            elif isinstance(d, A.Routine):
+                sigs = pkg["members"].setdefault(d.name, [])
+                if not any(_same_sig(s, d) for s in sigs):
+                    sigs.append(d)
+            elif isinstance(d, A.ExceptionDecl):
+                pkg["exceptions"].setdefault(d.name, user_exception_sqlstate(f"{base}.{d.name}"))
+            elif isinstance(d, A.CursorDecl):
+                pkg["cursors"].setdefault(d.name, d)
+            elif isinstance(d, A.Pragma) and d.name == "EXCEPTION_INIT" and len(d.args) == 2:
+                pkg.setdefault("exception_init", {})[norm_name(d.args[0][0])] = d.args[1]
+
+
+def _same_sig(a: A.Routine, b: A.Routine) -> bool:
+    return [p.type.text.upper() for p in a.params] == [p.type.text.upper() for p in b.params] and \
+        a.kind == b.kind
+
+
+def _table_columns(unit: Unit, catalog: Catalog) -> None:
+    toks = tokenize(unit.text)
+    k = next((i for i, t in enumerate(toks) if t.is_op("(")), None)
+    if k is None:
+        return
+    cols: dict[str, str] = {}
+    depth, item = 0, []
+    for t in toks[k + 1:]:
+        if t.is_op("(") or t.is_op(")"):
+            depth += 1 if t.text == "(" else -1
+            if depth < 0:
+                break
+        if depth == 0 and t.is_op(","):
+            _column(item, cols)
+            item = []
+        else:
+            item.append(t)
+    _column(item, cols)
+    _entry(catalog, unit).info["plsql_columns"] = cols
+
+
+def _column(item: list, cols: dict[str, str]) -> None:
+    if len(item) < 2 or item[0].is_("CONSTRAINT", "PRIMARY", "FOREIGN", "UNIQUE", "CHECK", "SUPPLEMENTAL", "PERIOD"):
+        return
+    typ = []
+    for t in item[1:]:
+        if t.is_(*_COL_STOP):
+            break
+        typ.append(t)
+    cols[norm_name(item[0])] = type_text(typ)
+
+
+def _schema_type(unit: Unit, catalog: Catalog) -> None:
+    toks = tokenize(unit.text)
+    words = [t.upper for t in toks]
+    info = {"kind": "object", "elem": ""}
+    for i, w in enumerate(words):
+        if w in ("TABLE", "VARRAY", "VARYING") and "OF" in words[i:]:
+            j = words.index("OF", i)
+            end = len(toks) - 1
+            for m in range(j + 1, len(toks)):
+                if toks[m].is_("NOT") or toks[m].is_op(";") or toks[m].kind == "eof":
+                    end = m
+                    break
+            info = {"kind": "table" if w == "TABLE" else "varray", "elem": type_text(toks[j + 1:end])}
+            break
+        if w == "OBJECT":
+            info["attrs"] = _object_attrs(toks[i + 1:])
+            break
+    _entry(catalog, unit).info["plsql_type"] = info
+
+
+def _object_attrs(toks: list) -> dict[str, str]:
+    """Attribute name → Oracle type of `OBJECT ( ... )` (method declarations skipped)."""
+    attrs: dict[str, str] = {}
+    if not toks or not toks[0].is_op("("):
+        return attrs
+    depth, item = 0, []
+    for t in toks[1:]:
+        if t.is_op("("):
+            depth += 1
+        elif t.is_op(")"):
+            if depth == 0:
+                break
+            depth -= 1
+        if depth == 0 and t.is_op(","):
+            _attr(item, attrs)
+            item = []
+        else:
+            item.append(t)
+    _attr(item, attrs)
+    return attrs
+
+
+def _attr(item: list, attrs: dict[str, str]) -> None:
+    if len(item) >= 2 and not item[0].is_("MEMBER", "STATIC", "CONSTRUCTOR", "MAP", "ORDER", "OVERRIDING",
+                                           "FINAL", "NOT", "INSTANTIABLE"):
+        attrs[norm_name(item[0])] = type_text(item[1:])

@@ -1,0 +1,2 @@
+"""Oracle SQL → PostgreSQL on sqlglot's tree: one module per construct family (`convert` is the
+entry point and its rewrite table)."""

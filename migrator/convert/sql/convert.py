@@ -1,0 +1,189 @@
+"""Public entry points for converting Oracle SQL (statements and expressions) to PostgreSQL.
+
+Other converters (DDL, PL/SQL) call only these two functions; the construct families behind
+them live in their own modules (expr_null, expr_dates, expr_strings, sql_select, sql_hierarchy,
+sql_merge). sqlglot (read='oracle', write='postgres') parses once and prints once; our
+transforms run on its tree in between:
+
+0. every identifier gets its plain name (Oracle folding, `sql_names.fold_names`);
+1. query-level passes, innermost query first: (+) joins, CONNECT BY, ROWNUM, FROM DUAL,
+   FOR UPDATE OF, MERGE, UPDATE SET targets;
+2. one top-down walk applying expression rules by node class. Top-down matters: a parent sees
+   its original children when deciding types (``d + 1`` is date arithmetic because ``d`` is a DATE);
+3. every identifier is quoted exactly when PostgreSQL needs it (`sql_names.quote_names`).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+
+from migrator.convert.sql import dates as dates
+from migrator.convert.sql import nulls as nulls
+from migrator.convert.sql import strings as strings
+from migrator.convert.sql import text as text
+from migrator.convert.sql import dml as sql_dml, hierarchy as sql_hierarchy, merge as sql_merge, names as sql_names
+from migrator.convert.sql import select as sql_select
+from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.convert.sql.expression_types import TypeEnv
+from migrator.convert.sql.nodes import marker
+
+Rule = Callable[[exp.Expression, ConversionContext, TypeEnv], "exp.Expression | None"]
+
+
+def convert_statement(text: str, ctx: ConversionContext, *, types: Mapping[str, str] | None = None) -> str:
+    """Convert one Oracle SQL statement (no trailing ';') to PostgreSQL text (no trailing ';')."""
+    tree = _parse(text, ctx, "sql statement")
+    if tree is None:
+        return unconverted_marker("sql statement", text)
+    return _print(_convert_tree(tree, ctx, types))
+
+
+def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str, str] | None = None) -> str:
+    """Convert one Oracle SQL expression to PostgreSQL text."""
+    tree = _parse(f"SELECT {text}", ctx, "sql expression")
+    if tree is None or not isinstance(tree, exp.Select) or len(tree.expressions) != 1:
+        if tree is not None:
+            ctx.unconverted("sql expression", f"not a single expression: {text}")
+        return unconverted_marker("sql expression", text)
+    tree = _convert_tree(tree, ctx, types)
+    return _print(tree.expressions[0] if isinstance(tree, exp.Select) else tree)
+
+
+def _print(tree: exp.Expression) -> str:
+    sql_names.quote_names(tree)
+    # The tree is ours and printed once: sqlglot's default defensive deep copy before printing
+    # costs as much as all our rules together.
+    return tree.sql(dialect=sql_names.OraPostgres, copy=False)
+
+
+def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression | None:
+    try:
+        trees = sqlglot.parse(text, read="oracle")
+    except SqlglotError as exc:
+        ctx.unconverted(construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}")
+        return None
+    trees = [t for t in trees if t is not None]
+    if len(trees) != 1:
+        ctx.unconverted(construct, f"expected one statement, found {len(trees)}")
+        return None
+    return trees[0]
+
+
+def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types) -> exp.Expression:
+    sql_names.fold_names(tree)
+    env = TypeEnv.build(tree, ctx, types)
+    tree = _bad_into(tree, ctx)
+    tree = sql_select.outer_joins(tree, ctx)
+    tree = _query_passes(tree, ctx, env)
+    return _walk(tree, ctx, env)
+
+
+def _bad_into(tree: exp.Expression, ctx: ConversionContext) -> exp.Expression:
+    """INTO targets belong to PL/SQL; sqlglot would print the statement without them."""
+    returning = tree.args.get("returning")
+    if isinstance(returning, exp.Returning) and returning.args.get("into") is not None:
+        return marker(ctx, "RETURNING INTO", tree, "RETURNING ... INTO must be handled by the PL/SQL converter")
+    if isinstance(tree, exp.Select) and tree.args.get("into") is not None:
+        return marker(ctx, "SELECT INTO", tree, "SELECT ... INTO must be handled by the PL/SQL converter")
+    return tree
+
+
+def _query_passes(tree: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression:
+    # Innermost first, so an outer query sees already-rewritten subqueries.
+    for select in reversed(list(tree.find_all(exp.Select))):
+        sql_select.rownum(select, ctx)
+        sql_select.drop_dual(select, ctx)
+        sql_dml.lock_targets(select, ctx, env)
+        if select.args.get("connect") is not None:
+            new = sql_hierarchy.connect_by(select, ctx, env)
+            if select is tree:
+                tree = new
+            else:
+                select.replace(new)
+    if isinstance(tree, exp.Merge):
+        sql_merge.merge(tree, ctx)
+    if isinstance(tree, (exp.Update, exp.Merge)):
+        sql_dml.set_targets(tree, ctx)
+    return tree
+
+
+def _walk(root: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression:
+    """Apply expression rules top-down; each replacement's children are visited afterwards."""
+    stack: list[exp.Expression] = [root]
+    new_root = root
+    while stack:
+        node = stack.pop()
+        # Where the node hangs, taken before a rule may re-parent it inside its replacement.
+        parent, key, index = node.parent, node.arg_key, node.index
+        new = node if node.meta.get("ora_done") else _apply(node, ctx, env)
+        if new is not node:
+            if node is new_root:
+                new_root = new
+            else:
+                parent.set(key, new, index)
+        stack.extend(new.iter_expressions())
+    return new_root
+
+
+def _apply(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression:
+    for rule in _RULES.get(type(node), ()):
+        out = rule(node, ctx, env)
+        if out is not None:
+            return out
+    return node
+
+
+def _placeholder(node: exp.Placeholder, ctx: ConversionContext, env) -> exp.Expression:
+    # sqlglot would print a bind variable as %(name)s, which is not SQL.
+    return marker(ctx, "bind variable", node, f"bind variable :{node.name} outside PL/SQL")
+
+
+def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    return (dates.unsupported_date_fn(node, ctx, env) or dates.trunc_date(node, ctx, env) or strings.raw_hex(node, ctx, env)
+            or strings.lob_conversion(node, ctx, env))
+
+
+_RULES: dict[type, tuple[Rule, ...]] = {
+    exp.Coalesce: (nulls.nvl,),
+    exp.Nvl2: (nulls.nvl2,),
+    exp.DecodeCase: (nulls.decode,),
+    exp.Literal: (nulls.empty_string,),
+    exp.DPipe: (nulls.concat,),
+    exp.Concat: (nulls.concat,),
+    exp.CurrentTimestamp: (dates.sysdate,),
+    exp.Systimestamp: (dates.systimestamp,),
+    exp.Add: (dates.date_arith,),
+    exp.Sub: (dates.date_arith,),
+    exp.DateTrunc: (dates.trunc_date,),
+    exp.Anonymous: (_anonymous,),
+    exp.Round: (dates.round_date,),
+    exp.AddMonths: (dates.add_months,),
+    exp.MonthsBetween: (dates.months_between,),
+    exp.LastDay: (dates.last_day,),
+    exp.StrToDate: (dates.to_date,),
+    exp.StrToTime: (dates.to_date,),
+    exp.ToChar: (text.to_char_default, text.to_char_nls, dates.to_char),
+    exp.TimeToStr: (dates.to_char,),
+    exp.NextDay: (dates.unsupported_date_fn,),
+    exp.DateStrToDate: (dates.date_literal,),
+    exp.Cast: (dates.date_cast,),
+    exp.StrPosition: (strings.instr,),
+    exp.Substring: (strings.substr,),
+    exp.Pad: (strings.pad,),
+    exp.Greatest: (strings.greatest_least,),
+    exp.Least: (strings.greatest_least,),
+    exp.GroupConcat: (strings.listagg,),
+    exp.ToNumber: (text.to_number_nls, strings.to_number),
+    exp.Replace: (text.replace,),
+    exp.Length: (text.length,),
+    exp.Trim: (text.empty_result,),
+    exp.Translate: (text.empty_result,),
+    exp.RegexpReplace: (text.empty_result,),
+    exp.Div: (strings.division,),
+    exp.Column: (sql_select.sequence_ref,),
+    exp.Placeholder: (_placeholder,),
+}

@@ -1,0 +1,243 @@
+"""Dates: SYSDATE, date arithmetic in days, TRUNC/ROUND on dates, ADD_MONTHS & co, TO_DATE/TO_CHAR.
+
+Oracle DATE is timestamp(0) here. ``date ± n`` adds n days (n may be fractional) and
+``date - date`` is a number of days; PostgreSQL needs intervals and EXTRACT(EPOCH ...) for that.
+Whether an operand is a date comes from :mod:`migrator.convert.sql.expression_types`; when unknown the numeric
+meaning is kept (a wrong guess then fails loudly in PostgreSQL: no timestamp + numeric operator).
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+from sqlglot.dialects.oracle import Oracle
+from sqlglot.time import format_time
+
+from migrator.convert.context import ConversionContext
+from migrator.convert.sql.expression_types import DATE, INTERVAL, NUMBER, TIMESTAMP, TypeEnv
+from migrator.convert.sql.nodes import compat, fn, interval, literal_int, literal_str, marker, paren, tag, ts0
+
+_DATEISH = (DATE, TIMESTAMP)
+
+# Oracle TRUNC/ROUND format model → date_trunc unit. 'WW', 'W', 'D', 'DAY' depend on NLS or on
+# the weekday of January 1st and have no date_trunc unit: they are reported, not guessed.
+_TRUNC_UNITS = {
+    **dict.fromkeys(["DD", "DDD", "J"], "day"),
+    **dict.fromkeys(["MM", "MON", "MONTH", "RM"], "month"),
+    **dict.fromkeys(["YYYY", "SYYYY", "YEAR", "SYEAR", "YYY", "YY", "Y"], "year"),
+    **dict.fromkeys(["IYYY", "IYY", "IY", "I"], "isoyear"),
+    **dict.fromkeys(["HH", "HH12", "HH24"], "hour"),
+    "MI": "minute", "Q": "quarter", "IW": "week", "CC": "century", "SCC": "century",
+}
+# ROUND(date, fmt) = TRUNC(date + half a unit); month rounds up from the 16th, year from July 1st.
+_ROUND_SHIFT = {"day": "12 hour", "hour": "30 minute", "minute": "30 second", "year": "6 month"}
+
+
+def sysdate(node: exp.CurrentTimestamp, ctx: ConversionContext, env) -> exp.Expression | None:
+    if not node.args.get("sysdate") or not ctx.enabled("expr.sysdate"):
+        return None
+    ctx.applied("expr.sysdate")
+    # oracompat.sysdate(): LOCALTIMESTAMP(0) — the session's wall clock at whole seconds, like
+    # SYSDATE (PostgreSQL fixes it at transaction start and rounds rather than truncates the
+    # fraction) — unless the setting oracompat.fixed_date freezes it, as Oracle's FIXED_DATE does:
+    # that is what lets a scenario pin date-dependent behaviour on both systems.
+    return tag(compat("sysdate"), DATE)
+
+
+def systimestamp(node: exp.Systimestamp, ctx: ConversionContext, env) -> exp.Expression | None:
+    if not ctx.enabled("expr.sysdate"):
+        return None
+    ctx.applied("expr.sysdate")
+    return tag(exp.CurrentTimestamp(), TIMESTAMP)
+
+
+def date_arith(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
+    """``d ± n`` → ``d ± n * interval '1 day'``; ``d1 - d2`` → days as numeric."""
+    if not ctx.enabled("expr.date_arith"):
+        return None
+    left, right = env.kind(node.this), env.kind(node.expression)
+    if isinstance(node, exp.Add) and right in _DATEISH and left not in _DATEISH + (INTERVAL,):
+        node = exp.Add(this=node.expression, expression=node.this)
+        left, right = right, left
+    if left not in _DATEISH or right == INTERVAL:
+        return None
+    if right in _DATEISH:
+        if isinstance(node, exp.Add) or not (left == right == DATE):
+            return None  # timestamp - timestamp is an interval in both databases
+        ctx.applied("expr.date_arith")
+        inner = exp.Sub(this=paren(node.this), expression=paren(node.expression))
+        inner.meta["ora_done"] = True  # timestamp - timestamp now: not date arithmetic again
+        diff = exp.Paren(this=inner)
+        epoch = exp.Extract(this=exp.var("EPOCH"), expression=diff)
+        return tag(exp.Div(this=epoch, expression=exp.Literal.number(86400), typed=True), NUMBER)
+    if right is None:
+        ctx.note(f"assumed a number of days in date arithmetic: {node.sql(dialect='oracle')}")
+    ctx.applied("expr.date_arith")
+    days = _days(node.expression)
+    return tag(node.__class__(this=node.this, expression=days), DATE)
+
+
+def _days(n: exp.Expression) -> exp.Expression:
+    value = literal_int(n)
+    if value is not None and value >= 0:
+        return interval(f"{value} day")
+    return exp.Mul(this=paren(n), expression=interval("1 day"))
+
+
+def trunc_date(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
+    """TRUNC(date[, fmt]) → date_trunc(unit, date)::timestamp(0); TRUNC(number) is left alone."""
+    if isinstance(node, exp.DateTrunc):
+        subject, fmt = node.this, node.args.get("unit")
+    elif node.name.upper() == "TRUNC" and len(node.expressions) == 1 and env.kind(node.expressions[0]) in _DATEISH:
+        subject, fmt = node.expressions[0], None
+    else:
+        return None
+    if not ctx.enabled("expr.trunc_date"):
+        return None
+    unit = _unit(fmt)
+    if unit is None:
+        return marker(ctx, "TRUNC(date, format)", node, f"no PostgreSQL date_trunc unit for {fmt.sql()}")
+    ctx.applied("expr.trunc_date")
+    return tag(ts0(fn("DATE_TRUNC", exp.Literal.string(unit), subject)), DATE)
+
+
+def round_date(node: exp.Round, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
+    fmt = node.args.get("decimals")
+    if not (literal_str(fmt) is not None or (fmt is None and env.kind(node.this) in _DATEISH)):
+        return None
+    if not ctx.enabled("expr.round_date"):
+        return None
+    unit = _unit(fmt)
+    if unit not in _ROUND_SHIFT and unit != "month":
+        return marker(ctx, "ROUND(date, format)", node, f"unsupported ROUND date format {fmt.sql() if fmt else ''}")
+    ctx.applied("expr.round_date")
+    if unit == "month":  # up from the 16th: shift back 15 days, then forward one month
+        shifted = exp.Add(this=exp.Sub(this=paren(node.this), expression=interval("15 day")), expression=interval("1 month"))
+    else:
+        shifted = exp.Add(this=paren(node.this), expression=interval(_ROUND_SHIFT[unit]))
+    return tag(ts0(fn("DATE_TRUNC", exp.Literal.string(unit), shifted)), DATE)
+
+
+def _unit(fmt: exp.Expression | None) -> str | None:
+    if fmt is None:
+        return "day"
+    text = literal_str(fmt) if isinstance(fmt, exp.Literal) else fmt.name
+    return _TRUNC_UNITS.get((text or "").strip().upper())
+
+
+def add_months(node: exp.AddMonths, ctx: ConversionContext, env) -> exp.Expression | None:
+    return _compat_call(node, ctx, "expr.add_months", "add_months", [node.this, node.expression])
+
+
+def months_between(node: exp.MonthsBetween, ctx: ConversionContext, env) -> exp.Expression | None:
+    return _compat_call(node, ctx, "expr.months_between", "months_between", [node.this, node.expression], NUMBER)
+
+
+def last_day(node: exp.LastDay, ctx: ConversionContext, env) -> exp.Expression | None:
+    return _compat_call(node, ctx, "expr.last_day", "last_day", [node.this])
+
+
+def _compat_call(node, ctx, rule, name, args, kind=DATE):
+    if not ctx.enabled(rule):
+        return None
+    ctx.applied(rule)
+    return tag(compat(name, *args), kind)
+
+
+def to_date(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression | None:
+    """TO_DATE keeps the time of day in Oracle (PostgreSQL's to_date drops it): to_timestamp."""
+    if not ctx.enabled("expr.to_date"):
+        return None
+    is_date = isinstance(node, exp.StrToDate)
+    fmt = node.args.get("format")
+    if not is_date and literal_str(fmt) == _TS_LITERAL_FMT and isinstance(node.this, exp.Literal):
+        ctx.applied("expr.to_date")  # an ANSI TIMESTAMP '...' literal: a plain cast reads it
+        return tag(exp.cast(node.this, "TIMESTAMP"), TIMESTAMP)
+    if fmt is None:
+        ctx.note("TO_DATE/TO_TIMESTAMP without a format uses NLS settings; converted to a cast")
+        ctx.applied("expr.to_date")
+        return tag(ts0(node.this) if is_date else exp.cast(node.this, "TIMESTAMP"), DATE if is_date else TIMESTAMP)
+    text = literal_str(fmt)
+    if text is None:
+        return marker(ctx, "TO_DATE(format expression)", node, "format model is not a literal")
+    pg, problem = pg_datetime_format(format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE))
+    if problem:
+        return marker(ctx, "TO_DATE format", node, problem)
+    ctx.applied("expr.to_date")
+    call = fn("TO_TIMESTAMP", node.this, exp.Literal.string(pg))
+    return tag(ts0(call) if is_date else exp.cast(call, "TIMESTAMP"), DATE if is_date else TIMESTAMP)
+
+
+_TS_LITERAL_FMT = "%Y-%m-%d %H:%M:%S.%f"
+
+
+def date_literal(node: exp.DateStrToDate, ctx: ConversionContext, env) -> exp.Expression | None:
+    """DATE '2024-01-31' is an Oracle DATE, i.e. timestamp(0) here."""
+    if not ctx.enabled("expr.date_type"):
+        return None
+    ctx.applied("expr.date_type")
+    return tag(ts0(node.this), DATE)
+
+
+def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
+    fmt = node.args.get("format")
+    if fmt is None or not ctx.enabled("expr.to_char"):
+        return None
+    text = literal_str(fmt)
+    if text is None or env.kind(node.this) == NUMBER or not re.search(r"[%A-WYZa-wyz]", text.replace("FM", "")):
+        return None  # number format models are the same in both databases
+    if isinstance(node, exp.TimeToStr):  # sqlglot already turned the model into strftime codes
+        text = format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE)
+    pg, problem = pg_datetime_format(text)
+    if problem:
+        return marker(ctx, "TO_CHAR format", node, problem)
+    ctx.applied("expr.to_char")
+    return exp.ToChar(this=node.this, format=exp.Literal.string(pg))
+
+
+_FMT_TOKEN = re.compile(r'"[^"]*"|RRRR|RR|SYYYY|SYEAR|YEAR|FF[1-9]?|SSSSS', re.I)
+
+
+def pg_datetime_format(text: str) -> tuple[str, str | None]:
+    """Oracle datetime format model → PostgreSQL template (returns text, problem-or-None).
+
+    RR becomes YY: both map two-digit years into a century window, but Oracle's RR puts 50-99 in
+    the 1900s and PostgreSQL's YY puts 70-99 there (50-69 differ; noted in the rule docs).
+    """
+    problems = []
+
+    def sub(m: re.Match) -> str:
+        tok = m.group(0).upper()
+        if tok.startswith('"'):
+            return m.group(0)
+        if tok in ("RRRR", "SYYYY"):
+            return "YYYY"
+        if tok == "RR":
+            return "YY"
+        if tok in ("YEAR", "SYEAR"):
+            problems.append("spelled-out year (YEAR) has no PostgreSQL template pattern")
+            return tok
+        if tok == "SSSSS":
+            return "SSSS"
+        if tok.startswith("FF"):
+            digits = tok[2:]
+            return f"FF{digits}" if digits and int(digits) <= 6 else "US"
+        return tok
+
+    return _FMT_TOKEN.sub(sub, text), (problems[0] if problems else None)
+
+
+def date_cast(node: exp.Cast, ctx: ConversionContext, env) -> exp.Expression | None:
+    """CAST(x AS DATE) keeps the time of day in Oracle: the product's DATE is timestamp(0)."""
+    if node.to.this is not exp.DataType.Type.DATE or not ctx.enabled("expr.date_type"):
+        return None
+    ctx.applied("expr.date_type")
+    return tag(ts0(node.this), DATE)
+
+
+def unsupported_date_fn(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression | None:
+    name = "NEXT_DAY" if isinstance(node, exp.NextDay) else node.name.upper()
+    if name in ("NEXT_DAY", "NEW_TIME"):
+        return marker(ctx, name, node, "day names / time zone names depend on NLS settings")
+    return None

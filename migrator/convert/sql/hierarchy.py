@@ -1,0 +1,207 @@
+"""CONNECT BY / START WITH / LEVEL / PRIOR / SYS_CONNECT_BY_PATH / CONNECT_BY_ROOT → WITH RECURSIVE.
+
+Shape produced (for ``SELECT cols FROM t a WHERE w START WITH s CONNECT BY PRIOR x = y``)::
+
+    WITH RECURSIVE connect_by AS (
+      SELECT a.*, 1 AS cb_level, ARRAY[a.ctid] AS cb_rows, ARRAY[ROW_NUMBER() OVER (...)] AS cb_sort, ...
+      FROM t AS a WHERE s
+      UNION ALL
+      SELECT a.*, prior_row.cb_level + 1, prior_row.cb_rows || a.ctid, prior_row.cb_sort || ROW_NUMBER() OVER (...), ...
+      FROM t AS a JOIN connect_by AS prior_row ON x' = y AND a.ctid <> ALL(prior_row.cb_rows))
+    SELECT cols' FROM connect_by AS a WHERE w ORDER BY a.cb_sort
+
+``cb_sort`` (one row number per level, ordered by ORDER SIBLINGS BY when given) reproduces
+Oracle's depth-first output order; ``cb_rows`` stops at rows that are their own ancestors, which
+is NOCYCLE's result (without NOCYCLE Oracle raises ORA-01436 instead; we stop rather than loop).
+WHERE is applied after the hierarchy is built, as in Oracle. One base table only; other shapes
+and CONNECT_BY_ISCYCLE are reported as unconverted; CONNECT_BY_ISLEAF is a NOT EXISTS probe.
+"""
+
+from __future__ import annotations
+
+import sqlglot
+from sqlglot import exp
+
+from harness.quoting import quote_ident
+from migrator.convert.context import ConversionContext
+from migrator.convert.sql.expression_types import TypeEnv
+from migrator.convert.sql.nodes import fn, literal_str, marker
+
+CTE, PRIOR = "connect_by", "prior_row"
+
+
+def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.Expression:
+    conn = select.args.get("connect")
+    if conn is None or not ctx.enabled("sql.connect_by"):
+        return select
+    from_ = select.args.get("from_")
+    table = from_.this if from_ is not None else None
+    why = _unsupported(select, table)
+    if why:
+        return marker(ctx, "CONNECT BY", select, why)
+    alias = table.alias_or_name
+    star = _expand_star(select, table, alias, env)
+    if star is False:
+        return marker(ctx, "CONNECT BY", select, "SELECT * needs the table's columns (not in the catalog)")
+    ctx.applied("sql.connect_by")
+    own = _column_test(table, env)
+    extras = _Extras(alias, _is_leaf(table, alias, conn.args["connect"], own))
+    outer_exprs = [extras.outer(e) for e in select.expressions]
+    cte = _cte(table, alias, conn, select.args.get("order"), extras, own)
+    outer = exp.select(*outer_exprs).from_(exp.to_table(CTE).as_(alias))
+    if select.args.get("where") is not None:
+        outer.set("where", exp.Where(this=extras.outer(select.args["where"].this)))
+    outer.set("order", _outer_order(select.args.get("order"), alias, extras))
+    for key in ("distinct", "group", "having", "limit"):
+        outer.set(key, select.args.get(key))
+    withs = select.args.get("with_")
+    ctes = (withs.expressions if withs else []) + [cte]
+    outer.set("with_", exp.With(expressions=ctes, recursive=True))
+    return outer
+
+
+def _unsupported(select: exp.Select, table) -> str | None:
+    if not isinstance(table, exp.Table) or select.args.get("joins"):
+        return "hierarchical query over a join or subquery (one base table supported)"
+    for col in select.find_all(exp.Column):
+        if col.name.upper() == "CONNECT_BY_ISCYCLE" and not col.table:
+            return "CONNECT_BY_ISCYCLE is not supported"
+    return None
+
+
+def _expand_star(select: exp.Select, table: exp.Table, alias: str, env: TypeEnv):
+    if not any(isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)) for e in select.expressions):
+        return True
+    cols = env.aliases.get(table.name.lower())
+    if not cols:
+        return False
+    new = []
+    for e in select.expressions:
+        star = isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+        new.extend([exp.column(c, table=alias) for c in cols] if star else [e])
+    select.set("expressions", new)
+    return True
+
+
+class _Extras:
+    """Columns the CTE carries for LEVEL, SYS_CONNECT_BY_PATH and CONNECT_BY_ROOT."""
+
+    def __init__(self, alias: str, is_leaf: exp.Expression):
+        self.alias = alias
+        self.is_leaf = is_leaf
+        self.paths: list[tuple[exp.Expression, exp.Expression]] = []  # (column expr, separator)
+        self.roots: list[exp.Expression] = []
+
+    def outer(self, node: exp.Expression) -> exp.Expression:
+        return node.transform(self._outer_node)
+
+    def _outer_node(self, node: exp.Expression) -> exp.Expression:
+        if isinstance(node, exp.Column) and not node.table and node.name.upper() == "LEVEL":
+            return exp.column("cb_level", table=self.alias)
+        if isinstance(node, exp.Column) and not node.table and node.name.upper() == "CONNECT_BY_ISLEAF":
+            return self.is_leaf.copy()
+        if isinstance(node, exp.Anonymous) and node.name.upper() == "SYS_CONNECT_BY_PATH":
+            self.paths.append((node.expressions[0], node.expressions[1]))
+            return exp.column(f"cb_path_{len(self.paths)}", table=self.alias)
+        if isinstance(node, exp.ConnectByRoot):
+            self.roots.append(node.this)
+            return exp.column(f"cb_root_{len(self.roots)}", table=self.alias)
+        return node
+
+
+def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Expression:
+    """CONNECT_BY_ISLEAF: 1 when no row satisfies the CONNECT BY condition as this row's child."""
+
+    def fix(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Prior):
+            return exp.Paren(this=n.this.copy().transform(lambda c: exp.column(c.this.copy(), table=alias) if isinstance(c, exp.Column) else c))
+        if isinstance(n, exp.Column) and not n.table and n.name.upper() == "LEVEL":
+            return exp.Paren(this=sqlglot.parse_one(f"{quote_ident(alias)}.cb_level + 1", read="postgres"))
+        if isinstance(n, exp.Column) and ((not n.table and own(n.name)) or n.table.lower() == alias.lower()):
+            return exp.column(n.this.copy(), table="cb_child")
+        return n
+
+    child = table.copy()
+    child.set("alias", exp.TableAlias(this=exp.to_identifier("cb_child")))
+    probe = exp.select("1").from_(child).where(cond.copy().transform(fix))
+    has_child = exp.Exists(this=probe)
+    return exp.Case(ifs=[exp.If(this=has_child, true=exp.Literal.number(0))], default=exp.Literal.number(1))
+
+
+def _column_test(table: exp.Table, env: TypeEnv):
+    """Is a bare name a column of the base table? PL/SQL parameters and variables (passed in as
+    ``types``) are not, and qualifying them would make them unknown columns (42703). Without
+    catalog columns every name that is not a known variable counts as a column."""
+    cols = env.aliases.get(table.name.lower())
+    if cols is not None:
+        return lambda name: name.lower() in cols
+    return lambda name: name.lower() not in env.variables
+
+
+def _qualify(node: exp.Expression, alias: str, own, prior: bool = False) -> exp.Expression:
+    """Columns of the base table get its alias (the join makes bare names ambiguous)."""
+
+    def fix(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Column) and not n.table and n.name.upper() != "LEVEL" and own(n.name):
+            return exp.column(n.this.copy(), table=PRIOR if prior else alias)
+        if prior and isinstance(n, exp.Column) and n.table.lower() == alias.lower():
+            return exp.column(n.this.copy(), table=PRIOR)
+        return n
+
+    return node.copy().transform(fix)
+
+
+def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras, own) -> exp.CTE:
+    siblings = [_qualify(o, alias, own) for o in order.expressions] if order is not None and order.args.get("siblings") else []
+    rn = exp.Window(this=exp.RowNumber(), order=exp.Order(expressions=siblings) if siblings else None)
+    base = table.copy()
+    base.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+    anchor = exp.select(
+        exp.Column(this=exp.Star(), table=exp.to_identifier(alias)), exp.alias_(exp.Literal.number(1), "cb_level"),
+        exp.alias_(exp.Array(expressions=[exp.column("ctid", table=alias)]), "cb_rows"),
+        exp.alias_(exp.Array(expressions=[rn.copy()]), "cb_sort"),
+        *[exp.alias_(fn("CONCAT", sep, _qualify(col, alias, own)), f"cb_path_{i}") for i, (col, sep) in enumerate(extras.paths, 1)],
+        *[exp.alias_(_qualify(col, alias, own), f"cb_root_{i}") for i, col in enumerate(extras.roots, 1)],
+    ).from_(base.copy())
+    if conn.args.get("start") is not None:
+        anchor.set("where", exp.Where(this=_qualify(conn.args["start"], alias, own)))
+    recursive = exp.select(
+        exp.Column(this=exp.Star(), table=exp.to_identifier(alias)), _p("cb_level + 1"), _p("cb_rows || {a}.ctid", alias),
+        _done(exp.DPipe(this=exp.column("cb_sort", table=PRIOR), expression=rn)),
+        *[fn("CONCAT", exp.column(f"cb_path_{i}", table=PRIOR), sep.copy(), _qualify(col, alias, own)) for i, (col, sep) in enumerate(extras.paths, 1)],
+        *[exp.column(f"cb_root_{i}", table=PRIOR) for i in range(1, len(extras.roots) + 1)],
+    ).from_(base).join(exp.to_table(CTE).as_(PRIOR), on=exp.and_(_connect_cond(conn.args["connect"], alias, own), _p("{a}.ctid <> ALL(prior_row.cb_rows)", alias, bare=True)))
+    union = exp.Union(this=anchor, expression=recursive, distinct=False)
+    return exp.CTE(this=union, alias=exp.TableAlias(this=exp.to_identifier(CTE)))
+
+
+def _connect_cond(cond: exp.Expression, alias: str, own) -> exp.Expression:
+    def fix(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Prior):
+            return exp.Paren(this=_qualify(n.this, alias, own, prior=True))
+        if isinstance(n, exp.Column) and not n.table and n.name.upper() == "LEVEL":
+            return exp.Paren(this=_p("cb_level + 1"))
+        return n
+
+    return _qualify(cond.transform(fix), alias, own)
+
+
+def _p(text: str, alias: str = "", bare: bool = False) -> exp.Expression:
+    # PostgreSQL text: the (plain) alias is quoted to be read back as itself
+    if alias:
+        text = text.replace("{a}", quote_ident(alias))
+    sql = text if bare else f"{PRIOR}.{text}"
+    return _done(sqlglot.parse_one(sql, read="postgres"))
+
+
+def _done(node: exp.Expression) -> exp.Expression:
+    """Mark helper nodes so the expression rewrites (e.g. || → CONCAT) leave them alone."""
+    for n in node.walk():
+        n.meta["ora_done"] = True
+    return node
+
+
+def _outer_order(order, alias: str, extras: _Extras):
+    if order is None or order.args.get("siblings"):
+        return exp.Order(expressions=[exp.Ordered(this=exp.column("cb_sort", table=alias))])
+    return extras.outer(order)

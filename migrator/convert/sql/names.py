@@ -1,0 +1,87 @@
+"""Names in sqlglot trees: Oracle folding on the way in, PostgreSQL quoting on the way out.
+
+sqlglot keeps an identifier's text as written and prints it back unquoted unless it was quoted in
+the source; its PostgreSQL generator quotes no keywords. So `emp#` (valid unquoted in Oracle) was
+printed bare and read by PostgreSQL as an operator, a column named `"EMP"` in Oracle (the same
+object as `emp`) was printed `"EMP"` (another object in PostgreSQL), and a quoted function name
+came out upper-cased. Two passes over the tree fix this:
+
+* `fold_names`, right after parsing: every identifier gets its plain name (`migrator.source.identifiers`);
+  the `quoted` flag keeps what the Oracle source said, which some rules read (ROWNUM vs "ROWNUM").
+  Rules then see, compare and build plain names only.
+* `quote_names`, right before printing: every identifier is quoted exactly when
+  `harness.quoting.quote_ident` quotes its plain name, so ordinary names stay bare — and keep
+  the source's spelling (`NEW.SAL` stays `NEW.SAL`: PostgreSQL folds it to the same name).
+
+An unquoted Oracle reserved word is never a name in Oracle (USER, UID, ROWNUM, LEVEL... are
+built-ins there), so it is left as the rules made it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+from sqlglot.dialects.postgres import Postgres
+
+from harness.quoting import quote_ident
+from migrator.source.identifiers import fold
+
+# Oracle's reserved words (V$RESERVED_WORDS, RESERVED = 'Y'): never a name when unquoted.
+ORACLE_RESERVED = frozenset(
+    """ACCESS ADD ALL ALTER AND ANY AS ASC AUDIT BETWEEN BY CHAR CHECK CLUSTER COLUMN COMMENT
+    COMPRESS CONNECT CREATE CURRENT DATE DECIMAL DEFAULT DELETE DESC DISTINCT DROP ELSE EXCLUSIVE
+    EXISTS FILE FLOAT FOR FROM GRANT GROUP HAVING IDENTIFIED IMMEDIATE IN INCREMENT INDEX INITIAL
+    INSERT INTEGER INTERSECT INTO IS LEVEL LIKE LOCK LONG MAXEXTENTS MINUS MLSLABEL MODE MODIFY
+    NOAUDIT NOCOMPRESS NOT NOWAIT NULL NUMBER OF OFFLINE ON ONLINE OPTION OR ORDER PCTFREE PRIOR
+    PUBLIC RAW RENAME RESOURCE REVOKE ROW ROWID ROWNUM ROWS SELECT SESSION SET SHARE SIZE SMALLINT
+    START SUCCESSFUL SYNONYM SYSDATE TABLE THEN TO TRIGGER UID UNION UNIQUE UPDATE USER VALIDATE
+    VALUES VARCHAR VARCHAR2 VIEW WHENEVER WHERE WITH""".split()
+)
+# What PostgreSQL folds to a lower-case name by itself (it folds ASCII letters only).
+_ASCII_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
+# What PostgreSQL reads as one bare function name (keywords included: `greatest(...)` is the
+# built-in in both dialects, so a function name is quoted only for its characters).
+_BARE_FUNCTION = re.compile(r"[a-z_][a-z0-9_$]*")
+
+
+def _builtin_word(ident: exp.Identifier) -> bool:
+    return not ident.quoted and ident.this.upper() in ORACLE_RESERVED
+
+
+def fold_names(tree: exp.Expression) -> None:
+    for ident in tree.find_all(exp.Identifier):
+        if isinstance(ident.this, str) and not _builtin_word(ident):
+            if ident.quoted:
+                ident.set("this", fold('"' + ident.this.replace('"', '""') + '"'))
+            else:
+                ident.meta["spelling"] = ident.this
+                ident.set("this", ident.this.lower())
+
+
+def quote_names(tree: exp.Expression) -> None:
+    for ident in tree.find_all(exp.Identifier):
+        if isinstance(ident.this, str) and ident.this and not _builtin_word(ident):
+            quoted = quote_ident(ident.this) != ident.this
+            ident.set("quoted", quoted)
+            spelling = ident.meta.get("spelling") if ident._meta else None
+            if not quoted and spelling and spelling.lower() == ident.this and _ASCII_WORD.fullmatch(spelling):
+                ident.set("this", spelling)
+    for call in tree.find_all(exp.Anonymous):
+        name = call.this
+        # an unquoted function name arrives as text: quoted only when PostgreSQL could not read
+        # it bare (e.g. `calc#total(...)`, valid unquoted in Oracle)
+        if isinstance(name, str) and not _BARE_FUNCTION.fullmatch(name.lower()):
+            call.set("this", exp.Identifier(this=name.lower(), quoted=True))
+
+
+class OraPostgres(Postgres):
+    """PostgreSQL output, except that a quoted function name keeps its case (sqlglot upper-cases
+    unqualified function names, quoted ones included: "My Func"(1) became "MY FUNC"(1))."""
+
+    class Generator(Postgres.Generator):
+        def anonymous_sql(self, expression: exp.Anonymous) -> str:
+            name = expression.this
+            if isinstance(name, exp.Identifier) and name.quoted:
+                return self.func(self.sql(expression, "this"), *expression.expressions, normalize=False)
+            return super().anonymous_sql(expression)

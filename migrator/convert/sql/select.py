@@ -1,0 +1,156 @@
+"""Query-level rewrites: FROM DUAL, (+) outer joins, ROWNUM, sequence NEXTVAL/CURRVAL."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+from sqlglot.transforms import eliminate_join_marks
+
+from harness.quoting import qualified
+from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.convert.sql.expression_types import NUMBER
+from migrator.convert.sql.nodes import fn, literal_int, marker, tag
+
+
+def drop_dual(select: exp.Select, ctx: ConversionContext) -> None:
+    """``SELECT ... FROM DUAL`` → ``SELECT ...`` (PostgreSQL has no DUAL and needs no FROM)."""
+    from_ = select.args.get("from_")
+    if from_ is None or select.args.get("joins") or not ctx.enabled("sql.dual"):
+        return
+    table = from_.this
+    if isinstance(table, exp.Table) and table.name.lower() == "dual" and table.db.lower() in ("", "sys"):
+        ctx.applied("sql.dual")
+        # Keep column references like DUAL.DUMMY from pointing at nothing: only drop when unused.
+        if not any(c.table.lower() == "dual" for c in select.find_all(exp.Column)):
+            select.set("from_", None)
+
+
+def outer_joins(tree: exp.Expression, ctx: ConversionContext) -> exp.Expression:
+    """Oracle ``(+)`` → ANSI LEFT JOIN; sqlglot alone prints the query without the marker."""
+    if not any(c.args.get("join_mark") for c in tree.find_all(exp.Column)):
+        return tree
+    if not ctx.enabled("sql.outer_join_plus"):
+        return tree
+    try:
+        out = eliminate_join_marks(tree)
+    except Exception as exc:  # sqlglot refuses shapes it cannot rewrite: report, do not guess
+        return _join_marker(tree, ctx, str(exc))
+    if any(c.args.get("join_mark") for c in out.find_all(exp.Column)):
+        return _join_marker(out, ctx, "(+) in a position that cannot become a LEFT JOIN")
+    ctx.applied("sql.outer_join_plus")
+    return out
+
+
+def _join_marker(tree: exp.Expression, ctx: ConversionContext, why: str) -> exp.Expression:
+    ctx.unconverted("(+) outer join", why)
+    return exp.var(unconverted_marker("(+) outer join", tree.sql(dialect="oracle")))
+
+
+def sequence_ref(node: exp.Column, ctx: ConversionContext, env) -> exp.Expression | None:
+    """``[schema.]seq.NEXTVAL`` → ``nextval('[schema.]seq')`` (same for CURRVAL).
+
+    The literal is read by PostgreSQL as a (regclass) name, so it holds the quoted identifiers."""
+    op = node.name.lower()
+    if op not in ("nextval", "currval") or not node.table or not ctx.enabled("sql.sequence_nextval"):
+        return None
+    ctx.applied("sql.sequence_nextval")
+    name = qualified(node.db, node.table) if node.db else qualified(node.table)
+    return tag(fn(op, exp.Literal.string(name)), NUMBER)
+
+
+# ---------------------------------------------------------------- ROWNUM
+
+def _is_rownum(node: exp.Expression) -> bool:
+    return isinstance(node, exp.Column) and not node.table and node.name.upper() == "ROWNUM" and not node.this.quoted
+
+
+def rownum(select: exp.Select, ctx: ConversionContext) -> None:
+    """``WHERE ROWNUM <= n`` → LIMIT; ROWNUM elsewhere → row_number() OVER ()."""
+    if not any(_is_rownum(c) for c in select.find_all(exp.Column) if _own(c, select)):
+        return
+    if not ctx.enabled("sql.rownum"):
+        return
+    where = select.args.get("where")
+    if where is not None:
+        _rownum_where(select, where, ctx)
+    for col in [c for c in select.find_all(exp.Column) if _is_rownum(c) and _own(c, select)]:
+        ctx.applied("sql.rownum")
+        col.replace(exp.Window(this=exp.RowNumber()))
+
+
+def _own(col: exp.Expression, select: exp.Select) -> bool:
+    return col.find_ancestor(exp.Select) is select
+
+
+def _rownum_where(select: exp.Select, where: exp.Where, ctx: ConversionContext) -> None:
+    conjuncts = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
+    keep, limit = [], None
+    for c in conjuncts:
+        n = _limit_of(c)
+        if n is None:
+            keep.append(c)
+        else:
+            limit = n if limit is None else _done(exp.Least(this=limit, expressions=[n]))
+    if limit is None:
+        bad = next((c for c in conjuncts if any(_is_rownum(x) for x in c.find_all(exp.Column))), None)
+        if bad is not None:
+            bad.replace(marker(ctx, "ROWNUM condition", bad, "only ROWNUM <= n / < n / = 1 conjuncts become LIMIT"))
+        return
+    ctx.applied("sql.rownum")
+    if select.args.get("group") or select.args.get("distinct") or _has_agg(select) or select.args.get("limit"):
+        _limit_before_grouping(select, where, keep, limit, ctx)
+        return
+    select.set("where", exp.Where(this=exp.and_(*keep, copy=False)) if keep else None)
+    # ORDER BY + LIMIT returns n rows that Oracle could also have returned (its pick is arbitrary).
+    select.set("limit", exp.Limit(expression=limit))
+
+
+def _limit_before_grouping(select, where, keep, limit, ctx) -> None:
+    """ROWNUM filters rows before GROUP BY/DISTINCT/aggregates: limit a derived table instead."""
+    table = select.args["from_"].this if select.args.get("from_") else None
+    if not isinstance(table, exp.Table) or select.args.get("joins"):
+        where.replace(marker(ctx, "ROWNUM with aggregation", where, "ROWNUM before grouping over a join"))
+        return
+    inner = exp.select("*").from_(table.copy()).limit(limit)
+    if keep:
+        inner.set("where", exp.Where(this=exp.and_(*keep, copy=False)))
+    select.set("where", None)
+    select.set("from_", exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(table.alias_or_name)))))
+
+
+def _has_agg(select: exp.Select) -> bool:
+    return any(isinstance(e.find(exp.AggFunc), exp.AggFunc) and not e.find(exp.Window) for e in select.expressions)
+
+
+def _limit_of(cond: exp.Expression) -> exp.Expression | None:
+    """The LIMIT that a ``ROWNUM op n`` conjunct means, or None."""
+    if isinstance(cond, exp.Paren):
+        return _limit_of(cond.this)
+    if not isinstance(cond, (exp.LTE, exp.LT, exp.EQ, exp.GTE, exp.GT)):
+        return None
+    left, right, op = cond.this, cond.expression, type(cond)
+    if _is_rownum(right) and not _is_rownum(left):
+        left, right = right, left
+        op = {exp.GTE: exp.LTE, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.LT: exp.GT}.get(op, op)
+    if not _is_rownum(left) or any(_is_rownum(c) for c in right.find_all(exp.Column)):
+        return None
+    n = literal_int(right)
+    if op is exp.LTE:
+        return right if n is not None else _row_count(exp.Floor(this=right))
+    if op is exp.LT:
+        return exp.Literal.number(max(n - 1, 0)) if n is not None else _row_count(exp.Sub(this=exp.Ceil(this=right), expression=exp.Literal.number(1)))
+    if op is exp.EQ and n == 1:
+        return right
+    return None
+
+
+def _row_count(count: exp.Expression) -> exp.Expression:
+    """A computed ROWNUM bound as a LIMIT: NULL or negative bounds select no rows in Oracle, but
+    LIMIT NULL means no limit and a negative LIMIT is an error. PostgreSQL's GREATEST skips
+    NULL, so GREATEST(n, 0) is 0 for both; FLOOR/CEIL because LIMIT rounds fractions."""
+    return _done(exp.Greatest(this=count, expressions=[exp.Literal.number(0)]))
+
+
+def _done(node: exp.Expression) -> exp.Expression:
+    """Bounds are never NULL here: Oracle's GREATEST/LEAST NULL rule must not wrap them."""
+    node.meta["ora_done"] = True
+    return node

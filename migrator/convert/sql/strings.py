@@ -1,0 +1,131 @@
+"""Strings and numbers: INSTR, SUBSTR, LPAD/RPAD, GREATEST/LEAST, LISTAGG, TO_NUMBER, division.
+
+INSTR with a start position or occurrence and SUBSTR with 0/negative or computed positions go to
+the support library (``oracompat``), whose functions implement Oracle's documented results
+including "empty result is NULL"; inline SQL for those is long and easy to get wrong.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from migrator.convert.context import ConversionContext
+from migrator.convert.sql.text import text_operand
+from migrator.convert.sql.expression_types import NUMBER
+from migrator.convert.sql.nodes import compat, empty_text, literal_int, paren, tag
+
+
+def instr(node: exp.StrPosition, ctx: ConversionContext, env) -> exp.Expression | None:
+    if not ctx.enabled("expr.instr"):
+        return None
+    ctx.applied("expr.instr")
+    pos, occ = node.args.get("position"), node.args.get("occurrence")
+    if pos is None and occ is None:
+        # STRPOS has Oracle's result for the two-argument form (0 when absent, NULL on NULL).
+        return tag(exp.Anonymous(this="STRPOS", expressions=[text_operand(node.this, ctx, env), node.args["substr"]]), NUMBER)
+    args = [text_operand(node.this, ctx, env), node.args["substr"], pos or exp.Literal.number(1)]
+    if occ is not None:
+        args.append(occ)
+    return tag(compat("instr", *args), NUMBER)
+
+
+def substr(node: exp.Substring, ctx: ConversionContext, env) -> exp.Expression | None:
+    """SUBSTR: position 0 means 1, negative positions count from the end, '' is NULL."""
+    if not ctx.enabled("expr.substr"):
+        return None
+    ctx.applied("expr.substr")
+    args = [text_operand(node.this, ctx, env), node.args.get("start") or exp.Literal.number(1)]
+    if node.args.get("length") is not None:
+        args.append(node.args["length"])
+    return compat("substr", *args)
+
+
+def pad(node: exp.Pad, ctx: ConversionContext, env) -> exp.Expression | None:
+    """LPAD/RPAD to a length below 1 give '' in PostgreSQL and NULL in Oracle."""
+    if not ctx.enabled("expr.lpad"):
+        return None
+    node.set("this", text_operand(node.this, ctx, env))
+    length = literal_int(node.expression)
+    if length is not None and length >= 1:
+        node.meta["ora_done"] = True
+        return None
+    ctx.applied("expr.lpad")
+    node.meta["ora_done"] = True
+    return exp.Nullif(this=node, expression=empty_text())
+
+
+def greatest_least(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression | None:
+    """Oracle's GREATEST/LEAST are NULL when any argument is NULL; PostgreSQL skips NULLs."""
+    if not ctx.enabled("expr.greatest_least"):
+        return None
+    args = [node.this, *node.expressions]
+    nullable = [a for a in args if not isinstance(a, exp.Literal)]
+    if any(isinstance(a, exp.Null) for a in args):
+        ctx.applied("expr.greatest_least")
+        return exp.Null()
+    if not nullable:
+        return None
+    ctx.applied("expr.greatest_least")
+    node.meta["ora_done"] = True
+    any_null = exp.or_(*[exp.Is(this=paren(a.copy()), expression=exp.Null()) for a in nullable])
+    return exp.Case(ifs=[exp.If(this=any_null, true=exp.Null())], default=node)
+
+
+def listagg(node: exp.GroupConcat, ctx: ConversionContext, env) -> exp.Expression | None:
+    # sqlglot prints string_agg(x, sep ORDER BY ...), which is Oracle's LISTAGG; Oracle's default
+    # separator is none at all, string_agg needs one.
+    if not ctx.enabled("expr.listagg"):
+        return None
+    ctx.applied("expr.listagg")
+    if node.args.get("separator") is None:
+        node.set("separator", empty_text())
+    return None
+
+
+def to_number(node: exp.ToNumber, ctx: ConversionContext, env) -> exp.Expression | None:
+    """TO_NUMBER(x) is a decimal NUMBER: numeric, not sqlglot's double precision."""
+    if node.args.get("format") is not None or not ctx.enabled("expr.to_number"):
+        return None
+    ctx.applied("expr.to_number")
+    return tag(exp.cast(node.this, "NUMERIC"), NUMBER)
+
+
+def division(node: exp.Div, ctx: ConversionContext, env) -> exp.Expression | None:
+    """Oracle NUMBER division is exact decimal: 7/2 = 3.5 even for integer columns.
+
+    PostgreSQL truncates integer/integer and sqlglot casts to double precision; casting the
+    dividend to numeric gives Oracle's decimal result (to PostgreSQL's numeric precision).
+    """
+    if node.args.get("typed") or not ctx.enabled("expr.division"):
+        return None
+    left = node.this
+    if isinstance(left, exp.Literal) and "." in str(left.this):
+        node.set("typed", True)  # a decimal literal already makes the division numeric
+        return None
+    ctx.applied("expr.division")
+    return exp.Div(this=exp.cast(left, "NUMERIC"), expression=node.expression, typed=True)
+
+
+def raw_hex(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """HEXTORAW(s) → decode(s, 'hex') (RAW is bytea); RAWTOHEX(r) → upper(encode(r, 'hex'))."""
+    name = node.name.upper()
+    if name not in ("HEXTORAW", "RAWTOHEX") or len(node.expressions) != 1 or not ctx.enabled("expr.raw_hex"):
+        return None
+    ctx.applied("expr.raw_hex")
+    if name == "HEXTORAW":
+        return exp.Anonymous(this="DECODE", expressions=[node.expressions[0], exp.Literal.string("hex")])
+    return exp.Upper(this=exp.Anonymous(this="ENCODE", expressions=[node.expressions[0], exp.Literal.string("hex")]))
+
+
+def lob_conversion(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """TO_BLOB(raw) is the bytea itself, TO_CLOB(s) is text; EMPTY_BLOB()/EMPTY_CLOB() are empty values."""
+    name = node.name.upper()
+    if name in ("EMPTY_BLOB", "EMPTY_CLOB") and not node.expressions and ctx.enabled("expr.lob_conversion"):
+        ctx.applied("expr.lob_conversion")  # an empty LOB is not NULL in Oracle either
+        return exp.cast(empty_text(), "BYTEA" if name == "EMPTY_BLOB" else "TEXT")
+    if name not in ("TO_BLOB", "TO_CLOB", "TO_NCLOB") or len(node.expressions) != 1 or not ctx.enabled("expr.lob_conversion"):
+        return None
+    ctx.applied("expr.lob_conversion")
+    arg = node.expressions[0]
+    # Parenthesised so the walk still visits (and converts) the argument itself.
+    return exp.Paren(this=arg) if name == "TO_BLOB" else exp.cast(arg, "TEXT")

@@ -1,0 +1,307 @@
+"""The fix-cycle orchestrator: draft → freeze → run both arms → decide (and, on promote, apply).
+
+The cycle file, its hash, the predicates and the audit chain are `harness.gates`; this module adds
+what needs the migrator: running the baseline arm (the active settings) and the candidate arm (the
+same settings with the one change) over the whole corpus, and applying a promoted change for real —
+the settings file for rules, prompt paragraphs and harness settings, the knowledge base (through
+`ingest`, with the decision record as its approval) for corrections. The candidate arm and promote
+derive their settings from the same function, so what is promoted is exactly what was measured.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import gates
+from harness.gates import (ArmResult, Decision, FixCycle, GateError, HarnessChange, KbChange, PromptChange,
+                           RuleChange, RunRecord, SchemaArm)
+from harness.postgres import engine_from_spec
+from harness.regress import write_baseline
+from migrator.cli.commands import default_evidence
+from migrator.batch.pipeline import VERSION, MigrateOptions, migrate
+from migrator.convert.context import RuleSet
+from migrator.convert.registry import check_rule_ids
+from migrator.fixes.settings import ActiveSettings, PromptParagraph, load_settings, save_settings
+
+
+@dataclass(frozen=True)
+class FixContext:
+    cycles: Path = Path("fix-cycles")
+    settings: Path = Path("settings.yaml")
+    corpus: Path = Path("fixtures/schemas")
+    kb: Path | None = None
+    engine: str = "embedded"  # deployment engine spec: embedded, testcontainers or a DSN
+    baselines: Path | None = None  # promote writes the candidate arm's categories here (<schema>.json)
+
+    @property
+    def audit(self) -> Path:
+        return self.cycles / gates.AUDIT_FILE
+
+
+# -- draft, freeze --------------------------------------------------------------------------------
+def new_cycle(ctx: FixContext, title: str) -> Path:
+    ctx.cycles.mkdir(parents=True, exist_ok=True)
+    cycle_id = gates.next_cycle_id(ctx.cycles)
+    path = gates.cycle_path(ctx.cycles, cycle_id)
+    path.write_text(gates.draft_text(cycle_id, title), encoding="utf-8")
+    gates.append_audit(ctx.audit, cycle_id, "new", {"title": title})
+    return path
+
+
+def freeze_cycle(ctx: FixContext, cycle_id: str) -> FixCycle:
+    cycle = gates.freeze(gates.load_cycle(ctx.cycles, cycle_id))
+    _check_change_applies(ctx, cycle)  # refuse to freeze a change that cannot be run at all
+    gates.append_audit(ctx.audit, cycle_id, "freeze", {"hash": cycle.frozen_hash})
+    gates.save_cycle(ctx.cycles, cycle)
+    return cycle
+
+
+def guard(ctx: FixContext, cycle: FixCycle) -> None:
+    """Refuse to go on when the audit chain is damaged or the frozen part was edited."""
+    chain = gates.verify_chain(ctx.audit)
+    if not chain.ok:
+        raise GateError(f"audit log {ctx.audit} is damaged at line {chain.first_bad_line}: {chain.problem}")
+    gates.check_frozen(cycle, gates.logged_freeze_hash(ctx.audit, cycle.id))
+
+
+def audit_consistency(ctx: FixContext) -> list[str]:
+    """Cycle files whose state the log does not account for. A hash chain cannot see its own tail
+    being cut off; the cycle files can, because each state change left one entry per step."""
+    entries = gates.audit_entries(ctx.audit)
+    problems = []
+    for path in sorted(ctx.cycles.glob("FIX-*.yaml")):
+        try:
+            cycle = gates.load_cycle(ctx.cycles, path.stem)
+        except (GateError, ValueError) as exc:
+            problems.append(f"{path.name}: unreadable ({exc})")
+            continue
+        events = [e["event"] for e in entries if e["cycle"] == cycle.id]
+        needed = {"draft": [], "frozen": ["freeze"], "run": ["freeze", "run"], "decided": ["freeze", "run"]}
+        missing = [e for e in needed[cycle.state] if e not in events]
+        if events.count("decide") < len(cycle.decisions):
+            missing.append(f"{len(cycle.decisions) - events.count('decide')} decide")
+        if missing:
+            problems.append(f"{cycle.id} is {cycle.state} but the log lacks: {', '.join(missing)}")
+    return problems
+
+
+# -- the one change, applied to settings --------------------------------------------------------------
+def with_change(settings: ActiveSettings, cycle: FixCycle) -> ActiveSettings:
+    """The settings the candidate arm runs with (and promote writes). KB changes leave them alone."""
+    change = cycle.change
+    if isinstance(change, RuleChange):
+        return settings.model_copy(update={"disabled_rules": _toggle_rule(settings.disabled_rules, change)})
+    if isinstance(change, PromptChange):
+        if any(p.id == change.paragraph_id for p in settings.prompt_paragraphs):
+            raise GateError(f"prompt paragraph {change.paragraph_id!r} is already active")
+        para = PromptParagraph(id=change.paragraph_id, text=change.text, added_by=cycle.id)
+        return settings.model_copy(update={"prompt_paragraphs": [*settings.prompt_paragraphs, para]})
+    if isinstance(change, HarnessChange):
+        if change.setting not in type(settings.harness).model_fields:
+            raise GateError(f"unknown harness setting {change.setting!r}; known: "
+                            f"{', '.join(type(settings.harness).model_fields)}")
+        data = settings.harness.model_dump() | {change.setting: change.value}
+        return settings.model_copy(update={"harness": type(settings.harness).model_validate(data)})
+    return settings
+
+
+def _toggle_rule(disabled: list[str], change: RuleChange) -> list[str]:
+    check_rule_ids([change.rule_id], "fix cycle rule change")   # a typo is a usage error, not a no-op
+    if change.action == "disable":
+        if not RuleSet(frozenset(disabled)).enabled(change.rule_id):
+            raise GateError(f"rule {change.rule_id} is already disabled in the active settings")
+        return sorted({*disabled, change.rule_id})
+    if change.rule_id not in disabled:
+        raise GateError(f"rule {change.rule_id} is not disabled in the active settings "
+                        f"(disabled: {', '.join(disabled) or 'none'}); the candidate arm would equal the baseline")
+    rest = sorted(set(disabled) - {change.rule_id})
+    if not RuleSet(frozenset(rest)).enabled(change.rule_id):
+        raise GateError(f"rule {change.rule_id} would stay off: its family is disabled as a whole")
+    return rest
+
+
+def _check_change_applies(ctx: FixContext, cycle: FixCycle) -> None:
+    if isinstance(cycle.change, KbChange) and ctx.kb is None:
+        raise GateError(f"{cycle.id} changes the knowledge base: give --kb PATH")
+    with_change(load_settings(ctx.settings), cycle)
+
+
+def describe_change(cycle: FixCycle) -> str:
+    c = cycle.change
+    if isinstance(c, RuleChange):
+        return f"rule {c.rule_id} {c.action}d"
+    if isinstance(c, PromptChange):
+        return f"prompt paragraph {c.paragraph_id!r} added"
+    if isinstance(c, HarnessChange):
+        return f"harness {c.setting} = {c.value!r}"
+    if isinstance(c, KbChange):
+        return f"knowledge-base correction for {c.construct_id}"
+    return "no change"
+
+
+# -- running the arms -----------------------------------------------------------------------------
+def schema_dirs(corpus: Path) -> list[Path]:
+    """Every schema directory under the corpus; a corpus without subdirectories is one schema."""
+    if not corpus.is_dir():
+        raise GateError(f"corpus {corpus} is not a directory")
+    subdirs = sorted(d for d in corpus.iterdir() if d.is_dir())
+    return subdirs or [corpus]
+
+
+def _run_schema(src: Path, out: Path, settings: ActiveSettings, dsn: str) -> SchemaArm:
+    schema = src.name.lower()
+    scenarios, transcript = default_evidence(src, schema)
+    report = migrate(src, out, MigrateOptions(
+        force=True, deploy=dsn, verify=True, progress=False, scenarios=scenarios, transcript=transcript,
+        disabled_rules=frozenset(settings.disabled_rules), step_timeout_ms=settings.harness.step_timeout_ms))
+    rows = {r.arm: r for r in report.verification.rows} if report.verification else {}
+    agent = next((r for name, r in rows.items() if name != "do-nothing"), None)
+    nothing = rows.get("do-nothing")
+    return SchemaArm(
+        schema_name=report.schema_name, out_dir=str(out),
+        provenance=report.verification.provenance if report.verification else None,
+        categories={u.id: u.category or "unverified" for u in report.units},
+        outputs={u.id: u.output for u in report.units if u.output},
+        agent_row=agent.by_category if agent else {}, do_nothing_row=nothing.by_category if nothing else {},
+        steps_agreeing=agent.steps_agreeing if agent else 0, steps_total=agent.steps_total if agent else 0,
+        do_nothing_steps_agreeing=nothing.steps_agreeing if nothing else 0)
+
+
+def _run_arm(label: str, settings: ActiveSettings, dirs: list[Path], out_root: Path, dsn: str,
+             applied: str) -> ArmResult:
+    schemas = [_run_schema(src, out_root / label / src.name, settings, dsn) for src in dirs]
+    return ArmResult(label=label, settings_version=settings.version, applied=applied, schemas=schemas)
+
+
+def run_cycle(ctx: FixContext, cycle_id: str) -> FixCycle:
+    cycle = gates.load_cycle(ctx.cycles, cycle_id)
+    held = cycle.state == "decided" and cycle.decisions[-1].action == "hold"
+    if cycle.state not in ("frozen", "run") and not held:
+        raise GateError(f"{cycle_id} is {cycle.state}; only a frozen (or held) cycle can be run")
+    guard(ctx, cycle)
+    _check_change_applies(ctx, cycle)
+    active = load_settings(ctx.settings)
+    candidate = with_change(active, cycle)
+    dirs, out_root = schema_dirs(ctx.corpus), ctx.cycles / cycle_id
+    shutil.rmtree(out_root, ignore_errors=True)  # a rerun replaces the previous arms entirely
+    with engine_from_spec(ctx.engine) as engine:  # one server for both arms and every schema
+        dsn = engine.admin_dsn()
+        base = _run_arm("baseline", active, dirs, out_root, dsn, f"active settings v{active.version}")
+        cand = _run_arm("candidate", candidate, dirs, out_root, dsn,
+                        f"active settings v{active.version} + {describe_change(cycle)}")
+    record = RunRecord(at=gates.now(), frozen_hash=cycle.frozen_hash, code=code_version(), baseline=base,
+                       candidate=cand, predicates=gates.evaluate(cycle.predicates, base, cand))
+    cycle = cycle.model_copy(update={"state": "run", "run": record})
+    gates.append_audit(ctx.audit, cycle_id, "run", {
+        "hash": cycle.frozen_hash, "settings_version": active.version, "all_met": record.all_met,
+        "flips": len(gates.flips(base.categories(), cand.categories())),
+        "schemas": [s.schema_name for s in base.schemas]})
+    gates.save_cycle(ctx.cycles, cycle)
+    return cycle
+
+
+def code_version() -> str:
+    """`0.1.0 @ abc1234 (+ uncommitted changes)`: both arms share it, but a later rerun may not."""
+    here = Path(__file__).resolve().parent
+
+    def git(*argv: str) -> str:
+        try:
+            return subprocess.run(["git", *argv], cwd=here, capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    commit = git("rev-parse", "--short", "HEAD")
+    dirty = " (+ uncommitted changes)" if commit and git("status", "--porcelain", "--untracked-files=no") else ""
+    return f"{VERSION} @ {commit or 'unknown commit'}{dirty}"
+
+
+# -- deciding -------------------------------------------------------------------------------------
+def decide_cycle(ctx: FixContext, cycle_id: str, action: str, reviewer: str, reason: str,
+                 override: str | None = None) -> FixCycle:
+    cycle = gates.load_cycle(ctx.cycles, cycle_id)
+    guard(ctx, cycle)
+    if override and action != "promote":
+        raise GateError("--override only applies to promote")
+    decision = Decision(action=action, reviewer=reviewer, at=gates.now(), reason=reason, override=override,
+                        frozen_hash=cycle.frozen_hash or "")
+    decided = gates.decide(cycle, decision)  # raises before anything is written
+    if action == "promote":
+        _check_settings_unchanged(ctx, cycle)
+        applied = _apply(ctx, cycle, decision)
+        decided = decided.model_copy(update={"decisions": [*cycle.decisions,
+                                                           decision.model_copy(update={"applied": applied})]})
+    gates.append_audit(ctx.audit, cycle_id, "decide", {
+        "action": action, "reviewer": reviewer, "reason": reason, "override": override,
+        "hash": cycle.frozen_hash, "applied": decided.decisions[-1].applied})
+    gates.save_cycle(ctx.cycles, decided)
+    return decided
+
+
+def _check_settings_unchanged(ctx: FixContext, cycle: FixCycle) -> None:
+    version = load_settings(ctx.settings).version
+    if version != cycle.run.baseline.settings_version:
+        raise GateError(f"{cycle.id} was run against settings v{cycle.run.baseline.settings_version}, the active "
+                        f"settings are v{version}; run it again (`migrator fix run {cycle.id}`) before promoting")
+
+
+def _apply(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
+    """Write the promoted change where it lives; returns what was written, in words."""
+    if isinstance(cycle.change, KbChange):
+        applied = _ingest(ctx, cycle, decision)
+    else:
+        active = load_settings(ctx.settings)
+        changed = with_change(active, cycle)
+        version = active.version + 1
+        line = f"v{version}: {cycle.id} promote ({describe_change(cycle)}) by {decision.reviewer} at {decision.at}"
+        save_settings(ctx.settings, changed.model_copy(update={"version": version,
+                                                                "history": [*active.history, line]}))
+        applied = f"settings {ctx.settings} v{version}: {describe_change(cycle)}"
+    if ctx.baselines is not None:
+        for arm in cycle.run.candidate.schemas:
+            write_baseline(ctx.baselines / f"{arm.schema_name}.json", arm.schema_name, arm.provenance,
+                           dict(arm.categories))
+        applied += f"; baselines in {ctx.baselines} updated from the candidate arm"
+    return applied
+
+
+def _ingest(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
+    from knowledge_base import Approval, Correction, KnowledgeBase, Provenance
+
+    change: KbChange = cycle.change
+    if ctx.kb is None:
+        raise GateError(f"{cycle.id} changes the knowledge base: give --kb PATH")
+    correction = Correction(construct_id=change.construct_id, failure_type=change.failure_type,
+                            context=change.context, fix=change.fix, applicability=dict(change.applicability),
+                            provenance=Provenance(task_id=cycle.id))
+    reason = decision.reason + (f" (override: {decision.override})" if decision.override else "")
+    approval = Approval(approved_by=decision.reviewer, approved_at=decision.at, reference=cycle.id, reason=reason)
+    with KnowledgeBase(ctx.kb) as kb:
+        entry = kb.ingest(correction, approval)
+    return f"knowledge base {ctx.kb}: correction {change.construct_id} ingested as entry {entry}"
+
+
+# -- showing --------------------------------------------------------------------------------------
+def flip_diffs(cycle: FixCycle, context: int = 2) -> list[tuple[str, str, str, str]]:
+    """(unit, from, to, unified diff of the baseline vs candidate output) for every flipped unit."""
+    if cycle.run is None:
+        return []
+    base, cand = _outputs(cycle.run.baseline), _outputs(cycle.run.candidate)
+    out = []
+    for unit, was, now in gates.flips(cycle.run.baseline.categories(), cycle.run.candidate.categories()):
+        a, b = _read(base.get(unit)), _read(cand.get(unit))
+        diff = "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), "baseline", "candidate",
+                                            n=context))
+        out.append((unit, was, now, diff or "(outputs identical; the verdict moved through a dependency)\n"))
+    return out
+
+
+def _outputs(arm: ArmResult) -> dict[str, Path]:
+    return {u: Path(s.out_dir) / rel for s in arm.schemas for u, rel in s.outputs.items()}
+
+
+def _read(path: Path | None) -> str:
+    return path.read_text(encoding="utf-8") if path is not None and path.is_file() else ""

@@ -1,1 +1,0 @@
-"""Deterministic Oracle → PostgreSQL rewrites, one module per construct family."""

@@ -1,0 +1,75 @@
+"""Check the reader's no-silent-drop invariant on a `SourceSet` (used by tests; cheap enough to
+run on every migration as a self-check).
+
+For each file: unit and covering-issue spans do not overlap, each one's text is exactly the file
+text at its span with matching line numbers, and every character outside them is whitespace, a
+comment, or a SQL*Plus terminator (a `;` or a `/` alone on its line).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from migrator.source.encoding import decode_bytes
+from migrator.source.lexer import COMMENT_KINDS, SYMBOL, WS, iter_tokens
+from migrator.source.units import SourceSet, SourceSpan
+
+
+def gap_problems(text: str, intervals: list[tuple[int, int]], where: str = "") -> list[str]:
+    """Overlaps between intervals, and code characters that fall in no interval."""
+    problems = []
+    pos = 0
+    for start, end in sorted(intervals):
+        if start < pos:
+            problems.append(f"{where}: overlapping spans at offset {start}")
+        problems.extend(_gap(text, pos, start, where))
+        pos = max(pos, end)
+    problems.extend(_gap(text, pos, len(text), where))
+    return problems
+
+
+def _gap(text: str, start: int, end: int, where: str) -> list[str]:
+    problems = []
+    for tok in iter_tokens(text, start, end):
+        if tok.kind == WS or tok.kind in COMMENT_KINDS:
+            continue
+        value = text[tok.start : tok.end]
+        if tok.kind == SYMBOL and value == ";":
+            continue
+        line_start = text.rfind("\n", 0, tok.start) + 1
+        line_end = text.find("\n", tok.end)
+        line = text[line_start : len(text) if line_end < 0 else line_end]
+        if tok.kind == SYMBOL and value == "/" and line.strip() == "/":
+            continue
+        problems.append(f"{where}: unaccounted {value[:40]!r} at offset {tok.start}")
+    return problems
+
+
+def span_problems(text: str, span: SourceSpan, piece: str, what: str) -> list[str]:
+    problems = []
+    if text[span.start_offset : span.end_offset] != piece:
+        problems.append(f"{what}: text differs from the file at {span}")
+    start_line = text.count("\n", 0, span.start_offset) + 1
+    end_line = text.count("\n", 0, max(span.start_offset, span.end_offset - 1)) + 1
+    if (span.start_line, span.end_line) != (start_line, end_line):
+        problems.append(f"{what}: lines {span.start_line}-{span.end_line} should be {start_line}-{end_line}")
+    return problems
+
+
+def accounting_problems(source: SourceSet) -> list[str]:
+    """Everything that breaks the invariant; [] when every character is accounted for."""
+    root = Path(source.root)
+    problems: list[str] = []
+    for f in source.files:
+        text = decode_bytes((root / f.path).read_bytes()).text
+        intervals = []
+        covered = [(u.id, u.span, u.text) for u in source.units if u.span.file == f.path]
+        covered += [(i.code, i.span, i.text) for i in source.issues if i.text and i.file == f.path]
+        for what, span, piece in covered:
+            if span is None:
+                problems.append(f"{what}: issue with text but no span")
+                continue
+            problems.extend(span_problems(text, span, piece, what))
+            intervals.append((span.start_offset, span.end_offset))
+        problems.extend(gap_problems(text, intervals, f.path))
+    return problems

@@ -1,0 +1,244 @@
+"""Which units refer to which, and an order to deploy them in: `analyze_dependencies(source)`.
+
+References come from code tokens only (never strings or comments): identifier chains such as
+`emp`, `hr.emp`, `pkg.member`, `seq.NEXTVAL`, matched against the objects defined in the input.
+Triggers, indexes, comments, data, grants and ALTERs also depend on their target table, and a
+package or type body on its spec (`parent_id`).
+
+"Missing" is deliberately conservative (an alias `e.salary` looks like `schema.table` to a
+lexer): only (a) qualified names in a table position (FROM, JOIN, INSERT/MERGE INTO, UPDATE,
+REFERENCES) or as a sequence (`x.NEXTVAL`), (b) calls `name(...)` / `pkg.name(...)` of routines that
+are neither defined, nor built in (`migrator.source.oracle_names`), nor declared inside the unit or its
+spec, and (c) target tables that are not defined.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from migrator.source.oracle_names import FROM_EXPRESSION_WORDS, is_builtin
+from migrator.source.lexer import QIDENT, SYMBOL, WORD, code_tokens, normalize_identifier
+from migrator.source.units import Severity, SourceIssue, SourceSet, Unit, UnitKind
+
+K = UnitKind
+# Tie-break between units with no dependency between them (lower deploys first).
+KIND_PRIORITY = {
+    k: i
+    for i, group in enumerate(
+        [(K.TYPE,), (K.SEQUENCE,), (K.TABLE,), (K.ALTER,), (K.INDEX,), (K.COMMENT,), (K.DATA,),
+         (K.VIEW, K.MATERIALIZED_VIEW), (K.FUNCTION, K.PROCEDURE), (K.PACKAGE_SPEC,), (K.PACKAGE_BODY,),
+         (K.TYPE_BODY,), (K.TRIGGER,), (K.GRANT, K.SYNONYM), (K.ANONYMOUS_BLOCK,), (K.OTHER,)]
+    )
+    for k in group
+}  # fmt: skip
+_SPEC_OF = {K.PACKAGE_BODY: K.PACKAGE_SPEC, K.TYPE_BODY: K.TYPE}
+# Objects other code refers to by name (indexes and triggers are never referenced from code).
+_PROVIDER_KINDS = frozenset(
+    {K.TABLE, K.VIEW, K.MATERIALIZED_VIEW, K.SEQUENCE, K.FUNCTION, K.PROCEDURE, K.PACKAGE_SPEC,
+     K.PACKAGE_BODY, K.TYPE, K.TYPE_BODY, K.SYNONYM}
+)  # fmt: skip
+_TABLE_POSITION = frozenset({"FROM", "JOIN", "UPDATE", "REFERENCES"})
+_DECLARING = frozenset({"FUNCTION", "PROCEDURE", "CURSOR", "TYPE", "SUBTYPE"})
+_GRAPH_CODES = frozenset({"dependency-cycle", "missing-reference"})
+
+
+@dataclass
+class DependencyGraph:
+    graph: nx.DiGraph  # edge a → b: a must be deployed before b
+    order: list[str]
+    cycles: list[list[str]] = field(default_factory=list)
+    missing: dict[str, list[str]] = field(default_factory=dict)
+
+    def dependencies(self, unit_id: str) -> list[str]:
+        return sorted(self.graph.predecessors(unit_id))
+
+
+@dataclass
+class _Chain:
+    parts: list[str]
+    before: str  # the code token before the chain, upper case
+    before2: str  # the one before that
+    after: str  # the code token after the chain
+    after2: str  # and the one after that ('+' in an outer-join mark '(+)')
+
+
+@dataclass
+class _Scan:
+    chains: list[_Chain]
+    declared: set[str]
+
+
+def analyze_dependencies(source: SourceSet) -> DependencyGraph:
+    """Fill `references` and `parent_id` of every unit, report cycles and missing references
+    as issues on `source`, and return the graph with a deployment order. Safe to call again."""
+    units = source.units
+    providers = _providers(units)
+    scans = {u.id: _scan(u.text) for u in units}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(u.id for u in units)
+    missing: dict[str, list[str]] = {}
+    for unit in units:
+        _link_parent(unit, providers)
+        declared = scans[unit.id].declared | (scans[unit.parent_id].declared if unit.parent_id else set())
+        refs, absent = _resolve(unit, scans[unit.id].chains, declared, providers, _schemas(source))
+        unit.references = refs
+        for name in refs:
+            provider = providers.get(name)
+            if provider and provider != unit.id:
+                graph.add_edge(provider, unit.id)
+        if unit.parent_id:
+            graph.add_edge(unit.parent_id, unit.id)
+        if absent:
+            missing[unit.id] = sorted(absent)
+    rank = {u.id: (KIND_PRIORITY[u.kind], i) for i, u in enumerate(units)}
+    cycles = _break_cycles(graph, rank)
+    order = list(nx.lexicographical_topological_sort(graph, key=lambda n: rank[n]))
+    graph_result = DependencyGraph(_full_graph(graph, cycles, units, providers), order, cycles, missing)
+    _report(source, graph_result)
+    return graph_result
+
+
+def _schemas(source: SourceSet) -> set[str]:
+    return {source.schema} | {u.schema for u in source.units}
+
+
+def _providers(units: list[Unit]) -> dict[str, str]:
+    """Qualified name → the unit others depend on: the first definition, a spec before its body."""
+    found: dict[str, str] = {}
+    for unit in sorted(units, key=lambda u: u.kind in _SPEC_OF):  # specs first, stable otherwise
+        if unit.kind in _PROVIDER_KINDS:
+            found.setdefault(unit.qualified_name, unit.id)
+    return found
+
+
+def _link_parent(unit: Unit, providers: dict[str, str]) -> None:
+    if unit.kind in _SPEC_OF:
+        spec = f"{_SPEC_OF[unit.kind].value}:{unit.qualified_name}"
+        unit.parent_id = spec if providers.get(unit.qualified_name) == spec else None
+
+
+def _scan(text: str) -> _Scan:
+    """Identifier chains in code, and names the text itself declares (locals, parameters,
+    nested routines, cursors, types): those are never reported as missing."""
+    toks = [t for t in code_tokens(text)]
+    words = [t.text(text) for t in toks]
+    kinds = [t.kind for t in toks]
+    chains, declared, i, n = [], set(), 0, len(toks)
+    while i < n:
+        if kinds[i] not in (WORD, QIDENT) or (i and words[i - 1] in (".", ":", "%", "@")):
+            i += 1
+            continue
+        j, parts = i, [normalize_identifier(words[i])]
+        while j + 2 < n and words[j + 1] == "." and kinds[j + 2] in (WORD, QIDENT):
+            parts.append(normalize_identifier(words[j + 2]))
+            j += 2
+        before = words[i - 1].upper() if i else ""
+        after = words[j + 1] if j + 1 < n else ""
+        if len(parts) == 1 and (before in _DECLARING or (after and kinds[j + 1] == WORD)):
+            declared.add(parts[0])
+        after2 = words[j + 2] if j + 2 < n else ""
+        chains.append(_Chain(parts, before, words[i - 2].upper() if i > 1 else "", after, after2))
+        i = j + 1
+    return _Scan(chains, declared)
+
+
+def _resolve(unit, chains, declared, providers, schemas) -> tuple[set[str], set[str]]:
+    refs: set[str] = set()
+    absent: set[str] = set()
+    own = unit.qualified_name
+    for chain in chains:
+        name = _match(chain.parts, unit.schema, providers)
+        if name:
+            if name != own or unit.kind in _SPEC_OF:
+                refs.add(name)
+        elif chain.after not in ("=>", "@"):
+            guess = _missing_name(unit, chain, declared, schemas)
+            if guess:
+                absent.add(guess)
+    if unit.target:
+        if unit.target in providers:
+            refs.add(unit.target)
+        elif unit.kind is not K.GRANT:
+            absent.add(unit.target)
+    return refs, absent
+
+
+def _match(parts: list[str], schema: str, providers: dict[str, str]) -> str | None:
+    if len(parts) >= 2 and f"{parts[0]}.{parts[1]}" in providers:
+        return f"{parts[0]}.{parts[1]}"
+    if f"{schema}.{parts[0]}" in providers:
+        return f"{schema}.{parts[0]}"
+    return None
+
+
+def _missing_name(unit: Unit, chain: _Chain, declared: set[str], schemas: set[str]) -> str | None:
+    parts, head = chain.parts, chain.parts[0]
+    if is_builtin(head) or head in declared or (head == unit.name and len(parts) == 1):
+        return None
+    qualified = ".".join(parts[:2])
+    if chain.after == "(" and chain.after2 != "+":
+        if len(parts) == 1:
+            routine = unit.kind not in (K.TABLE, K.INDEX, K.GRANT, K.COMMENT)
+            return head if routine and chain.before not in _TABLE_POSITION | {"INTO", "TABLE", "ON"} else None
+        return qualified if len(parts) == 2 or head in schemas else None
+    if len(parts) >= 2 and parts[-1].upper() in ("NEXTVAL", "CURRVAL"):
+        return ".".join(parts[:-1])
+    if len(parts) == 2 and _in_table_position(chain):
+        return qualified
+    return None
+
+
+def _in_table_position(chain: _Chain) -> bool:
+    if chain.before == "FROM":
+        return chain.before2 not in FROM_EXPRESSION_WORDS and not chain.before2.startswith("'")
+    if chain.before == "INTO":
+        return chain.before2 in ("INSERT", "MERGE", "ALL", "FIRST")
+    return chain.before in _TABLE_POSITION
+
+
+def _break_cycles(graph: nx.DiGraph, rank: dict) -> list[list[str]]:
+    """Report each strongly connected group and keep only its edges that go from a lower to a
+    higher rank (kind priority, then source order): deterministic, and acyclic afterwards."""
+    cycles = []
+    for group in nx.strongly_connected_components(graph):
+        if len(group) < 2:
+            continue
+        members = sorted(group, key=lambda n: rank[n])
+        cycles.append(members)
+        for a, b in list(graph.subgraph(group).edges):
+            if rank[a] > rank[b]:
+                graph.remove_edge(a, b)
+    return sorted(cycles, key=lambda c: rank[c[0]])
+
+
+def _full_graph(graph: nx.DiGraph, cycles, units, providers) -> nx.DiGraph:
+    """The graph handed back keeps the cycle edges that ordering had to drop (marked)."""
+    full = graph.copy()
+    ids = {u.id for u in units}
+    for members in cycles:
+        group = set(members)
+        for unit in units:
+            if unit.id in group:
+                for name in unit.references:
+                    p = providers.get(name)
+                    if p in group and p != unit.id and p in ids and not full.has_edge(p, unit.id):
+                        full.add_edge(p, unit.id, cycle=True)
+    return full
+
+
+def _report(source: SourceSet, result: DependencyGraph) -> None:
+    source.issues[:] = [i for i in source.issues if i.code not in _GRAPH_CODES]
+    by_id = source.by_id()
+    for members in result.cycles:
+        first = by_id[members[0]]
+        source.issues.append(SourceIssue(
+            "dependency-cycle", f"units depend on each other: {', '.join(members)}; deployed in "
+            "kind/source order, which may need a second pass", Severity.WARNING, first.span.file,
+            first.span.start_line, first.id, "", first.span))  # fmt: skip
+    for unit_id, names in result.missing.items():
+        unit = by_id[unit_id]
+        source.issues.append(SourceIssue(
+            "missing-reference", f"refers to {', '.join(names)}, not defined in the input",
+            Severity.WARNING, unit.span.file, unit.span.start_line, unit_id, "", unit.span))  # fmt: skip

@@ -1,0 +1,236 @@
+"""Read an Oracle schema directory into units: `read_schema_dir(path) -> SourceSet`.
+
+Every file is decoded (`migrator.source.encoding`), split as SQL*Plus would run it
+(`migrator.source.sqlplus`), and each statement becomes a `Unit` with its exact text and span. What is
+not a unit is an issue that carries the text it covers, so for every file:
+
+    every character is in exactly one unit's text, or exactly one issue's text, or is whitespace,
+    a comment between statements, or a terminator (';' after a SQL statement, a '/' line).
+
+Unit text: a SQL statement's text ends before its `;`; a PL/SQL unit's text runs through its
+`END name;` (the `/` line is not included). Issues that only annotate a unit (duplicate name,
+substitution variable, missing terminator) have empty `text`.
+
+Issue codes: encoding, not-sql, nul-byte, skipped-file, unreadable-file, symlink-loop,
+broken-symlink, sqlplus-directive, stray-terminator, wrapped-source, unterminated-block,
+unterminated-statement, unterminated-string, unterminated-comment, unterminated-identifier,
+unrecognized-statement, other-statement, missing-terminator, substitution-variable,
+duplicate-name. (`migrator.source.dependencies` adds dependency-cycle and missing-reference.)
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from migrator.source import directives, sqlplus, statement_kind
+from migrator.source.encoding import UTF8, decode_bytes, looks_binary
+from migrator.source.tree import list_files
+from migrator.source.units import Severity, SourceFile, SourceIssue, SourceSet, SourceSpan, Unit, UnitKind
+
+SQL_EXTENSIONS = frozenset(
+    ".sql .pls .plb .pks .pkb .pck .prc .fnc .trg .vw .tab .seq .typ .tps .tpb .ddl .idx .con "
+    ".syn .grt .dml .ins .mv .pkg .proc .func .bdy .spc".split()
+)
+# Kinds of which a statement per target is normal; they always get a running '#n' suffix.
+RUNNING_KINDS = frozenset(
+    {UnitKind.DATA, UnitKind.GRANT, UnitKind.COMMENT, UnitKind.ALTER, UnitKind.ANONYMOUS_BLOCK, UnitKind.OTHER}
+)
+
+
+class SourceError(Exception):
+    """The schema directory cannot be read at all (missing, not a directory, no SQL files)."""
+
+
+def read_schema_dir(path: str | Path, schema: str | None = None) -> SourceSet:
+    root = Path(path)
+    if not root.exists():
+        raise SourceError(f"schema directory does not exist: {root}")
+    if not root.is_dir():
+        raise SourceError(f"not a directory: {root}")
+    files, unread = list_files(root)
+    sql_files = [f for f in files if Path(f).suffix.lower() in SQL_EXTENSIONS]
+    if not sql_files:
+        not_read = "".join(f"; {u.rel}: {u.message}" for u in unread)
+        raise SourceError(f"no SQL files ({', '.join(sorted(SQL_EXTENSIONS))}) under {root}{not_read}")
+    reader = _Reader(root, (schema or root.resolve().name).lower(), set(sql_files))
+    for u in unread:
+        reader.issue(u.code, u.severity, u.rel, 1, u.message)
+    for rel in files:
+        if rel in reader.sql_files:
+            reader.read_file(rel)
+        else:
+            reader.issue("skipped-file", Severity.WARNING, rel, 1,
+                         "not an Oracle source file extension; not read")  # fmt: skip
+    return reader.result
+
+
+@dataclass
+class _File:
+    rel: str
+    text: str
+    encoding: str
+    line_starts: list[int]
+    state: directives.ScriptState
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_right(self.line_starts, offset)
+
+    def span(self, start: int, end: int) -> SourceSpan:
+        return SourceSpan(self.rel, self.line(start), self.line(max(start, end - 1)), start, end)
+
+
+class _Reader:
+    def __init__(self, root: Path, schema: str, sql_files: set[str]):
+        self.root, self.sql_files = root, sql_files
+        self.result = SourceSet(root=str(root), schema=schema)
+        self.first: dict[str, SourceSpan] = {}  # base id → where it was first defined
+        self.counts: Counter[str] = Counter()
+
+    def issue(self, code, severity, file, line, message, text="", span=None, unit_id=None) -> None:
+        self.result.issues.append(SourceIssue(code, message, severity, file, line, unit_id, text, span))
+
+    def covering(self, f: _File, code: str, severity: Severity, start: int, end: int, message: str) -> None:
+        """An issue that accounts for text[start:end] (no unit holds it)."""
+        self.issue(code, severity, f.rel, f.line(start), message, f.text[start:end], f.span(start, end))
+
+    def read_file(self, rel: str) -> None:
+        try:
+            data = (self.root / rel).read_bytes()
+        except OSError as exc:
+            self.issue("unreadable-file", Severity.ERROR, rel, 1, f"cannot read: {exc}")
+            return
+        decoded = decode_bytes(data)
+        text = decoded.text
+        starts = _line_starts(text)
+        f = _File(rel, text, decoded.encoding, starts, directives.ScriptState(self.result.schema))
+        self.result.files.append(SourceFile(rel, decoded.encoding, len(text.splitlines()), len(data)))
+        if decoded.encoding != UTF8:
+            self.issue("encoding", Severity.INFO, rel, 1, decoded.note)
+        if looks_binary(text):
+            end = len(text)
+            self.covering(f, "not-sql", Severity.ERROR, 0, end, "binary content, not a SQL script")
+            return
+        pieces = sqlplus.split_script(text)
+        if _is_prose(pieces):
+            start, end = pieces[0].start, pieces[-1].end
+            self.covering(f, "not-sql", Severity.ERROR, start, end, "no SQL statement or SQL*Plus command in this file")
+            return
+        for piece in pieces:
+            self.piece(f, piece)
+
+    def piece(self, f: _File, piece: sqlplus.Piece) -> None:
+        text = f.text[piece.start : piece.end]
+        if "\x00" in text:
+            self.nul_byte(f, piece, text.index("\x00"))
+        elif piece.kind == sqlplus.DIRECTIVE:
+            note = directives.interpret(piece.command, text, f.state, f.rel, self.sql_files)
+            self.covering(f, "sqlplus-directive", note.severity, piece.start, piece.end, note.message)
+        elif piece.kind == sqlplus.SLASH:
+            if piece.command == ";":
+                self.covering(f, "stray-terminator", Severity.INFO, piece.start, piece.end,
+                              "';' with no statement before it; not code")  # fmt: skip
+            else:
+                note = directives.interpret("/", text, f.state, f.rel, self.sql_files)
+                self.covering(f, "sqlplus-directive", note.severity, piece.start, piece.end, note.message)
+        elif piece.kind == sqlplus.WRAPPED:
+            what = _describe(piece.head, f.state.schema)
+            self.covering(f, "wrapped-source", Severity.ERROR, piece.start, piece.end,
+                          f"cannot convert wrapped source: {what} (obfuscated PL/SQL; get the clear source)")  # fmt: skip
+        elif piece.kind == sqlplus.ERROR:
+            what = _describe(piece.head, f.state.schema)
+            self.covering(f, piece.code, Severity.ERROR, piece.start, piece.end, f"{what}: {piece.message}")
+        elif piece.head is None or piece.head.kind is None:
+            self.covering(f, "unrecognized-statement", Severity.ERROR, piece.start, piece.end,
+                          "not a SQL statement or SQL*Plus command; not converted")  # fmt: skip
+        else:
+            self.unit(f, piece)
+
+    def nul_byte(self, f: _File, piece: sqlplus.Piece, at: int) -> None:
+        """A NUL byte (a corrupted copy, a padded file) cannot reach PostgreSQL, whose text cannot
+        hold one: this statement is rejected at the byte's line, the rest of the file is read.
+        The statement still takes its unit id, so the ids of later units do not shift."""
+        head, offset = piece.head, piece.start + at
+        unit_id = None
+        if head is not None and head.kind is not None and head.name is not None:
+            unit_id = self.allocate(head.kind, head.schema or f.state.schema, head.name, f.span(piece.start, piece.end))
+        line = f.line(offset)
+        column = offset - f.line_starts[line - 1] + 1
+        self.issue("nul-byte", Severity.ERROR, f.rel, line,
+                   f"{_describe(head, f.state.schema)}: contains a NUL byte (line {line}, column {column}); "
+                   "not converted — remove the byte and read the file again",
+                   f.text[piece.start : piece.end], f.span(piece.start, piece.end), unit_id)
+
+    def unit(self, f: _File, piece: sqlplus.Piece) -> None:
+        head = piece.head
+        schema = head.schema or f.state.schema
+        span = f.span(piece.start, piece.end)
+        unit_id = self.allocate(head.kind, schema, head.name, span)
+        unit = Unit(unit_id, head.kind, schema, head.name, f.text[piece.start : piece.end], span, f.encoding)
+        if head.target:
+            unit.target = f"{head.target[0] or f.state.schema}.{head.target[1]}"
+        self.result.units.append(unit)
+        for code, message in piece.notes:
+            self.issue(code, Severity.WARNING, f.rel, span.start_line, message, span=span, unit_id=unit_id)
+        if head.kind is UnitKind.OTHER:
+            self.other(f, piece, unit)
+        if f.state.define_char:
+            self.substitutions(f, piece, unit)
+
+    def allocate(self, kind: UnitKind, schema: str, name: str, span: SourceSpan) -> str:
+        base = f"{kind.value}:{schema}.{name}"
+        self.counts[base] += 1
+        if kind in RUNNING_KINDS:
+            return f"{base}#{self.counts[base]}"
+        if base not in self.first:
+            self.first[base] = span
+            return base
+        unit_id = f"{base}#{self.counts[base]}"
+        first = self.first[base]
+        self.issue("duplicate-name", Severity.WARNING, span.file, span.start_line,
+                   f"{kind.value} {schema}.{name} is defined again at {span} (first at {first}); "
+                   f"kept as {unit_id}", span=span, unit_id=unit_id)  # fmt: skip
+        return unit_id
+
+    def other(self, f: _File, piece: sqlplus.Piece, unit: Unit) -> None:
+        new_schema = statement_kind.session_schema(f.text, piece.start, piece.end)
+        if new_schema:
+            f.state.schema = new_schema
+        quiet = piece.head.verb in statement_kind.TRANSACTION_VERBS or new_schema
+        why = f"; later objects in this file belong to {new_schema}" if new_schema else ""
+        self.issue("other-statement", Severity.INFO if quiet else Severity.WARNING, f.rel, unit.span.start_line,
+                   f"{piece.head.verb or 'statement'} is SQL but not an object we migrate{why}",
+                   span=unit.span, unit_id=unit.id)  # fmt: skip
+
+    def substitutions(self, f: _File, piece: sqlplus.Piece, unit: Unit) -> None:
+        found = sqlplus.substitution_variables(f.text, piece.start, piece.end, f.state.define_char)
+        if not found:
+            return
+        known = [f"{v} (DEFINE {f.state.defines[k]!r})" if (k := v.lstrip(f.state.define_char).lower())
+                 in f.state.defines else v for v in found]  # fmt: skip
+        self.issue("substitution-variable", Severity.WARNING, f.rel, unit.span.start_line,
+                   f"SQL*Plus would substitute {', '.join(known)} before running this; text kept as is",
+                   span=unit.span, unit_id=unit.id)  # fmt: skip
+
+
+def _line_starts(text: str) -> list[int]:
+    starts, pos = [0], text.find("\n")
+    while pos >= 0:
+        starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
+    return starts
+
+
+def _describe(head: statement_kind.Head | None, schema: str) -> str:
+    if head is None or head.kind is None or head.name is None:
+        return "statement"
+    return f"{head.kind.value} {head.schema or schema}.{head.name}"
+
+
+def _is_prose(pieces: list[sqlplus.Piece]) -> bool:
+    """Nothing in the file reads as SQL or SQL*Plus: it is not a script at all."""
+    if not any(p.head is not None for p in pieces):
+        return False
+    return all(p.kind in (sqlplus.STATEMENT, sqlplus.ERROR) and (p.head is None or p.head.kind is None) for p in pieces)

