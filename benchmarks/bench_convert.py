@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from migrator.batch.pipeline import MigrateOptions, migrate  # noqa: E402
-from migrator.source.reader import read_schema_dir  # noqa: E402
+from migrator.batch.pipeline import MigrateOptions, migrate
+from migrator.source.reader import read_schema_dir
 
 SCHEMAS = ROOT / "fixtures" / "schemas"
 
@@ -47,15 +47,20 @@ def time_ora2pg(corpus: Path) -> float | None:
         return None
     conf = corpus.parent / "ora2pg.conf"
     # Minimal config for file mode: no Oracle connection is made with -i.
-    conf.write_text("ORACLE_DSN dbi:Oracle:host=localhost;sid=none\nORACLE_USER none\nORACLE_PWD none\n"
-                    "PLSQL_PGSQL 1\nOUTPUT_DIR " + str(corpus.parent / "ora2pg_out") + "\n")
+    conf.write_text(
+        "ORACLE_DSN dbi:Oracle:host=localhost;sid=none\nORACLE_USER none\nORACLE_PWD none\n"
+        "PLSQL_PGSQL 1\nOUTPUT_DIR " + str(corpus.parent / "ora2pg_out") + "\n"
+    )
     (corpus.parent / "ora2pg_out").mkdir(exist_ok=True)
     files = sorted(p for p in corpus.rglob("*") if p.is_file())
     t0 = time.perf_counter()
     failures = 0
     for i, f in enumerate(files):
-        r = subprocess.run([exe, "-c", str(conf), "-i", str(f), "-t", "FUNCTION", "-o", f"out_{i}.sql", "-q"],
-                           capture_output=True, text=True)
+        r = subprocess.run(
+            [exe, "-c", str(conf), "-i", str(f), "-t", "FUNCTION", "-o", f"out_{i}.sql", "-q"],
+            capture_output=True,
+            text=True,
+        )
         failures += r.returncode != 0
     elapsed = time.perf_counter() - t0
     print(f"ora2pg -i: {len(files)} files in {elapsed:.2f} s ({failures} exited non-zero)")
@@ -66,9 +71,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--units", type=int, default=2000)
     ap.add_argument("--keep", type=Path, help="keep the corpus and output here")
-    ap.add_argument("--workdir", type=Path, default=Path(".bench-work"),
-                    help="where the corpus and output go (default ./.bench-work; on the development machines "
-                         "/tmp writes 2,142 small files ~13x slower than the work disk, which would measure the disk)")
+    ap.add_argument(
+        "--workdir",
+        type=Path,
+        default=Path(".bench-work"),
+        help="where the corpus and output go (default ./.bench-work; on the development machines "
+        "/tmp writes 2,142 small files ~13x slower than the work disk, which would measure the disk)",
+    )
     ap.add_argument("--no-ora2pg", action="store_true", help="skip the ora2pg comparison")
     args = ap.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -85,7 +94,9 @@ def main() -> None:
         rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"corpus: {copies} copies of the fixture schemas, {s.units} units, {s.converted_lines} source lines")
         print(f"migrator [{label}] (read+split+order+convert+pglast check+write, no deploy): {elapsed:.2f} s")
-        print(f"  {s.units / elapsed:.0f} units/s   {s.converted_lines / elapsed:.0f} lines/s   peak RSS {rss_mb:.0f} MiB")
+        print(
+            f"  {s.units / elapsed:.0f} units/s   {s.converted_lines / elapsed:.0f} lines/s   peak RSS {rss_mb:.0f} MiB"
+        )
         print(f"  status: {s.by_status}  parses: {s.static_ok}/{s.units}")
     theirs = None if args.no_ora2pg else time_ora2pg(corpus)
     if theirs:

@@ -26,11 +26,18 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 sys.path.insert(0, str(ROOT))
 
-from kb_corpus import filler  # noqa: E402
+from kb_corpus import filler
 
-from knowledge_base import (Approval, Correction, Experience, HashingEmbedder, KnowledgeBase,  # noqa: E402
-                            Provenance, RetrievalQuery)
-from knowledge_base.embedders import minilm_available  # noqa: E402
+from knowledge_base import (
+    Approval,
+    Correction,
+    Experience,
+    HashingEmbedder,
+    KnowledgeBase,
+    Provenance,
+    RetrievalQuery,
+)
+from knowledge_base.embedders import minilm_available
 
 TYPES = ["syntax", "schema", "type", "semantics", "runtime", "dependency", "unknown"]
 APPROVAL = Approval(approved_by="bench", approved_at="2026-11-29T00:00:00Z", reference="FIX-BENCH")
@@ -46,6 +53,7 @@ def _release() -> None:
     gc.collect()
     try:
         import ctypes
+
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
@@ -53,10 +61,17 @@ def _release() -> None:
 
 def records(n: int, rng: random.Random) -> list[Experience]:
     texts = filler(n, seed=7)
-    return [Experience(polarity="+" if rng.random() < 0.8 else "-", failure_type=rng.choice(TYPES),
-                       context=t, provenance=Provenance(task_id=f"t{i}", task_group=f"g{i % 500}",
-                                                        stream_position=i, reference_target_id=f"r{i % 3000}"))
-            for i, t in enumerate(texts)]
+    return [
+        Experience(
+            polarity="+" if rng.random() < 0.8 else "-",
+            failure_type=rng.choice(TYPES),
+            context=t,
+            provenance=Provenance(
+                task_id=f"t{i}", task_group=f"g{i % 500}", stream_position=i, reference_target_id=f"r{i % 3000}"
+            ),
+        )
+        for i, t in enumerate(texts)
+    ]
 
 
 def unit(n: int, dim: int, seed: int) -> np.ndarray:
@@ -76,9 +91,14 @@ def time_queries(kb, n: int, count: int, typed: bool) -> tuple[list[float], list
     wall, cpu = [], []
     for i in range(count):
         task = rng.randrange(n)
-        q = RetrievalQuery(text=texts[i], task_id=f"t{task}", task_group=f"g{task % 500}", stream_position=n,
-                           failure_type=rng.choice(TYPES) if typed else None,
-                           held_out_targets=frozenset({f"r{rng.randrange(3000)}"}))
+        q = RetrievalQuery(
+            text=texts[i],
+            task_id=f"t{task}",
+            task_group=f"g{task % 500}",
+            stream_position=n,
+            failure_type=rng.choice(TYPES) if typed else None,
+            held_out_targets=frozenset({f"r{rng.randrange(3000)}"}),
+        )
         t0, c0 = time.perf_counter(), time.process_time()
         kb.retrieve_vector(q, qvecs[i])
         wall.append((time.perf_counter() - t0) * 1000)
@@ -110,7 +130,7 @@ def run(n: int, queries: int, workdir: Path) -> None:
     del recs, vecs
     _release()
     build_mem = rss_mb() - base_rss
-    time_queries(kb, n, 20, False)                       # warm-up
+    time_queries(kb, n, 20, False)  # warm-up
     plain, typed = time_queries(kb, n, queries, False), time_queries(kb, n, queries, True)
     vis, seen = visibility(kb)
     t1 = time.perf_counter()
@@ -119,10 +139,14 @@ def run(n: int, queries: int, workdir: Path) -> None:
     bm25_mb = sum(a.nbytes for a in kb.lexical._base.scores.values() if hasattr(a, "nbytes")) / 2**20
     print(f"{n:>7} entries (built in {build_s:.1f} s)")
     for name, (wall, cpu) in (("whole pools", plain), ("type-cond. ", typed)):
-        print(f"        retrieval, {name} : p50 {pct(wall, 50):6.2f} ms  p95 {pct(wall, 95):6.2f} ms wall; "
-              f"p50 {pct(cpu, 50):6.2f} ms CPU")
-    print(f"        ingest -> next query   : p50 {pct(vis, 50):6.2f} ms  max {max(vis):6.2f} ms "
-          f"({seen}/{len(vis)} returned the new correction first; hashing embedder for the correction)")
+        print(
+            f"        retrieval, {name} : p50 {pct(wall, 50):6.2f} ms  p95 {pct(wall, 95):6.2f} ms wall; "
+            f"p50 {pct(cpu, 50):6.2f} ms CPU"
+        )
+    print(
+        f"        ingest -> next query   : p50 {pct(vis, 50):6.2f} ms  max {max(vis):6.2f} ms "
+        f"({seen}/{len(vis)} returned the new correction first; hashing embedder for the correction)"
+    )
     print(f"        index persistence (every {kb.config.flush_every} writes, off the query path): {flush_ms:.0f} ms")
     faiss_mb = len(kb.dense) * 384 * 4 / 2**20
     kb.close()
@@ -134,16 +158,19 @@ def run(n: int, queries: int, workdir: Path) -> None:
     open_s = time.perf_counter() - t1
     _release()
     per = (rss_mb() - before) * 100000 / n
-    print(f"        resident memory per 100,000 entries: {per:.0f} MB for a reopened store (opened in "
-          f"{open_s:.1f} s; FAISS vectors {faiss_mb * 100000 / n:.0f} MB, BM25 matrix {bm25_mb * 100000 / n:.0f} MB); "
-          f"{build_mem * 100000 / n:.0f} MB right after the bulk build (allocator slack included)")
+    print(
+        f"        resident memory per 100,000 entries: {per:.0f} MB for a reopened store (opened in "
+        f"{open_s:.1f} s; FAISS vectors {faiss_mb * 100000 / n:.0f} MB, BM25 matrix {bm25_mb * 100000 / n:.0f} MB); "
+        f"{build_mem * 100000 / n:.0f} MB right after the bulk build (allocator slack included)"
+    )
     kb.close()
 
 
 def query_embedding() -> None:
     text = ["SELECT x.* FROM orders o, XMLTABLE('/order/line' PASSING o.doc COLUMNS id NUMBER PATH '@id') x"]
     for name, make in (("hashing-v1 (not semantic)", HashingEmbedder),) + (
-            (("minilm-l6-v2", _minilm),) if minilm_available() else ()):
+        (("minilm-l6-v2", _minilm),) if minilm_available() else ()
+    ):
         emb = make()
         emb.embed(text)
         times = []
@@ -158,6 +185,7 @@ def _minilm():
     import torch
 
     from knowledge_base.embedders import MiniLMEmbedder
+
     torch.set_num_threads(1)
     return MiniLMEmbedder()
 
@@ -168,7 +196,7 @@ def main() -> int:
     ap.add_argument("--queries", type=int, default=200)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        warm = KnowledgeBase(Path(tmp) / "warm-up", embedder=HashingEmbedder())   # imports, not entries
+        warm = KnowledgeBase(Path(tmp) / "warm-up", embedder=HashingEmbedder())  # imports, not entries
         warm.add_many(records(600, random.Random(0)), vectors=unit(600, 384, 0))
         warm.retrieve_vector(RetrievalQuery(text="warm up"), unit(1, 384, 1)[0])
         warm.close()

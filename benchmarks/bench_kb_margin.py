@@ -25,19 +25,23 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 sys.path.insert(0, str(ROOT))
 
-from kb_corpus import GAPS, RULES, filler  # noqa: E402
+from kb_corpus import GAPS, RULES, filler
 
-from knowledge_base import Approval, Correction, KnowledgeBase, RetrievalQuery, Rule, make_embedder  # noqa: E402
-from knowledge_base.records import entry_text  # noqa: E402
+from knowledge_base import Approval, Correction, KnowledgeBase, RetrievalQuery, Rule, make_embedder
+from knowledge_base.records import entry_text
 
 APPROVAL = Approval(approved_by="reviewer", approved_at="2026-11-29T12:00:00Z", reference="FIX-STUDY4")
 
 
 def base_records(size: int, near: float = 0.0) -> list[Rule]:
-    rules = [Rule(construct_id=cid, idiom=title, paragraph=text, status="admitted", advisory=False)
-             for cid, title, text in RULES]
-    fill = [Rule(construct_id=f"filler-{i:05d}", idiom="synthetic", paragraph=text, status="admitted",
-                 advisory=False) for i, text in enumerate(filler(max(0, size - len(rules)), near=near))]
+    rules = [
+        Rule(construct_id=cid, idiom=title, paragraph=text, status="admitted", advisory=False)
+        for cid, title, text in RULES
+    ]
+    fill = [
+        Rule(construct_id=f"filler-{i:05d}", idiom="synthetic", paragraph=text, status="admitted", advisory=False)
+        for i, text in enumerate(filler(max(0, size - len(rules)), near=near))
+    ]
     return rules + fill
 
 
@@ -60,10 +64,16 @@ def margins(kb, query: RetrievalQuery, qvec, correct_id: int) -> dict:
     cos_other = float(dense[ids != correct_id].max())
     l2 = lambda c: math.sqrt(max(0.0, 2 - 2 * c))  # noqa: E731
     best_dense = int(ids[ids != correct_id][int(np.argmax(dense[ids != correct_id]))])
-    return {"hybrid_correct": mine[0].score if mine else float("nan"), "hybrid_next": other[0].score,
-            "next_hybrid": label(kb, other[0]), "next_dense": kb.get(best_dense).record.construct_id,
-            "cos_correct": cos_correct, "cos_next": cos_other,
-            "l2_correct": l2(cos_correct), "l2_next": l2(cos_other)}
+    return {
+        "hybrid_correct": mine[0].score if mine else float("nan"),
+        "hybrid_next": other[0].score,
+        "next_hybrid": label(kb, other[0]),
+        "next_dense": kb.get(best_dense).record.construct_id,
+        "cos_correct": cos_correct,
+        "cos_next": cos_other,
+        "l2_correct": l2(cos_correct),
+        "l2_next": l2(cos_other),
+    }
 
 
 def run_size(size: int, records, vectors, embedder, workdir: Path) -> None:
@@ -80,20 +90,25 @@ def run_size(size: int, records, vectors, embedder, workdir: Path) -> None:
         m = margins(kb, query, qvec, cid)
         hit = "HIT" if cid in [h.id for h in after] else "MISS"
         was = "HIT" if gap[0] in [label(kb, h) for h in before] else "MISS"
-        print(f"{size:>6} | {was} -> {hit:<4} | top-3 before: "
-              f"{', '.join(label(kb, h) for h in before)}")
-        print(f"{'':>6} |              | top-3 after:  {', '.join(label(kb, h) for h in after)}"
-              f"  (ingest + next query {visible_ms:.1f} ms)")
-        print(f"{'':>6} | hybrid {m['hybrid_correct']:.3f} vs {m['hybrid_next']:.3f} margin "
-              f"{m['hybrid_correct'] - m['hybrid_next']:+.3f} | cosine {m['cos_correct']:.3f} vs "
-              f"{m['cos_next']:.3f} margin {m['cos_correct'] - m['cos_next']:+.3f} | L2 {m['l2_correct']:.3f} "
-              f"vs {m['l2_next']:.3f} margin {m['l2_next'] - m['l2_correct']:+.3f}")
+        print(f"{size:>6} | {was} -> {hit:<4} | top-3 before: {', '.join(label(kb, h) for h in before)}")
+        print(
+            f"{'':>6} |              | top-3 after:  {', '.join(label(kb, h) for h in after)}"
+            f"  (ingest + next query {visible_ms:.1f} ms)"
+        )
+        print(
+            f"{'':>6} | hybrid {m['hybrid_correct']:.3f} vs {m['hybrid_next']:.3f} margin "
+            f"{m['hybrid_correct'] - m['hybrid_next']:+.3f} | cosine {m['cos_correct']:.3f} vs "
+            f"{m['cos_next']:.3f} margin {m['cos_correct'] - m['cos_next']:+.3f} | L2 {m['l2_correct']:.3f} "
+            f"vs {m['l2_next']:.3f} margin {m['l2_next'] - m['l2_correct']:+.3f}"
+        )
         print(f"{'':>6} | best irrelevant: by hybrid score {m['next_hybrid']}, by cosine {m['next_dense']}")
 
 
 def independence(records, vectors, embedder, workdir: Path) -> None:
-    print("\nSeven corrections ingested one by one into the 12-rule base "
-          "(rank of each correction for its own gap query; '-' = out of the top 3)")
+    print(
+        "\nSeven corrections ingested one by one into the 12-rule base "
+        "(rank of each correction for its own gap query; '-' = out of the top 3)"
+    )
     print("after ingesting      | " + " ".join(f"{g[0][:12]:>12}" for g in GAPS))
     worst_pushout = 0
     with KnowledgeBase(workdir / "kb-seven", embedder=embedder) as kb:
@@ -109,14 +124,16 @@ def independence(records, vectors, embedder, workdir: Path) -> None:
             worst_pushout += sum(r is None for r in ranks)
             cells = [f"{'-' if r is None else r:>12}" for r in ranks] + [f"{'':>12}"] * (len(GAPS) - i - 1)
             print(f"{i + 1}. {gap[0]:<17} | " + " ".join(cells))
-    print(f"pushed out of the top 3 by a later correction: {worst_pushout} of "
-          f"{len(GAPS) * (len(GAPS) + 1) // 2} checks")
+    print(
+        f"pushed out of the top 3 by a later correction: {worst_pushout} of {len(GAPS) * (len(GAPS) + 1) // 2} checks"
+    )
 
 
 def _one_thread() -> None:
     """On a shared 2-core machine torch's second thread mostly contends; one is faster here."""
     try:
         import torch
+
         torch.set_num_threads(1)
     except ImportError:
         pass
@@ -126,8 +143,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing | bge-m3:PATH")
     ap.add_argument("--sizes", default="12,120,1200,12000")
-    ap.add_argument("--near", type=float, default=0.0,
-                    help="share of filler that are hard negatives about neighbouring constructs (0..1)")
+    ap.add_argument(
+        "--near",
+        type=float,
+        default=0.0,
+        help="share of filler that are hard negatives about neighbouring constructs (0..1)",
+    )
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     embedder = make_embedder(args.embedder)

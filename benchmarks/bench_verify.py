@@ -18,12 +18,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.postgres import EmbeddedPostgres  # noqa: E402
-from harness.scenarios import load_scenarios, load_transcript  # noqa: E402
-from harness.verify import UnitToVerify, verify  # noqa: E402
-from migrator.cli.commands import default_evidence  # noqa: E402
-from migrator.batch.output import PREAMBLE, required_extensions  # noqa: E402
-from migrator.batch.pipeline import MigrateOptions, migrate  # noqa: E402
+from harness.postgres import EmbeddedPostgres
+from harness.scenarios import load_scenarios, load_transcript
+from harness.verify import UnitToVerify, verify
+from migrator.batch.output import PREAMBLE, required_extensions
+from migrator.batch.pipeline import MigrateOptions, migrate
+from migrator.cli.commands import default_evidence
 
 
 def main() -> None:
@@ -36,12 +36,20 @@ def main() -> None:
             scen, trans = default_evidence(src, schema)
             out = Path(tempfile.mkdtemp(prefix="bench-verify-")) / schema
             report = migrate(src, out, MigrateOptions(force=True, progress=False))  # convert only
-            units = [UnitToVerify(u.id, (out / u.output).read_text(encoding="utf-8"), tuple(u.depends_on), bool(u.static_ok))
-                     for u in report.units]
+            units = [
+                UnitToVerify(u.id, (out / u.output).read_text(encoding="utf-8"), tuple(u.depends_on), bool(u.static_ok))
+                for u in report.units
+            ]
             scenarios = load_scenarios(scen)
             t0 = time.perf_counter()
-            result = verify(engine, (out / PREAMBLE).read_text(encoding="utf-8"), units, scenarios,
-                            load_transcript(trans), do_nothing=False)
+            result = verify(
+                engine,
+                (out / PREAMBLE).read_text(encoding="utf-8"),
+                units,
+                scenarios,
+                load_transcript(trans),
+                do_nothing=False,
+            )
             elapsed = time.perf_counter() - t0
             wall += elapsed
             judged = {}
@@ -52,11 +60,15 @@ def main() -> None:
                 for uid in s.units:
                     judged[uid] = judged.get(uid, 0.0) + share
             per_unit += judged.values()
-            print(f"{schema}: {len(units)} units deployed, {len(judged)} judged by {len(scenarios.scenarios)} scenarios "
-                  f"in {elapsed:.2f} s (deploy + reference check + scenarios)")
+            print(
+                f"{schema}: {len(units)} units deployed, {len(judged)} judged by {len(scenarios.scenarios)} scenarios "
+                f"in {elapsed:.2f} s (deploy + reference check + scenarios)"
+            )
     q = statistics.quantiles(per_unit, n=20)
-    print(f"verification time per judged unit: median {1000 * statistics.median(per_unit):.0f} ms, "
-          f"p95 {1000 * q[18]:.0f} ms over {len(per_unit)} units; corpus wall time {wall:.1f} s")
+    print(
+        f"verification time per judged unit: median {1000 * statistics.median(per_unit):.0f} ms, "
+        f"p95 {1000 * q[18]:.0f} ms over {len(per_unit)} units; corpus wall time {wall:.1f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -21,17 +21,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import psycopg  # noqa: E402
+import psycopg
 
-from harness.deploy import deploy_units  # noqa: E402
-from harness.mutation import mutants  # noqa: E402
-from harness.postgres import EmbeddedPostgres, scratch_database  # noqa: E402
-from migrator.batch.output import required_extensions  # noqa: E402
-from harness.scenarios import ScenarioFile, load_scenarios, load_transcript  # noqa: E402
-from harness.verify import UnitToVerify, verify  # noqa: E402
-from migrator.cli.commands import default_evidence  # noqa: E402
-from migrator.batch.output import PREAMBLE  # noqa: E402
-from migrator.batch.pipeline import MigrateOptions, migrate  # noqa: E402
+from harness.deploy import deploy_units
+from harness.mutation import mutants
+from harness.postgres import EmbeddedPostgres, scratch_database
+from harness.scenarios import ScenarioFile, load_scenarios, load_transcript
+from harness.verify import UnitToVerify, verify
+from migrator.batch.output import (
+    PREAMBLE,
+    required_extensions,
+)
+from migrator.batch.pipeline import MigrateOptions, migrate
+from migrator.cli.commands import default_evidence
 
 
 def main() -> None:
@@ -87,23 +89,39 @@ def fingerprint(engine, preamble: str, units: list[UnitToVerify]) -> str:
             return conn.execute(_FINGERPRINT).fetchone()[0]
 
 
-def run_schema(engine, src: Path, per_op: int, totals: Counter, caught_by: Counter, survivors: list[str],
-               overwritten: list[str], only: set[str]) -> None:
+def run_schema(
+    engine,
+    src: Path,
+    per_op: int,
+    totals: Counter,
+    caught_by: Counter,
+    survivors: list[str],
+    overwritten: list[str],
+    only: set[str],
+) -> None:
     schema = src.name.lower()
     scen_path, trans_path = default_evidence(src, schema)
     out = Path(tempfile.mkdtemp(prefix="mutation-")) / schema
-    report = migrate(src, out, MigrateOptions(force=True, deploy="embedded", verify=True, scenarios=scen_path,
-                                              transcript=trans_path, progress=False))
+    report = migrate(
+        src,
+        out,
+        MigrateOptions(
+            force=True, deploy="embedded", verify=True, scenarios=scen_path, transcript=trans_path, progress=False
+        ),
+    )
     scenarios, transcript = load_scenarios(scen_path), load_transcript(trans_path)
     preamble = (out / PREAMBLE).read_text(encoding="utf-8")
-    base = [UnitToVerify(u.id, (out / u.output).read_text(encoding="utf-8"), tuple(u.depends_on), bool(u.static_ok))
-            for u in report.units]
+    base = [
+        UnitToVerify(u.id, (out / u.output).read_text(encoding="utf-8"), tuple(u.depends_on), bool(u.static_ok))
+        for u in report.units
+    ]
     targets = [u for u in report.units if u.category == "correct" and u.steps and (not only or u.id in only)]
     print(f"{schema}: {len(targets)} correct units with scenarios")
     reference = fingerprint(engine, preamble, base)
     for u in targets:
-        own = ScenarioFile.model_validate({"schema": schema, "scenarios": [
-            s.model_dump() for s in scenarios.scenarios if u.id in s.units]})
+        own = ScenarioFile.model_validate(
+            {"schema": schema, "scenarios": [s.model_dump() for s in scenarios.scenarios if u.id in s.units]}
+        )
         index = next(i for i, b in enumerate(base) if b.unit_id == u.id)
         for m in mutants(base[index].sql, per_op):
             units = list(base)

@@ -123,7 +123,9 @@ def compare_step(expected: Outcome, observed: Observed, *, unordered: bool = Fal
             return Mismatch("error message", want, observed.message or "")
         return _compare_output(expected, observed)
     if observed.sqlstate is not None:
-        return Mismatch("unexpected error", _fmt_rows(expected.rows), f"SQLSTATE {observed.sqlstate}: {observed.message}")
+        return Mismatch(
+            "unexpected error", _fmt_rows(expected.rows), f"SQLSTATE {observed.sqlstate}: {observed.message}"
+        )
     if expected.rows is not None:
         if observed.rows is None:
             return Mismatch("rows", _fmt_rows(expected.rows), "(no result set)")
@@ -136,7 +138,9 @@ def _compare_output(expected: Outcome, observed: Observed) -> Mismatch | None:
     want = [_normalize_line(x) for x in expected.output]
     got = [_normalize_line(x) for x in observed.notices]
     if want != got:
-        return Mismatch("output", " | ".join(expected.output) or "(no output)", " | ".join(observed.notices) or "(no output)")
+        return Mismatch(
+            "output", " | ".join(expected.output) or "(no output)", " | ".join(observed.notices) or "(no output)"
+        )
     return None
 
 

@@ -9,8 +9,8 @@ its SQLSTATE (psycopg keys errors by SQLSTATE) so reports can say exactly why a 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import psycopg
 

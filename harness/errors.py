@@ -42,45 +42,77 @@ class OraError:
 ORA_ERRORS: tuple[OraError, ...] = (
     OraError(100, "NO_DATA_FOUND", ("no_data_found",), "P0002", "no data found"),
     OraError(-1403, None, ("no_data_found",), "P0002", "no data found"),
-    OraError(-1422, "TOO_MANY_ROWS", ("too_many_rows",), "P0003",
-             "exact fetch returns more than requested number of rows"),
+    OraError(
+        -1422, "TOO_MANY_ROWS", ("too_many_rows",), "P0003", "exact fetch returns more than requested number of rows"
+    ),
     OraError(-1476, "ZERO_DIVIDE", ("division_by_zero",), "22012", "divisor is equal to zero"),
-    OraError(-1, "DUP_VAL_ON_INDEX", ("unique_violation",), "23505", "unique constraint violated",
-             "unique constraint ({constraint}) violated"),
+    OraError(
+        -1,
+        "DUP_VAL_ON_INDEX",
+        ("unique_violation",),
+        "23505",
+        "unique constraint violated",
+        "unique constraint ({constraint}) violated",
+    ),
     # PL/SQL raises VALUE_ERROR for conversion, truncation, overflow and NOT NULL violations.
-    OraError(-6502, "VALUE_ERROR", ("numeric_value_out_of_range", "string_data_right_truncation",
-                                    "invalid_text_representation", "null_value_not_allowed",
-                                    "invalid_datetime_format", "datetime_field_overflow"),
-             "22003", "PL/SQL: numeric or value error"),
+    OraError(
+        -6502,
+        "VALUE_ERROR",
+        (
+            "numeric_value_out_of_range",
+            "string_data_right_truncation",
+            "invalid_text_representation",
+            "null_value_not_allowed",
+            "invalid_datetime_format",
+            "datetime_field_overflow",
+        ),
+        "22003",
+        "PL/SQL: numeric or value error",
+    ),
     OraError(-1722, "INVALID_NUMBER", ("invalid_text_representation",), "22P02", "invalid number"),
-    OraError(-6592, "CASE_NOT_FOUND", ("case_not_found",), "20000",
-             "CASE not found while executing CASE statement"),
+    OraError(-6592, "CASE_NOT_FOUND", ("case_not_found",), "20000", "CASE not found while executing CASE statement"),
     OraError(-6511, "CURSOR_ALREADY_OPEN", ("duplicate_cursor",), "42P03", "PL/SQL: cursor already open"),
-    OraError(-1001, "INVALID_CURSOR", ("invalid_cursor_name", "invalid_cursor_state"), "34000",
-             "invalid cursor"),
-    OraError(-1400, None, ("not_null_violation",), "23502", "cannot insert NULL",
-             "cannot insert NULL into ({column})"),
-    OraError(-2291, None, ("foreign_key_violation",), "23503",
-             "integrity constraint violated - parent key not found",
-             "integrity constraint ({constraint}) violated - parent key not found"),
-    OraError(-2292, None, ("foreign_key_violation",), "23503",
-             "integrity constraint violated - child record found",
-             "integrity constraint ({constraint}) violated - child record found"),
-    OraError(-2290, None, ("check_violation",), "23514", "check constraint violated",
-             "check constraint ({constraint}) violated"),
-    OraError(-54, "RESOURCE_BUSY", ("lock_not_available",), "55P03",
-             "resource busy and acquire with NOWAIT specified or timeout expired"),
-    OraError(-60, "DEADLOCK_DETECTED", ("deadlock_detected",), "40P01",
-             "deadlock detected while waiting for resource"),
+    OraError(-1001, "INVALID_CURSOR", ("invalid_cursor_name", "invalid_cursor_state"), "34000", "invalid cursor"),
+    OraError(-1400, None, ("not_null_violation",), "23502", "cannot insert NULL", "cannot insert NULL into ({column})"),
+    OraError(
+        -2291,
+        None,
+        ("foreign_key_violation",),
+        "23503",
+        "integrity constraint violated - parent key not found",
+        "integrity constraint ({constraint}) violated - parent key not found",
+    ),
+    OraError(
+        -2292,
+        None,
+        ("foreign_key_violation",),
+        "23503",
+        "integrity constraint violated - child record found",
+        "integrity constraint ({constraint}) violated - child record found",
+    ),
+    OraError(
+        -2290,
+        None,
+        ("check_violation",),
+        "23514",
+        "check constraint violated",
+        "check constraint ({constraint}) violated",
+    ),
+    OraError(
+        -54,
+        "RESOURCE_BUSY",
+        ("lock_not_available",),
+        "55P03",
+        "resource busy and acquire with NOWAIT specified or timeout expired",
+    ),
+    OraError(-60, "DEADLOCK_DETECTED", ("deadlock_detected",), "40P01", "deadlock detected while waiting for resource"),
     OraError(-1410, "SYS_INVALID_ROWID", ("invalid_text_representation",), "22P02", "invalid ROWID"),
-    OraError(-6530, "ACCESS_INTO_NULL", ("null_value_not_allowed",), "22004",
-             "Reference to uninitialized composite"),
-    OraError(-6531, "COLLECTION_IS_NULL", ("null_value_not_allowed",), "22004",
-             "Reference to uninitialized collection"),
-    OraError(-6533, "SUBSCRIPT_BEYOND_COUNT", ("array_subscript_error",), "2202E",
-             "Subscript beyond count"),
-    OraError(-6532, "SUBSCRIPT_OUTSIDE_LIMIT", ("array_subscript_error",), "2202E",
-             "Subscript outside of limit"),
+    OraError(-6530, "ACCESS_INTO_NULL", ("null_value_not_allowed",), "22004", "Reference to uninitialized composite"),
+    OraError(
+        -6531, "COLLECTION_IS_NULL", ("null_value_not_allowed",), "22004", "Reference to uninitialized collection"
+    ),
+    OraError(-6533, "SUBSCRIPT_BEYOND_COUNT", ("array_subscript_error",), "2202E", "Subscript beyond count"),
+    OraError(-6532, "SUBSCRIPT_OUTSIDE_LIMIT", ("array_subscript_error",), "2202E", "Subscript outside of limit"),
     OraError(-1017, "LOGIN_DENIED", ("invalid_password",), "28P01", "invalid username/password"),
     OraError(-6500, "STORAGE_ERROR", ("out_of_memory",), "53200", "PL/SQL: storage error"),
 )
@@ -165,8 +197,9 @@ def ora_prefix(code: int) -> str:
 FK_CHILD_MESSAGE_PREFIX = "update or delete on table"
 
 
-def object_sqlerrm(code: int, owner: str | None, constraint: str | None = None,
-                   table: str | None = None, column: str | None = None) -> str | None:
+def object_sqlerrm(
+    code: int, owner: str | None, constraint: str | None = None, table: str | None = None, column: str | None = None
+) -> str | None:
     """Oracle's SQLERRM naming the object (``ORA-02291: integrity constraint (HR.FK) ...``).
 
     Names are upper-cased as Oracle reports unquoted identifiers; the owner is the schema. None
@@ -181,8 +214,7 @@ def object_sqlerrm(code: int, owner: str | None, constraint: str | None = None,
     else:
         if not (table and column):
             return None
-        text = e.object_message.replace(
-            "{column}", f'"{owner.upper()}"."{table.upper()}"."{column.upper()}"')
+        text = e.object_message.replace("{column}", f'"{owner.upper()}"."{table.upper()}"."{column.upper()}"')
     return f"{ora_prefix(code)}: {text}"
 
 
@@ -228,13 +260,26 @@ def sqlstate_matches_ora(sqlstate: str | None, ora_code: int) -> bool:
 
 # SQLSTATEs of the condition names used in the table (PostgreSQL Appendix A).
 _CONDITION_SQLSTATES = {
-    "no_data_found": "P0002", "too_many_rows": "P0003", "division_by_zero": "22012",
-    "unique_violation": "23505", "numeric_value_out_of_range": "22003",
-    "string_data_right_truncation": "22001", "invalid_text_representation": "22P02",
-    "null_value_not_allowed": "22004", "invalid_datetime_format": "22007",
-    "datetime_field_overflow": "22008", "case_not_found": "20000", "duplicate_cursor": "42P03",
-    "invalid_cursor_name": "34000", "invalid_cursor_state": "24000", "not_null_violation": "23502",
-    "foreign_key_violation": "23503", "check_violation": "23514", "lock_not_available": "55P03",
-    "deadlock_detected": "40P01", "array_subscript_error": "2202E", "invalid_password": "28P01",
+    "no_data_found": "P0002",
+    "too_many_rows": "P0003",
+    "division_by_zero": "22012",
+    "unique_violation": "23505",
+    "numeric_value_out_of_range": "22003",
+    "string_data_right_truncation": "22001",
+    "invalid_text_representation": "22P02",
+    "null_value_not_allowed": "22004",
+    "invalid_datetime_format": "22007",
+    "datetime_field_overflow": "22008",
+    "case_not_found": "20000",
+    "duplicate_cursor": "42P03",
+    "invalid_cursor_name": "34000",
+    "invalid_cursor_state": "24000",
+    "not_null_violation": "23502",
+    "foreign_key_violation": "23503",
+    "check_violation": "23514",
+    "lock_not_available": "55P03",
+    "deadlock_detected": "40P01",
+    "array_subscript_error": "2202E",
+    "invalid_password": "28P01",
     "out_of_memory": "53200",
 }

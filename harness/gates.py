@@ -18,7 +18,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -73,7 +73,7 @@ class HarnessChange(_Frozen):
     value: int | float | bool | str
 
 
-Change = Annotated[Union[RuleChange, PromptChange, KbChange, HarnessChange], Field(discriminator="kind")]
+Change = Annotated[RuleChange | PromptChange | KbChange | HarnessChange, Field(discriminator="kind")]
 
 
 # -- predicates, arms, decision ---------------------------------------------------------------------
@@ -166,7 +166,7 @@ class FixCycle(_Frozen):
 
 
 def now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 # -- files --------------------------------------------------------------------------------------------
@@ -229,9 +229,11 @@ def canonical(data) -> bytes:
 
 def content_hash(cycle: FixCycle) -> str:
     """sha256 over the pre-registered part only: hypothesis, change, predicates."""
-    part = {"hypothesis": cycle.hypothesis.strip(),
-            "change": cycle.change.model_dump(mode="json") if cycle.change else None,
-            "predicates": cycle.predicates.model_dump(mode="json")}
+    part = {
+        "hypothesis": cycle.hypothesis.strip(),
+        "change": cycle.change.model_dump(mode="json") if cycle.change else None,
+        "predicates": cycle.predicates.model_dump(mode="json"),
+    }
     return hashlib.sha256(canonical(part)).hexdigest()
 
 
@@ -250,11 +252,15 @@ def check_frozen(cycle: FixCycle, logged_hash: str | None) -> None:
         raise GateError(f"{cycle.id} is not frozen (run `migrator fix freeze {cycle.id}` first)")
     actual = content_hash(cycle)
     if actual != cycle.frozen_hash:
-        raise TamperedCycle(f"{cycle.id} was edited after freezing: hypothesis/change/predicates hash "
-                            f"{actual[:12]} != frozen {cycle.frozen_hash[:12]}")
+        raise TamperedCycle(
+            f"{cycle.id} was edited after freezing: hypothesis/change/predicates hash "
+            f"{actual[:12]} != frozen {cycle.frozen_hash[:12]}"
+        )
     if logged_hash is not None and logged_hash != cycle.frozen_hash:
-        raise TamperedCycle(f"{cycle.id}: stored hash {cycle.frozen_hash[:12]} differs from the audit log's "
-                            f"{logged_hash[:12]} (the file was re-frozen outside the gate)")
+        raise TamperedCycle(
+            f"{cycle.id}: stored hash {cycle.frozen_hash[:12]} differs from the audit log's "
+            f"{logged_hash[:12]} (the file was re-frozen outside the gate)"
+        )
     if logged_hash is None:
         raise TamperedCycle(f"{cycle.id}: the audit log has no freeze entry for this cycle")
 
@@ -263,8 +269,11 @@ def check_frozen(cycle: FixCycle, logged_hash: str | None) -> None:
 def flips(baseline: dict[str, str], candidate: dict[str, str]) -> list[tuple[str, str, str]]:
     """(unit, baseline category, candidate category) for every unit whose category moved."""
     units = sorted(set(baseline) | set(candidate))
-    return [(u, baseline.get(u, "missing"), candidate.get(u, "missing")) for u in units
-            if baseline.get(u) != candidate.get(u)]
+    return [
+        (u, baseline.get(u, "missing"), candidate.get(u, "missing"))
+        for u in units
+        if baseline.get(u) != candidate.get(u)
+    ]
 
 
 def regressions(baseline: dict[str, str], candidate: dict[str, str]) -> list[str]:
@@ -277,16 +286,30 @@ def evaluate(predicates: Predicates, baseline: ArmResult, candidate: ArmResult) 
     out = []
     for flip in predicates.flips:
         was, now_ = base.get(flip.unit, "missing"), cand.get(flip.unit, "missing")
-        out.append(PredicateResult(name=f"flip {flip.unit} -> {flip.to}", met=was != flip.to and now_ == flip.to,
-                                   detail=f"baseline {was}, candidate {now_}"))
+        out.append(
+            PredicateResult(
+                name=f"flip {flip.unit} -> {flip.to}",
+                met=was != flip.to and now_ == flip.to,
+                detail=f"baseline {was}, candidate {now_}",
+            )
+        )
     lost = regressions(base, cand)
-    out.append(PredicateResult(name=f"regressions <= {predicates.max_regressions}",
-                               met=len(lost) <= predicates.max_regressions,
-                               detail=f"{len(lost)} regressions" + (f": {', '.join(lost)}" if lost else "")))
+    out.append(
+        PredicateResult(
+            name=f"regressions <= {predicates.max_regressions}",
+            met=len(lost) <= predicates.max_regressions,
+            detail=f"{len(lost)} regressions" + (f": {', '.join(lost)}" if lost else ""),
+        )
+    )
     if predicates.do_nothing_below:
         dn, ag = candidate.total("do_nothing_row", "correct"), candidate.total("agent_row", "correct")
-        out.append(PredicateResult(name="do-nothing row below candidate", met=dn < ag,
-                                   detail=f"do-nothing {dn} correct, candidate {ag} correct"))
+        out.append(
+            PredicateResult(
+                name="do-nothing row below candidate",
+                met=dn < ag,
+                detail=f"do-nothing {dn} correct, candidate {ag} correct",
+            )
+        )
     return out
 
 
@@ -295,14 +318,18 @@ def decide(cycle: FixCycle, decision: Decision) -> FixCycle:
     if cycle.state != "run" and not (cycle.state == "decided" and cycle.decisions[-1].action == "hold"):
         raise GateError(f"{cycle.id} is {cycle.state}; decide needs a finished run (or a held decision)")
     if decision.frozen_hash != cycle.frozen_hash:
-        raise TamperedCycle(f"{cycle.id}: decision names hash {decision.frozen_hash[:12]}, cycle is frozen at "
-                            f"{(cycle.frozen_hash or '')[:12]}")
+        raise TamperedCycle(
+            f"{cycle.id}: decision names hash {decision.frozen_hash[:12]}, cycle is frozen at "
+            f"{(cycle.frozen_hash or '')[:12]}"
+        )
     if cycle.run.frozen_hash != cycle.frozen_hash:
         raise TamperedCycle(f"{cycle.id}: the recorded run was made under another frozen hash")
     if decision.action == "promote" and not cycle.run.all_met and not (decision.override or "").strip():
         failed = [p.name for p in cycle.run.predicates if not p.met]
-        raise GateError(f"{cycle.id}: promote refused, predicates failed: {'; '.join(failed)} "
-                        "(use --override \"reason\" to promote anyway; the reason is recorded)")
+        raise GateError(
+            f"{cycle.id}: promote refused, predicates failed: {'; '.join(failed)} "
+            '(use --override "reason" to promote anyway; the reason is recorded)'
+        )
     return cycle.model_copy(update={"state": "decided", "decisions": [*cycle.decisions, decision]})
 
 
@@ -319,10 +346,18 @@ def append_audit(path: Path, cycle_id: str, event: str, detail: dict) -> dict:
     """Append one hash-chained entry (its `prev` is the previous entry's `hash`)."""
     report = verify_chain(path)
     if not report.ok:
-        raise GateError(f"audit log {path} is damaged at line {report.first_bad_line}: {report.problem}; "
-                        "nothing more is appended until it is restored")
-    entry = {"seq": report.entries + 1, "at": now(), "cycle": cycle_id, "event": event, "detail": detail,
-             "prev": report.last_hash}
+        raise GateError(
+            f"audit log {path} is damaged at line {report.first_bad_line}: {report.problem}; "
+            "nothing more is appended until it is restored"
+        )
+    entry = {
+        "seq": report.entries + 1,
+        "at": now(),
+        "cycle": cycle_id,
+        "event": event,
+        "detail": detail,
+        "prev": report.last_hash,
+    }
     entry["hash"] = _entry_hash(entry)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as fh:

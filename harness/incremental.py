@@ -21,8 +21,15 @@ from harness.verdict import StepVerdict, UnitEvidence, Verdict, decide
 
 
 class IncrementalJudge:
-    def __init__(self, engine: PostgresEngine, preamble: str, scenarios: ScenarioFile | None,
-                 transcript: TranscriptFile | None, *, step_timeout_ms: int = 5000):
+    def __init__(
+        self,
+        engine: PostgresEngine,
+        preamble: str,
+        scenarios: ScenarioFile | None,
+        transcript: TranscriptFile | None,
+        *,
+        step_timeout_ms: int = 5000,
+    ):
         self._engine = engine
         self._preamble = preamble
         self._scenarios = scenarios.scenarios if scenarios else []
@@ -32,7 +39,7 @@ class IncrementalJudge:
         self._ctx = None
         self._dsn = ""
 
-    def __enter__(self) -> "IncrementalJudge":
+    def __enter__(self) -> IncrementalJudge:
         self._ctx = scratch_database(self._engine, prefix="agent")
         self._dsn = self._ctx.__enter__()
         with psycopg.connect(self._dsn, autocommit=True) as conn:
@@ -77,7 +84,9 @@ class IncrementalJudge:
             if expected is None:
                 ev.missing_outcomes.append(f"{scenario.id}/{step.name}")
             elif observed is not None:
-                ev.steps.append(StepVerdict(scenario.id, step.name, compare_step(expected, observed, unordered=step.unordered)))
+                ev.steps.append(
+                    StepVerdict(scenario.id, step.name, compare_step(expected, observed, unordered=step.unordered))
+                )
 
     def commit(self, unit_id: str, sql: str) -> str | None:
         """Deploy the final version into the template; returns the error when it does not deploy."""

@@ -9,8 +9,8 @@ comments are never touched.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from pglast.parser import scan
 
@@ -88,8 +88,9 @@ def _notices(text: str, toks: list[Tok]) -> Iterator[Mutant]:
         if t.text.upper() == "RAISE" and toks[i + 1].text.upper() == "NOTICE":
             j = next((k for k in range(i, len(toks)) if toks[k].name == "ASCII_59"), None)
             if j is not None:
-                yield Mutant("notice", f"RAISE NOTICE at {t.start} removed",
-                             text[: t.start] + "NULL" + text[toks[j].start :])
+                yield Mutant(
+                    "notice", f"RAISE NOTICE at {t.start} removed", text[: t.start] + "NULL" + text[toks[j].start :]
+                )
 
 
 def _order_by(text: str, toks: list[Tok]) -> Iterator[Mutant]:
@@ -106,8 +107,10 @@ def _order_by(text: str, toks: list[Tok]) -> Iterator[Mutant]:
                 if depth == 0:
                     break
                 depth -= 1
-            elif depth == 0 and (n in ("ASCII_44", "ASCII_59", "LIMIT", "OFFSET", "FETCH", "ASC", "DESC", "NULLS_P", "NULLS_LA")
-                                 or n in ("FOR", "INTO", "LOOP")):
+            elif depth == 0 and (
+                n in ("ASCII_44", "ASCII_59", "LIMIT", "OFFSET", "FETCH", "ASC", "DESC", "NULLS_P", "NULLS_LA")
+                or n in ("FOR", "INTO", "LOOP")
+            ):
                 break
             k += 1
         last = toks[k - 1]

@@ -20,8 +20,8 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import platform
-from dataclasses import dataclass
-from typing import Any, Iterable, Protocol
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from harness.postgres import EngineUnavailable, docker_available
 from harness.scenarios import OraErrorOutcome, Outcome, Provenance, ScenarioFile, TranscriptFile
@@ -33,7 +33,7 @@ ORACLE_IMAGE = "gvenzl/oracle-free:23-slim"
 class OracleEngine(Protocol):
     name: str
 
-    def __enter__(self) -> "OracleEngine": ...
+    def __enter__(self) -> OracleEngine: ...
     def __exit__(self, *exc: object) -> None: ...
     def connect(self): ...
 
@@ -55,7 +55,7 @@ class DsnOracle:
         if not (self._user and self._password and self._dsn):
             raise ValueError("Oracle DSN must look like user/password@host:port/service")
 
-    def __enter__(self) -> "DsnOracle":
+    def __enter__(self) -> DsnOracle:
         self.connect().close()
         return self
 
@@ -73,7 +73,7 @@ class ContainerOracle:
         self._image = image
         self._container = None
 
-    def __enter__(self) -> "ContainerOracle":
+    def __enter__(self) -> ContainerOracle:
         try:
             from testcontainers.oracle import OracleDbContainer
         except ImportError as exc:
@@ -168,7 +168,9 @@ def _deploy(cur, units: list[tuple[str, str]]) -> list[str]:
     return problems
 
 
-def record(engine: OracleEngine, units: Iterable[tuple[str, str]], scenarios: ScenarioFile) -> tuple[TranscriptFile, list[str]]:
+def record(
+    engine: OracleEngine, units: Iterable[tuple[str, str]], scenarios: ScenarioFile
+) -> tuple[TranscriptFile, list[str]]:
     """Per scenario: redeploy (unit_id, oracle source) in order into the empty user, run it.
     Returns the transcript and the deployment problems (a unit Oracle itself refuses is a
     fixture bug worth knowing; they are reported once)."""
@@ -192,8 +194,12 @@ def record(engine: OracleEngine, units: Iterable[tuple[str, str]], scenarios: Sc
                 conn.rollback()
                 if scenario.fixed_date:
                     cur.execute("ALTER SYSTEM SET FIXED_DATE = NONE")
-    provenance = Provenance(kind="oracle", banner=banner, version=conn.version,
-                            recorded_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-                            recorder=f"{RECORDER_VERSION} python-{platform.python_version()}")
+    provenance = Provenance(
+        kind="oracle",
+        banner=banner,
+        version=conn.version,
+        recorded_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        recorder=f"{RECORDER_VERSION} python-{platform.python_version()}",
+    )
     conn.close()
     return TranscriptFile(schema=scenarios.schema_name, provenance=provenance, outcomes=outcomes), problems

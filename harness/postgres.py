@@ -13,8 +13,9 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Protocol
 
 import psycopg
 from psycopg import sql
@@ -29,7 +30,7 @@ class PostgresEngine(Protocol):
     name: str
     sandbox: Sandbox
 
-    def __enter__(self) -> "PostgresEngine": ...
+    def __enter__(self) -> PostgresEngine: ...
     def __exit__(self, *exc: object) -> None: ...
     def admin_dsn(self) -> str: ...
     def dsn(self, database: str) -> str: ...  # the execution role, never the admin
@@ -97,7 +98,7 @@ class EmbeddedPostgres(_SandboxedEngine):
             claim_workdir(self._dir)
         self._server = None
 
-    def __enter__(self) -> "EmbeddedPostgres":
+    def __enter__(self) -> EmbeddedPostgres:
         # Imported lazily: the wheel sets up runtime paths at import time.
         import warnings
 
@@ -193,7 +194,7 @@ class DsnPostgres(_SandboxedEngine):
         super().__init__(extensions)
         self._dsn = dsn
 
-    def __enter__(self) -> "DsnPostgres":
+    def __enter__(self) -> DsnPostgres:
         try:
             self._open_sandbox()
         except psycopg.OperationalError as exc:
@@ -217,7 +218,7 @@ class ContainerPostgres(_SandboxedEngine):
         self._image = image
         self._container = None
 
-    def __enter__(self) -> "ContainerPostgres":
+    def __enter__(self) -> ContainerPostgres:
         try:
             from testcontainers.postgres import PostgresContainer
         except ImportError as exc:  # optional extra
@@ -274,8 +275,9 @@ def engine_from_spec(spec: str | None, extensions: tuple[str, ...] = ()) -> Post
 
 
 @contextlib.contextmanager
-def scratch_database(engine: PostgresEngine, prefix: str = "migrator", *,
-                     check_references: bool = False) -> Iterator[str]:
+def scratch_database(
+    engine: PostgresEngine, prefix: str = "migrator", *, check_references: bool = False
+) -> Iterator[str]:
     """Create a fresh database owned by the execution role, yield its (execution-role) DSN, drop it.
     With `check_references`, plpgsql_check is installed too where the server has it."""
     name = engine.sandbox.new_name(prefix)

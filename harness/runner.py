@@ -11,9 +11,9 @@ and the scenario's remaining steps are skipped.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Iterator
 
 import psycopg
 
@@ -60,8 +60,9 @@ def _execute(conn: psycopg.Connection, text: str, notices: list[str]) -> Observe
         return Observed(None, list(notices), exc.sqlstate, message)
 
 
-def _run_in(engine: PostgresEngine, db: Clone, scenario: Scenario, step_timeout_ms: int,
-            prelude: str | None) -> ScenarioRun:
+def _run_in(
+    engine: PostgresEngine, db: Clone, scenario: Scenario, step_timeout_ms: int, prelude: str | None
+) -> ScenarioRun:
     run = ScenarioRun(scenario.id)
     with psycopg.connect(engine.dsn(db.name), autocommit=True) as conn:
         # The template's database settings (e.g. the preamble's search_path), replayed by the
@@ -93,8 +94,9 @@ def _run_in(engine: PostgresEngine, db: Clone, scenario: Scenario, step_timeout_
     return run
 
 
-def run_scenario(engine: PostgresEngine, template: str, scenario: Scenario, *, step_timeout_ms: int,
-                 prelude: str | None = None) -> ScenarioRun:
+def run_scenario(
+    engine: PostgresEngine, template: str, scenario: Scenario, *, step_timeout_ms: int, prelude: str | None = None
+) -> ScenarioRun:
     """Run `scenario` in a fresh clone of `template`. `prelude` (e.g. a candidate version of the
     unit under repair) is deployed into the clone first; its failure is a setup error."""
     t0 = time.perf_counter()
@@ -107,8 +109,9 @@ def run_scenario(engine: PostgresEngine, template: str, scenario: Scenario, *, s
     return run
 
 
-def iter_runs(engine: PostgresEngine, template: str, scenarios: list[Scenario], *,
-              step_timeout_ms: int = 5000, ahead: int = 2) -> Iterator[ScenarioRun]:
+def iter_runs(
+    engine: PostgresEngine, template: str, scenarios: list[Scenario], *, step_timeout_ms: int = 5000, ahead: int = 2
+) -> Iterator[ScenarioRun]:
     """Run every scenario in its own clone, pipelined: the next clones are created (and used ones
     dropped) by a background thread while the current scenario runs, so the server's copy work
     overlaps the client's. Isolation is unchanged: one fresh clone per scenario. `seconds` of a

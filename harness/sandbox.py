@@ -37,9 +37,16 @@ SCRATCH_PREFIX = "mig_"
 ROLE_PREFIX = "migrator_exec_"
 # Predefined roles that reach the host or other sessions; the execution role must hold none.
 SERVER_ROLES = (
-    "pg_execute_server_program", "pg_read_server_files", "pg_write_server_files", "pg_signal_backend",
-    "pg_read_all_data", "pg_write_all_data", "pg_checkpoint", "pg_create_subscription",
-    "pg_use_reserved_connections", "pg_signal_autovacuum_worker",
+    "pg_execute_server_program",
+    "pg_read_server_files",
+    "pg_write_server_files",
+    "pg_signal_backend",
+    "pg_read_all_data",
+    "pg_write_all_data",
+    "pg_checkpoint",
+    "pg_create_subscription",
+    "pg_use_reserved_connections",
+    "pg_signal_autovacuum_worker",
 )
 CHECK_SCHEMA = "migrator_check"  # where plpgsql_check is installed: off every search_path
 
@@ -91,18 +98,21 @@ class Sandbox:
     _probed: bool = False
 
     # -- lifecycle ----------------------------------------------------------------------------
-    def open(self) -> "Sandbox":
+    def open(self) -> Sandbox:
         with self._admin() as conn:
             self._reap_leftovers(conn)
-            row = conn.execute("SELECT rolsuper, rolcreaterole, current_user FROM pg_roles "
-                               "WHERE rolname = current_user").fetchone()
+            row = conn.execute(
+                "SELECT rolsuper, rolcreaterole, current_user FROM pg_roles WHERE rolname = current_user"
+            ).fetchone()
             superuser, createrole, me = row
             if superuser or createrole:
                 self.role = self._create_role(conn)
             else:
                 self.role = ExecutionRole(me, None, dedicated=False)
-                self.notes.append(f"role {me} may not create roles: converted code runs as {me} itself "
-                                  "(give a superuser or CREATEROLE DSN for a dedicated execution role)")
+                self.notes.append(
+                    f"role {me} may not create roles: converted code runs as {me} itself "
+                    "(give a superuser or CREATEROLE DSN for a dedicated execution role)"
+                )
             self._check_role(conn, self.role.name)
         return self
 
@@ -125,32 +135,47 @@ class Sandbox:
         # 16+) keeps the per-connection cost down without weakening anything that matters here.
         with contextlib.suppress(psycopg.Error):
             conn.execute("SET scram_iterations = 256")
-        conn.execute(sql.SQL(
-            "CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS "
-            "PASSWORD {}").format(sql.Identifier(name), sql.Literal(password)))
+        conn.execute(
+            sql.SQL(
+                "CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD {}"
+            ).format(sql.Identifier(name), sql.Literal(password))
+        )
         owner = {"host": socket.gethostname(), "pid": os.getpid(), "started": _process_start()}
-        conn.execute(sql.SQL("COMMENT ON ROLE {} IS {}").format(
-            sql.Identifier(name), sql.Literal("migrator execution role " + json.dumps(owner))))
+        conn.execute(
+            sql.SQL("COMMENT ON ROLE {} IS {}").format(
+                sql.Identifier(name), sql.Literal("migrator execution role " + json.dumps(owner))
+            )
+        )
         return ExecutionRole(name, password, dedicated=True)
 
     def _check_role(self, conn: psycopg.Connection, name: str) -> None:
         """Refuse to run converted code as a role that reaches the host or other sessions."""
-        row = conn.execute("SELECT rolsuper, rolcreatedb AND %s, rolcreaterole AND %s, rolreplication, rolbypassrls "
-                           "FROM pg_roles WHERE rolname = %s",
-                           (self.role.dedicated, self.role.dedicated, name)).fetchone()
+        row = conn.execute(
+            "SELECT rolsuper, rolcreatedb AND %s, rolcreaterole AND %s, rolreplication, rolbypassrls "
+            "FROM pg_roles WHERE rolname = %s",
+            (self.role.dedicated, self.role.dedicated, name),
+        ).fetchone()
         flags = [f for f, on in zip(("SUPERUSER", "CREATEDB", "CREATEROLE", "REPLICATION", "BYPASSRLS"), row) if on]
-        held = [r for (r,) in conn.execute(
-            "SELECT rolname FROM pg_roles WHERE rolname = ANY(%s) AND pg_has_role(%s, oid, 'MEMBER')",
-            (list(SERVER_ROLES), name)).fetchall()]
+        held = [
+            r
+            for (r,) in conn.execute(
+                "SELECT rolname FROM pg_roles WHERE rolname = ANY(%s) AND pg_has_role(%s, oid, 'MEMBER')",
+                (list(SERVER_ROLES), name),
+            ).fetchall()
+        ]
         if flags or held:
-            raise SandboxError(f"converted code would run as {name}, which has {', '.join(flags + held)}: "
-                               "it could reach the server's host or other databases. Use a DSN whose role is "
-                               "a superuser (a dedicated execution role is then created) or holds none of these")
+            raise SandboxError(
+                f"converted code would run as {name}, which has {', '.join(flags + held)}: "
+                "it could reach the server's host or other databases. Use a DSN whose role is "
+                "a superuser (a dedicated execution role is then created) or holds none of these"
+            )
 
     def _reap_leftovers(self, conn: psycopg.Connection) -> None:
         """Roles and scratch databases left by a run of ours on this host that died (SIGKILL)."""
-        rows = conn.execute("SELECT r.rolname, shobj_description(r.oid, 'pg_authid') FROM pg_roles r "
-                            "WHERE r.rolname LIKE %s", (ROLE_PREFIX.replace("_", r"\_") + "%",)).fetchall()
+        rows = conn.execute(
+            "SELECT r.rolname, shobj_description(r.oid, 'pg_authid') FROM pg_roles r WHERE r.rolname LIKE %s",
+            (ROLE_PREFIX.replace("_", r"\_") + "%",),
+        ).fetchall()
         for name, comment in rows:
             try:
                 owner = json.loads((comment or "").removeprefix("migrator execution role "))
@@ -158,8 +183,9 @@ class Sandbox:
                 continue
             if owner.get("host") != socket.gethostname() or _alive(int(owner["pid"]), float(owner["started"])):
                 continue
-            dbs = conn.execute("SELECT datname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba "
-                               "WHERE r.rolname = %s", (name,)).fetchall()
+            dbs = conn.execute(
+                "SELECT datname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE r.rolname = %s", (name,)
+            ).fetchall()
             with contextlib.suppress(psycopg.Error):
                 for (db,) in dbs:
                     conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db)))
@@ -177,8 +203,11 @@ class Sandbox:
             params["password"] = self.role.password or ""
         host = (info.get("host") or info.get("hostaddr") or "").split(",")[0]
         port = (info.get("port") or "5432").split(",")[0]
-        for key, value in (("self_host", host), ("self_port", port),
-                           ("self_password", params.get("password", info.get("password", "")))):
+        for key, value in (
+            ("self_host", host),
+            ("self_port", port),
+            ("self_password", params.get("password", info.get("password", ""))),
+        ):
             if value:
                 options.append(f"-c oracompat.{key}={option_escape(value)}")
         params["options"] = " ".join(o for o in options if o)
@@ -207,17 +236,25 @@ class Sandbox:
             self._probe_loopback(name)
 
     def _install(self, conn: psycopg.Connection, ext: str) -> None:
-        if ext == "plpgsql_check" and conn.execute(
-                "SELECT 1 FROM pg_available_extensions WHERE name = 'plpgsql_check'").fetchone() is None:
+        if (
+            ext == "plpgsql_check"
+            and conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'plpgsql_check'").fetchone() is None
+        ):
             return  # optional: without it, references are exercised by the scenarios only (reported so)
         try:
             if ext == "plpgsql_check":
                 conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(CHECK_SCHEMA)))
-                conn.execute(sql.SQL("CREATE EXTENSION IF NOT EXISTS plpgsql_check SCHEMA {}").format(
-                    sql.Identifier(CHECK_SCHEMA)))
+                conn.execute(
+                    sql.SQL("CREATE EXTENSION IF NOT EXISTS plpgsql_check SCHEMA {}").format(
+                        sql.Identifier(CHECK_SCHEMA)
+                    )
+                )
                 if self.role is not None and self.role.dedicated:
-                    conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(
-                        sql.Identifier(CHECK_SCHEMA), sql.Identifier(self.role.name)))
+                    conn.execute(
+                        sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(
+                            sql.Identifier(CHECK_SCHEMA), sql.Identifier(self.role.name)
+                        )
+                    )
             else:
                 conn.execute(sql.SQL("CREATE EXTENSION IF NOT EXISTS {}").format(sql.Identifier(ext)))
         except psycopg.Error as exc:
@@ -231,14 +268,18 @@ class Sandbox:
             if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'dblink'").fetchone() is None:
                 return  # already reported as not installable
             try:
-                conn.execute("SELECT x FROM dblink(format('dbname=%s host=%s port=%s user=%s password=%s', "
-                             "current_database(), current_setting('oracompat.self_host'), "
-                             "current_setting('oracompat.self_port'), current_user, "
-                             "current_setting('oracompat.self_password', true)), 'SELECT 1') AS t(x integer)")
+                conn.execute(
+                    "SELECT x FROM dblink(format('dbname=%s host=%s port=%s user=%s password=%s', "
+                    "current_database(), current_setting('oracompat.self_host'), "
+                    "current_setting('oracompat.self_port'), current_user, "
+                    "current_setting('oracompat.self_password', true)), 'SELECT 1') AS t(x integer)"
+                )
             except psycopg.Error as exc:
-                self.notes.append("autonomous transactions (a dblink loopback session) are unavailable to role "
-                                  f"{self.role.name}: {(exc.diag.message_primary or str(exc)).strip()} "
-                                  "(the server must ask this role for a password: pg_hba.conf)")
+                self.notes.append(
+                    "autonomous transactions (a dblink loopback session) are unavailable to role "
+                    f"{self.role.name}: {(exc.diag.message_primary or str(exc)).strip()} "
+                    "(the server must ask this role for a password: pg_hba.conf)"
+                )
 
     def drop_database(self, name: str) -> None:
         with self._admin() as conn:
@@ -253,13 +294,18 @@ class Sandbox:
         name = self.new_name(purpose)
         owner = sql.SQL(" OWNER {}").format(sql.Identifier(self.role.name)) if self.role.dedicated else sql.SQL("")
         with self._admin() as conn:
-            conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}{} STRATEGY FILE_COPY").format(
-                sql.Identifier(name), sql.Identifier(template), owner))
+            conn.execute(
+                sql.SQL("CREATE DATABASE {} TEMPLATE {}{} STRATEGY FILE_COPY").format(
+                    sql.Identifier(name), sql.Identifier(template), owner
+                )
+            )
             self._databases.add(name)
             conn.execute(sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM PUBLIC").format(sql.Identifier(name)))
             rows = conn.execute(
                 "SELECT unnest(s.setconfig) FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase "
-                "WHERE d.datname = %s AND s.setrole = 0", (template,)).fetchall()
+                "WHERE d.datname = %s AND s.setrole = 0",
+                (template,),
+            ).fetchall()
         settings = [tuple(r[0].partition("=")[::2]) for r in rows]
         return Clone(name, settings)
 
@@ -272,8 +318,9 @@ def replay_settings(conn: psycopg.Connection, database: str, settings: list[tupl
     for key, value in settings:
         try:
             conn.execute("SELECT pg_catalog.set_config(%s, %s, false)", (key, value))
-            conn.execute(sql.SQL("ALTER DATABASE {} SET {} FROM CURRENT").format(
-                sql.Identifier(database), sql.Identifier(key)))
+            conn.execute(
+                sql.SQL("ALTER DATABASE {} SET {} FROM CURRENT").format(sql.Identifier(database), sql.Identifier(key))
+            )
         except psycopg.Error as exc:
             return f"database setting {key} could not be replayed: {(exc.diag.message_primary or str(exc)).strip()}"
     return None

@@ -48,7 +48,7 @@ class Scenario(_Model):
     steps: list[Step] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _unique_step_names(self) -> "Scenario":
+    def _unique_step_names(self) -> Scenario:
         names = [s.name for s in self.steps]
         if len(set(names)) != len(names):
             raise ValueError(f"scenario {self.id}: duplicate step names")
@@ -60,7 +60,7 @@ class ScenarioFile(_Model):
     scenarios: list[Scenario]
 
     @model_validator(mode="after")
-    def _unique_ids(self) -> "ScenarioFile":
+    def _unique_ids(self) -> ScenarioFile:
         ids = [s.id for s in self.scenarios]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
@@ -82,7 +82,7 @@ class Outcome(_Model):
     error: OraErrorOutcome | None = None
 
     @model_validator(mode="after")
-    def _rows_or_error(self) -> "Outcome":
+    def _rows_or_error(self) -> Outcome:
         if self.rows is not None and self.error is not None:
             raise ValueError("an outcome has rows or an error, not both")
         return self
@@ -100,7 +100,7 @@ class Provenance(_Model):
     basis: str | None = None
 
     @model_validator(mode="after")
-    def _complete(self) -> "Provenance":
+    def _complete(self) -> Provenance:
         if self.kind == "oracle" and not (self.banner and self.version and self.recorded_at and self.recorder):
             raise ValueError("oracle provenance needs banner, version, recorded_at and recorder")
         if self.kind == "authored" and not (self.author and self.basis):

@@ -7,8 +7,8 @@ the **do-nothing row**, i.e. what an agent that outputs nothing would score on t
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import psycopg
 
@@ -54,8 +54,12 @@ def _dbname(dsn: str) -> str:
     return psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
 
 
-def _judge_runs(runs: Iterable[ScenarioRun], scenarios: ScenarioFile, transcript: TranscriptFile | None,
-                evidence: dict[str, UnitEvidence]) -> tuple[int, int, dict[str, float]]:
+def _judge_runs(
+    runs: Iterable[ScenarioRun],
+    scenarios: ScenarioFile,
+    transcript: TranscriptFile | None,
+    evidence: dict[str, UnitEvidence],
+) -> tuple[int, int, dict[str, float]]:
     total = agreeing = 0
     seconds: dict[str, float] = {}
     by_id = {s.id: s for s in scenarios.scenarios}
@@ -84,8 +88,15 @@ def _judge_runs(runs: Iterable[ScenarioRun], scenarios: ScenarioFile, transcript
     return total, agreeing, seconds
 
 
-def _run_side(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], scenarios: ScenarioFile | None,
-              transcript: TranscriptFile | None, *, step_timeout_ms: int) -> tuple[SideResult, list[DeployOutcome], bool]:
+def _run_side(
+    engine: PostgresEngine,
+    preamble: str,
+    units: list[UnitToVerify],
+    scenarios: ScenarioFile | None,
+    transcript: TranscriptFile | None,
+    *,
+    step_timeout_ms: int,
+) -> tuple[SideResult, list[DeployOutcome], bool]:
     tracker = RoutineTracker()
     with scratch_database(engine, prefix="tpl", check_references=True) as tpl_dsn:
         items = [(u.unit_id, u.sql, u.depends_on) for u in units]
@@ -95,8 +106,14 @@ def _run_side(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], 
         for u, d in zip(units, outcomes):
             refs = None if problems is None else problems.get(u.unit_id, [])
             evidence[u.unit_id] = UnitEvidence(
-                u.unit_id, u.parsed, d.ok, d.error, list(d.blocked_by), refs,
-                provenance=transcript.provenance.kind if transcript else None)
+                u.unit_id,
+                u.parsed,
+                d.ok,
+                d.error,
+                list(d.blocked_by),
+                refs,
+                provenance=transcript.provenance.kind if transcript else None,
+            )
         total = agreeing = 0
         seconds: dict[str, float] = {}
         if scenarios is not None:
@@ -107,16 +124,27 @@ def _run_side(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], 
     return SideResult(verdicts, total, agreeing, seconds, pre.error), outcomes, problems is not None
 
 
-def verify(engine: PostgresEngine, preamble: str, units: list[UnitToVerify], scenarios: ScenarioFile | None,
-           transcript: TranscriptFile | None, *, step_timeout_ms: int = 5000, do_nothing: bool = True) -> VerifyResult:
+def verify(
+    engine: PostgresEngine,
+    preamble: str,
+    units: list[UnitToVerify],
+    scenarios: ScenarioFile | None,
+    transcript: TranscriptFile | None,
+    *,
+    step_timeout_ms: int = 5000,
+    do_nothing: bool = True,
+) -> VerifyResult:
     """Judge `units`; with `do_nothing`, also run the scenarios with nothing deployed (the
     baseline row every report shows). Only tools that judge one variant against an already
     reported baseline (the mutation script) switch it off."""
     t0 = time.perf_counter()
-    agent, outcomes, checked = _run_side(engine, preamble, units, scenarios, transcript, step_timeout_ms=step_timeout_ms)
+    agent, outcomes, checked = _run_side(
+        engine, preamble, units, scenarios, transcript, step_timeout_ms=step_timeout_ms
+    )
     nothing = SideResult([], 0, 0)  # not measured in this call
     if do_nothing:
         empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in units]
         nothing, _, _ = _run_side(engine, preamble, empty, scenarios, transcript, step_timeout_ms=step_timeout_ms)
-    return VerifyResult(agent, nothing, transcript.provenance.kind if transcript else None, checked, outcomes,
-                        time.perf_counter() - t0)
+    return VerifyResult(
+        agent, nothing, transcript.provenance.kind if transcript else None, checked, outcomes, time.perf_counter() - t0
+    )

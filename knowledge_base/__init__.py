@@ -17,10 +17,36 @@ cli (`migrator kb ...`).
 from knowledge_base.admission import Decision
 from knowledge_base.config import DEFAULT_CONFIG, KBConfig
 from knowledge_base.embedders import EmbedderUnavailable, HashingEmbedder, make_embedder
-from knowledge_base.records import (Approval, Correction, Experience, Hit, Provenance, RetrievalQuery,
-                                    RetrievalResult, Rule, StoredEntry)
+from knowledge_base.records import (
+    Approval,
+    Correction,
+    Experience,
+    Hit,
+    Provenance,
+    RetrievalQuery,
+    RetrievalResult,
+    Rule,
+    StoredEntry,
+)
 from knowledge_base.store import ApprovalRequired, KnowledgeBase, ReadOnlyError
 
-__all__ = ["Approval", "ApprovalRequired", "Correction", "DEFAULT_CONFIG", "Decision", "EmbedderUnavailable",
-           "Experience", "HashingEmbedder", "Hit", "KBConfig", "KnowledgeBase", "Provenance", "ReadOnlyError",
-           "RetrievalQuery", "RetrievalResult", "Rule", "StoredEntry", "make_embedder"]
+__all__ = [
+    "Approval",
+    "ApprovalRequired",
+    "Correction",
+    "DEFAULT_CONFIG",
+    "Decision",
+    "EmbedderUnavailable",
+    "Experience",
+    "HashingEmbedder",
+    "Hit",
+    "KBConfig",
+    "KnowledgeBase",
+    "Provenance",
+    "ReadOnlyError",
+    "RetrievalQuery",
+    "RetrievalResult",
+    "Rule",
+    "StoredEntry",
+    "make_embedder",
+]

@@ -37,7 +37,7 @@ class Conflict(BaseModel):
 
 class Decision(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    status: str            # "admitted" | "candidate"
+    status: str  # "admitted" | "candidate"
     advisory: bool
     confidence: float
     support: int
@@ -75,21 +75,36 @@ def applicability_split(a: dict[str, str], b: dict[str, str]) -> bool:
     return any(key in b and b[key] != value for key, value in a.items())
 
 
-def contradictions(construct: str, idiom: str, scope: dict[str, str], tier: Tier | None,
-                   admitted: list[AdmittedRule]) -> list[Conflict]:
+def contradictions(
+    construct: str, idiom: str, scope: dict[str, str], tier: Tier | None, admitted: list[AdmittedRule]
+) -> list[Conflict]:
     found = []
     for other in admitted:
         if other.construct_id != construct or other.idiom == idiom or applicability_split(scope, other.scope):
             continue
         blocking = tier is None or TIERS.index(other.tier) >= TIERS.index(tier)
-        found.append(Conflict(rule_id=other.rule_id, construct_id=other.construct_id, idiom=other.idiom,
-                              tier=other.tier, scope=dict(other.scope), evidence=other.evidence,
-                              blocking=blocking))
+        found.append(
+            Conflict(
+                rule_id=other.rule_id,
+                construct_id=other.construct_id,
+                idiom=other.idiom,
+                tier=other.tier,
+                scope=dict(other.scope),
+                evidence=other.evidence,
+                blocking=blocking,
+            )
+        )
     return found
 
 
-def decide(construct: str, idiom: str, scope: dict[str, str], evidence: list[Evidence],
-           admitted: list[AdmittedRule], cfg: KBConfig) -> Decision:
+def decide(
+    construct: str,
+    idiom: str,
+    scope: dict[str, str],
+    evidence: list[Evidence],
+    admitted: list[AdmittedRule],
+    cfg: KBConfig,
+) -> Decision:
     c = confidence(evidence, cfg)
     support = len({e.experience_id for e in evidence if e.success})
     tier = rule_tier(evidence)
@@ -101,12 +116,19 @@ def decide(construct: str, idiom: str, scope: dict[str, str], evidence: list[Evi
         reasons.append(f"support {support} < {cfg.admit_support}")
     for conflict in conflicts:
         if conflict.blocking:
-            reasons.append(f"contradicts admitted rule {conflict.rule_id} ({conflict.tier}) "
-                           "without an applicability split")
+            reasons.append(
+                f"contradicts admitted rule {conflict.rule_id} ({conflict.tier}) without an applicability split"
+            )
     admitted_now = not reasons
     advisory = tier is None or tier in cfg.advisory_tiers
     if admitted_now and advisory:
         reasons.append(f"advisory: best evidence {tier} is in {list(cfg.advisory_tiers)}")
-    return Decision(status="admitted" if admitted_now else "candidate", advisory=advisory,
-                    confidence=c, support=support, tier=tier, reasons=tuple(reasons),
-                    conflicts=tuple(conflicts))
+    return Decision(
+        status="admitted" if admitted_now else "candidate",
+        advisory=advisory,
+        confidence=c,
+        support=support,
+        tier=tier,
+        reasons=tuple(reasons),
+        conflicts=tuple(conflicts),
+    )

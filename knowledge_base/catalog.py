@@ -83,7 +83,7 @@ class Catalog:
         self.positive = Column(np.bool_)
         self.retrievable = Column(np.bool_)
         self.advisory = Column(np.bool_)
-        self.bound = Column(np.bool_)            # has a stream position
+        self.bound = Column(np.bool_)  # has a stream position
         self.position = Column(np.int64)
         self.task = Column(np.int32)
         self.group = Column(np.int32)

@@ -27,9 +27,15 @@ def create_snapshot(kb, name: str) -> Path:
     kb.sql.backup_to(dest / loading.DB)
     for part in ("dense.faiss", "state.json"):
         shutil.copy2(kb.root / loading.INDEX_DIR / part, dest / loading.INDEX_DIR / part)
-    manifest = {"name": name, "created_at": now(), "generation": kb.sql.generation(),
-                "embedder": kb.embedder_name, "config": kb.config.model_dump(mode="json"),
-                "state": state_counts(kb.sql), "held_out_targets": sorted(kb.held_out)}
+    manifest = {
+        "name": name,
+        "created_at": now(),
+        "generation": kb.sql.generation(),
+        "embedder": kb.embedder_name,
+        "config": kb.config.model_dump(mode="json"),
+        "state": state_counts(kb.sql),
+        "held_out_targets": sorted(kb.held_out),
+    }
     (dest / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True))
     _make_read_only(dest)
     kb.sql.log("snapshot", None, {"name": name, "generation": manifest["generation"]})
@@ -47,8 +53,9 @@ def export_records(kb, path: Path) -> int:
     """One JSON line per entry: id, status, record (vectors are re-made on import)."""
     n = 0
     with open(path, "w", encoding="utf-8") as fh:
-        for entry_id, generation, status, record in kb.sql.records():
-            fh.write(json.dumps({"id": entry_id, "status": status, "record": json.loads(record)},
-                                sort_keys=True) + "\n")
+        for entry_id, _generation, status, record in kb.sql.records():
+            fh.write(
+                json.dumps({"id": entry_id, "status": status, "record": json.loads(record)}, sort_keys=True) + "\n"
+            )
             n += 1
     return n

@@ -30,22 +30,30 @@ HELP = {
     "snapshot": "freeze a read-only checkpoint copy under snapshots/NAME",
     "export": "write every entry as JSON lines (vectors are not exported)",
     "import": "add the entries of an export that are not already present (by content hash; "
-              "re-embedded with this knowledge base's embedder)",
+    "re-embedded with this knowledge base's embedder)",
 }
 
 
 def add_kb_parser(subparsers) -> argparse.ArgumentParser:
-    kb = subparsers.add_parser("kb", help="inspect and operate the experience knowledge base",
-                               description="Inspect and operate the experience knowledge base.",
-                               epilog="examples:\n  " + "\n  ".join(EXAMPLES.values()),
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    kb = subparsers.add_parser(
+        "kb",
+        help="inspect and operate the experience knowledge base",
+        description="Inspect and operate the experience knowledge base.",
+        epilog="examples:\n  " + "\n  ".join(EXAMPLES.values()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = kb.add_subparsers(dest="kb_command", required=True)
     for name in EXAMPLES:
-        p = sub.add_parser(name, help=HELP[name], description=HELP[name].capitalize() + ".",
-                           epilog=f"example:\n  {EXAMPLES[name]}",
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
-        p.add_argument("--kb", type=Path, default=None,
-                       help=f"knowledge-base directory (default: ${ENV_KB}, else ./kb)")
+        p = sub.add_parser(
+            name,
+            help=HELP[name],
+            description=HELP[name].capitalize() + ".",
+            epilog=f"example:\n  {EXAMPLES[name]}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        p.add_argument(
+            "--kb", type=Path, default=None, help=f"knowledge-base directory (default: ${ENV_KB}, else ./kb)"
+        )
         p.add_argument("--json", action="store_true", help="machine-readable output")
         _arguments(name, p)
     return kb
@@ -58,8 +66,13 @@ def _arguments(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--task", help="current task id (excluded)")
         p.add_argument("--group", help="current task group (excluded)")
         p.add_argument("--position", type=int, help="current stream position (only earlier entries)")
-        p.add_argument("--held-out", action="append", default=[], metavar="TARGET",
-                       help="a held-out reference target id; repeatable")
+        p.add_argument(
+            "--held-out",
+            action="append",
+            default=[],
+            metavar="TARGET",
+            help="a held-out reference target id; repeatable",
+        )
         p.add_argument("--k", type=int, default=None, help="positives to return (default 3)")
     elif name == "show":
         p.add_argument("id", type=int, help="entry id")
@@ -68,9 +81,12 @@ def _arguments(name: str, p: argparse.ArgumentParser) -> None:
     elif name in ("export", "import"):
         p.add_argument("file", type=Path, help="JSON-lines file")
     if name in ("search", "import"):
-        p.add_argument("--embedder", default=None,
-                       help="hashing | minilm | bge-m3:PATH (default: the one the KB was built with; "
-                       "for a new KB: minilm when installed, else hashing)")
+        p.add_argument(
+            "--embedder",
+            default=None,
+            help="hashing | minilm | bge-m3:PATH (default: the one the KB was built with; "
+            "for a new KB: minilm when installed, else hashing)",
+        )
 
 
 def _open(args, must_exist: bool = True):
@@ -82,7 +98,7 @@ def _open(args, must_exist: bool = True):
         raise FileNotFoundError(f"no knowledge base at {root} (use --kb or ${ENV_KB})")
     spec = getattr(args, "embedder", None)
     embedder = make_embedder(spec) if spec else None
-    if (root / "manifest.json").is_file():      # a snapshot folder: read-only
+    if (root / "manifest.json").is_file():  # a snapshot folder: read-only
         return KnowledgeBase(root, embedder=embedder, read_only=True, snapshot=root.name)
     # Looking never writes: an agent may be writing this store right now, and a reader must not
     # repair or persist its index behind the writer's back (a stale index is repaired in memory).
@@ -95,7 +111,7 @@ def run_kb(args) -> int:
     from knowledge_base.lock import StoreBusy
 
     try:
-        if args.kb_command == "import":     # a bad file is refused before the store is even created
+        if args.kb_command == "import":  # a bad file is refused before the store is even created
             args.entries = read_export(args.file)
         with _open(args, must_exist=args.kb_command != "import") as kb:
             return COMMANDS[args.kb_command](kb, args)
@@ -123,38 +139,58 @@ def _stats(kb, args) -> int:
     print(f"{stats['path']}: generation {stats['generation']}, embedder {stats['embedder']}")
     for key, value in stats["state"].items():
         print(f"  {key}: {value}")
-    print(f"  held-out targets: {stats['held_out_targets']}; index: {stats['index']['mode']}; "
-          f"bm25 base {stats['bm25']['base']} + delta {stats['bm25']['delta']}")
+    print(
+        f"  held-out targets: {stats['held_out_targets']}; index: {stats['index']['mode']}; "
+        f"bm25 base {stats['bm25']['base']} + delta {stats['bm25']['delta']}"
+    )
     cfg = stats["config"]
-    print(f"  admission: c >= {cfg['admit_confidence']}, support >= {cfg['admit_support']}, "
-          f"alpha={cfg['alpha']} beta={cfg['beta']} weights={cfg['tier_weights']}")
-    print(f"  retrieval: {cfg['dense_weight']}*dense + {cfg['lexical_weight']}*bm25, type_min={cfg['type_min']}, "
-          f"k+={cfg['k_positive']} k-={cfg['k_negative']} mmr={cfg['mmr_lambda']}")
+    print(
+        f"  admission: c >= {cfg['admit_confidence']}, support >= {cfg['admit_support']}, "
+        f"alpha={cfg['alpha']} beta={cfg['beta']} weights={cfg['tier_weights']}"
+    )
+    print(
+        f"  retrieval: {cfg['dense_weight']}*dense + {cfg['lexical_weight']}*bm25, type_min={cfg['type_min']}, "
+        f"k+={cfg['k_positive']} k-={cfg['k_negative']} mmr={cfg['mmr_lambda']}"
+    )
     for m in stats["checkpoints"]:
         churn = "-" if m["churn"] is None else f"{m['churn']:.3f}"
-        print(f"  checkpoint {m['checkpoint']}: {m['queries']} queries, verified {m['verified_entries']}, "
-              f"admitted rules {m['admitted_rules']}, distinct positives shown {m['distinct_positive_shown']}, "
-              f"same top positive {m['top_positive_share']:.0%}, churn {churn}")
+        print(
+            f"  checkpoint {m['checkpoint']}: {m['queries']} queries, verified {m['verified_entries']}, "
+            f"admitted rules {m['admitted_rules']}, distinct positives shown {m['distinct_positive_shown']}, "
+            f"same top positive {m['top_positive_share']:.0%}, churn {churn}"
+        )
     return 0
 
 
 def _search(kb, args) -> int:
     from knowledge_base.records import RetrievalQuery
 
-    query = RetrievalQuery(text=args.query, failure_type=args.failure_type, task_id=args.task,
-                           task_group=args.group, stream_position=args.position,
-                           held_out_targets=frozenset(args.held_out), k_positive=args.k)
+    query = RetrievalQuery(
+        text=args.query,
+        failure_type=args.failure_type,
+        task_id=args.task,
+        task_group=args.group,
+        stream_position=args.position,
+        held_out_targets=frozenset(args.held_out),
+        k_positive=args.k,
+    )
     result = kb.retrieve(query)
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0
-    print(f"embedder: {result.embedder}; eligible: "
-          + ", ".join(f"{p} {r.eligible} (searched {r.searched}{', typed' if r.type_conditioned else ''})"
-                      for p, r in result.pools.items()))
+    print(
+        f"embedder: {result.embedder}; eligible: "
+        + ", ".join(
+            f"{p} {r.eligible} (searched {r.searched}{', typed' if r.type_conditioned else ''})"
+            for p, r in result.pools.items()
+        )
+    )
     for hit in result.positives + result.negatives:
         first = " | ".join(hit.text.splitlines())
-        print(f"  {hit.polarity} #{hit.id} {hit.kind:<10} score {hit.score:.3f} (dense {hit.dense:.3f}, "
-              f"bm25 {hit.lexical:.3f}){' advisory' if hit.advisory else ''}  {first[:70]}")
+        print(
+            f"  {hit.polarity} #{hit.id} {hit.kind:<10} score {hit.score:.3f} (dense {hit.dense:.3f}, "
+            f"bm25 {hit.lexical:.3f}){' advisory' if hit.advisory else ''}  {first[:70]}"
+        )
     if not (result.positives or result.negatives):
         print("  no eligible entries")
     return 0
@@ -185,10 +221,18 @@ def _import(kb, args) -> int:
     from knowledge_base.imports import import_records
 
     result = import_records(kb, args.entries)
-    print(f"imported {args.file} into {kb.root}: {result.new} new, {result.present} already present "
-          f"(embedder {kb.embedder_name})")
+    print(
+        f"imported {args.file} into {kb.root}: {result.new} new, {result.present} already present "
+        f"(embedder {kb.embedder_name})"
+    )
     return 0
 
 
-COMMANDS = {"stats": _stats, "search": _search, "show": _show, "snapshot": _snapshot,
-            "export": _export, "import": _import}
+COMMANDS = {
+    "stats": _stats,
+    "search": _search,
+    "show": _show,
+    "snapshot": _snapshot,
+    "export": _export,
+    "import": _import,
+}

@@ -21,8 +21,7 @@ class KBConfig(BaseModel):
     # Admission: c_r = (alpha + sum w(e_j) s_j) / (alpha + beta + sum w(e_j)).
     alpha: float = Field(1.0, gt=0)
     beta: float = Field(1.0, gt=0)
-    tier_weights: dict[Tier, float] = Field(
-        default_factory=lambda: {"G0": 0.10, "G1": 0.50, "G2": 0.80, "G3": 1.00})
+    tier_weights: dict[Tier, float] = Field(default_factory=lambda: {"G0": 0.10, "G1": 0.50, "G2": 0.80, "G3": 1.00})
     admit_confidence: float = Field(0.65, ge=0, le=1)
     admit_support: int = Field(2, ge=1)
     advisory_tiers: tuple[Tier, ...] = ("G0", "G1")
@@ -46,7 +45,7 @@ class KBConfig(BaseModel):
     bm25_delta_share: float = Field(0.10, gt=0)
 
     @model_validator(mode="after")
-    def _check(self) -> "KBConfig":
+    def _check(self) -> KBConfig:
         if set(self.tier_weights) != set(TIERS):
             raise ValueError("tier_weights needs exactly G0, G1, G2 and G3")
         weights = [self.tier_weights[t] for t in TIERS]

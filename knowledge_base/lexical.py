@@ -32,7 +32,7 @@ class CorpusStats:
     df: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, docs: list[list[str]]) -> "CorpusStats":
+    def of(cls, docs: list[list[str]]) -> CorpusStats:
         df: Counter[str] = Counter()
         for doc in docs:
             df.update(set(doc))
@@ -48,10 +48,10 @@ class LexicalIndex:
     def __init__(self, k1: float = 1.5, b: float = 0.75, delta_min: int = 512, delta_share: float = 0.10):
         self.k1, self.b = k1, b
         self.delta_min, self.delta_share = delta_min, delta_share
-        self._base = None            # bm25s.BM25 over documents [0, base_count)
+        self._base = None  # bm25s.BM25 over documents [0, base_count)
         self.base_count = 0
         self.stats = CorpusStats()
-        self._postings: dict[str, list[tuple[int, int]]] = {}   # delta: token -> [(offset, tf)]
+        self._postings: dict[str, list[tuple[int, int]]] = {}  # delta: token -> [(offset, tf)]
         self._delta_len: list[int] = []
         self._delta_docs: list[list[str]] = []
         self.compactions = 0
@@ -108,11 +108,11 @@ class LexicalIndex:
             if known:
                 out[: self.base_count] = self._base.get_scores(known)
         if self._delta_len:
-            out[self.base_count:] = self._delta_scores(unique)
+            out[self.base_count :] = self._delta_scores(unique)
         return out
 
     def _delta_scores(self, unique: list[str]) -> np.ndarray:
-        if self._stats_dirty:     # no base yet: exact statistics of the delta, computed when asked
+        if self._stats_dirty:  # no base yet: exact statistics of the delta, computed when asked
             self.stats, self._stats_dirty = CorpusStats.of(self._delta_docs), False
         res = np.zeros(len(self._delta_len), dtype=np.float64)
         lengths = np.asarray(self._delta_len, dtype=np.float64)

@@ -59,8 +59,9 @@ def _settle_embedder(kb, embedder) -> None:
         kb.sql.set_meta("dim", str(embedder.dim))
         kb._embedder = embedder
     elif embedder is not None and embedder.name != stored:
-        raise EmbedderMismatch(f"{kb.root} was built with {stored!r}; got {embedder.name!r} "
-                               "(export and re-import to change embedders)")
+        raise EmbedderMismatch(
+            f"{kb.root} was built with {stored!r}; got {embedder.name!r} (export and re-import to change embedders)"
+        )
     kb.embedder_name = kb.sql.meta("embedder")
     kb.dim = int(kb.sql.meta("dim"))
 
@@ -95,9 +96,20 @@ def _hash_old_entries(sql: SqlStore) -> None:
 def load_catalog(sql: SqlStore) -> Catalog:
     cat = Catalog()
     for row in sql.meta_rows():
-        cat.append(EntryMeta(id=row[0], kind=row[1], polarity=row[2], retrievable=bool(row[3]),
-                             advisory=bool(row[4]), stream_position=row[5], task_id=row[6],
-                             task_group=row[7], reference_target_id=row[8], failure_type=row[9]))
+        cat.append(
+            EntryMeta(
+                id=row[0],
+                kind=row[1],
+                polarity=row[2],
+                retrievable=bool(row[3]),
+                advisory=bool(row[4]),
+                stream_position=row[5],
+                task_id=row[6],
+                task_group=row[7],
+                reference_target_id=row[8],
+                failure_type=row[9],
+            )
+        )
     return cat
 
 
@@ -140,8 +152,13 @@ def _repaired(kb, index: DenseIndex, report: dict) -> tuple[DenseIndex, dict]:
 
 def save_index(kb) -> None:
     ids = kb.dense.ids()
-    state = IndexState(generation=kb.sql.generation(), count=len(kb.dense),
-                       max_id=int(ids[-1]) if len(ids) else 0, embedder=kb.embedder_name, dim=kb.dim)
+    state = IndexState(
+        generation=kb.sql.generation(),
+        count=len(kb.dense),
+        max_id=int(ids[-1]) if len(ids) else 0,
+        embedder=kb.embedder_name,
+        dim=kb.dim,
+    )
     kb.dense.save(kb.root / INDEX_DIR, state)
 
 
@@ -160,7 +177,7 @@ def last_logged_seq(path: Path) -> int:
             try:
                 seq = json.loads(line).get("seq")
             except (ValueError, AttributeError):
-                continue   # a torn last line from a crash, or the cut start of the tail
+                continue  # a torn last line from a crash, or the cut start of the tail
             if isinstance(seq, int):
                 return seq
     return 0
@@ -174,7 +191,18 @@ def sync_events(kb) -> None:
         return
     with open(kb.root / EVENTS, "a", encoding="utf-8") as fh:
         for seq, at, kind, entry_id, payload, generation in rows:
-            fh.write(json.dumps({"seq": seq, "at": at, "kind": kind, "entry_id": entry_id,
-                                 "generation": generation, "payload": json.loads(payload)},
-                                sort_keys=True) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "seq": seq,
+                        "at": at,
+                        "kind": kind,
+                        "entry_id": entry_id,
+                        "generation": generation,
+                        "payload": json.loads(payload),
+                    },
+                    sort_keys=True,
+                )
+                + "\n"
+            )
     kb._event_seq = rows[-1][0]

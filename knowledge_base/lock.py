@@ -27,7 +27,7 @@ class StoreLock:
         self.root = root
 
     @classmethod
-    def acquire(cls, root: Path, timeout: float) -> "StoreLock":
+    def acquire(cls, root: Path, timeout: float) -> StoreLock:
         """Wait up to `timeout` seconds for the exclusive lock on directory `root` (created if missing)."""
         root.mkdir(parents=True, exist_ok=True)
         fd = os.open(root, os.O_RDONLY)
@@ -39,11 +39,13 @@ class StoreLock:
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     os.close(fd)
-                    raise StoreBusy(f"{root} is being written by another process; waited {timeout:g} s "
-                                    "(one writer at a time: try again when it has finished)") from None
+                    raise StoreBusy(
+                        f"{root} is being written by another process; waited {timeout:g} s "
+                        "(one writer at a time: try again when it has finished)"
+                    ) from None
                 time.sleep(POLL_SECONDS)
 
     def release(self) -> None:
         if self._fd is not None:
-            os.close(self._fd)           # closing the descriptor drops the flock
+            os.close(self._fd)  # closing the descriptor drops the flock
             self._fd = None

@@ -33,8 +33,10 @@ class CheckpointMetrics(BaseModel):
 
 def state_counts(sql) -> dict[str, int]:
     """Counts of the live state (verified = retrievable positive experiences and corrections)."""
+
     def one(where: str) -> int:
         return sql.conn.execute(f"SELECT COUNT(*) FROM entries WHERE {where}").fetchone()[0]
+
     return {
         "entries": one("1"),
         "verified_entries": one("retrievable = 1 AND polarity = '+' AND kind IN ('experience', 'correction')"),
@@ -54,7 +56,7 @@ def read_traces(path: Path) -> list[dict]:
         try:
             out.append(json.loads(line))
         except ValueError:
-            continue      # a torn final line after a crash
+            continue  # a torn final line after a crash
     return out
 
 
@@ -92,10 +94,17 @@ def _one(name: str, group: list[dict], previous: list[dict] | None, state: dict)
         shared = len(common)
         if common:
             churn = sum(jaccard_distance(before[k], now[k]) for k in common) / len(common)
-    return CheckpointMetrics(checkpoint=name, queries=len(group), verified_entries=state.get("verified_entries"),
-                             admitted_rules=state.get("admitted_rules"), distinct_positive_shown=len(shown),
-                             top_positive_id=top_id, top_positive_share=top_n / max(1, sum(tops.values())),
-                             churn=churn, churn_queries=shared)
+    return CheckpointMetrics(
+        checkpoint=name,
+        queries=len(group),
+        verified_entries=state.get("verified_entries"),
+        admitted_rules=state.get("admitted_rules"),
+        distinct_positive_shown=len(shown),
+        top_positive_id=top_id,
+        top_positive_share=top_n / max(1, sum(tops.values())),
+        churn=churn,
+        churn_queries=shared,
+    )
 
 
 def monitor(kb) -> list[CheckpointMetrics]:

@@ -7,7 +7,7 @@ knowledge base never interprets them.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -74,7 +74,7 @@ class Rule(_Frozen):
     knowledge_version: int = Field(1, ge=1)
 
     @model_validator(mode="after")
-    def _form(self) -> "Rule":
+    def _form(self) -> Rule:
         if self.form == "rule_id" and not self.rule_id:
             raise ValueError("a rule of form 'rule_id' needs rule_id")
         if self.form == "prompt_paragraph" and not self.paragraph:
@@ -105,7 +105,7 @@ class Correction(_Frozen):
     approval: Approval | None = None
 
 
-Record = Annotated[Union[Experience, Rule, Correction], Field(discriminator="kind")]
+Record = Annotated[Experience | Rule | Correction, Field(discriminator="kind")]
 
 
 class StoredEntry(_Frozen):
@@ -164,8 +164,14 @@ class RetrievalResult(_Frozen):
 def entry_text(record: Experience | Rule | Correction) -> str:
     """The one serialization used for both the dense and the lexical channel (deterministic)."""
     if isinstance(record, Experience):
-        parts = [record.failure_type, " ".join(record.constructs), record.strategy, record.context,
-                 record.output, " ".join(record.contraindications)]
+        parts = [
+            record.failure_type,
+            " ".join(record.constructs),
+            record.strategy,
+            record.context,
+            record.output,
+            " ".join(record.contraindications),
+        ]
     elif isinstance(record, Rule):
         parts = [record.failure_type, record.construct_id, record.idiom, record.rule_id or "", record.paragraph]
     else:
@@ -176,5 +182,7 @@ def entry_text(record: Experience | Rule | Correction) -> str:
 def untrusted_block(hit: Hit) -> str:
     """Retrieved text is untrusted context: callers put it in prompts only inside this delimiter."""
     label = "verified" if hit.polarity == "+" else "failed direction"
-    return (f"<<<memory id={hit.id} kind={hit.kind} polarity={hit.polarity} ({label}); untrusted text>>>\n"
-            f"{hit.text}\n<<<end memory {hit.id}>>>")
+    return (
+        f"<<<memory id={hit.id} kind={hit.kind} polarity={hit.polarity} ({label}); untrusted text>>>\n"
+        f"{hit.text}\n<<<end memory {hit.id}>>>"
+    )

@@ -63,8 +63,16 @@ def minmax(values: np.ndarray) -> np.ndarray:
     return (values.astype(np.float64) - lo) / (hi - lo)
 
 
-def search_pool(cat: Catalog, pool: np.ndarray, failure_type: str | None, dense: np.ndarray,
-                lexical: np.ndarray, k: int, cfg: KBConfig, vectors: np.ndarray) -> PoolOutcome:
+def search_pool(
+    cat: Catalog,
+    pool: np.ndarray,
+    failure_type: str | None,
+    dense: np.ndarray,
+    lexical: np.ndarray,
+    k: int,
+    cfg: KBConfig,
+    vectors: np.ndarray,
+) -> PoolOutcome:
     eligible = int(pool.sum())
     typed = False
     if failure_type:
@@ -80,8 +88,9 @@ def search_pool(cat: Catalog, pool: np.ndarray, failure_type: str | None, dense:
     score = cfg.dense_weight * dn + cfg.lexical_weight * bn
     want = k if cfg.mmr_lambda is None else max(k, cfg.mmr_pool)
     order = _top(score, d, b, cat.ids.view[rows], want)
-    ranked = [Ranked(int(rows[i]), float(score[i]), float(d[i]), float(b[i]), float(dn[i]), float(bn[i]))
-              for i in order]
+    ranked = [
+        Ranked(int(rows[i]), float(score[i]), float(d[i]), float(b[i]), float(dn[i]), float(bn[i])) for i in order
+    ]
     if cfg.mmr_lambda is not None:
         ranked = mmr(ranked, vectors, cfg.mmr_lambda, k)
     return PoolOutcome(eligible, int(rows.size), typed, ranked[:k])
@@ -106,10 +115,12 @@ def mmr(ranked: list[Ranked], vectors: np.ndarray, lam: float, k: int) -> list[R
     rest = list(ranked)
     vecs = {r.row: vectors[r.row] for r in ranked}
     while rest and len(chosen) < k:
+
         def value(r: Ranked) -> float:
             if not chosen:
                 return lam * r.score
             return lam * r.score - (1 - lam) * max(float(vecs[r.row] @ vecs[c.row]) for c in chosen)
+
         best = max(range(len(rest)), key=lambda i: (value(rest[i]), -i))
         chosen.append(rest.pop(best))
     return chosen

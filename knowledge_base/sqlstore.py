@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -28,12 +28,13 @@ CREATE TABLE IF NOT EXISTS events (
     payload TEXT NOT NULL, generation INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS held_out (target TEXT PRIMARY KEY);
 """
-META_COLUMNS = ("id, kind, polarity, retrievable, advisory, stream_position, task_id, task_group, "
-                "reference_target_id, failure_type")
+META_COLUMNS = (
+    "id, kind, polarity, retrievable, advisory, stream_position, task_id, task_group, reference_target_id, failure_type"
+)
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 @dataclass
@@ -97,8 +98,10 @@ class SqlStore:
         return self.generation()
 
     def _event(self, kind: str, entry_id: int | None, payload: dict, generation: int) -> None:
-        self.conn.execute("INSERT INTO events (at, kind, entry_id, payload, generation) VALUES (?,?,?,?,?)",
-                          (now(), kind, entry_id, json.dumps(payload, sort_keys=True), generation))
+        self.conn.execute(
+            "INSERT INTO events (at, kind, entry_id, payload, generation) VALUES (?,?,?,?,?)",
+            (now(), kind, entry_id, json.dumps(payload, sort_keys=True), generation),
+        )
 
     def insert(self, entries: list[NewEntry], event_kind: str, payloads: list[dict]) -> tuple[list[int], int]:
         """Insert entries and their events in one transaction; returns their ids and the generation."""
@@ -110,9 +113,24 @@ class SqlStore:
                     "INSERT INTO entries (kind, polarity, failure_type, status, retrievable, advisory, "
                     "stream_position, task_id, task_group, reference_target_id, text, record, vector, "
                     "generation, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (e.kind, e.polarity, e.failure_type, e.status, int(e.retrievable), int(e.advisory),
-                     e.stream_position, e.task_id, e.task_group, e.reference_target_id, e.text, e.record,
-                     np.asarray(e.vector, dtype=np.float32).tobytes(), gen, e.content_hash))
+                    (
+                        e.kind,
+                        e.polarity,
+                        e.failure_type,
+                        e.status,
+                        int(e.retrievable),
+                        int(e.advisory),
+                        e.stream_position,
+                        e.task_id,
+                        e.task_group,
+                        e.reference_target_id,
+                        e.text,
+                        e.record,
+                        np.asarray(e.vector, dtype=np.float32).tobytes(),
+                        gen,
+                        e.content_hash,
+                    ),
+                )
                 ids.append(cur.lastrowid)
                 self._event(event_kind, cur.lastrowid, payload, gen)
         if len(entries) >= 1000:
@@ -120,13 +138,15 @@ class SqlStore:
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return ids, gen
 
-    def update(self, entry_id: int, status: str, retrievable: bool, advisory: bool, record: str,
-               event_kind: str, payload: dict) -> int:
+    def update(
+        self, entry_id: int, status: str, retrievable: bool, advisory: bool, record: str, event_kind: str, payload: dict
+    ) -> int:
         with self.conn:
             gen = self._bump()
-            cur = self.conn.execute("UPDATE entries SET status=?, retrievable=?, advisory=?, record=?, "
-                                    "generation=? WHERE id=?",
-                                    (status, int(retrievable), int(advisory), record, gen, entry_id))
+            cur = self.conn.execute(
+                "UPDATE entries SET status=?, retrievable=?, advisory=?, record=?, generation=? WHERE id=?",
+                (status, int(retrievable), int(advisory), record, gen, entry_id),
+            )
             if cur.rowcount != 1:
                 raise KeyError(entry_id)
             self._event(event_kind, entry_id, payload, gen)
@@ -163,8 +183,9 @@ class SqlStore:
         return ids, mat
 
     def entry(self, entry_id: int):
-        return self.conn.execute("SELECT id, generation, status, record, text FROM entries WHERE id = ?",
-                                 (entry_id,)).fetchone()
+        return self.conn.execute(
+            "SELECT id, generation, status, record, text FROM entries WHERE id = ?", (entry_id,)
+        ).fetchone()
 
     def content_hashes(self, ids) -> dict[int, str]:
         rows = self._where_in("SELECT id, content_hash FROM entries WHERE id IN ({})", list(ids))
@@ -173,15 +194,16 @@ class SqlStore:
     def ids_by_hash(self, hashes) -> dict[str, int]:
         """The first entry holding each of `hashes` (a store may hold older duplicates)."""
         out: dict[str, int] = {}
-        for entry_id, h in sorted(self._where_in("SELECT id, content_hash FROM entries WHERE content_hash IN ({})",
-                                                 list(hashes))):
+        for entry_id, h in sorted(
+            self._where_in("SELECT id, content_hash FROM entries WHERE content_hash IN ({})", list(hashes))
+        ):
             out.setdefault(h, entry_id)
         return out
 
     def _where_in(self, sql: str, values: list) -> list[tuple]:
         rows = []
-        for start in range(0, len(values), 500):        # SQLite caps the number of bound parameters
-            part = values[start:start + 500]
+        for start in range(0, len(values), 500):  # SQLite caps the number of bound parameters
+            part = values[start : start + 500]
             rows += self.conn.execute(sql.format(",".join("?" * len(part))), part).fetchall()
         return rows
 
@@ -196,12 +218,14 @@ class SqlStore:
         return self.conn.execute("SELECT id, generation, status, record FROM entries ORDER BY id")
 
     def events_after(self, seq: int):
-        return self.conn.execute("SELECT seq, at, kind, entry_id, payload, generation FROM events "
-                                 "WHERE seq > ? ORDER BY seq", (seq,)).fetchall()
+        return self.conn.execute(
+            "SELECT seq, at, kind, entry_id, payload, generation FROM events WHERE seq > ? ORDER BY seq", (seq,)
+        ).fetchall()
 
     def counts(self) -> dict[str, int]:
-        rows = self.conn.execute("SELECT kind || ':' || polarity || ':' || status, COUNT(*) FROM entries "
-                                 "GROUP BY 1").fetchall()
+        rows = self.conn.execute(
+            "SELECT kind || ':' || polarity || ':' || status, COUNT(*) FROM entries GROUP BY 1"
+        ).fetchall()
         return {k: n for k, n in rows}
 
     def backup_to(self, target: Path) -> None:

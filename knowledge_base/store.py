@@ -30,8 +30,18 @@ from knowledge_base.content import content_hash
 from knowledge_base.embedders import Embedder, make_embedder
 from knowledge_base.lexical import tokenize
 from knowledge_base.lock import StoreLock
-from knowledge_base.records import (Approval, Correction, Experience, Hit, PoolReport, RetrievalQuery,
-                                    RetrievalResult, Rule, StoredEntry, entry_text)
+from knowledge_base.records import (
+    Approval,
+    Correction,
+    Experience,
+    Hit,
+    PoolReport,
+    RetrievalQuery,
+    RetrievalResult,
+    Rule,
+    StoredEntry,
+    entry_text,
+)
 from knowledge_base.retrieval import eligibility, search_pool
 from knowledge_base.sqlstore import NewEntry, now
 
@@ -47,15 +57,22 @@ class ReadOnlyError(PermissionError):
 
 
 class KnowledgeBase:
-    def __init__(self, path: str | Path, embedder: Embedder | None = None, config: KBConfig | None = None,
-                 read_only: bool = False, traces_path: Path | None = None, snapshot: str | None = None,
-                 lock_timeout: float = 120.0):
+    def __init__(
+        self,
+        path: str | Path,
+        embedder: Embedder | None = None,
+        config: KBConfig | None = None,
+        read_only: bool = False,
+        traces_path: Path | None = None,
+        snapshot: str | None = None,
+        lock_timeout: float = 120.0,
+    ):
         self.root = Path(path)
         self.read_only, self.snapshot_name = read_only, snapshot
         if traces_path is None and read_only and self.root.parent.name == "snapshots":
-            traces_path = self.root.parent.parent / TRACES     # a snapshot's own folder is read-only
+            traces_path = self.root.parent.parent / TRACES  # a snapshot's own folder is read-only
         self.traces_path = traces_path or self.root / TRACES
-        self._after_commit = None      # test seam: called between the SQLite commit and the index write
+        self._after_commit = None  # test seam: called between the SQLite commit and the index write
         self._embedder = embedder
         self._writes_since_flush = 0
         # Taken before SQLite is opened: opening a writable store already writes (meta, index repair).
@@ -67,7 +84,7 @@ class KnowledgeBase:
             raise
 
     # -- context, embedder ---------------------------------------------------------------------
-    def __enter__(self) -> "KnowledgeBase":
+    def __enter__(self) -> KnowledgeBase:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -121,10 +138,12 @@ class KnowledgeBase:
     def propose_rule(self, rule: Rule) -> tuple[int, Decision]:
         """Store a rule with the status its evidence earns (admitted or candidate)."""
         evidence = self._evidence(rule)
-        decision = decide(rule.construct_id, rule.idiom, rule.applicability, evidence, self._admitted_rules(),
-                          self.config)
-        stored = rule.model_copy(update={"status": decision.status, "advisory": decision.advisory,
-                                         "confidence": decision.confidence})
+        decision = decide(
+            rule.construct_id, rule.idiom, rule.applicability, evidence, self._admitted_rules(), self.config
+        )
+        stored = rule.model_copy(
+            update={"status": decision.status, "advisory": decision.advisory, "confidence": decision.confidence}
+        )
         rid = self._insert([stored], "rule_" + decision.status, [{"decision": decision.model_dump()}])[0]
         return rid, decision
 
@@ -139,8 +158,9 @@ class KnowledgeBase:
         """Mark an experience's episode finalized: only now may later queries retrieve it."""
         entry = self.get(entry_id)
         prov = entry.record.provenance.model_copy(update={"finalized": True})
-        self._set_status(entry_id, entry.status, "finalized", {},
-                         record=entry.record.model_copy(update={"provenance": prov}))
+        self._set_status(
+            entry_id, entry.status, "finalized", {}, record=entry.record.model_copy(update={"provenance": prov})
+        )
 
     def declare_held_out(self, targets) -> None:
         """Reference targets of the held-out panel: entries scored against them are never retrieved."""
@@ -149,20 +169,20 @@ class KnowledgeBase:
         self.held_out = self.sql.held_out()
         loading.sync_events(self)
 
-    def snapshot(self, name: str) -> "KnowledgeBase":
+    def snapshot(self, name: str) -> KnowledgeBase:
         """Freeze the current state as checkpoint NAME and return a read-only view of it for
         held-out scoring (its retrievals are traced, nothing is ever written back)."""
         from knowledge_base.checkpoints import create_snapshot
 
         dest = create_snapshot(self, name)
-        return KnowledgeBase(dest, embedder=self._embedder, read_only=True, traces_path=self.traces_path,
-                             snapshot=name)
+        return KnowledgeBase(dest, embedder=self._embedder, read_only=True, traces_path=self.traces_path, snapshot=name)
 
     @classmethod
-    def open_snapshot(cls, root: str | Path, name: str, embedder: Embedder | None = None) -> "KnowledgeBase":
+    def open_snapshot(cls, root: str | Path, name: str, embedder: Embedder | None = None) -> KnowledgeBase:
         root = Path(root)
-        return cls(root / "snapshots" / name, embedder=embedder, read_only=True,
-                   traces_path=root / TRACES, snapshot=name)
+        return cls(
+            root / "snapshots" / name, embedder=embedder, read_only=True, traces_path=root / TRACES, snapshot=name
+        )
 
     # -- reads -----------------------------------------------------------------------------------
     def get(self, entry_id: int) -> StoredEntry:
@@ -172,8 +192,9 @@ class KnowledgeBase:
         return StoredEntry(id=row[0], generation=row[1], status=row[2], record=json.loads(row[3]))
 
     def events(self, entry_id: int) -> list[dict]:
-        rows = self.sql.conn.execute("SELECT seq, at, kind, payload FROM events WHERE entry_id = ? ORDER BY seq",
-                                     (entry_id,)).fetchall()
+        rows = self.sql.conn.execute(
+            "SELECT seq, at, kind, payload FROM events WHERE entry_id = ? ORDER BY seq", (entry_id,)
+        ).fetchall()
         return [{"seq": s, "at": a, "kind": k, "payload": json.loads(p)} for s, a, k, p in rows]
 
     def __len__(self) -> int:
@@ -182,12 +203,19 @@ class KnowledgeBase:
     def stats(self) -> dict:
         from knowledge_base.monitor import state_counts
 
-        return {"path": str(self.root), "embedder": self.embedder_name, "dim": self.dim,
-                "generation": self.sql.generation(), "snapshot": self.snapshot_name,
-                "state": state_counts(self.sql), "by_kind_polarity_status": self.sql.counts(),
-                "held_out_targets": len(self.held_out), "index": dict(self.last_repair),
-                "bm25": {"base": self.lexical.base_count, "delta": len(self.lexical) - self.lexical.base_count},
-                "config": self.config.model_dump(mode="json")}
+        return {
+            "path": str(self.root),
+            "embedder": self.embedder_name,
+            "dim": self.dim,
+            "generation": self.sql.generation(),
+            "snapshot": self.snapshot_name,
+            "state": state_counts(self.sql),
+            "by_kind_polarity_status": self.sql.counts(),
+            "held_out_targets": len(self.held_out),
+            "index": dict(self.last_repair),
+            "bm25": {"base": self.lexical.base_count, "delta": len(self.lexical) - self.lexical.base_count},
+            "config": self.config.model_dump(mode="json"),
+        }
 
     def retrieve(self, query: RetrievalQuery) -> RetrievalResult:
         return self.retrieve_vector(query, self.embedder.embed([query.text])[0])
@@ -199,15 +227,18 @@ class KnowledgeBase:
         dense, lexical = self.dense.scores(qvec), self.lexical.scores(tokenize(query.text))
         vectors = self.dense.matrix() if cfg.mmr_lambda is not None else None
         hits, pools = {}, {}
-        for pol, k, in (("+", query.k_positive), ("-", query.k_negative)):
+        for (
+            pol,
+            k,
+        ) in (("+", query.k_positive), ("-", query.k_negative)):
             k = (cfg.k_positive if pol == "+" else cfg.k_negative) if k is None else k
             pool = mask & (cat.positive.view if pol == "+" else ~cat.positive.view)
             out = search_pool(cat, pool, query.failure_type, dense, lexical, k, cfg, vectors)
-            pools[pol] = PoolReport(eligible=out.eligible, searched=out.searched,
-                                    type_conditioned=out.type_conditioned)
+            pools[pol] = PoolReport(eligible=out.eligible, searched=out.searched, type_conditioned=out.type_conditioned)
             hits[pol] = tuple(self._hit(r, pol) for r in out.ranked)
-        result = RetrievalResult(query=query, embedder=self.embedder_name, positives=hits["+"],
-                                 negatives=hits["-"], pools=pools)
+        result = RetrievalResult(
+            query=query, embedder=self.embedder_name, positives=hits["+"], negatives=hits["-"], pools=pools
+        )
         self._trace(result)
         return result
 
@@ -248,6 +279,7 @@ class KnowledgeBase:
             if entry_id not in known:
                 raise ValueError(f"rule {record.construct_id!r}: evidence entry {entry_id} is not in {self.root}")
             return known[entry_id]
+
         return lookup
 
     def _set_status(self, entry_id: int, status: str, event: str, payload: dict, record=None) -> None:
@@ -286,37 +318,72 @@ class KnowledgeBase:
         for rid, raw in rows.fetchall():
             rule = Rule.model_validate_json(raw)
             tier = max((self.get(e).record.tier for e in rule.supporting), default="G0")
-            out.append(AdmittedRule(rid, rule.construct_id, rule.idiom, tier, dict(rule.applicability),
-                                    rule.supporting + rule.opposing))
+            out.append(
+                AdmittedRule(
+                    rid, rule.construct_id, rule.idiom, tier, dict(rule.applicability), rule.supporting + rule.opposing
+                )
+            )
         return out
 
     def _hit(self, ranked, polarity: str) -> Hit:
         cat, row = self.catalog, ranked.row
         entry_id = int(cat.ids.view[row])
-        text = self.sql.conn.execute("SELECT text, kind, failure_type FROM entries WHERE id = ?",
-                                     (entry_id,)).fetchone()
-        return Hit(id=entry_id, kind=text[1], polarity=polarity, failure_type=text[2], score=ranked.score,
-                   dense=ranked.dense, lexical=ranked.lexical, dense_norm=ranked.dense_norm,
-                   lexical_norm=ranked.lexical_norm, advisory=bool(cat.advisory.view[row]), text=text[0])
+        text = self.sql.conn.execute(
+            "SELECT text, kind, failure_type FROM entries WHERE id = ?", (entry_id,)
+        ).fetchone()
+        return Hit(
+            id=entry_id,
+            kind=text[1],
+            polarity=polarity,
+            failure_type=text[2],
+            score=ranked.score,
+            dense=ranked.dense,
+            lexical=ranked.lexical,
+            dense_norm=ranked.dense_norm,
+            lexical_norm=ranked.lexical_norm,
+            advisory=bool(cat.advisory.view[row]),
+            text=text[0],
+        )
 
     def _trace(self, result: RetrievalResult) -> None:
         q = result.query
-        trace = {"trace_id": uuid.uuid4().hex[:16], "at": now(), "snapshot": self.snapshot_name,
-                 "checkpoint": q.checkpoint or self.snapshot_name, "embedder": result.embedder,
-                 "generation": self.sql.generation(), "query": q.text, "task_id": q.task_id,
-                 "task_group": q.task_group, "stream_position": q.stream_position,
-                 "failure_type": q.failure_type, "held_out_targets": sorted(q.held_out_targets),
-                 "eligible": {p: r.eligible for p, r in result.pools.items()},
-                 "searched": {p: r.searched for p, r in result.pools.items()},
-                 "type_conditioned": {p: r.type_conditioned for p, r in result.pools.items()},
-                 "returned": [{"id": h.id, "polarity": h.polarity, "score": round(h.score, 6),
-                               "dense": round(h.dense, 6), "lexical": round(h.lexical, 6)}
-                              for h in result.positives + result.negatives]}
+        trace = {
+            "trace_id": uuid.uuid4().hex[:16],
+            "at": now(),
+            "snapshot": self.snapshot_name,
+            "checkpoint": q.checkpoint or self.snapshot_name,
+            "embedder": result.embedder,
+            "generation": self.sql.generation(),
+            "query": q.text,
+            "task_id": q.task_id,
+            "task_group": q.task_group,
+            "stream_position": q.stream_position,
+            "failure_type": q.failure_type,
+            "held_out_targets": sorted(q.held_out_targets),
+            "eligible": {p: r.eligible for p, r in result.pools.items()},
+            "searched": {p: r.searched for p, r in result.pools.items()},
+            "type_conditioned": {p: r.type_conditioned for p, r in result.pools.items()},
+            "returned": [
+                {
+                    "id": h.id,
+                    "polarity": h.polarity,
+                    "score": round(h.score, 6),
+                    "dense": round(h.dense, 6),
+                    "lexical": round(h.lexical, 6),
+                }
+                for h in result.positives + result.negatives
+            ],
+        }
         with open(self.traces_path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(trace, sort_keys=True) + "\n")
         if not self.read_only:
-            event = {"seq": None, "at": trace["at"], "kind": "retrieval", "trace_id": trace["trace_id"],
-                     "returned": [r["id"] for r in trace["returned"]]}
+            event = {
+                "seq": None,
+                "at": trace["at"],
+                "kind": "retrieval",
+                "trace_id": trace["trace_id"],
+                "returned": [r["id"] for r in trace["returned"]],
+            }
             with open(self.root / EVENTS, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(event, sort_keys=True) + "\n")
 
@@ -329,16 +396,33 @@ def _new_entry(record, text: str, vector: np.ndarray, status: str | None = None)
     else:
         status = status or "active"
         retrievable, advisory = status == "active" and (prov is None or prov.finalized), False
-    return NewEntry(kind=record.kind, polarity=getattr(record, "polarity", "+"),
-                    failure_type=record.failure_type, status=status, retrievable=retrievable,
-                    advisory=advisory, stream_position=prov.stream_position if prov else None,
-                    task_id=prov.task_id if prov else None, task_group=prov.task_group if prov else None,
-                    reference_target_id=prov.reference_target_id if prov else None, text=text,
-                    record=record.model_dump_json(), vector=vector)
+    return NewEntry(
+        kind=record.kind,
+        polarity=getattr(record, "polarity", "+"),
+        failure_type=record.failure_type,
+        status=status,
+        retrievable=retrievable,
+        advisory=advisory,
+        stream_position=prov.stream_position if prov else None,
+        task_id=prov.task_id if prov else None,
+        task_group=prov.task_group if prov else None,
+        reference_target_id=prov.reference_target_id if prov else None,
+        text=text,
+        record=record.model_dump_json(),
+        vector=vector,
+    )
 
 
 def _meta(entry_id: int, row: NewEntry) -> EntryMeta:
-    return EntryMeta(id=entry_id, kind=row.kind, polarity=row.polarity, retrievable=row.retrievable,
-                     advisory=row.advisory, stream_position=row.stream_position, task_id=row.task_id,
-                     task_group=row.task_group, reference_target_id=row.reference_target_id,
-                     failure_type=row.failure_type)
+    return EntryMeta(
+        id=entry_id,
+        kind=row.kind,
+        polarity=row.polarity,
+        retrievable=row.retrievable,
+        advisory=row.advisory,
+        stream_position=row.stream_position,
+        task_id=row.task_id,
+        task_group=row.task_group,
+        reference_target_id=row.reference_target_id,
+        failure_type=row.failure_type,
+    )

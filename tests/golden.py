@@ -28,4 +28,6 @@ def assert_golden(actual: str, expected_path: Path) -> None:
             raise AssertionError(f"golden file {expected_path} was missing; written — review it and rerun")
         return
     expected = expected_path.read_text(encoding="utf-8")
-    assert actual == expected, f"output differs from {expected_path.name}:\n--- expected\n{expected}\n--- actual\n{actual}"
+    assert actual == expected, (
+        f"output differs from {expected_path.name}:\n--- expected\n{expected}\n--- actual\n{actual}"
+    )

@@ -11,8 +11,9 @@ direction, with the tier the final verdict supports.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 from migrator.agent.models import Completion, Message, Model, ModelError, ModelValidationError
 
@@ -44,11 +45,12 @@ class Task(Protocol):
     def needs_repair(self, judgement: Judgement) -> bool: ...
     def classify(self, item: Item, candidate: str, judgement: Judgement) -> str: ...
     def query_text(self, item: Item, judgement: Judgement) -> str: ...
-    def prompt(self, item: Item, candidate: str, judgement: Judgement, failure_type: str, hits: Any,
-               strategy: str) -> list[Message]: ...
+    def prompt(
+        self, item: Item, candidate: str, judgement: Judgement, failure_type: str, hits: Any, strategy: str
+    ) -> list[Message]: ...
     def extract(self, answer: str) -> str | None: ...
     def commit(self, item: Item, final: str, judgement: Judgement) -> None: ...
-    def experience(self, item: Item, episode: "Episode", position: int) -> Any: ...
+    def experience(self, item: Item, episode: Episode, position: int) -> Any: ...
 
 
 @dataclass
@@ -97,8 +99,9 @@ def _better(new: Judgement, old: Judgement) -> bool:
     return new.steps_agreeing > old.steps_agreeing
 
 
-def _attempt(task: Task, model: Model, kb, item: Item, state: tuple, position: int, cfg: AgentConfig,
-             number: int) -> tuple[Attempt, str | None, Judgement | None]:
+def _attempt(
+    task: Task, model: Model, kb, item: Item, state: tuple, position: int, cfg: AgentConfig, number: int
+) -> tuple[Attempt, str | None, Judgement | None]:
     candidate, judgement = state
     failure_type = task.classify(item, candidate, judgement)
     strategy = cfg.policy[min(number - 1, len(cfg.policy) - 1)]
@@ -106,9 +109,16 @@ def _attempt(task: Task, model: Model, kb, item: Item, state: tuple, position: i
     if kb is not None:
         from knowledge_base.records import RetrievalQuery
 
-        hits = kb.retrieve(RetrievalQuery(text=task.query_text(item, judgement), failure_type=failure_type,
-                                          task_id=item.id, task_group=item.group, stream_position=position,
-                                          held_out_targets=cfg.held_out_targets))
+        hits = kb.retrieve(
+            RetrievalQuery(
+                text=task.query_text(item, judgement),
+                failure_type=failure_type,
+                task_id=item.id,
+                task_group=item.group,
+                stream_position=position,
+                held_out_targets=cfg.held_out_targets,
+            )
+        )
     if strategy == "example-assisted" and not (hits and hits.positives):
         strategy = "direct"  # nothing eligible to show: say so in the record, do not pretend
     messages = task.prompt(item, candidate, judgement, failure_type, hits, strategy)
@@ -116,9 +126,17 @@ def _attempt(task: Task, model: Model, kb, item: Item, state: tuple, position: i
     retrieved = [h.id for h in (hits.positives + hits.negatives)] if hits else []
     new = task.extract(completion.text)
     new_judgement = task.judge(item, new) if new is not None else None
-    record = Attempt(number, strategy, failure_type, retrieved, completion.input_tokens, completion.output_tokens,
-                     completion.latency_s, completion.cached,
-                     new_judgement.category if new_judgement else "no code in answer")
+    record = Attempt(
+        number,
+        strategy,
+        failure_type,
+        retrieved,
+        completion.input_tokens,
+        completion.output_tokens,
+        completion.latency_s,
+        completion.cached,
+        new_judgement.category if new_judgement else "no code in answer",
+    )
     return record, new, new_judgement
 
 
@@ -140,8 +158,9 @@ def run_episode(task: Task, state: ModelState, kb, item: Item, position: int, cf
             episode.model_error = f"not attempted: {state.failure}"
             break
         try:
-            record, new, new_judgement = _attempt(task, state.model, kb, item, (candidate, judgement), position,
-                                                  cfg, len(episode.attempts) + 1)
+            record, new, new_judgement = _attempt(
+                task, state.model, kb, item, (candidate, judgement), position, cfg, len(episode.attempts) + 1
+            )
         except ModelError as err:
             episode.model_error = f"model failed: {err}"
             # A refused request is about this unit's prompt; anything else (missing extra, no
@@ -161,8 +180,9 @@ def run_episode(task: Task, state: ModelState, kb, item: Item, position: int, cf
     return episode
 
 
-def run_agent(task: Task, model: Model | None, kb, cfg: AgentConfig, progress=None,
-              failure: str | None = None) -> tuple[list[Episode], str | None]:
+def run_agent(
+    task: Task, model: Model | None, kb, cfg: AgentConfig, progress=None, failure: str | None = None
+) -> tuple[list[Episode], str | None]:
     """Every item's episode, and why the model was given up (None when it never was); `failure`
     says why there is no model at all (every item that needs repair is reported with it)."""
     state = ModelState(model, failure)

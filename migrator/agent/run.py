@@ -18,13 +18,13 @@ from harness.incremental import IncrementalJudge
 from harness.scenarios import load_scenarios, load_transcript
 from migrator.agent.loop import AgentConfig, Episode, run_agent
 from migrator.agent.models import ModelError, load_model
-from migrator.batch.output import write_output
-from migrator.batch.sandboxing import open_engine
-from migrator.fixes.settings import ActiveSettings
 from migrator.agent.tasks.plsql import PlsqlTask
 from migrator.agent.tasks.prompts import PROMPT_VERSION, template_hash
-from migrator.source.units import Unit
+from migrator.batch.output import write_output
+from migrator.batch.sandboxing import open_engine
 from migrator.batch.verification import AGENT_MANIFEST
+from migrator.fixes.settings import ActiveSettings
+from migrator.source.units import Unit
 
 
 @dataclass
@@ -50,13 +50,21 @@ def _open_kb(path: Path | None):
     return KnowledgeBase(path)
 
 
-def run_plsql_agent(units: list[Unit], outputs: dict[str, str], deps: dict[str, list[str]], preamble: str,
-                    write, req: AgentRequest, out: Path, progress=None) -> tuple[list[Episode], str | None]:
+def run_plsql_agent(
+    units: list[Unit],
+    outputs: dict[str, str],
+    deps: dict[str, list[str]],
+    preamble: str,
+    write,
+    req: AgentRequest,
+    out: Path,
+    progress=None,
+) -> tuple[list[Episode], str | None]:
     """Every unit's episode, and why the model was given up during the run (None if it never was)."""
     run_id = uuid.uuid4().hex[:10]
     try:
         model, failure = load_model(req.model, cache_dir=req.cache_dir), None
-    except ModelError as err:       # e.g. an unreadable script file: reported per unit, like a call failure
+    except ModelError as err:  # e.g. an unreadable script file: reported per unit, like a call failure
         model, failure = None, f"cannot load the model: {err}"
     kb = _open_kb(req.kb)
     paragraphs = [p.text for p in req.settings.prompt_paragraphs]
@@ -64,8 +72,12 @@ def run_plsql_agent(units: list[Unit], outputs: dict[str, str], deps: dict[str, 
     scen = load_scenarios(req.scenarios) if req.scenarios else None
     trans = load_transcript(req.transcript) if req.transcript else None
     try:
-        with open_engine(req.engine) as engine, IncrementalJudge(engine, preamble, scen, trans,
-                                                                       step_timeout_ms=req.settings.harness.step_timeout_ms) as judge:
+        with (
+            open_engine(req.engine) as engine,
+            IncrementalJudge(
+                engine, preamble, scen, trans, step_timeout_ms=req.settings.harness.step_timeout_ms
+            ) as judge,
+        ):
             task = PlsqlTask(units, outputs, deps, judge, write, paragraphs, run_id)
             episodes, model_error = run_agent(task, model, kb, cfg, progress, failure)
     finally:
@@ -75,24 +87,38 @@ def run_plsql_agent(units: list[Unit], outputs: dict[str, str], deps: dict[str, 
     return episodes, model_error
 
 
-def _write_manifest(out: Path, run_id: str, req: AgentRequest, cfg: AgentConfig, paragraphs: list[str], kb,
-                    episodes: list[Episode], model_error: str | None) -> None:
+def _write_manifest(
+    out: Path,
+    run_id: str,
+    req: AgentRequest,
+    cfg: AgentConfig,
+    paragraphs: list[str],
+    kb,
+    episodes: list[Episode],
+    model_error: str | None,
+) -> None:
     kb_config = kb.config.model_dump(mode="json") if kb is not None else None
     manifest = {
         "run_id": run_id,
-        "written_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "written_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "prompt_version": PROMPT_VERSION,
         "prompt_hash": template_hash(paragraphs),
         "model": req.model,
         "model_error": model_error,
-        "budget": {"attempts": cfg.attempts, "temperature": cfg.temperature, "max_tokens": cfg.max_tokens,
-                   "policy": list(cfg.policy)},
+        "budget": {
+            "attempts": cfg.attempts,
+            "temperature": cfg.temperature,
+            "max_tokens": cfg.max_tokens,
+            "policy": list(cfg.policy),
+        },
         "knowledge_base": str(req.kb) if req.kb else None,
         "embedder": kb.embedder_name if kb is not None else None,
         "kb_thresholds": kb_config,
         "settings_version": req.settings.version,
         "held_out_targets": sorted(cfg.held_out_targets),
-        "units": [{**{k: v for k, v in asdict(e).items() if k != "final_text"}, "tokens": e.tokens,
-                   "calls": len(e.attempts)} for e in episodes],
+        "units": [
+            {**{k: v for k, v in asdict(e).items() if k != "final_text"}, "tokens": e.tokens, "calls": len(e.attempts)}
+            for e in episodes
+        ],
     }
     write_output(out, AGENT_MANIFEST, json.dumps(manifest, indent=2, default=str))

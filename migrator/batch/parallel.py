@@ -13,11 +13,11 @@ import ctypes
 import multiprocessing
 import os
 import signal
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, Iterator
 
-from migrator.convert.context import Conversion, ConversionContext
 from migrator.batch.static_check import StaticResult, check_sql
+from migrator.convert.context import Conversion, ConversionContext
 from migrator.source.units import Unit
 
 Converter = Callable[[Unit, ConversionContext], Conversion]
@@ -59,8 +59,9 @@ def default_workers(n_units: int) -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
-def convert_in_order(units: list[Unit], ctx: ConversionContext, convert: Converter,
-                     workers: int) -> Iterator[tuple[Unit, Conversion, StaticResult]]:
+def convert_in_order(
+    units: list[Unit], ctx: ConversionContext, convert: Converter, workers: int
+) -> Iterator[tuple[Unit, Conversion, StaticResult]]:
     """Yield (unit, conversion, static check) for `units`, in their order."""
     if workers <= 1:
         for unit in units:
@@ -71,8 +72,12 @@ def convert_in_order(units: list[Unit], ctx: ConversionContext, convert: Convert
     _STATE = (units, ctx, convert)
     chunks = [(i, min(i + CHUNK, len(units))) for i in range(0, len(units), CHUNK)]
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
             for (start, _end), results in zip(chunks, pool.map(_convert_chunk, chunks)):
                 for offset, (conversion, static) in enumerate(results):
                     yield units[start + offset], conversion, static

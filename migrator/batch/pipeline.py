@@ -15,8 +15,6 @@ from harness.postgres import scratch_database
 from harness.verify import UnitToVerify
 from migrator import __name__ as _pkg
 from migrator.agent.run import AgentRequest, run_plsql_agent
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
-from migrator.source.dependencies import DependencyGraph, analyze_dependencies
 from migrator.batch.output import (
     EXTENSIONS_FILE,
     PREAMBLE,
@@ -25,23 +23,32 @@ from migrator.batch.output import (
     conversion_from_record,
     deploy_script,
     extensions_sql,
-    prepare_out_dir,
     preamble_sql,
+    prepare_out_dir,
     source_hash,
     unit_file_text,
     unit_path,
     write_output,
 )
 from migrator.batch.parallel import convert_in_order, default_workers, static_of
-from migrator.batch.report import IssueEntry, RunReport, SandboxSummary, UnconvertedItem, UnitEntry, summarize
-from migrator.batch.report import exit_code  # noqa: F401  (re-exported: callers know it from here)
-from migrator.convert.context import Conversion
+from migrator.batch.report import (
+    IssueEntry,
+    RunReport,
+    SandboxSummary,
+    UnconvertedItem,
+    UnitEntry,
+    exit_code,  # noqa: F401  (re-exported: callers know it from here)
+    summarize,
+)
 from migrator.batch.sandboxing import affected_note, open_engine, sandbox_summary
-from migrator.fixes.settings import ActiveSettings
-from migrator.source.reader import read_schema_dir
 from migrator.batch.static_check import StaticResult
-from migrator.source.units import SourceSet, Unit, UnitKind
 from migrator.batch.verification import attach_agent, attach_verification, rules_only_row, write_reports
+from migrator.convert.context import Conversion
+from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.fixes.settings import ActiveSettings
+from migrator.source.dependencies import DependencyGraph, analyze_dependencies
+from migrator.source.reader import read_schema_dir
+from migrator.source.units import SourceSet, Unit, UnitKind
 
 VERSION = "0.1.0"
 
@@ -129,7 +136,9 @@ def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
         status=c.status,
         output=d.path,
         rules_applied=c.applied_rules,
-        unconverted=[UnconvertedItem(construct_name=u.construct, message=u.message, line=u.line) for u in c.unconverted],
+        unconverted=[
+            UnconvertedItem(construct_name=u.construct, message=u.message, line=u.line) for u in c.unconverted
+        ],
         notes=c.notes + ([affected] if affected else []),
         error=c.error,
         depends_on=d.deps,
@@ -162,7 +171,9 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     if opts.deploy and not opts.verify:  # verification deploys (and reports) on its own
         engine_name, preamble_error, sandbox = _deploy(done, preamble, opts.deploy)
     issues = [
-        IssueEntry(code=i.code, severity=i.severity.value, file=i.file, line=i.line, unit_id=i.unit_id, message=i.message)
+        IssueEntry(
+            code=i.code, severity=i.severity.value, file=i.file, line=i.line, unit_id=i.unit_id, message=i.message
+        )
         for i in source.issues
     ]
     units = [_entry(d, sandbox) for d in done]
@@ -185,10 +196,16 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
         output_kept=kept,
     )
     if opts.verify and opts.deploy:
-        report = attach_verification(report, out, opts.deploy, opts.scenarios, opts.transcript,
-                                     step_timeout_ms=opts.step_timeout_ms,
-                                     arm_name="agent (rules + model)" if agent else "agent (rules only)",
-                                     extra_rows=[agent[1]] if agent else [])
+        report = attach_verification(
+            report,
+            out,
+            opts.deploy,
+            opts.scenarios,
+            opts.transcript,
+            step_timeout_ms=opts.step_timeout_ms,
+            arm_name="agent (rules + model)" if agent else "agent (rules only)",
+            extra_rows=[agent[1]] if agent else [],
+        )
     if agent:
         report = attach_agent(report, agent[0], opts, agent[2], out, model_error=agent[3])
     write_reports(report, out)
@@ -208,9 +225,17 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
         write_output(out, d.path, unit_file_text(d.unit, d.conversion))
         d.static = static_of(d.conversion)
 
-    req = AgentRequest(model=opts.model, kb=opts.kb, attempts=opts.attempts, settings=opts.settings,
-                       scenarios=opts.scenarios, transcript=opts.transcript, engine=opts.deploy,
-                       cache_dir=out / ".migrator" / "model-cache", held_out_targets=opts.held_out_targets)
+    req = AgentRequest(
+        model=opts.model,
+        kb=opts.kb,
+        attempts=opts.attempts,
+        settings=opts.settings,
+        scenarios=opts.scenarios,
+        transcript=opts.transcript,
+        engine=opts.deploy,
+        cache_dir=out / ".migrator" / "model-cache",
+        held_out_targets=opts.held_out_targets,
+    )
     outputs = {d.unit.id: d.conversion.output for d in done}
     deps = {d.unit.id: d.deps for d in done}
     show = sys.stderr.isatty() if opts.progress is None else opts.progress

@@ -141,7 +141,9 @@ class RunReport(_Frozen):
     agent: AgentSummary | None = None
 
 
-def summarize(units: list[UnitEntry], issues: list[IssueEntry], lines: int, seconds: float, deployed_run: bool) -> Summary:
+def summarize(
+    units: list[UnitEntry], issues: list[IssueEntry], lines: int, seconds: float, deployed_run: bool
+) -> Summary:
     return Summary(
         units=len(units),
         by_status=dict(Counter(u.status for u in units)),
@@ -165,7 +167,10 @@ def exit_code(report: RunReport) -> int:
     1 otherwise."""
     bad_input = any(i.severity == Severity.ERROR.value for i in report.issues)
     bad_unit = any(
-        u.status != "converted" or not u.static_ok or u.deployed is False or u.category in ("wrong", "rejected")
+        u.status != "converted"
+        or not u.static_ok
+        or u.deployed is False
+        or u.category in ("wrong", "rejected")
         or u.agent_error
         for u in report.units
     )
@@ -174,13 +179,19 @@ def exit_code(report: RunReport) -> int:
 
 def verification_table(v: VerificationSummary) -> list[str]:
     """The category table, agent beside the do-nothing row (never one blended score)."""
-    lines = [f"Verification ({v.seconds} s): transcript provenance `{v.provenance or 'none'}`; inner references "
-             f"{'checked by plpgsql_check' if v.references_checked else 'exercised by scenarios only (plpgsql_check not installed)'}",
-             "", "| arm | correct | wrong | unverified | rejected | steps agreeing with Oracle |", "|---|---|---|---|---|---|"]
+    lines = [
+        f"Verification ({v.seconds} s): transcript provenance `{v.provenance or 'none'}`; inner references "
+        f"{'checked by plpgsql_check' if v.references_checked else 'exercised by scenarios only (plpgsql_check not installed)'}",
+        "",
+        "| arm | correct | wrong | unverified | rejected | steps agreeing with Oracle |",
+        "|---|---|---|---|---|---|",
+    ]
     for row in v.rows:
         c = row.by_category
-        lines.append(f"| {row.arm} | {c.get('correct', 0)} | {c.get('wrong', 0)} | {c.get('unverified', 0)} | "
-                     f"{c.get('rejected', 0)} | {row.steps_agreeing}/{row.steps_total} |")
+        lines.append(
+            f"| {row.arm} | {c.get('correct', 0)} | {c.get('wrong', 0)} | {c.get('unverified', 0)} | "
+            f"{c.get('rejected', 0)} | {row.steps_agreeing}/{row.steps_total} |"
+        )
     return lines
 
 
@@ -190,9 +201,12 @@ def _cell(text: str | None, limit: int = 140) -> str:
 
 
 def _agent_lines(a: AgentSummary) -> list[str]:
-    out = ["", f"Repair agent `{a.model}` (≤ {a.attempts_budget} attempts per unit): {a.calls} calls, {a.tokens} tokens, "
-           f"{a.tokens_per_correct_unit if a.tokens_per_correct_unit is not None else '—'} tokens per correct unit; "
-           f"repaired: {', '.join(a.repaired) or 'none'}"]
+    out = [
+        "",
+        f"Repair agent `{a.model}` (≤ {a.attempts_budget} attempts per unit): {a.calls} calls, {a.tokens} tokens, "
+        f"{a.tokens_per_correct_unit if a.tokens_per_correct_unit is not None else '—'} tokens per correct unit; "
+        f"repaired: {', '.join(a.repaired) or 'none'}",
+    ]
     if a.model_error:
         out += ["", f"**Model failed:** {_cell(a.model_error, 400)}"]
     return out
@@ -220,22 +234,40 @@ def to_markdown(report: RunReport) -> str:
         out += ["", *verification_table(report.verification)]
     if report.agent:
         out += _agent_lines(report.agent)
-    out += ["", "## Units (deployment order)", "", "| unit | source | status | parses | deployed | category | tier | problem |",
-            "|---|---|---|---|---|---|---|---|"]
+    out += [
+        "",
+        "## Units (deployment order)",
+        "",
+        "| unit | source | status | parses | deployed | category | tier | problem |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for u in report.units:
-        problem = u.error or u.deploy_error or u.static_error or "; ".join(f"{i.construct_name}: {i.message}" for i in u.unconverted)
+        problem = (
+            u.error
+            or u.deploy_error
+            or u.static_error
+            or "; ".join(f"{i.construct_name}: {i.message}" for i in u.unconverted)
+        )
         if u.category and u.category != "correct":
             problem = problem or u.verdict
         if u.agent_error:
             problem = f"{problem}; repair: {u.agent_error}" if problem else f"repair: {u.agent_error}"
         dep = "—" if u.deployed is None else ("yes" if u.deployed else "**no**")
-        out.append(f"| `{u.id}` | {u.source} | {u.status} | {'yes' if u.static_ok else '**no**'} | {dep} | "
-                   f"{u.category or '—'} | {u.tier or '—'} | {_cell(problem)} |")
+        out.append(
+            f"| `{u.id}` | {u.source} | {u.status} | {'yes' if u.static_ok else '**no**'} | {dep} | "
+            f"{u.category or '—'} | {u.tier or '—'} | {_cell(problem)} |"
+        )
     if report.issues:
         out += ["", "## Input issues", "", "| where | severity | code | unit | message |", "|---|---|---|---|---|"]
-        out += [f"| {i.file}:{i.line} | {i.severity} | {i.code} | {i.unit_id or ''} | {_cell(i.message)} |" for i in report.issues]
+        out += [
+            f"| {i.file}:{i.line} | {i.severity} | {i.code} | {i.unit_id or ''} | {_cell(i.message)} |"
+            for i in report.issues
+        ]
     if report.cycles or report.missing_references:
         out += ["", "## Dependencies", ""]
         out += [f"- cycle: {' → '.join(c)}" for c in report.cycles]
-        out += [f"- `{k}` refers to objects not in the input: {', '.join(v)}" for k, v in sorted(report.missing_references.items())]
+        out += [
+            f"- `{k}` refers to objects not in the input: {', '.join(v)}"
+            for k, v in sorted(report.missing_references.items())
+        ]
     return "\n".join(out) + "\n"

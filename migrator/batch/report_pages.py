@@ -32,14 +32,18 @@ def _source_text(report: RunReport, unit: UnitEntry) -> str:
 def _unit_html(report: RunReport, unit: UnitEntry, out: Path) -> str:
     e = html.escape
     output = (out / unit.output).read_text(encoding="utf-8") if unit.output and (out / unit.output).exists() else ""
-    parts = [f"<details><summary class='{e(unit.category or '')}'><code>{e(unit.id)}</code> — "
-             f"{e(unit.category or unit.status)} {e(unit.tier or '')} · {e(unit.source)}</summary>"]
+    parts = [
+        f"<details><summary class='{e(unit.category or '')}'><code>{e(unit.id)}</code> — "
+        f"{e(unit.category or unit.status)} {e(unit.tier or '')} · {e(unit.source)}</summary>"
+    ]
     if unit.verdict:
         parts.append(f"<p>{e(unit.verdict)}<br>references: {e(unit.references or '')}</p>")
     m = unit.first_mismatch
     if m:
-        parts.append(f"<p><b>first mismatch</b> {e(m.scenario)}/{e(m.step)} ({e(m.what)})<br>"
-                     f"expected: <code>{e(m.expected)}</code><br>actual: <code>{e(m.actual)}</code></p>")
+        parts.append(
+            f"<p><b>first mismatch</b> {e(m.scenario)}/{e(m.step)} ({e(m.what)})<br>"
+            f"expected: <code>{e(m.expected)}</code><br>actual: <code>{e(m.actual)}</code></p>"
+        )
     parts.append(f"<h4>Oracle source</h4><pre>{e(_source_text(report, unit))}</pre>")
     parts.append(f"<h4>PostgreSQL output</h4><pre>{e(output)}</pre></details>")
     return "\n".join(parts)
@@ -51,13 +55,20 @@ def to_html(report: RunReport, out: Path) -> str:
     if report.verification:
         rows = verification_table(report.verification)
         cells = [r.strip("|").split("|") for r in rows[2:] if not r.startswith("|---")]
-        table = "<p>" + e(rows[0]) + "</p><table>" + "".join(
-            "<tr>" + "".join(f"<td>{e(c.strip())}</td>" for c in row) + "</tr>" for row in cells) + "</table>"
+        table = (
+            "<p>"
+            + e(rows[0])
+            + "</p><table>"
+            + "".join("<tr>" + "".join(f"<td>{e(c.strip())}</td>" for c in row) + "</tr>" for row in cells)
+            + "</table>"
+        )
     body = "\n".join(_unit_html(report, u, out) for u in report.units)
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>Migration report {e(report.schema_name)}</title>"
-            f"<style>{_STYLE}</style></head><body><h1>Migration report: {e(report.schema_name)}</h1>"
-            f"<p>{report.summary.units} units from <code>{e(report.source_dir)}</code></p>{table}"
-            f"<h2>Units</h2>{body}</body></html>\n")
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>Migration report {e(report.schema_name)}</title>"
+        f"<style>{_STYLE}</style></head><body><h1>Migration report: {e(report.schema_name)}</h1>"
+        f"<p>{report.summary.units} units from <code>{e(report.source_dir)}</code></p>{table}"
+        f"<h2>Units</h2>{body}</body></html>\n"
+    )
 
 
 def to_junit(report: RunReport) -> str:

@@ -19,8 +19,11 @@ def open_engine(spec: str | None) -> PostgresEngine:
 
 def sandbox_summary(engine: PostgresEngine) -> SandboxSummary:
     role = engine.sandbox.role
-    return SandboxSummary(execution_role=role.name if role else "", dedicated=bool(role and role.dedicated),
-                          notes=list(engine.sandbox.notes))
+    return SandboxSummary(
+        execution_role=role.name if role else "",
+        dedicated=bool(role and role.dedicated),
+        notes=list(engine.sandbox.notes),
+    )
 
 
 def affected_note(output: str, notes: list[str]) -> str | None:

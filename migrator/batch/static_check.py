@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import pglast
 from pglast import parse_plpgsql, parse_sql
 
-
 # libpg_query's offline PL/pgSQL compiler has no catalog: it cannot resolve `schema.type%TYPE`
 # and similar names outside pg_catalog/public and says "Not implemented". That is a limit of the
 # checker, not an error in the text; such bodies are left to the deploy step (reported as a note).

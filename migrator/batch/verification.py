@@ -14,12 +14,19 @@ from harness.scenarios import load_scenarios, load_transcript
 from harness.verify import SideResult, UnitToVerify, VerifyResult, verify
 from migrator.batch.output import PREAMBLE, remove_output, write_output
 from migrator.batch.report import (
-    AgentSummary, ArmRow, MismatchEntry, RunReport, UnitEntry, VerificationSummary, summarize, to_markdown,
+    AgentSummary,
+    ArmRow,
+    MismatchEntry,
+    RunReport,
+    UnitEntry,
+    VerificationSummary,
+    summarize,
+    to_markdown,
 )
 from migrator.batch.report_pages import to_html, to_junit
 from migrator.batch.sandboxing import affected_note, open_engine, sandbox_summary
 
-AGENT_MANIFEST = "run_manifest.json"      # written by the repair agent (migrator.agent.run)
+AGENT_MANIFEST = "run_manifest.json"  # written by the repair agent (migrator.agent.run)
 
 
 def _arm(name: str, side: SideResult) -> ArmRow:
@@ -43,10 +50,21 @@ def _merge(unit: UnitEntry, result: VerifyResult, index: int) -> UnitEntry:
     if verdict.first_mismatch:
         scenario, step, m = verdict.first_mismatch
         mismatch = MismatchEntry(scenario=scenario, step=step, what=m.what, expected=m.expected, actual=m.actual)
-    return unit.model_copy(update=dict(
-        deployed=deploy.ok, deploy_error=deploy.error, sqlstate=deploy.sqlstate, blocked_by=list(deploy.blocked_by),
-        category=verdict.category, tier=verdict.tier, verdict=verdict.reason, references=verdict.references,
-        steps=verdict.steps, steps_agreeing=verdict.steps_agreeing, first_mismatch=mismatch))
+    return unit.model_copy(
+        update=dict(
+            deployed=deploy.ok,
+            deploy_error=deploy.error,
+            sqlstate=deploy.sqlstate,
+            blocked_by=list(deploy.blocked_by),
+            category=verdict.category,
+            tier=verdict.tier,
+            verdict=verdict.reason,
+            references=verdict.references,
+            steps=verdict.steps,
+            steps_agreeing=verdict.steps_agreeing,
+            first_mismatch=mismatch,
+        )
+    )
 
 
 def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmRow, dict[str, str]]:
@@ -54,39 +72,72 @@ def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmR
     scenario_file = load_scenarios(opts.scenarios) if opts.scenarios else None
     transcript_file = load_transcript(opts.transcript) if opts.transcript else None
     with open_engine(opts.deploy) as engine:
-        result = verify(engine, preamble, units, scenario_file, transcript_file,
-                        step_timeout_ms=opts.step_timeout_ms, do_nothing=False)
+        result = verify(
+            engine,
+            preamble,
+            units,
+            scenario_file,
+            transcript_file,
+            step_timeout_ms=opts.step_timeout_ms,
+            do_nothing=False,
+        )
     return _arm("rules only", result.agent), {v.unit_id: v.category for v in result.agent.verdicts}
 
 
-def attach_agent(report: RunReport, episodes, opts, rules_categories: dict[str, str], out: Path,
-                 model_error: str | None = None) -> RunReport:
+def attach_agent(
+    report: RunReport, episodes, opts, rules_categories: dict[str, str], out: Path, model_error: str | None = None
+) -> RunReport:
     by_id = {e.item_id: e for e in episodes}
-    units = [u.model_copy(update=dict(agent_attempts=len(by_id[u.id].attempts) if u.id in by_id else 0,
-                                      agent_tokens=by_id[u.id].tokens if u.id in by_id else 0,
-                                      agent_error=by_id[u.id].model_error if u.id in by_id else None,
-                                      rules_category=rules_categories.get(u.id)))
-             for u in report.units]
+    units = [
+        u.model_copy(
+            update=dict(
+                agent_attempts=len(by_id[u.id].attempts) if u.id in by_id else 0,
+                agent_tokens=by_id[u.id].tokens if u.id in by_id else 0,
+                agent_error=by_id[u.id].model_error if u.id in by_id else None,
+                rules_category=rules_categories.get(u.id),
+            )
+        )
+        for u in report.units
+    ]
     correct = sum(1 for u in units if u.category == "correct")
     tokens = sum(e.tokens for e in episodes)
     repaired = [u.id for u in units if u.category == "correct" and rules_categories.get(u.id) in ("wrong", "rejected")]
-    agent = AgentSummary(model=opts.model, attempts_budget=opts.attempts, calls=sum(len(e.attempts) for e in episodes),
-                         tokens=tokens, correct_units=correct,
-                         tokens_per_correct_unit=round(tokens / correct, 1) if correct else None,
-                         repaired=repaired, manifest=str(out / AGENT_MANIFEST), model_error=model_error)
+    agent = AgentSummary(
+        model=opts.model,
+        attempts_budget=opts.attempts,
+        calls=sum(len(e.attempts) for e in episodes),
+        tokens=tokens,
+        correct_units=correct,
+        tokens_per_correct_unit=round(tokens / correct, 1) if correct else None,
+        repaired=repaired,
+        manifest=str(out / AGENT_MANIFEST),
+        model_error=model_error,
+    )
     return report.model_copy(update=dict(units=units, agent=agent))
 
 
-def attach_verification(report: RunReport, out: Path, engine_spec: str, scenarios: Path | None,
-                        transcript: Path | None, *, step_timeout_ms: int = 5000, arm_name: str = "agent (rules only)",
-                        extra_rows: list[ArmRow] = ()) -> RunReport:
+def attach_verification(
+    report: RunReport,
+    out: Path,
+    engine_spec: str,
+    scenarios: Path | None,
+    transcript: Path | None,
+    *,
+    step_timeout_ms: int = 5000,
+    arm_name: str = "agent (rules only)",
+    extra_rows: list[ArmRow] = (),
+) -> RunReport:
     scenario_file = load_scenarios(scenarios) if scenarios else None
     transcript_file = load_transcript(transcript) if transcript else None
     # A unit whose conversion crashed has only header comments in its file: judge it as the
     # empty output it is (rejected), never as "deployed" because comments execute without error.
     units = [
-        UnitToVerify(u.id, (out / u.output).read_text(encoding="utf-8") if u.output and not u.error else "",
-                     tuple(u.depends_on), bool(u.static_ok))
+        UnitToVerify(
+            u.id,
+            (out / u.output).read_text(encoding="utf-8") if u.output and not u.error else "",
+            tuple(u.depends_on),
+            bool(u.static_ok),
+        )
         for u in report.units
     ]
     preamble = (out / PREAMBLE).read_text(encoding="utf-8")
@@ -109,8 +160,16 @@ def attach_verification(report: RunReport, out: Path, engine_spec: str, scenario
     # summary.seconds is the run's own time; verification's is verification.seconds, so that
     # judging the same output again (`migrator verify`) never inflates the run it judges
     new_summary = summarize(merged, report.issues, s.converted_lines, s.seconds, True)
-    return report.model_copy(update=dict(units=merged, verification=summary, engine=engine_name, sandbox=sandbox,
-                                         preamble_error=result.agent.preamble_error, summary=new_summary))
+    return report.model_copy(
+        update=dict(
+            units=merged,
+            verification=summary,
+            engine=engine_name,
+            sandbox=sandbox,
+            preamble_error=result.agent.preamble_error,
+            summary=new_summary,
+        )
+    )
 
 
 def _with_sandbox_note(unit: UnitEntry, output: str, notes: list[str]) -> UnitEntry:
@@ -132,7 +191,7 @@ def write_reports(report: RunReport, out: Path) -> None:
             write_output(out, name, render())
         else:
             remove_output(out, name)
-    if report.agent is None:      # `verify` keeps the agent summary, and so its manifest
+    if report.agent is None:  # `verify` keeps the agent summary, and so its manifest
         remove_output(out, AGENT_MANIFEST)
 
 

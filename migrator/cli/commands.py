@@ -32,8 +32,10 @@ def _evidence(args, src: Path | None, schema: str) -> tuple[Path | None, Path | 
 
 def print_summary(report: RunReport, out: Path) -> None:
     s = report.summary
-    print(f"{report.schema_name}: {s.units} units in {s.seconds:.1f} s — " +
-          ", ".join(f"{k} {v}" for k, v in sorted(s.by_status.items())))
+    print(
+        f"{report.schema_name}: {s.units} units in {s.seconds:.1f} s — "
+        + ", ".join(f"{k} {v}" for k, v in sorted(s.by_status.items()))
+    )
     print(f"  parses with pglast: {s.static_ok}/{s.units}")
     if s.deployed is not None:
         print(f"  deployed on PostgreSQL ({report.engine}): {s.deployed}/{s.units}")
@@ -46,8 +48,11 @@ def print_summary(report: RunReport, out: Path) -> None:
         for note in report.sandbox.notes:
             print(f"  sandbox: {note}")
     if report.output_kept:
-        print(f"  kept {len(report.output_kept)} file(s) in {out} that migrator did not write: "
-              + ", ".join(report.output_kept[:5]) + (" ..." if len(report.output_kept) > 5 else ""))
+        print(
+            f"  kept {len(report.output_kept)} file(s) in {out} that migrator did not write: "
+            + ", ".join(report.output_kept[:5])
+            + (" ..." if len(report.output_kept) > 5 else "")
+        )
     for issue in (i for i in report.issues if i.severity == "error"):
         print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
     if report.agent and report.agent.model_error:
@@ -55,7 +60,11 @@ def print_summary(report: RunReport, out: Path) -> None:
     for u in report.units:
         problem = u.error or u.static_error or u.deploy_error
         if problem or u.unconverted or u.category in ("wrong", "rejected") or u.agent_error:
-            what = problem.splitlines()[0] if problem else (u.verdict or "; ".join(i.construct_name for i in u.unconverted))
+            what = (
+                problem.splitlines()[0]
+                if problem
+                else (u.verdict or "; ".join(i.construct_name for i in u.unconverted))
+            )
             if u.agent_error:
                 what += f" (repair: {u.agent_error})"
             print(f"  {u.id} ({u.source}): {u.category or u.status}: {what}")
@@ -73,7 +82,7 @@ def run_migrate(args) -> int:
             opts = _migrate_options(args, load_settings(args.settings))
         except SettingsError as exc:
             problem = str(exc)
-    if problem is not None:     # found before anything is read or written
+    if problem is not None:  # found before anything is read or written
         print(f"migrator: error: {problem}", file=sys.stderr)
         return 2
     try:
@@ -104,12 +113,22 @@ def _migrate_options(args, settings: ActiveSettings):
 
     schema = (args.schema or args.src.name).lower()
     scenarios, transcript = _evidence(args, args.src, schema) if args.verify else (None, None)
-    return MigrateOptions(schema=args.schema, force=args.force, resume=args.resume,
-                          disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),
-                          step_timeout_ms=settings.harness.step_timeout_ms,
-                          deploy=None if args.no_deploy else _engine_spec(args), progress=args.progress,
-                          verify=args.verify, scenarios=scenarios, transcript=transcript,
-                          model=args.model, kb=args.kb, attempts=args.attempts, settings=settings)
+    return MigrateOptions(
+        schema=args.schema,
+        force=args.force,
+        resume=args.resume,
+        disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),
+        step_timeout_ms=settings.harness.step_timeout_ms,
+        deploy=None if args.no_deploy else _engine_spec(args),
+        progress=args.progress,
+        verify=args.verify,
+        scenarios=scenarios,
+        transcript=transcript,
+        model=args.model,
+        kb=args.kb,
+        attempts=args.attempts,
+        settings=settings,
+    )
 
 
 def _model_spec_problem(spec: str) -> str | None:
@@ -162,7 +181,9 @@ def run_regress(args) -> int:
     provenance = report.verification.provenance if report.verification else None
     if args.update_baseline:
         write_baseline(args.baseline, report.schema_name, provenance, current)
-        print(f"baseline written: {args.baseline} ({sum(c == 'correct' for c in current.values())} correct of {len(current)})")
+        print(
+            f"baseline written: {args.baseline} ({sum(c == 'correct' for c in current.values())} correct of {len(current)})"
+        )
         return 0
     result = compare(load_baseline(args.baseline), current)
     for unit, was, now in result.regressions:
@@ -174,8 +195,10 @@ def run_regress(args) -> int:
     for unit in result.new_units:
         print(f"new unit   {unit}: {current[unit]}")
     correct = sum(c == "correct" for c in current.values())
-    print(f"{report.schema_name}: {correct}/{len(current)} correct; {len(result.regressions)} regressions, "
-          f"{len(result.improvements)} improvements")
+    print(
+        f"{report.schema_name}: {correct}/{len(current)} correct; {len(result.regressions)} regressions, "
+        f"{len(result.improvements)} improvements"
+    )
     return 0 if result.ok else 1
 
 
@@ -184,10 +207,20 @@ def _regress_run(args, settings: ActiveSettings) -> RunReport:
 
     scenarios, transcript = _evidence(args, args.src, args.src.name.lower())
     out = args.out or Path(tempfile.mkdtemp(prefix="migrator-regress-"))
-    return migrate(args.src, out, MigrateOptions(force=True, deploy=_engine_spec(args), verify=True,
-                                                 disabled_rules=frozenset(settings.disabled_rules),
-                                                 step_timeout_ms=settings.harness.step_timeout_ms,
-                                                 scenarios=scenarios, transcript=transcript, progress=False))
+    return migrate(
+        args.src,
+        out,
+        MigrateOptions(
+            force=True,
+            deploy=_engine_spec(args),
+            verify=True,
+            disabled_rules=frozenset(settings.disabled_rules),
+            step_timeout_ms=settings.harness.step_timeout_ms,
+            scenarios=scenarios,
+            transcript=transcript,
+            progress=False,
+        ),
+    )
 
 
 def run_record(args) -> int:

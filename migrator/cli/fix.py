@@ -23,44 +23,73 @@ EXAMPLES = """examples:
 
 SUBCOMMANDS = {
     "new": ("write a draft fix cycle from the template", 'migrator fix new "Enable expr.nvl"'),
-    "freeze": ("hash the hypothesis, change and predicates; later edits block run and decide",
-               "migrator fix freeze FIX-001"),
-    "run": ("run the baseline and candidate arms on the whole corpus and evaluate the predicates",
-            "migrator fix run FIX-001 --settings settings.yaml --corpus fixtures/schemas"),
+    "freeze": (
+        "hash the hypothesis, change and predicates; later edits block run and decide",
+        "migrator fix freeze FIX-001",
+    ),
+    "run": (
+        "run the baseline and candidate arms on the whole corpus and evaluate the predicates",
+        "migrator fix run FIX-001 --settings settings.yaml --corpus fixtures/schemas",
+    ),
     "show": ("show state, arms, predicates and every flip with its output diff", "migrator fix show FIX-001"),
-    "decide": ("promote (applies the change), revert or hold, with reviewer and reason",
-               'migrator fix decide FIX-001 promote --reviewer ana --reason "predicted flips, no regressions"'),
+    "decide": (
+        "promote (applies the change), revert or hold, with reviewer and reason",
+        'migrator fix decide FIX-001 promote --reviewer ana --reason "predicted flips, no regressions"',
+    ),
     "audit": ("verify the audit log's hash chain and list its entries", "migrator fix audit --cycles fix-cycles"),
 }
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cycles", type=Path, default=Path("fix-cycles"),
-                   help="directory of FIX-NNN.yaml files and audit.jsonl (default: fix-cycles/)")
-    p.add_argument("--settings", type=Path, default=Path("settings.yaml"),
-                   help="active settings file the baseline arm uses and promote rewrites (default: settings.yaml)")
-    p.add_argument("--corpus", type=Path, default=Path("fixtures/schemas"),
-                   help="every schema directory under it is migrated and verified (default: fixtures/schemas)")
+    p.add_argument(
+        "--cycles",
+        type=Path,
+        default=Path("fix-cycles"),
+        help="directory of FIX-NNN.yaml files and audit.jsonl (default: fix-cycles/)",
+    )
+    p.add_argument(
+        "--settings",
+        type=Path,
+        default=Path("settings.yaml"),
+        help="active settings file the baseline arm uses and promote rewrites (default: settings.yaml)",
+    )
+    p.add_argument(
+        "--corpus",
+        type=Path,
+        default=Path("fixtures/schemas"),
+        help="every schema directory under it is migrated and verified (default: fixtures/schemas)",
+    )
     p.add_argument("--kb", type=Path, help="knowledge-base directory (needed for kb changes)")
-    p.add_argument("--baselines", type=Path,
-                   help="on promote, write the candidate arm's categories as <schema>.json regression baselines here")
+    p.add_argument(
+        "--baselines",
+        type=Path,
+        help="on promote, write the candidate arm's categories as <schema>.json regression baselines here",
+    )
     g = p.add_mutually_exclusive_group()
     g.add_argument("--pg-dsn", help="PostgreSQL for the arms (default: MIGRATOR_PG_DSN, else embedded)")
     g.add_argument("--pg", choices=["embedded", "testcontainers"], help="which PostgreSQL to run the arms on")
 
 
 def add_fix_parser(subparsers) -> None:
-    fix = subparsers.add_parser("fix", help="pre-registered, human-approved fix cycles",
-                                description="One change per cycle, predicates written before the run, frozen by "
-                                "hash, both arms run on real PostgreSQL against Oracle transcripts, and a reviewer's "
-                                "promote / revert / hold. Every state change is appended to a hash-chained audit log.",
-                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    fix = subparsers.add_parser(
+        "fix",
+        help="pre-registered, human-approved fix cycles",
+        description="One change per cycle, predicates written before the run, frozen by "
+        "hash, both arms run on real PostgreSQL against Oracle transcripts, and a reviewer's "
+        "promote / revert / hold. Every state change is appended to a hash-chained audit log.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = fix.add_subparsers(dest="fix_command", required=True)
     parsers = {}
     for name, (help_text, example) in SUBCOMMANDS.items():
-        parsers[name] = sub.add_parser(name, help=help_text, description=help_text,
-                                       epilog=f"example:\n  {example}",
-                                       formatter_class=argparse.RawDescriptionHelpFormatter)
+        parsers[name] = sub.add_parser(
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         _common(parsers[name])
         if name == "new":
             parsers[name].add_argument("title", help="one line: what the change is")
@@ -77,8 +106,14 @@ def _context(args):
     from migrator.fixes.cycle import FixContext
 
     engine = args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
-    return FixContext(cycles=args.cycles, settings=args.settings, corpus=args.corpus, kb=args.kb, engine=engine,
-                      baselines=args.baselines)
+    return FixContext(
+        cycles=args.cycles,
+        settings=args.settings,
+        corpus=args.corpus,
+        kb=args.kb,
+        engine=engine,
+        baselines=args.baselines,
+    )
 
 
 def run_fix(args) -> int:
@@ -104,8 +139,10 @@ def _freeze(args, ctx) -> int:
     from migrator.fixes.cycle import freeze_cycle
 
     cycle = freeze_cycle(ctx, args.cycle)
-    print(f"{cycle.id} frozen: sha256 {cycle.frozen_hash} ({len(cycle.predicates.flips)} predicted flips, "
-          f"max {cycle.predicates.max_regressions} regressions)")
+    print(
+        f"{cycle.id} frozen: sha256 {cycle.frozen_hash} ({len(cycle.predicates.flips)} predicted flips, "
+        f"max {cycle.predicates.max_regressions} regressions)"
+    )
     return 0
 
 
@@ -132,8 +169,10 @@ def _show(args, ctx) -> int:
             print(f"  frozen: sha256 {cycle.frozen_hash} (intact)")
         except GateError as exc:
             print(f"  TAMPERED: {exc}")
-    print(f"  predicted flips: {len(cycle.predicates.flips) or 'none'}; max regressions "
-          f"{cycle.predicates.max_regressions}; do-nothing below candidate: {cycle.predicates.do_nothing_below}")
+    print(
+        f"  predicted flips: {len(cycle.predicates.flips) or 'none'}; max regressions "
+        f"{cycle.predicates.max_regressions}; do-nothing below candidate: {cycle.predicates.do_nothing_below}"
+    )
     for f in cycle.predicates.flips:
         print(f"    {f.unit} -> {f.to}")
     if cycle.run:
@@ -142,26 +181,34 @@ def _show(args, ctx) -> int:
             print(line)
         flips = flip_diffs(cycle)
         predicted = {f.unit for f in cycle.predicates.flips}
-        print(f"  flips: {len(flips)} ({sum(u not in predicted for u, *_ in flips)} not predicted); verdicts in "
-              + ", ".join(f"{s.out_dir}/report.md" for s in cycle.run.candidate.schemas))
+        print(
+            f"  flips: {len(flips)} ({sum(u not in predicted for u, *_ in flips)} not predicted); verdicts in "
+            + ", ".join(f"{s.out_dir}/report.md" for s in cycle.run.candidate.schemas)
+        )
         for unit, was, now, diff in flips:
             print(f"  --- {unit}: {was} -> {now}" + ("" if unit in predicted else "  (NOT PREDICTED)"))
             print("".join("      " + ln for ln in diff.splitlines(True)), end="")
     for d in cycle.decisions:
         extra = f"; override: {d.override}" if d.override else ""
-        print(f"  decision: {d.action} by {d.reviewer} at {d.at}: {d.reason}{extra}" +
-              (f"\n    applied: {d.applied}" if d.applied else ""))
+        print(
+            f"  decision: {d.action} by {d.reviewer} at {d.at}: {d.reason}{extra}"
+            + (f"\n    applied: {d.applied}" if d.applied else "")
+        )
     return 0
 
 
 def _arms(cycle: FixCycle) -> list[str]:
-    lines = ["  | arm | correct | wrong | unverified | rejected | do-nothing correct | steps agreeing |",
-             "  |---|---|---|---|---|---|---|"]
+    lines = [
+        "  | arm | correct | wrong | unverified | rejected | do-nothing correct | steps agreeing |",
+        "  |---|---|---|---|---|---|---|",
+    ]
     for arm in (cycle.run.baseline, cycle.run.candidate):
         cells = [str(arm.total("agent_row", c)) for c in ("correct", "wrong", "unverified", "rejected")]
         steps = f"{sum(s.steps_agreeing for s in arm.schemas)}/{sum(s.steps_total for s in arm.schemas)}"
-        lines.append(f"  | {arm.label} ({arm.applied}) | {' | '.join(cells)} | "
-                     f"{arm.total('do_nothing_row', 'correct')} | {steps} |")
+        lines.append(
+            f"  | {arm.label} ({arm.applied}) | {' | '.join(cells)} | "
+            f"{arm.total('do_nothing_row', 'correct')} | {steps} |"
+        )
     return lines
 
 
@@ -189,8 +236,10 @@ def _audit(args, ctx) -> int:
     for e in entries:
         print(f"  {e['seq']:>4} {e['at']} {e['cycle']} {e['event']} {_audit_detail(e['detail'])}")
     if not report.ok:
-        print(f"TAMPERED: {ctx.audit} line {report.first_bad_line}: {report.problem} "
-              f"({report.entries} entries before it verify)")
+        print(
+            f"TAMPERED: {ctx.audit} line {report.first_bad_line}: {report.problem} "
+            f"({report.entries} entries before it verify)"
+        )
         return 1
     print(f"audit chain intact: {report.entries} entries, head {report.last_hash[:16]}")
     problems = audit_consistency(ctx)

@@ -27,55 +27,89 @@ EXAMPLES = """examples:
 
 def _engine_args(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--pg-dsn", help="PostgreSQL server to deploy on: only scratch databases are created and dropped "
-                   "there. A superuser or CREATEROLE role gets a dedicated unprivileged execution role per run; a "
-                   "CREATEDB-only role runs converted code itself (refused if it holds a server-file/program role). "
-                   "See the README's Security model. Default: MIGRATOR_PG_DSN, else an embedded server")
+    g.add_argument(
+        "--pg-dsn",
+        help="PostgreSQL server to deploy on: only scratch databases are created and dropped "
+        "there. A superuser or CREATEROLE role gets a dedicated unprivileged execution role per run; a "
+        "CREATEDB-only role runs converted code itself (refused if it holds a server-file/program role). "
+        "See the README's Security model. Default: MIGRATOR_PG_DSN, else an embedded server",
+    )
     g.add_argument("--pg", choices=["embedded", "testcontainers"], help="which PostgreSQL to deploy on")
 
 
 def _evidence_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--scenarios", type=Path, help="scenario file (default: fixtures-style sibling "
-                   "<root>/scenarios/<schema>.yaml next to <root>/schemas/<schema>)")
+    p.add_argument(
+        "--scenarios",
+        type=Path,
+        help="scenario file (default: fixtures-style sibling "
+        "<root>/scenarios/<schema>.yaml next to <root>/schemas/<schema>)",
+    )
     p.add_argument("--transcript", type=Path, help="Oracle transcript (default: <root>/transcripts/<schema>.yaml)")
 
 
 def _add_migrate(sub) -> None:
-    m = sub.add_parser("migrate", help="convert a schema export directory to PostgreSQL",
-                       description="Read an Oracle schema export (SQL*Plus scripts), split it into units, order "
-                       "them by dependency, convert each deterministically, check every output with PostgreSQL's "
-                       "parser, deploy it on a scratch PostgreSQL and (with --verify) judge it against Oracle.",
-                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    m = sub.add_parser(
+        "migrate",
+        help="convert a schema export directory to PostgreSQL",
+        description="Read an Oracle schema export (SQL*Plus scripts), split it into units, order "
+        "them by dependency, convert each deterministically, check every output with PostgreSQL's "
+        "parser, deploy it on a scratch PostgreSQL and (with --verify) judge it against Oracle.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     m.add_argument("src", type=Path, help="schema export directory")
     m.add_argument("--out", type=Path, required=True, help="output directory (must be empty unless --force/--resume)")
     m.add_argument("--schema", help="Oracle owner of unqualified objects (default: the directory name)")
     m.add_argument("--force", action="store_true", help="overwrite a non-empty output directory")
     m.add_argument("--resume", action="store_true", help="continue an interrupted run; finished units are not redone")
-    m.add_argument("--disable-rule", action="append", default=[], metavar="RULE_ID",
-                   help="switch a rule off (e.g. expr.decode, or a whole family: plsql.*); unknown ids are "
-                   "refused; the ids are in migrator/convert/registry.py and in each unit's rules_applied; repeatable")
-    m.add_argument("--settings", type=Path, help="active settings file (disabled rules, prompt paragraphs, harness); "
-                   "changed only through fix cycles")
+    m.add_argument(
+        "--disable-rule",
+        action="append",
+        default=[],
+        metavar="RULE_ID",
+        help="switch a rule off (e.g. expr.decode, or a whole family: plsql.*); unknown ids are "
+        "refused; the ids are in migrator/convert/registry.py and in each unit's rules_applied; repeatable",
+    )
+    m.add_argument(
+        "--settings",
+        type=Path,
+        help="active settings file (disabled rules, prompt paragraphs, harness); changed only through fix cycles",
+    )
     m.add_argument("--no-deploy", action="store_true", help="convert and parse only; do not deploy")
     m.add_argument("--verify", action="store_true", help="run the scenarios and compare with Oracle's transcript")
-    m.add_argument("--model", help="repair units the rules get wrong with an LLM: bedrock:<modelId>, "
-                   "openai:<base_url>#<model>, replay:<file.jsonl>, scripted[:<file.yaml>] (needs --verify)")
+    m.add_argument(
+        "--model",
+        help="repair units the rules get wrong with an LLM: bedrock:<modelId>, "
+        "openai:<base_url>#<model>, replay:<file.jsonl>, scripted[:<file.yaml>] (needs --verify)",
+    )
     m.add_argument("--kb", type=Path, help="knowledge base directory (experience memory) for the repair agent")
     m.add_argument("--attempts", type=int, default=3, help="repair attempts per unit (default 3)")
     _engine_args(m)
     _evidence_args(m)
-    m.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar (default: when stderr is a terminal)")
+    m.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: when stderr is a terminal)",
+    )
 
 
 def _add_verify_regress_record(sub) -> None:
-    v = sub.add_parser("verify", help="judge an existing output directory against Oracle transcripts",
-                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    v = sub.add_parser(
+        "verify",
+        help="judge an existing output directory against Oracle transcripts",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     v.add_argument("out", type=Path, help="output directory of an earlier `migrate`")
     _engine_args(v)
     _evidence_args(v)
-    r = sub.add_parser("regress", help="fail when a unit that was correct in the baseline is not correct now",
-                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r = sub.add_parser(
+        "regress",
+        help="fail when a unit that was correct in the baseline is not correct now",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     r.add_argument("src", type=Path, nargs="?", help="schema directory to migrate and verify now")
     r.add_argument("--report", type=Path, help="use this existing verified output directory instead of migrating")
     r.add_argument("--baseline", type=Path, required=True, help="baseline JSON (unit id -> category)")
@@ -84,8 +118,12 @@ def _add_verify_regress_record(sub) -> None:
     r.add_argument("--settings", type=Path, help="active settings file (as for migrate)")
     _engine_args(r)
     _evidence_args(r)
-    rec = sub.add_parser("record", help="record Oracle ground truth (needs a live Oracle)",
-                         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    rec = sub.add_parser(
+        "record",
+        help="record Oracle ground truth (needs a live Oracle)",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     rec.add_argument("src", type=Path, help="schema directory")
     rec.add_argument("--oracle", required=True, help="'testcontainers' or user/password@host:port/service")
     rec.add_argument("--scenarios", type=Path, help="scenario file (default as for migrate)")
@@ -93,8 +131,12 @@ def _add_verify_regress_record(sub) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="migrator", description="Oracle → PostgreSQL migration agent.",
-                                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="migrator",
+        description="Oracle → PostgreSQL migration agent.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     _add_migrate(sub)
     _add_verify_regress_record(sub)
@@ -103,8 +145,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-HANDLERS = {"migrate": cmd.run_migrate, "verify": cmd.run_verify, "regress": cmd.run_regress, "record": cmd.run_record,
-            "fix": run_fix, "kb": run_kb}
+HANDLERS = {
+    "migrate": cmd.run_migrate,
+    "verify": cmd.run_verify,
+    "regress": cmd.run_regress,
+    "record": cmd.run_record,
+    "fix": run_fix,
+    "kb": run_kb,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -63,8 +63,9 @@ class CatalogEntry:
     info: dict = field(default_factory=dict)
 
 
-_NOT_DEFINING = frozenset({UnitKind.COMMENT, UnitKind.DATA, UnitKind.GRANT, UnitKind.ALTER,
-                           UnitKind.ANONYMOUS_BLOCK, UnitKind.OTHER})
+_NOT_DEFINING = frozenset(
+    {UnitKind.COMMENT, UnitKind.DATA, UnitKind.GRANT, UnitKind.ALTER, UnitKind.ANONYMOUS_BLOCK, UnitKind.OTHER}
+)
 
 
 @dataclass
@@ -85,7 +86,11 @@ class Catalog:
         # not replace its spec's entry. Statements about an object (COMMENT ON, INSERT INTO,
         # GRANT, ALTER) carry its name without defining it: the definition replaces them, or a
         # comments file read before the tables would hide the tables' columns.
-        if old is None or entry.kind is UnitKind.PACKAGE_SPEC or (old.kind in _NOT_DEFINING and entry.kind not in _NOT_DEFINING):
+        if (
+            old is None
+            or entry.kind is UnitKind.PACKAGE_SPEC
+            or (old.kind in _NOT_DEFINING and entry.kind not in _NOT_DEFINING)
+        ):
             self.entries[key] = entry
 
     def lookup(self, *parts: str) -> CatalogEntry | None:

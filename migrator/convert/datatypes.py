@@ -9,20 +9,19 @@ from __future__ import annotations
 import re
 
 from harness.quoting import qualified
-from migrator.source.identifiers import fold
 from migrator.convert.context import ConversionContext
+from migrator.source.identifiers import fold
 
-_NUMBER = re.compile(
-    r"^(NUMBER|NUMERIC|DECIMAL|DEC)\s*(?:\(\s*(\*|\d+)\s*(?:,\s*(-?\d+)\s*)?\))?$", re.I)
+_NUMBER = re.compile(r"^(NUMBER|NUMERIC|DECIMAL|DEC)\s*(?:\(\s*(\*|\d+)\s*(?:,\s*(-?\d+)\s*)?\))?$", re.I)
 _CHARS = re.compile(
     r"^(VARCHAR2|NVARCHAR2|VARCHAR|CHARACTER\s+VARYING|CHAR\s+VARYING|NCHAR\s+VARYING"
     r"|NATIONAL\s+CHARACTER\s+VARYING|CHARACTER|CHAR|NCHAR|NATIONAL\s+CHARACTER|NATIONAL\s+CHAR)"
-    r"\s*(?:\(\s*(\d+)\s*(?:BYTE|CHAR)?\s*\))?$", re.I)
-_TIMESTAMP = re.compile(
-    r"^TIMESTAMP\s*(?:\(\s*(\d+)\s*\))?\s*(WITH\s+LOCAL\s+TIME\s+ZONE|WITH\s+TIME\s+ZONE)?$", re.I)
+    r"\s*(?:\(\s*(\d+)\s*(?:BYTE|CHAR)?\s*\))?$",
+    re.I,
+)
+_TIMESTAMP = re.compile(r"^TIMESTAMP\s*(?:\(\s*(\d+)\s*\))?\s*(WITH\s+LOCAL\s+TIME\s+ZONE|WITH\s+TIME\s+ZONE)?$", re.I)
 _INTERVAL_YM = re.compile(r"^INTERVAL\s+YEAR\s*(?:\(\s*\d+\s*\))?\s+TO\s+MONTH$", re.I)
-_INTERVAL_DS = re.compile(
-    r"^INTERVAL\s+DAY\s*(?:\(\s*\d+\s*\))?\s+TO\s+SECOND\s*(?:\(\s*(\d+)\s*\))?$", re.I)
+_INTERVAL_DS = re.compile(r"^INTERVAL\s+DAY\s*(?:\(\s*\d+\s*\))?\s+TO\s+SECOND\s*(?:\(\s*(\d+)\s*\))?$", re.I)
 _RAW = re.compile(r"^(RAW\s*\(\s*\d+\s*\)|LONG\s+RAW|BLOB|BFILE)$", re.I)
 _FLOAT = re.compile(r"^(FLOAT\s*(?:\(\s*\d+\s*\))?|REAL|DOUBLE\s+PRECISION)$", re.I)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import traceback
 
 from migrator.convert import plsql
-from migrator.convert.ddl import dispatch as ddl
 from migrator.convert.context import Catalog, CatalogEntry, Conversion, ConversionContext, RuleSet
+from migrator.convert.ddl import dispatch as ddl
 from migrator.source.units import SourceSet, Unit
 
 
@@ -42,5 +42,7 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
     )
 
 
-def make_context(catalog: Catalog, disabled_rules: frozenset[str] = frozenset(), memo: bool = True) -> ConversionContext:
+def make_context(
+    catalog: Catalog, disabled_rules: frozenset[str] = frozenset(), memo: bool = True
+) -> ConversionContext:
     return ConversionContext(catalog=catalog, rules=RuleSet(disabled=disabled_rules), memo={} if memo else None)

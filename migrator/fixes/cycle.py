@@ -17,12 +17,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import gates
-from harness.gates import (ArmResult, Decision, FixCycle, GateError, HarnessChange, KbChange, PromptChange,
-                           RuleChange, RunRecord, SchemaArm)
+from harness.gates import (
+    ArmResult,
+    Decision,
+    FixCycle,
+    GateError,
+    HarnessChange,
+    KbChange,
+    PromptChange,
+    RuleChange,
+    RunRecord,
+    SchemaArm,
+)
 from harness.postgres import engine_from_spec
 from harness.regress import write_baseline
-from migrator.cli.commands import default_evidence
 from migrator.batch.pipeline import VERSION, MigrateOptions, migrate
+from migrator.cli.commands import default_evidence
 from migrator.convert.context import RuleSet
 from migrator.convert.registry import check_rule_ids
 from migrator.fixes.settings import ActiveSettings, PromptParagraph, load_settings, save_settings
@@ -102,22 +112,25 @@ def with_change(settings: ActiveSettings, cycle: FixCycle) -> ActiveSettings:
         return settings.model_copy(update={"prompt_paragraphs": [*settings.prompt_paragraphs, para]})
     if isinstance(change, HarnessChange):
         if change.setting not in type(settings.harness).model_fields:
-            raise GateError(f"unknown harness setting {change.setting!r}; known: "
-                            f"{', '.join(type(settings.harness).model_fields)}")
+            raise GateError(
+                f"unknown harness setting {change.setting!r}; known: {', '.join(type(settings.harness).model_fields)}"
+            )
         data = settings.harness.model_dump() | {change.setting: change.value}
         return settings.model_copy(update={"harness": type(settings.harness).model_validate(data)})
     return settings
 
 
 def _toggle_rule(disabled: list[str], change: RuleChange) -> list[str]:
-    check_rule_ids([change.rule_id], "fix cycle rule change")   # a typo is a usage error, not a no-op
+    check_rule_ids([change.rule_id], "fix cycle rule change")  # a typo is a usage error, not a no-op
     if change.action == "disable":
         if not RuleSet(frozenset(disabled)).enabled(change.rule_id):
             raise GateError(f"rule {change.rule_id} is already disabled in the active settings")
         return sorted({*disabled, change.rule_id})
     if change.rule_id not in disabled:
-        raise GateError(f"rule {change.rule_id} is not disabled in the active settings "
-                        f"(disabled: {', '.join(disabled) or 'none'}); the candidate arm would equal the baseline")
+        raise GateError(
+            f"rule {change.rule_id} is not disabled in the active settings "
+            f"(disabled: {', '.join(disabled) or 'none'}); the candidate arm would equal the baseline"
+        )
     rest = sorted(set(disabled) - {change.rule_id})
     if not RuleSet(frozenset(rest)).enabled(change.rule_id):
         raise GateError(f"rule {change.rule_id} would stay off: its family is disabled as a whole")
@@ -155,24 +168,40 @@ def schema_dirs(corpus: Path) -> list[Path]:
 def _run_schema(src: Path, out: Path, settings: ActiveSettings, dsn: str) -> SchemaArm:
     schema = src.name.lower()
     scenarios, transcript = default_evidence(src, schema)
-    report = migrate(src, out, MigrateOptions(
-        force=True, deploy=dsn, verify=True, progress=False, scenarios=scenarios, transcript=transcript,
-        disabled_rules=frozenset(settings.disabled_rules), step_timeout_ms=settings.harness.step_timeout_ms))
+    report = migrate(
+        src,
+        out,
+        MigrateOptions(
+            force=True,
+            deploy=dsn,
+            verify=True,
+            progress=False,
+            scenarios=scenarios,
+            transcript=transcript,
+            disabled_rules=frozenset(settings.disabled_rules),
+            step_timeout_ms=settings.harness.step_timeout_ms,
+        ),
+    )
     rows = {r.arm: r for r in report.verification.rows} if report.verification else {}
     agent = next((r for name, r in rows.items() if name != "do-nothing"), None)
     nothing = rows.get("do-nothing")
     return SchemaArm(
-        schema_name=report.schema_name, out_dir=str(out),
+        schema_name=report.schema_name,
+        out_dir=str(out),
         provenance=report.verification.provenance if report.verification else None,
         categories={u.id: u.category or "unverified" for u in report.units},
         outputs={u.id: u.output for u in report.units if u.output},
-        agent_row=agent.by_category if agent else {}, do_nothing_row=nothing.by_category if nothing else {},
-        steps_agreeing=agent.steps_agreeing if agent else 0, steps_total=agent.steps_total if agent else 0,
-        do_nothing_steps_agreeing=nothing.steps_agreeing if nothing else 0)
+        agent_row=agent.by_category if agent else {},
+        do_nothing_row=nothing.by_category if nothing else {},
+        steps_agreeing=agent.steps_agreeing if agent else 0,
+        steps_total=agent.steps_total if agent else 0,
+        do_nothing_steps_agreeing=nothing.steps_agreeing if nothing else 0,
+    )
 
 
-def _run_arm(label: str, settings: ActiveSettings, dirs: list[Path], out_root: Path, dsn: str,
-             applied: str) -> ArmResult:
+def _run_arm(
+    label: str, settings: ActiveSettings, dirs: list[Path], out_root: Path, dsn: str, applied: str
+) -> ArmResult:
     schemas = [_run_schema(src, out_root / label / src.name, settings, dsn) for src in dirs]
     return ArmResult(label=label, settings_version=settings.version, applied=applied, schemas=schemas)
 
@@ -191,15 +220,30 @@ def run_cycle(ctx: FixContext, cycle_id: str) -> FixCycle:
     with engine_from_spec(ctx.engine) as engine:  # one server for both arms and every schema
         dsn = engine.admin_dsn()
         base = _run_arm("baseline", active, dirs, out_root, dsn, f"active settings v{active.version}")
-        cand = _run_arm("candidate", candidate, dirs, out_root, dsn,
-                        f"active settings v{active.version} + {describe_change(cycle)}")
-    record = RunRecord(at=gates.now(), frozen_hash=cycle.frozen_hash, code=code_version(), baseline=base,
-                       candidate=cand, predicates=gates.evaluate(cycle.predicates, base, cand))
+        cand = _run_arm(
+            "candidate", candidate, dirs, out_root, dsn, f"active settings v{active.version} + {describe_change(cycle)}"
+        )
+    record = RunRecord(
+        at=gates.now(),
+        frozen_hash=cycle.frozen_hash,
+        code=code_version(),
+        baseline=base,
+        candidate=cand,
+        predicates=gates.evaluate(cycle.predicates, base, cand),
+    )
     cycle = cycle.model_copy(update={"state": "run", "run": record})
-    gates.append_audit(ctx.audit, cycle_id, "run", {
-        "hash": cycle.frozen_hash, "settings_version": active.version, "all_met": record.all_met,
-        "flips": len(gates.flips(base.categories(), cand.categories())),
-        "schemas": [s.schema_name for s in base.schemas]})
+    gates.append_audit(
+        ctx.audit,
+        cycle_id,
+        "run",
+        {
+            "hash": cycle.frozen_hash,
+            "settings_version": active.version,
+            "all_met": record.all_met,
+            "flips": len(gates.flips(base.categories(), cand.categories())),
+            "schemas": [s.schema_name for s in base.schemas],
+        },
+    )
     gates.save_cycle(ctx.cycles, cycle)
     return cycle
 
@@ -220,23 +264,41 @@ def code_version() -> str:
 
 
 # -- deciding -------------------------------------------------------------------------------------
-def decide_cycle(ctx: FixContext, cycle_id: str, action: str, reviewer: str, reason: str,
-                 override: str | None = None) -> FixCycle:
+def decide_cycle(
+    ctx: FixContext, cycle_id: str, action: str, reviewer: str, reason: str, override: str | None = None
+) -> FixCycle:
     cycle = gates.load_cycle(ctx.cycles, cycle_id)
     guard(ctx, cycle)
     if override and action != "promote":
         raise GateError("--override only applies to promote")
-    decision = Decision(action=action, reviewer=reviewer, at=gates.now(), reason=reason, override=override,
-                        frozen_hash=cycle.frozen_hash or "")
+    decision = Decision(
+        action=action,
+        reviewer=reviewer,
+        at=gates.now(),
+        reason=reason,
+        override=override,
+        frozen_hash=cycle.frozen_hash or "",
+    )
     decided = gates.decide(cycle, decision)  # raises before anything is written
     if action == "promote":
         _check_settings_unchanged(ctx, cycle)
         applied = _apply(ctx, cycle, decision)
-        decided = decided.model_copy(update={"decisions": [*cycle.decisions,
-                                                           decision.model_copy(update={"applied": applied})]})
-    gates.append_audit(ctx.audit, cycle_id, "decide", {
-        "action": action, "reviewer": reviewer, "reason": reason, "override": override,
-        "hash": cycle.frozen_hash, "applied": decided.decisions[-1].applied})
+        decided = decided.model_copy(
+            update={"decisions": [*cycle.decisions, decision.model_copy(update={"applied": applied})]}
+        )
+    gates.append_audit(
+        ctx.audit,
+        cycle_id,
+        "decide",
+        {
+            "action": action,
+            "reviewer": reviewer,
+            "reason": reason,
+            "override": override,
+            "hash": cycle.frozen_hash,
+            "applied": decided.decisions[-1].applied,
+        },
+    )
     gates.save_cycle(ctx.cycles, decided)
     return decided
 
@@ -244,8 +306,10 @@ def decide_cycle(ctx: FixContext, cycle_id: str, action: str, reviewer: str, rea
 def _check_settings_unchanged(ctx: FixContext, cycle: FixCycle) -> None:
     version = load_settings(ctx.settings).version
     if version != cycle.run.baseline.settings_version:
-        raise GateError(f"{cycle.id} was run against settings v{cycle.run.baseline.settings_version}, the active "
-                        f"settings are v{version}; run it again (`migrator fix run {cycle.id}`) before promoting")
+        raise GateError(
+            f"{cycle.id} was run against settings v{cycle.run.baseline.settings_version}, the active "
+            f"settings are v{version}; run it again (`migrator fix run {cycle.id}`) before promoting"
+        )
 
 
 def _apply(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
@@ -257,13 +321,13 @@ def _apply(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
         changed = with_change(active, cycle)
         version = active.version + 1
         line = f"v{version}: {cycle.id} promote ({describe_change(cycle)}) by {decision.reviewer} at {decision.at}"
-        save_settings(ctx.settings, changed.model_copy(update={"version": version,
-                                                                "history": [*active.history, line]}))
+        save_settings(ctx.settings, changed.model_copy(update={"version": version, "history": [*active.history, line]}))
         applied = f"settings {ctx.settings} v{version}: {describe_change(cycle)}"
     if ctx.baselines is not None:
         for arm in cycle.run.candidate.schemas:
-            write_baseline(ctx.baselines / f"{arm.schema_name}.json", arm.schema_name, arm.provenance,
-                           dict(arm.categories))
+            write_baseline(
+                ctx.baselines / f"{arm.schema_name}.json", arm.schema_name, arm.provenance, dict(arm.categories)
+            )
         applied += f"; baselines in {ctx.baselines} updated from the candidate arm"
     return applied
 
@@ -274,9 +338,14 @@ def _ingest(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
     change: KbChange = cycle.change
     if ctx.kb is None:
         raise GateError(f"{cycle.id} changes the knowledge base: give --kb PATH")
-    correction = Correction(construct_id=change.construct_id, failure_type=change.failure_type,
-                            context=change.context, fix=change.fix, applicability=dict(change.applicability),
-                            provenance=Provenance(task_id=cycle.id))
+    correction = Correction(
+        construct_id=change.construct_id,
+        failure_type=change.failure_type,
+        context=change.context,
+        fix=change.fix,
+        applicability=dict(change.applicability),
+        provenance=Provenance(task_id=cycle.id),
+    )
     reason = decision.reason + (f" (override: {decision.override})" if decision.override else "")
     approval = Approval(approved_by=decision.reviewer, approved_at=decision.at, reference=cycle.id, reason=reason)
     with KnowledgeBase(ctx.kb) as kb:
@@ -293,8 +362,7 @@ def flip_diffs(cycle: FixCycle, context: int = 2) -> list[tuple[str, str, str, s
     out = []
     for unit, was, now in gates.flips(cycle.run.baseline.categories(), cycle.run.candidate.categories()):
         a, b = _read(base.get(unit)), _read(cand.get(unit))
-        diff = "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), "baseline", "candidate",
-                                            n=context))
+        diff = "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), "baseline", "candidate", n=context))
         out.append((unit, was, now, diff or "(outputs identical; the verdict moved through a dependency)\n"))
     return out
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from migrator.source.lexer import QIDENT, WORD, code_tokens, normalize_identifier
 from migrator.source.oracle_names import FROM_EXPRESSION_WORDS, is_builtin
-from migrator.source.lexer import QIDENT, SYMBOL, WORD, code_tokens, normalize_identifier
 from migrator.source.units import Severity, SourceIssue, SourceSet, Unit, UnitKind
 
 K = UnitKind

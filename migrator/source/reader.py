@@ -158,10 +158,17 @@ class _Reader:
             unit_id = self.allocate(head.kind, head.schema or f.state.schema, head.name, f.span(piece.start, piece.end))
         line = f.line(offset)
         column = offset - f.line_starts[line - 1] + 1
-        self.issue("nul-byte", Severity.ERROR, f.rel, line,
-                   f"{_describe(head, f.state.schema)}: contains a NUL byte (line {line}, column {column}); "
-                   "not converted — remove the byte and read the file again",
-                   f.text[piece.start : piece.end], f.span(piece.start, piece.end), unit_id)
+        self.issue(
+            "nul-byte",
+            Severity.ERROR,
+            f.rel,
+            line,
+            f"{_describe(head, f.state.schema)}: contains a NUL byte (line {line}, column {column}); "
+            "not converted — remove the byte and read the file again",
+            f.text[piece.start : piece.end],
+            f.span(piece.start, piece.end),
+            unit_id,
+        )
 
     def unit(self, f: _File, piece: sqlplus.Piece) -> None:
         head = piece.head

@@ -195,9 +195,7 @@ class _Splitter:
                     end = self.rstrip_end(start, tok.start)
                     return self.finish(start, end, head, (tok.start, tok.end), tok.end)
                 depth += (ch == "(") - (ch == ")")
-            elif kind == WORD and prev is not None and may_split and self.starts_statement(
-                tok, prev, block, depth
-            ):
+            elif kind == WORD and prev is not None and may_split and self.starts_statement(tok, prev, block, depth):
                 end = prev.end if block else self.rstrip_end(start, tok.start)
                 piece_end = self.finish(start, end, head, None, end)
                 self.pieces[-1].notes.append(("missing-terminator", (

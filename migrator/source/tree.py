@@ -43,8 +43,14 @@ def _directory(walk: _Walk, directory: Path, prefix: str, chain: tuple[Path, ...
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as exc:
-        walk.unread.append(Unread(prefix.rstrip("/") or ".", "unreadable-file", Severity.ERROR,
-                                  f"cannot list this directory: {exc.strerror or exc}"))
+        walk.unread.append(
+            Unread(
+                prefix.rstrip("/") or ".",
+                "unreadable-file",
+                Severity.ERROR,
+                f"cannot list this directory: {exc.strerror or exc}",
+            )
+        )
         return
     for entry in entries:
         if not entry.name.startswith("."):
@@ -59,23 +65,35 @@ def _entry(walk: _Walk, path: Path, rel: str, chain: tuple[Path, ...]) -> None:
         real = target.resolve()
         if real in chain:
             back = "the schema directory" if real == chain[0] else os.path.relpath(real, chain[0])
-            walk.unread.append(Unread(rel, "symlink-loop", Severity.ERROR,
-                                      f"symbolic link to {os.readlink(path)} points back to {back} "
-                                      "(a directory containing it): not followed"))
+            walk.unread.append(
+                Unread(
+                    rel,
+                    "symlink-loop",
+                    Severity.ERROR,
+                    f"symbolic link to {os.readlink(path)} points back to {back} "
+                    "(a directory containing it): not followed",
+                )
+            )
             return
         _directory(walk, path, rel + "/", chain + (real,))
     elif target.is_file():
         walk.files.append(rel)
     else:
-        walk.unread.append(Unread(rel, "skipped-file", Severity.WARNING,
-                                  "neither a file nor a directory (a device, pipe or socket); not read"))
+        walk.unread.append(
+            Unread(
+                rel,
+                "skipped-file",
+                Severity.WARNING,
+                "neither a file nor a directory (a device, pipe or socket); not read",
+            )
+        )
 
 
 def _followed(walk: _Walk, link: Path, rel: str) -> Path | None:
     """What a link points to, or None (and an Unread) when it points nowhere."""
     try:
         return link.resolve(strict=True)
-    except RuntimeError:                    # Python < 3.13 reports a link loop this way
+    except RuntimeError:  # Python < 3.13 reports a link loop this way
         code, why = "symlink-loop", "symbolic link loop"
     except OSError as exc:
         if exc.errno == errno.ELOOP:

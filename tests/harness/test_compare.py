@@ -10,7 +10,10 @@ from harness.scenarios import OraErrorOutcome, Outcome
 
 
 def test_numbers_compare_numerically():
-    assert compare_step(Outcome(rows=[[1, 2.5]]), Observed([[decimal.Decimal("1.000"), decimal.Decimal("2.50")]], [])) is None
+    assert (
+        compare_step(Outcome(rows=[[1, 2.5]]), Observed([[decimal.Decimal("1.000"), decimal.Decimal("2.50")]], []))
+        is None
+    )
     assert compare_step(Outcome(rows=[[1]]), Observed([[decimal.Decimal("2")]], [])).what == "rows"
 
 
@@ -29,7 +32,9 @@ def test_dates_normalised_to_timestamp0_text():
     expected = Outcome(rows=[["2024-02-29 00:00:00", "2024-03-01"]])
     got = Observed([[dt.datetime(2024, 2, 29), dt.datetime(2024, 3, 1)]], [])
     assert compare_step(expected, got) is None
-    assert compare_step(expected, Observed([[dt.datetime(2024, 2, 29, 0, 0, 1), dt.datetime(2024, 3, 1)]], [])) is not None
+    assert (
+        compare_step(expected, Observed([[dt.datetime(2024, 2, 29, 0, 0, 1), dt.datetime(2024, 3, 1)]], [])) is not None
+    )
 
 
 def test_output_lines_are_notices_in_order():
@@ -54,7 +59,10 @@ def test_application_error_needs_code_and_message():
 
 
 def test_unexpected_error_and_timeout():
-    assert compare_step(Outcome(rows=[[1]]), Observed(None, [], "42883", "function f does not exist")).what == "unexpected error"
+    assert (
+        compare_step(Outcome(rows=[[1]]), Observed(None, [], "42883", "function f does not exist")).what
+        == "unexpected error"
+    )
     assert compare_step(Outcome(rows=[[1]]), Observed(None, [], "57014", "canceled", timed_out=True)).what == "timeout"
 
 

@@ -9,35 +9,60 @@ import yaml
 from pydantic import ValidationError
 
 from harness import gates
-from harness.gates import (ArmResult, Decision, ExpectedFlip, FixCycle, GateError, Predicates, RuleChange,
-                           RunRecord, SchemaArm, TamperedCycle)
+from harness.gates import (
+    ArmResult,
+    Decision,
+    ExpectedFlip,
+    FixCycle,
+    GateError,
+    Predicates,
+    RuleChange,
+    RunRecord,
+    SchemaArm,
+    TamperedCycle,
+)
 
 UNIT_A, UNIT_B, UNIT_C = "procedure:s.a", "procedure:s.b", "view:s.c"
 
 
 def _cycle(**update) -> FixCycle:
-    base = FixCycle(id="FIX-007", title="Enable expr.nvl", hypothesis="NVL left as is breaks two units",
-                    change=RuleChange(rule_id="expr.nvl", action="enable"),
-                    predicates=Predicates(flips=[ExpectedFlip(unit=UNIT_A, to="correct")]))
+    base = FixCycle(
+        id="FIX-007",
+        title="Enable expr.nvl",
+        hypothesis="NVL left as is breaks two units",
+        change=RuleChange(rule_id="expr.nvl", action="enable"),
+        predicates=Predicates(flips=[ExpectedFlip(unit=UNIT_A, to="correct")]),
+    )
     return base.model_copy(update=update)
 
 
 def _arm(label: str, categories: dict[str, str], do_nothing_correct: int = 0) -> ArmResult:
     row = {c: sum(v == c for v in categories.values()) for c in set(categories.values())}
-    schema = SchemaArm(schema_name="s", out_dir="/tmp/x", categories=categories, agent_row=row,
-                       do_nothing_row={"correct": do_nothing_correct})
+    schema = SchemaArm(
+        schema_name="s",
+        out_dir="/tmp/x",
+        categories=categories,
+        agent_row=row,
+        do_nothing_row={"correct": do_nothing_correct},
+    )
     return ArmResult(label=label, settings_version=1, applied="test", schemas=[schema])
 
 
 def _decision(cycle: FixCycle, action: str = "promote", override: str | None = None) -> Decision:
-    return Decision(action=action, reviewer="ana", at=gates.now(), reason="r", override=override,
-                    frozen_hash=cycle.frozen_hash)
+    return Decision(
+        action=action, reviewer="ana", at=gates.now(), reason="r", override=override, frozen_hash=cycle.frozen_hash
+    )
 
 
 def _with_run(cycle: FixCycle, base: dict, cand: dict) -> FixCycle:
     b, c = _arm("baseline", base), _arm("candidate", cand)
-    run = RunRecord(at=gates.now(), frozen_hash=cycle.frozen_hash, baseline=b, candidate=c,
-                    predicates=gates.evaluate(cycle.predicates, b, c))
+    run = RunRecord(
+        at=gates.now(),
+        frozen_hash=cycle.frozen_hash,
+        baseline=b,
+        candidate=c,
+        predicates=gates.evaluate(cycle.predicates, b, c),
+    )
     return cycle.model_copy(update={"state": "run", "run": run})
 
 
@@ -81,9 +106,12 @@ def test_hash_covers_exactly_hypothesis_change_predicates():
     frozen = gates.freeze(_cycle())
     gates.check_frozen(frozen, frozen.frozen_hash)
     gates.check_frozen(frozen.model_copy(update={"title": "retitled"}), frozen.frozen_hash)  # not pre-registered
-    edits = [{"hypothesis": "something else"}, {"change": RuleChange(rule_id="expr.nvl2", action="enable")},
-             {"predicates": Predicates(flips=frozen.predicates.flips, max_regressions=1)},
-             {"predicates": Predicates(flips=[ExpectedFlip(unit=UNIT_A, to="wrong")])}]
+    edits = [
+        {"hypothesis": "something else"},
+        {"change": RuleChange(rule_id="expr.nvl2", action="enable")},
+        {"predicates": Predicates(flips=frozen.predicates.flips, max_regressions=1)},
+        {"predicates": Predicates(flips=[ExpectedFlip(unit=UNIT_A, to="wrong")])},
+    ]
     for edit in edits:
         with pytest.raises(TamperedCycle, match="edited after freezing"):
             gates.check_frozen(frozen.model_copy(update=edit), frozen.frozen_hash)
@@ -102,8 +130,13 @@ def test_refreezing_outside_the_gate_is_caught_by_the_logged_hash():
 
 
 def test_predicates_flips_regressions_and_do_nothing_row():
-    cycle = gates.freeze(_cycle(predicates=Predicates(flips=[ExpectedFlip(unit=UNIT_A, to="correct"),
-                                                             ExpectedFlip(unit=UNIT_C, to="correct")])))
+    cycle = gates.freeze(
+        _cycle(
+            predicates=Predicates(
+                flips=[ExpectedFlip(unit=UNIT_A, to="correct"), ExpectedFlip(unit=UNIT_C, to="correct")]
+            )
+        )
+    )
     base = {UNIT_A: "rejected", UNIT_B: "correct", UNIT_C: "correct"}
     cand = {UNIT_A: "correct", UNIT_B: "wrong", UNIT_C: "correct"}
     results = {p.name: p for p in gates.evaluate(cycle.predicates, _arm("baseline", base), _arm("candidate", cand))}
@@ -157,13 +190,16 @@ def test_audit_chain_links_each_entry_to_the_previous_hash(tmp_path):
     assert report.ok and report.entries == 4 and report.last_hash == entries[-1]["hash"]
 
 
-@pytest.mark.parametrize("tamper, line, problem", [
-    (lambda ls: ls.__setitem__(1, ls[1].replace("t1", "tX")), 2, "content"),         # edited detail
-    (lambda ls: ls.pop(1), 2, "link"),                                                 # deleted line
-    (lambda ls: ls.insert(2, ls[1]), 3, "link"),                                       # duplicated line
-    (lambda ls: ls.__setitem__(2, "{oops"), 3, "not JSON"),                            # garbage
-    (lambda ls: ls.reverse(), 1, "link"),                                              # reordered
-])
+@pytest.mark.parametrize(
+    "tamper, line, problem",
+    [
+        (lambda ls: ls.__setitem__(1, ls[1].replace("t1", "tX")), 2, "content"),  # edited detail
+        (lambda ls: ls.pop(1), 2, "link"),  # deleted line
+        (lambda ls: ls.insert(2, ls[1]), 3, "link"),  # duplicated line
+        (lambda ls: ls.__setitem__(2, "{oops"), 3, "not JSON"),  # garbage
+        (lambda ls: ls.reverse(), 1, "link"),  # reordered
+    ],
+)
 def test_audit_chain_reports_the_first_tampered_line(tmp_path, tamper, line, problem):
     path = _log(tmp_path)
     lines = path.read_text().splitlines()

@@ -29,12 +29,17 @@ def test_scenario_file_rejects_duplicates_and_unknown_keys():
     with pytest.raises(ValidationError):
         ScenarioFile.model_validate({"schema": "s", "scenarios": [{"id": "x", "units": ["u"], "steps": [step]}] * 2})
     with pytest.raises(ValidationError):
-        ScenarioFile.model_validate({"schema": "s", "scenarios": [{"id": "x", "units": ["u"], "steps": [step], "typo": 1}]})
+        ScenarioFile.model_validate(
+            {"schema": "s", "scenarios": [{"id": "x", "units": ["u"], "steps": [step], "typo": 1}]}
+        )
 
 
 def test_regression_compare():
-    base = Baseline(schema_name="s", provenance="authored",
-                    categories={"a": "correct", "b": "wrong", "c": "correct", "d": "rejected"})
+    base = Baseline(
+        schema_name="s",
+        provenance="authored",
+        categories={"a": "correct", "b": "wrong", "c": "correct", "d": "rejected"},
+    )
     r = compare(base, {"a": "correct", "b": "correct", "c": "wrong", "d": "wrong", "e": "correct"})
     assert r.regressions == [("c", "correct", "wrong")]
     assert r.improvements == [("b", "wrong", "correct")]
@@ -52,17 +57,37 @@ def test_transcript_values_from_the_oracle_driver():
 
 def test_hung_unit_is_killed_and_reported(pg_engine):
     spin = "CREATE FUNCTION spin() RETURNS int LANGUAGE plpgsql AS $$ BEGIN LOOP END LOOP; END $$;"
-    scen = ScenarioFile.model_validate({"schema": "s", "scenarios": [{"id": "spin", "units": ["function:s.spin"], "steps": [
-        {"name": "call", "oracle": "SELECT spin FROM dual", "postgres": "SELECT spin()"}]}]})
-    trans = TranscriptFile.model_validate({"schema": "s", "provenance": {"kind": "authored", "author": "t", "basis": "b"},
-                                           "outcomes": {"spin": {"call": {"rows": [[1]]}}}})
-    result = verify(pg_engine, "SELECT 1;", [UnitToVerify("function:s.spin", spin, (), True)], scen, trans, step_timeout_ms=300)
+    scen = ScenarioFile.model_validate(
+        {
+            "schema": "s",
+            "scenarios": [
+                {
+                    "id": "spin",
+                    "units": ["function:s.spin"],
+                    "steps": [{"name": "call", "oracle": "SELECT spin FROM dual", "postgres": "SELECT spin()"}],
+                }
+            ],
+        }
+    )
+    trans = TranscriptFile.model_validate(
+        {
+            "schema": "s",
+            "provenance": {"kind": "authored", "author": "t", "basis": "b"},
+            "outcomes": {"spin": {"call": {"rows": [[1]]}}},
+        }
+    )
+    result = verify(
+        pg_engine, "SELECT 1;", [UnitToVerify("function:s.spin", spin, (), True)], scen, trans, step_timeout_ms=300
+    )
     v = result.agent.verdicts[0]
     assert v.category == "wrong" and v.first_mismatch[2].what == "timeout"
 
 
 @pytest.mark.oracle
-@pytest.mark.skipif(not os.environ.get("MIGRATOR_ORACLE_DSN"), reason="no Oracle database here (set MIGRATOR_ORACLE_DSN=user/pw@host:port/service)")
+@pytest.mark.skipif(
+    not os.environ.get("MIGRATOR_ORACLE_DSN"),
+    reason="no Oracle database here (set MIGRATOR_ORACLE_DSN=user/pw@host:port/service)",
+)
 def test_live_oracle_dsn_connects():
     with DsnOracle(os.environ["MIGRATOR_ORACLE_DSN"]) as engine:
         conn = engine.connect()
@@ -70,14 +95,28 @@ def test_live_oracle_dsn_connects():
 
 
 @pytest.mark.docker
-@pytest.mark.skipif(not docker_available(), reason="no Docker engine answers on this machine (testcontainers cannot start Oracle Free)")
+@pytest.mark.skipif(
+    not docker_available(), reason="no Docker engine answers on this machine (testcontainers cannot start Oracle Free)"
+)
 def test_oracle_free_container_records_a_transcript():
     from harness.oracle import ContainerOracle, record
 
-    scen = ScenarioFile.model_validate({"schema": "s", "scenarios": [{"id": "one", "units": ["function:s.f"], "steps": [
-        {"name": "call", "oracle": "SELECT f(2) FROM dual", "postgres": "SELECT f(2)"}]}]})
+    scen = ScenarioFile.model_validate(
+        {
+            "schema": "s",
+            "scenarios": [
+                {
+                    "id": "one",
+                    "units": ["function:s.f"],
+                    "steps": [{"name": "call", "oracle": "SELECT f(2) FROM dual", "postgres": "SELECT f(2)"}],
+                }
+            ],
+        }
+    )
     with ContainerOracle() as engine:
-        transcript, problems = record(engine, [("function:s.f", "CREATE FUNCTION f(x NUMBER) RETURN NUMBER IS BEGIN RETURN x * 2; END;")], scen)
+        transcript, problems = record(
+            engine, [("function:s.f", "CREATE FUNCTION f(x NUMBER) RETURN NUMBER IS BEGIN RETURN x * 2; END;")], scen
+        )
     assert not problems
     assert transcript.provenance.kind == "oracle"
     assert transcript.outcomes["one"]["call"].rows == [[4]]
@@ -88,13 +127,28 @@ def test_fixed_date_freezes_sysdate_in_a_scenario(pg_engine):
 
     fn = "CREATE FUNCTION today() RETURNS timestamp(0) LANGUAGE sql STABLE AS $$ SELECT oracompat.sysdate() $$;"
     step = {"name": "now", "oracle": "SELECT SYSDATE FROM dual", "postgres": "SELECT today()"}
-    scen = ScenarioFile.model_validate({"schema": "s", "scenarios": [
-        {"id": "frozen", "units": ["function:s.today"], "fixed_date": "2024-02-15 10:00:00", "steps": [step]},
-        {"id": "live", "units": ["function:s.today"], "steps": [step]}]})
-    trans = TranscriptFile.model_validate({"schema": "s", "provenance": {"kind": "authored", "author": "t", "basis": "b"},
-                                           "outcomes": {"frozen": {"now": {"rows": [["2024-02-15 10:00:00"]]}},
-                                                        "live": {"now": {"rows": [["2024-02-15 10:00:00"]]}}}})
-    result = verify(pg_engine, SUPPORT_SQL, [UnitToVerify("function:s.today", fn, (), True)], scen, trans, do_nothing=False)
+    scen = ScenarioFile.model_validate(
+        {
+            "schema": "s",
+            "scenarios": [
+                {"id": "frozen", "units": ["function:s.today"], "fixed_date": "2024-02-15 10:00:00", "steps": [step]},
+                {"id": "live", "units": ["function:s.today"], "steps": [step]},
+            ],
+        }
+    )
+    trans = TranscriptFile.model_validate(
+        {
+            "schema": "s",
+            "provenance": {"kind": "authored", "author": "t", "basis": "b"},
+            "outcomes": {
+                "frozen": {"now": {"rows": [["2024-02-15 10:00:00"]]}},
+                "live": {"now": {"rows": [["2024-02-15 10:00:00"]]}},
+            },
+        }
+    )
+    result = verify(
+        pg_engine, SUPPORT_SQL, [UnitToVerify("function:s.today", fn, (), True)], scen, trans, do_nothing=False
+    )
     v = result.agent.verdicts[0]
     # The frozen scenario agrees; the live one sees today's clock and must not.
     assert v.steps == 2 and v.steps_agreeing == 1 and v.first_mismatch[0] == "live"

@@ -8,8 +8,8 @@ added.
 
 from __future__ import annotations
 
-import psycopg
 import pglast
+import psycopg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,10 +19,41 @@ from harness.quoting import UnsafeName, comment_text, qualified, quote_ident
 from migrator.batch.output import deploy_script, preamble_sql, unit_path
 from migrator.source.units import SourceSpan, Unit, UnitKind
 
-PIECES = ['"', '""', ";", "--", "/*", "*/", "$$", "$fn$", "'", " ", "\n", "\\", "é", "ß", "数", "Ω",
-          "inner", "user", "select", "order", "table", "oracompat", "x", "A", "_", "1", "#", "$"]
-NAMES = st.lists(st.sampled_from(PIECES), min_size=1, max_size=8).map("".join).filter(
-    lambda n: len(n.encode("utf-8")) <= 63)  # PostgreSQL truncates longer names (NAMEDATALEN)
+PIECES = [
+    '"',
+    '""',
+    ";",
+    "--",
+    "/*",
+    "*/",
+    "$$",
+    "$fn$",
+    "'",
+    " ",
+    "\n",
+    "\\",
+    "é",
+    "ß",
+    "数",
+    "Ω",
+    "inner",
+    "user",
+    "select",
+    "order",
+    "table",
+    "oracompat",
+    "x",
+    "A",
+    "_",
+    "1",
+    "#",
+    "$",
+]
+NAMES = (
+    st.lists(st.sampled_from(PIECES), min_size=1, max_size=8)
+    .map("".join)
+    .filter(lambda n: len(n.encode("utf-8")) <= 63)
+)  # PostgreSQL truncates longer names (NAMEDATALEN)
 
 
 def _created_schemas(text: str) -> list[str]:
@@ -44,8 +75,11 @@ def test_qualified_names_keep_their_parts(schema, name):
     assert (stmt.relation.schemaname, stmt.relation.relname) == (schema, name)
 
 
-PLAIN_OTHERS = [type(s.stmt).__name__ for s in pglast.parse_sql(preamble_sql("hr", ["pkg_a"]))
-                if type(s.stmt).__name__ != "CreateSchemaStmt"]
+PLAIN_OTHERS = [
+    type(s.stmt).__name__
+    for s in pglast.parse_sql(preamble_sql("hr", ["pkg_a"]))
+    if type(s.stmt).__name__ != "CreateSchemaStmt"
+]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,8 +93,14 @@ def test_preamble_creates_exactly_the_named_schemas(schema, package):
 
 
 def _unit(name: str, schema: str = "hr") -> Unit:
-    return Unit(id=f"package_spec:{schema}.{name}", kind=UnitKind.PACKAGE_SPEC, schema=schema, name=name,
-                text="", span=SourceSpan("p.pks", 1, 1, 0, 0))
+    return Unit(
+        id=f"package_spec:{schema}.{name}",
+        kind=UnitKind.PACKAGE_SPEC,
+        schema=schema,
+        name=name,
+        text="",
+        span=SourceSpan("p.pks", 1, 1, 0, 0),
+    )
 
 
 @settings(max_examples=200, deadline=None)
@@ -75,8 +115,9 @@ def test_deploy_script_paths_are_file_safe_and_distinct(names):
             assert set(line[4:]) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.too_slow])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(name=NAMES)
 def test_names_round_trip_through_a_real_server(pg_dsn, name):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:

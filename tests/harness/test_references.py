@@ -16,8 +16,11 @@ from harness.scenarios import ScenarioFile, TranscriptFile
 from harness.verify import UnitToVerify, verify
 
 DSN = os.environ.get("MIGRATOR_PLPGSQL_CHECK_DSN")
-pytestmark = pytest.mark.skipif(not DSN, reason="no PostgreSQL with plpgsql_check here "
-                                "(CI installs postgresql-15-plpgsql-check and sets MIGRATOR_PLPGSQL_CHECK_DSN)")
+pytestmark = pytest.mark.skipif(
+    not DSN,
+    reason="no PostgreSQL with plpgsql_check here "
+    "(CI installs postgresql-15-plpgsql-check and sets MIGRATOR_PLPGSQL_CHECK_DSN)",
+)
 
 TABLE = "CREATE TABLE t(id int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 10);"
 GOOD = "CREATE FUNCTION good(p int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN (SELECT v FROM t WHERE id = p); END $$;"
@@ -28,18 +31,39 @@ BEGIN IF p < 0 THEN RETURN (SELECT no_such_column FROM t LIMIT 1); END IF; RETUR
 TRIG = """CREATE FUNCTION trg_fn() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.v := NEW.missing; RETURN NEW; END $$;
 CREATE TRIGGER trg BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION trg_fn();"""
 
-SCEN = ScenarioFile.model_validate({"schema": "s", "scenarios": [
-    {"id": "good", "units": ["function:s.good"], "steps": [{"name": "one", "oracle": "SELECT good(1) FROM dual", "postgres": "SELECT good(1)"}]},
-    {"id": "latent", "units": ["function:s.latent"], "steps": [{"name": "one", "oracle": "SELECT latent(1) FROM dual", "postgres": "SELECT latent(1)"}]},
-]})
-TRANS = TranscriptFile.model_validate({"schema": "s", "provenance": {"kind": "authored", "author": "t", "basis": "b"},
-                                       "outcomes": {"good": {"one": {"rows": [[10]]}}, "latent": {"one": {"rows": [[1]]}}}})
+SCEN = ScenarioFile.model_validate(
+    {
+        "schema": "s",
+        "scenarios": [
+            {
+                "id": "good",
+                "units": ["function:s.good"],
+                "steps": [{"name": "one", "oracle": "SELECT good(1) FROM dual", "postgres": "SELECT good(1)"}],
+            },
+            {
+                "id": "latent",
+                "units": ["function:s.latent"],
+                "steps": [{"name": "one", "oracle": "SELECT latent(1) FROM dual", "postgres": "SELECT latent(1)"}],
+            },
+        ],
+    }
+)
+TRANS = TranscriptFile.model_validate(
+    {
+        "schema": "s",
+        "provenance": {"kind": "authored", "author": "t", "basis": "b"},
+        "outcomes": {"good": {"one": {"rows": [[10]]}}, "latent": {"one": {"rows": [[1]]}}},
+    }
+)
 
 
 def test_plpgsql_check_resolves_references():
-    units = [UnitToVerify("table:s.t", TABLE, (), True), UnitToVerify("function:s.good", GOOD, ("table:s.t",), True),
-             UnitToVerify("function:s.latent", LATENT, ("table:s.t",), True),
-             UnitToVerify("trigger:s.trg", TRIG, ("table:s.t",), True)]
+    units = [
+        UnitToVerify("table:s.t", TABLE, (), True),
+        UnitToVerify("function:s.good", GOOD, ("table:s.t",), True),
+        UnitToVerify("function:s.latent", LATENT, ("table:s.t",), True),
+        UnitToVerify("trigger:s.trg", TRIG, ("table:s.t",), True),
+    ]
     with DsnPostgres(DSN) as engine:
         result = verify(engine, "SELECT 1;", units, SCEN, TRANS, do_nothing=False)
     assert result.references_checked

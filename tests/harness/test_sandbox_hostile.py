@@ -23,15 +23,26 @@ from harness.verify import UnitToVerify, verify
 from migrator.batch.output import required_extensions
 
 SUPERUSER_DSN = os.environ.get("MIGRATOR_SUPERUSER_DSN")
-ENGINES = ["embedded", pytest.param("superuser-dsn", marks=pytest.mark.skipif(
-    not SUPERUSER_DSN, reason="no second PostgreSQL server with a superuser DSN here "
-    "(CI starts Debian's PostgreSQL 15 and sets MIGRATOR_SUPERUSER_DSN)"))]
+ENGINES = [
+    "embedded",
+    pytest.param(
+        "superuser-dsn",
+        marks=pytest.mark.skipif(
+            not SUPERUSER_DSN,
+            reason="no second PostgreSQL server with a superuser DSN here "
+            "(CI starts Debian's PostgreSQL 15 and sets MIGRATOR_SUPERUSER_DSN)",
+        ),
+    ),
+]
 
 
 @pytest.fixture(scope="module", params=ENGINES)
 def engine(request):
-    eng = (EmbeddedPostgres(extensions=required_extensions()) if request.param == "embedded"
-           else DsnPostgres(SUPERUSER_DSN, required_extensions()))
+    eng = (
+        EmbeddedPostgres(extensions=required_extensions())
+        if request.param == "embedded"
+        else DsnPostgres(SUPERUSER_DSN, required_extensions())
+    )
     with eng:
         yield eng
 
@@ -91,9 +102,11 @@ def _attacks(folder: Path, table: str, admin_db: str, host_dsn_base: str) -> dic
         "data:s.dblink_dsn_db": f"SELECT dblink_exec({_lit(dsn_to_admin_db)}, {_lit('DROP TABLE ' + table)});",
         "data:s.signal": "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid();",
         # Built at run time from pieces, called by a data statement: the deploy-time route.
-        "function:s.sneaky": ("CREATE FUNCTION sneaky() RETURNS int LANGUAGE plpgsql AS $$ DECLARE v text := 'CO'; BEGIN "
-                              f"EXECUTE v || 'PY (SELECT 1) TO PRO' || 'GRAM ' || {_lit(_lit('touch ' + str(folder / 'sneaky')))}; "
-                              "RETURN 1; END $$;"),
+        "function:s.sneaky": (
+            "CREATE FUNCTION sneaky() RETURNS int LANGUAGE plpgsql AS $$ DECLARE v text := 'CO'; BEGIN "
+            f"EXECUTE v || 'PY (SELECT 1) TO PRO' || 'GRAM ' || {_lit(_lit('touch ' + str(folder / 'sneaky')))}; "
+            "RETURN 1; END $$;"
+        ),
         "data:s.call_sneaky": "CREATE TABLE called AS SELECT sneaky() AS x;",
     }
 
@@ -101,8 +114,10 @@ def _attacks(folder: Path, table: str, admin_db: str, host_dsn_base: str) -> dic
 def test_hostile_units_are_refused_and_reach_nothing(engine, canary):
     folder, table = canary
     attacks = _attacks(folder, table, _admin_db(engine), engine.admin_dsn())
-    units = [UnitToVerify(uid, text, ("function:s.sneaky",) if uid == "data:s.call_sneaky" else (), True)
-             for uid, text in attacks.items()]
+    units = [
+        UnitToVerify(uid, text, ("function:s.sneaky",) if uid == "data:s.call_sneaky" else (), True)
+        for uid, text in attacks.items()
+    ]
     settings_before = _file_settings(engine)
     result = verify(engine, "SELECT 1;", units, None, None, do_nothing=False)
     verdicts = {v.unit_id: v for v in result.agent.verdicts}
@@ -118,24 +133,45 @@ def test_hostile_units_are_refused_and_reach_nothing(engine, canary):
             continue  # defining the function is harmless; calling it is the attack
         v = verdicts[uid]
         assert v.category == "rejected", (uid, v.category, v.reason)
-        assert any(word in v.reason for word in ("permission denied", "must be", "pg_hba.conf", "password",
-                                                 "privilege", "only superuser")), (uid, v.reason)
+        assert any(
+            word in v.reason
+            for word in ("permission denied", "must be", "pg_hba.conf", "password", "privilege", "only superuser")
+        ), (uid, v.reason)
 
 
 def test_runtime_attack_in_a_scenario_step(engine, canary):
     """A function that reaches for the host only when a scenario calls it: the step fails with the
     server's refusal and the unit is judged on that, nothing else happens."""
     folder, table = canary
-    fn = ("CREATE FUNCTION app_total() RETURNS int LANGUAGE plpgsql AS $$ BEGIN "
-          f"EXECUTE 'COPY (SELECT 1) TO PROGRAM ' || quote_literal({_lit('touch ' + str(folder / 'step'))}); "
-          "RETURN 1; END $$;")
-    scen = ScenarioFile.model_validate({"schema": "s", "scenarios": [{"id": "t", "units": ["function:s.app_total"],
-                                        "steps": [{"name": "call", "oracle": "SELECT app_total FROM dual",
-                                                   "postgres": "SELECT app_total()"}]}]})
-    trans = TranscriptFile.model_validate({"schema": "s", "provenance": {"kind": "authored", "author": "t", "basis": "b"},
-                                           "outcomes": {"t": {"call": {"rows": [[1]]}}}})
-    result = verify(engine, "SELECT 1;", [UnitToVerify("function:s.app_total", fn, (), True)], scen, trans,
-                    do_nothing=False)
+    fn = (
+        "CREATE FUNCTION app_total() RETURNS int LANGUAGE plpgsql AS $$ BEGIN "
+        f"EXECUTE 'COPY (SELECT 1) TO PROGRAM ' || quote_literal({_lit('touch ' + str(folder / 'step'))}); "
+        "RETURN 1; END $$;"
+    )
+    scen = ScenarioFile.model_validate(
+        {
+            "schema": "s",
+            "scenarios": [
+                {
+                    "id": "t",
+                    "units": ["function:s.app_total"],
+                    "steps": [
+                        {"name": "call", "oracle": "SELECT app_total FROM dual", "postgres": "SELECT app_total()"}
+                    ],
+                }
+            ],
+        }
+    )
+    trans = TranscriptFile.model_validate(
+        {
+            "schema": "s",
+            "provenance": {"kind": "authored", "author": "t", "basis": "b"},
+            "outcomes": {"t": {"call": {"rows": [[1]]}}},
+        }
+    )
+    result = verify(
+        engine, "SELECT 1;", [UnitToVerify("function:s.app_total", fn, (), True)], scen, trans, do_nothing=False
+    )
     v = result.agent.verdicts[0]
     assert not (folder / "step").exists()
     assert v.category == "wrong"
@@ -147,16 +183,38 @@ def test_database_settings_carrying_sql_are_replayed_as_data(engine, canary):
     replays the template's settings. Replaying must treat the value as data."""
     _folder, table = canary
     payload = f"x'; DROP TABLE {table}; --"
-    unit = ("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET application_name = %L', current_database(), "
-            f"{_lit(payload)}); END $$;")
-    scen = ScenarioFile.model_validate({"schema": "s", "scenarios": [{"id": "t", "units": ["data:s.settings"],
-                                        "steps": [{"name": "name", "oracle": "SELECT 1 FROM dual",
-                                                   "postgres": "SELECT current_setting('application_name') = "
-                                                               + _lit(payload)}]}]})
-    trans = TranscriptFile.model_validate({"schema": "s", "provenance": {"kind": "authored", "author": "t", "basis": "b"},
-                                           "outcomes": {"t": {"name": {"rows": [[True]]}}}})
-    result = verify(engine, "SELECT 1;", [UnitToVerify("data:s.settings", unit, (), True)], scen, trans,
-                    do_nothing=False)
+    unit = (
+        "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET application_name = %L', current_database(), "
+        f"{_lit(payload)}); END $$;"
+    )
+    scen = ScenarioFile.model_validate(
+        {
+            "schema": "s",
+            "scenarios": [
+                {
+                    "id": "t",
+                    "units": ["data:s.settings"],
+                    "steps": [
+                        {
+                            "name": "name",
+                            "oracle": "SELECT 1 FROM dual",
+                            "postgres": "SELECT current_setting('application_name') = " + _lit(payload),
+                        }
+                    ],
+                }
+            ],
+        }
+    )
+    trans = TranscriptFile.model_validate(
+        {
+            "schema": "s",
+            "provenance": {"kind": "authored", "author": "t", "basis": "b"},
+            "outcomes": {"t": {"name": {"rows": [[True]]}}},
+        }
+    )
+    result = verify(
+        engine, "SELECT 1;", [UnitToVerify("data:s.settings", unit, (), True)], scen, trans, do_nothing=False
+    )
     assert _table_exists(engine, table)
     assert result.agent.verdicts[0].category == "correct"  # the setting arrived intact, as a value
 
@@ -165,10 +223,15 @@ def test_execution_role_is_unprivileged(engine):
     role = engine.sandbox.role
     assert role.dedicated and role.name.startswith("migrator_exec_")
     with psycopg.connect(engine.admin_dsn(), autocommit=True) as conn:
-        flags = conn.execute("SELECT rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls "
-                             "FROM pg_roles WHERE rolname = %s", (role.name,)).fetchone()
-        members = conn.execute("SELECT count(*) FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member "
-                               "WHERE r.rolname = %s", (role.name,)).fetchone()[0]
+        flags = conn.execute(
+            "SELECT rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls "
+            "FROM pg_roles WHERE rolname = %s",
+            (role.name,),
+        ).fetchone()
+        members = conn.execute(
+            "SELECT count(*) FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member WHERE r.rolname = %s",
+            (role.name,),
+        ).fetchone()[0]
     assert flags == (False, False, False, False, False)
     assert members == 0
 
@@ -195,15 +258,46 @@ def test_autonomous_transactions_work_for_the_execution_role(engine, tmp_path):
     src.mkdir()
     (src / "all.sql").write_text(AUTONOMOUS)
     step = "BEGIN; CALL log_it('kept'); ROLLBACK; SELECT count(*) FROM log_t"
-    (tmp_path / "scen.yaml").write_text(yaml.safe_dump({"schema": "app", "scenarios": [
-        {"id": "auto", "units": ["procedure:app.log_it"], "steps": [
-            {"name": "survives", "oracle": "BEGIN log_it('kept'); ROLLBACK; END;", "postgres": step}]}]}))
-    (tmp_path / "trans.yaml").write_text(yaml.safe_dump({"schema": "app", "provenance": {
-        "kind": "authored", "author": "test", "basis": "an autonomous transaction commits on its own"},
-        "outcomes": {"auto": {"survives": {"rows": [[1]]}}}}))
-    report = migrate(src, tmp_path / "out", MigrateOptions(deploy=engine.admin_dsn(), verify=True, progress=False,
-                                                           scenarios=tmp_path / "scen.yaml",
-                                                           transcript=tmp_path / "trans.yaml"))
+    (tmp_path / "scen.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "schema": "app",
+                "scenarios": [
+                    {
+                        "id": "auto",
+                        "units": ["procedure:app.log_it"],
+                        "steps": [
+                            {"name": "survives", "oracle": "BEGIN log_it('kept'); ROLLBACK; END;", "postgres": step}
+                        ],
+                    }
+                ],
+            }
+        )
+    )
+    (tmp_path / "trans.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "schema": "app",
+                "provenance": {
+                    "kind": "authored",
+                    "author": "test",
+                    "basis": "an autonomous transaction commits on its own",
+                },
+                "outcomes": {"auto": {"survives": {"rows": [[1]]}}},
+            }
+        )
+    )
+    report = migrate(
+        src,
+        tmp_path / "out",
+        MigrateOptions(
+            deploy=engine.admin_dsn(),
+            verify=True,
+            progress=False,
+            scenarios=tmp_path / "scen.yaml",
+            transcript=tmp_path / "trans.yaml",
+        ),
+    )
     assert report.sandbox.dedicated and report.sandbox.notes == []
     unit = next(u for u in report.units if u.kind == "procedure")
     assert unit.category == "correct", (unit.verdict, unit.first_mismatch)

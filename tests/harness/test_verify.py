@@ -19,34 +19,70 @@ BROKEN = "CREATE FUNCTION app.bal3( RETURNS numeric"
 # Empties the table: must not leak into any other scenario (fresh clone per scenario).
 WIPE = "CREATE PROCEDURE app.wipe() LANGUAGE sql AS $$ DELETE FROM app.acct $$;"
 
-SCENARIOS = ScenarioFile.model_validate({"schema": "app", "scenarios": [
-    {"id": "wipe", "units": ["procedure:app.wipe"], "steps": [
-        {"name": "call", "oracle": "BEGIN wipe; END;", "postgres": "CALL app.wipe()"},
-        {"name": "after", "oracle": "SELECT count(*) FROM acct", "postgres": "SELECT count(*) FROM app.acct"}]},
-    {"id": "bal", "units": ["function:app.bal"], "steps": [
-        {"name": "found", "oracle": "SELECT bal(1) FROM dual", "postgres": "SELECT app.bal(1)"},
-        {"name": "missing", "oracle": "SELECT bal(9) FROM dual", "postgres": "SELECT app.bal(9)"}]},
-    {"id": "bal2", "units": ["function:app.bal2"], "steps": [
-        {"name": "found", "oracle": "SELECT bal2(1) FROM dual", "postgres": "SELECT app.bal2(1)"},
-        {"name": "missing", "oracle": "SELECT bal2(9) FROM dual", "postgres": "SELECT app.bal2(9)"}]},
-]})
+SCENARIOS = ScenarioFile.model_validate(
+    {
+        "schema": "app",
+        "scenarios": [
+            {
+                "id": "wipe",
+                "units": ["procedure:app.wipe"],
+                "steps": [
+                    {"name": "call", "oracle": "BEGIN wipe; END;", "postgres": "CALL app.wipe()"},
+                    {
+                        "name": "after",
+                        "oracle": "SELECT count(*) FROM acct",
+                        "postgres": "SELECT count(*) FROM app.acct",
+                    },
+                ],
+            },
+            {
+                "id": "bal",
+                "units": ["function:app.bal"],
+                "steps": [
+                    {"name": "found", "oracle": "SELECT bal(1) FROM dual", "postgres": "SELECT app.bal(1)"},
+                    {"name": "missing", "oracle": "SELECT bal(9) FROM dual", "postgres": "SELECT app.bal(9)"},
+                ],
+            },
+            {
+                "id": "bal2",
+                "units": ["function:app.bal2"],
+                "steps": [
+                    {"name": "found", "oracle": "SELECT bal2(1) FROM dual", "postgres": "SELECT app.bal2(1)"},
+                    {"name": "missing", "oracle": "SELECT bal2(9) FROM dual", "postgres": "SELECT app.bal2(9)"},
+                ],
+            },
+        ],
+    }
+)
 
-TRANSCRIPT = TranscriptFile.model_validate({"schema": "app",
-    "provenance": {"kind": "authored", "author": "test", "basis": "documented Oracle semantics"},
-    "outcomes": {
-        "wipe": {"call": {"rows": None}, "after": {"rows": [[0]]}},
-        "bal": {"found": {"rows": [[100]], "output": ["bal 100"]},
-                "missing": {"error": {"code": "ORA-01403", "message": "no data found"}}},
-        "bal2": {"found": {"rows": [[100]]}, "missing": {"error": {"code": "ORA-01403", "message": "no data found"}}},
-    }})
+TRANSCRIPT = TranscriptFile.model_validate(
+    {
+        "schema": "app",
+        "provenance": {"kind": "authored", "author": "test", "basis": "documented Oracle semantics"},
+        "outcomes": {
+            "wipe": {"call": {"rows": None}, "after": {"rows": [[0]]}},
+            "bal": {
+                "found": {"rows": [[100]], "output": ["bal 100"]},
+                "missing": {"error": {"code": "ORA-01403", "message": "no data found"}},
+            },
+            "bal2": {
+                "found": {"rows": [[100]]},
+                "missing": {"error": {"code": "ORA-01403", "message": "no data found"}},
+            },
+        },
+    }
+)
 
 
 @pytest.fixture(scope="module")
 def result(pg_engine):
-    units = [UnitToVerify("table:app.acct", TABLE, (), True), UnitToVerify("procedure:app.wipe", WIPE, ("table:app.acct",), True),
-             UnitToVerify("function:app.bal", GOOD, ("table:app.acct",), True),
-             UnitToVerify("function:app.bal2", WRONG, ("table:app.acct",), True),
-             UnitToVerify("function:app.bal3", BROKEN, (), False)]
+    units = [
+        UnitToVerify("table:app.acct", TABLE, (), True),
+        UnitToVerify("procedure:app.wipe", WIPE, ("table:app.acct",), True),
+        UnitToVerify("function:app.bal", GOOD, ("table:app.acct",), True),
+        UnitToVerify("function:app.bal2", WRONG, ("table:app.acct",), True),
+        UnitToVerify("function:app.bal3", BROKEN, (), False),
+    ]
     return verify(pg_engine, PREAMBLE, units, SCENARIOS, TRANSCRIPT)
 
 

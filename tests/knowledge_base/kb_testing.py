@@ -17,5 +17,4 @@ def vec(*head: float) -> np.ndarray:
 
 
 def exp(context: str, polarity: str = "+", failure_type: str = "", **prov) -> Experience:
-    return Experience(polarity=polarity, failure_type=failure_type, context=context,
-                      provenance=Provenance(**prov))
+    return Experience(polarity=polarity, failure_type=failure_type, context=context, provenance=Provenance(**prov))

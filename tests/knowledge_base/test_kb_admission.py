@@ -16,16 +16,19 @@ def ev(*spec):
     return [Evidence(i + 1, tier, bool(s)) for i, (tier, s) in enumerate(spec)]
 
 
-@pytest.mark.parametrize("evidence, expected_c, status, advisory, reason", [
-    (ev(("G3", 1), ("G3", 1)), 3 / 4, "admitted", False, None),                  # (1+2)/(2+2)
-    (ev(("G1", 1), ("G1", 1)), 2 / 3, "admitted", True, "advisory"),            # (1+1)/(2+1)
-    (ev(("G0", 1), ("G0", 1)), 1.2 / 2.2, "candidate", True, "confidence"),     # 0.5455 < 0.65
-    (ev(("G3", 1)), 2 / 3, "candidate", False, "support 1 < 2"),                 # c ok, support 1
-    (ev(("G2", 1), ("G2", 1), ("G3", 0)), 2.6 / 4.6, "candidate", False, "confidence"),  # 0.5652
-    (ev(("G2", 1), ("G2", 1), ("G2", 1), ("G0", 0)), 3.4 / 4.5, "admitted", False, None),  # 0.7556
-    (ev(("G1", 1), ("G2", 1)), 2.3 / 3.3, "admitted", False, None),              # tier = best = G2
-    (ev(("G0", 0), ("G0", 0)), 1 / 2.2, "candidate", True, "support 0 < 2"),
-])
+@pytest.mark.parametrize(
+    "evidence, expected_c, status, advisory, reason",
+    [
+        (ev(("G3", 1), ("G3", 1)), 3 / 4, "admitted", False, None),  # (1+2)/(2+2)
+        (ev(("G1", 1), ("G1", 1)), 2 / 3, "admitted", True, "advisory"),  # (1+1)/(2+1)
+        (ev(("G0", 1), ("G0", 1)), 1.2 / 2.2, "candidate", True, "confidence"),  # 0.5455 < 0.65
+        (ev(("G3", 1)), 2 / 3, "candidate", False, "support 1 < 2"),  # c ok, support 1
+        (ev(("G2", 1), ("G2", 1), ("G3", 0)), 2.6 / 4.6, "candidate", False, "confidence"),  # 0.5652
+        (ev(("G2", 1), ("G2", 1), ("G2", 1), ("G0", 0)), 3.4 / 4.5, "admitted", False, None),  # 0.7556
+        (ev(("G1", 1), ("G2", 1)), 2.3 / 3.3, "admitted", False, None),  # tier = best = G2
+        (ev(("G0", 0), ("G0", 0)), 1 / 2.2, "candidate", True, "support 0 < 2"),
+    ],
+)
 def test_confidence_and_thresholds(evidence, expected_c, status, advisory, reason):
     assert confidence(evidence, CFG) == pytest.approx(expected_c, abs=1e-12)
     d = decide("X", "A", {}, evidence, [], CFG)
@@ -42,7 +45,7 @@ def test_support_counts_distinct_experiences():
 
 def test_thresholds_come_from_config():
     lenient = KBConfig(admit_confidence=0.5, admit_support=1)
-    assert decide("X", "A", {}, ev(("G0", 1)), [], lenient).status == "admitted"   # 1.1/2.1 = 0.524
+    assert decide("X", "A", {}, ev(("G0", 1)), [], lenient).status == "admitted"  # 1.1/2.1 = 0.524
     with pytest.raises(ValueError):
         KBConfig(tier_weights={"G0": 0.9, "G1": 0.5, "G2": 0.8, "G3": 1.0})
 
@@ -51,11 +54,14 @@ ADMITTED_G3 = AdmittedRule(rule_id=10, construct_id="X", idiom="A", tier="G3", s
 ADMITTED_G2 = AdmittedRule(rule_id=11, construct_id="X", idiom="A", tier="G2", scope={}, evidence=(3, 4))
 
 
-@pytest.mark.parametrize("new_tier, admitted, status, blocking", [
-    ("G3", ADMITTED_G3, "candidate", True),    # equal tier: blocked
-    ("G2", ADMITTED_G3, "candidate", True),    # lower tier: blocked
-    ("G3", ADMITTED_G2, "admitted", False),    # higher tier: admitted, conflict kept
-])
+@pytest.mark.parametrize(
+    "new_tier, admitted, status, blocking",
+    [
+        ("G3", ADMITTED_G3, "candidate", True),  # equal tier: blocked
+        ("G2", ADMITTED_G3, "candidate", True),  # lower tier: blocked
+        ("G3", ADMITTED_G2, "admitted", False),  # higher tier: admitted, conflict kept
+    ],
+)
 def test_contradiction_with_admitted_rule(new_tier, admitted, status, blocking):
     d = decide("X", "B", {}, [Evidence(5, new_tier, True), Evidence(6, new_tier, True)], [admitted], CFG)
     assert d.status == status

@@ -46,11 +46,12 @@ def test_snapshot_export_import(kb_dir, tmp_path, capsys):
     assert code == 0 and (kb_dir / "snapshots" / "ck-1" / "manifest.json").is_file()
     assert _run(["kb", "snapshot", "ck-1", "--kb", str(kb_dir)], capsys)[0] == 2
     assert _run(["kb", "export", str(tmp_path / "x.jsonl"), "--kb", str(kb_dir)], capsys)[0] == 0
-    code, out, _ = _run(["kb", "import", str(tmp_path / "x.jsonl"), "--kb", str(tmp_path / "new"),
-                         "--embedder", "hashing"], capsys)
+    code, out, _ = _run(
+        ["kb", "import", str(tmp_path / "x.jsonl"), "--kb", str(tmp_path / "new"), "--embedder", "hashing"], capsys
+    )
     assert code == 0 and "2 new, 0 already present" in out
     snap = kb_dir / "snapshots" / "ck-1"
-    code, out, _ = _run(["kb", "search", "NVL", "--kb", str(snap)], capsys)     # read-only view
+    code, out, _ = _run(["kb", "search", "NVL", "--kb", str(snap)], capsys)  # read-only view
     assert code == 0 and "+ #1" in out
     code, out, _ = _run(["kb", "stats", "--kb", str(kb_dir)], capsys)
     assert "checkpoint ck-1: 1 queries, verified 1" in out
@@ -78,12 +79,12 @@ def test_looking_does_not_write_behind_a_live_writer(tmp_path, capsys):
         writer.add_experience(exp("first"))
         writer.flush()
         state = (tmp_path / "kb" / "index" / "state.json").read_bytes()
-        writer.add_experience(exp("second, not yet flushed"))          # the index file is now stale
+        writer.add_experience(exp("second, not yet flushed"))  # the index file is now stale
         for argv in (["kb", "stats"], ["kb", "search", "second"], ["kb", "show", "2"]):
             code, out, _ = _run(argv + ["--kb", str(tmp_path / "kb")], capsys)
             assert code == 0
-        assert "second" in out                                        # seen through an in-memory repair
+        assert "second" in out  # seen through an in-memory repair
         assert (tmp_path / "kb" / "index" / "state.json").read_bytes() == state
-        writer.add_experience(exp("third"))                            # the writer carries on
+        writer.add_experience(exp("third"))  # the writer carries on
     with KnowledgeBase(tmp_path / "kb") as reopened:
         assert reopened.last_repair["mode"] == "fresh" and len(reopened) == 3

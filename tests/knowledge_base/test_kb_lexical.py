@@ -9,14 +9,17 @@ import pytest
 
 from knowledge_base.lexical import CorpusStats, LexicalIndex, tokenize
 
-DOCS = [tokenize(t) for t in (
-    "NVL returns the second argument when the first is null",
-    "DECODE compares an expression to each search value",
-    "ROWNUM limits the rows of a query result",
-    "CONNECT BY walks a hierarchy of rows rows rows",
-    "the outer join operator marks the optional side",
-    "SYSDATE returns the current date and time",
-)]
+DOCS = [
+    tokenize(t)
+    for t in (
+        "NVL returns the second argument when the first is null",
+        "DECODE compares an expression to each search value",
+        "ROWNUM limits the rows of a query result",
+        "CONNECT BY walks a hierarchy of rows rows rows",
+        "the outer join operator marks the optional side",
+        "SYSDATE returns the current date and time",
+    )
+]
 
 
 def test_tokenizer_is_merits():
@@ -34,7 +37,7 @@ def test_delta_scores_match_bm25s_base_scores():
     index = LexicalIndex()
     index.build(DOCS)
     for doc in (DOCS[3], DOCS[0]):
-        index.add(doc)                           # the same text again, now in the delta
+        index.add(doc)  # the same text again, now in the delta
     for query in (["rows", "hierarchy"], ["null", "nvl", "unknownword"], ["the"]):
         s = index.scores(query)
         assert len(s) == 8
@@ -54,7 +57,7 @@ def test_compaction_rebuilds_with_current_statistics():
     for extra in (["x"], ["y"], ["z"]):
         index.add(extra)
     with pytest.raises(RuntimeError):
-        index.maybe_compact(lambda: DOCS)        # a wrong document count is refused, never half-built
+        index.maybe_compact(lambda: DOCS)  # a wrong document count is refused, never half-built
 
 
 def test_empty_start_uses_exact_statistics():

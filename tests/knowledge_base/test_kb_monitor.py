@@ -10,13 +10,24 @@ from knowledge_base.monitor import checkpoint_metrics, jaccard_distance, monitor
 
 
 def trace(ck, query, pos, neg=()):
-    return {"checkpoint": ck, "query": query, "task_id": None, "failure_type": None,
-            "returned": [{"id": i, "polarity": "+"} for i in pos] + [{"id": i, "polarity": "-"} for i in neg]}
+    return {
+        "checkpoint": ck,
+        "query": query,
+        "task_id": None,
+        "failure_type": None,
+        "returned": [{"id": i, "polarity": "+"} for i in pos] + [{"id": i, "polarity": "-"} for i in neg],
+    }
 
 
 def test_metrics_hand_computed():
-    traces = [trace("ck1", "q1", [1, 2]), trace("ck1", "q2", [1]), trace("ck1", "q3", [], [9]),
-              trace("ck2", "q1", [1, 3]), trace("ck2", "q2", [4]), trace("ck2", "q4", [4, 1])]
+    traces = [
+        trace("ck1", "q1", [1, 2]),
+        trace("ck1", "q2", [1]),
+        trace("ck1", "q3", [], [9]),
+        trace("ck2", "q1", [1, 3]),
+        trace("ck2", "q2", [4]),
+        trace("ck2", "q4", [4, 1]),
+    ]
     m1, m2 = checkpoint_metrics(traces, {"ck1": {"state": {"verified_entries": 2, "admitted_rules": 0}}})
     assert (m1.queries, m1.distinct_positive_shown, m1.top_positive_id) == (3, 2, 1)
     assert m1.top_positive_share == 1.0 and m1.churn is None and m1.verified_entries == 2
@@ -34,7 +45,7 @@ def test_monitor_over_snapshots(kb):
     ck1 = kb.snapshot("ck1")
     for q in panel:
         ck1.retrieve(q)
-    b = kb.add_experience(exp("null handling with a default value"))
+    kb.add_experience(exp("null handling with a default value"))
     ck2 = kb.snapshot("ck2")
     for q in panel:
         ck2.retrieve(q)

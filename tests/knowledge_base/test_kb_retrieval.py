@@ -22,11 +22,18 @@ def ids(hits):
 def test_causal_eligibility_only_finalized_earlier_positions(kb):
     past = [kb.add_experience(exp(f"entry {i}", stream_position=i)) for i in range(5)]
     open_episode = kb.add_experience(exp("unfinished", stream_position=1, finalized=False))
-    approved = kb.add_many([Correction(construct_id="c", context="global fix", fix="f",
-                                       approval={"approved_by": "rev", "approved_at": "2026-01-01",
-                                                 "reference": "FIX-1"})])[0]
+    approved = kb.add_many(
+        [
+            Correction(
+                construct_id="c",
+                context="global fix",
+                fix="f",
+                approval={"approved_by": "rev", "approved_at": "2026-01-01", "reference": "FIX-1"},
+            )
+        ]
+    )[0]
     r = kb.retrieve(RetrievalQuery(text="entry", stream_position=3, k_positive=10))
-    assert sorted(ids(r.positives)) == sorted(past[:3] + [approved])   # positions 0,1,2; not 3, 4
+    assert sorted(ids(r.positives)) == sorted(past[:3] + [approved])  # positions 0,1,2; not 3, 4
     assert open_episode not in ids(r.positives) and r.pools["+"].eligible == 4
     kb.finalize(open_episode)
     r = kb.retrieve(RetrievalQuery(text="entry", stream_position=3, k_positive=10))
@@ -47,16 +54,18 @@ def test_current_task_and_its_group_are_excluded(kb):
 def test_shared_reference_target_leak_is_closed(kb):
     """EPAM's leak: two different sources in different groups share ONE reference target. Only the
     target id links the training entry to the held-out task; ids and groups do not."""
-    leaked = kb.add_experience(exp("sum salary by department", task_id="train-17", task_group="hr",
-                                   reference_target_id="target-42"))
-    clean = kb.add_experience(exp("sum salary by region", task_id="train-18", task_group="sales",
-                                  reference_target_id="target-77"))
+    leaked = kb.add_experience(
+        exp("sum salary by department", task_id="train-17", task_group="hr", reference_target_id="target-42")
+    )
+    clean = kb.add_experience(
+        exp("sum salary by region", task_id="train-18", task_group="sales", reference_target_id="target-77")
+    )
     query = RetrievalQuery(text="sum salary by department", task_id="test-3", task_group="finance")
-    assert ids(kb.retrieve(query).positives)[0] == leaked          # without the guard it would leak
+    assert ids(kb.retrieve(query).positives)[0] == leaked  # without the guard it would leak
     guarded = query.model_copy(update={"held_out_targets": frozenset({"target-42"})})
     r = kb.retrieve(guarded)
     assert ids(r.positives) == [clean] and r.pools["+"].eligible == 1
-    kb.declare_held_out(["target-42"])                               # persistent form of the guard
+    kb.declare_held_out(["target-42"])  # persistent form of the guard
     assert ids(kb.retrieve(query).positives) == [clean]
     kb.close()
     with KnowledgeBase(kb.root) as reopened:
@@ -77,7 +86,7 @@ def test_type_conditioning_needs_three_of_a_type(kb):
     typed = [kb.add_experience(exp(f"join {i}", failure_type="schema")) for i in range(2)]
     others = [kb.add_experience(exp(f"join other {i}", failure_type="syntax")) for i in range(3)]
     r = kb.retrieve(RetrievalQuery(text="join", failure_type="schema", k_positive=10))
-    assert not r.pools["+"].type_conditioned and r.pools["+"].searched == 5     # 2 < 3: whole pool
+    assert not r.pools["+"].type_conditioned and r.pools["+"].searched == 5  # 2 < 3: whole pool
     third = kb.add_experience(exp("join 3", failure_type="schema"))
     r = kb.retrieve(RetrievalQuery(text="join", failure_type="schema", k_positive=10))
     assert r.pools["+"].type_conditioned and r.pools["+"].searched == 3
@@ -90,31 +99,33 @@ def test_hybrid_score_min_max_per_pool_hand_computed(kb):
     texts = ["alpha", "beta", "zebra"]
     vectors = np.stack([vec(1, 0), vec(0.6, 0.8), vec(0, 1)])
     a, b, c = kb.add_many([exp(t) for t in texts], vectors=vectors)
-    kb.add_many([exp("zebra zebra", "-")], vectors=vec(-1, 0)[None])   # the other pool is separate
+    kb.add_many([exp("zebra zebra", "-")], vectors=vec(-1, 0)[None])  # the other pool is separate
     r = kb.retrieve_vector(RetrievalQuery(text="zebra"), Q)
     assert ids(r.positives) == [a, b, c]
     assert [h.score for h in r.positives] == pytest.approx([0.75, 0.75 * 0.6, 0.25], abs=1e-6)
     assert [h.dense_norm for h in r.positives] == pytest.approx([1, 0.6, 0], abs=1e-6)
     assert [h.lexical_norm for h in r.positives] == [0, 0, 1]
-    assert r.negatives[0].score == 0.0           # a one-entry pool normalises to 0
+    assert r.negatives[0].score == 0.0  # a one-entry pool normalises to 0
 
 
 def test_tie_breaks_dense_then_bm25_then_id(tmp_path):
     cfg = KBConfig(dense_weight=0.5, lexical_weight=0.5)
     with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder(), config=cfg) as kb:
         # A: dense 1 (norm 1), no word -> 0.5; B: dense 0, has word -> 0.5; C: 0.25; D = copy of C
-        a, b, c, d = kb.add_many([exp("x"), exp("zebra"), exp("y"), exp("y")],
-                                 vectors=np.stack([vec(1, 0), vec(0, 1), vec(0.5, 0.866), vec(0.5, 0.866)]))
+        a, b, c, d = kb.add_many(
+            [exp("x"), exp("zebra"), exp("y"), exp("y")],
+            vectors=np.stack([vec(1, 0), vec(0, 1), vec(0.5, 0.866), vec(0.5, 0.866)]),
+        )
         r = kb.retrieve_vector(RetrievalQuery(text="zebra", k_positive=4), Q)
         assert [h.score for h in r.positives][:2] == [0.5, 0.5]
-        assert ids(r.positives) == [a, b, c, d]     # tie A/B by dense; tie C/D by id
+        assert ids(r.positives) == [a, b, c, d]  # tie A/B by dense; tie C/D by id
         again = kb.retrieve_vector(RetrievalQuery(text="zebra", k_positive=4), Q)
         assert ids(again.positives) == ids(r.positives)
 
 
 def test_mmr_greedy_hand_computed():
     ranked = [Ranked(0, 1.0, 0, 0, 0, 0), Ranked(1, 0.9, 0, 0, 0, 0), Ranked(2, 0.5, 0, 0, 0, 0)]
-    vectors = np.array([[1, 0], [1, 0], [0, 1]], dtype=np.float32)     # row 1 duplicates row 0
+    vectors = np.array([[1, 0], [1, 0], [0, 1]], dtype=np.float32)  # row 1 duplicates row 0
     # lambda 0.5: after row 0, row 1 scores .45 - .5 = -.05, row 2 scores .25 - 0 = .25
     assert [r.row for r in mmr(ranked, vectors, 0.5, 2)] == [0, 2]
     assert [r.row for r in mmr(ranked, vectors, 1.0, 2)] == [0, 1]
@@ -123,13 +134,17 @@ def test_mmr_greedy_hand_computed():
 def test_mmr_in_retrieval_drops_a_near_duplicate(tmp_path):
     cfg = KBConfig(mmr_lambda=0.5)
     with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder(), config=cfg) as kb:
-        a, dup, other, far = kb.add_many([exp("p"), exp("q"), exp("r"), exp("s")],
-                                         vectors=np.stack([vec(1, 0), vec(1, 0.01), vec(0.7, 0.7), vec(0, 0, 1)]))
+        a, dup, other, far = kb.add_many(
+            [exp("p"), exp("q"), exp("r"), exp("s")],
+            vectors=np.stack([vec(1, 0), vec(1, 0.01), vec(0.7, 0.7), vec(0, 0, 1)]),
+        )
         r = kb.retrieve_vector(RetrievalQuery(text="nothing", k_positive=2), Q)
         assert ids(r.positives)[0] == a and dup not in ids(r.positives)
     with KnowledgeBase(tmp_path / "kb2", embedder=HashingEmbedder()) as kb:
-        a, dup, other, far = kb.add_many([exp("p"), exp("q"), exp("r"), exp("s")],
-                                         vectors=np.stack([vec(1, 0), vec(1, 0.01), vec(0.7, 0.7), vec(0, 0, 1)]))
+        a, dup, other, far = kb.add_many(
+            [exp("p"), exp("q"), exp("r"), exp("s")],
+            vectors=np.stack([vec(1, 0), vec(1, 0.01), vec(0.7, 0.7), vec(0, 0, 1)]),
+        )
         assert ids(kb.retrieve_vector(RetrievalQuery(text="nothing", k_positive=2), Q).positives) == [a, dup]
 
 

@@ -8,16 +8,30 @@ import sqlite3
 import pytest
 from kb_testing import exp
 
-from knowledge_base import (Approval, ApprovalRequired, Correction, HashingEmbedder, KnowledgeBase,
-                            ReadOnlyError, RetrievalQuery)
+from knowledge_base import (
+    Approval,
+    ApprovalRequired,
+    Correction,
+    HashingEmbedder,
+    KnowledgeBase,
+    ReadOnlyError,
+    RetrievalQuery,
+)
 from knowledge_base.embedders import HashingEmbedder as H
 from knowledge_base.loading import EmbedderMismatch
 
-APPROVAL = Approval(approved_by="reviewer", approved_at="2026-11-29T10:00:00Z", reference="FIX-031",
-                    reason="promoted: 3 flips, 0 regressions")
-XML = Correction(construct_id="xml-shred", failure_type="unsupported",
-                 context="shred an XML document column into relational rows with XMLTABLE PASSING COLUMNS",
-                 fix="keep XMLTABLE; PASSING takes the xml value; COLUMNS ... PATH stays")
+APPROVAL = Approval(
+    approved_by="reviewer",
+    approved_at="2026-11-29T10:00:00Z",
+    reference="FIX-031",
+    reason="promoted: 3 flips, 0 regressions",
+)
+XML = Correction(
+    construct_id="xml-shred",
+    failure_type="unsupported",
+    context="shred an XML document column into relational rows with XMLTABLE PASSING COLUMNS",
+    fix="keep XMLTABLE; PASSING takes the xml value; COLUMNS ... PATH stays",
+)
 
 
 def _filler(kb, n=30):
@@ -80,7 +94,7 @@ def test_snapshot_is_read_only_and_frozen(kb):
     query = RetrievalQuery(text="XMLTABLE shred xml column")
     kb.ingest(XML, APPROVAL)
     assert kb.retrieve(query).positives[0].kind == "correction"
-    assert all(h.kind != "correction" for h in snap.retrieve(query).positives)   # frozen at ck-001
+    assert all(h.kind != "correction" for h in snap.retrieve(query).positives)  # frozen at ck-001
     with pytest.raises(ReadOnlyError):
         snap.add_experience(exp("held-out result"))
     with pytest.raises(ReadOnlyError):

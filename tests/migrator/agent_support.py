@@ -39,26 +39,49 @@ END double_qty;
 """,
 }
 
-SCENARIOS = {"schema": "app", "scenarios": [
-    {"id": "note", "units": ["function:app.stock_note"], "steps": [
-        {"name": "full", "oracle": "SELECT stock_note(1) FROM dual", "postgres": "SELECT stock_note(1)"},
-        {"name": "empty", "oracle": "SELECT stock_note(2) FROM dual", "postgres": "SELECT stock_note(2)"},
-        {"name": "missing", "oracle": "SELECT stock_note(9) FROM dual", "postgres": "SELECT stock_note(9)"}]},
-    {"id": "label", "units": ["function:app.item_label"], "steps": [
-        {"name": "bolt", "oracle": "SELECT item_label(1) FROM dual", "postgres": "SELECT item_label(1)"},
-        {"name": "missing", "oracle": "SELECT item_label(9) FROM dual", "postgres": "SELECT item_label(9)"}]},
-    {"id": "double", "units": ["function:app.double_qty"], "steps": [
-        {"name": "ten", "oracle": "SELECT double_qty(1) FROM dual", "postgres": "SELECT double_qty(1)"}]},
-]}
+SCENARIOS = {
+    "schema": "app",
+    "scenarios": [
+        {
+            "id": "note",
+            "units": ["function:app.stock_note"],
+            "steps": [
+                {"name": "full", "oracle": "SELECT stock_note(1) FROM dual", "postgres": "SELECT stock_note(1)"},
+                {"name": "empty", "oracle": "SELECT stock_note(2) FROM dual", "postgres": "SELECT stock_note(2)"},
+                {"name": "missing", "oracle": "SELECT stock_note(9) FROM dual", "postgres": "SELECT stock_note(9)"},
+            ],
+        },
+        {
+            "id": "label",
+            "units": ["function:app.item_label"],
+            "steps": [
+                {"name": "bolt", "oracle": "SELECT item_label(1) FROM dual", "postgres": "SELECT item_label(1)"},
+                {"name": "missing", "oracle": "SELECT item_label(9) FROM dual", "postgres": "SELECT item_label(9)"},
+            ],
+        },
+        {
+            "id": "double",
+            "units": ["function:app.double_qty"],
+            "steps": [{"name": "ten", "oracle": "SELECT double_qty(1) FROM dual", "postgres": "SELECT double_qty(1)"}],
+        },
+    ],
+}
 NDF = {"error": {"code": "ORA-01403", "message": "no data found"}}
 # SELECT f(...) FROM dual prints the DBMS_OUTPUT lines only when the client reads them; the
 # recorder does, so they are part of Oracle's outcome.
-TRANSCRIPT = {"schema": "app", "provenance": {"kind": "authored", "author": "test", "basis": "Oracle PL/SQL semantics"},
-              "outcomes": {
-                  "note": {"full": {"rows": [["in stock"]], "output": ["checked 1"]},
-                           "empty": {"rows": [["empty"]], "output": ["checked 2"]}, "missing": NDF},
-                  "label": {"bolt": {"rows": [["BOLT"]], "output": ["label 1"]}, "missing": NDF},
-                  "double": {"ten": {"rows": [[20]], "output": ["double 1"]}}}}
+TRANSCRIPT = {
+    "schema": "app",
+    "provenance": {"kind": "authored", "author": "test", "basis": "Oracle PL/SQL semantics"},
+    "outcomes": {
+        "note": {
+            "full": {"rows": [["in stock"]], "output": ["checked 1"]},
+            "empty": {"rows": [["empty"]], "output": ["checked 2"]},
+            "missing": NDF,
+        },
+        "label": {"bolt": {"rows": [["BOLT"]], "output": ["label 1"]}, "missing": NDF},
+        "double": {"ten": {"rows": [[20]], "output": ["double 1"]}},
+    },
+}
 
 
 def write_schema(tmp_path: Path) -> Path:

@@ -2,24 +2,40 @@
 
 from __future__ import annotations
 
-from migrator.convert.ddl import dispatch as ddl
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
+from migrator.convert.ddl import dispatch as ddl
 from migrator.source.units import SourceSpan, Unit, UnitKind
 
 # Golden file name prefix → unit kind.
 PREFIX_KIND = {
-    "table": UnitKind.TABLE, "index": UnitKind.INDEX, "sequence": UnitKind.SEQUENCE,
-    "view": UnitKind.VIEW, "mview": UnitKind.MATERIALIZED_VIEW, "comment": UnitKind.COMMENT,
-    "grant": UnitKind.GRANT, "revoke": UnitKind.GRANT, "synonym": UnitKind.SYNONYM,
-    "type": UnitKind.TYPE, "alter": UnitKind.ALTER, "other": UnitKind.OTHER,
-    "insert": UnitKind.DATA, "update": UnitKind.DATA, "delete": UnitKind.DATA,
+    "table": UnitKind.TABLE,
+    "index": UnitKind.INDEX,
+    "sequence": UnitKind.SEQUENCE,
+    "view": UnitKind.VIEW,
+    "mview": UnitKind.MATERIALIZED_VIEW,
+    "comment": UnitKind.COMMENT,
+    "grant": UnitKind.GRANT,
+    "revoke": UnitKind.GRANT,
+    "synonym": UnitKind.SYNONYM,
+    "type": UnitKind.TYPE,
+    "alter": UnitKind.ALTER,
+    "other": UnitKind.OTHER,
+    "insert": UnitKind.DATA,
+    "update": UnitKind.DATA,
+    "delete": UnitKind.DATA,
 }
 
 
 def make_unit(kind: UnitKind, name: str, text: str, schema: str = "hr") -> Unit:
     text = text.strip().rstrip(";").rstrip()
-    return Unit(id=f"{kind.value}:{schema}.{name}", kind=kind, schema=schema, name=name, text=text,
-                span=SourceSpan("test.sql", 1, text.count("\n") + 1, 0, len(text)))
+    return Unit(
+        id=f"{kind.value}:{schema}.{name}",
+        kind=kind,
+        schema=schema,
+        name=name,
+        text=text,
+        span=SourceSpan("test.sql", 1, text.count("\n") + 1, 0, len(text)),
+    )
 
 
 def context_for(units: list[Unit], disabled: frozenset[str] = frozenset()) -> ConversionContext:

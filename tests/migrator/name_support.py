@@ -46,7 +46,7 @@ def statements(sql: str) -> list[tuple[str, dict]]:
     out = []
     for raw in pglast.parse_sql(sql):
         start = raw.stmt_location
-        text = sql[start:start + raw.stmt_len] if raw.stmt_len else sql[start:]
+        text = sql[start : start + raw.stmt_len] if raw.stmt_len else sql[start:]
         out.append((text, raw.stmt(skip_none=True)))
     return out
 
@@ -102,7 +102,7 @@ def _sql(query: str, mode: int, refs: Refs) -> None:
         collect([s for _, s in statements(query)], refs)
         return
     if mode >= 3:  # an assignment "target := expression": the target is a datum (collected apart)
-        query = query[_assignment(query) + 2:]
+        query = query[_assignment(query) + 2 :]
     collect([s for _, s in statements("SELECT " + query)], refs)
 
 
@@ -111,7 +111,7 @@ def _assignment(text: str) -> int:
     i, quote = 0, None
     while i < len(text):
         c = text[i]
-        if quote and c == quote and text[i + 1:i + 2] == quote:
+        if quote and c == quote and text[i + 1 : i + 2] == quote:
             i += 2  # a doubled quote inside: still quoted
             continue
         if quote and c == quote:

@@ -9,12 +9,21 @@ from migrator.convert import plsql
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
 from migrator.source.units import SourceSpan, Unit, UnitKind
 
-_HEAD = re.compile(r"(?is)^\s*(?:CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABLE\s+)?"
-                   r"(PACKAGE\s+BODY|PACKAGE|FUNCTION|PROCEDURE|TRIGGER|TYPE\s+BODY|TYPE|TABLE)\s+"
-                   r"(?:\w+\.)?\"?(\w+)\"?|(DECLARE|BEGIN))")
-_KINDS = {"PACKAGE BODY": UnitKind.PACKAGE_BODY, "PACKAGE": UnitKind.PACKAGE_SPEC, "FUNCTION": UnitKind.FUNCTION,
-          "PROCEDURE": UnitKind.PROCEDURE, "TRIGGER": UnitKind.TRIGGER, "TYPE BODY": UnitKind.TYPE_BODY,
-          "TYPE": UnitKind.TYPE, "TABLE": UnitKind.TABLE}
+_HEAD = re.compile(
+    r"(?is)^\s*(?:CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABLE\s+)?"
+    r"(PACKAGE\s+BODY|PACKAGE|FUNCTION|PROCEDURE|TRIGGER|TYPE\s+BODY|TYPE|TABLE)\s+"
+    r"(?:\w+\.)?\"?(\w+)\"?|(DECLARE|BEGIN))"
+)
+_KINDS = {
+    "PACKAGE BODY": UnitKind.PACKAGE_BODY,
+    "PACKAGE": UnitKind.PACKAGE_SPEC,
+    "FUNCTION": UnitKind.FUNCTION,
+    "PROCEDURE": UnitKind.PROCEDURE,
+    "TRIGGER": UnitKind.TRIGGER,
+    "TYPE BODY": UnitKind.TYPE_BODY,
+    "TYPE": UnitKind.TYPE,
+    "TABLE": UnitKind.TABLE,
+}
 
 
 def _strip_comments(chunk: str) -> str:
@@ -51,7 +60,7 @@ def split_sql(text: str, schema: str = "s") -> list[Unit]:
                 if u is not None:
                     u.text = stmt.rstrip(";")
                     units.append(u)
-                chunk = _strip_comments(chunk[len(stmt):])
+                chunk = _strip_comments(chunk[len(stmt) :])
                 continue
             units.append(u)
             break

@@ -7,113 +7,114 @@ with a `/` line."""
 VIEW = "CREATE VIEW v AS SELECT {} AS x FROM t;\n"
 
 EXAMPLES: dict[str, str] = {
-    'expr.nvl': VIEW.format('NVL(a, 0)'),
-    'expr.nvl2': VIEW.format('NVL2(a + b, 1, 0)'),
-    'expr.decode': VIEW.format('DECODE(a, b, 1, 0)'),
-    'expr.empty_string_null': VIEW.format("''"),
-    'expr.concat_null': VIEW.format('a || b'),
-    'expr.implicit_to_text': (
-        'CREATE TABLE t (n NUMBER, s VARCHAR2(10));\n'
-        'CREATE VIEW v AS SELECT s || n AS x FROM t;\n'),
-    'expr.empty_result_null': VIEW.format('TRIM(a)'),
-    'expr.replace': VIEW.format("REPLACE(a, 'x')"),
-    'expr.nls_numeric': VIEW.format("TO_CHAR(a, '9G990D00', 'NLS_NUMERIC_CHARACTERS='',.''')"),
-    'expr.instr': VIEW.format("INSTR(a, 'x', 1, 2)"),
-    'expr.substr': VIEW.format('SUBSTR(a, 0, 2)'),
-    'expr.lpad': VIEW.format('LPAD(a, n)'),
-    'expr.greatest_least': VIEW.format('GREATEST(a, b)'),
-    'expr.listagg': VIEW.format('LISTAGG(a) WITHIN GROUP (ORDER BY a)'),
-    'expr.to_number': VIEW.format('TO_NUMBER(a)'),
-    'expr.division': VIEW.format('a / b'),
-    'expr.raw_hex': VIEW.format('RAWTOHEX(a)'),
-    'expr.lob_conversion': VIEW.format('TO_CLOB(a)'),
-    'expr.sysdate': VIEW.format('SYSDATE'),
-    'expr.date_arith': 'CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT d + 1 AS x FROM t;\n',
-    'expr.trunc_date': 'CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT TRUNC(d) AS x FROM t;\n',
-    'expr.round_date': "CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT ROUND(d, 'MM') AS x FROM t;\n",
-    'expr.add_months': VIEW.format('ADD_MONTHS(d, 1)'),
-    'expr.months_between': VIEW.format('MONTHS_BETWEEN(d, e)'),
-    'expr.last_day': VIEW.format('LAST_DAY(d)'),
-    'expr.to_date': VIEW.format("TO_DATE('2020-01-01', 'YYYY-MM-DD')"),
-    'expr.date_type': VIEW.format('CAST(a AS DATE)'),
-    'expr.to_char': (
-        'CREATE TABLE t (d DATE);\n'
-        "CREATE VIEW v AS SELECT TO_CHAR(d, 'DD-MON-RR SSSSS') AS x FROM t;\n"),
-    'sql.dual': 'CREATE VIEW v AS SELECT 1 AS x FROM dual;\n',
-    'sql.outer_join_plus': 'CREATE VIEW v AS SELECT t.a FROM t, s WHERE t.id = s.id(+);\n',
-    'sql.sequence_nextval': 'CREATE VIEW v AS SELECT s.NEXTVAL AS x FROM dual;\n',
-    'sql.rownum': 'CREATE VIEW v AS SELECT a FROM t WHERE ROWNUM <= 5;\n',
-    'sql.connect_by': 'CREATE VIEW v AS SELECT id FROM t START WITH parent IS NULL CONNECT BY PRIOR id = parent;\n',
-    'sql.merge': (
-        'MERGE INTO t USING s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.a = s.a WHERE s.a > 0 '
-        'WHEN NOT MATCHED THEN INSERT (id, a) VALUES (s.id, s.a);\n'),
-    'sql.update_set_target': 'CREATE OR REPLACE PROCEDURE p IS BEGIN UPDATE t x SET x.a = 1; END;\n/\n',
-    'sql.for_update_of': (
-        'CREATE OR REPLACE PROCEDURE p IS CURSOR c IS SELECT a FROM t FOR UPDATE OF a; BEGIN NULL; END;\n'
-        '/\n'),
-    'ddl.view': 'CREATE VIEW v AS SELECT a FROM t;\n',
-    'ddl.materialized_view': 'CREATE MATERIALIZED VIEW mv AS SELECT a FROM t;\n',
-    'ddl.index': 'CREATE INDEX ix ON t (a);\n',
-    'ddl.sequence': 'CREATE SEQUENCE s START WITH 1 INCREMENT BY 1 NOCACHE;\n',
-    'ddl.synonym': 'CREATE SYNONYM syn FOR t;\n',
-    'ddl.grant': 'GRANT SELECT ON t TO bob;\n',
-    'ddl.comment': "COMMENT ON TABLE t IS 'hello';\n",
-    'ddl.object_type': 'CREATE TYPE point_t AS OBJECT (x NUMBER, y NUMBER);\n/\n',
-    'ddl.collection_type': 'CREATE TYPE num_list AS TABLE OF NUMBER;\n/\n',
-    'ddl.alter_table': 'ALTER TABLE t ADD (c NUMBER(5));\n',
-    'ddl.identity': 'CREATE TABLE t (id NUMBER GENERATED ALWAYS AS IDENTITY, a NUMBER);\n',
-    'ddl.virtual_column': 'CREATE TABLE t (a NUMBER, b NUMBER GENERATED ALWAYS AS (a * 2) VIRTUAL);\n',
-    'ddl.default_sysdate': 'CREATE TABLE t (a DATE DEFAULT CURRENT_DATE);\n',
-    'ddl.temporary_table': 'CREATE GLOBAL TEMPORARY TABLE tmp (a NUMBER) ON COMMIT DELETE ROWS;\n',
-    'ddl.physical_attributes': 'CREATE TABLE t (a NUMBER) TABLESPACE users PCTFREE 10;\n',
-    'ddl.number_type': 'CREATE TABLE t (a NUMBER(10));\n',
-    'ddl.varchar2': 'CREATE TABLE t (a VARCHAR2(30));\n',
-    'ddl.char_type': 'CREATE TABLE t (a CHAR(3));\n',
-    'ddl.date_type': 'CREATE TABLE t (a DATE);\n',
-    'ddl.timestamp_type': 'CREATE TABLE t (a TIMESTAMP WITH TIME ZONE);\n',
-    'ddl.interval_type': 'CREATE TABLE t (a INTERVAL DAY TO SECOND);\n',
-    'ddl.lob_types': 'CREATE TABLE t (a CLOB);\n',
-    'ddl.binary_float': 'CREATE TABLE t (a BINARY_FLOAT);\n',
-    'ddl.rowid_type': 'CREATE TABLE t (a ROWID);\n',
-    'ddl.xml_type': 'CREATE TABLE t (a XMLTYPE);\n',
-    'ddl.boolean_type': (
-        'CREATE OR REPLACE FUNCTION f RETURN NUMBER IS b BOOLEAN := TRUE; BEGIN RETURN 1; END;\n'
-        '/\n'),
-    'ddl.plsql_integer': (
-        'CREATE OR REPLACE FUNCTION f RETURN NUMBER IS i PLS_INTEGER := 1; BEGIN RETURN i; END;\n'
-        '/\n'),
-    'ddl.ref_cursor': (
-        'CREATE OR REPLACE FUNCTION f RETURN SYS_REFCURSOR IS c SYS_REFCURSOR; BEGIN '
-        'OPEN c FOR SELECT 1 FROM dual; RETURN c; END;\n'
-        '/\n'),
-    'data.insert': 'INSERT INTO t (a, b) VALUES (1, SYSDATE);\n',
-    'data.insert_all': 'INSERT ALL INTO t (a) VALUES (1) INTO t (a) VALUES (2) SELECT * FROM dual;\n',
-    'plsql.function': 'CREATE OR REPLACE FUNCTION f RETURN NUMBER IS BEGIN RETURN 1; END;\n/\n',
-    'plsql.procedure': 'CREATE OR REPLACE PROCEDURE p IS BEGIN NULL; END;\n/\n',
-    'plsql.package': (
-        'CREATE OR REPLACE PACKAGE pk IS PROCEDURE p; END pk;\n'
-        '/\n'
-        'CREATE OR REPLACE PACKAGE BODY pk IS PROCEDURE p IS BEGIN NULL; END; END pk;\n'
-        '/\n'),
-    'plsql.trigger': (
-        'CREATE TABLE t (a NUMBER);\n'
-        'CREATE OR REPLACE TRIGGER trg BEFORE INSERT ON t FOR EACH ROW BEGIN :NEW.a := 1; END;\n'
-        '/\n'),
-    'plsql.exceptions': (
-        'CREATE OR REPLACE PROCEDURE p IS e EXCEPTION; BEGIN '
-        'RAISE e; EXCEPTION WHEN e THEN NULL; END;\n'
-        '/\n'),
-    'plsql.collections': (
-        'CREATE OR REPLACE FUNCTION f RETURN NUMBER IS TYPE nt IS TABLE OF NUMBER; v nt := nt(1, 2); BEGIN '
-        'RETURN v.COUNT; END;\n'
-        '/\n'),
-    'plsql.dbms_output': "CREATE OR REPLACE PROCEDURE p IS BEGIN DBMS_OUTPUT.PUT_LINE('hi'); END;\n/\n",
-    'plsql.raise_application_error': (
-        "CREATE OR REPLACE PROCEDURE p IS BEGIN RAISE_APPLICATION_ERROR(-20001, 'bad'); END;\n"
-        '/\n'),
-    'plsql.empty_string_params': 'CREATE OR REPLACE PROCEDURE p (a IN VARCHAR2) IS BEGIN NULL; END;\n/\n',
-    'plsql.autonomous': (
-        'CREATE OR REPLACE PROCEDURE p IS PRAGMA AUTONOMOUS_TRANSACTION; BEGIN '
-        'INSERT INTO t VALUES (1); COMMIT; END;\n'
-        '/\n'),
+    "expr.nvl": VIEW.format("NVL(a, 0)"),
+    "expr.nvl2": VIEW.format("NVL2(a + b, 1, 0)"),
+    "expr.decode": VIEW.format("DECODE(a, b, 1, 0)"),
+    "expr.empty_string_null": VIEW.format("''"),
+    "expr.concat_null": VIEW.format("a || b"),
+    "expr.implicit_to_text": (
+        "CREATE TABLE t (n NUMBER, s VARCHAR2(10));\nCREATE VIEW v AS SELECT s || n AS x FROM t;\n"
+    ),
+    "expr.empty_result_null": VIEW.format("TRIM(a)"),
+    "expr.replace": VIEW.format("REPLACE(a, 'x')"),
+    "expr.nls_numeric": VIEW.format("TO_CHAR(a, '9G990D00', 'NLS_NUMERIC_CHARACTERS='',.''')"),
+    "expr.instr": VIEW.format("INSTR(a, 'x', 1, 2)"),
+    "expr.substr": VIEW.format("SUBSTR(a, 0, 2)"),
+    "expr.lpad": VIEW.format("LPAD(a, n)"),
+    "expr.greatest_least": VIEW.format("GREATEST(a, b)"),
+    "expr.listagg": VIEW.format("LISTAGG(a) WITHIN GROUP (ORDER BY a)"),
+    "expr.to_number": VIEW.format("TO_NUMBER(a)"),
+    "expr.division": VIEW.format("a / b"),
+    "expr.raw_hex": VIEW.format("RAWTOHEX(a)"),
+    "expr.lob_conversion": VIEW.format("TO_CLOB(a)"),
+    "expr.sysdate": VIEW.format("SYSDATE"),
+    "expr.date_arith": "CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT d + 1 AS x FROM t;\n",
+    "expr.trunc_date": "CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT TRUNC(d) AS x FROM t;\n",
+    "expr.round_date": "CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT ROUND(d, 'MM') AS x FROM t;\n",
+    "expr.add_months": VIEW.format("ADD_MONTHS(d, 1)"),
+    "expr.months_between": VIEW.format("MONTHS_BETWEEN(d, e)"),
+    "expr.last_day": VIEW.format("LAST_DAY(d)"),
+    "expr.to_date": VIEW.format("TO_DATE('2020-01-01', 'YYYY-MM-DD')"),
+    "expr.date_type": VIEW.format("CAST(a AS DATE)"),
+    "expr.to_char": ("CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT TO_CHAR(d, 'DD-MON-RR SSSSS') AS x FROM t;\n"),
+    "sql.dual": "CREATE VIEW v AS SELECT 1 AS x FROM dual;\n",
+    "sql.outer_join_plus": "CREATE VIEW v AS SELECT t.a FROM t, s WHERE t.id = s.id(+);\n",
+    "sql.sequence_nextval": "CREATE VIEW v AS SELECT s.NEXTVAL AS x FROM dual;\n",
+    "sql.rownum": "CREATE VIEW v AS SELECT a FROM t WHERE ROWNUM <= 5;\n",
+    "sql.connect_by": "CREATE VIEW v AS SELECT id FROM t START WITH parent IS NULL CONNECT BY PRIOR id = parent;\n",
+    "sql.merge": (
+        "MERGE INTO t USING s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.a = s.a WHERE s.a > 0 "
+        "WHEN NOT MATCHED THEN INSERT (id, a) VALUES (s.id, s.a);\n"
+    ),
+    "sql.update_set_target": "CREATE OR REPLACE PROCEDURE p IS BEGIN UPDATE t x SET x.a = 1; END;\n/\n",
+    "sql.for_update_of": (
+        "CREATE OR REPLACE PROCEDURE p IS CURSOR c IS SELECT a FROM t FOR UPDATE OF a; BEGIN NULL; END;\n/\n"
+    ),
+    "ddl.view": "CREATE VIEW v AS SELECT a FROM t;\n",
+    "ddl.materialized_view": "CREATE MATERIALIZED VIEW mv AS SELECT a FROM t;\n",
+    "ddl.index": "CREATE INDEX ix ON t (a);\n",
+    "ddl.sequence": "CREATE SEQUENCE s START WITH 1 INCREMENT BY 1 NOCACHE;\n",
+    "ddl.synonym": "CREATE SYNONYM syn FOR t;\n",
+    "ddl.grant": "GRANT SELECT ON t TO bob;\n",
+    "ddl.comment": "COMMENT ON TABLE t IS 'hello';\n",
+    "ddl.object_type": "CREATE TYPE point_t AS OBJECT (x NUMBER, y NUMBER);\n/\n",
+    "ddl.collection_type": "CREATE TYPE num_list AS TABLE OF NUMBER;\n/\n",
+    "ddl.alter_table": "ALTER TABLE t ADD (c NUMBER(5));\n",
+    "ddl.identity": "CREATE TABLE t (id NUMBER GENERATED ALWAYS AS IDENTITY, a NUMBER);\n",
+    "ddl.virtual_column": "CREATE TABLE t (a NUMBER, b NUMBER GENERATED ALWAYS AS (a * 2) VIRTUAL);\n",
+    "ddl.default_sysdate": "CREATE TABLE t (a DATE DEFAULT CURRENT_DATE);\n",
+    "ddl.temporary_table": "CREATE GLOBAL TEMPORARY TABLE tmp (a NUMBER) ON COMMIT DELETE ROWS;\n",
+    "ddl.physical_attributes": "CREATE TABLE t (a NUMBER) TABLESPACE users PCTFREE 10;\n",
+    "ddl.number_type": "CREATE TABLE t (a NUMBER(10));\n",
+    "ddl.varchar2": "CREATE TABLE t (a VARCHAR2(30));\n",
+    "ddl.char_type": "CREATE TABLE t (a CHAR(3));\n",
+    "ddl.date_type": "CREATE TABLE t (a DATE);\n",
+    "ddl.timestamp_type": "CREATE TABLE t (a TIMESTAMP WITH TIME ZONE);\n",
+    "ddl.interval_type": "CREATE TABLE t (a INTERVAL DAY TO SECOND);\n",
+    "ddl.lob_types": "CREATE TABLE t (a CLOB);\n",
+    "ddl.binary_float": "CREATE TABLE t (a BINARY_FLOAT);\n",
+    "ddl.rowid_type": "CREATE TABLE t (a ROWID);\n",
+    "ddl.xml_type": "CREATE TABLE t (a XMLTYPE);\n",
+    "ddl.boolean_type": ("CREATE OR REPLACE FUNCTION f RETURN NUMBER IS b BOOLEAN := TRUE; BEGIN RETURN 1; END;\n/\n"),
+    "ddl.plsql_integer": (
+        "CREATE OR REPLACE FUNCTION f RETURN NUMBER IS i PLS_INTEGER := 1; BEGIN RETURN i; END;\n/\n"
+    ),
+    "ddl.ref_cursor": (
+        "CREATE OR REPLACE FUNCTION f RETURN SYS_REFCURSOR IS c SYS_REFCURSOR; BEGIN "
+        "OPEN c FOR SELECT 1 FROM dual; RETURN c; END;\n"
+        "/\n"
+    ),
+    "data.insert": "INSERT INTO t (a, b) VALUES (1, SYSDATE);\n",
+    "data.insert_all": "INSERT ALL INTO t (a) VALUES (1) INTO t (a) VALUES (2) SELECT * FROM dual;\n",
+    "plsql.function": "CREATE OR REPLACE FUNCTION f RETURN NUMBER IS BEGIN RETURN 1; END;\n/\n",
+    "plsql.procedure": "CREATE OR REPLACE PROCEDURE p IS BEGIN NULL; END;\n/\n",
+    "plsql.package": (
+        "CREATE OR REPLACE PACKAGE pk IS PROCEDURE p; END pk;\n"
+        "/\n"
+        "CREATE OR REPLACE PACKAGE BODY pk IS PROCEDURE p IS BEGIN NULL; END; END pk;\n"
+        "/\n"
+    ),
+    "plsql.trigger": (
+        "CREATE TABLE t (a NUMBER);\n"
+        "CREATE OR REPLACE TRIGGER trg BEFORE INSERT ON t FOR EACH ROW BEGIN :NEW.a := 1; END;\n"
+        "/\n"
+    ),
+    "plsql.exceptions": (
+        "CREATE OR REPLACE PROCEDURE p IS e EXCEPTION; BEGIN RAISE e; EXCEPTION WHEN e THEN NULL; END;\n/\n"
+    ),
+    "plsql.collections": (
+        "CREATE OR REPLACE FUNCTION f RETURN NUMBER IS TYPE nt IS TABLE OF NUMBER; v nt := nt(1, 2); BEGIN "
+        "RETURN v.COUNT; END;\n"
+        "/\n"
+    ),
+    "plsql.dbms_output": "CREATE OR REPLACE PROCEDURE p IS BEGIN DBMS_OUTPUT.PUT_LINE('hi'); END;\n/\n",
+    "plsql.raise_application_error": (
+        "CREATE OR REPLACE PROCEDURE p IS BEGIN RAISE_APPLICATION_ERROR(-20001, 'bad'); END;\n/\n"
+    ),
+    "plsql.empty_string_params": "CREATE OR REPLACE PROCEDURE p (a IN VARCHAR2) IS BEGIN NULL; END;\n/\n",
+    "plsql.autonomous": (
+        "CREATE OR REPLACE PROCEDURE p IS PRAGMA AUTONOMOUS_TRANSACTION; BEGIN "
+        "INSERT INTO t VALUES (1); COMMIT; END;\n"
+        "/\n"
+    ),
 }

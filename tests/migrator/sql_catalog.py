@@ -5,8 +5,16 @@ from __future__ import annotations
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
 from migrator.source.units import UnitKind
 
-EMP = {"empno": "NUMBER(6)", "ename": "VARCHAR2(30)", "job": "VARCHAR2(20)", "mgr": "NUMBER(6)",
-       "hiredate": "DATE", "sal": "NUMBER(8,2)", "comm": "NUMBER(8,2)", "deptno": "NUMBER(4)"}
+EMP = {
+    "empno": "NUMBER(6)",
+    "ename": "VARCHAR2(30)",
+    "job": "VARCHAR2(20)",
+    "mgr": "NUMBER(6)",
+    "hiredate": "DATE",
+    "sal": "NUMBER(8,2)",
+    "comm": "NUMBER(8,2)",
+    "deptno": "NUMBER(4)",
+}
 DEPT = {"deptno": "NUMBER(4)", "dname": "VARCHAR2(30)", "loc": "VARCHAR2(30)"}
 
 

@@ -1,8 +1,17 @@
 """LLM backends behind one protocol; pick one with `load_model("bedrock:...", cache_dir=...)`."""
 
 from migrator.agent.models.base import (
-    Completion, ContextWindowExceeded, Message, Model, ModelAccessDenied, ModelError, ModelNotFound,
-    ModelSetupError, ModelThrottled, ModelUnavailable, ModelValidationError,
+    Completion,
+    ContextWindowExceeded,
+    Message,
+    Model,
+    ModelAccessDenied,
+    ModelError,
+    ModelNotFound,
+    ModelSetupError,
+    ModelThrottled,
+    ModelUnavailable,
+    ModelValidationError,
 )
 from migrator.agent.models.bedrock import BedrockModel
 from migrator.agent.models.cache import CachedModel, request_hash, request_payload
@@ -13,9 +22,29 @@ from migrator.agent.models.retry import RetryPolicy
 from migrator.agent.models.scripted import ScriptedModel, ScriptRule, load_script
 
 __all__ = [
-    "BedrockModel", "CachedModel", "Completion", "ContextWindowExceeded", "Message", "Model",
-    "ModelAccessDenied", "ModelError", "ModelNotFound", "ModelSetupError", "ModelThrottled", "ModelUnavailable",
-    "ModelValidationError", "OpenAICompatModel", "RecordingModel", "ReplayMiss", "ReplayModel",
-    "RetryPolicy", "ScriptRule", "ScriptedModel", "Timeouts", "load_model", "load_script",
-    "request_hash", "request_payload",
+    "BedrockModel",
+    "CachedModel",
+    "Completion",
+    "ContextWindowExceeded",
+    "Message",
+    "Model",
+    "ModelAccessDenied",
+    "ModelError",
+    "ModelNotFound",
+    "ModelSetupError",
+    "ModelThrottled",
+    "ModelUnavailable",
+    "ModelValidationError",
+    "OpenAICompatModel",
+    "RecordingModel",
+    "ReplayMiss",
+    "ReplayModel",
+    "RetryPolicy",
+    "ScriptRule",
+    "ScriptedModel",
+    "Timeouts",
+    "load_model",
+    "load_script",
+    "request_hash",
+    "request_payload",
 ]

@@ -80,8 +80,11 @@ class ModelSetupError(ModelError):
 
 
 def missing_extra(package: str, backend: str, model: str) -> ModelSetupError:
-    return ModelSetupError(f"the {backend} backend needs {package}, which is not installed: "
-                           "install the llm extra with pip install '.[llm]'", model=model)
+    return ModelSetupError(
+        f"the {backend} backend needs {package}, which is not installed: "
+        "install the llm extra with pip install '.[llm]'",
+        model=model,
+    )
 
 
 class ModelAccessDenied(ModelError):

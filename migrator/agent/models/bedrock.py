@@ -15,14 +15,27 @@ import time
 from typing import Any
 
 from migrator.agent.models.base import (
-    Completion, ContextWindowExceeded, Message, ModelAccessDenied, ModelError, ModelNotFound,
-    ModelThrottled, ModelUnavailable, ModelValidationError, looks_like_context_overflow, missing_extra,
+    Completion,
+    ContextWindowExceeded,
+    Message,
+    ModelAccessDenied,
+    ModelError,
+    ModelNotFound,
+    ModelThrottled,
+    ModelUnavailable,
+    ModelValidationError,
+    looks_like_context_overflow,
+    missing_extra,
 )
 from migrator.agent.models.retry import RetryPolicy, call_with_retry
 
 _THROTTLED = {"ThrottlingException", "TooManyRequestsException"}
-_UNAVAILABLE = {"ServiceUnavailableException", "ModelNotReadyException", "InternalServerException",
-                "ModelTimeoutException"}
+_UNAVAILABLE = {
+    "ServiceUnavailableException",
+    "ModelNotReadyException",
+    "InternalServerException",
+    "ModelTimeoutException",
+}
 _ACCESS_HINT = (
     "check that your AWS credentials are valid and that this model is enabled for the account "
     "in the Bedrock console (Model access) in this region, and that IAM allows bedrock:InvokeModel"
@@ -124,8 +137,9 @@ def _make_client(region: str | None, profile: str | None, read_timeout_s: float,
     session = boto3.Session(profile_name=profile, region_name=region)
     if not session.region_name:
         raise ModelError("no AWS region: set AWS_REGION or use bedrock:<modelId>?region=<region>", model=name)
-    config = Config(retries={"total_max_attempts": 1, "mode": "standard"}, connect_timeout=10,
-                    read_timeout=read_timeout_s)
+    config = Config(
+        retries={"total_max_attempts": 1, "mode": "standard"}, connect_timeout=10, read_timeout=read_timeout_s
+    )
     try:
         return session.client("bedrock-runtime", config=config)
     except BotoCoreError as err:  # e.g. a named profile that does not exist
@@ -160,8 +174,11 @@ def _map_client_error(err: Any, name: str) -> ModelError:
     if code in {"AccessDeniedException", "UnrecognizedClientException"}:
         return ModelAccessDenied(f"{text} — {_ACCESS_HINT}", model=name)
     if code == "ResourceNotFoundException":
-        return ModelNotFound(f"{text} — check the model id and that it is offered in this region "
-                             "(some models need an inference profile id such as us.<modelId>)", model=name)
+        return ModelNotFound(
+            f"{text} — check the model id and that it is offered in this region "
+            "(some models need an inference profile id such as us.<modelId>)",
+            model=name,
+        )
     if code == "ValidationException":
         cls = ContextWindowExceeded if looks_like_context_overflow(message) else ModelValidationError
         return cls(text, model=name)

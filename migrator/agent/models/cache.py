@@ -101,7 +101,10 @@ class CachedModel:
             return hit
         completion = self.inner.complete(messages, temperature=temperature, max_tokens=max_tokens, stop=stop)
         entry = CacheEntry(
-            format=CACHE_FORMAT, key=key, model=self.name, request=payload,
+            format=CACHE_FORMAT,
+            key=key,
+            model=self.name,
+            request=payload,
             completion=CompletionRecord.of(dataclasses.replace(completion, cached=False)),
         )
         self._store(entry)

@@ -16,15 +16,29 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from migrator.agent.models.base import (
-    Completion, ContextWindowExceeded, Message, ModelAccessDenied, ModelError, ModelNotFound,
-    ModelThrottled, ModelUnavailable, ModelValidationError, looks_like_context_overflow, missing_extra,
+    Completion,
+    ContextWindowExceeded,
+    Message,
+    ModelAccessDenied,
+    ModelError,
+    ModelNotFound,
+    ModelThrottled,
+    ModelUnavailable,
+    ModelValidationError,
+    looks_like_context_overflow,
+    missing_extra,
 )
 from migrator.agent.models.retry import RetryPolicy, call_with_retry
 
 API_KEY_ENV = ("MIGRATOR_OPENAI_API_KEY", "OPENAI_API_KEY")
 # finish_reason → the Converse vocabulary Completion uses, so the loop checks one word for truncation.
-_STOP_REASONS = {"stop": "end_turn", "eos": "end_turn", "length": "max_tokens",
-                 "content_filter": "content_filtered", "tool_calls": "tool_use"}
+_STOP_REASONS = {
+    "stop": "end_turn",
+    "eos": "end_turn",
+    "length": "max_tokens",
+    "content_filter": "content_filtered",
+    "tool_calls": "tool_use",
+}
 
 
 @dataclass(frozen=True)
@@ -176,8 +190,10 @@ def _map_http_error(status: int, body: str, headers: Any, name: str) -> ModelErr
         hint = "set MIGRATOR_OPENAI_API_KEY or OPENAI_API_KEY to the server's key"
         return ModelAccessDenied(f"{text} — {hint}", model=name)
     if status == 404:
-        hint = ("check that base_url ends in the API root (often /v1) and that the server serves "
-                "this model name (GET <base_url>/models lists them)")
+        hint = (
+            "check that base_url ends in the API root (often /v1) and that the server serves "
+            "this model name (GET <base_url>/models lists them)"
+        )
         return ModelNotFound(f"{text} — {hint}", model=name)
     if looks_like_context_overflow(message):
         return ContextWindowExceeded(text, model=name)

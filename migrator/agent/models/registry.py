@@ -67,6 +67,4 @@ def _bedrock(spec: str, rest: str, retry: RetryPolicy | None) -> BedrockModel:
     if unknown:
         known = sorted(_BEDROCK_OPTIONS)
         raise ValueError(f"model spec {spec!r}: unknown option(s) {sorted(unknown)} (known: {known})")
-    return BedrockModel(
-        model_id, name=spec, region=options.get("region"), profile=options.get("profile"), retry=retry
-    )
+    return BedrockModel(model_id, name=spec, region=options.get("region"), profile=options.get("profile"), retry=retry)

@@ -92,7 +92,9 @@ class RecordingModel:
         completion = self.inner.complete(messages, temperature=temperature, max_tokens=max_tokens, stop=stop)
         payload = request_payload(messages, temperature=temperature, max_tokens=max_tokens, stop=stop)
         rec = Recording(
-            hash=request_hash(payload), model=self.name, request=payload,
+            hash=request_hash(payload),
+            model=self.name,
+            request=payload,
             completion=CompletionRecord.of(dataclasses.replace(completion, cached=False)),
         )
         _append_line(self.path, rec.model_dump_json())

@@ -54,9 +54,7 @@ def count_tokens(text: str) -> int:
 
 
 class ScriptedModel:
-    def __init__(
-        self, rules: list[ScriptRule] | None = None, default: str = DEFAULT_ANSWER, *, name: str = "scripted"
-    ):
+    def __init__(self, rules: list[ScriptRule] | None = None, default: str = DEFAULT_ANSWER, *, name: str = "scripted"):
         self.rules = list(rules or [])
         self.default = default
         self.name = name

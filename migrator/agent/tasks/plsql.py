@@ -2,32 +2,72 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from harness.incremental import IncrementalJudge
 from harness.verdict import Verdict
 from knowledge_base.records import Experience, Provenance, untrusted_block
 from migrator.agent.loop import Episode, Item
-from migrator.source.lexer import WORD, code_tokens
-from migrator.batch.static_check import check_sql
 from migrator.agent.tasks.prompts import build_messages, extract_sql
+from migrator.batch.static_check import check_sql
+from migrator.source.lexer import WORD, code_tokens
 from migrator.source.units import Unit, UnitKind
 
 # psycopg exception class names (keyed by SQLSTATE) → failure types the classifier reports.
 _DEPLOY_FAILURES = {
-    "UndefinedTable": "undefined object", "UndefinedObject": "undefined object", "UndefinedColumn": "undefined column",
-    "UndefinedFunction": "undefined function", "DatatypeMismatch": "type mismatch", "CannotCoerce": "type mismatch",
-    "InvalidTextRepresentation": "type mismatch", "SyntaxError": "parse error", "InvalidFunctionDefinition": "parse error",
+    "UndefinedTable": "undefined object",
+    "UndefinedObject": "undefined object",
+    "UndefinedColumn": "undefined column",
+    "UndefinedFunction": "undefined function",
+    "DatatypeMismatch": "type mismatch",
+    "CannotCoerce": "type mismatch",
+    "InvalidTextRepresentation": "type mismatch",
+    "SyntaxError": "parse error",
+    "InvalidFunctionDefinition": "parse error",
 }
-_MISMATCH_FAILURES = {"rows": "wrong rows", "error": "wrong error", "missing error": "wrong error",
-                      "unexpected error": "wrong error", "error message": "wrong error", "output": "missing/extra notice",
-                      "timeout": "timeout"}
+_MISMATCH_FAILURES = {
+    "rows": "wrong rows",
+    "error": "wrong error",
+    "missing error": "wrong error",
+    "unexpected error": "wrong error",
+    "error message": "wrong error",
+    "output": "missing/extra notice",
+    "timeout": "timeout",
+}
 # Oracle constructs worth naming in a spec-first checklist (token sequences, upper case).
-CONSTRUCTS = ("NVL", "NVL2", "DECODE", "SYSDATE", "ROWNUM", "CONNECT BY", "MERGE", "BULK COLLECT", "FORALL",
-              "EXECUTE IMMEDIATE", "REF CURSOR", "SYS_REFCURSOR", "%ROWTYPE", "%TYPE", "PRAGMA", "DBMS_OUTPUT",
-              "RAISE_APPLICATION_ERROR", "NO_DATA_FOUND", "TOO_MANY_ROWS", "CURSOR", "REVERSE", "ADD_MONTHS",
-              "MONTHS_BETWEEN", "TRUNC", "INSTR", "SUBSTR", "LISTAGG", "NEXTVAL", "SQLERRM", "SQLCODE")
+CONSTRUCTS = (
+    "NVL",
+    "NVL2",
+    "DECODE",
+    "SYSDATE",
+    "ROWNUM",
+    "CONNECT BY",
+    "MERGE",
+    "BULK COLLECT",
+    "FORALL",
+    "EXECUTE IMMEDIATE",
+    "REF CURSOR",
+    "SYS_REFCURSOR",
+    "%ROWTYPE",
+    "%TYPE",
+    "PRAGMA",
+    "DBMS_OUTPUT",
+    "RAISE_APPLICATION_ERROR",
+    "NO_DATA_FOUND",
+    "TOO_MANY_ROWS",
+    "CURSOR",
+    "REVERSE",
+    "ADD_MONTHS",
+    "MONTHS_BETWEEN",
+    "TRUNC",
+    "INSTR",
+    "SUBSTR",
+    "LISTAGG",
+    "NEXTVAL",
+    "SQLERRM",
+    "SQLCODE",
+)
 
 
 def detect_constructs(source: str) -> list[str]:
@@ -78,8 +118,16 @@ class _Parsed:
 class PlsqlTask:
     name = "plsql"
 
-    def __init__(self, units: list[Unit], outputs: dict[str, str], deps: dict[str, list[str]], judge: IncrementalJudge,
-                 write: callable, paragraphs: list[str], run_id: str):
+    def __init__(
+        self,
+        units: list[Unit],
+        outputs: dict[str, str],
+        deps: dict[str, list[str]],
+        judge: IncrementalJudge,
+        write: callable,
+        paragraphs: list[str],
+        run_id: str,
+    ):
         self._units, self._outputs, self._deps = units, outputs, deps
         self._judge, self._write, self._paragraphs, self._run_id = judge, write, paragraphs, run_id
 
@@ -99,7 +147,9 @@ class PlsqlTask:
         return classify(candidate, judgement.verdict, judgement.parsed)
 
     def query_text(self, item: Item, judgement: _Parsed) -> str:
-        return f"{item.extra['kind']} {' '.join(detect_constructs(item.source))}\n{judgement.reason}\n{item.source[:1200]}"
+        return (
+            f"{item.extra['kind']} {' '.join(detect_constructs(item.source))}\n{judgement.reason}\n{item.source[:1200]}"
+        )
 
     def _feedback(self, judgement: _Parsed) -> str:
         v = judgement.verdict
@@ -119,10 +169,18 @@ class PlsqlTask:
 
     def prompt(self, item: Item, candidate: str, judgement: _Parsed, failure_type: str, hits, strategy: str):
         memory = [untrusted_block(h) for h in (hits.positives + hits.negatives)] if hits else []
-        return build_messages(unit_id=item.id, source=item.source, candidate=candidate,
-                              feedback=self._feedback(judgement), failure_type=failure_type, strategy=strategy,
-                              constructs=detect_constructs(item.source), dependencies=self._signatures(item),
-                              memory=memory, paragraphs=self._paragraphs)
+        return build_messages(
+            unit_id=item.id,
+            source=item.source,
+            candidate=candidate,
+            feedback=self._feedback(judgement),
+            failure_type=failure_type,
+            strategy=strategy,
+            constructs=detect_constructs(item.source),
+            dependencies=self._signatures(item),
+            memory=memory,
+            paragraphs=self._paragraphs,
+        )
 
     def extract(self, answer: str) -> str | None:
         return extract_sql(answer)
@@ -141,10 +199,14 @@ class PlsqlTask:
             constructs=tuple(detect_constructs(item.source)),
             strategy=last.strategy,
             context=f"{item.extra['kind']} {item.id}: {episode.initial} -> {episode.final}\n{episode.final_reason}\n"
-                    f"Oracle source:\n{item.source[:1500]}",
+            f"Oracle source:\n{item.source[:1500]}",
             output=episode.final_text,
             tier=episode.final_tier,  # the evidence behind the verdict, for either polarity
-            provenance=Provenance(episode_id=f"{self._run_id}:{item.id}", stream_position=position,
-                                  task_id=item.id, task_group=item.group, finalized=True),
+            provenance=Provenance(
+                episode_id=f"{self._run_id}:{item.id}",
+                stream_position=position,
+                task_id=item.id,
+                task_group=item.group,
+                finalized=True,
+            ),
         )
-

@@ -14,8 +14,9 @@ def convert_alter(text: str, ctx: ConversionContext) -> str:
     try:
         toks = tokenize(text)
         if not toks[1].is_word("TABLE"):
-            return unconverted(ctx, f"ALTER {toks[1].text.upper()}",
-                               "only ALTER TABLE is converted; apply this change by hand", text)
+            return unconverted(
+                ctx, f"ALTER {toks[1].text.upper()}", "only ALTER TABLE is converted; apply this change by hand", text
+            )
         require(ctx, "ddl.alter_table", "ALTER TABLE")
         table, i = read_name(toks, 2)
         actions = _actions(text, toks, i, ctx, _types(table, ctx))
@@ -34,7 +35,7 @@ def _types(table: Name, ctx: ConversionContext) -> dict | None:
 
 def _actions(text: str, toks: list[Token], i: int, ctx: ConversionContext, types: dict | None) -> list[str]:
     verb = toks[i].text.upper()
-    rest = toks[i + 1:]
+    rest = toks[i + 1 :]
     if verb == "ADD":
         return _add(text, rest, ctx, types)
     if verb == "MODIFY":
@@ -84,7 +85,9 @@ def _modify(text: str, el: list[Token], ctx: ConversionContext, types: dict | No
         elif part.endswith("NULL"):
             out.append(f"ALTER COLUMN {name} DROP NOT NULL")
         else:
-            out.append(f"ADD {part.replace('REFERENCES', f'FOREIGN KEY ({name}) REFERENCES', 1) if 'REFERENCES' in part else part}")
+            out.append(
+                f"ADD {part.replace('REFERENCES', f'FOREIGN KEY ({name}) REFERENCES', 1) if 'REFERENCES' in part else part}"
+            )
     return out
 
 
@@ -96,16 +99,19 @@ def _drop(text: str, toks: list[Token]) -> list[str]:
         raise LexError("DROP PRIMARY KEY: name the constraint (PostgreSQL drops constraints by name)")
     cols = toks[1:] if toks[0].is_word("COLUMN") else toks
     if cols[0].text == "(":
-        cols = cols[1:matching_paren(cols, 0)]
-    return [f"DROP COLUMN {quote_ident(ident(t))}" for t in cols if t.kind in ("word", "qident")
-            and not t.is_word("CASCADE", "CONSTRAINTS")]
-
+        cols = cols[1 : matching_paren(cols, 0)]
+    return [
+        f"DROP COLUMN {quote_ident(ident(t))}"
+        for t in cols
+        if t.kind in ("word", "qident") and not t.is_word("CASCADE", "CONSTRAINTS")
+    ]
 
 
 def _rename(toks: list[Token]) -> str:
     """RENAME COLUMN a TO b | RENAME CONSTRAINT a TO b | RENAME TO x: same words in PostgreSQL."""
-    return "RENAME " + " ".join(t.text.upper() if t.is_word("COLUMN", "CONSTRAINT", "TO") else _rename_part(t)
-                                for t in toks)
+    return "RENAME " + " ".join(
+        t.text.upper() if t.is_word("COLUMN", "CONSTRAINT", "TO") else _rename_part(t) for t in toks
+    )
 
 
 def _rename_part(t: Token) -> str:

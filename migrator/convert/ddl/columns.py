@@ -6,15 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.quoting import quote_ident
-from migrator.convert.ddl import sequences as ddl_sequences
 from migrator.convert.context import ConversionContext
-from migrator.convert.ddl.common import convert_expression, require
-from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, STATE_WORDS, Constraint, keep, parse_constraint, render
-from migrator.convert.ddl.tokens import LexError, Token, ident, matching_paren, source
 from migrator.convert.datatypes import is_mapped, map_type
+from migrator.convert.ddl import sequences as ddl_sequences
+from migrator.convert.ddl.common import convert_expression, require
+from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, STATE_WORDS, keep, parse_constraint, render
+from migrator.convert.ddl.tokens import LexError, Token, ident, matching_paren, source
 
-_TYPE_END = CONSTRAINT_STARTS | STATE_WORDS | {
-    "DEFAULT", "GENERATED", "AS", "VISIBLE", "INVISIBLE", "ENCRYPT", "SORT", "COLLATE", "VIRTUAL"}
+_TYPE_END = (
+    CONSTRAINT_STARTS
+    | STATE_WORDS
+    | {"DEFAULT", "GENERATED", "AS", "VISIBLE", "INVISIBLE", "ENCRYPT", "SORT", "COLLATE", "VIRTUAL"}
+)
 # Defaults Oracle evaluates per row that have an exact PostgreSQL spelling.
 _DEFAULT_FUNCS = {
     "SYSDATE": "oracompat.sysdate()",  # LOCALTIMESTAMP(0) unless oracompat.fixed_date freezes it
@@ -61,8 +64,7 @@ def _column_type(oracle_type: str, ctx: ConversionContext) -> str:
     return pg
 
 
-def _parse_clause(text: str, toks: list[Token], i: int, col: Column, ctx: ConversionContext,
-                  types: dict | None) -> int:
+def _parse_clause(text: str, toks: list[Token], i: int, col: Column, ctx: ConversionContext, types: dict | None) -> int:
     t = toks[i]
     if t.is_word("DEFAULT"):
         return _parse_default(text, toks, i + 1, col, ctx, types)
@@ -82,8 +84,9 @@ def _parse_clause(text: str, toks: list[Token], i: int, col: Column, ctx: Conver
     return j
 
 
-def _parse_default(text: str, toks: list[Token], i: int, col: Column, ctx: ConversionContext,
-                   types: dict | None) -> int:
+def _parse_default(
+    text: str, toks: list[Token], i: int, col: Column, ctx: ConversionContext, types: dict | None
+) -> int:
     on_null = False
     if i + 1 < len(toks) and toks[i].is_word("ON") and toks[i + 1].is_word("NULL"):
         on_null, i = True, i + 2
@@ -128,8 +131,9 @@ def _default_expression(expr: str, ctx: ConversionContext, types: dict | None) -
     return convert_expression(expr, ctx, types)
 
 
-def _parse_generated(text: str, toks: list[Token], i: int, col: Column, ctx: ConversionContext,
-                     types: dict | None) -> int:
+def _parse_generated(
+    text: str, toks: list[Token], i: int, col: Column, ctx: ConversionContext, types: dict | None
+) -> int:
     j = i + 1 if toks[i].is_word("GENERATED") else i
     mode = []
     while j < len(toks) and not toks[j].is_word("AS"):
@@ -139,7 +143,7 @@ def _parse_generated(text: str, toks: list[Token], i: int, col: Column, ctx: Con
         return _identity(toks, j + 2, mode, col, ctx)
     require(ctx, "ddl.virtual_column", f"virtual column {col.name}")
     end = matching_paren(toks, j + 1)  # AS ( expr )
-    expr = convert_expression(source(text, toks[j + 2:end]), ctx, types)
+    expr = convert_expression(source(text, toks[j + 2 : end]), ctx, types)
     if not col.pg_type:
         raise LexError(f"virtual column {col.name} has no declared type; PostgreSQL needs one")
     ctx.applied("ddl.virtual_column")
@@ -157,7 +161,7 @@ def _identity(toks: list[Token], i: int, mode: list[str], col: Column, ctx: Conv
     options = ""
     if i < len(toks) and toks[i].text == "(":
         end = matching_paren(toks, i)
-        opts = ddl_sequences.options(toks[i + 1:end], ctx)
+        opts = ddl_sequences.options(toks[i + 1 : end], ctx)
         options = f" ({' '.join(opts)})" if opts else ""
         i = end + 1
     if col.pg_type not in ("smallint", "integer", "bigint"):
@@ -171,4 +175,3 @@ def _identity(toks: list[Token], i: int, mode: list[str], col: Column, ctx: Conv
 
 def render_column(col: Column) -> str:
     return " ".join(x for x in [quote_ident(col.name), col.pg_type, *col.parts] if x)
-

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import inspect
 
-from migrator.convert.sql import convert as sql
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.ddl.tokens import LexError, Token, tokenize
+from migrator.convert.sql import convert as sql
 
 
 def _accepts_types(fn) -> bool:
@@ -43,7 +43,6 @@ def words(tokens: list[Token]) -> str:
         glue = "" if not out or tok.text in (")", ",", ".") or out.endswith(("(", ".")) else " "
         out += glue + tok.text
     return out
-
 
 
 def require(ctx: ConversionContext, rule_id: str, construct: str) -> None:

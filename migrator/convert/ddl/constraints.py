@@ -16,8 +16,18 @@ from migrator.convert.ddl.tokens import LexError, Name, Token, ident, matching_p
 
 # Words that start a constraint or a state; they end a column's type and DEFAULT expression.
 CONSTRAINT_STARTS = {"CONSTRAINT", "NOT", "NULL", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "FOREIGN"}
-STATE_WORDS = {"ENABLE", "DISABLE", "VALIDATE", "NOVALIDATE", "RELY", "NORELY", "DEFERRABLE",
-               "INITIALLY", "USING", "EXCEPTIONS"}
+STATE_WORDS = {
+    "ENABLE",
+    "DISABLE",
+    "VALIDATE",
+    "NOVALIDATE",
+    "RELY",
+    "NORELY",
+    "DEFERRABLE",
+    "INITIALLY",
+    "USING",
+    "EXCEPTIONS",
+}
 
 
 @dataclass
@@ -36,12 +46,13 @@ class Constraint:
 def column_list(tokens: list[Token], i: int) -> tuple[list[str], int]:
     """`( a, b DESC, ... )` starting at tokens[i] == '(' → (names, index after ')')."""
     end = matching_paren(tokens, i)
-    names = [ident(t) for t in tokens[i + 1:end] if t.kind in ("word", "qident")]
+    names = [ident(t) for t in tokens[i + 1 : end] if t.kind in ("word", "qident")]
     return names, end + 1
 
 
-def parse_constraint(text: str, toks: list[Token], i: int, ctx: ConversionContext,
-                     column: str | None = None, types: dict | None = None) -> tuple[Constraint, int]:
+def parse_constraint(
+    text: str, toks: list[Token], i: int, ctx: ConversionContext, column: str | None = None, types: dict | None = None
+) -> tuple[Constraint, int]:
     """Read one constraint starting at toks[i] (optionally `CONSTRAINT name` first)."""
     name = None
     if toks[i].is_word("CONSTRAINT"):
@@ -56,7 +67,7 @@ def parse_constraint(text: str, toks: list[Token], i: int, ctx: ConversionContex
         con, i = _parse_key(toks, i, name, column)
     elif t.is_word("CHECK"):
         end = matching_paren(toks, i + 1)
-        cond = source(text, toks[i + 2:end])
+        cond = source(text, toks[i + 2 : end])
         con, i = Constraint("check", name, check=convert_expression(cond, ctx, types)), end + 1
     elif t.is_word("FOREIGN", "REFERENCES"):
         con, i = _parse_foreign(toks, i, name, column)
@@ -100,7 +111,7 @@ def _parse_states(toks: list[Token], i: int, con: Constraint, ctx: ConversionCon
         t = toks[i]
         if t.is_word("DEFERRABLE") or t.is_word("NOT") and i + 1 < len(toks) and toks[i + 1].is_word("DEFERRABLE"):
             n = 1 if t.is_word("DEFERRABLE") else 2
-            con.deferral += [x.text.upper() for x in toks[i:i + n]]
+            con.deferral += [x.text.upper() for x in toks[i : i + n]]
             i += n
         elif t.is_word("INITIALLY"):
             con.deferral += ["INITIALLY", toks[i + 1].text.upper()]

@@ -48,8 +48,12 @@ def _insert_all(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     query once per target (same rows unless the query is volatile — noted).
     """
     if toks[1].is_word("FIRST") or any(t.is_word("WHEN") for t in toks):
-        return unconverted(ctx, "conditional INSERT ALL/FIRST",
-                           "conditional multi-table insert: split into INSERT ... SELECT ... WHERE per branch", text)
+        return unconverted(
+            ctx,
+            "conditional INSERT ALL/FIRST",
+            "conditional multi-table insert: split into INSERT ... SELECT ... WHERE per branch",
+            text,
+        )
     clauses, query_start = _into_clauses(toks, 2)
     query = source(text, toks[query_start:])
     from_dual = _is_dual_query(toks[query_start:])
@@ -60,8 +64,11 @@ def _insert_all(text: str, toks: list[Token], ctx: ConversionContext) -> str:
         cols_text = source(text, cols)
         vals_text = source(text, values)
         # Oracle text again (converted below), so the table is written the Oracle way
-        stmt = f"INSERT INTO {table.oracle} {cols_text} VALUES {vals_text}" if from_dual else \
-            f"INSERT INTO {table.oracle} {cols_text} SELECT {vals_text[1:-1]} FROM ({query}) src"
+        stmt = (
+            f"INSERT INTO {table.oracle} {cols_text} VALUES {vals_text}"
+            if from_dual
+            else f"INSERT INTO {table.oracle} {cols_text} SELECT {vals_text[1:-1]} FROM ({query}) src"
+        )
         out.append(convert_statement(stmt, ctx, types=_types_of(table, ctx.catalog)) + ";")
     ctx.applied("data.insert_all")
     return "\n".join(out)
@@ -79,11 +86,11 @@ def _into_clauses(toks: list[Token], i: int) -> tuple[list, int]:
         cols: list[Token] = []
         if toks[i].text == "(":
             end = matching_paren(toks, i)
-            cols, i = toks[i:end + 1], end + 1
+            cols, i = toks[i : end + 1], end + 1
         if not toks[i].is_word("VALUES"):
             raise LexError("INSERT ALL INTO without VALUES")
         end = matching_paren(toks, i + 1)
-        clauses.append((table, cols, toks[i + 1:end + 1]))
+        clauses.append((table, cols, toks[i + 1 : end + 1]))
         i = end + 1
     return clauses, i
 

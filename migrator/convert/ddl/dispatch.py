@@ -8,8 +8,8 @@ queries to `migrator.convert.sql.convert`.
 
 from __future__ import annotations
 
-from migrator.convert.ddl import alter, data, grants, indexes, object_types, objects, sequences, tables, views
 from migrator.convert.context import Catalog, ConversionContext
+from migrator.convert.ddl import alter, data, grants, indexes, object_types, objects, sequences, tables, views
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.ddl.tokens import LexError, tokenize
 from migrator.source.units import Unit, UnitKind

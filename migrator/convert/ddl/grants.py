@@ -7,11 +7,29 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import LexError, Name, Token, dollar_tag, ident, pg_string, read_name, split_top, tokenize
+from migrator.convert.ddl.tokens import (
+    LexError,
+    Name,
+    Token,
+    dollar_tag,
+    ident,
+    pg_string,
+    read_name,
+    split_top,
+    tokenize,
+)
 from migrator.source.units import UnitKind
 
-_TABLE_PRIVS = {"SELECT": "SELECT", "READ": "SELECT", "INSERT": "INSERT", "UPDATE": "UPDATE",
-                "DELETE": "DELETE", "REFERENCES": "REFERENCES", "ALL": "ALL", "TRIGGER": "TRIGGER"}
+_TABLE_PRIVS = {
+    "SELECT": "SELECT",
+    "READ": "SELECT",
+    "INSERT": "INSERT",
+    "UPDATE": "UPDATE",
+    "DELETE": "DELETE",
+    "REFERENCES": "REFERENCES",
+    "ALL": "ALL",
+    "TRIGGER": "TRIGGER",
+}
 # Oracle object privileges that govern DDL/maintenance rather than data access.
 _NO_EQUIVALENT = {"ALTER", "INDEX", "DEBUG", "FLASHBACK", "QUERY", "ON", "UNDER", "MERGE", "KEEP", "WRITE"}
 _ROUTINES = {UnitKind.FUNCTION, UnitKind.PROCEDURE}
@@ -25,8 +43,12 @@ def convert_grant(text: str, ctx: ConversionContext) -> str:
     except (LexError, IndexError) as exc:
         return unconverted(ctx, "GRANT", f"could not read the statement: {exc}", text)
     if out is None:
-        return unconverted(ctx, "system privilege or role grant",
-                           "system privileges and role grants are administered outside the schema", text)
+        return unconverted(
+            ctx,
+            "system privilege or role grant",
+            "system privileges and role grants are administered outside the schema",
+            text,
+        )
     ctx.applied("ddl.grant")
     return out
 
@@ -40,8 +62,8 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str | None
     to = next(k for k, t in enumerate(toks) if t.is_word(to_word) and k > on)
     obj, _ = read_name(toks, on + 1)
     privs = [" ".join(t.text.upper() for t in p) for p in split_top(toks[1:on])]
-    grantees = [ident(p[0]) for p in split_top(_grantee_tokens(toks[to + 1:]))]
-    with_option = " WITH GRANT OPTION" if any(t.is_word("GRANT") for t in toks[to + 1:]) else ""
+    grantees = [ident(p[0]) for p in split_top(_grantee_tokens(toks[to + 1 :]))]
+    with_option = " WITH GRANT OPTION" if any(t.is_word("GRANT") for t in toks[to + 1 :]) else ""
     target, pg_privs = _target(obj, privs, ctx)
     if not pg_privs:
         return unconverted(ctx, f"{verb} {', '.join(privs)}", "privileges with no PostgreSQL equivalent", text)
@@ -49,8 +71,11 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str | None
     for grantee in grantees:
         option = with_option if grantee != "public" else ""  # PostgreSQL: no grant option for PUBLIC
         role = quote_ident(grantee)
-        stmt = (f"GRANT {', '.join(pg_privs)} ON {target} TO {role}{option}" if verb == "GRANT"
-                else f"REVOKE {', '.join(pg_privs)} ON {target} FROM {role}")
+        stmt = (
+            f"GRANT {', '.join(pg_privs)} ON {target} TO {role}{option}"
+            if verb == "GRANT"
+            else f"REVOKE {', '.join(pg_privs)} ON {target} FROM {role}"
+        )
         stmts.append(_guarded(stmt, grantee, ctx))
     return "\n".join(stmts)
 

@@ -8,9 +8,30 @@ from migrator.convert.ddl.common import convert_expression, guarded, require, wo
 from migrator.convert.ddl.tokens import LexError, Token, ident, matching_paren, read_name, source, split_top
 
 # Index options after the column list that only concern storage, build or statistics.
-_PHYSICAL = {"TABLESPACE", "STORAGE", "PCTFREE", "INITRANS", "MAXTRANS", "LOGGING", "NOLOGGING",
-             "COMPRESS", "NOCOMPRESS", "PARALLEL", "NOPARALLEL", "COMPUTE", "ONLINE", "LOCAL",
-             "GLOBAL", "NOSORT", "REVERSE", "VISIBLE", "INVISIBLE", "SORT", "USABLE", "UNUSABLE"}
+_PHYSICAL = {
+    "TABLESPACE",
+    "STORAGE",
+    "PCTFREE",
+    "INITRANS",
+    "MAXTRANS",
+    "LOGGING",
+    "NOLOGGING",
+    "COMPRESS",
+    "NOCOMPRESS",
+    "PARALLEL",
+    "NOPARALLEL",
+    "COMPUTE",
+    "ONLINE",
+    "LOCAL",
+    "GLOBAL",
+    "NOSORT",
+    "REVERSE",
+    "VISIBLE",
+    "INVISIBLE",
+    "SORT",
+    "USABLE",
+    "UNUSABLE",
+}
 
 
 def convert_index(text: str, ctx: ConversionContext) -> str:
@@ -37,8 +58,8 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     if toks[i].text != "(":
         raise LexError("expected the indexed column list")
     end = matching_paren(toks, i)
-    cols = [_element(text, el, ctx) for el in split_top(toks[i + 1:end])]
-    _trailing(text, toks[end + 1:], ctx)
+    cols = [_element(text, el, ctx) for el in split_top(toks[i + 1 : end])]
+    _trailing(text, toks[end + 1 :], ctx)
     return f"CREATE {unique}INDEX {quote_ident(name)} ON {table.sql} ({', '.join(cols)});"
 
 
@@ -64,4 +85,3 @@ def _trailing(text: str, toks: list[Token], ctx: ConversionContext) -> None:
     ctx.note(f"index options dropped (storage/build only, no behaviour): {words(toks)}")
     if any(t.is_word("INVISIBLE") for t in toks):
         ctx.note("INVISIBLE index: PostgreSQL's planner will use it")
-

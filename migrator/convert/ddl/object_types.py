@@ -11,9 +11,19 @@ from __future__ import annotations
 
 from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import ConversionContext
-from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import LexError, Name, Token, ident, matching_paren, read_name, source, split_top, tokenize
 from migrator.convert.datatypes import map_type
+from migrator.convert.ddl.common import unconverted
+from migrator.convert.ddl.tokens import (
+    LexError,
+    Name,
+    Token,
+    ident,
+    matching_paren,
+    read_name,
+    source,
+    split_top,
+    tokenize,
+)
 
 _METHOD_WORDS = {"MEMBER", "STATIC", "MAP", "ORDER", "CONSTRUCTOR", "FINAL", "INSTANTIABLE", "NOT", "OVERRIDING"}
 
@@ -39,8 +49,12 @@ def parse_type(text: str) -> tuple[Name, dict, list[Token], int]:
     if toks[i].is_word("VARRAY", "VARYING"):
         j = i + 2 if toks[i].is_word("VARYING") else i + 1
         end = matching_paren(toks, j)
-        return name, {"type_kind": "varray", "limit": int(toks[j + 1].text),
-                      "element": source(text, _element(toks, end + 2))}, toks, i
+        return (
+            name,
+            {"type_kind": "varray", "limit": int(toks[j + 1].text), "element": source(text, _element(toks, end + 2))},
+            toks,
+            i,
+        )
     if toks[i].is_word("REF"):
         return name, {"type_kind": "ref_cursor"}, toks, i
     return name, {"type_kind": "other"}, toks, i
@@ -57,7 +71,7 @@ def _element(toks: list[Token], i: int) -> list[Token]:
 def _attributes(text: str, toks: list[Token], i: int) -> dict[str, str]:
     end = matching_paren(toks, i)
     attrs: dict[str, str] = {}
-    for el in split_top(toks[i + 1:end]):
+    for el in split_top(toks[i + 1 : end]):
         if el[0].is_word(*_METHOD_WORDS):
             continue
         attrs[ident(el[0])] = source(text, el[1:])
@@ -87,19 +101,25 @@ def _object(text: str, name: Name, info: dict, toks: list[Token], i: int, ctx: C
     ctx.applied("ddl.object_type")
     out = f"CREATE TYPE {name.sql} AS (\n    {attrs}\n);"
     end = matching_paren(toks, i + 1)
-    methods = [el for el in split_top(toks[i + 2:end]) if el[0].is_word(*_METHOD_WORDS)]
+    methods = [el for el in split_top(toks[i + 2 : end]) if el[0].is_word(*_METHOD_WORDS)]
     # MEMBER/STATIC methods are implemented by the TYPE BODY unit as functions <type>__<method>
     # taking SELF first (migrator.convert.plsql); CONSTRUCTOR/MAP/ORDER methods have no such equivalent.
     special = [m for m in methods if any(t.is_word("MAP", "ORDER", "CONSTRUCTOR") for t in m)]
     if len(methods) > len(special):
-        ctx.note(f"{len(methods) - len(special)} MEMBER/STATIC method(s) of {name} become functions "
-                 f"{name}__<method>(self {name}, ...) created by the TYPE BODY")
+        ctx.note(
+            f"{len(methods) - len(special)} MEMBER/STATIC method(s) of {name} become functions "
+            f"{name}__<method>(self {name}, ...) created by the TYPE BODY"
+        )
     if special:
         spec = "\n".join(source(text, m) for m in special)
-        out += "\n" + unconverted(ctx, "object type methods",
-                                  f"{len(special)} CONSTRUCTOR/MAP/ORDER method declaration(s) of {name}: "
-                                  "PostgreSQL composite types have no such methods", spec)
-    tail = [t.text.upper() for t in toks[end + 1:]]
+        out += "\n" + unconverted(
+            ctx,
+            "object type methods",
+            f"{len(special)} CONSTRUCTOR/MAP/ORDER method declaration(s) of {name}: "
+            "PostgreSQL composite types have no such methods",
+            spec,
+        )
+    tail = [t.text.upper() for t in toks[end + 1 :]]
     if tail:
         ctx.note(f"type modifiers dropped: {' '.join(tail)} (no inheritance in composite types)")
     return out

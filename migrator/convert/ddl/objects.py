@@ -64,8 +64,12 @@ def convert_synonym(text: str, ctx: ConversionContext) -> str:
         return unconverted(ctx, "synonym over a database link", "use postgres_fdw for remote objects", text)
     entry = ctx.catalog.lookup(*target)
     if entry is not None and entry.kind not in _VIEWABLE:
-        return unconverted(ctx, f"synonym for {entry.kind.value}",
-                           f"PostgreSQL has no synonyms: reference {target} directly (or via search_path)", text)
+        return unconverted(
+            ctx,
+            f"synonym for {entry.kind.value}",
+            f"PostgreSQL has no synonyms: reference {target} directly (or via search_path)",
+            text,
+        )
     if not ctx.enabled("ddl.synonym"):
         return unconverted(ctx, "CREATE SYNONYM", "rule ddl.synonym is disabled", text)
     if info["public"] and len(name) == 1:

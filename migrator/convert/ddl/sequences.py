@@ -10,8 +10,18 @@ _BIGINT_MAX = 9223372036854775807
 _BIGINT_MIN = -9223372036854775808
 # Oracle options that only tune performance or RAC/sharding behaviour: no observable effect on
 # the values a single PostgreSQL server hands out.
-_NO_EFFECT = {"ORDER", "NOORDER", "KEEP", "NOKEEP", "NOSCALE", "SESSION", "GLOBAL", "NOSHARD",
-              "NOEXTEND", "NOPARTITION"}
+_NO_EFFECT = {
+    "ORDER",
+    "NOORDER",
+    "KEEP",
+    "NOKEEP",
+    "NOSCALE",
+    "SESSION",
+    "GLOBAL",
+    "NOSHARD",
+    "NOEXTEND",
+    "NOPARTITION",
+}
 
 
 def _number(toks: list[Token], i: int) -> tuple[str, int]:
@@ -102,4 +112,3 @@ def sequence_info(text: str) -> dict:
     _, i = read_name(toks, 2)
     opts, _ = parse_options(toks[i:])
     return opts
-

@@ -9,17 +9,60 @@ from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.columns import oracle_type_of, parse_column, render_column
 from migrator.convert.ddl.common import convert_statement, require, unconverted, words
 from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
-from migrator.convert.ddl.tokens import LexError, Name, Token, ident, matching_paren, read_name, source, split_top, tokenize
+from migrator.convert.ddl.tokens import (
+    LexError,
+    Name,
+    Token,
+    ident,
+    matching_paren,
+    read_name,
+    source,
+    split_top,
+    tokenize,
+)
 
 # Clauses after the column list that only describe storage: they have no behaviour, so they
 # are dropped (and listed in a note). Any other word there is not understood → unconverted.
 PHYSICAL_HEADS = {
-    "TABLESPACE", "STORAGE", "PCTFREE", "PCTUSED", "INITRANS", "MAXTRANS", "LOGGING", "NOLOGGING",
-    "COMPRESS", "NOCOMPRESS", "ROW", "COLUMN", "CACHE", "NOCACHE", "PARALLEL", "NOPARALLEL",
-    "MONITORING", "NOMONITORING", "SEGMENT", "ORGANIZATION", "LOB", "ENABLE", "DISABLE",
-    "ROWDEPENDENCIES", "NOROWDEPENDENCIES", "RESULT_CACHE", "INMEMORY", "NO", "OVERFLOW",
-    "PCTTHRESHOLD", "INCLUDING", "MAPPING", "NESTED", "CLUSTER", "DEFAULT", "FILESYSTEM_LIKE_LOGGING",
-    "MEMOPTIMIZE", "USING", "SUPPLEMENTAL",
+    "TABLESPACE",
+    "STORAGE",
+    "PCTFREE",
+    "PCTUSED",
+    "INITRANS",
+    "MAXTRANS",
+    "LOGGING",
+    "NOLOGGING",
+    "COMPRESS",
+    "NOCOMPRESS",
+    "ROW",
+    "COLUMN",
+    "CACHE",
+    "NOCACHE",
+    "PARALLEL",
+    "NOPARALLEL",
+    "MONITORING",
+    "NOMONITORING",
+    "SEGMENT",
+    "ORGANIZATION",
+    "LOB",
+    "ENABLE",
+    "DISABLE",
+    "ROWDEPENDENCIES",
+    "NOROWDEPENDENCIES",
+    "RESULT_CACHE",
+    "INMEMORY",
+    "NO",
+    "OVERFLOW",
+    "PCTTHRESHOLD",
+    "INCLUDING",
+    "MAPPING",
+    "NESTED",
+    "CLUSTER",
+    "DEFAULT",
+    "FILESYSTEM_LIKE_LOGGING",
+    "MEMOPTIMIZE",
+    "USING",
+    "SUPPLEMENTAL",
 }
 
 
@@ -65,7 +108,7 @@ def table_info(text: str) -> dict:
     pk: list[str] = []
     if head.open_paren is None:
         return {"columns": columns, "pk": pk}
-    for el in split_top(head.toks[head.open_paren + 1:head.close_paren]):
+    for el in split_top(head.toks[head.open_paren + 1 : head.close_paren]):
         if is_constraint_element(el):
             pk = _out_of_line_pk(el) or pk
             continue
@@ -80,7 +123,7 @@ def _out_of_line_pk(el: list[Token]) -> list[str]:
     for k, t in enumerate(el):
         if t.is_word("PRIMARY") and k + 2 < len(el) and el[k + 2].text == "(":
             end = matching_paren(el, k + 2)
-            return [ident(x) for x in el[k + 3:end] if x.kind in ("word", "qident")]
+            return [ident(x) for x in el[k + 3 : end] if x.kind in ("word", "qident")]
     return []
 
 
@@ -96,7 +139,7 @@ def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
     types = table_info(text)["columns"] if head.open_paren is not None else None
     elements = []
     if head.open_paren is not None:
-        for el in split_top(head.toks[head.open_paren + 1:head.close_paren]):
+        for el in split_top(head.toks[head.open_paren + 1 : head.close_paren]):
             line = _element(text, el, ctx, types)
             if line:
                 elements.append(line)
@@ -139,7 +182,7 @@ def _trailing(text: str, head: TableHead, ctx: ConversionContext) -> Trailing:
         if t.is_word("ON") and i + 3 < len(toks) and toks[i + 1].is_word("COMMIT"):
             out.on_commit, i = toks[i + 2].text.upper(), i + 4
         elif t.is_word("AS") and (toks[i + 1].is_word("SELECT", "WITH") or _is_query_paren(toks, i + 1)):
-            out.query = convert_statement(source(text, toks[i + 1:]), ctx)
+            out.query = convert_statement(source(text, toks[i + 1 :]), ctx)
             break
         elif t.is_word("PARTITION"):
             raise LexError("partitioned table: partitioning clause not converted")
@@ -149,7 +192,7 @@ def _trailing(text: str, head: TableHead, ctx: ConversionContext) -> Trailing:
             start, i = i, _clause_end(toks, i + 1)
             dropped += toks[start:i]
         else:
-            raise LexError(f"unknown table clause {source(text, toks[i:i + 3])!r}")
+            raise LexError(f"unknown table clause {source(text, toks[i : i + 3])!r}")
     if dropped:
         _note_physical(dropped, ctx)
     return out
@@ -164,7 +207,12 @@ def _clause_end(toks: list[Token], i: int) -> int:
             continue
         if t.is_word(*PHYSICAL_HEADS) and not t.is_word("ROW", "COLUMN", "DEFAULT", "NO", "CACHE"):
             break
-        if t.is_word("ON", "PARTITION") or t.is_word("AS") and i + 1 < len(toks) and toks[i + 1].is_word("SELECT", "WITH"):
+        if (
+            t.is_word("ON", "PARTITION")
+            or t.is_word("AS")
+            and i + 1 < len(toks)
+            and toks[i + 1].is_word("SELECT", "WITH")
+        ):
             break
         i += 1
     return i
@@ -186,7 +234,9 @@ def _temporary(tail: Trailing, ctx: ConversionContext) -> str:
     require(ctx, "ddl.temporary_table", "GLOBAL TEMPORARY TABLE")
     ctx.applied("ddl.temporary_table")
     mode = tail.on_commit or "DELETE"  # Oracle's default is ON COMMIT DELETE ROWS
-    ctx.note(f"GLOBAL TEMPORARY TABLE (ON COMMIT {mode} ROWS) → UNLOGGED TABLE: rows are shared "
-             "between sessions and not cleared at commit; callers should delete their own rows "
-             "(or create a session TEMP table of the same shape)")
+    ctx.note(
+        f"GLOBAL TEMPORARY TABLE (ON COMMIT {mode} ROWS) → UNLOGGED TABLE: rows are shared "
+        "between sessions and not cleared at commit; callers should delete their own rows "
+        "(or create a session TEMP table of the same shape)"
+    )
     return "CREATE UNLOGGED TABLE"

@@ -66,7 +66,7 @@ def tokenize(text: str) -> list[Token]:
 
 def _read_token(text: str, i: int) -> Token:
     c = text[i]
-    if c in "qQnN" and text[i + 1:i + 2] == "'" or c in "nN" and text[i + 1:i + 3].lower() == "q'":
+    if c in "qQnN" and text[i + 1 : i + 2] == "'" or c in "nN" and text[i + 1 : i + 3].lower() == "q'":
         return _read_string(text, i)
     if c == "'":
         return _read_string(text, i)
@@ -92,8 +92,8 @@ def _read_quoted_identifier(text: str, i: int) -> Token:
         end = text.find('"', end)
         if end < 0:
             raise LexError("unterminated quoted identifier")
-        if text[end + 1:end + 2] != '"':
-            return Token("qident", text[i:end + 1], i, end + 1)
+        if text[end + 1 : end + 2] != '"':
+            return Token("qident", text[i : end + 1], i, end + 1)
         end += 2
 
 
@@ -103,21 +103,21 @@ def _read_string(text: str, i: int) -> Token:
     while text[j] != "'":
         j += 1
     if text[i:j].lower().endswith("q"):
-        delim = text[j + 1:j + 2]
+        delim = text[j + 1 : j + 2]
         close = _Q_CLOSE.get(delim, delim)
         end = text.find(close + "'", j + 2)
         if not delim or end < 0:
             raise LexError("unterminated q-quoted string")
-        return Token("string", text[i:end + 2], i, end + 2)
+        return Token("string", text[i : end + 2], i, end + 2)
     k = j + 1
     while True:
         k = text.find("'", k)
         if k < 0:
             raise LexError("unterminated string literal")
-        if text[k + 1:k + 2] == "'":
+        if text[k + 1 : k + 2] == "'":
             k += 2
             continue
-        return Token("string", text[i:k + 1], i, k + 1)
+        return Token("string", text[i : k + 1], i, k + 1)
 
 
 def string_value(tok: Token) -> str:
@@ -125,8 +125,8 @@ def string_value(tok: Token) -> str:
     t = tok.text
     j = t.index("'")
     if t[:j].lower().endswith("q"):
-        return t[j + 2:-2]
-    return t[j + 1:-1].replace("''", "'")
+        return t[j + 2 : -2]
+    return t[j + 1 : -1].replace("''", "'")
 
 
 def pg_string(value: str) -> str:
@@ -177,7 +177,7 @@ def source(text: str, tokens: list[Token]) -> str:
     """The exact original text spanned by tokens (comments inside are kept)."""
     if not tokens:
         return ""
-    return text[tokens[0].start:tokens[-1].end]
+    return text[tokens[0].start : tokens[-1].end]
 
 
 def ident(tok: Token) -> str:

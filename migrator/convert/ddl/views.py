@@ -27,7 +27,7 @@ def _view(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     while not toks[i].is_word("AS"):  # BEQUEATH CURRENT_USER|DEFINER, SHARING=...
         ctx.note(f"view clause dropped: {toks[i].text}")
         i += 1
-    query_toks, option = _split_view_option(toks[i + 1:], ctx)
+    query_toks, option = _split_view_option(toks[i + 1 :], ctx)
     query = convert_statement(source(text, query_toks), ctx)
     return f"CREATE OR REPLACE VIEW {name.sql}{cols} AS\n{query}{option};"
 
@@ -37,7 +37,7 @@ def _column_names(toks: list[Token], i: int) -> tuple[str, int]:
         return "", i
     end = matching_paren(toks, i)
     # Oracle allows inline constraints in a view's column list; only the names matter here.
-    names = [quote_ident(ident(el[0])) for el in split_top(toks[i + 1:end])]
+    names = [quote_ident(ident(el[0])) for el in split_top(toks[i + 1 : end])]
     return f" ({', '.join(names)})", end + 1
 
 
@@ -50,12 +50,14 @@ def _split_view_option(toks: list[Token], ctx: ConversionContext) -> tuple[list[
         if depth or not t.is_word("WITH") or k + 1 >= len(toks):
             continue
         if toks[k + 1].is_word("READ"):
-            ctx.note("WITH READ ONLY: PostgreSQL views on one table are updatable; revoke "
-                     "INSERT/UPDATE/DELETE on the view to keep it read-only")
+            ctx.note(
+                "WITH READ ONLY: PostgreSQL views on one table are updatable; revoke "
+                "INSERT/UPDATE/DELETE on the view to keep it read-only"
+            )
             return toks[:k], ""
         if toks[k + 1].is_word("CHECK"):
             if k + 3 < len(toks):
-                ctx.note(f"check option constraint name dropped: {words(toks[k + 3:])}")
+                ctx.note(f"check option constraint name dropped: {words(toks[k + 3 :])}")
             return toks[:k], "\nWITH CHECK OPTION"
     return toks, ""
 
@@ -76,9 +78,11 @@ def _mview(text: str, toks: list[Token], ctx: ConversionContext) -> str:
             raise LexError("ON PREBUILT TABLE: the existing table would have to become the view")
         options.append(toks[i])
         i += 1
-    query = convert_statement(source(text, toks[i + 1:]), ctx)
+    query = convert_statement(source(text, toks[i + 1 :]), ctx)
     no_data = any(t.is_word("DEFERRED") for t in options) and any(t.is_word("BUILD") for t in options)
     if options:
-        ctx.note(f"materialized view options dropped: {words(options)}; PostgreSQL refreshes only "
-                 "on REFRESH MATERIALIZED VIEW (no FAST/ON COMMIT/scheduled refresh)")
+        ctx.note(
+            f"materialized view options dropped: {words(options)}; PostgreSQL refreshes only "
+            "on REFRESH MATERIALIZED VIEW (no FAST/ON COMMIT/scheduled refresh)"
+        )
     return f"CREATE MATERIALIZED VIEW {name.sql}{cols} AS\n{query}\n{'WITH NO DATA' if no_data else 'WITH DATA'};"

@@ -28,7 +28,11 @@ from harness.errors import FK_CHILD_MESSAGE_PREFIX, runtime_object_cases, runtim
 # OUT/support/00_extensions.sql for someone deploying OUT/deploy.sql by hand.
 EXTENSIONS: tuple[str, ...] = ("dblink",)  # autonomous transactions (loopback sessions)
 
-RUNTIME_SQL: str = (Path(__file__).with_name("runtime.sql").read_text(encoding="utf-8")
-                    .replace("/*SQLCODE_CASES*/", runtime_sqlcode_cases())
-                    .replace("/*SQLERRM_OBJECT_CASES*/", runtime_object_cases())
-                    .replace("/*FK_CHILD_PREFIX*/", FK_CHILD_MESSAGE_PREFIX.replace("'", "''")))
+RUNTIME_SQL: str = (
+    Path(__file__)
+    .with_name("runtime.sql")
+    .read_text(encoding="utf-8")
+    .replace("/*SQLCODE_CASES*/", runtime_sqlcode_cases())
+    .replace("/*SQLERRM_OBJECT_CASES*/", runtime_object_cases())
+    .replace("/*FK_CHILD_PREFIX*/", FK_CHILD_MESSAGE_PREFIX.replace("'", "''"))
+)

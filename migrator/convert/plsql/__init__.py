@@ -10,13 +10,13 @@ plsql.empty_string_params (string inputs: '' → NULL on entry, as Oracle never 
 
 from __future__ import annotations
 
+from migrator.convert.context import ConversionContext
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.emit_unit import emit_anonymous, emit_routine_unit, emit_trigger, emit_type_body
 from migrator.convert.plsql.emit_package import emit_package
+from migrator.convert.plsql.emit_unit import emit_anonymous, emit_routine_unit, emit_trigger, emit_type_body
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.parse_unit import TypeBody
 from migrator.convert.plsql.prepare import parsed, prepare
-from migrator.convert.context import ConversionContext
 from migrator.source.units import Unit
 
 __all__ = ["prepare", "convert_unit"]

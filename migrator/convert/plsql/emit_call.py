@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from harness.quoting import quote_ident
+from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import dropped_defaults
 from migrator.convert.plsql.errors import app_error_sqlstate
@@ -14,7 +15,6 @@ from migrator.convert.plsql.naming import derived, label, oracle_tokens, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType
 from migrator.convert.plsql.values import LValue
-from migrator.convert.context import unconverted_marker
 
 IND = "    "
 # A converted named argument: `name => value`, the name as `quote_ident` writes it.
@@ -32,8 +32,13 @@ class CallMixin:
         if up in (("DBMS_LOCK", "SLEEP"), ("DBMS_SESSION", "SLEEP")):
             return [f"{ind}PERFORM pg_sleep({self.call_args(st.args, scope)[0]});"]
         sym = scope.get(parts[0])
-        if len(parts) == 2 and sym is not None and sym.type is not None and sym.type.object_key and \
-                parts[1] in self.object_methods(sym.type.object_key):
+        if (
+            len(parts) == 2
+            and sym is not None
+            and sym.type is not None
+            and sym.type.object_key
+            and parts[1] in self.object_methods(sym.type.object_key)
+        ):
             args = [quote_ident(parts[0])] + self.call_args(st.args, scope)
             return [f"{ind}CALL {sql(derived(sym.type.object_key, parts[1]))}({', '.join(args)});"]
         coll = self.coll_statement(parts, st, scope, ind)
@@ -51,7 +56,7 @@ class CallMixin:
         args = ", ".join(args + self.moved_defaults(sigs, args, scope))
         if kind == "FUNCTION":
             return [f"{ind}PERFORM {target}({args});"]
-        if self.ctx.enabled("plsql.procedure"):   # the definitions are what the rule converts
+        if self.ctx.enabled("plsql.procedure"):  # the definitions are what the rule converts
             self.ctx.applied("plsql.procedure")
         return [f"{ind}{s}" for s in pre + [f"CALL {target}({args});"] + post]
 
@@ -104,8 +109,11 @@ class CallMixin:
         """Named arguments for defaults that moved from the callee's signature to its call sites."""
         named = {m.group(1) for a in args if (m := _NAMED_ARG.match(a))}  # as quote_ident wrote them
         positional = len(args) - len(named)
-        fits = [r for r in sigs if len(r.params) >= len(args)
-                and all(n in {quote_ident(p.name) for p in r.params} for n in named)]
+        fits = [
+            r
+            for r in sigs
+            if len(r.params) >= len(args) and all(n in {quote_ident(p.name) for p in r.params} for n in named)
+        ]
         if len(fits) != 1:
             return []
         r = fits[0]
@@ -172,8 +180,11 @@ class CallMixin:
         if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
             n = args[0] if args else "1"
             sign = {"EXTEND": "+", "TRIM": "-"}.get(method)
-            body = [f"{v} := oracompat.aa_{method.lower()}_at({v}, {size}, {n});",
-                    f"{size} := {size} {sign} {n};"] if sign else [f"{v} := '{{}}'::jsonb;", f"{size} := 0;"]
+            body = (
+                [f"{v} := oracompat.aa_{method.lower()}_at({v}, {size}, {n});", f"{size} := {size} {sign} {n};"]
+                if sign
+                else [f"{v} := '{{}}'::jsonb;", f"{size} := 0;"]
+            )
         elif typ.coll.kind == "assoc":
             if method == "DELETE" and not args:
                 body = [f"{v} := '{{}}'::jsonb;"]
@@ -184,8 +195,11 @@ class CallMixin:
                 body = [f"{unconverted_marker('collection ' + method)};"]
         elif method == "EXTEND":
             n = args[0] if args else "1"
-            body = [f"FOR extend__i IN 1..{n} LOOP {v} := array_append({v}, NULL); END LOOP;"] if args else \
-                [f"{v} := array_append({v}, NULL);"]
+            body = (
+                [f"FOR extend__i IN 1..{n} LOOP {v} := array_append({v}, NULL); END LOOP;"]
+                if args
+                else [f"{v} := array_append({v}, NULL);"]
+            )
         elif method == "TRIM":
             n = args[0] if args else "1"
             body = [f"{v} := {v}[1:coalesce(cardinality({v}), 0) - ({n})];"]

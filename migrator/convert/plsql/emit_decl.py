@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from harness.quoting import quote_ident
+from migrator.convert.context import unconverted_marker
+from migrator.convert.datatypes import map_type
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.rowfields import query_fields
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin, type_text
-from migrator.convert.context import unconverted_marker
-from migrator.convert.datatypes import map_type
 
 
 class DeclMixin:
@@ -115,13 +115,18 @@ class DeclMixin:
             if ft.ora:
                 oras[fname] = ft.ora
             if "%" in ft.pg:
-                self.unconverted("record field type", f"cannot resolve {type_text(ftype.toks)} for a composite type", d.line)
+                self.unconverted(
+                    "record field type", f"cannot resolve {type_text(ftype.toks)} for a composite type", d.line
+                )
                 fields.append(f"{quote_ident(fname)} {unconverted_marker('record field type', type_text(ftype.toks))}")
             else:
                 fields.append(f"{quote_ident(fname)} {ft.pg}")
         if not self.suppress_pre:
-            self.pre.append(f"DROP TYPE IF EXISTS {pgname} CASCADE;\nCREATE TYPE {pgname} AS (\n    "
-                            + ",\n    ".join(fields) + "\n);")
+            self.pre.append(
+                f"DROP TYPE IF EXISTS {pgname} CASCADE;\nCREATE TYPE {pgname} AS (\n    "
+                + ",\n    ".join(fields)
+                + "\n);"
+            )
         return oras
 
     # ---- declarations in a block -----------------------------------------------------------------
@@ -180,11 +185,14 @@ class DeclMixin:
             pt = self.resolve_type(p.type, scope)
             cscope.add(Sym(p.name, "param", pt))
             if p.default:
-                self.unconverted("cursor parameter default", f"cursor {d.name}: PostgreSQL cursor parameters have no defaults", d.line)
+                self.unconverted(
+                    "cursor parameter default",
+                    f"cursor {d.name}: PostgreSQL cursor parameters have no defaults",
+                    d.line,
+                )
             params.append(f"{quote_ident(p.name)} {pt.pg}")
         query = self.query_text(d.query, cscope)
-        scope.add(Sym(d.name, "cursor", PgType("refcursor", refcursor=True), cursor_params=d.params,
-                      sigs=[(d, scope)]))
+        scope.add(Sym(d.name, "cursor", PgType("refcursor", refcursor=True), cursor_params=d.params, sigs=[(d, scope)]))
         args = f" ({', '.join(params)})" if params else ""
         return f"{quote_ident(d.name)} CURSOR{args} FOR {query};"
 
@@ -229,7 +237,9 @@ class DeclMixin:
         if known:
             return Sym(name, "exception", sqlstate=known.sqlstate, conditions=known.conditions)
         state = f"OX{abs(code) % 1000:03d}"
-        self.ctx.note(f"exception {name}: ORA{code} has no PostgreSQL counterpart; raised and caught as SQLSTATE {state}")
+        self.ctx.note(
+            f"exception {name}: ORA{code} has no PostgreSQL counterpart; raised and caught as SQLSTATE {state}"
+        )
         return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
 
     def int_arg(self, toks) -> int | None:

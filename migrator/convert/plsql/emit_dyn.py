@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from harness.quoting import quote_ident
+from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.exprs import render
 from migrator.convert.plsql.lexer import Token, q_string_value, tokenize
 from migrator.convert.plsql.naming import target_text
 from migrator.convert.plsql.symbols import PgType, Scope
 from migrator.convert.plsql.values import LValue
-from migrator.convert.context import unconverted_marker
 
 IND = "    "
 
@@ -34,8 +34,9 @@ class DynMixin:
             text += f" INTO {'STRICT ' if st.into else ''}{', '.join(names)}"
         if using:
             text += f" USING {using}"
-        return [f"{ind}{s}" for s in setup] + [f"{ind}{text};"] + self.rowcount_lines(ind) + \
-            [f"{ind}{s}" for s in finish]
+        return (
+            [f"{ind}{s}" for s in setup] + [f"{ind}{text};"] + self.rowcount_lines(ind) + [f"{ind}{s}" for s in finish]
+        )
 
     def dynamic_sql(self, toks, scope) -> str:
         """A literal statement is converted like static SQL, with :binds → $n in order of
@@ -72,6 +73,7 @@ class DynMixin:
         head = inner[0].upper if inner else ""
         if head in ("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE"):
             from migrator.convert.plsql import sqlconv
+
             out = sqlconv.convert("stmt", render(walked), self.ctx, {})
         else:
             out = render(walked)  # DDL and the like: sqlglot's Oracle DDL is partial
@@ -87,6 +89,7 @@ class DynMixin:
         self.ctx.applied("plsql.collections")
         inner = scope.child()
         from migrator.convert.plsql.symbols import Sym
+
         inner.add(Sym(st.var, "loopvar", PgType("integer", "PLS_INTEGER")))
         var = quote_ident(st.var)
         if st.indices_of is not None:
@@ -137,8 +140,10 @@ class DynMixin:
             base, ptype = f"self.{quote_ident(parts[0])}", sym.type
         elif sym is not None and sym.type is not None and sym.type.array_pg and not rest and j >= len(toks):
             var, size = quote_ident(parts[0]), quote_ident(f"{parts[0]}__size")
-            return LValue(f"aa:{var} := oracompat.arr_to_aa({{value}})",
-                          finish=[f"{size} := coalesce(oracompat.aa_last_n({var}), 0);"])
+            return LValue(
+                f"aa:{var} := oracompat.arr_to_aa({{value}})",
+                finish=[f"{size} := coalesce(oracompat.aa_last_n({var}), 0);"],
+            )
         elif sym is not None:
             base, ptype = quote_ident(parts[0]), sym.type
         else:
@@ -165,8 +170,9 @@ class DynMixin:
                 tmp = self.temp(coll.elem_pg)
                 read, _ = self.element(target, coll, idx)
                 pre = [f"{tmp} := {read};"] if fields else []
-                return LValue(f"{tmp}{fields}", setup + pre,
-                              [f"{target} := oracompat.aa_set({target}, {key}, {tmp});"] + finish)
+                return LValue(
+                    f"{tmp}{fields}", setup + pre, [f"{target} := oracompat.aa_set({target}, {key}, {tmp});"] + finish
+                )
             cast = self.castable(coll.elem_pg)
             value = "({value})" if cast == "text" and "%" in coll.elem_pg else "({value})::" + cast
             return LValue(f"aa:{target} := oracompat.aa_set({target}, {key}, {value})", setup, finish)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Scope, Sym
-from migrator.convert.context import unconverted_marker
 
 _LOCAL_KINDS = ("var", "const", "param", "cursor", "loopvar")
 
@@ -55,8 +55,12 @@ class NestedMixin:
         used = words_in(r.block, set()) - own
         clash = sorted(used & outer_locals(scope))
         if clash:
-            self.unconverted("nested subprogram", f"{r.name} uses the enclosing routine's variables "
-                             f"{', '.join(clash)}; it cannot be lifted to {label(lifted)}", r.line)
+            self.unconverted(
+                "nested subprogram",
+                f"{r.name} uses the enclosing routine's variables "
+                f"{', '.join(clash)}; it cannot be lifted to {label(lifted)}",
+                r.line,
+            )
             self.pre.append(unconverted_marker("nested subprogram", r.name) + ";")
             return
         self.pre.append(self.lift(r, lifted, scope))
@@ -64,6 +68,7 @@ class NestedMixin:
 
     def lift(self, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:
         from migrator.convert.plsql.emit_routine import RoutineEmitter
+
         names = ("extra_decls", "autonomous", "routine_kind", "pipelined", "in_handler", "trigger", "handler_diag")
         saved = {n: getattr(self, n) for n in names}
         self.extra_decls, self.autonomous, self.pipelined, self.in_handler, self.trigger = [], False, False, False, None

@@ -11,13 +11,13 @@ calls it first. Constants become functions returning their expression.
 from __future__ import annotations
 
 from harness.quoting import quote_ident
+from migrator.convert.context import unconverted_marker
+from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import IND, RoutineEmitter, create_function
 from migrator.convert.plsql.emitter import key_part
 from migrator.convert.plsql.naming import sql
 from migrator.convert.plsql.symbols import Scope
-from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
 
 
 def state_key(schema: str, pkg: str, var: str) -> str:
@@ -74,17 +74,28 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
     init = sql((pkg, "initialize__"))
     if d.constant:
         value = em.expr(d.default, scope) if d.default else "NULL"
-        return [create_function(f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
-                                ["BEGIN", f"{IND}RETURN {value};", "END;"])]
+        return [
+            create_function(
+                f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}", ["BEGIN", f"{IND}RETURN {value};", "END;"]
+            )
+        ]
     key = pg_string(state_key(schema, pkg, d.name))
     getter = create_function(
         f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
-        ["DECLARE", f"{IND}v {pg};", "BEGIN", f"{IND}PERFORM {init}();",
-         f"{IND}v := oracompat.pkg_get({key});", f"{IND}RETURN v;", "END;"])
+        [
+            "DECLARE",
+            f"{IND}v {pg};",
+            "BEGIN",
+            f"{IND}PERFORM {init}();",
+            f"{IND}v := oracompat.pkg_get({key});",
+            f"{IND}RETURN v;",
+            "END;",
+        ],
+    )
     setter = create_function(
         f"CREATE OR REPLACE FUNCTION {sym.setter}(p_value {pg})\nRETURNS void",
-        ["BEGIN", f"{IND}PERFORM {init}();",
-         f"{IND}PERFORM oracompat.pkg_set({key}, p_value::text);", "END;"])
+        ["BEGIN", f"{IND}PERFORM {init}();", f"{IND}PERFORM oracompat.pkg_set({key}, p_value::text);", "END;"],
+    )
     return [getter, setter]
 
 
@@ -105,13 +116,17 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
         var = quote_ident(f"v__{name}")
         decls.append(f"{IND}{var} {sym.type.pg}{default};")
         sets.append(f"{IND}PERFORM oracompat.pkg_set({pg_string(state_key(schema, pkg, name))}, {var}::text);")
-    lines = (["DECLARE"] + decls if decls else []) + [
-        "BEGIN",
-        f"{IND}IF oracompat.pkg_get({flag}) = 'Y' THEN",
-        f"{IND}{IND}RETURN;",
-        f"{IND}END IF;",
-        f"{IND}PERFORM oracompat.pkg_set({flag}, 'Y');",
-    ] + sets
+    lines = (
+        (["DECLARE"] + decls if decls else [])
+        + [
+            "BEGIN",
+            f"{IND}IF oracompat.pkg_get({flag}) = 'Y' THEN",
+            f"{IND}{IND}RETURN;",
+            f"{IND}END IF;",
+            f"{IND}PERFORM oracompat.pkg_set({flag}, 'Y');",
+        ]
+        + sets
+    )
     if p.init is not None and p.is_body:
         em.extra_decls = []
         body = RoutineEmitter(em).body(p.init, Scope(scope), (pkg, "init"), [], [])

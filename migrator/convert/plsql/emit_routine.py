@@ -4,11 +4,11 @@ nested subprograms."""
 from __future__ import annotations
 
 from harness.quoting import quote_ident
+from migrator.convert.context import unconverted_marker
+from migrator.convert.ddl.tokens import dollar_tag, pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, derived, sql
 from migrator.convert.plsql.symbols import Scope, Sym
-from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import dollar_tag, pg_string
 
 IND = "    "
 
@@ -46,8 +46,10 @@ class RoutineEmitter:
             mode = {"IN": "", "OUT": "OUT ", "INOUT": "INOUT "}[p.mode]
             text = f"{mode}{quote_ident(p.name)} {t.pg}"
             if k in dropped:
-                em.ctx.note(f"parameter {p.name}: DEFAULT moved to the call sites (PostgreSQL forbids a "
-                            "defaulted parameter before an OUT parameter of a procedure)")
+                em.ctx.note(
+                    f"parameter {p.name}: DEFAULT moved to the call sites (PostgreSQL forbids a "
+                    "defaulted parameter before an OUT parameter of a procedure)"
+                )
             elif p.default is not None:
                 seen_default = True
                 text += f" DEFAULT {em.expr(p.default, scope)}"
@@ -58,9 +60,11 @@ class RoutineEmitter:
                 em.ctx.note(f"parameter {p.name}: DEFAULT NULL added (follows a defaulted parameter)")
             out.append(text)
         if r.kind == "FUNCTION" and any(p.mode != "IN" for p in r.params):
-            em.unconverted("function OUT parameter",
-                           f"function {r.name}: Oracle returns a value and OUT parameters; callers would need rewriting",
-                           r.line)
+            em.unconverted(
+                "function OUT parameter",
+                f"function {r.name}: Oracle returns a value and OUT parameters; callers would need rewriting",
+                r.line,
+            )
             out.append(unconverted_marker("function OUT parameter", r.name))
         return out
 
@@ -75,8 +79,9 @@ class RoutineEmitter:
             return f"SETOF {t.coll.elem_pg}"
         return t.pg
 
-    def body(self, block: A.Block, scope: Scope, owner: Owner, head_stmts: list[str],
-             tail_stmts: list[str]) -> list[str]:
+    def body(
+        self, block: A.Block, scope: Scope, owner: Owner, head_stmts: list[str], tail_stmts: list[str]
+    ) -> list[str]:
         """The routine's top block with the emitter's extra declarations merged in."""
         em = self.em
         lines = em.block_lines(block, scope, "", owner)
@@ -103,8 +108,9 @@ class RoutineEmitter:
         # Oracle resolves a name that is both a column and a variable to the column
         return ["#variable_conflict use_column"] + lines
 
-    def routine(self, r: A.Routine, qname: tuple[str, str], parent: Scope, owner: Owner,
-                head_stmts: list[str] | None = None) -> str:
+    def routine(
+        self, r: A.Routine, qname: tuple[str, str], parent: Scope, owner: Owner, head_stmts: list[str] | None = None
+    ) -> str:
         """CREATE FUNCTION/PROCEDURE `qname` (plain schema and name parts) for `r`."""
         em = self.em
         rule = "plsql.function" if r.kind == "FUNCTION" else "plsql.procedure"
@@ -145,8 +151,9 @@ class RoutineEmitter:
             return f"CREATE OR REPLACE FUNCTION {sql(qname)}({plist})\nRETURNS {ret}"
         return f"CREATE OR REPLACE PROCEDURE {sql(qname)}({plist})"
 
-    def autonomous(self, r: A.Routine, qname: tuple[str, str], params: list[str], ret: str | None,
-                   body: list[str], scope: Scope) -> str:
+    def autonomous(
+        self, r: A.Routine, qname: tuple[str, str], params: list[str], ret: str | None, body: list[str], scope: Scope
+    ) -> str:
         """PRAGMA AUTONOMOUS_TRANSACTION: the body runs in its own session through dblink (a loopback
         connection to the same database), so its COMMIT/ROLLBACK are independent of the caller's."""
         em = self.em
@@ -169,8 +176,13 @@ class RoutineEmitter:
         if r.kind == "PROCEDURE":
             wrapper = ["BEGIN", f"{IND}PERFORM dblink_exec(oracompat.self_dsn(), {call});", "END;"]
         else:
-            wrapper = ["DECLARE", f"{IND}result__ text;", "BEGIN",
-                       f"{IND}SELECT r INTO result__ FROM dblink(oracompat.self_dsn(), {call}) AS t(r text);",
-                       f"{IND}RETURN result__::{ret};", "END;"]
+            wrapper = [
+                "DECLARE",
+                f"{IND}result__ text;",
+                "BEGIN",
+                f"{IND}SELECT r INTO result__ FROM dblink(oracompat.self_dsn(), {call}) AS t(r text);",
+                f"{IND}RETURN result__::{ret};",
+                "END;",
+            ]
         outer = create_function(self.head(r.kind, qname, params, ret), wrapper)
         return inner + "\n\n" + outer

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from harness.quoting import comment_text, quote_ident
+from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType
 from migrator.convert.plsql.values import LValue
-from migrator.convert.context import unconverted_marker
 
 IND = "    "
 
@@ -37,8 +37,10 @@ class SqlMixin:
             return []
         if self.in_forall:  # Oracle: SQL%ROWCOUNT after FORALL is the total of all iterations
             self.extra_decls.append("forall__rowcount integer;")
-            return [f"{ind}GET DIAGNOSTICS forall__rowcount = ROW_COUNT;",
-                    f"{ind}sql__rowcount := sql__rowcount + forall__rowcount;"]
+            return [
+                f"{ind}GET DIAGNOSTICS forall__rowcount = ROW_COUNT;",
+                f"{ind}sql__rowcount := sql__rowcount + forall__rowcount;",
+            ]
         return [f"{ind}GET DIAGNOSTICS sql__rowcount = ROW_COUNT;"]
 
     def st_sql(self, st: A.Sql, scope, ind):
@@ -72,9 +74,13 @@ class SqlMixin:
             self.ctx.note(f"line {st.line}: {head} in an autonomous routine is done by the dblink session")
             return [f"{ind}NULL;  -- {head}: done by the autonomous (dblink) session"]
         if self.in_handler:
-            self.ctx.note(f"line {st.line}: {head} inside an exception handler fails in PostgreSQL "
-                          "(a subtransaction is active) if that handler runs")
-        self.ctx.note(f"line {st.line}: {head} is allowed only when the procedure is CALLed outside a transaction block")
+            self.ctx.note(
+                f"line {st.line}: {head} inside an exception handler fails in PostgreSQL "
+                "(a subtransaction is active) if that handler runs"
+            )
+        self.ctx.note(
+            f"line {st.line}: {head} is allowed only when the procedure is CALLed outside a transaction block"
+        )
         return [f"{ind}{head};"]
 
     def into_targets(self, targets: list[list[Token]], scope) -> tuple[list[str], list[str], list[str]]:
@@ -98,8 +104,12 @@ class SqlMixin:
         names, setup, finish = self.into_targets(targets, scope)
         text = self.sql_text(query, scope)
         # STRICT: NO_DATA_FOUND / TOO_MANY_ROWS exactly as Oracle's SELECT INTO
-        return [f"{ind}{s}" for s in setup] + [f"{ind}{text} INTO STRICT {', '.join(names)};"] + \
-            self.rowcount_lines(ind) + [f"{ind}{s}" for s in finish]
+        return (
+            [f"{ind}{s}" for s in setup]
+            + [f"{ind}{text} INTO STRICT {', '.join(names)};"]
+            + self.rowcount_lines(ind)
+            + [f"{ind}{s}" for s in finish]
+        )
 
     def bulk_select(self, query, select_list, targets, scope, ind):
         if (off := self.rule_off("plsql.collections", "BULK COLLECT", "SELECT BULK COLLECT INTO")) is not None:
@@ -124,9 +134,14 @@ class SqlMixin:
         if any(t is not None and t.coll is not None and t.coll.kind == "assoc" and not t.array_pg for t in assoc):
             # INDEX BY targets hold jsonb: the collected rows get the keys 1..n
             agg = agg.replace("coalesce(array_agg(", "oracompat.arr_to_aa(coalesce(array_agg(").replace(
-                "'{}')", "'{}'))")
-        return [f"{ind}{s}" for s in setup] + [f"{ind}{agg} INTO {', '.join(names)};"] + \
-            self.rowcount_lines(ind) + [f"{ind}{s}" for s in finish]
+                "'{}')", "'{}'))"
+            )
+        return (
+            [f"{ind}{s}" for s in setup]
+            + [f"{ind}{agg} INTO {', '.join(names)};"]
+            + self.rowcount_lines(ind)
+            + [f"{ind}{s}" for s in finish]
+        )
 
     def target_type(self, toks, scope) -> PgType | None:
         sym = scope.get(norm_name(toks[0])) if toks else None
@@ -137,9 +152,15 @@ class SqlMixin:
     def dml(self, toks, scope, ind):
         suffix = ""
         cur = _top_index(toks, "CURRENT")
-        if cur is not None and cur > 0 and toks[cur - 1].is_("WHERE") and cur + 2 < len(toks) + 1 and toks[cur + 1].is_("OF"):
+        if (
+            cur is not None
+            and cur > 0
+            and toks[cur - 1].is_("WHERE")
+            and cur + 2 < len(toks) + 1
+            and toks[cur + 1].is_("OF")
+        ):
             suffix = f" WHERE CURRENT OF {quote_ident(norm_name(toks[cur + 2]))}"
-            toks = toks[:cur - 1] + toks[cur + 3:]
+            toks = toks[: cur - 1] + toks[cur + 3 :]
         k = _top_index(toks, "RETURNING", "RETURN")
         into = _top_index(toks, "INTO", start=k) if k is not None else None
         if into is None:
@@ -147,12 +168,16 @@ class SqlMixin:
         if toks[into - 1].is_("BULK"):
             self.unconverted("RETURNING BULK COLLECT", "RETURNING ... BULK COLLECT INTO", toks[k])
             return [f"{ind}{unconverted_marker('RETURNING BULK COLLECT', ' '.join(t.text for t in toks))};"]
-        names, setup, finish = self.into_targets(self.split_top(toks[into + 1:]), scope)
+        names, setup, finish = self.into_targets(self.split_top(toks[into + 1 :]), scope)
         # the RETURNING list is converted as expressions; the statement without it as SQL
-        returning = ", ".join(self.expr(e, scope) for e in self.split_top(toks[k + 1:into]))
+        returning = ", ".join(self.expr(e, scope) for e in self.split_top(toks[k + 1 : into]))
         text = f"{self.sql_text(toks[:k], scope)} RETURNING {returning}"
-        return [f"{ind}{s}" for s in setup] + [f"{ind}{text}{suffix} INTO {', '.join(names)};"] + \
-            self.rowcount_lines(ind) + [f"{ind}{s}" for s in finish]
+        return (
+            [f"{ind}{s}" for s in setup]
+            + [f"{ind}{text}{suffix} INTO {', '.join(names)};"]
+            + self.rowcount_lines(ind)
+            + [f"{ind}{s}" for s in finish]
+        )
 
     # ---- cursors -----------------------------------------------------------------------------
     def cursor_name(self, toks, scope) -> str:
@@ -168,8 +193,11 @@ class SqlMixin:
             out.append(f"{ind}OPEN {name} FOR {self.query_text(st.query, scope)};")
         elif st.dynamic is not None:
             using = ", ".join(self.expr(u, scope) for u in st.using)
-            out.append(f"{ind}OPEN {name} FOR EXECUTE {self.dynamic_sql(st.dynamic, scope)}"
-                       + (f" USING {using}" if using else "") + ";")
+            out.append(
+                f"{ind}OPEN {name} FOR EXECUTE {self.dynamic_sql(st.dynamic, scope)}"
+                + (f" USING {using}" if using else "")
+                + ";"
+            )
         else:
             args = f"({', '.join(self.call_args(st.args, scope))})" if st.args else ""
             out.append(f"{ind}OPEN {name}{args};")
@@ -187,8 +215,7 @@ class SqlMixin:
         out = [f"{ind}{s}" for s in setup] + [f"{ind}FETCH {name} INTO {', '.join(names)};"]
         if base in self.tracked_cursors:
             found, rowcount = quote_ident(f"{base}__found"), quote_ident(f"{base}__rowcount")
-            out += [f"{ind}{found} := FOUND;",
-                    f"{ind}IF FOUND THEN {rowcount} := {rowcount} + 1; END IF;"]
+            out += [f"{ind}{found} := FOUND;", f"{ind}IF FOUND THEN {rowcount} := {rowcount} + 1; END IF;"]
         return out + [f"{ind}{s}" for s in finish]
 
     def bulk_fetch(self, st: A.Fetch, name, scope, ind):
@@ -218,8 +245,11 @@ class SqlMixin:
         out += [f"{ind}{IND}{rowcount} := {rowcount} + 1;"] if track else []
         if t is not None and t.coll is not None and t.coll.kind == "assoc":
             out[0] = f"{ind}{lv.target} := '{{}}'::jsonb;"
-            out += [f"{ind}{IND}{lv.target} := oracompat.aa_set({lv.target}, "
-                    f"(oracompat.aa_count({lv.target}) + 1)::text, {row});", f"{ind}END LOOP;"]
+            out += [
+                f"{ind}{IND}{lv.target} := oracompat.aa_set({lv.target}, "
+                f"(oracompat.aa_count({lv.target}) + 1)::text, {row});",
+                f"{ind}END LOOP;",
+            ]
             if t.array_pg:
                 size = quote_ident(f"{norm_name(st.into[0][0])}__size")
                 out.append(f"{ind}{size} := oracompat.aa_count({lv.target});")

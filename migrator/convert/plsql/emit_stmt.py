@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from harness.quoting import quote_ident
+from migrator.convert.context import unconverted_marker
+from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.errors import BY_NAME, ORA_ERRORS, USER_MESSAGE
 from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import label, sql, target_text
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
-from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
 
 IND = "    "
 
@@ -51,8 +51,11 @@ class StmtMixin:
         lv = self.lvalue(st.target, scope)
         value = self.expr(st.value, scope)
         if lv.target.startswith("aa:"):
-            return [f"{ind}{s}" for s in lv.setup] + [f"{ind}{lv.target[3:].replace('{value}', value)};"] + \
-                [f"{ind}{s}" for s in lv.finish]
+            return (
+                [f"{ind}{s}" for s in lv.setup]
+                + [f"{ind}{lv.target[3:].replace('{value}', value)};"]
+                + [f"{ind}{s}" for s in lv.finish]
+            )
         return [f"{ind}{s}" for s in lv.setup] + [f"{ind}{lv.target} := {value};"] + [f"{ind}{s}" for s in lv.finish]
 
     def st_if(self, st: A.If, scope, ind):
@@ -79,8 +82,7 @@ class StmtMixin:
         return out
 
     def loop_lines(self, st, head: str, body, scope, ind):
-        return self.label_prefix(st, ind) + [f"{ind}{head}"] + self.stmts(body, scope, ind + IND) + \
-            [f"{ind}END LOOP;"]
+        return self.label_prefix(st, ind) + [f"{ind}{head}"] + self.stmts(body, scope, ind + IND) + [f"{ind}END LOOP;"]
 
     def st_loop(self, st: A.Loop, scope, ind):
         return self.loop_lines(st, "LOOP", st.body, scope, ind)
@@ -109,7 +111,9 @@ class StmtMixin:
             # a query FOR loop needs its record declared; the block keeps it local as in PL/SQL
             return [f"{ind}DECLARE", f"{ind}{IND}{var} record;", f"{ind}BEGIN"] + body + [f"{ind}END;"]
         if sym is None or sym.kind != "cursor":
-            self.unconverted("cursor FOR loop", f"cursor {label(st.cursor)} is not a cursor declared in this unit", st.line)
+            self.unconverted(
+                "cursor FOR loop", f"cursor {label(st.cursor)} is not a cursor declared in this unit", st.line
+            )
             return [f"{ind}{unconverted_marker('cursor FOR loop', label(st.cursor))};"]
         args = f"({', '.join(self.call_args(st.args, scope))})" if st.args else ""
         return self.loop_lines(st, f"FOR {var} IN {sql(st.cursor)}{args} LOOP", st.body, inner, ind)
@@ -179,9 +183,10 @@ class StmtMixin:
 
     def handler_lines(self, handlers: list[A.Handler], scope, ind) -> list[str]:
         names = " OR ".join(".".join(n) for h in handlers for n in h.names)
-        if (off := self.rule_off("plsql.exceptions", "EXCEPTION handlers", f"WHEN {names}",
-                                 handlers[0].line)) is not None:
-            return [f"{ind}{IND}{off};"]   # in the block's body: the whole block is refused
+        if (
+            off := self.rule_off("plsql.exceptions", "EXCEPTION handlers", f"WHEN {names}", handlers[0].line)
+        ) is not None:
+            return [f"{ind}{IND}{off};"]  # in the block's body: the whole block is refused
         self.ctx.applied("plsql.exceptions")
         out = [f"{ind}EXCEPTION"]
         for h in handlers:
@@ -202,22 +207,25 @@ class StmtMixin:
     # Oracle's SQLERRM names the constraint (or column) of a constraint error; PostgreSQL's
     # SQLERRM does not, so a handler that reads SQLERRM and can catch one of those errors first
     # fetches the names with GET STACKED DIAGNOSTICS for oracompat.sqlerrm().
-    DIAG_VARS = {"constraint": ("sqlerrm__constraint", "CONSTRAINT_NAME"),
-                 "schema": ("sqlerrm__schema", "SCHEMA_NAME"),
-                 "table": ("sqlerrm__table", "TABLE_NAME"),
-                 "column": ("sqlerrm__column", "COLUMN_NAME")}
+    DIAG_VARS = {
+        "constraint": ("sqlerrm__constraint", "CONSTRAINT_NAME"),
+        "schema": ("sqlerrm__schema", "SCHEMA_NAME"),
+        "table": ("sqlerrm__table", "TABLE_NAME"),
+        "column": ("sqlerrm__column", "COLUMN_NAME"),
+    }
 
     @staticmethod
     def diag_needs(conds: list[str]) -> dict | None:
         """Which diagnostics a handler catching `conds` needs for SQLERRM (None: none)."""
         named = {e.sqlstate for e in ORA_ERRORS if e.object_message}
         kinds = {c for e in ORA_ERRORS if e.object_message for c in e.conditions}
-        column_kinds = {c for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message
-                        for c in e.conditions}
+        column_kinds = {
+            c for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message for c in e.conditions
+        }
         column_states = {e.sqlstate for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message}
         constraint, column = False, False
         for c in conds:
-            state = c[len("SQLSTATE '"):-1] if c.startswith("SQLSTATE '") else None
+            state = c[len("SQLSTATE '") : -1] if c.startswith("SQLSTATE '") else None
             if c == "OTHERS":
                 constraint = column = True
             elif c in kinds or state in named:
@@ -235,17 +243,20 @@ class StmtMixin:
         diag["used"] = True
         v = self.DIAG_VARS
         table, col = (v["table"][0], v["column"][0]) if diag["column"] else ("NULL", "NULL")
-        return (f"oracompat.sqlerrm(SQLSTATE, SQLERRM, {v['constraint'][0]}, {v['schema'][0]}, "
-                f"{table}, {col})")
+        return f"oracompat.sqlerrm(SQLSTATE, SQLERRM, {v['constraint'][0]}, {v['schema'][0]}, {table}, {col})"
 
     def diag_wrap(self, body: list[str], diag: dict, ind: str) -> list[str]:
         # TABLE_NAME / COLUMN_NAME only for a handler that can catch a NOT NULL violation
         keys = ["constraint", "schema"] + (["table", "column"] if diag["column"] else [])
         v = self.DIAG_VARS
         items = ", ".join(f"{v[k][0]} = {v[k][1]}" for k in keys)
-        return ([f"{ind}DECLARE"] + [f"{ind}{IND}{v[k][0]} text;" for k in keys]
-                + [f"{ind}BEGIN", f"{ind}{IND}GET STACKED DIAGNOSTICS {items};"]
-                + [IND + line for line in body] + [f"{ind}END;"])
+        return (
+            [f"{ind}DECLARE"]
+            + [f"{ind}{IND}{v[k][0]} text;" for k in keys]
+            + [f"{ind}BEGIN", f"{ind}{IND}GET STACKED DIAGNOSTICS {items};"]
+            + [IND + line for line in body]
+            + [f"{ind}END;"]
+        )
 
     def handler_conditions(self, name: tuple[str, ...], scope, line) -> list[str]:
         if name == ("others",):

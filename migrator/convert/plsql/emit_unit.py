@@ -5,14 +5,14 @@ from __future__ import annotations
 import hashlib
 
 from harness.quoting import quote_ident
+from migrator.convert.context import unconverted_marker
+from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.emitter import updating_flag_key
 from migrator.convert.plsql.emit_routine import RoutineEmitter, create_function, dollar_tag
+from migrator.convert.plsql.emitter import updating_flag_key
 from migrator.convert.plsql.naming import derived, label, oracle_tokens, sql
 from migrator.convert.plsql.parse_unit import TypeBody
 from migrator.convert.plsql.symbols import Scope, Sym
-from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
 
 
 def emit_routine_unit(em, r: A.Routine) -> str:
@@ -47,6 +47,7 @@ def type_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> str:
         return unconverted_marker(f"{r.flavour} method", r.name) + ";"
     from migrator.convert.datatypes import map_type
     from migrator.convert.plsql.symbols import PgType
+
     scope = Scope()
     params = list(r.params)
     if r.flavour == "MEMBER":
@@ -84,8 +85,10 @@ def emit_trigger(em, t: A.Trigger, schema: str) -> str:
     when = ""
     if t.when:
         when = f"\nWHEN ({em.expr(_when_tokens(t), Scope())})"
-    trg = (f"CREATE OR REPLACE TRIGGER {quote_ident(t.name)}\n{t.timing} {' OR '.join(events)} ON {sql(t.table)}\n"
-           f"FOR EACH {level}{when}\nEXECUTE FUNCTION {fn}();")
+    trg = (
+        f"CREATE OR REPLACE TRIGGER {quote_ident(t.name)}\n{t.timing} {' OR '.join(events)} ON {sql(t.table)}\n"
+        f"FOR EACH {level}{when}\nEXECUTE FUNCTION {fn}();"
+    )
     em.ctx.applied("plsql.trigger")
     helpers = updating_helpers(em, t, schema, level, when)
     return "\n\n".join(em.pre + [out, trg] + helpers)
@@ -102,15 +105,21 @@ def updating_helpers(em, t: A.Trigger, schema: str, level: str, when: str) -> li
         if main_cols and col not in main_cols:
             # the flag could be set by an UPDATE that does not fire this trigger: clear it first
             # whenever this trigger fires ('clr' sorts before 'upd')
-            out.append(f"CREATE OR REPLACE TRIGGER {quote_ident(helper_trigger_name(t.name, col, 'clr'))}\n"
-                       f"{t.timing} UPDATE OF {_columns(main_cols)} ON {sql(t.table)}\nFOR EACH {level}{when}\n"
-                       f"EXECUTE FUNCTION oracompat.mark_updating({pg_string(key)}, '');")
-        out.append(f"CREATE OR REPLACE TRIGGER {quote_ident(helper_trigger_name(t.name, col))}\n{t.timing} "
-                   f"UPDATE OF {quote_ident(col)} ON {sql(t.table)}\nFOR EACH {level}{when}\n"
-                   f"EXECUTE FUNCTION oracompat.mark_updating({pg_string(key)});")
+            out.append(
+                f"CREATE OR REPLACE TRIGGER {quote_ident(helper_trigger_name(t.name, col, 'clr'))}\n"
+                f"{t.timing} UPDATE OF {_columns(main_cols)} ON {sql(t.table)}\nFOR EACH {level}{when}\n"
+                f"EXECUTE FUNCTION oracompat.mark_updating({pg_string(key)}, '');"
+            )
+        out.append(
+            f"CREATE OR REPLACE TRIGGER {quote_ident(helper_trigger_name(t.name, col))}\n{t.timing} "
+            f"UPDATE OF {quote_ident(col)} ON {sql(t.table)}\nFOR EACH {level}{when}\n"
+            f"EXECUTE FUNCTION oracompat.mark_updating({pg_string(key)});"
+        )
     if out:
-        em.ctx.note(f"UPDATING(col) in {t.name}: helper UPDATE OF triggers "
-                    f"{', '.join(helper_trigger_name(t.name, c) for c in em.updating_cols)}")
+        em.ctx.note(
+            f"UPDATING(col) in {t.name}: helper UPDATE OF triggers "
+            f"{', '.join(helper_trigger_name(t.name, c) for c in em.updating_cols)}"
+        )
     return out
 
 
@@ -139,6 +148,7 @@ def _head(name: str, limit: int) -> str:
 def _when_tokens(t: A.Trigger):
     """In WHEN, Oracle writes new.x / old.x without a colon (or the REFERENCING aliases)."""
     from migrator.convert.plsql.lexer import Token
+
     ref = {v: k for k, v in t.referencing.items()}
     out = []
     for k, tok in enumerate(t.when):

@@ -6,7 +6,8 @@ import hashlib
 import re
 
 from harness.quoting import quote_ident
-from migrator.source.identifiers import fold
+from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_call import CallMixin
 from migrator.convert.plsql.emit_decl import DeclMixin
@@ -20,16 +21,13 @@ from migrator.convert.plsql.naming import Owner, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.convert.plsql.values import ValueMixin
-from migrator.convert.context import ConversionContext, unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
+from migrator.source.identifiers import fold
 
 _ATTRS = {"FOUND", "NOTFOUND", "ROWCOUNT"}
 
 
-class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, DynMixin,
-              NestedMixin):
-    def __init__(self, ctx: ConversionContext, schema: str, text: str, tokens: list[Token],
-                 pkg: str | None = None):
+class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, DynMixin, NestedMixin):
+    def __init__(self, ctx: ConversionContext, schema: str, text: str, tokens: list[Token], pkg: str | None = None):
         self.ctx = ctx
         self.catalog = ctx.catalog
         self.schema = schema
@@ -76,13 +74,22 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         """Collections on which DELETE(i) is called: as nested tables they become sparse."""
         out = set()
         for k in range(len(tokens) - 4):
-            if tokens[k + 1].text == "." and tokens[k + 2].upper == "DELETE" and tokens[k + 3].text == "(" \
-                    and tokens[k + 4].text != ")" and tokens[k].kind in ("word", "qident"):
+            if (
+                tokens[k + 1].text == "."
+                and tokens[k + 2].upper == "DELETE"
+                and tokens[k + 3].text == "("
+                and tokens[k + 4].text != ")"
+                and tokens[k].kind in ("word", "qident")
+            ):
                 out.add(norm_name(tokens[k]))
         return out
 
     def unconverted(self, construct: str, message: str, where=None) -> None:
-        line = where if isinstance(where, int) else (self.lines.line(where.start) if where is not None and where.end else None)
+        line = (
+            where
+            if isinstance(where, int)
+            else (self.lines.line(where.start) if where is not None and where.end else None)
+        )
         self.ctx.unconverted(construct, message, line)
 
     def rule_off(self, rule_id: str, construct: str, original: str = "", where=None) -> str | None:
@@ -163,8 +170,15 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
                 scope.add(self.exception_init_sym(name, A.Pragma("EXCEPTION_INIT", [[], code]), (key,)))
             for d in info["vars"].values():
                 t = self.resolve_type(d.type, scope)
-                scope.add(Sym(d.name, "pkgconst" if d.constant else "pkgvar", t,
-                              getter=sql((key, d.name)), setter=sql((key, f"set__{d.name}"))))
+                scope.add(
+                    Sym(
+                        d.name,
+                        "pkgconst" if d.constant else "pkgvar",
+                        t,
+                        getter=sql((key, d.name)),
+                        setter=sql((key, f"set__{d.name}")),
+                    )
+                )
         finally:
             self.suppress_pre, self.pkg = saved, saved_pkg
         return scope
@@ -195,8 +209,10 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         trigger (emit_unit.updating_helpers) sets a flag that this trigger takes on entry."""
         q = quote_ident(col)
         if self.trigger.timing == "INSTEAD OF":  # PostgreSQL allows no column list there
-            self.ctx.note(f"UPDATING('{col}') → NEW.{q} IS DISTINCT FROM OLD.{q}: INSTEAD OF triggers "
-                          "cannot tell whether an UPDATE listed the column without changing it")
+            self.ctx.note(
+                f"UPDATING('{col}') → NEW.{q} IS DISTINCT FROM OLD.{q}: INSTEAD OF triggers "
+                "cannot tell whether an UPDATE listed the column without changing it"
+            )
             return f"(TG_OP = 'UPDATE' AND NEW.{q} IS DISTINCT FROM OLD.{q})"
         var = quote_ident(f"updating__{col}")
         if col not in self.updating_cols:

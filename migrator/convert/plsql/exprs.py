@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
+from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import sqlconv
 from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import oracle_tokens
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.context import unconverted_marker
 
 _PH = re.compile(r"plx__\d+")
 _CURSOR_ATTRS = {"FOUND", "NOTFOUND", "ISOPEN", "ROWCOUNT", "BULK_ROWCOUNT", "BULK_EXCEPTIONS"}
@@ -136,7 +136,12 @@ class ExprMixin:
             text = self.cursor_attr(parts, toks[j + 1].upper, scope, toks[i])
             out.append(self.placeholder(text, ph, types, "NUMBER" if toks[j + 1].upper == "ROWCOUNT" else ""))
             return j + 2
-        if in_sql and i > 0 and toks[i - 1].kind == "word" and toks[i - 1].upper in ("FROM", "JOIN", "INTO", "UPDATE", "TABLE"):
+        if (
+            in_sql
+            and i > 0
+            and toks[i - 1].kind == "word"
+            and toks[i - 1].upper in ("FROM", "JOIN", "INTO", "UPDATE", "TABLE")
+        ):
             return None  # a table name, never a variable
         renamed = self.routine_rename(parts, scope)
         if renamed is not None:

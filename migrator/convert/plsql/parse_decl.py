@@ -5,8 +5,16 @@ from __future__ import annotations
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parser import Parser
 
-_ROUTINE_MODIFIERS = {"DETERMINISTIC", "PIPELINED", "PARALLEL_ENABLE", "RESULT_CACHE", "AUTHID",
-                      "ACCESSIBLE", "AGGREGATE", "SQL_MACRO"}
+_ROUTINE_MODIFIERS = {
+    "DETERMINISTIC",
+    "PIPELINED",
+    "PARALLEL_ENABLE",
+    "RESULT_CACHE",
+    "AUTHID",
+    "ACCESSIBLE",
+    "AGGREGATE",
+    "SQL_MACRO",
+}
 
 
 class DeclParser(Parser):

@@ -6,8 +6,7 @@ from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parse_decl import DeclParser
 from migrator.convert.plsql.parser import _BLOCK_END, _SQL_START, ParseError, norm_name
 
-_SIMPLE = {"NULL", "RETURN", "RAISE", "GOTO", "EXIT", "CONTINUE", "OPEN", "FETCH", "CLOSE",
-           "EXECUTE", "FORALL", "PIPE"}
+_SIMPLE = {"NULL", "RETURN", "RAISE", "GOTO", "EXIT", "CONTINUE", "OPEN", "FETCH", "CLOSE", "EXECUTE", "FORALL", "PIPE"}
 
 
 class PlsqlParser(DeclParser):
@@ -43,7 +42,11 @@ class PlsqlParser(DeclParser):
             return self.loop_stmt()
         if u in _SIMPLE and not self.peek().is_op(":=", "."):
             return getattr(self, "st_" + u.lower())()
-        if u in _SQL_START and not self.peek().is_op(":=", ".") and not (u == "SET" and not self.peek().is_("TRANSACTION")):
+        if (
+            u in _SQL_START
+            and not self.peek().is_op(":=", ".")
+            and not (u == "SET" and not self.peek().is_("TRANSACTION"))
+        ):
             toks = self.scan()
             self.expect_op(";")
             return A.Sql(toks)
@@ -61,7 +64,7 @@ class PlsqlParser(DeclParser):
             for k in range(len(toks) - 1, -1, -1):
                 depth += toks[k].is_op(")") - toks[k].is_op("(")
                 if depth == 0:
-                    return A.Call(toks[:k], toks[k + 1:-1])
+                    return A.Call(toks[:k], toks[k + 1 : -1])
         if not toks:
             self.error("empty statement")
         return A.Call(toks, None)
@@ -136,8 +139,11 @@ class PlsqlParser(DeclParser):
         # cursor FOR loop over a named cursor, with optional arguments
         args = lo[2:-1] if len(lo) > 1 and lo[1].is_op("(") else None
         name_toks = lo[:1] if args is not None else lo
-        if name_toks and all(t.kind in ("word", "qident") for t in name_toks[::2]) and \
-                all(t.is_op(".") for t in name_toks[1::2]):
+        if (
+            name_toks
+            and all(t.kind in ("word", "qident") for t in name_toks[::2])
+            and all(t.is_op(".") for t in name_toks[1::2])
+        ):
             name = tuple(norm_name(t) for t in name_toks[::2])
         else:  # not a cursor name we can resolve: kept as written, reported by the emitter
             name = ("".join(t.text for t in lo),)

@@ -111,7 +111,9 @@ def type_body(p: PlsqlParser) -> TypeBody:
     routines = []
     while not p.tok.is_("END") and p.tok.kind != "eof":
         flavour = "MEMBER"
-        while p.tok.is_("MEMBER", "STATIC", "CONSTRUCTOR", "MAP", "ORDER", "OVERRIDING", "FINAL", "NOT", "INSTANTIABLE"):
+        while p.tok.is_(
+            "MEMBER", "STATIC", "CONSTRUCTOR", "MAP", "ORDER", "OVERRIDING", "FINAL", "NOT", "INSTANTIABLE"
+        ):
             if p.tok.is_("STATIC", "CONSTRUCTOR", "MAP", "ORDER"):
                 flavour = p.tok.upper
             p.advance()

@@ -8,11 +8,10 @@ so the emitter can mark it — nothing is skipped.
 
 from __future__ import annotations
 
-from migrator.source.identifiers import fold
 from migrator.convert.plsql.lexer import LineIndex, Token, tokenize
+from migrator.source.identifiers import fold
 
-_SQL_START = {"SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COMMIT", "ROLLBACK",
-              "SAVEPOINT", "LOCK", "SET"}
+_SQL_START = {"SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COMMIT", "ROLLBACK", "SAVEPOINT", "LOCK", "SET"}
 _BLOCK_END = {"END", "ELSE", "ELSIF", "WHEN", "EXCEPTION"}
 
 
@@ -118,7 +117,7 @@ class Parser:
                 elif u == "END" and case:
                     case -= 1
             self.i += 1
-        return toks[start:self.i]
+        return toks[start : self.i]
 
     def paren_contents(self) -> list[Token]:
         self.expect_op("(")

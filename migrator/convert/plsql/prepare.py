@@ -11,18 +11,35 @@ Catalog `info` written here (all keys prefixed so other families' keys never cla
 
 from __future__ import annotations
 
+from migrator.convert.context import Catalog, CatalogEntry
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.errors import user_exception_sqlstate
 from migrator.convert.plsql.lexer import tokenize
 from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import type_text
-from migrator.convert.context import Catalog, CatalogEntry
 from migrator.source.units import Unit, UnitKind
 
 _PARSED: dict[str, tuple[str, ParsedUnit | Exception]] = {}
-_COL_STOP = {"DEFAULT", "NOT", "NULL", "CONSTRAINT", "PRIMARY", "REFERENCES", "CHECK", "UNIQUE",
-             "GENERATED", "ENABLE", "DISABLE", "COLLATE", "VISIBLE", "INVISIBLE", "AS", "SORT", "ENCRYPT"}
+_COL_STOP = {
+    "DEFAULT",
+    "NOT",
+    "NULL",
+    "CONSTRAINT",
+    "PRIMARY",
+    "REFERENCES",
+    "CHECK",
+    "UNIQUE",
+    "GENERATED",
+    "ENABLE",
+    "DISABLE",
+    "COLLATE",
+    "VISIBLE",
+    "INVISIBLE",
+    "AS",
+    "SORT",
+    "ENCRYPT",
+}
 
 
 def parsed(unit: Unit) -> ParsedUnit:
@@ -72,8 +89,9 @@ def _plsql(unit: Unit, catalog: Catalog, tree) -> None:
         for r in tree.routines:
             methods.setdefault(r.name, []).append(r)
     elif isinstance(tree, A.Package):
-        pkg = entry.info.setdefault("plsql_package", {"vars": {}, "types": {}, "members": {},
-                                                      "exceptions": {}, "cursors": {}, "spec_vars": []})
+        pkg = entry.info.setdefault(
+            "plsql_package", {"vars": {}, "types": {}, "members": {}, "exceptions": {}, "cursors": {}, "spec_vars": []}
+        )
         base = f"{unit.schema}.{unit.name}"
         for d in tree.decls:
             if isinstance(d, A.VarDecl):
@@ -95,8 +113,7 @@ def _plsql(unit: Unit, catalog: Catalog, tree) -> None:
 
 
 def _same_sig(a: A.Routine, b: A.Routine) -> bool:
-    return [p.type.text.upper() for p in a.params] == [p.type.text.upper() for p in b.params] and \
-        a.kind == b.kind
+    return [p.type.text.upper() for p in a.params] == [p.type.text.upper() for p in b.params] and a.kind == b.kind
 
 
 def _table_columns(unit: Unit, catalog: Catalog) -> None:
@@ -106,7 +123,7 @@ def _table_columns(unit: Unit, catalog: Catalog) -> None:
         return
     cols: dict[str, str] = {}
     depth, item = 0, []
-    for t in toks[k + 1:]:
+    for t in toks[k + 1 :]:
         if t.is_op("(") or t.is_op(")"):
             depth += 1 if t.text == "(" else -1
             if depth < 0:
@@ -143,10 +160,10 @@ def _schema_type(unit: Unit, catalog: Catalog) -> None:
                 if toks[m].is_("NOT") or toks[m].is_op(";") or toks[m].kind == "eof":
                     end = m
                     break
-            info = {"kind": "table" if w == "TABLE" else "varray", "elem": type_text(toks[j + 1:end])}
+            info = {"kind": "table" if w == "TABLE" else "varray", "elem": type_text(toks[j + 1 : end])}
             break
         if w == "OBJECT":
-            info["attrs"] = _object_attrs(toks[i + 1:])
+            info["attrs"] = _object_attrs(toks[i + 1 :])
             break
     _entry(catalog, unit).info["plsql_type"] = info
 
@@ -174,6 +191,7 @@ def _object_attrs(toks: list) -> dict[str, str]:
 
 
 def _attr(item: list, attrs: dict[str, str]) -> None:
-    if len(item) >= 2 and not item[0].is_("MEMBER", "STATIC", "CONSTRUCTOR", "MAP", "ORDER", "OVERRIDING",
-                                           "FINAL", "NOT", "INSTANTIABLE"):
+    if len(item) >= 2 and not item[0].is_(
+        "MEMBER", "STATIC", "CONSTRUCTOR", "MAP", "ORDER", "OVERRIDING", "FINAL", "NOT", "INSTANTIABLE"
+    ):
         attrs[norm_name(item[0])] = type_text(item[1:])

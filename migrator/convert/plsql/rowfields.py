@@ -4,12 +4,25 @@ arithmetic, TRUNC) as it can for plain variables: fields of records, table %ROWT
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from migrator.convert.plsql.parser import norm_name
 
-_QUERY_END = {"WHERE", "GROUP", "ORDER", "CONNECT", "START", "HAVING", "UNION", "INTERSECT", "MINUS",
-              "FOR", "FETCH", "OFFSET", "EXCEPT"}
+_QUERY_END = {
+    "WHERE",
+    "GROUP",
+    "ORDER",
+    "CONNECT",
+    "START",
+    "HAVING",
+    "UNION",
+    "INTERSECT",
+    "MINUS",
+    "FOR",
+    "FETCH",
+    "OFFSET",
+    "EXCEPT",
+}
 
 
 def query_fields(toks, columns: Callable[[tuple[str, ...]], dict | None]) -> dict[str, str]:
@@ -77,7 +90,7 @@ def _item_type(item, cols: dict[str, dict]) -> tuple[str, str] | None:
     if not words or any(t.kind not in ("word", "qident") for t in words):
         return None
     dots = len(item) - len(words)
-    expr, rest = words[:dots + 1], words[dots + 1:]
+    expr, rest = words[: dots + 1], words[dots + 1 :]
     if rest and rest[0].is_("AS"):
         rest = rest[1:]
     if len(rest) > 1 or len(expr) > 2:

@@ -12,13 +12,26 @@ from __future__ import annotations
 import inspect
 
 from harness.quoting import quote_ident
-from migrator.convert.sql import convert as sqlrules
 from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.convert.sql import convert as sqlrules
 from migrator.convert.sql.names import ORACLE_RESERVED
 
 _KEYWORDS = {"AND", "OR", "NOT", "IS", "NULL", "TRUE", "FALSE", "IN", "BETWEEN", "LIKE"}
-_ORACLE_SPECIAL = {"SYSDATE", "SYSTIMESTAMP", "USER", "ROWNUM", "LEVEL", "UID", "ROWID", "CURRENT_DATE",
-                   "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "DBTIMEZONE", "SESSIONTIMEZONE", "ESCAPE"}
+_ORACLE_SPECIAL = {
+    "SYSDATE",
+    "SYSTIMESTAMP",
+    "USER",
+    "ROWNUM",
+    "LEVEL",
+    "UID",
+    "ROWID",
+    "CURRENT_DATE",
+    "CURRENT_TIMESTAMP",
+    "LOCALTIMESTAMP",
+    "DBTIMEZONE",
+    "SESSIONTIMEZONE",
+    "ESCAPE",
+}
 _FAST_OPS = {"+", "-", "*", "=", "<", ">", "<=", ">=", "<>", "!=", "^=", "~=", "(", ")", ",", "."}
 
 
@@ -61,8 +74,12 @@ def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str])
         memo.clear()
     # the fragment's own rules in first-application order: replayed, they give a unit the same
     # rules_applied as converting the fragment afresh would
-    memo[key] = (out, tuple(dict.fromkeys(ctx.applied_log[n_app:])), tuple(ctx.unconverted_items[n_unc:]),
-                  tuple(ctx.notes[n_notes:]))
+    memo[key] = (
+        out,
+        tuple(dict.fromkeys(ctx.applied_log[n_app:])),
+        tuple(ctx.unconverted_items[n_unc:]),
+        tuple(ctx.notes[n_notes:]),
+    )
     return out
 
 
@@ -81,7 +98,9 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
                 return None
             low = t.text.lower()
             if i > 0 and toks[i - 1].text == ".":
-                if i > 1 and scope_types.get(f"{toks[i - 2].text.lower()}.{low}", "").upper().startswith(("DATE", "TIMESTAMP")):
+                if i > 1 and scope_types.get(f"{toks[i - 2].text.lower()}.{low}", "").upper().startswith(
+                    ("DATE", "TIMESTAMP")
+                ):
                     return None  # a date-typed record field: date arithmetic needs the SQL rules
                 parts.append(quote_ident(low))  # as the SQL converter would write it (emp# → "emp#")
                 continue

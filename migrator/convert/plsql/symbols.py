@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.datatypes import map_type
+from migrator.convert.plsql.lexer import Token
 
 _DATEISH = ("DATE", "TIMESTAMP")
 
@@ -54,7 +54,7 @@ class Sym:
 class Scope:
     """Nested name scopes (routine → blocks → loops); lookups walk outwards."""
 
-    def __init__(self, parent: "Scope | None" = None):
+    def __init__(self, parent: Scope | None = None):
         self.parent = parent
         self.names: dict[str, Sym] = {}
 
@@ -71,7 +71,7 @@ class Scope:
             s = s.parent
         return None
 
-    def child(self) -> "Scope":
+    def child(self) -> Scope:
         return Scope(self)
 
     def types_map(self) -> dict[str, str]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.quoting import quote_ident
+from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import derived, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType
-from migrator.convert.context import unconverted_marker
 
 _COLL_METHODS = {"COUNT", "FIRST", "LAST", "EXISTS", "NEXT", "PRIOR", "LIMIT"}
 
@@ -33,18 +33,29 @@ class ValueMixin:
             return f"{sym.type.pg}", j, sym.type.ora
         if sym.kind == "selfattr":
             base, ptype, rest = f"self.{quote_ident(parts[0])}", sym.type, parts[1:]
-        elif sym.type is not None and sym.type.object_key and len(parts) == 2 and \
-                parts[1] in self.object_methods(sym.type.object_key):
+        elif (
+            sym.type is not None
+            and sym.type.object_key
+            and len(parts) == 2
+            and parts[1] in self.object_methods(sym.type.object_key)
+        ):
             return self.method_call(sym.type.object_key, parts[0], parts[1], toks, j, scope)
         elif sym.kind in ("pkgvar", "pkgconst"):
             base, ptype, rest = f"{sym.getter}()", sym.type, parts[1:]
         elif sym.kind == "type" and sym.type is not None and j < len(toks) and toks[j].is_op("("):
             return self.constructor(sym.type, toks, j, scope)
-        elif sym.type is not None and sym.type.array_pg and len(parts) == 1 and not (
-                j < len(toks) and toks[j].is_op("(")):
+        elif (
+            sym.type is not None
+            and sym.type.array_pg
+            and len(parts) == 1
+            and not (j < len(toks) and toks[j].is_op("("))
+        ):
             return self.sparse_to_array(quote_ident(parts[0]), sym.type), j, ""
-        elif sym.type is not None and sym.type.coll is not None and (
-                (j < len(toks) and toks[j].is_op("(")) or (len(parts) > 1 and parts[1].upper() in _COLL_METHODS)):
+        elif (
+            sym.type is not None
+            and sym.type.coll is not None
+            and ((j < len(toks) and toks[j].is_op("(")) or (len(parts) > 1 and parts[1].upper() in _COLL_METHODS))
+        ):
             base, ptype, rest = quote_ident(parts[0]), sym.type, parts[1:]
         else:
             return None
@@ -119,13 +130,16 @@ class ValueMixin:
             elif toks[k].is_op(")"):
                 depth -= 1
                 if depth == 0:
-                    return toks[j + 1:k], k + 1
-        return toks[j + 1:], len(toks)
+                    return toks[j + 1 : k], k + 1
+        return toks[j + 1 :], len(toks)
 
     def sparse_to_array(self, base: str, t: PgType) -> str:
         c = t.coll
-        value = f"jsonb_populate_record(NULL::{c.elem_pg}, e.value)" if c.elem_composite else \
-            f"(e.value #>> '{{}}')::{self.castable(c.elem_pg)}"
+        value = (
+            f"jsonb_populate_record(NULL::{c.elem_pg}, e.value)"
+            if c.elem_composite
+            else f"(e.value #>> '{{}}')::{self.castable(c.elem_pg)}"
+        )
         return f"ARRAY(SELECT {value} FROM jsonb_each({base}) AS e ORDER BY e.key::numeric)"
 
     def key_text(self, coll, key: str) -> str:
@@ -211,8 +225,12 @@ class ValueMixin:
         name = sql(tuple(parts))
         if len(parts) == 1 and tok.kind == "word" and parts[0] == "sql":
             self.uses_sql_rowcount = True
-            return {"ROWCOUNT": "sql__rowcount", "FOUND": "(sql__rowcount > 0)",
-                    "NOTFOUND": "(sql__rowcount = 0)", "ISOPEN": "false"}.get(attr) or self.mark_attr(name, attr, tok)
+            return {
+                "ROWCOUNT": "sql__rowcount",
+                "FOUND": "(sql__rowcount > 0)",
+                "NOTFOUND": "(sql__rowcount = 0)",
+                "ISOPEN": "false",
+            }.get(attr) or self.mark_attr(name, attr, tok)
         sym = scope.get(parts[0])
         if attr == "ISOPEN":
             return f"oracompat.cursor_isopen({name})"
@@ -220,8 +238,9 @@ class ValueMixin:
             return self.mark_attr(name, attr, tok)
         self.tracked_cursors.add(parts[0])
         found, rowcount = quote_ident(f"{parts[0]}__found"), quote_ident(f"{parts[0]}__rowcount")
-        return {"FOUND": found, "NOTFOUND": f"(NOT {found})",
-                "ROWCOUNT": rowcount}.get(attr) or self.mark_attr(name, attr, tok)
+        return {"FOUND": found, "NOTFOUND": f"(NOT {found})", "ROWCOUNT": rowcount}.get(attr) or self.mark_attr(
+            name, attr, tok
+        )
 
     def mark_attr(self, name, attr, tok) -> str:
         self.unconverted(f"%{attr}", f"{name}%{attr} has no converted equivalent", tok)

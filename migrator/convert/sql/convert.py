@@ -15,19 +15,22 @@ transforms run on its tree in between:
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
+from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql import dates as dates
+from migrator.convert.sql import dml as sql_dml
+from migrator.convert.sql import hierarchy as sql_hierarchy
+from migrator.convert.sql import merge as sql_merge
+from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nulls as nulls
+from migrator.convert.sql import select as sql_select
 from migrator.convert.sql import strings as strings
 from migrator.convert.sql import text as text
-from migrator.convert.sql import dml as sql_dml, hierarchy as sql_hierarchy, merge as sql_merge, names as sql_names
-from migrator.convert.sql import select as sql_select
-from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql.expression_types import TypeEnv
 from migrator.convert.sql.nodes import marker
 
@@ -143,8 +146,12 @@ def _placeholder(node: exp.Placeholder, ctx: ConversionContext, env) -> exp.Expr
 
 
 def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
-    return (dates.unsupported_date_fn(node, ctx, env) or dates.trunc_date(node, ctx, env) or strings.raw_hex(node, ctx, env)
-            or strings.lob_conversion(node, ctx, env))
+    return (
+        dates.unsupported_date_fn(node, ctx, env)
+        or dates.trunc_date(node, ctx, env)
+        or strings.raw_hex(node, ctx, env)
+        or strings.lob_conversion(node, ctx, env)
+    )
 
 
 _RULES: dict[type, tuple[Rule, ...]] = {

@@ -28,7 +28,11 @@ _TRUNC_UNITS = {
     **dict.fromkeys(["YYYY", "SYYYY", "YEAR", "SYEAR", "YYY", "YY", "Y"], "year"),
     **dict.fromkeys(["IYYY", "IYY", "IY", "I"], "isoyear"),
     **dict.fromkeys(["HH", "HH12", "HH24"], "hour"),
-    "MI": "minute", "Q": "quarter", "IW": "week", "CC": "century", "SCC": "century",
+    "MI": "minute",
+    "Q": "quarter",
+    "IW": "week",
+    "CC": "century",
+    "SCC": "century",
 }
 # ROUND(date, fmt) = TRUNC(date + half a unit); month rounds up from the 16th, year from July 1st.
 _ROUND_SHIFT = {"day": "12 hour", "hour": "30 minute", "minute": "30 second", "year": "6 month"}
@@ -113,7 +117,9 @@ def round_date(node: exp.Round, ctx: ConversionContext, env: TypeEnv) -> exp.Exp
         return marker(ctx, "ROUND(date, format)", node, f"unsupported ROUND date format {fmt.sql() if fmt else ''}")
     ctx.applied("expr.round_date")
     if unit == "month":  # up from the 16th: shift back 15 days, then forward one month
-        shifted = exp.Add(this=exp.Sub(this=paren(node.this), expression=interval("15 day")), expression=interval("1 month"))
+        shifted = exp.Add(
+            this=exp.Sub(this=paren(node.this), expression=interval("15 day")), expression=interval("1 month")
+        )
     else:
         shifted = exp.Add(this=paren(node.this), expression=interval(_ROUND_SHIFT[unit]))
     return tag(ts0(fn("DATE_TRUNC", exp.Literal.string(unit), shifted)), DATE)

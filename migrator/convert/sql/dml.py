@@ -36,7 +36,9 @@ def lock_targets(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> No
         for col in lock.expressions:
             owner = _owner(select, col, env)
             if owner is None:
-                lock.replace(marker(ctx, "FOR UPDATE OF", lock, f"cannot tell which table owns {col.sql(dialect='oracle')}"))
+                lock.replace(
+                    marker(ctx, "FOR UPDATE OF", lock, f"cannot tell which table owns {col.sql(dialect='oracle')}")
+                )
                 break
             if owner.lower() not in (t.lower() for t in tables):
                 tables.append(owner)

@@ -45,9 +45,24 @@ _STRING_TYPES = frozenset("VARCHAR2 VARCHAR NVARCHAR2 CHAR NCHAR CLOB NCLOB LONG
 _DATE_FUNCS = (exp.AddMonths, exp.LastDay, exp.StrToDate, exp.DateStrToDate)
 _DATE_ANON = frozenset({"NEXT_DAY", "ADD_MONTHS", "LAST_DAY", "TO_DATE", "NEW_TIME"})
 # Functions whose Oracle result is text (their result needs no implicit conversion in ||).
-_STRING_FUNCS = (exp.DPipe, exp.Concat, exp.Upper, exp.Lower, exp.Substring, exp.ToChar, exp.TimeToStr, exp.Trim,
-                 exp.Replace, exp.Translate, exp.RegexpReplace, exp.Pad, exp.Initcap, exp.Chr, exp.GroupConcat,
-                 exp.RegexpExtract)
+_STRING_FUNCS = (
+    exp.DPipe,
+    exp.Concat,
+    exp.Upper,
+    exp.Lower,
+    exp.Substring,
+    exp.ToChar,
+    exp.TimeToStr,
+    exp.Trim,
+    exp.Replace,
+    exp.Translate,
+    exp.RegexpReplace,
+    exp.Pad,
+    exp.Initcap,
+    exp.Chr,
+    exp.GroupConcat,
+    exp.RegexpExtract,
+)
 _STRING_ANON = frozenset({"SYS_CONNECT_BY_PATH", "RAWTOHEX", "TO_CLOB", "REGEXP_SUBSTR", "DBMS_RANDOM.STRING"})
 
 
@@ -60,7 +75,7 @@ class TypeEnv:
     aliases: dict[str, dict[str, str]] = field(default_factory=dict)  # alias -> {col: type}
 
     @classmethod
-    def build(cls, tree: exp.Expression, ctx: ConversionContext, types: dict | None) -> "TypeEnv":
+    def build(cls, tree: exp.Expression, ctx: ConversionContext, types: dict | None) -> TypeEnv:
         env = cls(ctx, {k.lower(): v for k, v in (types or {}).items()})
         for table in tree.find_all(exp.Table):
             cols = _catalog_columns(ctx, table)

@@ -25,7 +25,7 @@ from sqlglot import exp
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.sql.expression_types import TypeEnv
-from migrator.convert.sql.nodes import fn, literal_str, marker
+from migrator.convert.sql.nodes import fn, marker
 
 CTE, PRIOR = "connect_by", "prior_row"
 
@@ -70,7 +70,10 @@ def _unsupported(select: exp.Select, table) -> str | None:
 
 
 def _expand_star(select: exp.Select, table: exp.Table, alias: str, env: TypeEnv):
-    if not any(isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)) for e in select.expressions):
+    if not any(
+        isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+        for e in select.expressions
+    ):
         return True
     cols = env.aliases.get(table.name.lower())
     if not cols:
@@ -114,7 +117,11 @@ def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Exp
 
     def fix(n: exp.Expression) -> exp.Expression:
         if isinstance(n, exp.Prior):
-            return exp.Paren(this=n.this.copy().transform(lambda c: exp.column(c.this.copy(), table=alias) if isinstance(c, exp.Column) else c))
+            return exp.Paren(
+                this=n.this.copy().transform(
+                    lambda c: exp.column(c.this.copy(), table=alias) if isinstance(c, exp.Column) else c
+                )
+            )
         if isinstance(n, exp.Column) and not n.table and n.name.upper() == "LEVEL":
             return exp.Paren(this=sqlglot.parse_one(f"{quote_ident(alias)}.cb_level + 1", read="postgres"))
         if isinstance(n, exp.Column) and ((not n.table and own(n.name)) or n.table.lower() == alias.lower()):
@@ -152,25 +159,46 @@ def _qualify(node: exp.Expression, alias: str, own, prior: bool = False) -> exp.
 
 
 def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras, own) -> exp.CTE:
-    siblings = [_qualify(o, alias, own) for o in order.expressions] if order is not None and order.args.get("siblings") else []
+    siblings = (
+        [_qualify(o, alias, own) for o in order.expressions] if order is not None and order.args.get("siblings") else []
+    )
     rn = exp.Window(this=exp.RowNumber(), order=exp.Order(expressions=siblings) if siblings else None)
     base = table.copy()
     base.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
     anchor = exp.select(
-        exp.Column(this=exp.Star(), table=exp.to_identifier(alias)), exp.alias_(exp.Literal.number(1), "cb_level"),
+        exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
+        exp.alias_(exp.Literal.number(1), "cb_level"),
         exp.alias_(exp.Array(expressions=[exp.column("ctid", table=alias)]), "cb_rows"),
         exp.alias_(exp.Array(expressions=[rn.copy()]), "cb_sort"),
-        *[exp.alias_(fn("CONCAT", sep, _qualify(col, alias, own)), f"cb_path_{i}") for i, (col, sep) in enumerate(extras.paths, 1)],
+        *[
+            exp.alias_(fn("CONCAT", sep, _qualify(col, alias, own)), f"cb_path_{i}")
+            for i, (col, sep) in enumerate(extras.paths, 1)
+        ],
         *[exp.alias_(_qualify(col, alias, own), f"cb_root_{i}") for i, col in enumerate(extras.roots, 1)],
     ).from_(base.copy())
     if conn.args.get("start") is not None:
         anchor.set("where", exp.Where(this=_qualify(conn.args["start"], alias, own)))
-    recursive = exp.select(
-        exp.Column(this=exp.Star(), table=exp.to_identifier(alias)), _p("cb_level + 1"), _p("cb_rows || {a}.ctid", alias),
-        _done(exp.DPipe(this=exp.column("cb_sort", table=PRIOR), expression=rn)),
-        *[fn("CONCAT", exp.column(f"cb_path_{i}", table=PRIOR), sep.copy(), _qualify(col, alias, own)) for i, (col, sep) in enumerate(extras.paths, 1)],
-        *[exp.column(f"cb_root_{i}", table=PRIOR) for i in range(1, len(extras.roots) + 1)],
-    ).from_(base).join(exp.to_table(CTE).as_(PRIOR), on=exp.and_(_connect_cond(conn.args["connect"], alias, own), _p("{a}.ctid <> ALL(prior_row.cb_rows)", alias, bare=True)))
+    recursive = (
+        exp.select(
+            exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
+            _p("cb_level + 1"),
+            _p("cb_rows || {a}.ctid", alias),
+            _done(exp.DPipe(this=exp.column("cb_sort", table=PRIOR), expression=rn)),
+            *[
+                fn("CONCAT", exp.column(f"cb_path_{i}", table=PRIOR), sep.copy(), _qualify(col, alias, own))
+                for i, (col, sep) in enumerate(extras.paths, 1)
+            ],
+            *[exp.column(f"cb_root_{i}", table=PRIOR) for i in range(1, len(extras.roots) + 1)],
+        )
+        .from_(base)
+        .join(
+            exp.to_table(CTE).as_(PRIOR),
+            on=exp.and_(
+                _connect_cond(conn.args["connect"], alias, own),
+                _p("{a}.ctid <> ALL(prior_row.cb_rows)", alias, bare=True),
+            ),
+        )
+    )
     union = exp.Union(this=anchor, expression=recursive, distinct=False)
     return exp.CTE(this=union, alias=exp.TableAlias(this=exp.to_identifier(CTE)))
 

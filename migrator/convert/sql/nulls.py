@@ -9,8 +9,8 @@ from __future__ import annotations
 from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
-from migrator.convert.sql.text import as_text
 from migrator.convert.sql.nodes import empty_text, paren
+from migrator.convert.sql.text import as_text
 
 
 def nvl(node: exp.Coalesce, ctx: ConversionContext, env) -> exp.Expression | None:

@@ -59,6 +59,7 @@ def sequence_ref(node: exp.Column, ctx: ConversionContext, env) -> exp.Expressio
 
 # ---------------------------------------------------------------- ROWNUM
 
+
 def _is_rownum(node: exp.Expression) -> bool:
     return isinstance(node, exp.Column) and not node.table and node.name.upper() == "ROWNUM" and not node.this.quoted
 
@@ -114,7 +115,10 @@ def _limit_before_grouping(select, where, keep, limit, ctx) -> None:
     if keep:
         inner.set("where", exp.Where(this=exp.and_(*keep, copy=False)))
     select.set("where", None)
-    select.set("from_", exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(table.alias_or_name)))))
+    select.set(
+        "from_",
+        exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(table.alias_or_name)))),
+    )
 
 
 def _has_agg(select: exp.Select) -> bool:
@@ -137,7 +141,11 @@ def _limit_of(cond: exp.Expression) -> exp.Expression | None:
     if op is exp.LTE:
         return right if n is not None else _row_count(exp.Floor(this=right))
     if op is exp.LT:
-        return exp.Literal.number(max(n - 1, 0)) if n is not None else _row_count(exp.Sub(this=exp.Ceil(this=right), expression=exp.Literal.number(1)))
+        return (
+            exp.Literal.number(max(n - 1, 0))
+            if n is not None
+            else _row_count(exp.Sub(this=exp.Ceil(this=right), expression=exp.Literal.number(1)))
+        )
     if op is exp.EQ and n == 1:
         return right
     return None

@@ -10,9 +10,9 @@ from __future__ import annotations
 from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
-from migrator.convert.sql.text import text_operand
 from migrator.convert.sql.expression_types import NUMBER
 from migrator.convert.sql.nodes import compat, empty_text, literal_int, paren, tag
+from migrator.convert.sql.text import text_operand
 
 
 def instr(node: exp.StrPosition, ctx: ConversionContext, env) -> exp.Expression | None:
@@ -22,7 +22,9 @@ def instr(node: exp.StrPosition, ctx: ConversionContext, env) -> exp.Expression 
     pos, occ = node.args.get("position"), node.args.get("occurrence")
     if pos is None and occ is None:
         # STRPOS has Oracle's result for the two-argument form (0 when absent, NULL on NULL).
-        return tag(exp.Anonymous(this="STRPOS", expressions=[text_operand(node.this, ctx, env), node.args["substr"]]), NUMBER)
+        return tag(
+            exp.Anonymous(this="STRPOS", expressions=[text_operand(node.this, ctx, env), node.args["substr"]]), NUMBER
+        )
     args = [text_operand(node.this, ctx, env), node.args["substr"], pos or exp.Literal.number(1)]
     if occ is not None:
         args.append(occ)
@@ -123,7 +125,11 @@ def lob_conversion(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expr
     if name in ("EMPTY_BLOB", "EMPTY_CLOB") and not node.expressions and ctx.enabled("expr.lob_conversion"):
         ctx.applied("expr.lob_conversion")  # an empty LOB is not NULL in Oracle either
         return exp.cast(empty_text(), "BYTEA" if name == "EMPTY_BLOB" else "TEXT")
-    if name not in ("TO_BLOB", "TO_CLOB", "TO_NCLOB") or len(node.expressions) != 1 or not ctx.enabled("expr.lob_conversion"):
+    if (
+        name not in ("TO_BLOB", "TO_CLOB", "TO_NCLOB")
+        or len(node.expressions) != 1
+        or not ctx.enabled("expr.lob_conversion")
+    ):
         return None
     ctx.applied("expr.lob_conversion")
     arg = node.expressions[0]

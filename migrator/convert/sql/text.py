@@ -63,8 +63,11 @@ def replace(node: exp.Replace, ctx: ConversionContext, env) -> exp.Expression | 
     if not ctx.enabled("expr.replace"):
         return None
     ctx.applied("expr.replace")
-    out = exp.Replace(this=text_operand(node.this, ctx, env), expression=_or_empty(node.expression),
-                      replacement=_or_empty(node.args.get("replacement")))
+    out = exp.Replace(
+        this=text_operand(node.this, ctx, env),
+        expression=_or_empty(node.expression),
+        replacement=_or_empty(node.args.get("replacement")),
+    )
     return tag(null_if_empty(out) if _can_empty(node) else out, STRING)
 
 
@@ -78,6 +81,7 @@ def _or_empty(arg: exp.Expression | None) -> exp.Expression:
 
 
 # ---------------------------------------------------------------- implicit conversion to text
+
 
 def as_text(part: exp.Expression, ctx: ConversionContext, env) -> exp.Expression:
     """One operand of ``||``/CONCAT as Oracle would print it.
@@ -165,9 +169,13 @@ def to_number_nls(node: exp.ToNumber, ctx: ConversionContext, env) -> exp.Expres
         return None
     chars = numeric_chars(node)
     if chars is None or node.args.get("format") is None:
-        return marker(ctx, "TO_NUMBER NLS parameter", node, "only a literal NLS_NUMERIC_CHARACTERS with a format is supported")
+        return marker(
+            ctx, "TO_NUMBER NLS parameter", node, "only a literal NLS_NUMERIC_CHARACTERS with a format is supported"
+        )
     ctx.applied("expr.nls_numeric")
-    text = exp.Anonymous(this="TRANSLATE", expressions=[node.this, exp.Literal.string("".join(chars)), exp.Literal.string(".,")])
+    text = exp.Anonymous(
+        this="TRANSLATE", expressions=[node.this, exp.Literal.string("".join(chars)), exp.Literal.string(".,")]
+    )
     return tag(fn("TO_NUMBER", text, _plain_format(node.args["format"])), NUMBER)
 
 
@@ -197,4 +205,9 @@ def to_char_nls(node: exp.ToChar, ctx: ConversionContext, env) -> exp.Expression
     out.meta["ora_done"] = True
     if chars == (".", ","):
         return tag(out, STRING)
-    return tag(exp.Anonymous(this="TRANSLATE", expressions=[out, exp.Literal.string(".,"), exp.Literal.string("".join(chars))]), STRING)
+    return tag(
+        exp.Anonymous(
+            this="TRANSLATE", expressions=[out, exp.Literal.string(".,"), exp.Literal.string("".join(chars))]
+        ),
+        STRING,
+    )

@@ -31,14 +31,20 @@ def _reference_outputs(schema: Path, pg_dsn_spec: str) -> dict[str, str]:
 def _script(ref: dict[str, str]) -> ScriptedModel:
     fenced = {k: f"```sql\n{v}\n```" for k, v in ref.items()}
     wrong = fenced["function:app.double_qty"].replace("v_qty * 2", "v_qty * 3")
-    return ScriptedModel(rules=[
-        # item_label is repaired only when memory brought the stock_note fix into the prompt.
-        ScriptRule(when=r"(?s)(?=.*# Unit function:app\.item_label)(?=.*<<<memory id=\d+ kind=experience polarity=\+)",
-                   regex=True, answers=[fenced["function:app.item_label"]]),
-        ScriptRule(when="# Unit function:app.item_label", answers=["I am not sure how to do this one."]),
-        ScriptRule(when="# Unit function:app.stock_note", answers=[fenced["function:app.stock_note"]]),
-        ScriptRule(when="# Unit function:app.double_qty", answers=[wrong]),
-    ], default="no idea")
+    return ScriptedModel(
+        rules=[
+            # item_label is repaired only when memory brought the stock_note fix into the prompt.
+            ScriptRule(
+                when=r"(?s)(?=.*# Unit function:app\.item_label)(?=.*<<<memory id=\d+ kind=experience polarity=\+)",
+                regex=True,
+                answers=[fenced["function:app.item_label"]],
+            ),
+            ScriptRule(when="# Unit function:app.item_label", answers=["I am not sure how to do this one."]),
+            ScriptRule(when="# Unit function:app.stock_note", answers=[fenced["function:app.stock_note"]]),
+            ScriptRule(when="# Unit function:app.double_qty", answers=[wrong]),
+        ],
+        default="no idea",
+    )
 
 
 def test_repair_loop_with_memory(schema, pg_engine, monkeypatch):
@@ -47,15 +53,32 @@ def test_repair_loop_with_memory(schema, pg_engine, monkeypatch):
     monkeypatch.setattr("migrator.agent.run.load_model", lambda spec, cache_dir: model)
     kb_path = schema / "kb"
     with KnowledgeBase(kb_path) as kb:  # a held-out reference target planted in memory
-        kb.add_experience(Experience(polarity="+", failure_type="not converted", constructs=("DBMS_OUTPUT",),
-                                     context="function DBMS_OUTPUT PUT_LINE SELECT INTO items SECRET-HELD-OUT-REFERENCE",
-                                     output="SECRET-HELD-OUT-REFERENCE", tier="G2",
-                                     provenance=Provenance(task_id="other", task_group="other", stream_position=0,
-                                                           reference_target_id="REF-HELD")))
-    opts = MigrateOptions(force=True, deploy=pg_engine.admin_dsn(), verify=True, scenarios=schema / "scen.yaml",
-                          transcript=schema / "trans.yaml", disabled_rules=frozenset({"plsql.dbms_output"}),
-                          model="scripted", kb=kb_path, attempts=2, progress=False,
-                          held_out_targets=frozenset({"REF-HELD"}))
+        kb.add_experience(
+            Experience(
+                polarity="+",
+                failure_type="not converted",
+                constructs=("DBMS_OUTPUT",),
+                context="function DBMS_OUTPUT PUT_LINE SELECT INTO items SECRET-HELD-OUT-REFERENCE",
+                output="SECRET-HELD-OUT-REFERENCE",
+                tier="G2",
+                provenance=Provenance(
+                    task_id="other", task_group="other", stream_position=0, reference_target_id="REF-HELD"
+                ),
+            )
+        )
+    opts = MigrateOptions(
+        force=True,
+        deploy=pg_engine.admin_dsn(),
+        verify=True,
+        scenarios=schema / "scen.yaml",
+        transcript=schema / "trans.yaml",
+        disabled_rules=frozenset({"plsql.dbms_output"}),
+        model="scripted",
+        kb=kb_path,
+        attempts=2,
+        progress=False,
+        held_out_targets=frozenset({"REF-HELD"}),
+    )
     report = migrate(schema / "app", schema / "out", opts)
     units = {u.id: u for u in report.units}
 
@@ -98,23 +121,45 @@ def test_repair_loop_on_fixture_schema(tmp_path, pg_engine, monkeypatch):
     answers only when memory shows it a verified repair. The last one gets a wrong answer."""
     src = FIXTURES / "schemas" / "hr_payroll"
     full = migrate(src, tmp_path / "full", MigrateOptions(progress=False))
-    off = migrate(src, tmp_path / "off", MigrateOptions(progress=False, disabled_rules=frozenset({"plsql.dbms_output"})))
+    off = migrate(
+        src, tmp_path / "off", MigrateOptions(progress=False, disabled_rules=frozenset({"plsql.dbms_output"}))
+    )
     broken = [u.id for u, v in zip(off.units, full.units) if u.status == "partial" and v.status == "converted"]
     assert len(broken) >= 3, broken
     fixed = {u.id: (tmp_path / "full" / u.output).read_text() for u in full.units if u.id in broken}
     first, *later = broken
     last = later[-1]
     mutated = fixed[last].replace("RAISE NOTICE", "RAISE NOTICE 'extra'; RAISE NOTICE", 1)
-    rules = [ScriptRule(when=f"# Unit {first}\n", answers=[f"```sql\n{fixed[first]}\n```"]),
-             ScriptRule(when=f"# Unit {last}\n", answers=[f"```sql\n{mutated}\n```"])]
-    rules += [ScriptRule(when=rf"(?s)(?=.*# Unit {re.escape(uid)}\n)(?=.*<<<memory id=\d+ kind=experience polarity=\+)",
-                         regex=True, answers=[f"```sql\n{fixed[uid]}\n```"]) for uid in later[:-1]]
+    rules = [
+        ScriptRule(when=f"# Unit {first}\n", answers=[f"```sql\n{fixed[first]}\n```"]),
+        ScriptRule(when=f"# Unit {last}\n", answers=[f"```sql\n{mutated}\n```"]),
+    ]
+    rules += [
+        ScriptRule(
+            when=rf"(?s)(?=.*# Unit {re.escape(uid)}\n)(?=.*<<<memory id=\d+ kind=experience polarity=\+)",
+            regex=True,
+            answers=[f"```sql\n{fixed[uid]}\n```"],
+        )
+        for uid in later[:-1]
+    ]
     model = ScriptedModel(rules=rules, default="I cannot tell.")
     monkeypatch.setattr("migrator.agent.run.load_model", lambda spec, cache_dir: model)
-    report = migrate(src, tmp_path / "agent", MigrateOptions(
-        force=True, deploy=pg_engine.admin_dsn(), verify=True, scenarios=FIXTURES / "scenarios" / "hr_payroll.yaml",
-        transcript=FIXTURES / "transcripts" / "hr_payroll.yaml", disabled_rules=frozenset({"plsql.dbms_output"}),
-        model="scripted", kb=tmp_path / "kb", attempts=2, progress=False))
+    report = migrate(
+        src,
+        tmp_path / "agent",
+        MigrateOptions(
+            force=True,
+            deploy=pg_engine.admin_dsn(),
+            verify=True,
+            scenarios=FIXTURES / "scenarios" / "hr_payroll.yaml",
+            transcript=FIXTURES / "transcripts" / "hr_payroll.yaml",
+            disabled_rules=frozenset({"plsql.dbms_output"}),
+            model="scripted",
+            kb=tmp_path / "kb",
+            attempts=2,
+            progress=False,
+        ),
+    )
     units = {u.id: u for u in report.units}
     assert units[first].rules_category == "rejected" and units[first].category == "correct"
     repaired_via_memory = [uid for uid in later[:-1] if units[uid].category == "correct"]

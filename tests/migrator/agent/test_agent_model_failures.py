@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from migrator.cli.main import main
 from migrator.agent.models import RetryPolicy, load_model
 from migrator.batch.pipeline import MigrateOptions, exit_code, migrate
+from migrator.cli.main import main
 from tests.migrator.agent_support import write_schema
 
 REPORT_FILES = ("report.json", "report.md", "report.html", "junit.xml", "run_manifest.json")
@@ -25,9 +25,17 @@ def schema(tmp_path):
 
 def _opts(schema, pg_engine, model: str) -> MigrateOptions:
     # with the DBMS_OUTPUT rule off, the rules get all three functions rejected: each needs repair
-    return MigrateOptions(force=True, deploy=pg_engine.admin_dsn(), verify=True, scenarios=schema / "scen.yaml",
-                          transcript=schema / "trans.yaml", disabled_rules=frozenset({"plsql.dbms_output"}),
-                          model=model, attempts=2, progress=False)
+    return MigrateOptions(
+        force=True,
+        deploy=pg_engine.admin_dsn(),
+        verify=True,
+        scenarios=schema / "scen.yaml",
+        transcript=schema / "trans.yaml",
+        disabled_rules=frozenset({"plsql.dbms_output"}),
+        model=model,
+        attempts=2,
+        progress=False,
+    )
 
 
 def _assert_reported(report, out, reason: str) -> None:
@@ -35,7 +43,7 @@ def _assert_reported(report, out, reason: str) -> None:
     assert len(needing) == 3
     first, *rest = needing
     assert reason in first.agent_error and not first.agent_error.startswith("not attempted")
-    for u in rest:       # the model is not called again once it has failed for a reason no unit avoids
+    for u in rest:  # the model is not called again once it has failed for a reason no unit avoids
         assert u.agent_error.startswith("not attempted") and reason in u.agent_error
     assert all(u.agent_error is None for u in report.units if u not in needing)
     assert reason in report.agent.model_error
@@ -55,15 +63,16 @@ def _closed_port() -> int:
 def test_an_unreachable_endpoint_is_reported_per_unit(schema, pg_engine, monkeypatch):
     # the real registry and backend; only the backoff is shortened
     fast = RetryPolicy(max_attempts=2, sleep=lambda s: None)
-    monkeypatch.setattr("migrator.agent.run.load_model",
-                        lambda spec, cache_dir: load_model(spec, cache_dir=cache_dir, retry=fast))
+    monkeypatch.setattr(
+        "migrator.agent.run.load_model", lambda spec, cache_dir: load_model(spec, cache_dir=cache_dir, retry=fast)
+    )
     spec = f"openai:http://127.0.0.1:{_closed_port()}/v1#coder"
     report = migrate(schema / "app", schema / "out", _opts(schema, pg_engine, spec))
     _assert_reported(report, schema / "out", "cannot reach")
 
 
 def test_bedrock_without_boto3_names_the_extra_to_install(schema, pg_engine, monkeypatch):
-    monkeypatch.setitem(sys.modules, "boto3", None)          # import boto3 -> ImportError
+    monkeypatch.setitem(sys.modules, "boto3", None)  # import boto3 -> ImportError
     monkeypatch.setitem(sys.modules, "botocore", None)
     monkeypatch.setitem(sys.modules, "botocore.exceptions", None)
     monkeypatch.setenv("AWS_REGION", "eu-west-1")
@@ -77,10 +86,28 @@ def test_bedrock_without_a_region_exits_1_with_every_report(schema, pg_engine, m
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("AWS_CONFIG_FILE", str(schema / "no-aws-config"))
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(schema / "no-aws-credentials"))
-    code = main(["migrate", str(schema / "app"), "--out", str(schema / "out"), "--verify", "--no-progress",
-                 "--pg-dsn", pg_engine.admin_dsn(), "--scenarios", str(schema / "scen.yaml"),
-                 "--transcript", str(schema / "trans.yaml"), "--disable-rule", "plsql.dbms_output",
-                 "--model", "bedrock:anthropic.claude-x", "--attempts", "2"])
+    code = main(
+        [
+            "migrate",
+            str(schema / "app"),
+            "--out",
+            str(schema / "out"),
+            "--verify",
+            "--no-progress",
+            "--pg-dsn",
+            pg_engine.admin_dsn(),
+            "--scenarios",
+            str(schema / "scen.yaml"),
+            "--transcript",
+            str(schema / "trans.yaml"),
+            "--disable-rule",
+            "plsql.dbms_output",
+            "--model",
+            "bedrock:anthropic.claude-x",
+            "--attempts",
+            "2",
+        ]
+    )
     out = capsys.readouterr()
     assert code == 1 and "Traceback" not in out.err
     assert "no AWS region" in out.out and "function:app.stock_note" in out.out

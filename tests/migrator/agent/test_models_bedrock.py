@@ -8,8 +8,16 @@ boto3 = pytest.importorskip("boto3")
 from botocore.stub import Stubber  # noqa: E402
 
 from migrator.agent.models import (  # noqa: E402
-    BedrockModel, ContextWindowExceeded, Message, ModelAccessDenied, ModelError, ModelNotFound, ModelThrottled,
-    ModelValidationError, RetryPolicy, load_model,
+    BedrockModel,
+    ContextWindowExceeded,
+    Message,
+    ModelAccessDenied,
+    ModelError,
+    ModelNotFound,
+    ModelThrottled,
+    ModelValidationError,
+    RetryPolicy,
+    load_model,
 )
 
 MODEL_ID = "anthropic.claude-3-5-sonnet-20240620-v1:0"
@@ -37,7 +45,9 @@ def stubbed():
 
 
 def _model(client, sleeps=None, attempts=4):
-    policy = RetryPolicy(max_attempts=attempts, base_delay_s=0.5, sleep=(sleeps.append if sleeps is not None else lambda s: None))
+    policy = RetryPolicy(
+        max_attempts=attempts, base_delay_s=0.5, sleep=(sleeps.append if sleeps is not None else lambda s: None)
+    )
     return BedrockModel(MODEL_ID, client=client, retry=policy)
 
 
@@ -145,4 +155,4 @@ def test_missing_region_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("AWS_REGION", raising=False)
     monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
     with pytest.raises(ModelError, match="AWS_REGION"):
-        load_model(f"bedrock:{MODEL_ID}", cache_dir=None).client
+        _ = load_model(f"bedrock:{MODEL_ID}", cache_dir=None).client

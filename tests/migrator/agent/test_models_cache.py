@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from concurrent.futures import ProcessPoolExecutor
 
 from migrator.agent.models import CachedModel, Message, ScriptedModel, ScriptRule, request_hash, request_payload

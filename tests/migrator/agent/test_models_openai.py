@@ -12,8 +12,17 @@ import pytest
 pytest.importorskip("httpx")
 
 from migrator.agent.models import (  # noqa: E402
-    CachedModel, ContextWindowExceeded, Message, ModelAccessDenied, ModelNotFound, ModelThrottled,
-    ModelUnavailable, ModelValidationError, OpenAICompatModel, RetryPolicy, Timeouts, load_model,
+    CachedModel,
+    ContextWindowExceeded,
+    Message,
+    ModelAccessDenied,
+    ModelNotFound,
+    ModelUnavailable,
+    ModelValidationError,
+    OpenAICompatModel,
+    RetryPolicy,
+    Timeouts,
+    load_model,
 )
 
 PROMPT = [Message("system", "You translate Oracle PL/SQL."), Message("user", "Convert SYSDATE.")]
@@ -31,7 +40,9 @@ class ChatServer:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                status, reply, headers = server.replies.popleft() if server.replies else (599, {"error": "no reply queued"}, {})
+                status, reply, headers = (
+                    server.replies.popleft() if server.replies else (599, {"error": "no reply queued"}, {})
+                )
                 data = json.dumps(reply).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -54,8 +65,13 @@ class ChatServer:
 
 def ok_body(text="CURRENT_TIMESTAMP", rid="chatcmpl-abc", finish="stop"):
     return {
-        "id": rid, "object": "chat.completion", "created": 1700000000, "model": "qwen-coder",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish, "logprobs": None}],
+        "id": rid,
+        "object": "chat.completion",
+        "created": 1700000000,
+        "model": "qwen-coder",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish, "logprobs": None}
+        ],
         "usage": {"prompt_tokens": 21, "completion_tokens": 3, "total_tokens": 24},
         "system_fingerprint": None,
     }
@@ -78,7 +94,9 @@ def no_key_env(monkeypatch):
 
 
 def _model(base_url, sleeps=None, attempts=3):
-    policy = RetryPolicy(max_attempts=attempts, base_delay_s=0.01, sleep=(sleeps.append if sleeps is not None else lambda s: None))
+    policy = RetryPolicy(
+        max_attempts=attempts, base_delay_s=0.01, sleep=(sleeps.append if sleeps is not None else lambda s: None)
+    )
     return OpenAICompatModel(base_url, "qwen-coder", timeouts=Timeouts(connect_s=2, read_s=5), retry=policy)
 
 
@@ -126,7 +144,9 @@ def test_400_context_length_is_context_window_exceeded(server):
 
 
 def test_other_400_is_validation_error(server):
-    server.reply(422, {"error": "Input validation error: `temperature` must be strictly positive", "error_type": "validation"})
+    server.reply(
+        422, {"error": "Input validation error: `temperature` must be strictly positive", "error_type": "validation"}
+    )
     with pytest.raises(ModelValidationError, match="temperature") as info:
         _model(server.base_url).complete(PROMPT)
     assert not isinstance(info.value, ContextWindowExceeded)

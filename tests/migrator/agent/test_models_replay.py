@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from migrator.agent.models import (
-    Message, ModelError, RecordingModel, ReplayMiss, ReplayModel, ScriptedModel, ScriptRule, load_model,
+    Message,
+    ModelError,
+    RecordingModel,
+    ReplayMiss,
+    ReplayModel,
+    ScriptedModel,
+    ScriptRule,
+    load_model,
 )
 
 
@@ -23,7 +30,11 @@ def test_record_then_replay_gives_same_completions(tmp_path):
     replay = load_model(f"replay:{log}", cache_dir=None)
     again = [replay.complete(_prompt("NVL(a,0)")), replay.complete(_prompt("DECODE"), max_tokens=50)]
     for before, after in zip(originals, again):
-        assert (after.text, after.input_tokens, after.output_tokens) == (before.text, before.input_tokens, before.output_tokens)
+        assert (after.text, after.input_tokens, after.output_tokens) == (
+            before.text,
+            before.input_tokens,
+            before.output_tokens,
+        )
         assert after.model == "scripted" and after.cached is True
 
 

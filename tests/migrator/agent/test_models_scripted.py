@@ -13,7 +13,10 @@ def _ask(model, text, **kw):
 
 def test_first_matching_rule_answers_in_order_then_repeats_last():
     model = ScriptedModel(
-        rules=[ScriptRule(when="NO_DATA_FOUND", answers=["wrong", "right"]), ScriptRule(when="NO_DATA", answers=["never"])],
+        rules=[
+            ScriptRule(when="NO_DATA_FOUND", answers=["wrong", "right"]),
+            ScriptRule(when="NO_DATA", answers=["never"]),
+        ],
         default="fallback",
     )
     texts = [_ask(model, "fix NO_DATA_FOUND handler").text for _ in range(3)]
@@ -53,7 +56,12 @@ def test_yaml_script(tmp_path):
     )
     model = load_model(f"scripted:{path}", cache_dir=None)
     assert model.name == f"scripted:{path}"
-    assert [_ask(model, q).text for q in ("ROWNUM", "ROWNUM", "SYSDATE", "x")] == ["LIMIT 1", "LIMIT 2", "CURRENT_TIMESTAMP", "nothing"]
+    assert [_ask(model, q).text for q in ("ROWNUM", "ROWNUM", "SYSDATE", "x")] == [
+        "LIMIT 1",
+        "LIMIT 2",
+        "CURRENT_TIMESTAMP",
+        "nothing",
+    ]
 
 
 def test_yaml_errors_are_clear(tmp_path):

@@ -10,9 +10,9 @@ import pytest
 
 import migrator.batch.pipeline as pipeline
 from harness.postgres import scratch_database
-from migrator.cli.main import main
 from migrator.batch.output import OutputDirError
 from migrator.batch.pipeline import MigrateOptions, exit_code, migrate
+from migrator.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMAS = sorted(p for p in (ROOT / "fixtures" / "schemas").iterdir() if p.is_dir())
@@ -57,8 +57,12 @@ def test_deploy_sql_runs_in_psql_in_dependency_order(migrated, pg_engine, schema
     assert included[:2] == ["support/00_extensions.sql", "support/00_preamble.sql"]
     assert included[2:] == [u.output for u in report.units]  # after the preamble, the report's order
     with scratch_database(pg_engine, prefix="psql") as dsn:
-        run = subprocess.run([str(_psql()), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-f", str(out / "deploy.sql")],
-                             capture_output=True, text=True, timeout=300)
+        run = subprocess.run(
+            [str(_psql()), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-f", str(out / "deploy.sql")],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     assert run.returncode == 0, run.stderr[-2000:]
 
 
@@ -107,7 +111,14 @@ def test_resume_continues_without_redoing_finished_units(tmp_path, monkeypatch):
 def test_messy_input_is_reported_and_good_units_still_convert(tmp_path):
     report = migrate(MESSY, tmp_path, MigrateOptions(progress=False))
     codes = {i.code for i in report.issues}
-    assert {"wrapped-source", "unterminated-block", "duplicate-name", "not-sql", "sqlplus-directive", "encoding"} <= codes
+    assert {
+        "wrapped-source",
+        "unterminated-block",
+        "duplicate-name",
+        "not-sql",
+        "sqlplus-directive",
+        "encoding",
+    } <= codes
     assert all(i.file and i.line >= 1 for i in report.issues)
     assert any(u.status == "converted" and u.static_ok for u in report.units)
     assert exit_code(report) == 1
@@ -124,7 +135,8 @@ def test_unconvertible_construct_is_marked_reported_and_refused(tmp_path, pg_eng
     src = tmp_path / "app"
     src.mkdir()
     (src / "goto.prc").write_text(
-        "CREATE OR REPLACE PROCEDURE jumpy IS\nBEGIN\n  GOTO done;\n  <<done>>\n  NULL;\nEND jumpy;\n/\n")
+        "CREATE OR REPLACE PROCEDURE jumpy IS\nBEGIN\n  GOTO done;\n  <<done>>\n  NULL;\nEND jumpy;\n/\n"
+    )
     report = migrate(src, tmp_path / "out", MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
     (unit,) = report.units
     assert unit.status == "partial" and unit.unconverted
@@ -145,8 +157,9 @@ def test_parallel_conversion_equals_sequential(tmp_path):
     for a, b in zip(seq.units, par.units):
         assert (a.status, a.static_ok, a.rules_applied) == (b.status, b.static_ok, b.rules_applied)
         assert (tmp_path / "seq" / a.output).read_text() == (tmp_path / "par" / b.output).read_text()
-    assert (tmp_path / "seq" / ".migrator" / "journal.jsonl").read_text() == \
-        (tmp_path / "par" / ".migrator" / "journal.jsonl").read_text()
+    assert (tmp_path / "seq" / ".migrator" / "journal.jsonl").read_text() == (
+        tmp_path / "par" / ".migrator" / "journal.jsonl"
+    ).read_text()
 
 
 def test_owner_qualified_objects_resolve_in_their_owner_schema(tmp_path):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from migrator.cli.main import main
 from migrator.batch.pipeline import MigrateOptions, migrate
+from migrator.cli.main import main
 from tests.migrator.agent_support import write_schema
 
 VERIFIED_ONLY = ("report.html", "junit.xml")
@@ -18,8 +18,15 @@ def schema(tmp_path):
 
 
 def _verified(schema, pg_engine, **extra) -> MigrateOptions:
-    return MigrateOptions(force=True, deploy=pg_engine.admin_dsn(), verify=True, scenarios=schema / "scen.yaml",
-                          transcript=schema / "trans.yaml", progress=False, **extra)
+    return MigrateOptions(
+        force=True,
+        deploy=pg_engine.admin_dsn(),
+        verify=True,
+        scenarios=schema / "scen.yaml",
+        transcript=schema / "trans.yaml",
+        progress=False,
+        **extra,
+    )
 
 
 @pytest.mark.parametrize("how", ["force", "resume", "force+deploy"])
@@ -27,8 +34,12 @@ def test_a_rerun_without_verify_leaves_no_stale_verified_reports(schema, pg_engi
     out = schema / "out"
     migrate(schema / "app", out, _verified(schema, pg_engine))
     assert all((out / f).is_file() for f in VERIFIED_ONLY)
-    rerun = MigrateOptions(progress=False, force="force" in how, resume=how == "resume",
-                           deploy=pg_engine.admin_dsn() if "deploy" in how else None)
+    rerun = MigrateOptions(
+        progress=False,
+        force="force" in how,
+        resume=how == "resume",
+        deploy=pg_engine.admin_dsn() if "deploy" in how else None,
+    )
     report = migrate(schema / "app", out, rerun)
     assert report.verification is None
     assert [f for f in VERIFIED_ONLY if (out / f).exists()] == []
@@ -40,8 +51,18 @@ def test_a_rerun_without_model_leaves_no_stale_run_manifest(schema, pg_engine):
     migrate(schema / "app", out, _verified(schema, pg_engine, model="scripted", attempts=1))
     assert (out / "run_manifest.json").is_file()
     # re-verifying the same output keeps it: the report still describes that agent run
-    assert main(["verify", str(out), "--pg-dsn", pg_engine.admin_dsn(), "--scenarios", str(schema / "scen.yaml"),
-                 "--transcript", str(schema / "trans.yaml")]) in (0, 1)
+    assert main(
+        [
+            "verify",
+            str(out),
+            "--pg-dsn",
+            pg_engine.admin_dsn(),
+            "--scenarios",
+            str(schema / "scen.yaml"),
+            "--transcript",
+            str(schema / "trans.yaml"),
+        ]
+    ) in (0, 1)
     assert (out / "run_manifest.json").is_file()
     migrate(schema / "app", out, _verified(schema, pg_engine))
     assert not (out / "run_manifest.json").exists()
@@ -49,8 +70,17 @@ def test_a_rerun_without_model_leaves_no_stale_run_manifest(schema, pg_engine):
 
 
 def _cli(schema, pg_engine, *argv) -> int:
-    return main([*argv, "--pg-dsn", pg_engine.admin_dsn(), "--scenarios", str(schema / "scen.yaml"),
-                 "--transcript", str(schema / "trans.yaml")])
+    return main(
+        [
+            *argv,
+            "--pg-dsn",
+            pg_engine.admin_dsn(),
+            "--scenarios",
+            str(schema / "scen.yaml"),
+            "--transcript",
+            str(schema / "trans.yaml"),
+        ]
+    )
 
 
 def test_migrate_verify_and_verify_give_one_exit_code_for_the_same_results(schema, pg_engine, capsys):

@@ -15,14 +15,14 @@ import time
 import uuid
 from pathlib import Path
 
-import psycopg
 import pglast
+import psycopg
 import pytest
 from psycopg import sql
 
-from migrator.cli.main import main
 from migrator.batch.output import PREAMBLE
 from migrator.batch.pipeline import MigrateOptions, migrate
+from migrator.cli.main import main
 
 
 def _schema(root: Path, name: str, files: dict[str, str]) -> Path:
@@ -36,7 +36,11 @@ def _schema(root: Path, name: str, files: dict[str, str]) -> Path:
 def test_injected_package_name_is_one_identifier(pg_engine, tmp_path, canary_dir):
     marker = canary_dir / "p"
     evil = f"x; COPY (SELECT 1) TO PROGRAM 'touch {marker}'; --"
-    src = _schema(tmp_path, "hr", {"p.pks": f'''
+    src = _schema(
+        tmp_path,
+        "hr",
+        {
+            "p.pks": f'''
         CREATE OR REPLACE PACKAGE "{evil}" AS
           FUNCTION f RETURN NUMBER;
         END;
@@ -45,7 +49,9 @@ def test_injected_package_name_is_one_identifier(pg_engine, tmp_path, canary_dir
           FUNCTION f RETURN NUMBER IS BEGIN RETURN 1; END;
         END;
         /
-        '''})
+        '''
+        },
+    )
     out = tmp_path / "out"
     report = migrate(src, out, MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
     assert not marker.exists()
@@ -55,8 +61,11 @@ def test_injected_package_name_is_one_identifier(pg_engine, tmp_path, canary_dir
     assert list(dict.fromkeys(schemas)) == ["oracompat", "hr", evil]
     deploy = (out / "deploy.sql").read_text().splitlines()
     assert all(line.startswith(("--", "\\set", "\\ir ")) for line in deploy)
-    assert all(set(line[4:]) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/")
-               for line in deploy if line.startswith("\\ir "))
+    assert all(
+        set(line[4:]) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/")
+        for line in deploy
+        if line.startswith("\\ir ")
+    )
     # What was made of it is reported on its units (deployed as a schema named exactly `evil`).
     assert {u.kind for u in report.units} == {"package_spec", "package_body"}
 
@@ -71,9 +80,12 @@ def test_reserved_word_folder_keeps_the_preamble_valid(pg_engine, tmp_path):
 def test_deploy_time_call_cannot_reach_the_host(pg_engine, tmp_path, canary_dir):
     """A data statement calls a function that builds COPY ... TO PROGRAM at run time."""
     marker = canary_dir / "pwned"
-    src = _schema(tmp_path, "app", {
-        "t.tab": "CREATE TABLE t (x NUMBER);\n",
-        "f.fnc": f"""
+    src = _schema(
+        tmp_path,
+        "app",
+        {
+            "t.tab": "CREATE TABLE t (x NUMBER);\n",
+            "f.fnc": f"""
             CREATE OR REPLACE FUNCTION f RETURN NUMBER IS
               v_verb VARCHAR2(10) := 'COPY';
             BEGIN
@@ -82,8 +94,9 @@ def test_deploy_time_call_cannot_reach_the_host(pg_engine, tmp_path, canary_dir)
             END;
             /
             """,
-        "data.sql": "INSERT INTO t (x) SELECT f() FROM dual;\n",
-    })
+            "data.sql": "INSERT INTO t (x) SELECT f() FROM dual;\n",
+        },
+    )
     report = migrate(src, tmp_path / "out", MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
     assert not marker.exists()
     data = next(u for u in report.units if u.kind == "data")
@@ -132,11 +145,14 @@ def createdb_dsn(pg_engine):
     """A DSN whose role may create databases but is no superuser and may not create roles."""
     name = f"mig_createdb_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(pg_engine.admin_dsn(), autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE ROLE {} LOGIN CREATEDB PASSWORD {}").format(sql.Identifier(name), sql.Literal("pw")))
+        conn.execute(
+            sql.SQL("CREATE ROLE {} LOGIN CREATEDB PASSWORD {}").format(sql.Identifier(name), sql.Literal("pw"))
+        )
     yield psycopg.conninfo.make_conninfo(pg_engine.admin_dsn(), user=name, password="pw")
     with psycopg.connect(pg_engine.admin_dsn(), autocommit=True) as conn:
-        for (db,) in conn.execute("SELECT datname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba "
-                                  "WHERE r.rolname = %s", (name,)).fetchall():
+        for (db,) in conn.execute(
+            "SELECT datname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE r.rolname = %s", (name,)
+        ).fetchall():
             conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(db)))
         conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(name)))
 
@@ -193,8 +209,13 @@ time.sleep(600)
 
 def test_a_killed_run_leaves_nothing_behind_at_the_next_start(tmp_path):
     env = {**os.environ, "MIGRATOR_PG_WORKDIR": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-c", _START_AND_HANG], stdout=subprocess.PIPE, text=True, env=env,
-                            cwd=Path(__file__).resolve().parents[3])
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _START_AND_HANG],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[3],
+    )
     workdir = Path(proc.stdout.readline().strip())
     pid = int((workdir / "pgdata" / "postmaster.pid").read_text().splitlines()[0])
     proc.send_signal(signal.SIGKILL)
@@ -228,8 +249,12 @@ time.sleep(600)
 
 
 def test_workers_die_with_their_parent():
-    proc = subprocess.Popen([sys.executable, "-c", _POOL_AND_HANG], stdout=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).resolve().parents[3])
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _POOL_AND_HANG],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[3],
+    )
     workers = {int(p) for p in proc.stdout.readline().split()}
     assert workers
     proc.send_signal(signal.SIGKILL)

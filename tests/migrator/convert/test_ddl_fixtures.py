@@ -3,20 +3,20 @@
 
 from __future__ import annotations
 
-from migrator.convert.oracompat.support import SUPPORT_SQL
-
 from pathlib import Path
 
 import pglast
 import psycopg
 import pytest
 
-from migrator.convert.ddl import dispatch as ddl
 from migrator.convert.context import MARKER_TOKEN, Catalog, CatalogEntry, ConversionContext
+from migrator.convert.ddl import dispatch as ddl
+from migrator.convert.oracompat.support import SUPPORT_SQL
 from migrator.source.units import UnitKind as K
 
-SCHEMAS = sorted(p for p in (Path(__file__).parents[3] / "fixtures" / "schemas").iterdir()
-                 if p.is_dir() and any(p.iterdir()))
+SCHEMAS = sorted(
+    p for p in (Path(__file__).parents[3] / "fixtures" / "schemas").iterdir() if p.is_dir() and any(p.iterdir())
+)
 # Kinds whose conversion is entirely this package's (views and data also depend on the SQL converter).
 STRUCTURAL = {K.TABLE, K.INDEX, K.SEQUENCE, K.COMMENT, K.TYPE, K.ALTER, K.SYNONYM, K.GRANT}
 

@@ -13,13 +13,24 @@ from tests.migrator.ddl_support import PREFIX_KIND, context_for, convert_with_re
 
 # Tables, sequences and types the golden statements refer to, so the catalog knows their kinds.
 _CATALOG_UNITS = [
-    (UnitKind.TABLE, "employees", "CREATE TABLE employees (employee_id NUMBER(10) PRIMARY KEY, "
-     "last_name VARCHAR2(60), hire_date DATE, salary NUMBER(12,2), status CHAR(1), email VARCHAR2(120), "
-     "department_id NUMBER(5), last_modified TIMESTAMP, termination_date DATE)"),
-    (UnitKind.TABLE, "departments", "CREATE TABLE departments (department_id NUMBER(5), "
-     "department_name VARCHAR2(60), created_on DATE)"),
-    (UnitKind.TABLE, "events", "CREATE TABLE events (id NUMBER, name VARCHAR2(40), nick VARCHAR2(40), "
-     "on_day DATE, at_ts TIMESTAMP, qty NUMBER, frac NUMBER)"),
+    (
+        UnitKind.TABLE,
+        "employees",
+        "CREATE TABLE employees (employee_id NUMBER(10) PRIMARY KEY, "
+        "last_name VARCHAR2(60), hire_date DATE, salary NUMBER(12,2), status CHAR(1), email VARCHAR2(120), "
+        "department_id NUMBER(5), last_modified TIMESTAMP, termination_date DATE)",
+    ),
+    (
+        UnitKind.TABLE,
+        "departments",
+        "CREATE TABLE departments (department_id NUMBER(5), department_name VARCHAR2(60), created_on DATE)",
+    ),
+    (
+        UnitKind.TABLE,
+        "events",
+        "CREATE TABLE events (id NUMBER, name VARCHAR2(40), nick VARCHAR2(40), "
+        "on_day DATE, at_ts TIMESTAMP, qty NUMBER, frac NUMBER)",
+    ),
     (UnitKind.SEQUENCE, "employees_seq", "CREATE SEQUENCE employees_seq"),
 ]
 

@@ -21,8 +21,35 @@ from harness.quoting import quote_ident
 from migrator.convert.plsql.emit_unit import helper_trigger_name
 from tests.migrator.name_support import Refs, body_refs, collect, convert_folder, names, statements
 
-FRAGMENTS = ['"', '""', ";", "--", "/*", "$$", " ", "#", "$", "inner", "user", "select", "order",
-             "table", "INNER", "USER", "SELECT", "Mixed", "x", "Q", "_", "7", "é", "Ж", "ß", "Ω", "日"]
+FRAGMENTS = [
+    '"',
+    '""',
+    ";",
+    "--",
+    "/*",
+    "$$",
+    " ",
+    "#",
+    "$",
+    "inner",
+    "user",
+    "select",
+    "order",
+    "table",
+    "INNER",
+    "USER",
+    "SELECT",
+    "Mixed",
+    "x",
+    "Q",
+    "_",
+    "7",
+    "é",
+    "Ж",
+    "ß",
+    "Ω",
+    "日",
+]
 ASCII = "".join(chr(c) for c in range(32, 127))
 # A function named like an Oracle built-in (LAST_DAY) is the built-in in Oracle SQL, so the
 # procedure's call to it would rightly not be a call to ours: such names are left out.
@@ -132,7 +159,9 @@ def test_any_name_is_one_identifier_everywhere(raw):
     schema, init = created(out["package_spec"], ["CreateSchemaStmt", "CreateFunctionStmt"])
     assert schema[1]["schemaname"] == name
     check_function(*init, (name, "initialize__"))
-    schema, init, member = created(out["package_body"], ["CreateSchemaStmt", "CreateFunctionStmt", "CreateFunctionStmt"])
+    schema, init, member = created(
+        out["package_body"], ["CreateSchemaStmt", "CreateFunctionStmt", "CreateFunctionStmt"]
+    )
     assert schema[1]["schemaname"] == name
     check_function(*init, (name, "initialize__"))
     assert (name, "initialize__") in check_function(*member, (name, name)).functions

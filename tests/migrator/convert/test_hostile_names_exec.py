@@ -7,7 +7,6 @@ import psycopg
 from psycopg import sql
 
 from migrator.convert.oracompat.runtime import RUNTIME_SQL
-from migrator.convert import plsql
 from migrator.convert.oracompat.support import SUPPORT_SQL
 from tests.migrator.name_support import convert_folder
 
@@ -61,7 +60,9 @@ def deploy(dsn: str, schema: str, outputs: list[str]) -> psycopg.Connection:
     conn = psycopg.connect(dsn, autocommit=True)
     conn.execute(SUPPORT_SQL)
     conn.execute(RUNTIME_SQL)
-    conn.execute(sql.SQL("CREATE SCHEMA {s}; SET search_path = {s}, oracompat, public").format(s=sql.Identifier(schema)))
+    conn.execute(
+        sql.SQL("CREATE SCHEMA {s}; SET search_path = {s}, oracompat, public").format(s=sql.Identifier(schema))
+    )
     conn.execute(sql.SQL("CREATE TABLE {}.victim (x integer)").format(sql.Identifier(schema)))
     for text in outputs:
         conn.execute(text)
@@ -69,14 +70,18 @@ def deploy(dsn: str, schema: str, outputs: list[str]) -> psycopg.Connection:
 
 
 def objects(conn: psycopg.Connection, schema: str) -> set[tuple[str, str]]:
-    rows = conn.execute("SELECT relname, relkind FROM pg_class WHERE relnamespace = %s::regnamespace "
-                        "AND relkind IN ('r', 'S', 'v')", [sql.Identifier(schema).as_string(conn)])
+    rows = conn.execute(
+        "SELECT relname, relkind FROM pg_class WHERE relnamespace = %s::regnamespace AND relkind IN ('r', 'S', 'v')",
+        [sql.Identifier(schema).as_string(conn)],
+    )
     return set(rows.fetchall())
 
 
 def routines(conn: psycopg.Connection, schema: str) -> set[tuple[str, str]]:
-    rows = conn.execute("SELECT proname, prokind FROM pg_proc WHERE pronamespace = %s::regnamespace",
-                        [sql.Identifier(schema).as_string(conn)])
+    rows = conn.execute(
+        "SELECT proname, prokind FROM pg_proc WHERE pronamespace = %s::regnamespace",
+        [sql.Identifier(schema).as_string(conn)],
+    )
     return set(rows.fetchall())
 
 
@@ -85,13 +90,17 @@ def test_hostile_names_deploy_under_exactly_their_names_and_run(pg_dsn, tmp_path
     conn = deploy(pg_dsn, "hr", [text for _, text in converted])
 
     assert objects(conn, "hr") == {(TABLE, "r"), (SEQUENCE, "S"), (VIEW, "v"), ("victim", "r")}
-    columns = conn.execute("SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 "
-                           "ORDER BY attnum", [sql.Identifier("hr", TABLE).as_string(conn)]).fetchall()
+    columns = conn.execute(
+        "SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 ORDER BY attnum",
+        [sql.Identifier("hr", TABLE).as_string(conn)],
+    ).fetchall()
     assert [c for (c,) in columns] == ["id", "Qty", "line#", "select"]
     assert routines(conn, "hr") == {(FUNCTION, "f"), (PROCEDURE, "p"), (f"{TRIGGER}_fn", "f")}
     assert routines(conn, PACKAGE) == {(MEMBER, "f"), ("initialize__", "f")}
-    trigger = conn.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = %s::regclass AND NOT tgisinternal",
-                           [sql.Identifier("hr", TABLE).as_string(conn)]).fetchall()
+    trigger = conn.execute(
+        "SELECT tgname FROM pg_trigger WHERE tgrelid = %s::regclass AND NOT tgisinternal",
+        [sql.Identifier("hr", TABLE).as_string(conn)],
+    ).fetchall()
     assert trigger == [(TRIGGER,)]
 
     conn.execute(sql.SQL("CALL {}(%s)").format(sql.Identifier("hr", PROCEDURE)), [5])
@@ -105,7 +114,10 @@ def test_hostile_names_deploy_under_exactly_their_names_and_run(pg_dsn, tmp_path
 
 
 def test_unit_in_a_schema_named_by_a_reserved_word(pg_dsn, tmp_path):
-    converted = convert_folder(tmp_path / "inner", {"objects.sql": """CREATE TABLE t (n NUMBER);
+    converted = convert_folder(
+        tmp_path / "inner",
+        {
+            "objects.sql": """CREATE TABLE t (n NUMBER);
 CREATE OR REPLACE FUNCTION g RETURN NUMBER IS
   v NUMBER;
 BEGIN
@@ -118,7 +130,9 @@ BEGIN
   INSERT INTO t (n) VALUES (p);
 END;
 /
-"""})
+"""
+        },
+    )
     outputs = {unit.name: text for unit, text in converted}
     assert outputs["g"].startswith('CREATE OR REPLACE FUNCTION "inner".g()')
     conn = deploy(pg_dsn, "inner", outputs.values())
@@ -151,11 +165,12 @@ def test_ddl_names_deploy_exactly(pg_dsn, tmp_path):
     converted = convert_folder(tmp_path / "hr", {"ddl.sql": DDL})
     conn = deploy(pg_dsn, "hr", [text for _, text in converted])
     assert objects(conn, "hr") == {("P t", "r"), ("T x", "r"), ("syn--", "v"), ("victim", "r")}
-    relations = conn.execute("SELECT relname, relkind FROM pg_class WHERE relnamespace = 'hr'::regnamespace "
-                             "AND relkind IN ('i', 'm', 'c')").fetchall()
+    relations = conn.execute(
+        "SELECT relname, relkind FROM pg_class WHERE relnamespace = 'hr'::regnamespace AND relkind IN ('i', 'm', 'c')"
+    ).fetchall()
     assert {("ix /*", "i"), ("mv x", "m"), ("Addr t", "c")} <= set(relations)
     constraints = conn.execute("SELECT conname FROM pg_constraint WHERE conrelid = 'hr.\"T x\"'::regclass").fetchall()
-    assert {"pk \"x", "chk$$", "u q"} <= {c for (c,) in constraints}
+    assert {'pk "x', "chk$$", "u q"} <= {c for (c,) in constraints}
     domains = conn.execute("SELECT typname FROM pg_type WHERE typnamespace = 'hr'::regnamespace AND typtype = 'd'")
     assert domains.fetchall() == [("list;t",)]
     comment = conn.execute("SELECT col_description('hr.\"T x\"'::regclass, 1)").fetchone()
@@ -228,11 +243,18 @@ def test_plsql_helper_names_derive_from_hostile_names(pg_dsn, tmp_path):
     once: they deploy, and the code that uses them runs."""
     converted = convert_folder(tmp_path / "hr", {"plsql.sql": PLSQL})
     conn = deploy(pg_dsn, "hr", [text for _, text in converted])
-    assert routines(conn, "p;kg") == {("Count", "f"), ("set__Count", "f"), ("initialize__", "f"),
-                                      ("bump", "p"), ("get", "f")}
+    assert routines(conn, "p;kg") == {
+        ("Count", "f"),
+        ("set__Count", "f"),
+        ("initialize__", "f"),
+        ("bump", "p"),
+        ("get", "f"),
+    }
     assert {("Outer x", "p"), ("Outer x__in ner", "p"), ("trg;x_fn", "f")} <= routines(conn, "hr")
-    types = conn.execute("SELECT typnamespace::regnamespace::text, typname FROM pg_type WHERE typtype = 'c' "
-                         "AND typnamespace IN ('hr'::regnamespace, '\"p;kg\"'::regnamespace)").fetchall()
+    types = conn.execute(
+        "SELECT typnamespace::regnamespace::text, typname FROM pg_type WHERE typtype = 'c' "
+        "AND typnamespace IN ('hr'::regnamespace, '\"p;kg\"'::regnamespace)"
+    ).fetchall()
     # record types and the cursor's row view, named after their owners
     assert {("hr", "Outer x__Rec$$"), ("hr", "Outer x__c;1_row"), ('"p;kg"', "Rec t")} <= set(types)
 

@@ -6,7 +6,6 @@ import psycopg
 import pytest
 
 from migrator.convert.oracompat.runtime import RUNTIME_SQL
-from migrator.convert import plsql
 from migrator.convert.oracompat.support import SUPPORT_SQL
 from tests.migrator.plsql_support import convert_all, split_sql
 
@@ -46,7 +45,9 @@ def scalar(conn, sql: str):
 
 
 def test_reverse_loop_order_and_dbms_output(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE PROCEDURE countdown (p_from IN PLS_INTEGER) IS
 BEGIN
   FOR i IN REVERSE 1 .. p_from LOOP
@@ -55,14 +56,17 @@ BEGIN
   DBMS_OUTPUT.PUT('a'); DBMS_OUTPUT.PUT('b'); DBMS_OUTPUT.NEW_LINE;
 END;
 /
-""")
+""",
+    )
     got = notices(conn)
     conn.execute("CALL s.countdown(3)")
     assert got == ["i=3", "i=2", "i=1", "ab"]
 
 
 def test_select_into_strict_and_predefined_handlers(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE FUNCTION name_in_dept (p_dept IN NUMBER) RETURN VARCHAR2 IS
   v_name emp.name%TYPE;
 BEGIN
@@ -79,7 +83,8 @@ BEGIN
 EXCEPTION WHEN ZERO_DIVIDE THEN RETURN -1;
 END;
 /
-""")
+""",
+    )
     assert scalar(conn, "SELECT s.name_in_dept(20)") == "Cid"
     assert scalar(conn, "SELECT s.name_in_dept(99)") == "none"
     assert scalar(conn, "SELECT s.name_in_dept(10)") == "many:-1422"
@@ -87,7 +92,9 @@ END;
 
 
 def test_raise_application_error_reaches_caller_and_user_exceptions(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE PROCEDURE check_salary (p_sal IN NUMBER) IS
   e_low EXCEPTION;
   e_app EXCEPTION;
@@ -110,7 +117,8 @@ EXCEPTION
   WHEN OTHERS THEN RETURN 'other ' || SQLCODE || ' ' || SQLERRM;
 END;
 /
-""")
+""",
+    )
     with pytest.raises(psycopg.Error) as info:
         conn.execute("CALL s.check_salary(-5)")
     assert info.value.sqlstate == "O2042"
@@ -121,7 +129,9 @@ END;
 
 
 def test_out_params_through_call_and_defaults(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE PROCEDURE get_emp (p_id IN NUMBER, p_name OUT VARCHAR2, p_sal IN OUT NUMBER,
                                      p_bonus IN NUMBER DEFAULT 10) IS
 BEGIN
@@ -138,12 +148,15 @@ BEGIN
   RETURN v_name || ':' || v_sal;
 END;
 /
-""")
+""",
+    )
     assert scalar(conn, "SELECT s.describe_emp(2)") == "Bob:111"
 
 
 def test_cursors_attributes_and_for_loops(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE FUNCTION cursor_walk (p_dept IN NUMBER) RETURN VARCHAR2 IS
   CURSOR c_emp (cp_dept NUMBER) IS SELECT name, salary FROM emp WHERE dept = cp_dept ORDER BY id;
   v_name emp.name%TYPE;
@@ -164,12 +177,15 @@ BEGIN
   RETURN v_out || '/' || v_total || '/' || SQL%ROWCOUNT;
 END;
 /
-""")
+""",
+    )
     assert scalar(conn, "SELECT s.cursor_walk(10)") == "Ann1Bob2/36/2"
 
 
 def test_trigger_fills_new_from_sequence(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE TRIGGER emp_bi
 BEFORE INSERT OR UPDATE ON emp
 FOR EACH ROW
@@ -183,7 +199,8 @@ BEGIN
   END IF;
 END;
 /
-""")
+""",
+    )
     conn.execute("INSERT INTO s.emp (name, salary, dept) VALUES ('Dee', 5, 30)")
     assert scalar(conn, "SELECT id FROM s.emp WHERE name = 'Dee'") == 100
     conn.execute("UPDATE s.emp SET salary = 6 WHERE id = 100")
@@ -191,7 +208,9 @@ END;
 
 
 def test_package_state_per_session_and_init_once(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE PACKAGE counter_pkg AS
   c_step CONSTANT PLS_INTEGER := 2;
   g_count PLS_INTEGER := 0;
@@ -226,7 +245,8 @@ BEGIN
   RETURN counter_pkg.g_count * 10 + counter_pkg.c_step;
 END;
 /
-""")
+""",
+    )
     assert scalar(conn, "SELECT counter_pkg.next_val()") == 2
     assert scalar(conn, "SELECT counter_pkg.next_val()") == 4
     assert scalar(conn, "SELECT s.peek()") == 42
@@ -246,7 +266,9 @@ END;
 
 
 def test_collections_assoc_and_nested(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE FUNCTION coll_demo RETURN VARCHAR2 IS
   TYPE num_list IS TABLE OF NUMBER;
   TYPE name_by_id IS TABLE OF VARCHAR2(40) INDEX BY PLS_INTEGER;
@@ -272,13 +294,16 @@ BEGIN
          || CASE WHEN v_names.EXISTS(20) THEN 'y' ELSE 'n' END;
 END;
 /
-""")
+""",
+    )
     assert scalar(conn, "SELECT s.coll_demo()") == "10a30c|37|2|3n"
     assert scalar(conn, "SELECT sum(salary) FROM s.emp") == 6003
 
 
 def test_execute_immediate_with_binds(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE FUNCTION count_dept (p_dept IN NUMBER) RETURN NUMBER IS
   v_n NUMBER;
 BEGIN
@@ -286,12 +311,15 @@ BEGIN
   RETURN v_n;
 END;
 /
-""")
+""",
+    )
     assert scalar(conn, "SELECT s.count_dept(10)") == 2
 
 
 def test_autonomous_insert_survives_rollback(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE PROCEDURE log_msg (p_msg IN VARCHAR2) IS
   PRAGMA AUTONOMOUS_TRANSACTION;
 BEGIN
@@ -299,7 +327,8 @@ BEGIN
   COMMIT;
 END;
 /
-""")
+""",
+    )
     conn.autocommit = False
     conn.execute("SET search_path = s, public")
     conn.execute("INSERT INTO s.emp VALUES (9, 'Tmp', 1, 1)")
@@ -311,7 +340,9 @@ END;
 
 
 def test_nested_subprogram_lifted_and_moved_defaults(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE PROCEDURE add_bonus (p_id IN NUMBER, p_pct IN NUMBER DEFAULT 10, p_new OUT NUMBER) IS
 BEGIN
   UPDATE emp SET salary = salary * (1 + p_pct / 100) WHERE id = p_id RETURNING salary INTO p_new;
@@ -328,12 +359,15 @@ BEGIN
   RETURN v_new + sq(3);
 END;
 /
-""")
+""",
+    )
     assert scalar(conn, "SELECT s.bonus_demo()") == 1109
 
 
 def test_sparse_nested_table_compacts_on_return(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE FUNCTION odd_ids RETURN VARCHAR2 IS
   TYPE id_list IS TABLE OF NUMBER;
   v id_list := id_list(1, 2, 3, 4);
@@ -352,12 +386,15 @@ BEGIN
   RETURN s || 'count ' || v.COUNT;
 END;
 /
-""")
+""",
+    )
     assert scalar(conn, "SELECT s.odd_ids()") == "1=1 3=3 5=9 count 3"
 
 
 def test_object_type_methods_and_record_types(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE TYPE money_t AS OBJECT (amount NUMBER(15,2), currency CHAR(3),
   MEMBER FUNCTION plus (p_amount IN NUMBER) RETURN money_t)
 /
@@ -379,13 +416,17 @@ BEGIN
   RETURN v_pair.name || v_pair.qty || ':' || v_m.currency || TO_CHAR(v_m.amount);
 END;
 /
-""", types="CREATE TYPE s.money_t AS (amount numeric(15,2), currency char(3));")
+""",
+        types="CREATE TYPE s.money_t AS (amount numeric(15,2), currency char(3));",
+    )
     # Oracle's TO_CHAR(NUMBER) without a format prints the minimal form: 15, not 15.00.
     assert scalar(conn, "SELECT s.money_demo()") == "x2:EUR15"
 
 
 def test_refcursor_function_and_statement_trigger(pg_dsn):
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE FUNCTION emps_of (p_dept IN NUMBER) RETURN SYS_REFCURSOR IS
   v_rc SYS_REFCURSOR;
 BEGIN
@@ -399,7 +440,8 @@ BEGIN
   INSERT INTO audit_log (msg) VALUES ('deleted');
 END;
 /
-""")
+""",
+    )
     conn.autocommit = False
     name = scalar(conn, "SELECT s.emps_of(10)")
     assert [r[0] for r in conn.execute(f'FETCH ALL FROM "{name}"')] == ["Ann", "Bob"]
@@ -407,4 +449,3 @@ END;
     conn.autocommit = True
     conn.execute("DELETE FROM s.emp WHERE dept = 10")
     assert scalar(conn, "SELECT count(*) FROM s.audit_log") == 1
-

@@ -65,7 +65,8 @@ def test_sqlerrm_names_constraint_with_owner(pg_dsn):
     fk = "ORA-02291: integrity constraint (S.STAFF_DEPT_FK) violated - parent key not found"
     assert scalar(conn, "SELECT s.try_sql('fk')") == "-2291|" + fk
     assert scalar(conn, "SELECT s.try_sql('child')").endswith(
-        "|ORA-02292: integrity constraint (S.STAFF_DEPT_FK) violated - child record found")
+        "|ORA-02292: integrity constraint (S.STAFF_DEPT_FK) violated - child record found"
+    )
     assert scalar(conn, "SELECT s.try_sql('unique')") == "-1|ORA-00001: unique constraint (S.STAFF_PK) violated"
     assert scalar(conn, "SELECT s.try_sql('check')") == "-2290|ORA-02290: check constraint (S.STAFF_PAY_CK) violated"
     assert scalar(conn, "SELECT s.try_sql('null')") == '-1400|ORA-01400: cannot insert NULL into ("S"."DEPT"."NAME")'
@@ -81,20 +82,25 @@ def test_sqlerrm_names_constraint_with_owner(pg_dsn):
         assert str(exc).splitlines()[0] == "Unknown department: " + fk
     # the table's Python helper gives the same texts
     assert object_sqlerrm(-2291, "s", constraint="staff_dept_fk") == fk
-    assert object_sqlerrm(-1400, "s", table="dept", column="name") == \
-        'ORA-01400: cannot insert NULL into ("S"."DEPT"."NAME")'
+    assert (
+        object_sqlerrm(-1400, "s", table="dept", column="name")
+        == 'ORA-01400: cannot insert NULL into ("S"."DEPT"."NAME")'
+    )
     assert object_sqlerrm(-1476, "s") is None
 
 
 def test_handler_without_constraint_errors_fetches_no_diagnostics():
     from tests.migrator.plsql_support import convert_all, split_sql
-    (_, text, _, _, _), = convert_all(split_sql("""
+
+    ((_, text, _, _, _),) = convert_all(
+        split_sql("""
 CREATE OR REPLACE FUNCTION f RETURN VARCHAR2 IS
 BEGIN
   RETURN 1 / 0;
 EXCEPTION WHEN ZERO_DIVIDE THEN RETURN SQLERRM;
 END;
 /
-"""))
+""")
+    )
     assert "GET STACKED DIAGNOSTICS" not in text
     assert "oracompat.sqlerrm(SQLSTATE, SQLERRM)" in text

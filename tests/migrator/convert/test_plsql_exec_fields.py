@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tests.migrator.convert.test_plsql_exec import deploy, notices, scalar
 
-
 UPDATING_TRIGGERS = """
 CREATE OR REPLACE TRIGGER emp_row_aud
 AFTER INSERT OR UPDATE ON emp
@@ -48,8 +47,11 @@ def test_updating_column_means_listed_in_set_not_changed(pg_dsn):
         conn.execute(sql)
         return [r[0] for r in conn.execute("SELECT msg FROM s.audit_log ORDER BY id")]
 
-    assert log("UPDATE s.emp SET salary = salary WHERE id IN (1, 2)") == \
-        ["row salary 1", "row salary 2", "stmt other"]  # same value, every row
+    assert log("UPDATE s.emp SET salary = salary WHERE id IN (1, 2)") == [
+        "row salary 1",
+        "row salary 2",
+        "stmt other",
+    ]  # same value, every row
     assert log("UPDATE s.emp SET dept = dept WHERE id = 1") == ["row other 1", "stmt dept"]
     assert log("UPDATE s.emp SET dept = 99 WHERE id = 0") == ["stmt dept"]  # statement level, no rows
     assert log("UPDATE s.emp SET salary = 5, dept = 20 WHERE id = 3") == ["row salary 3", "stmt dept"]
@@ -60,11 +62,12 @@ def test_updating_column_means_listed_in_set_not_changed(pg_dsn):
     assert scalar(conn, "SELECT name FROM s.emp WHERE id = 1") == "Ann!"
 
 
-
 def test_record_field_dates_and_bulk_collect_of_records(pg_dsn):
     """rec.field of a DATE column does date arithmetic (days as a number); BULK COLLECT of
     records into an INDEX BY table keeps rows whole even when a column is NULL."""
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE TABLE emp_h (id NUMBER(9) PRIMARY KEY, name VARCHAR2(40), hired DATE);
 CREATE OR REPLACE PROCEDURE fields_demo IS
   CURSOR c_emp IS SELECT id, name, hired FROM emp_h ORDER BY id;
@@ -91,10 +94,12 @@ BEGIN
   DBMS_OUTPUT.PUT_LINE('n=' || v_list.COUNT || ' last=' || v_list(v_list.LAST).id);
 END;
 /
-""", types="""
+""",
+        types="""
 CREATE TABLE s.emp_h (id integer PRIMARY KEY, name varchar(40), hired timestamp(0));
 INSERT INTO s.emp_h VALUES (1, 'Ann', '2020-01-01 10:00'), (2, NULL, '2020-01-11 23:00');
-""")
+""",
+    )
     got = notices(conn)
     conn.execute("CALL s.fields_demo()")
     assert got == ["days=1", "tab=10", "loop=1", "loop=1", "n=2 last=2"]
@@ -102,7 +107,9 @@ INSERT INTO s.emp_h VALUES (1, 'Ann', '2020-01-01 10:00'), (2, NULL, '2020-01-11
 
 def test_out_arguments_that_are_not_plain_variables(pg_dsn):
     """IN OUT / OUT arguments that are collection elements or package variables are written back."""
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE PACKAGE acc_pkg AS
   g_total NUMBER := 5;
   PROCEDURE add_to (p_amount IN NUMBER, p_running IN OUT NUMBER);
@@ -129,7 +136,8 @@ CREATE OR REPLACE PACKAGE BODY acc_pkg AS
   END run;
 END acc_pkg;
 /
-""")
+""",
+    )
     got = notices(conn)
     conn.execute("CALL acc_pkg.run()")
     assert got == ["13 8 42"]
@@ -138,7 +146,9 @@ END acc_pkg;
 def test_updating_column_outside_the_trigger_column_list(pg_dsn):
     """UPDATE OF salary trigger testing UPDATING('NAME'): a name-only UPDATE (which does not fire
     it) must not leave "name updated" behind for the next statement of the transaction."""
-    conn = deploy(pg_dsn, """
+    conn = deploy(
+        pg_dsn,
+        """
 CREATE OR REPLACE TRIGGER emp_sal_aud
 AFTER UPDATE OF salary ON emp
 FOR EACH ROW
@@ -146,7 +156,8 @@ BEGIN
   INSERT INTO audit_log (msg) VALUES (CASE WHEN UPDATING('NAME') THEN 'with name' ELSE 'salary only' END);
 END;
 /
-""")
+""",
+    )
     with conn.transaction():
         conn.execute("UPDATE s.emp SET name = name WHERE id = 1")
         conn.execute("UPDATE s.emp SET salary = salary WHERE id = 1")

@@ -8,8 +8,7 @@ import pglast
 import pytest
 
 from tests.golden import assert_golden, golden_cases
-from tests.migrator.plsql_support import catalog_for, convert_all, make_unit
-from migrator.source.units import UnitKind
+from tests.migrator.plsql_support import convert_all, make_unit
 
 SPEC = """CREATE OR REPLACE PACKAGE counter_pkg AS
   c_step CONSTANT PLS_INTEGER := 2;
@@ -25,7 +24,7 @@ def check_parses(sql: str) -> None:
     for stmt in pglast.parse_sql(sql):
         if type(stmt.stmt).__name__ == "CreateFunctionStmt":
             start = stmt.stmt_location
-            text = data[start:start + stmt.stmt_len].decode() if stmt.stmt_len else data[start:].decode()
+            text = data[start : start + stmt.stmt_len].decode() if stmt.stmt_len else data[start:].decode()
             pglast.parse_plpgsql(text)
 
 

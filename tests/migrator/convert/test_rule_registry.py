@@ -21,11 +21,17 @@ ROOT = Path(__file__).resolve().parents[3]
 CONVERTERS = ROOT / "migrator" / "convert"
 # Call sites that pass an id through a variable; the ids themselves are string literals in the
 # converter modules (a dict of types, a guard's argument, a replayed memo, a user's input).
-FORWARDERS = {("migrator/convert/context.py", "enabled"), ("migrator/convert/ddl/common.py", "guarded"),
-              ("migrator/convert/ddl/common.py", "require"), ("migrator/convert/sql/dates.py", "_compat_call"),
-              ("migrator/convert/datatypes.py", "map_type"), ("migrator/convert/plsql/emit_routine.py", "routine"),
-              ("migrator/convert/plsql/emitter.py", "rule_off"), ("migrator/convert/plsql/sqlconv.py", "convert"),
-              ("migrator/fixes/cycle.py", "_toggle_rule")}
+FORWARDERS = {
+    ("migrator/convert/context.py", "enabled"),
+    ("migrator/convert/ddl/common.py", "guarded"),
+    ("migrator/convert/ddl/common.py", "require"),
+    ("migrator/convert/sql/dates.py", "_compat_call"),
+    ("migrator/convert/datatypes.py", "map_type"),
+    ("migrator/convert/plsql/emit_routine.py", "routine"),
+    ("migrator/convert/plsql/emitter.py", "rule_off"),
+    ("migrator/convert/plsql/sqlconv.py", "convert"),
+    ("migrator/fixes/cycle.py", "_toggle_rule"),
+}
 
 
 def _rule_calls(tree: ast.AST):
@@ -51,8 +57,11 @@ def _scan() -> tuple[set[str], set[tuple[str, str]]]:
                 dynamic.add((rel, func))
         if path.is_relative_to(CONVERTERS) and path.name != "registry.py":
             shaped = re.compile(rf"^({'|'.join(FAMILIES)})\.[a-z0-9_]+$")
-            used |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
-                     and isinstance(n.value, str) and shaped.match(n.value)}
+            used |= {
+                n.value
+                for n in ast.walk(tree)
+                if isinstance(n, ast.Constant) and isinstance(n.value, str) and shaped.match(n.value)
+            }
     return used, dynamic
 
 
@@ -60,8 +69,9 @@ def test_every_id_the_code_uses_is_registered_and_every_registered_id_is_used():
     used, dynamic = _scan()
     assert sorted(used - set(BY_ID)) == [], "rule ids used in the code but missing from migrator/convert/registry.py"
     assert sorted(set(BY_ID) - used) == [], "registered rule ids that no converter uses"
-    assert sorted(dynamic - FORWARDERS) == [], \
+    assert sorted(dynamic - FORWARDERS) == [], (
         "a rule id passed through a variable: keep its ids as literals in migrator/rules or migrator/convert/plsql, then list it"
+    )
 
 
 def test_the_registry_is_well_formed():
@@ -89,7 +99,7 @@ def test_switching_a_rule_off_changes_the_output(rule_id, tmp_path):
     on, applied_on = _convert(tmp_path, EXAMPLES[rule_id], frozenset())
     off, applied_off = _convert(tmp_path, EXAMPLES[rule_id], frozenset({rule_id}))
     assert rule_id in applied_on and rule_id not in applied_off
-    if BY_ID[rule_id].not_alone:       # the registry says why; hold it to its word
+    if BY_ID[rule_id].not_alone:  # the registry says why; hold it to its word
         assert on == off
     else:
         assert on != off
@@ -116,8 +126,19 @@ def test_an_unknown_disable_rule_is_a_usage_error_before_any_work(tmp_path, caps
     src = tmp_path / "app"
     src.mkdir()
     (src / "t.sql").write_text("CREATE TABLE t (a NUMBER);\n")
-    code = main(["migrate", str(src), "--out", str(tmp_path / "out"), "--no-deploy",
-                 "--disable-rule", "expr.nvl", "--disable-rule", "sql.rowmun"])
+    code = main(
+        [
+            "migrate",
+            str(src),
+            "--out",
+            str(tmp_path / "out"),
+            "--no-deploy",
+            "--disable-rule",
+            "expr.nvl",
+            "--disable-rule",
+            "sql.rowmun",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "--disable-rule: unknown rule id 'sql.rowmun' (did you mean sql.rownum?)" in err
     assert not (tmp_path / "out").exists()
@@ -127,7 +148,9 @@ def test_an_unknown_disable_rule_is_a_usage_error_before_any_work(tmp_path, caps
 def test_an_unknown_id_in_the_settings_file_is_a_usage_error(tmp_path, capsys):
     settings = tmp_path / "settings.yaml"
     settings.write_text(yaml.safe_dump({"version": 1, "disabled_rules": ["expr.decod"]}))
-    with pytest.raises(SettingsError, match=r"disabled_rules: unknown rule id 'expr\.decod' \(did you mean expr\.decode"):
+    with pytest.raises(
+        SettingsError, match=r"disabled_rules: unknown rule id 'expr\.decod' \(did you mean expr\.decode"
+    ):
         load_settings(settings)
     src = tmp_path / "app"
     src.mkdir()

@@ -39,7 +39,7 @@ def test_a_unit_reports_the_rules_its_own_conversion_applied_in_first_applicatio
 
 
 def test_two_runs_report_the_same_rules_applied(tmp_path):
-    src = _schema(tmp_path, 40)        # 81 units: chunks of 24 go to whichever worker is free
+    src = _schema(tmp_path, 40)  # 81 units: chunks of 24 go to whichever worker is free
     first = _applied(src, tmp_path / "a", workers=3)
     second = _applied(src, tmp_path / "b", workers=3)
     fresh = _applied(src, tmp_path / "c", workers=1, memo=False)

@@ -10,8 +10,8 @@ import pytest
 import sqlglot
 
 from migrator.convert.context import MARKER_TOKEN, unconverted_marker
-from migrator.convert.sql.convert import convert_expression, convert_statement
 from migrator.convert.oracompat.support import SUPPORT_SQL
+from migrator.convert.sql.convert import convert_expression, convert_statement
 from tests.migrator.sql_catalog import make_ctx
 
 
@@ -23,7 +23,11 @@ def raw(sql: str) -> str:
 KNOWN_WRONG = [
     ("SELECT a.x FROM a, b WHERE a.id = b.id(+)", "LEFT JOIN", "drops (+) silently: inner join"),
     ("SELECT x FROM t WHERE ROWNUM <= 5", "LIMIT 5", "leaves ROWNUM"),
-    ("SELECT empno FROM emp START WITH mgr IS NULL CONNECT BY PRIOR empno = mgr", "WITH RECURSIVE", "leaves CONNECT BY"),
+    (
+        "SELECT empno FROM emp START WITH mgr IS NULL CONNECT BY PRIOR empno = mgr",
+        "WITH RECURSIVE",
+        "leaves CONNECT BY",
+    ),
     ("SELECT 1 FROM dual", "SELECT 1", "leaves FROM dual"),  # ours has no FROM (ours != raw)
     ("SELECT s.NEXTVAL FROM t", "NEXTVAL('s')", "leaves seq.NEXTVAL"),
     ("SELECT ADD_MONTHS(hiredate, 1) FROM emp", "oracompat.add_months", "leaves ADD_MONTHS"),
@@ -38,15 +42,21 @@ KNOWN_WRONG = [
     ("SELECT TO_DATE('2024-01-01 10:00', 'YYYY-MM-DD HH24:MI') FROM dual", "TO_TIMESTAMP", "TO_DATE drops the time"),
     ("SELECT 'a' || NULL FROM dual", "CONCAT", "|| with NULL gives NULL in PostgreSQL"),
     ("SELECT '' FROM dual", "NULL", "'' is not NULL in PostgreSQL"),
-    ("MERGE INTO t USING s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.v = s.v WHERE t.v <> s.v",
-     "WHEN MATCHED AND t.v <> s.v", "drops the UPDATE ... WHERE filter"),
+    (
+        "MERGE INTO t USING s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET t.v = s.v WHERE t.v <> s.v",
+        "WHEN MATCHED AND t.v <> s.v",
+        "drops the UPDATE ... WHERE filter",
+    ),
     ("SELECT REPLACE(s, 'x') FROM t", "REPLACE(s, 'x', '')", "two-argument REPLACE does not exist in PostgreSQL"),
     ("SELECT TRIM(s) FROM t", "NULLIF(TRIM(s), '')", "an all-blank string trims to '' (Oracle: NULL)"),
     ("UPDATE t a SET a.v = 1", "SET v = 1", "qualified SET target is a composite field in PostgreSQL"),
     ("SELECT a.x FROM t a FOR UPDATE OF a.v", "FOR UPDATE OF a", "FOR UPDATE OF names tables in PostgreSQL"),
     ("SELECT x FROM t WHERE ROWNUM <= p", "LIMIT GREATEST(FLOOR(p), 0)", "LIMIT NULL means no limit"),
-    ("SELECT TO_NUMBER(s, '990D00', 'NLS_NUMERIC_CHARACTERS='',.''') FROM t", "TRANSLATE(s, ',.', '.,')",
-     "keeps an NLS argument PostgreSQL does not accept"),
+    (
+        "SELECT TO_NUMBER(s, '990D00', 'NLS_NUMERIC_CHARACTERS='',.''') FROM t",
+        "TRANSLATE(s, ',.', '.,')",
+        "keeps an NLS argument PostgreSQL does not accept",
+    ),
 ]
 
 
@@ -61,26 +71,32 @@ def test_sqlglot_known_wrong(sql, needle, why):
 def test_substr_zero_and_negative_execute_differently_from_sqlglot(pg_dsn):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         conn.execute(SUPPORT_SQL)
-        for sql, oracle in [("SELECT SUBSTR('abcdef', 0, 2) FROM dual", "ab"), ("SELECT SUBSTR('abcdef', -3, 2) FROM dual", "de"),
-                            ("SELECT INSTR('a,b,c,d', ',', 1, 2) FROM dual", 4)]:
+        for sql, oracle in [
+            ("SELECT SUBSTR('abcdef', 0, 2) FROM dual", "ab"),
+            ("SELECT SUBSTR('abcdef', -3, 2) FROM dual", "de"),
+            ("SELECT INSTR('a,b,c,d', ',', 1, 2) FROM dual", 4),
+        ]:
             assert conn.execute(convert_statement(sql, make_ctx())).fetchone()[0] == oracle
             assert conn.execute(raw(sql).replace(" FROM dual", "")).fetchone()[0] != oracle
 
 
-@pytest.mark.parametrize("rule,sql", [
-    ("expr.substr", "SELECT SUBSTR(s, 2, 3) FROM t"),
-    ("sql.dual", "SELECT 1 FROM dual"),
-    ("expr.decode", "SELECT DECODE(a, b, 1, 0) FROM t"),
-    ("sql.rownum", "SELECT x FROM t WHERE ROWNUM <= 2"),
-    ("expr.sysdate", "SELECT SYSDATE FROM t"),
-    ("sql.outer_join_plus", "SELECT a.x FROM a, b WHERE a.id = b.id(+)"),
-    ("expr.replace", "SELECT REPLACE(s, 'x') FROM t"),
-    ("expr.empty_result_null", "SELECT LTRIM(s, '0') FROM t"),
-    ("expr.implicit_to_text", "SELECT 'n=' || sal FROM emp"),
-    ("expr.nls_numeric", "SELECT TO_CHAR(sal, '990D00', 'NLS_NUMERIC_CHARACTERS='',.''') FROM emp"),
-    ("sql.update_set_target", "UPDATE t a SET a.v = 1"),
-    ("sql.for_update_of", "SELECT a.x FROM t a FOR UPDATE OF a.v"),
-])
+@pytest.mark.parametrize(
+    "rule,sql",
+    [
+        ("expr.substr", "SELECT SUBSTR(s, 2, 3) FROM t"),
+        ("sql.dual", "SELECT 1 FROM dual"),
+        ("expr.decode", "SELECT DECODE(a, b, 1, 0) FROM t"),
+        ("sql.rownum", "SELECT x FROM t WHERE ROWNUM <= 2"),
+        ("expr.sysdate", "SELECT SYSDATE FROM t"),
+        ("sql.outer_join_plus", "SELECT a.x FROM a, b WHERE a.id = b.id(+)"),
+        ("expr.replace", "SELECT REPLACE(s, 'x') FROM t"),
+        ("expr.empty_result_null", "SELECT LTRIM(s, '0') FROM t"),
+        ("expr.implicit_to_text", "SELECT 'n=' || sal FROM emp"),
+        ("expr.nls_numeric", "SELECT TO_CHAR(sal, '990D00', 'NLS_NUMERIC_CHARACTERS='',.''') FROM emp"),
+        ("sql.update_set_target", "UPDATE t a SET a.v = 1"),
+        ("sql.for_update_of", "SELECT a.x FROM t a FOR UPDATE OF a.v"),
+    ],
+)
 def test_disabled_rule_changes_output(rule, sql):
     on, off = make_ctx(), make_ctx(disabled=frozenset({rule}))
     out_on, out_off = convert_statement(sql, on), convert_statement(sql, off)
@@ -94,17 +110,23 @@ def test_disabling_a_family_disables_its_rules():
     assert not [r for r in ctx.applied_rules if r.startswith("expr.")]
 
 
-@pytest.mark.parametrize("sql,construct", [
-    ("UPDATE t SET v = 1 WHERE id = 2 RETURNING v INTO x", "RETURNING INTO"),
-    ("SELECT a FROM t WHERE x = :b1", "bind variable"),
-    ("SELECT x FROM t WHERE ROWNUM > 5", "ROWNUM condition"),
-    ("SELECT TRUNC(hiredate, 'WW') FROM emp", "TRUNC(date, format)"),
-    ("SELECT ename, CONNECT_BY_ISCYCLE FROM emp CONNECT BY NOCYCLE PRIOR empno = mgr", "CONNECT BY"),
-    ("SELECT e.x FROM a e, b f WHERE e.id = f.id START WITH e.id = 1 CONNECT BY PRIOR e.id = e.p", "CONNECT BY"),
-    ("SELECT NEXT_DAY(hiredate, 'MONDAY') FROM emp", "NEXT_DAY"),
-    ("MERGE INTO t USING s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET v = 1 DELETE WHERE v = 2", "sql statement"),
-    ("SELECT FROM WHERE", "sql statement"),
-])
+@pytest.mark.parametrize(
+    "sql,construct",
+    [
+        ("UPDATE t SET v = 1 WHERE id = 2 RETURNING v INTO x", "RETURNING INTO"),
+        ("SELECT a FROM t WHERE x = :b1", "bind variable"),
+        ("SELECT x FROM t WHERE ROWNUM > 5", "ROWNUM condition"),
+        ("SELECT TRUNC(hiredate, 'WW') FROM emp", "TRUNC(date, format)"),
+        ("SELECT ename, CONNECT_BY_ISCYCLE FROM emp CONNECT BY NOCYCLE PRIOR empno = mgr", "CONNECT BY"),
+        ("SELECT e.x FROM a e, b f WHERE e.id = f.id START WITH e.id = 1 CONNECT BY PRIOR e.id = e.p", "CONNECT BY"),
+        ("SELECT NEXT_DAY(hiredate, 'MONDAY') FROM emp", "NEXT_DAY"),
+        (
+            "MERGE INTO t USING s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET v = 1 DELETE WHERE v = 2",
+            "sql statement",
+        ),
+        ("SELECT FROM WHERE", "sql statement"),
+    ],
+)
 def test_unconvertible_is_marked_not_dropped(sql, construct):
     ctx = make_ctx()
     out = convert_statement(sql, ctx)
@@ -112,9 +134,14 @@ def test_unconvertible_is_marked_not_dropped(sql, construct):
     assert construct in [u.construct for u in ctx.unconverted_items]
 
 
-@pytest.mark.parametrize("construct, original", [
-    ("PACKAGE", 'CREATE PACKAGE "x /* y" AS'), ('PACKAGE "a /* b"', ""), ("GOTO", "GOTO l */ SELECT 1; /*"),
-])
+@pytest.mark.parametrize(
+    "construct, original",
+    [
+        ("PACKAGE", 'CREATE PACKAGE "x /* y" AS'),
+        ('PACKAGE "a /* b"', ""),
+        ("GOTO", "GOTO l */ SELECT 1; /*"),
+    ],
+)
 def test_marker_comment_closes_whatever_the_original_holds(construct, original):
     # PostgreSQL nests /* comments: an unbalanced one inside would swallow the rest of the unit
     tokens = [t.name for t in pglast.parser.scan(unconverted_marker(construct, original) + "; SELECT 1")]
@@ -129,16 +156,21 @@ def test_identifiers_and_plsql_names_pass_through():
     assert not ctx.unconverted_items
 
 
-@pytest.mark.parametrize("oracle, pg", [
-    ("SELECT emp#, x FROM t", 'SELECT "emp#", x FROM t'),  # '#' is an operator in PostgreSQL
-    ('SELECT "inner".a FROM "inner"', 'SELECT "inner".a FROM "inner"'),
-    ('SELECT "USER", user FROM dual', 'SELECT "user", user'),  # quoted: a column; bare: the built-in
-    ('SELECT "ORDER", "Select" FROM "TABLE"', 'SELECT "order", "Select" FROM "table"'),
-    ('SELECT "we;ird""x".nextval FROM dual', "SELECT NEXTVAL('\"we;ird\"\"x\"')"),
-    ('SELECT "My Func"(1), pkg."My Func"(2), calc#total(3) FROM dual',
-     'SELECT "My Func"(1), pkg."My Func"(2), "calc#total"(3)'),
-    ('SELECT t."Order Lines" FROM "Order Lines" t', 'SELECT t."Order Lines" FROM "Order Lines" AS t'),
-])
+@pytest.mark.parametrize(
+    "oracle, pg",
+    [
+        ("SELECT emp#, x FROM t", 'SELECT "emp#", x FROM t'),  # '#' is an operator in PostgreSQL
+        ('SELECT "inner".a FROM "inner"', 'SELECT "inner".a FROM "inner"'),
+        ('SELECT "USER", user FROM dual', 'SELECT "user", user'),  # quoted: a column; bare: the built-in
+        ('SELECT "ORDER", "Select" FROM "TABLE"', 'SELECT "order", "Select" FROM "table"'),
+        ('SELECT "we;ird""x".nextval FROM dual', 'SELECT NEXTVAL(\'"we;ird""x"\')'),
+        (
+            'SELECT "My Func"(1), pkg."My Func"(2), calc#total(3) FROM dual',
+            'SELECT "My Func"(1), pkg."My Func"(2), "calc#total"(3)',
+        ),
+        ('SELECT t."Order Lines" FROM "Order Lines" t', 'SELECT t."Order Lines" FROM "Order Lines" AS t'),
+    ],
+)
 def test_names_quoted_exactly_when_postgresql_needs_it(oracle, pg):
     assert convert_statement(oracle, make_ctx()) == pg
 
@@ -149,8 +181,10 @@ def test_unknown_operand_types_keep_numeric_semantics():
 
 
 def test_conversion_is_fast():
-    sql = ("SELECT e.ename, NVL(e.comm, 0), DECODE(e.deptno, 10, 'A', 'B'), TRUNC(e.hiredate), SUBSTR(e.ename, 1, 3) "
-           "FROM emp e, dept d WHERE e.deptno = d.deptno(+) AND e.hiredate > SYSDATE - 30 AND ROWNUM <= 10")
+    sql = (
+        "SELECT e.ename, NVL(e.comm, 0), DECODE(e.deptno, 10, 'A', 'B'), TRUNC(e.hiredate), SUBSTR(e.ename, 1, 3) "
+        "FROM emp e, dept d WHERE e.deptno = d.deptno(+) AND e.hiredate > SYSDATE - 30 AND ROWNUM <= 10"
+    )
     start = time.perf_counter()
     for _ in range(200):
         convert_statement(sql, make_ctx())

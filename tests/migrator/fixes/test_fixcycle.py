@@ -42,8 +42,9 @@ def _corpus(root: Path, with_evidence: bool) -> Path:
     shutil.copytree(FIXTURES / "schemas" / "hr_payroll", src)
     if with_evidence:
         data = yaml.safe_load((FIXTURES / "scenarios" / "hr_payroll.yaml").read_text())
-        data["scenarios"] = [s for s in data["scenarios"]
-                             if all(u.startswith(("view:", "function:")) for u in s["units"])]
+        data["scenarios"] = [
+            s for s in data["scenarios"] if all(u.startswith(("view:", "function:")) for u in s["units"])
+        ]
         (root / "scenarios").mkdir()
         (root / "scenarios" / "hr_payroll.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
         (root / "transcripts").mkdir()
@@ -55,8 +56,18 @@ def _env(tmp_path: Path, pg_engine, with_evidence: bool):
     settings = tmp_path / "settings.yaml"
     settings.write_text(yaml.safe_dump({"version": 1, "disabled_rules": [RULE]}))
     src = _corpus(tmp_path / "corpus", with_evidence)
-    common = ["--cycles", str(tmp_path / "cycles"), "--settings", str(settings), "--corpus", str(src),
-              "--pg-dsn", pg_engine.admin_dsn(), "--kb", str(tmp_path / "kb")]
+    common = [
+        "--cycles",
+        str(tmp_path / "cycles"),
+        "--settings",
+        str(settings),
+        "--corpus",
+        str(src),
+        "--pg-dsn",
+        pg_engine.admin_dsn(),
+        "--kb",
+        str(tmp_path / "kb"),
+    ]
     return src, settings, common
 
 
@@ -76,17 +87,22 @@ def _draft(tmp_path: Path, common: list[str], title: str, **fields) -> str:
 def test_enable_rule_cycle_promotes_and_regress_passes(tmp_path, pg_engine, capsys):
     src, settings, common = _env(tmp_path, pg_engine, with_evidence=True)
     flips = [{"unit": u, "to": c} for u, c in PREDICTED.items()]
-    cid = _draft(tmp_path, common, f"Enable {RULE}", hypothesis="Views left unconverted are rejected; "
-                 "with the view rule they deploy and match Oracle.",
-                 change={"kind": "rule", "rule_id": RULE, "action": "enable"},
-                 predicates={"flips": flips, "max_regressions": 0, "do_nothing_below": True})
+    cid = _draft(
+        tmp_path,
+        common,
+        f"Enable {RULE}",
+        hypothesis="Views left unconverted are rejected; with the view rule they deploy and match Oracle.",
+        change={"kind": "rule", "rule_id": RULE, "action": "enable"},
+        predicates={"flips": flips, "max_regressions": 0, "do_nothing_below": True},
+    )
     assert fix(common, "freeze", cid) == 0
     assert fix(common, "run", cid) == 0
     cycle = gates.load_cycle(tmp_path / "cycles", cid)
     moved = gates.flips(cycle.run.baseline.categories(), cycle.run.candidate.categories())
     assert {u: now for u, _, now in moved} == PREDICTED  # exactly the predicted flips, nothing else
-    assert cycle.run.all_met and not gates.regressions(cycle.run.baseline.categories(),
-                                                       cycle.run.candidate.categories())
+    assert cycle.run.all_met and not gates.regressions(
+        cycle.run.baseline.categories(), cycle.run.candidate.categories()
+    )
     capsys.readouterr()
     assert fix(common, "show", cid) == 0
     shown = capsys.readouterr().out
@@ -95,13 +111,34 @@ def test_enable_rule_cycle_promotes_and_regress_passes(tmp_path, pg_engine, caps
     baselines = tmp_path / "baselines"
     old_settings = tmp_path / "old-settings.yaml"
     shutil.copy(settings, old_settings)
-    assert fix(common, "decide", cid, "promote", "--reviewer", "ana", "--reason", "4 predicted flips, "
-               "0 regressions", "--baselines", str(baselines)) == 0
+    assert (
+        fix(
+            common,
+            "decide",
+            cid,
+            "promote",
+            "--reviewer",
+            "ana",
+            "--reason",
+            "4 predicted flips, 0 regressions",
+            "--baselines",
+            str(baselines),
+        )
+        == 0
+    )
     active = load_settings(settings)
     assert active.version == 2 and RULE not in active.disabled_rules
     assert len(active.history) == 1 and active.history[0].startswith(f"v2: {cid} promote (rule {RULE} enabled)")
-    regress = ["regress", str(src), "--settings", str(settings), "--baseline", str(baselines / "hr_payroll.json"),
-               "--pg-dsn", pg_engine.admin_dsn()]
+    regress = [
+        "regress",
+        str(src),
+        "--settings",
+        str(settings),
+        "--baseline",
+        str(baselines / "hr_payroll.json"),
+        "--pg-dsn",
+        pg_engine.admin_dsn(),
+    ]
     assert main(regress) == 0  # the promoted settings reproduce the candidate arm: no regression
     regress[regress.index(str(settings))] = str(old_settings)
     assert main(regress) == 1  # and the baseline is not vacuous: the old settings lose the four views
@@ -121,10 +158,14 @@ def test_failed_predicate_tamper_and_kb_write_back(tmp_path, pg_engine, capsys):
     with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder()) as kb:  # offline, deterministic
         kb.add_experience(Experience(polarity="+", context="NVL(a, b) in a view", output="coalesce(a, b)"))
     unit = next(iter(PREDICTED))
-    cid = _draft(tmp_path, common, "XMLTABLE correction", hypothesis="The correction fixes XMLTABLE units.",
-                 change={"kind": "kb", "construct_id": "XMLTABLE", "context": "XMLTABLE over a CLOB column",
-                         "fix": KB_FIX},
-                 predicates={"flips": [{"unit": unit, "to": "correct"}], "max_regressions": 0})
+    cid = _draft(
+        tmp_path,
+        common,
+        "XMLTABLE correction",
+        hypothesis="The correction fixes XMLTABLE units.",
+        change={"kind": "kb", "construct_id": "XMLTABLE", "context": "XMLTABLE over a CLOB column", "fix": KB_FIX},
+        predicates={"flips": [{"unit": unit, "to": "correct"}], "max_regressions": 0},
+    )
     decide = ["decide", cid, "promote", "--reviewer", "ana", "--reason", "write back the XMLTABLE fix"]
     assert fix(common, *decide) == 1  # not even frozen
     assert fix(common, "freeze", cid) == 0
@@ -154,8 +195,9 @@ def test_failed_predicate_tamper_and_kb_write_back(tmp_path, pg_engine, capsys):
 
 def test_tampered_audit_line_is_reported(tmp_path, pg_engine, capsys):
     _, settings, common = _env(tmp_path, pg_engine, with_evidence=False)
-    cid = _draft(tmp_path, common, f"Enable {RULE}", hypothesis="h",
-                 change={"kind": "rule", "rule_id": RULE, "action": "enable"})
+    cid = _draft(
+        tmp_path, common, f"Enable {RULE}", hypothesis="h", change={"kind": "rule", "rule_id": RULE, "action": "enable"}
+    )
     assert fix(common, "freeze", cid) == 0
     assert fix(common, "audit") == 0
     audit = tmp_path / "cycles" / "audit.jsonl"
@@ -170,7 +212,7 @@ def test_tampered_audit_line_is_reported(tmp_path, pg_engine, capsys):
     assert fix(common, "run", cid) == 1  # nothing proceeds on a damaged log
     assert "damaged at line 1" in capsys.readouterr().err
     audit.write_text(original[0] + "\n")  # cut the tail instead: the chain alone cannot see that,
-    assert fix(common, "audit") == 1      # but FIX-001.yaml says frozen and the log has no freeze
+    assert fix(common, "audit") == 1  # but FIX-001.yaml says frozen and the log has no freeze
     assert f"INCONSISTENT: {cid} is frozen but the log lacks: freeze" in capsys.readouterr().out
 
 
@@ -184,18 +226,24 @@ def test_each_kind_of_change_maps_onto_the_settings():
     def cycle(change: dict) -> FixCycle:
         return FixCycle(id="FIX-009", title="t", hypothesis="h", change=change)
 
-    assert with_change(active, cycle({"kind": "rule", "rule_id": "expr.nvl", "action": "enable"})).disabled_rules \
-        == ["plsql.*", "plsql.dbms_output"]
-    assert "sql.rownum" in with_change(active, cycle({"kind": "rule", "rule_id": "sql.rownum",
-                                                      "action": "disable"})).disabled_rules
+    assert with_change(active, cycle({"kind": "rule", "rule_id": "expr.nvl", "action": "enable"})).disabled_rules == [
+        "plsql.*",
+        "plsql.dbms_output",
+    ]
+    assert (
+        "sql.rownum"
+        in with_change(active, cycle({"kind": "rule", "rule_id": "sql.rownum", "action": "disable"})).disabled_rules
+    )
     prompt = with_change(active, cycle({"kind": "prompt", "paragraph_id": "strict", "text": "Use STRICT."}))
     assert [(p.id, p.added_by) for p in prompt.prompt_paragraphs] == [("strict", "FIX-009")]
     harness = with_change(active, cycle({"kind": "harness", "setting": "step_timeout_ms", "value": 9000}))
     assert harness.harness.step_timeout_ms == 9000
-    refused = [({"kind": "rule", "rule_id": "expr.decode", "action": "enable"}, "is not disabled"),
-               ({"kind": "rule", "rule_id": "plsql.dbms_output", "action": "enable"}, "family"),
-               ({"kind": "rule", "rule_id": "plsql.trigger", "action": "disable"}, "already disabled"),
-               ({"kind": "harness", "setting": "no_such_setting", "value": 1}, "unknown harness setting")]
+    refused = [
+        ({"kind": "rule", "rule_id": "expr.decode", "action": "enable"}, "is not disabled"),
+        ({"kind": "rule", "rule_id": "plsql.dbms_output", "action": "enable"}, "family"),
+        ({"kind": "rule", "rule_id": "plsql.trigger", "action": "disable"}, "already disabled"),
+        ({"kind": "harness", "setting": "no_such_setting", "value": 1}, "unknown harness setting"),
+    ]
     for change, message in refused:
         with pytest.raises(gates.GateError, match=message):
             with_change(active, cycle(change))

@@ -7,26 +7,37 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from migrator.source import statement_kind as classify
-from migrator.source.identifiers import fold, oracle_text
+from migrator.convert.ddl import tokens as ddl_lexer
 from migrator.convert.plsql import lexer as plsql_lexer
 from migrator.convert.plsql.parse_unit import parse_unit
-from migrator.convert.ddl import tokens as ddl_lexer
-from migrator.source.reader import read_schema_dir
+from migrator.source import statement_kind as classify
 from migrator.source.accounting import accounting_problems
+from migrator.source.identifiers import fold, oracle_text
 from migrator.source.lexer import QIDENT, code_tokens, normalize_identifier
+from migrator.source.reader import read_schema_dir
 from migrator.source.units import UnitKind
 
 WEIRD = '"we;ird""pkg"'  # the name we;ird"pkg, written as PostgreSQL (and we) escape a quote
 
 
-@pytest.mark.parametrize("written, plain", [
-    ("emp", "emp"), ("EMP", "emp"), ("Emp#", "emp#"),
-    ('"EMP"', "emp"), ('"EMP#"', "emp#"), ('"CAFÉ"', "café"),
-    ('"emp"', "emp"), ('"Emp"', "Emp"), ('"Order Lines"', "Order Lines"),
-    ('"X; DROP"', "X; DROP"),  # all upper case, but not a name Oracle could read unquoted
-    ('"1ST"', "1ST"), ('"SELECT"', "select"), (WEIRD, 'we;ird"pkg'),
-])
+@pytest.mark.parametrize(
+    "written, plain",
+    [
+        ("emp", "emp"),
+        ("EMP", "emp"),
+        ("Emp#", "emp#"),
+        ('"EMP"', "emp"),
+        ('"EMP#"', "emp#"),
+        ('"CAFÉ"', "café"),
+        ('"emp"', "emp"),
+        ('"Emp"', "Emp"),
+        ('"Order Lines"', "Order Lines"),
+        ('"X; DROP"', "X; DROP"),  # all upper case, but not a name Oracle could read unquoted
+        ('"1ST"', "1ST"),
+        ('"SELECT"', "select"),
+        (WEIRD, 'we;ird"pkg'),
+    ],
+)
 def test_fold_follows_oracle_name_semantics(written, plain):
     assert fold(written) == plain
 
@@ -65,18 +76,24 @@ def test_plsql_lexer_reads_a_doubled_quote_inside_the_name():
 
 
 def test_plsql_unit_named_with_a_doubled_quote_parses_whole():
-    unit = parse_unit(f"CREATE OR REPLACE PACKAGE BODY {WEIRD} AS\n  FUNCTION f RETURN NUMBER IS BEGIN RETURN 1; END;\nEND {WEIRD};")
+    unit = parse_unit(
+        f"CREATE OR REPLACE PACKAGE BODY {WEIRD} AS\n  FUNCTION f RETURN NUMBER IS BEGIN RETURN 1; END;\nEND {WEIRD};"
+    )
     assert unit.tree.name == 'we;ird"pkg'
 
 
 def test_reader_names_the_unit_with_the_whole_quoted_name(tmp_path):
     (tmp_path / "p.sql").write_text(
         f"CREATE OR REPLACE PACKAGE {WEIRD} AS\n  FUNCTION f RETURN NUMBER;\nEND {WEIRD};\n/\n"
-        'CREATE TABLE "Order Lines" ("Qty" NUMBER);\n', encoding="utf-8")
+        'CREATE TABLE "Order Lines" ("Qty" NUMBER);\n',
+        encoding="utf-8",
+    )
     source = read_schema_dir(tmp_path, "hr")
     assert accounting_problems(source) == []
     assert [(u.kind, u.name) for u in source.units] == [
-        (UnitKind.PACKAGE_SPEC, 'we;ird"pkg'), (UnitKind.TABLE, "Order Lines")]
+        (UnitKind.PACKAGE_SPEC, 'we;ird"pkg'),
+        (UnitKind.TABLE, "Order Lines"),
+    ]
     assert source.issues == []
 
 

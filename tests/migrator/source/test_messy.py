@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from migrator.source.accounting import accounting_problems
 from migrator.source.dependencies import analyze_dependencies
 from migrator.source.reader import read_schema_dir
-from migrator.source.accounting import accounting_problems
 from migrator.source.units import Severity
 
 MESSY = Path(__file__).resolve().parents[3] / "fixtures" / "messy"
@@ -103,10 +103,9 @@ def test_a_nul_byte_rejects_only_the_statement_that_holds_it(messy):
     (nul,) = issues(messy, "nul-byte")
     assert (nul.file, nul.line, nul.severity) == ("07_nul_byte.sql", 5, Severity.ERROR)
     assert "data messy.regions" in nul.message and "column 35" in nul.message
-    assert nul.unit_id == "data:messy.regions#2"       # later ids do not shift when the byte is removed
+    assert nul.unit_id == "data:messy.regions#2"  # later ids do not shift when the byte is removed
     assert nul.text == "INSERT INTO regions VALUES (2, 'So\x00uth')"
     kept = {u.id for u in messy.units if u.span.file == "07_nul_byte.sql"}
-    assert kept == {"table:messy.regions", "data:messy.regions#1", "data:messy.regions#3",
-                    "function:messy.region_name"}
+    assert kept == {"table:messy.regions", "data:messy.regions#1", "data:messy.regions#3", "function:messy.region_name"}
     assert not issues(messy, "not-sql", "07_nul_byte.sql")
     assert all("\x00" not in u.text for u in messy.units)

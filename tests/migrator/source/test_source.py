@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from migrator.source.accounting import accounting_problems
 from migrator.source.encoding import CP1252, LATIN1, UTF8, UTF8_BOM, decode_bytes
 from migrator.source.reader import SourceError, read_schema_dir
-from migrator.source.accounting import accounting_problems
 from migrator.source.sqlplus import DIRECTIVE, STATEMENT, split_script
 from migrator.source.units import Severity, UnitKind
 
@@ -28,7 +28,9 @@ def codes(source) -> list[str]:
 
 
 def test_sql_text_excludes_semicolon_and_plsql_keeps_end(tmp_path):
-    src = read_one(tmp_path, "CREATE TABLE t (a NUMBER);\n\nCREATE OR REPLACE PROCEDURE p IS\nBEGIN\n  NULL;\nEND p;\n/\n")
+    src = read_one(
+        tmp_path, "CREATE TABLE t (a NUMBER);\n\nCREATE OR REPLACE PROCEDURE p IS\nBEGIN\n  NULL;\nEND p;\n/\n"
+    )
     table, proc = src.units
     assert table.text == "CREATE TABLE t (a NUMBER)"
     assert proc.text == "CREATE OR REPLACE PROCEDURE p IS\nBEGIN\n  NULL;\nEND p;"
@@ -220,9 +222,11 @@ def test_fixture_schemas_fully_accounted(schema_dir):
 
 
 def test_a_nul_byte_in_a_block_is_reported_at_its_own_line_and_the_file_is_kept(tmp_path):
-    text = ("CREATE TABLE t (a NUMBER);\n"
-            "CREATE OR REPLACE PROCEDURE p IS\nBEGIN\n  INSERT INTO t VALUES (1\x00);\nEND p;\n/\n"
-            "CREATE SEQUENCE s;\n")
+    text = (
+        "CREATE TABLE t (a NUMBER);\n"
+        "CREATE OR REPLACE PROCEDURE p IS\nBEGIN\n  INSERT INTO t VALUES (1\x00);\nEND p;\n/\n"
+        "CREATE SEQUENCE s;\n"
+    )
     src = read_one(tmp_path, text)
     assert [u.id for u in src.units] == ["table:hr.t", "sequence:hr.s"]
     (nul,) = [i for i in src.issues if i.code == "nul-byte"]
@@ -235,15 +239,19 @@ def test_symlink_loops_and_broken_links_are_reported_and_reading_goes_on(tmp_pat
     root = tmp_path / "app"
     (root / "sub").mkdir(parents=True)
     (root / "a_table.sql").write_text("CREATE TABLE t (a NUMBER);\n")
-    (root / "loop1.sql").symlink_to("loop2.sql")            # a loop of file links
+    (root / "loop1.sql").symlink_to("loop2.sql")  # a loop of file links
     (root / "loop2.sql").symlink_to("loop1.sql")
-    (root / "sub" / "up").symlink_to("..")                    # a directory link back to an ancestor
+    (root / "sub" / "up").symlink_to("..")  # a directory link back to an ancestor
     (root / "dangling.sql").symlink_to("missing.sql")
     src = read_schema_dir(root)
     assert [u.id for u in src.units] == ["table:app.t"]
     found = {(i.code, i.file): i for i in src.issues}
-    assert set(found) == {("symlink-loop", "loop1.sql"), ("symlink-loop", "loop2.sql"),
-                          ("symlink-loop", "sub/up"), ("broken-symlink", "dangling.sql")}
+    assert set(found) == {
+        ("symlink-loop", "loop1.sql"),
+        ("symlink-loop", "loop2.sql"),
+        ("symlink-loop", "sub/up"),
+        ("broken-symlink", "dangling.sql"),
+    }
     assert all(i.severity is Severity.ERROR and i.line == 1 for i in found.values())
     assert "symbolic link loop" in found["symlink-loop", "loop1.sql"].message
     assert "points back to" in found["symlink-loop", "sub/up"].message

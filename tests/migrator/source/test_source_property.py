@@ -14,8 +14,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from migrator.source.reader import read_schema_dir
 from migrator.source.accounting import accounting_problems, gap_problems
+from migrator.source.reader import read_schema_dir
 from migrator.source.sqlplus import split_script
 
 NAME = st.from_regex(r"[a-z][a-z0-9_]{0,7}", fullmatch=True)
