@@ -11,7 +11,7 @@ and the scenario's remaining steps are skipped.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -31,6 +31,7 @@ class ScenarioRun:
     observed: dict[str, Observed] = field(default_factory=dict)  # step name -> what happened
     setup_error: str | None = None
     seconds: float = 0.0
+    hits: set[str] = field(default_factory=set)  # coverage probes that fired (harness.coverage)
 
 
 def _clone(engine: PostgresEngine, template: str) -> Clone:
@@ -60,8 +61,16 @@ def _execute(conn: psycopg.Connection, text: str, notices: list[str]) -> Observe
         return Observed(None, list(notices), exc.sqlstate, message)
 
 
+ProbeReader = Callable[[str], str | None]  # a NOTICE -> the coverage probe id it reports, or None
+
+
 def _run_in(
-    engine: PostgresEngine, db: Clone, scenario: Scenario, step_timeout_ms: int, prelude: str | None
+    engine: PostgresEngine,
+    db: Clone,
+    scenario: Scenario,
+    step_timeout_ms: int,
+    prelude: str | None,
+    probe: ProbeReader | None = None,
 ) -> ScenarioRun:
     run = ScenarioRun(scenario.id)
     with psycopg.connect(engine.dsn(db.name), autocommit=True) as conn:
@@ -71,7 +80,17 @@ def _run_in(
         if run.setup_error:
             return run
         notices: list[str] = []
-        conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+
+        def on_notice(diag) -> None:
+            # Coverage probes report through NOTICEs too; they are not what the step printed.
+            text = diag.message_primary or ""
+            hit = probe(text) if probe is not None else None
+            if hit is None:
+                notices.append(text)
+            else:
+                run.hits.add(hit)
+
+        conn.add_notice_handler(on_notice)
         conn.execute(f"SET statement_timeout = {int(step_timeout_ms)}")
         conn.execute(f"SET lock_timeout = {int(step_timeout_ms)}")
         if scenario.fixed_date:  # the session's SYSDATE, as Oracle's FIXED_DATE sets it
@@ -110,7 +129,13 @@ def run_scenario(
 
 
 def iter_runs(
-    engine: PostgresEngine, template: str, scenarios: list[Scenario], *, step_timeout_ms: int = 5000, ahead: int = 2
+    engine: PostgresEngine,
+    template: str,
+    scenarios: list[Scenario],
+    *,
+    step_timeout_ms: int = 5000,
+    ahead: int = 2,
+    probe: ProbeReader | None = None,
 ) -> Iterator[ScenarioRun]:
     """Run every scenario in its own clone, pipelined: the next clones are created (and used ones
     dropped) by a background thread while the current scenario runs, so the server's copy work
@@ -127,7 +152,7 @@ def iter_runs(
                 if i + ahead < len(scenarios):
                     pending.append(pool.submit(_clone, engine, template))
                 try:
-                    run = _run_in(engine, db, scenario, step_timeout_ms, None)
+                    run = _run_in(engine, db, scenario, step_timeout_ms, None, probe)
                 finally:
                     pool.submit(_drop, engine, db)
                 run.seconds = time.perf_counter() - t0

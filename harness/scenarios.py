@@ -55,8 +55,19 @@ class Scenario(_Model):
         return self
 
 
+class Synthesis(_Model):
+    """Where a synthesized scenario file came from (migrator scenarios synth). Its evidence
+    counts for a unit only with complete coverage of the unit's PL/pgSQL (harness.coverage)."""
+
+    tool: str  # e.g. "migrator 0.1.0"
+    source_hash: str  # sha256 of the Oracle source the steps were derived from
+    budget_steps: int
+    created_at: str
+
+
 class ScenarioFile(_Model):
     schema_name: str = Field(alias="schema")
+    synthesis: Synthesis | None = None  # None: written by hand
     scenarios: list[Scenario]
 
     @model_validator(mode="after")

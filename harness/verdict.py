@@ -5,7 +5,8 @@ Categories (never blended into one score):
   (failing with exactly the error Oracle raised counts as agreeing);
 - `wrong`: deployed, but some step contradicts Oracle;
 - `unverified`: PostgreSQL accepted it, but there is no Oracle evidence to compare with, or its
-  inner references are unresolved (the reason says which);
+  inner references are unresolved, or — with synthesized evidence — the steps did not execute
+  every statement and branch of its PL/pgSQL (the reason says which);
 - `rejected`: PostgreSQL refused it (parse or deploy error), or a dependency was rejected.
 
 Tiers: G0 no correctness evidence; G1 the target parses statically; G2 G1 + deployed with
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.compare import Mismatch
+from harness.coverage import Coverage
 
 CATEGORIES = ("correct", "wrong", "unverified", "rejected")
 
@@ -45,6 +47,8 @@ class UnitEvidence:
     missing_outcomes: list[str] = field(default_factory=list)  # "scenario/step" with no Oracle outcome
     setup_errors: list[str] = field(default_factory=list)
     provenance: str | None = None  # "oracle" | "authored" | None (no transcript)
+    coverage: Coverage | None = None  # of the unit's PL/pgSQL by its scenarios (None: nothing to cover)
+    require_coverage: bool = False  # synthesized evidence counts only with complete coverage
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,8 @@ class Verdict:
     first_mismatch: tuple[str, str, Mismatch] | None = None  # (scenario, step, mismatch)
     steps: int = 0
     steps_agreeing: int = 0
+    coverage: str | None = None  # "coverage 87.5 %: not executed ..." (None: no PL/pgSQL measured)
+    coverage_percent: float | None = None
 
 
 def _references(ev: UnitEvidence) -> str:
@@ -82,6 +88,8 @@ def decide(ev: UnitEvidence) -> Verdict:
     refs = _references(ev)
     agreeing = sum(1 for s in ev.steps if s.mismatch is None)
     counts = dict(steps=len(ev.steps), steps_agreeing=agreeing)
+    if ev.coverage is not None:
+        counts.update(coverage=ev.coverage.describe(), coverage_percent=ev.coverage.percent)
     if not ev.deployed:
         reason = ev.deploy_error or "not deployed"
         return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
@@ -101,6 +109,10 @@ def decide(ev: UnitEvidence) -> Verdict:
         return Verdict(ev.unit_id, "unverified", _tier(ev, False), "no Oracle evidence (no scenario)", refs, **counts)
     if ev.missing_outcomes:
         reason = "no Oracle outcome for " + ", ".join(ev.missing_outcomes[:3])
+        return Verdict(ev.unit_id, "unverified", _tier(ev, False), reason, refs, **counts)
+    if ev.require_coverage and ev.coverage is not None and not ev.coverage.complete:
+        # Synthesized steps that agree but leave code unexecuted say nothing about that code.
+        reason = f"all {len(ev.steps)} steps agree, but {ev.coverage.describe()}"
         return Verdict(ev.unit_id, "unverified", _tier(ev, False), reason, refs, **counts)
     reason = f"all {len(ev.steps)} steps agree with {ev.provenance} transcript"
     return Verdict(ev.unit_id, "correct", _tier(ev, True), reason, refs, **counts)

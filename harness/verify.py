@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import psycopg
 
 from harness.compare import compare_step
+from harness.coverage import coverage_of, instrument
 from harness.deploy import DeployOutcome, deploy_units
 from harness.postgres import PostgresEngine, scratch_database
 from harness.references import RoutineTracker, check_references
@@ -59,6 +60,7 @@ def _judge_runs(
     scenarios: ScenarioFile,
     transcript: TranscriptFile | None,
     evidence: dict[str, UnitEvidence],
+    hits: dict[str, set[str]],
 ) -> tuple[int, int, dict[str, float]]:
     total = agreeing = 0
     seconds: dict[str, float] = {}
@@ -66,6 +68,8 @@ def _judge_runs(
     for run in runs:
         scenario = by_id[run.scenario_id]
         seconds[run.scenario_id] = run.seconds
+        for unit in scenario.units:  # a unit's code counts as executed by its own scenarios only
+            hits.setdefault(unit, set()).update(run.hits)
         outcomes = transcript.outcomes.get(scenario.id, {}) if transcript else {}
         targets = [evidence[u] for u in scenario.units if u in evidence]
         for ev in targets:
@@ -117,9 +121,14 @@ def _run_side(
         total = agreeing = 0
         seconds: dict[str, float] = {}
         if scenarios is not None:
+            plan = instrument(tpl_dsn, tracker.created)  # a copy: only this template is instrumented
+            hits: dict[str, set[str]] = {}
             template = _dbname(tpl_dsn)
-            runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms)
-            total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence)
+            runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms, probe=plan.hit)
+            total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence, hits)
+            for unit_id, ev in evidence.items():
+                ev.coverage = coverage_of(plan, unit_id, hits.get(unit_id, set()))
+                ev.require_coverage = scenarios.synthesis is not None
     verdicts = [decide(evidence[u.unit_id]) for u in units]
     return SideResult(verdicts, total, agreeing, seconds, pre.error), outcomes, problems is not None
 

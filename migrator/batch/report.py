@@ -63,6 +63,8 @@ class UnitEntry(_Frozen):
     steps: int | None = None
     steps_agreeing: int | None = None
     first_mismatch: MismatchEntry | None = None
+    coverage: str | None = None  # statements/branches of its PL/pgSQL its scenarios executed
+    coverage_percent: float | None = None
     # Repair agent (None when no model was configured)
     agent_attempts: int | None = None
     agent_tokens: int | None = None

@@ -62,6 +62,8 @@ def _merge(unit: UnitEntry, result: VerifyResult, index: int) -> UnitEntry:
             references=verdict.references,
             steps=verdict.steps,
             steps_agreeing=verdict.steps_agreeing,
+            coverage=verdict.coverage,
+            coverage_percent=verdict.coverage_percent,
             first_mismatch=mismatch,
         )
     )
