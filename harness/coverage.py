@@ -95,6 +95,10 @@ class Probe:
     line: int  # line in the routine's body
     kind: str  # "statement" | "else" (an IF's implicit ELSE)
 
+    def where(self) -> str:
+        """`routine line N` (the routine without its argument types, which only add noise)."""
+        return f"{self.routine.split('(')[0]} line {self.line}" + (" (else)" if self.kind == "else" else "")
+
 
 @dataclass
 class CoveragePlan:
@@ -137,9 +141,7 @@ def coverage_of(plan: CoveragePlan, unit_id: str, hits: set[str]) -> Coverage | 
     probes, skipped = plan.probes.get(unit_id, []), plan.skipped.get(unit_id, [])
     if not probes and not skipped:
         return None
-    missed = tuple(
-        f"{p.routine} line {p.line}" + (" (else)" if p.kind == "else" else "") for p in probes if p.id not in hits
-    )
+    missed = tuple(p.where() for p in probes if p.id not in hits)
     return Coverage(len(probes) - len(missed), len(probes), missed, tuple(skipped))
 
 

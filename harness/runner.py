@@ -32,6 +32,7 @@ class ScenarioRun:
     setup_error: str | None = None
     seconds: float = 0.0
     hits: set[str] = field(default_factory=set)  # coverage probes that fired (harness.coverage)
+    step_hits: dict[str, set[str]] = field(default_factory=dict)  # step name -> probes it fired
 
 
 def _clone(engine: PostgresEngine, template: str) -> Clone:
@@ -80,6 +81,7 @@ def _run_in(
         if run.setup_error:
             return run
         notices: list[str] = []
+        current: set[str] = set()  # the probes the running step fired
 
         def on_notice(diag) -> None:
             # Coverage probes report through NOTICEs too; they are not what the step printed.
@@ -89,6 +91,7 @@ def _run_in(
                 notices.append(text)
             else:
                 run.hits.add(hit)
+                current.add(hit)
 
         conn.add_notice_handler(on_notice)
         conn.execute(f"SET statement_timeout = {int(step_timeout_ms)}")
@@ -106,6 +109,9 @@ def _run_in(
                 run.setup_error = f"setup failed: SQLSTATE {obs.sqlstate}: {obs.message}"
                 return run
         for step in scenario.steps:
+            if probe is not None:  # each step reports every probe it reaches, not only new ones
+                conn.execute("SELECT pg_catalog.set_config('migrator.cov', '', false)")
+            current = run.step_hits.setdefault(step.name, set())
             obs = _execute(conn, step.postgres, notices)
             run.observed[step.name] = obs
             if obs.timed_out:

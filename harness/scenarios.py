@@ -136,7 +136,28 @@ def load_transcript(path: Path) -> TranscriptFile:
 
 def dump_transcript(transcript: TranscriptFile, path: Path) -> None:
     data = transcript.model_dump(by_alias=True, exclude_none=True, exclude_defaults=False)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+    path.write_text(_dump_yaml(data), encoding="utf-8")
+
+
+def dump_scenarios(scenarios: ScenarioFile, path: Path) -> None:
+    data = scenarios.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True)
+    path.write_text(_dump_yaml(data), encoding="utf-8")
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line SQL as literal blocks (`|`), so a reviewer reads a step as it will run."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str):
+    style = "|" if "\n" in value and not value.endswith((" ", "\t")) and "\r" not in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def _dump_yaml(data: Any) -> str:
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
 
 
 def _load_yaml(path: Path) -> Any:

@@ -13,6 +13,7 @@ from pathlib import Path
 from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
 from migrator.cli.fix import add_fix_parser, run_fix
+from migrator.cli.scenarios import add_scenarios_parser, run_scenarios
 
 EXAMPLES = """examples:
   migrator migrate fixtures/schemas/hr_payroll --out out/hr_payroll
@@ -140,6 +141,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_migrate(sub)
     _add_verify_regress_record(sub)
+    add_scenarios_parser(sub)
     add_fix_parser(sub)
     add_kb_parser(sub)
     return parser
@@ -150,6 +152,7 @@ HANDLERS = {
     "verify": cmd.run_verify,
     "regress": cmd.run_regress,
     "record": cmd.run_record,
+    "scenarios": run_scenarios,
     "fix": run_fix,
     "kb": run_kb,
 }

@@ -1,0 +1,161 @@
+"""Candidate scenarios for one target, in the order worth trying: the typical call first, then
+the call without its defaulted parameters, a positional call, then one parameter at a time across
+its candidate values (round-robin, so every parameter's second value comes before any third).
+
+A target that writes (or commits, or runs dynamic SQL) gets one scenario per candidate, so each
+runs on a fresh copy of the data and its written tables can be read back; a read-only target gets
+all its candidates as steps of one scenario (one database copy), selected step by step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.scenarios import Scenario, Step
+from migrator.evidence.steps import PgArg, call_step, dml_step, table_check, view_step
+from migrator.evidence.targets import Target
+from migrator.evidence.values import FIXED_DATE, NULL, DataView, Value, boundaries, candidates, literal
+
+
+@dataclass
+class Candidate:
+    """A call (or DML, or query) and the checks that follow it."""
+
+    step: Step
+    checks: list[Step] = field(default_factory=list)
+
+
+def routine_candidates(target: Target, data: DataView, pg_args: list[PgArg], budget: int) -> list[Candidate]:
+    inputs = [p for p in target.params if p.mode != "OUT"]
+    options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
+    base = {name: vals[0] for name, vals in options.items()}
+    calls: list[tuple[dict[str, Value], bool]] = [(base, True)]
+    defaulted = [p.name for p in inputs if p.has_default]
+    if defaulted:
+        calls.append(({k: v for k, v in base.items() if k not in defaulted}, True))
+    if len(inputs) > 1 and not defaulted:
+        calls.append((base, False))
+    depth = max((len(v) for v in options.values()), default=1)
+    for k in range(1, depth):
+        for name, vals in options.items():
+            if k < len(vals):
+                calls.append(({**base, name: vals[k]}, True))
+    out = []
+    for n, (values, named) in enumerate(calls[:budget], 1):
+        step = call_step(f"call_{n}", target, values, pg_args, named=named)
+        checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
+        out.append(Candidate(step, checks))
+    return out
+
+
+def trigger_candidates(target: Target, data: DataView, rows: list[dict], families: dict[str, str],
+                       budget: int) -> list[Candidate]:  # fmt: skip
+    """DML that fires the trigger: per event, a new row (from an existing one with a new key and
+    with the body's literals put into its columns), an update per column, a delete."""
+    trg, table = target.trigger, target.pg_name
+    keys = data.keys.get(table) or []
+    out: list[Candidate] = []
+    for event, update_cols in trg.events if trg else []:
+        for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target), 1):
+            step = dml_step(f"{event.lower()}_{n}", table, event, row, where)
+            checks = [table_check(f"after_{event.lower()}_{n}_{t}", t) for t in sorted(target.writes)]
+            out.append(Candidate(step, checks))
+    return _round_robin(out, budget)
+
+
+def _event_rows(event, update_cols, rows, keys, families, target):
+    """(row values, WHERE) pairs for one event. The columns the trigger body mentions are varied
+    first, round-robin (every column's first alternative before any second), then the others."""
+    if not rows:
+        return []
+    mentioned = [c for c in families if c in target.words and c not in keys]
+    columns = mentioned + [c for c in families if c not in mentioned and c not in keys]
+    if event == "DELETE":
+        # the first row is often a parent others refer to: try a middle and the last one as well
+        picks = [rows[-1], rows[len(rows) // 2], rows[0]]
+        return [({}, _key_of(r, keys, families)) for r in picks if keys] if keys else []
+    if event == "INSERT":
+        new = {c: literal(v, families.get(c, "text")) for c, v in rows[0].items()}
+        for k in keys:
+            new[k] = _fresh_key(rows, k, families.get(k, "text"))
+        variants = [new] + [{**new, k: NULL} for k in keys]  # a key left for the trigger to fill
+        for group in (mentioned, [c for c in columns if c not in mentioned]):
+            options = {c: _literal_values(target, families[c])[:3] + [NULL] for c in group if c in families}
+            variants += [{**new, c: v} for c, v in _round_robin_values(options)]
+        return [(v, {}) for v in variants]
+    where = _key_of(rows[0], keys, families)
+    if not where:
+        return []
+    allowed = [c for c in columns if not update_cols or c in update_cols]
+    out = []
+    for group in ([c for c in allowed if c in mentioned], [c for c in allowed if c not in mentioned]):
+        options = {c: _update_values(rows, c, families.get(c, "text"), target) for c in group}
+        out += [({c: v}, where) for c, v in _round_robin_values(options)]
+    return out
+
+
+def _key_of(row: dict, keys: list[str], families: dict[str, str]) -> dict[str, Value]:
+    return {k: literal(row.get(k), families.get(k, "text")) for k in keys}
+
+
+def _round_robin_values(options: dict[str, list[Value]]):
+    depth = max((len(v) for v in options.values()), default=0)
+    for k in range(depth):
+        for column, values in options.items():
+            if k < len(values):
+                yield column, values[k]
+
+
+def _fresh_key(rows, key, fam) -> Value:
+    values = [r.get(key) for r in rows if r.get(key) is not None]
+    if fam == "number" and values:
+        return literal(max(values) + 1000, fam)
+    return literal("SYN-KEY", fam) if fam == "text" else NULL
+
+
+def _literal_values(target: Target, fam: str) -> list[Value]:
+    if fam == "number":
+        return [literal(v, fam) for v in target.literals if not isinstance(v, str)]
+    if fam == "text":
+        return [literal(v, fam) for v in target.literals if isinstance(v, str) and len(v) <= 40]
+    return []
+
+
+def _update_values(rows, col, fam, target) -> list[Value]:
+    others = [literal(r.get(col), fam) for r in rows[1:3] if r.get(col) != rows[0].get(col)]
+    # another row's value, the type's largest (a raise where a trigger forbids lowering), the
+    # body's literals, NULL, then the rest
+    vals = (
+        others[:1] + boundaries(fam)[-1:] + _literal_values(target, fam)[:2] + [NULL] + others[1:] + boundaries(fam)[:1]
+    )
+    seen, out = set(), []
+    for v in vals:
+        if v.oracle not in seen:
+            seen.add(v.oracle)
+            out.append(v)
+    return out
+
+
+def _round_robin(cands: list[Candidate], budget: int) -> list[Candidate]:
+    """Interleave the events' candidates so a small budget still fires every event."""
+    groups: dict[str, list[Candidate]] = {}
+    for c in cands:
+        groups.setdefault(c.step.name.split("_")[0], []).append(c)
+    out: list[Candidate] = []
+    while len(out) < budget and any(groups.values()):
+        for g in groups.values():
+            if g and len(out) < budget:
+                out.append(g.pop(0))
+    return out
+
+
+def view_candidates(target: Target) -> list[Candidate]:
+    return [Candidate(view_step("rows", target))]
+
+
+def as_scenarios(target: Target, cands: list[Candidate], sid: str) -> list[Scenario]:
+    """One scenario per candidate for a target that writes; one for all of them otherwise."""
+    if target.mutates or target.kind == "trigger":
+        return [Scenario(id=f"{sid}.{n}", units=list(target.units), fixed_date=FIXED_DATE, steps=[c.step, *c.checks])
+                for n, c in enumerate(cands, 1)]  # fmt: skip
+    steps = [c.step for c in cands] + [s for c in cands for s in c.checks]
+    return [Scenario(id=sid, units=list(target.units), fixed_date=FIXED_DATE, steps=steps)] if steps else []

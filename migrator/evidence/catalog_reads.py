@@ -1,0 +1,105 @@
+"""What synthesis reads back from the deployed export, as the execution role: the tables' columns,
+primary keys and a few rows (the export's own data), and each converted routine's parameters."""
+
+from __future__ import annotations
+
+import psycopg
+from psycopg import sql
+
+from migrator.evidence.steps import PgArg
+from migrator.evidence.targets import Target
+from migrator.evidence.values import DataView
+
+ROWS_PER_TABLE = 20
+
+
+def read_tables(dsn: str, schema: str) -> tuple[DataView, dict[str, list[dict]]]:
+    """A DataView over the schema's tables and up to ROWS_PER_TABLE rows of each, keyed by column."""
+    rows: dict[str, list[dict]] = {}
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        cols = conn.execute(
+            "SELECT c.relname, a.attname FROM pg_catalog.pg_class c "
+            "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+            "JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped "
+            "WHERE n.nspname = %s AND c.relkind IN ('r', 'p') ORDER BY c.relname, a.attnum",
+            (schema,),
+        ).fetchall()
+        keys = conn.execute(
+            "SELECT c.relname, a.attname FROM pg_catalog.pg_constraint k "
+            "JOIN pg_catalog.pg_class c ON c.oid = k.conrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+            "JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY(k.conkey) "
+            "WHERE n.nspname = %s AND k.contype = 'p' ORDER BY c.relname, array_position(k.conkey, a.attnum)",
+            (schema,),
+        ).fetchall()
+        columns: dict[str, list[str]] = {}
+        for table, col in cols:
+            columns.setdefault(table, []).append(col)
+        for table, names in columns.items():
+            query = sql.SQL("SELECT * FROM {} LIMIT {}").format(
+                sql.Identifier(schema, table), sql.Literal(ROWS_PER_TABLE)
+            )
+            try:
+                rows[table] = [dict(zip(names, r)) for r in conn.execute(query).fetchall()]
+            except psycopg.Error:
+                rows[table] = []
+
+    def distinct(table: str, column: str) -> list | None:
+        if column not in columns.get(table, []):
+            return None
+        seen, out = set(), []
+        for row in rows.get(table, []):
+            value = row.get(column)
+            if value is not None and repr(value) not in seen:
+                seen.add(repr(value))
+                out.append(value)
+        return out
+
+    view = DataView(distinct)
+    view.columns = columns
+    for table, col in keys:
+        view.keys.setdefault(table, []).append(col)
+    return view, rows
+
+
+def pg_routine_args(dsn: str, target: Target) -> tuple[list[int], list[PgArg]]:
+    """The converted routine: the OIDs of the overload with as many parameters as the Oracle
+    signature and of its helpers (`<name>__...`, e.g. an autonomous body), and its parameters
+    (name, mode, PostgreSQL type)."""
+    modes = {"i": "IN", "o": "OUT", "b": "INOUT", "v": "IN", "t": "OUT"}
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        helpers = [
+            oid
+            for (oid,) in conn.execute(
+                "SELECT p.oid::bigint FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace "
+                "WHERE n.nspname = %s AND starts_with(p.proname, %s)",
+                (target.pg_schema, target.pg_name + "__"),
+            ).fetchall()
+        ]
+        rows = conn.execute(
+            "SELECT p.oid::bigint, p.proargnames, p.proargmodes, "
+            "ARRAY(SELECT pg_catalog.format_type(t, NULL) FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) "
+            "FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace "
+            "WHERE n.nspname = %s AND p.proname = %s",
+            (target.pg_schema, target.pg_name),
+        ).fetchall()
+    best = None
+    for oid, names, pmodes, types in rows:
+        pmodes = pmodes or ["i"] * len(types)
+        if len(types) != len(target.params):
+            continue
+        score = sum(_family_of(t) == p.family for t, p in zip(types, target.params))
+        if best is None or score > best[0]:  # overloads: the one whose types match Oracle's
+            args = [PgArg(n or "", modes[m], t) for n, m, t in zip(names or [""] * len(types), pmodes, types)]
+            best = (score, [oid, *helpers], args)
+    return (best[1], best[2]) if best else (helpers, [])
+
+
+def _family_of(pg_type: str) -> str:
+    t = pg_type.lower()
+    if t.startswith(("numeric", "integer", "bigint", "smallint", "double", "real")):
+        return "number"
+    if t.startswith(("character", "text", "varchar")):
+        return "text"
+    if t.startswith(("timestamp", "date")):
+        return "date"
+    return "bool" if t == "boolean" else "other"

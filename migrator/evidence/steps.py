@@ -1,0 +1,163 @@
+"""Synthesized steps, each written for Oracle and for PostgreSQL.
+
+- A function is selected (`SELECT f(...) FROM dual` / `SELECT f(...)`); one that writes data, or
+  returns BOOLEAN, is called from a block that prints its result (Oracle refuses DML in a query).
+- A procedure is called from a block that prints every OUT / IN OUT value afterwards: numbers
+  as Oracle's TO_CHAR prints them (oracompat.to_text on PostgreSQL), dates as
+  'YYYY-MM-DD HH24:MI:SS', booleans as TRUE/FALSE; DBMS_OUTPUT lines ↔ NOTICEs.
+- Calls use named notation (so defaulted parameters can be left out), and one positional form.
+- After a call that writes, each written table is read back in full (compared as a multiset).
+- A trigger is fired by an INSERT, UPDATE or DELETE on its table; a view is queried.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from harness.quoting import qualified, quote_ident
+from harness.scenarios import Step
+from migrator.evidence.targets import ParamInfo, Target
+from migrator.evidence.values import Value
+
+
+@dataclass(frozen=True)
+class PgArg:
+    name: str
+    mode: str  # IN | OUT | INOUT
+    type: str  # PostgreSQL type as format_type prints it
+
+
+def oracle_ident(name: str) -> str:
+    """A plain name as Oracle code writes it (unquoted when Oracle folds it back to itself)."""
+    if re.fullmatch(r"[a-z][a-z0-9_$#]*", name):
+        return name
+    return '"' + (name.upper() if re.fullmatch(r"[a-z0-9_$#]+", name) else name) + '"'
+
+
+def oracle_call_name(target: Target) -> str:
+    return ".".join(oracle_ident(p) for p in target.oracle_name.split("."))
+
+
+def pg_call_name(target: Target) -> str:
+    if "." in target.oracle_name:  # a package member: the package became a schema
+        return qualified(target.pg_schema, target.pg_name)
+    return quote_ident(target.pg_name)  # standalone: on the search_path, as Oracle resolves it
+
+
+def _args(params: list[ParamInfo], values: dict[str, Value], named: bool, side: str, outvars: dict[str, str]) -> str:
+    parts = []
+    for p in params:
+        if p.name in outvars:
+            text = outvars[p.name]
+        elif p.name in values:
+            text = getattr(values[p.name], side)
+        else:
+            continue  # a defaulted parameter left out (named notation only)
+        pname = oracle_ident(p.name) if side == "oracle" else quote_ident(p.name)
+        parts.append(f"{pname} => {text}" if named else text)
+    return ", ".join(parts)
+
+
+def _render(family: str, var: str, side: str) -> str:
+    """`var` as text the way both systems print it the same."""
+    if family == "number":
+        return f"TO_CHAR({var})" if side == "oracle" else f"oracompat.to_text({var})"
+    if family == "date":
+        return (
+            f"TO_CHAR({var}, 'YYYY-MM-DD HH24:MI:SS')"
+            if side == "oracle"
+            else f"to_char({var}, 'YYYY-MM-DD HH24:MI:SS')"
+        )
+    if family == "bool":
+        return f"CASE WHEN {var} THEN 'TRUE' WHEN NOT {var} THEN 'FALSE' END"
+    if family == "text":
+        return var
+    return f"TO_CHAR({var})" if side == "oracle" else f"{var}::text"
+
+
+def call_step(name: str, target: Target, values: dict[str, Value], pg_args: list[PgArg], *, named: bool) -> Step:
+    if target.kind == "function":
+        return _function_step(name, target, values, named)
+    return _procedure_step(name, target, values, pg_args, named)
+
+
+def _function_step(name: str, target: Target, values: dict[str, Value], named: bool) -> Step:
+    ora_call = f"{oracle_call_name(target)}({_args(target.params, values, named, 'oracle', {})})"
+    pg_call = f"{pg_call_name(target)}({_args(target.params, values, named, 'pg', {})})"
+    fam = target.return_family or "other"
+    if not target.mutates and fam != "bool":
+        return Step(name=name, oracle=f"SELECT {ora_call} FROM dual", postgres=f"SELECT {pg_call}")
+    ora = (f"DECLARE\n    r {target.returns};\nBEGIN\n    r := {ora_call};\n"
+           f"    DBMS_OUTPUT.PUT_LINE('result=' || {_render(fam, 'r', 'oracle')});\nEND;")  # fmt: skip
+    pg = (f"DO $synth$\nDECLARE\n    r {_pg_return_type(fam)};\nBEGIN\n    r := {pg_call};\n"
+          f"    RAISE NOTICE '%', 'result=' || coalesce({_render(fam, 'r', 'pg')}, '');\nEND $synth$")  # fmt: skip
+    return Step(name=name, oracle=ora, postgres=pg)
+
+
+def _pg_return_type(fam: str) -> str:
+    return {"number": "numeric", "date": "timestamp(0)", "bool": "boolean"}.get(fam, "text")
+
+
+def _procedure_step(name: str, target: Target, values: dict[str, Value], pg_args: list[PgArg], named: bool) -> Step:
+    outs = [p for p in target.params if p.mode != "IN"]
+    pg_types = {a.name: a.type for a in pg_args}
+    ora_vars = {p.name: f"v_{i}" for i, p in enumerate(outs)}
+    ora_decl = [f"    v_{i} {_oracle_var_type(p)}" + _init(values, p, "oracle") + ";" for i, p in enumerate(outs)]
+    pg_decl = [f"    v_{i} {pg_types.get(p.name, 'text')}" + _init(values, p, "pg") + ";" for i, p in enumerate(outs)]
+    ora_print = [f"    DBMS_OUTPUT.PUT_LINE('{p.name}=' || {_render(p.family, f'v_{i}', 'oracle')});"
+                 for i, p in enumerate(outs)]  # fmt: skip
+    pg_print = [f"    RAISE NOTICE '%', '{p.name}=' || coalesce({_render(p.family, f'v_{i}', 'pg')}, '');"
+                for i, p in enumerate(outs)]  # fmt: skip
+    ora_call = f"    {oracle_call_name(target)}({_args(target.params, values, named, 'oracle', ora_vars)});"
+    pg_call = f"    CALL {pg_call_name(target)}({_args(target.params, values, named, 'pg', ora_vars)});"
+    ora = "\n".join((["DECLARE", *ora_decl] if outs else []) + ["BEGIN", ora_call, *ora_print, "END;"])
+    pg = "\n".join(
+        ["DO $synth$"] + (["DECLARE", *pg_decl] if outs else []) + ["BEGIN", pg_call, *pg_print, "END $synth$"]
+    )
+    return Step(name=name, oracle=ora, postgres=pg)
+
+
+def _oracle_var_type(p: ParamInfo) -> str:
+    text = p.oracle_type
+    if re.fullmatch(r"(?i)(n?varchar2?|n?char|string|raw)", text.strip()):
+        return f"{text.strip()}(32767)"  # an unconstrained parameter type needs a length in a declaration
+    return text
+
+
+def _init(values: dict[str, Value], p: ParamInfo, side: str) -> str:
+    if p.mode == "INOUT" and p.name in values and not values[p.name].is_null:
+        return f" := {getattr(values[p.name], side)}"
+    return ""
+
+
+def table_check(name: str, table: str, columns: list[str] | None = None) -> Step:
+    """Read a table back in full; with `columns`, only those (the others varied between runs)."""
+    ora_cols = ", ".join(oracle_ident(c) for c in columns) if columns else "*"
+    pg_cols = ", ".join(quote_ident(c) for c in columns) if columns else "*"
+    return Step(name=name, oracle=f"SELECT {ora_cols} FROM {oracle_ident(table)}",
+                postgres=f"SELECT {pg_cols} FROM {quote_ident(table)}", unordered=True)  # fmt: skip
+
+
+def view_step(name: str, target: Target) -> Step:
+    return Step(name=name, oracle=f"SELECT * FROM {oracle_ident(target.pg_name)}",
+                postgres=f"SELECT * FROM {quote_ident(target.pg_name)}", unordered=True)  # fmt: skip
+
+
+def dml_step(name: str, table: str, event: str, row: dict[str, Value], where: dict[str, Value]) -> Step:
+    """INSERT of `row`, UPDATE setting `row` where `where`, or DELETE where `where`."""
+    forms = {}
+    for side, ident in (("oracle", oracle_ident), ("pg", quote_ident)):
+        cond = " AND ".join(
+            f"{ident(c)} IS NULL" if v.is_null else f"{ident(c)} = {getattr(v, side)}" for c, v in where.items()
+        )
+        if event == "INSERT":
+            cols = ", ".join(ident(c) for c in row)
+            vals = ", ".join(getattr(v, side) for v in row.values())
+            forms[side] = f"INSERT INTO {ident(table)} ({cols}) VALUES ({vals})"
+        elif event == "UPDATE":
+            sets = ", ".join(f"{ident(c)} = {getattr(v, side)}" for c, v in row.items())
+            forms[side] = f"UPDATE {ident(table)} SET {sets} WHERE {cond}"
+        else:
+            forms[side] = f"DELETE FROM {ident(table)} WHERE {cond}"
+    return Step(name=name, oracle=forms["oracle"], postgres=forms["pg"])

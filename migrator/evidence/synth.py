@@ -1,0 +1,278 @@
+"""`migrator scenarios synth`: scenario files for a schema nobody wrote scenarios for.
+
+The steps come from the Oracle source alone (migrator.evidence.targets / values / candidates);
+which of them are kept is decided by execution: the schema is converted and deployed once in the
+sandbox, its PL/pgSQL is instrumented (harness.coverage), and candidates are run in rounds — each
+round a few more per target, only for targets whose code is not yet fully executed — keeping a
+candidate when it executes a statement or branch no kept one did. Kept scenarios are run a
+second time: a table column whose values differ between the two runs (a timestamp, a random
+number) is left out of that table's check, and a call whose own result differs is dropped and
+reported as nondeterministic. SYSDATE is frozen in every scenario (`fixed_date`).
+
+The file holds steps only. Its ground truth comes from `migrator record --oracle` (G3) or
+`--reference` (a trusted PostgreSQL port, at most G2).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+from tqdm import tqdm
+
+from harness.compare import normalize
+from harness.coverage import CoveragePlan, instrument
+from harness.deploy import deploy_units
+from harness.postgres import scratch_database
+from harness.quoting import quote_ident
+from harness.references import RoutineTracker
+from harness.runner import ScenarioRun, iter_runs
+from harness.scenarios import Scenario, ScenarioFile, Synthesis
+from migrator.batch.output import preamble_sql
+from migrator.batch.parallel import convert_in_order, default_workers
+from migrator.batch.sandboxing import open_engine
+from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.evidence.candidates import as_scenarios, routine_candidates, trigger_candidates, view_candidates
+from migrator.evidence.catalog_reads import pg_routine_args, read_tables
+from migrator.evidence.steps import table_check
+from migrator.evidence.targets import Target, family, find_targets
+from migrator.source.dependencies import analyze_dependencies
+from migrator.source.reader import read_schema_dir
+from migrator.source.units import UnitKind
+
+ROUND = 4  # candidates per target added in each round
+
+
+@dataclass
+class SynthOptions:
+    schema: str | None = None
+    budget_steps: int = 32  # candidate calls tried per target, at most
+    engine: str | None = None  # engine spec (embedded, a DSN, testcontainers)
+    progress: bool | None = None
+    step_timeout_ms: int = 5000
+
+
+@dataclass
+class TargetResult:
+    target: str
+    units: list[str]
+    kind: str
+    tried: int = 0
+    kept: int = 0
+    covered: int = 0
+    probes: int = 0
+    skipped: str | None = None
+    uncovered: list[str] = field(default_factory=list)  # "routine line N" not executed by kept steps
+
+
+@dataclass
+class SynthResult:
+    scenarios: ScenarioFile
+    targets: list[TargetResult]
+    seconds: float
+
+    def summary(self) -> str:
+        made = [t for t in self.targets if not t.skipped]
+        full = [t for t in made if t.probes == 0 or t.covered == t.probes]
+        return (f"{len(made)} targets with steps ({sum(t.kept for t in made)} kept of {sum(t.tried for t in made)} tried), "
+                f"{len(full)} fully covered, {len(self.targets) - len(made)} without steps, {self.seconds:.1f} s")  # fmt: skip
+
+
+def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
+    opts = opts or SynthOptions()
+    t0 = time.perf_counter()
+    source = read_schema_dir(src, opts.schema)
+    order = analyze_dependencies(source).order
+    catalog = build_catalog(source)
+    ctx = make_context(catalog)
+    by_id = source.by_id()
+    units = [by_id[u] for u in order]
+    conversions = {u.id: c for u, c, _ in convert_in_order(units, ctx, convert_unit, default_workers(len(units)))}
+    packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
+    preamble = preamble_sql(source.schema, packages)
+    targets = find_targets(source, catalog)
+    results = {id(t): TargetResult(t.key, list(t.units), t.kind, skipped=t.skip) for t in targets}
+    kept: list[Scenario] = []
+    with open_engine(opts.engine) as engine, scratch_database(engine, prefix="synth") as dsn:
+        tracker = RoutineTracker()
+        items = [(u.id, conversions[u.id].output, ()) for u in units]
+        deploy_units(dsn, preamble, items, probe=tracker)
+        plan = instrument(dsn, tracker.created)
+        session = _Session(engine, dsn, plan, opts, source.schema, catalog)
+        live = [t for t in targets if not t.skip]
+        kept = session.select(live, results)
+        kept = session.stabilise(kept, results)
+    info = Synthesis(tool="migrator 0.1.0", source_hash=_source_hash(source), budget_steps=opts.budget_steps,
+                     created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))  # fmt: skip
+    scenario_file = ScenarioFile(schema=source.schema, synthesis=info, scenarios=kept)
+    return SynthResult(scenario_file, [results[id(t)] for t in targets], time.perf_counter() - t0)
+
+
+def _source_hash(source) -> str:
+    digest = hashlib.sha256()
+    for unit in sorted(source.units, key=lambda u: u.id):
+        digest.update(unit.id.encode("utf-8") + b"\0" + unit.text.encode("utf-8") + b"\0")
+    return digest.hexdigest()
+
+
+class _Session:
+    """One deployed, instrumented template and the candidate runs against it."""
+
+    def __init__(self, engine, dsn: str, plan: CoveragePlan, opts: SynthOptions, schema: str, catalog):
+        self.engine, self.dsn, self.plan, self.opts, self.schema = engine, dsn, plan, opts, schema
+        self.template = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
+        self.data, self.rows = read_tables(dsn, schema)
+        self.catalog = catalog
+        self.routine: dict[str, tuple[list[int], list]] = {}  # target key -> (OIDs, PostgreSQL args)
+
+    def _families(self, table: str) -> dict[str, str]:
+        entry = self.catalog.lookup(self.schema, table)
+        cols = (entry.info.get("columns") or {}) if entry else {}
+        return {c: family(t, self.catalog, self.schema)[0] for c, t in cols.items()}
+
+    def _candidates(self, target: Target):
+        if target.kind == "view":
+            return view_candidates(target)
+        if target.kind == "trigger":
+            table = target.pg_name
+            return trigger_candidates(target, self.data, self.rows.get(table, []), self._families(table),
+                                      self.opts.budget_steps)  # fmt: skip
+        self.routine[target.key] = pg_routine_args(self.dsn, target)
+        return routine_candidates(target, self.data, self.routine[target.key][1], self.opts.budget_steps)
+
+    def _probes(self, target: Target) -> set[str]:
+        """The probes of the target's own routine (the overload with its number of parameters)
+        and of its helpers (e.g. the body of an autonomous routine); a trigger's: all of its unit."""
+        mine = set()
+        oids = {str(o) for o in self.routine.get(target.key, ([], []))[0]}
+        for unit in target.units:
+            for p in self.plan.probes.get(unit, []):
+                if target.kind == "trigger" or p.id.split(".")[0] in oids:
+                    mine.add(p.id)
+        return mine
+
+    def select(self, targets: list[Target], results: dict) -> list[Scenario]:
+        pool = {id(t): self._candidates(t) for t in targets}
+        state = {id(t): _Selection(self._probes(t)) for t in targets}
+        for t in targets:
+            results[id(t)].probes = len(state[id(t)].want)
+            if not pool[id(t)]:
+                results[id(t)].skipped = "no candidate step could be built (no data to fire it with)"
+        show = sys.stderr.isatty() if self.opts.progress is None else self.opts.progress
+        with tqdm(total=sum(len(c) for c in pool.values()), desc="synthesizing", unit="step", disable=not show) as bar:
+            offset = 0
+            while True:
+                batch = [(t, pool[id(t)][offset : offset + ROUND]) for t in targets
+                         if pool[id(t)][offset : offset + ROUND] and not state[id(t)].complete]  # fmt: skip
+                if not batch:
+                    break
+                self._run_round(batch, state, bar, offset)
+                offset += ROUND
+        out: list[Scenario] = []
+        for t in targets:
+            sel = state[id(t)]
+            res = results[id(t)]
+            res.tried, res.kept, res.covered = sel.tried, len(sel.kept), len(sel.have & sel.want)
+            probes = {p.id: p for u in t.units for p in self.plan.probes.get(u, [])}
+            res.uncovered = sorted(probes[i].where() for i in sel.want - sel.have)
+            if sel.kept:
+                out += as_scenarios(t, sel.kept, _scenario_id(t))
+        return out
+
+    def _run_round(self, batch, state, bar, offset: int) -> None:
+        scenarios, owners = [], {}
+        for t, cands in batch:
+            made = as_scenarios(t, cands, f"{_scenario_id(t)}.r{offset}")
+            # one scenario per candidate (a target that writes), or one for all of them
+            groups = [[c] for c in cands] if len(made) == len(cands) and len(cands) > 1 else [cands]
+            for sc, group in zip(made, groups):
+                scenarios.append(sc)
+                owners[sc.id] = (t, group)
+        for run in iter_runs(self.engine, self.template, scenarios, step_timeout_ms=self.opts.step_timeout_ms,
+                             probe=self.plan.hit):  # fmt: skip
+            t, cands = owners[run.scenario_id]
+            state[id(t)].take(cands, run)
+            bar.update(len(cands))
+
+    def stabilise(self, scenarios: list[Scenario], results: dict) -> list[Scenario]:
+        """Run the kept scenarios twice more; keep what both runs agree on."""
+        if not scenarios:
+            return scenarios
+        first = {r.scenario_id: r for r in iter_runs(self.engine, self.template, scenarios,
+                                                     step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
+        second = {r.scenario_id: r for r in iter_runs(self.engine, self.template, scenarios,
+                                                      step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
+        out = []
+        for sc in scenarios:
+            fixed = _stable(sc, first[sc.id], second[sc.id], self.data)
+            if fixed is not None:
+                out.append(fixed)
+        return out
+
+
+@dataclass
+class _Selection:
+    want: set[str]
+    have: set[str] = field(default_factory=set)
+    kept: list = field(default_factory=list)
+    tried: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.kept) and self.want <= self.have
+
+    def take(self, cands, run: ScenarioRun) -> None:
+        """`cands` ran as `run`: alone in it (all its hits count), or each as one of its steps."""
+        for c in cands:
+            self.tried += 1
+            hits = run.step_hits.get(c.step.name, set()) if len(cands) > 1 else run.hits
+            new = (hits & self.want) - self.have
+            if new or not self.kept:
+                self.kept.append(c)
+                self.have |= hits & self.want
+
+
+def _scenario_id(t: Target) -> str:
+    return f"{t.key}.synth"
+
+
+def _stable(sc: Scenario, a: ScenarioRun, b: ScenarioRun, data) -> Scenario | None:
+    steps = []
+    for step in sc.steps:
+        oa, ob = a.observed.get(step.name), b.observed.get(step.name)
+        if oa is None or ob is None:
+            return None
+        if _same(oa, ob):
+            steps.append(step)
+            continue
+        if not step.name.startswith("after_"):  # the call itself varies: not a usable step
+            return None
+        steps.append(_stable_check(step, oa, ob, data))
+    return sc.model_copy(update={"steps": steps})
+
+
+def _same(a, b) -> bool:
+    norm = lambda o: (  # noqa: E731
+        None if o.rows is None else sorted(map(str, (normalize(r) for r in o.rows))),
+        o.notices,
+        o.sqlstate,
+    )
+    return norm(a) == norm(b)
+
+
+def _stable_check(step, a, b, data):
+    """The same table check without the columns whose values changed between two runs (compared
+    column by column as multisets: the rows themselves come in no particular order)."""
+    table = next(t for t in data.columns if step.postgres.endswith(" FROM " + quote_ident(t)))
+    columns = data.columns[table]
+
+    def column(rows, i):
+        return sorted(str(normalize(r[i])) for r in rows or [] if i < len(r))
+
+    keep = [c for i, c in enumerate(columns) if column(a.rows, i) == column(b.rows, i)]
+    return table_check(step.name, table, keep or columns[:1])

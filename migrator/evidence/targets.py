@@ -1,0 +1,257 @@
+"""What synthesized scenarios exercise, read from the Oracle source alone: every standalone
+function and procedure, every public package member, every view and every trigger, with the
+signature (names, modes, Oracle types, defaults), the literals its body compares, and the tables
+it (or a routine it calls) writes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from migrator.convert.context import Catalog
+from migrator.convert.plsql import ast as A
+from migrator.convert.plsql.prepare import parsed
+from migrator.source import lexer
+from migrator.source.units import SourceSet, Unit, UnitKind
+
+NUMBER = {"NUMBER", "INTEGER", "INT", "PLS_INTEGER", "BINARY_INTEGER", "NATURAL", "NATURALN", "POSITIVE",
+          "POSITIVEN", "SIGNTYPE", "SIMPLE_INTEGER", "FLOAT", "DECIMAL", "DEC", "NUMERIC", "REAL", "SMALLINT",
+          "BINARY_FLOAT", "BINARY_DOUBLE", "DOUBLE"}  # fmt: skip
+TEXT = {"VARCHAR2", "VARCHAR", "CHAR", "NCHAR", "NVARCHAR2", "CLOB", "NCLOB", "LONG", "STRING", "CHARACTER"}
+DATE = {"DATE", "TIMESTAMP"}
+_DML = {"INSERT": "INTO", "UPDATE": None, "DELETE": "FROM", "MERGE": "INTO"}
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    name: str
+    mode: str  # IN | OUT | INOUT
+    oracle_type: str  # as written, e.g. "NUMBER", "employees.salary%TYPE"
+    family: str  # number | text | date | bool | other
+    column: tuple[str, str] | None  # (table, column) for a %TYPE anchored on a column
+    has_default: bool
+
+
+@dataclass
+class Target:
+    """One thing to call, query or fire."""
+
+    kind: str  # function | procedure | view | trigger
+    units: tuple[str, ...]  # unit ids whose verdict the steps feed
+    oracle_name: str  # as Oracle code calls it: f, pkg.f, v, (table for triggers)
+    pg_schema: str  # where the converted routine/view lives (plain name)
+    pg_name: str  # plain name of the routine/view/trigger table
+    params: list[ParamInfo] = field(default_factory=list)
+    returns: str | None = None  # Oracle return type (functions)
+    return_family: str | None = None
+    literals: list = field(default_factory=list)  # numbers (Decimal) and strings the body uses
+    writes: set[str] = field(default_factory=set)  # tables written (plain names), callees included
+    mutates: bool = False  # DML, COMMIT or dynamic SQL: cannot be called from a query on Oracle
+    trigger: A.Trigger | None = None
+    skip: str | None = None  # why no step can be built (reported, never silently dropped)
+    words: set[str] = field(default_factory=set)  # names the body mentions (callees among them)
+    key: str = ""  # unique among the targets: kind.name, with #n for overloads
+
+
+def type_source(type_text: str) -> str:
+    """A type as Oracle code writes it: the parser's token text without the spaces it puts
+    between tokens (`employees . salary % TYPE` → `employees.salary%TYPE`)."""
+    text = re.sub(r"\s*([.%(),])\s*", r"\1", type_text.strip())
+    return text.replace(",", ", ")
+
+
+def family(type_text: str, catalog: Catalog, schema: str) -> tuple[str, tuple[str, str] | None]:
+    """The value family of an Oracle type, resolving table.column%TYPE through the catalog."""
+    words = type_text.replace("(", " ").split()
+    head = words[0].upper() if words else ""
+    if type_text.upper().endswith("%TYPE") and "." in type_text:
+        table, column = [p.strip().strip('"').lower() for p in type_text[: -len("%TYPE")].split(".")[-2:]]
+        entry = catalog.lookup(schema, table)
+        col_type = (entry.info.get("plsql_columns") or entry.info.get("columns") or {}).get(column) if entry else None
+        return (family(col_type, catalog, schema)[0] if col_type else "other"), (table, column)
+    for name, fam in ((NUMBER, "number"), (TEXT, "text"), (DATE, "date"), ({"BOOLEAN"}, "bool")):
+        if head in name:
+            return fam, None
+    return "other", None
+
+
+def _param_infos(params: list[A.Param], catalog: Catalog, schema: str) -> list[ParamInfo]:
+    out = []
+    for p in params:
+        text = type_source(p.type.text)
+        fam, column = family(text, catalog, schema)
+        out.append(ParamInfo(p.name, p.mode, text, fam, column, p.default is not None))
+    return out
+
+
+def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
+    """Literals, written tables, referenced words (and `pkg.name` pairs as "pkg.name"), and
+    whether the text mutates state."""
+    literals: list = []
+    writes: set[str] = set()
+    words: set[str] = set()
+    toks = [(t.kind, t.text(text)) for t in lexer.code_tokens(text)]
+    mutates = False
+    for i, (kind, value) in enumerate(toks):
+        up = value.upper()
+        if kind == lexer.NUMBER:
+            sign = "-" if i and toks[i - 1][1] == "-" else ""
+            try:
+                literals.append(Decimal(sign + value))
+            except InvalidOperation:
+                pass
+        elif kind == lexer.STRING and value.startswith("'"):
+            literals.append(value[1:-1].replace("''", "'"))
+            _dynamic_writes(value, writes)
+        elif kind in (lexer.WORD, lexer.QIDENT):
+            words.add(lexer.normalize_identifier(value))
+            if i + 2 < len(toks) and toks[i + 1][1] == "." and toks[i + 2][0] in (lexer.WORD, lexer.QIDENT):
+                words.add(lexer.normalize_identifier(value) + "." + lexer.normalize_identifier(toks[i + 2][1]))
+            if up in _DML:
+                name = _dml_target(toks, i)
+                if name:
+                    writes.add(name)
+                    mutates = True
+            if up in ("COMMIT", "ROLLBACK", "EXECUTE", "AUTONOMOUS_TRANSACTION"):
+                mutates = True
+    return literals, writes, words, mutates
+
+
+def _dml_target(toks: list[tuple[str, str]], i: int) -> str | None:
+    j = i + 1
+    keyword = _DML[toks[i][1].upper()]
+    if keyword and j < len(toks) and toks[j][1].upper() == keyword:
+        j += 1
+    if j >= len(toks) or toks[j][0] not in (lexer.WORD, lexer.QIDENT):
+        return None
+    name = lexer.normalize_identifier(toks[j][1])
+    if j + 2 < len(toks) and toks[j + 1][1] == "." and toks[j + 2][0] in (lexer.WORD, lexer.QIDENT):
+        name = lexer.normalize_identifier(toks[j + 2][1])  # schema.table: the table
+    return None if name in ("table", "into", "from", "set") else name
+
+
+def _dynamic_writes(literal: str, writes: set[str]) -> None:
+    inner = literal[1:-1].replace("''", "'")
+    toks = [(t.kind, t.text(inner)) for t in lexer.code_tokens(inner)]
+    for i, (kind, value) in enumerate(toks):
+        if kind == lexer.WORD and value.upper() in _DML:
+            name = _dml_target(toks, i)
+            if name:
+                writes.add(name)
+
+
+def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
+    """Every target of the schema, in source order; units that cannot be parsed give a target with
+    `skip` set so the report can say why they have no step."""
+    targets: list[Target] = []
+    bodies = {u.name: u for u in source.units if u.kind is UnitKind.PACKAGE_BODY}
+    for unit in source.units:
+        try:
+            if unit.kind in (UnitKind.FUNCTION, UnitKind.PROCEDURE):
+                targets.append(_routine_target(unit, parsed(unit).tree, catalog, (unit.id,), unit.name, unit.schema))
+            elif unit.kind is UnitKind.PACKAGE_SPEC:
+                targets += _package_targets(unit, bodies.get(unit.name), catalog)
+            elif unit.kind in (UnitKind.VIEW, UnitKind.MATERIALIZED_VIEW):
+                targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name))
+            elif unit.kind is UnitKind.TRIGGER:
+                targets.append(_trigger_target(unit, catalog))
+        except Exception as exc:  # a unit the parser refuses: its conversion reports it in detail
+            targets.append(Target("unknown", (unit.id,), unit.name, unit.schema, unit.name,
+                                  skip=f"not parsed: {type(exc).__name__}: {str(exc)[:160]}"))  # fmt: skip
+    _close_writes(targets, catalog)
+    for t in targets:
+        t.literals = _unique(t.literals + _package_constants(t.words, catalog, source.schema))
+    seen: dict[str, int] = {}
+    for t in targets:
+        base = f"{t.kind}.{t.trigger.name if t.trigger is not None else t.oracle_name}"
+        seen[base] = seen.get(base, 0) + 1
+        t.key = base if seen[base] == 1 else f"{base}#{seen[base]}"
+    return targets
+
+
+def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, oracle_name: str,
+                    pg_schema: str, text: str | None = None) -> Target:  # fmt: skip
+    literals, writes, words, mutates = _body_facts(text if text is not None else unit.text)
+    t = Target(routine.kind.lower(), tuple(units), oracle_name, pg_schema, routine.name,
+               _param_infos(routine.params, catalog, unit.schema), literals=_unique(literals),
+               writes=writes, mutates=mutates, words=words)  # fmt: skip
+    if routine.returns is not None:
+        t.returns = type_source(routine.returns.text)
+        t.return_family = family(t.returns, catalog, unit.schema)[0]
+        if any(p.mode != "IN" for p in t.params):
+            t.skip = "a function with OUT parameters cannot be called from SQL on either side"
+    if routine.external is not None:
+        t.skip = "an external (C/Java) routine"
+    return t
+
+
+def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Target]:
+    tree = parsed(spec).tree
+    units = (spec.id, body.id) if body else (spec.id,)
+    text = body.text if body else spec.text
+    out = []
+    for d in tree.decls:
+        if isinstance(d, A.Routine):
+            # the package body's text holds the member's literals and writes (whole body: the
+            # members share state and helpers)
+            out.append(_routine_target(spec, d, catalog, units, f"{spec.name}.{d.name}", spec.name, text))
+    return out
+
+
+def _trigger_target(unit: Unit, catalog: Catalog) -> Target:
+    trg = parsed(unit).tree
+    literals, writes, words, _ = _body_facts(unit.text)
+    table = trg.table[-1]
+    t = Target("trigger", (unit.id,), table, unit.schema, table, literals=_unique(literals),
+               writes=writes | {table}, mutates=True, trigger=trg, words=words)  # fmt: skip
+    if trg.compound or trg.timing == "INSTEAD OF":
+        t.skip = f"{'compound' if trg.compound else 'INSTEAD OF'} trigger: no DML step is synthesized yet"
+    return t
+
+
+def _close_writes(targets: list[Target], catalog: Catalog) -> None:
+    """A routine writes what the routines it calls write (to a fixed point)."""
+    by_name = {t.pg_name: t for t in targets if t.kind in ("function", "procedure")}
+    changed = True
+    while changed:
+        changed = False
+        for t in targets:
+            for word in t.words:
+                callee = by_name.get(word)
+                if callee is not None and callee is not t and not callee.writes <= t.writes:
+                    t.writes |= callee.writes
+                    t.mutates = t.mutates or callee.mutates
+                    changed = True
+    tables = {name for (_schema, name), e in catalog.entries.items() if e.kind is UnitKind.TABLE}
+    for t in targets:
+        t.writes &= tables
+
+
+def _package_constants(words: set[str], catalog: Catalog, schema: str) -> list:
+    """Values of the package constants a body compares against (`emp_util.c_max_raise_pct`):
+    the threshold of a branch often lives in another package's spec."""
+    out = []
+    for word in words:
+        pkg, _, name = word.partition(".")
+        entry = catalog.lookup(schema, pkg) if name else None
+        decl = ((entry.info.get("plsql_package") or {}).get("vars") or {}).get(name) if entry else None
+        if decl is None or not decl.constant or not decl.default:
+            continue
+        text = "".join(t.text for t in decl.default)
+        try:
+            out.append(Decimal(text))
+        except InvalidOperation:
+            if len(text) >= 2 and text[0] == text[-1] == "'":
+                out.append(text[1:-1].replace("''", "'"))
+    return out
+
+
+def _unique(values: list) -> list:
+    seen, out = set(), []
+    for v in values:
+        key = (type(v).__name__, v)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out

@@ -1,0 +1,140 @@
+"""Input values for synthesized steps, each written for both systems.
+
+Where values come from, in the order they are tried (the first is the call's "typical" value):
+the export's own data (existing keys of the column a parameter is anchored on, or whose name it
+carries — `p_employee_id` ~ `employees.employee_id` — and a key that does not exist), literals
+the body compares (and their neighbours, which sit on the other side of a `<`/`>`), then the
+boundary values of the type family, NULL, and Oracle's empty string (which *is* NULL there).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from migrator.evidence.targets import ParamInfo, Target
+
+_PREFIX = re.compile(r"^(p|pi|po|pio|in|i|v|a|arg)_", re.IGNORECASE)
+FIXED_DATE = "2024-06-15 10:30:00"  # the frozen SYSDATE of every synthesized scenario
+
+
+@dataclass(frozen=True)
+class Value:
+    oracle: str  # literal in Oracle syntax
+    pg: str  # literal in PostgreSQL syntax
+    label: str  # short, for step names
+
+    @property
+    def is_null(self) -> bool:
+        return self.oracle == "NULL"
+
+
+NULL = Value("NULL", "NULL", "null")
+
+
+def _text(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def literal(value, family: str) -> Value:
+    """`value` (a Python value read from the data or the body) as a literal of `family`."""
+    if value is None:
+        return NULL
+    if family == "bool":
+        word = "TRUE" if value else "FALSE"
+        return Value(word, word, word.lower())
+    if family == "number":
+        text = str(Decimal(str(value)).normalize()) if not isinstance(value, bool) else str(int(value))
+        text = format(Decimal(text), "f")
+        return Value(text, text if not text.startswith("-") else f"({text})", text)
+    if family == "date":
+        stamp = value.strftime("%Y-%m-%d %H:%M:%S") if isinstance(value, (dt.date, dt.datetime)) else str(value)
+        if len(stamp) == 10:
+            stamp += " 00:00:00"
+        return Value(f"TO_DATE('{stamp}', 'YYYY-MM-DD HH24:MI:SS')", f"TIMESTAMP '{stamp}'", stamp[:10])
+    text = str(value)
+    return Value(_text(text), _text(text), "empty" if text == "" else re.sub(r"\W+", "_", text)[:12] or "text")
+
+
+class DataView:
+    """What the deployed export holds: distinct values per column, read once per column."""
+
+    def __init__(self, query):
+        self._query = query  # (table, column) -> list of distinct values, or None when absent
+        self._cache: dict[tuple[str, str], list | None] = {}
+        self.columns: dict[str, list[str]] = {}  # table -> columns (filled by the caller)
+        self.keys: dict[str, list[str]] = {}  # table -> primary key columns
+
+    def values(self, table: str, column: str) -> list | None:
+        key = (table, column)
+        if key not in self._cache:
+            self._cache[key] = self._query(table, column)
+        return self._cache[key]
+
+    def column_for(self, param: ParamInfo) -> tuple[str, str] | None:
+        """The column a parameter is about: its %TYPE anchor, else a primary key column (first)
+        or any column that carries the parameter's name without its prefix."""
+        if param.column is not None:
+            return param.column
+        bare = _PREFIX.sub("", param.name).lower()
+        keyed = [(t, bare) for t, cols in self.keys.items() if bare in cols]
+        if keyed:
+            return sorted(keyed)[0]
+        named = [(t, bare) for t, cols in self.columns.items() if bare in cols]
+        return sorted(named)[0] if named else None
+
+
+def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
+    """Values to try for `param`, without duplicates: the typical one, NULL (a classic branch:
+    `IF p IS NULL`), a key that does not exist (NO_DATA_FOUND, a foreign key violation), the
+    body's literals and their neighbours, the other existing values, the type's boundaries, and
+    '' last."""
+    fam = param.family
+    column = data.column_for(param)
+    existing = (data.values(*column) if column else None) or []
+    typical = [literal(existing[0], fam)] if existing else []
+    missing: list[Value] = []
+    if existing and fam == "number" and all(isinstance(v, (int, Decimal)) for v in existing):
+        missing.append(literal(max(Decimal(v) for v in existing) + 1000, fam))
+    elif existing and fam == "text":
+        missing.append(literal("ZZ-NO-SUCH", fam))
+    out = typical + [NULL] + missing + _from_literals(target.literals, fam)
+    out += [literal(v, fam) for v in existing[1:4]] + boundaries(fam)
+    if fam == "text":
+        out.append(literal("", fam))  # Oracle's '' is NULL: the converted code must agree
+    if not typical and len(out) > 1 and out[0].is_null:  # lead with a value, not NULL
+        out[0], out[1] = out[1], out[0]
+    seen, unique = set(), []
+    for v in out:
+        if v.oracle not in seen:
+            seen.add(v.oracle)
+            unique.append(v)
+    return unique
+
+
+def _from_literals(literals: list, fam: str) -> list[Value]:
+    out: list[Value] = []
+    if fam == "number":
+        # RAISE_APPLICATION_ERROR codes are not values the code compares
+        for n in (x for x in literals if isinstance(x, Decimal) and not -20999 <= x <= -20000):
+            out += [literal(n, fam), literal(n + 1, fam), literal(n - 1, fam)]
+    elif fam == "text":
+        out += [literal(s, fam) for s in literals if isinstance(s, str) and len(s) <= 60 and "%" not in s]
+    return out[:24]
+
+
+def boundaries(fam: str) -> list[Value]:
+    if fam == "number":
+        return [literal(v, fam) for v in (1, 0, -1, 100, Decimal("2.5"), 99999999)]
+    if fam == "text":
+        return [literal(v, fam) for v in ("X", "abc", " padded ")]
+    if fam == "date":
+        # month ends on weekdays and weekends, a leap day, a year end, the frozen SYSDATE
+        days = ("2024-01-31 00:00:00", "2024-02-29 13:45:00", "2024-03-30 00:00:00", "2024-06-30 00:00:00",
+                "2023-12-31 23:59:59", FIXED_DATE, "1999-12-31 23:59:59", "2000-01-01 00:00:00")  # fmt: skip
+        return [literal(v, fam) for v in days]
+    if fam == "bool":
+        return [literal(True, fam), literal(False, fam)]
+    return []
