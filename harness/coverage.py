@@ -44,10 +44,19 @@ DECLARE
     v_sink text := nullif(pg_catalog.current_setting('migrator.notice_sink', true), '');
     v_line text := '{prefix}:' || p_probe;
 BEGIN
-    IF pg_catalog.strpos(v_seen, '|' || p_probe || '|') = 0 THEN
+    -- the sink may run instrumented code itself: a probe reached from inside a probe is ignored
+    IF pg_catalog.strpos(v_seen, '|' || p_probe || '|') = 0
+       AND coalesce(pg_catalog.current_setting('migrator.cov_busy', true), '') <> 'on' THEN
         PERFORM pg_catalog.set_config('migrator.cov', v_seen || '|' || p_probe || '|', false);
         IF v_sink IS NOT NULL AND pg_catalog.to_regprocedure(v_sink || '(text)') IS NOT NULL THEN
-            EXECUTE pg_catalog.format('SELECT %s($1)', pg_catalog.to_regprocedure(v_sink || '(text)')::regproc) USING v_line;
+            PERFORM pg_catalog.set_config('migrator.cov_busy', 'on', false);
+            BEGIN
+                EXECUTE pg_catalog.format('SELECT %s($1)', pg_catalog.to_regprocedure(v_sink || '(text)')::regproc)
+                    USING v_line;
+            EXCEPTION WHEN OTHERS THEN  -- a sink that fails loses a hit, never the step
+                NULL;
+            END;
+            PERFORM pg_catalog.set_config('migrator.cov_busy', '', false);
         ELSE
             RAISE NOTICE '%', v_line;
         END IF;
@@ -147,7 +156,10 @@ def coverage_of(plan: CoveragePlan, unit_id: str, hits: set[str]) -> Coverage | 
 
 def instrument(dsn: str, created: dict[str, list[int]]) -> CoveragePlan:
     """Re-create every PL/pgSQL routine in `created` (unit id -> routine OIDs) with probes, on
-    the execution role's connection. Returns where the probes are."""
+    the execution role's connection. Returns where the probes are. Routines a run deployed
+    before its units (ids in angle brackets, e.g. "<preamble>": the support library) are left
+    as they are: their coverage is nobody's verdict."""
+    created = {u: oids for u, oids in created.items() if not u.startswith("<")}
     plan = CoveragePlan(f"{PROBE_PREFIX}-{uuid.uuid4().hex[:10]}")
     with psycopg.connect(dsn, autocommit=True) as conn:
         if created:

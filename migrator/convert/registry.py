@@ -114,6 +114,10 @@ RULES: tuple[RuleInfo, ...] = _rules(
     ("plsql.raise_application_error", "RAISE_APPLICATION_ERROR → RAISE EXCEPTION with Oracle's error code"),
     ("plsql.empty_string_params", "string parameters normalised on entry ('' is NULL)"),
     ("plsql.autonomous", "PRAGMA AUTONOMOUS_TRANSACTION → a dblink loopback call"),
+    (
+        "plsql.autonomous_output",
+        "what an autonomous transaction's session prints (DBMS_OUTPUT) and raises reaches the caller",
+    ),
 )
 
 BY_ID: dict[str, RuleInfo] = {r.id: r for r in RULES}

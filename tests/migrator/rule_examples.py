@@ -117,4 +117,9 @@ EXAMPLES: dict[str, str] = {
         "INSERT INTO t VALUES (1); COMMIT; END;\n"
         "/\n"
     ),
+    "plsql.autonomous_output": (
+        "CREATE OR REPLACE PROCEDURE p IS PRAGMA AUTONOMOUS_TRANSACTION; BEGIN "
+        "DBMS_OUTPUT.PUT_LINE('logged'); COMMIT; END;\n"
+        "/\n"
+    ),
 }

@@ -108,7 +108,7 @@ $fn$;
 CREATE OR REPLACE FUNCTION oracompat.new_line() RETURNS void
 LANGUAGE plpgsql AS $fn$
 BEGIN
-    RAISE NOTICE '%', coalesce(current_setting('oracompat.dbms_output_line', true), '');
+    PERFORM oracompat.emit_line(coalesce(current_setting('oracompat.dbms_output_line', true), ''));
     PERFORM set_config('oracompat.dbms_output_line', '', false);
 END;
 $fn$;
@@ -214,6 +214,78 @@ $fn$;
 CREATE OR REPLACE FUNCTION oracompat.arr_prior(p_n integer, p_i numeric) RETURNS integer
 LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_i IS NULL OR p_n = 0 OR p_i <= 1 THEN NULL WHEN p_i > p_n THEN p_n ELSE ceil(p_i)::integer - 1 END
+$fn$;
+
+-- Where a completed DBMS_OUTPUT line (or any other line for the caller) goes: a NOTICE, or — in a
+-- session whose NOTICEs would be lost, an autonomous transaction's dblink session — the function
+-- named in the session setting migrator.notice_sink (the harness's coverage probes honour it too).
+CREATE OR REPLACE FUNCTION oracompat.emit_line(p_line text) RETURNS void
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_sink regprocedure := to_regprocedure(nullif(current_setting('migrator.notice_sink', true), '') || '(text)');
+BEGIN
+    IF v_sink IS NULL THEN
+        RAISE NOTICE '%', p_line;
+    ELSE
+        EXECUTE format('SELECT %s($1)', v_sink::regproc) USING p_line;
+    END IF;
+END;
+$fn$;
+
+-- autonomous transactions: the body runs in a loopback dblink session (oracompat.self_dsn()), so
+-- its COMMIT/ROLLBACK are its own. dblink does not forward that session's NOTICEs, and Oracle's
+-- DBMS_OUTPUT is one buffer per session, autonomous or not: the session collects its lines
+-- (non-transactionally, like package state, so a failing body keeps what it printed before the
+-- error) and returns them with the result and the error; the caller prints them, then re-raises.
+CREATE OR REPLACE FUNCTION oracompat.capture_line(p_line text) RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM oracompat.pkg_set('oracompat.captured',
+        (coalesce(oracompat.pkg_get('oracompat.captured'), '[]')::jsonb || to_jsonb(p_line))::text);
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.autonomous_run(p_sql text, OUT result text, OUT lines text[],
+                                                    OUT pending text, OUT err_state text, OUT err_message text)
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM set_config('migrator.notice_sink', 'oracompat.capture_line', false);
+    PERFORM oracompat.pkg_set('oracompat.captured', '[]');
+    BEGIN
+        IF p_sql ~* '^\s*select\M' THEN
+            EXECUTE p_sql INTO result;
+        ELSE
+            EXECUTE p_sql;
+        END IF;
+    EXCEPTION WHEN OTHERS THEN
+        err_state := SQLSTATE;
+        err_message := SQLERRM;
+    END;
+    lines := ARRAY(SELECT jsonb_array_elements_text(oracompat.pkg_get('oracompat.captured')::jsonb));
+    pending := nullif(current_setting('oracompat.dbms_output_line', true), '');
+END;
+$fn$;
+
+-- the caller's side: run `p_sql` autonomously, print what it printed, raise what it raised
+CREATE OR REPLACE FUNCTION oracompat.autonomous(p_sql text) RETURNS text
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    r record;
+    v_line text;
+BEGIN
+    SELECT * INTO r FROM dblink(oracompat.self_dsn(), format('SELECT * FROM oracompat.autonomous_run(%L)', p_sql))
+        AS t(result text, lines text[], pending text, err_state text, err_message text);
+    FOREACH v_line IN ARRAY coalesce(r.lines, ARRAY[]::text[]) LOOP
+        PERFORM oracompat.emit_line(v_line);
+    END LOOP;
+    IF r.pending IS NOT NULL THEN
+        PERFORM oracompat.put(r.pending);
+    END IF;
+    IF r.err_state IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = r.err_state, MESSAGE = r.err_message;
+    END IF;
+    RETURN r.result;
+END;
 $fn$;
 
 -- loopback connection string for autonomous transactions: dblink to this same database as the same

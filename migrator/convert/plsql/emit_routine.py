@@ -155,7 +155,8 @@ class RoutineEmitter:
         self, r: A.Routine, qname: tuple[str, str], params: list[str], ret: str | None, body: list[str], scope: Scope
     ) -> str:
         """PRAGMA AUTONOMOUS_TRANSACTION: the body runs in its own session through dblink (a loopback
-        connection to the same database), so its COMMIT/ROLLBACK are independent of the caller's."""
+        connection to the same database), so its COMMIT/ROLLBACK are independent of the caller's;
+        `oracompat.autonomous` brings back what that session printed and raised."""
         em = self.em
         if not em.ctx.enabled("plsql.autonomous"):
             em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", "rule plsql.autonomous disabled", r.line)
@@ -173,7 +174,17 @@ class RoutineEmitter:
         template = f"{'CALL' if r.kind == 'PROCEDURE' else 'SELECT'} {sql(inner_name).replace('%', '%%')}({fmt})"
         args = "".join(f", {quote_ident(p.name)}" for p in r.params)
         call = f"format({pg_string(template)}{args})"
-        if r.kind == "PROCEDURE":
+        if em.ctx.enabled("plsql.autonomous_output"):
+            # what the session prints (DBMS_OUTPUT) comes back with its result and error:
+            # Oracle's DBMS_OUTPUT buffer is the caller's, autonomous or not
+            em.ctx.applied("plsql.autonomous_output")
+            run = f"oracompat.autonomous({call})"
+            wrapper = [
+                "BEGIN",
+                f"{IND}PERFORM {run};" if r.kind == "PROCEDURE" else f"{IND}RETURN {run}::{ret};",
+                "END;",
+            ]
+        elif r.kind == "PROCEDURE":
             wrapper = ["BEGIN", f"{IND}PERFORM dblink_exec(oracompat.self_dsn(), {call});", "END;"]
         else:
             wrapper = [
