@@ -102,7 +102,7 @@ class Probe:
     id: str  # "<oid>.<n>", unique in the database
     routine: str  # regprocedure text, e.g. hr.raise_salary(bigint,numeric)
     line: int  # line in the routine's body
-    kind: str  # "statement" | "else" (an IF's implicit ELSE)
+    kind: str  # "statement" | "else" (an IF's implicit ELSE) | "unreachable" (after RAISE/RETURN/EXIT)
 
     def where(self) -> str:
         """`routine line N` (the routine without its argument types, which only add noise)."""
@@ -126,6 +126,7 @@ class Coverage:
     total: int
     uncovered: tuple[str, ...]  # "routine line N" / "routine line N (else)", in body order
     skipped: tuple[str, ...] = ()  # routines that could not be instrumented
+    unreachable: tuple[str, ...] = ()  # statements after an unconditional RAISE/RETURN/EXIT: dead code
 
     @property
     def complete(self) -> bool:
@@ -142,6 +143,8 @@ class Coverage:
             text += ": not executed " + ", ".join(self.uncovered[:8]) + more
         if self.skipped:
             text += "; not instrumented: " + "; ".join(self.skipped)
+        if self.unreachable:
+            text += "; unreachable (dead code): " + ", ".join(self.unreachable)
         return text
 
 
@@ -150,8 +153,10 @@ def coverage_of(plan: CoveragePlan, unit_id: str, hits: set[str]) -> Coverage | 
     probes, skipped = plan.probes.get(unit_id, []), plan.skipped.get(unit_id, [])
     if not probes and not skipped:
         return None
-    missed = tuple(p.where() for p in probes if p.id not in hits)
-    return Coverage(len(probes) - len(missed), len(probes), missed, tuple(skipped))
+    dead = tuple(p.where() for p in probes if p.kind == "unreachable")
+    live = [p for p in probes if p.kind != "unreachable"]
+    missed = tuple(p.where() for p in live if p.id not in hits)
+    return Coverage(len(live) - len(missed), len(live), missed, tuple(skipped), dead)
 
 
 def instrument(dsn: str, created: dict[str, list[int]]) -> CoveragePlan:
@@ -236,13 +241,19 @@ def _probe_sql(probe_id: str) -> str:
 
 
 def _plan_routine(tree: list, body: str, oid: int, name: str) -> tuple[list[tuple[int, str]], list[Probe]]:
+    """Where probes go in `body`, and the probes (those of kind "unreachable" get no insertion:
+    they only list dead statements)."""
     tokens = scan(body)
     by_line: dict[int, list[int]] = {}
     for i, tok in enumerate(tokens):
         by_line.setdefault(tok.line, []).append(i)
     inserts: list[tuple[int, str]] = []
     probes: list[Probe] = []
+    unreachable: list[Probe] = []
     for kind, line, leading in _statements(tree):
+        if kind == "unreachable":  # no probe can ever fire: listed, and out of the denominator
+            unreachable.append(Probe(f"{oid}.u{len(unreachable) + 1}", name, line, "unreachable"))
+            continue
         index = _statement_token(tokens, by_line.get(line, []), leading)
         if index is None:
             continue
@@ -256,15 +267,18 @@ def _plan_routine(tree: list, body: str, oid: int, name: str) -> tuple[list[tupl
             probe = Probe(f"{oid}.{len(probes) + 1}", name, line, "else")
             inserts.append((tokens[end].start, "ELSE " + _probe_sql(probe.id)))
             probes.append(probe)
-    return inserts, probes
+    return inserts, probes + unreachable
 
 
-def _statements(node):
+def _statements(node, dead: bool = False):
     """(kind, line, leading words) of every statement in body order; kind "else" marks an IF
-    without an ELSE branch (it gets a probe for that branch as well)."""
+    without an ELSE branch (it gets a probe for that branch as well), kind "unreachable" a
+    statement that follows an unconditional RAISE, RETURN, EXIT or CONTINUE in the same list."""
     if isinstance(node, list):
+        after_end = False
         for item in node:
-            yield from _statements(item)
+            yield from _statements(item, dead or after_end)
+            after_end = after_end or _terminates(item)
         return
     if not isinstance(node, dict):
         return
@@ -273,8 +287,21 @@ def _statements(node):
             leading = _leading(key, value)
             if leading:
                 kind = "else" if key == "PLpgSQL_stmt_if" and not value.get("else_body") else "statement"
-                yield kind, value["lineno"], leading
-        yield from _statements(value)
+                yield ("unreachable" if dead else kind), value["lineno"], leading
+        yield from _statements(value, dead)
+
+
+def _terminates(item) -> bool:
+    """A statement after which nothing in the same list runs: RAISE EXCEPTION (or a re-raise),
+    RETURN (not RETURN NEXT/QUERY), EXIT/CONTINUE without WHEN."""
+    if not isinstance(item, dict) or len(item) != 1:
+        return False
+    ((key, value),) = item.items()
+    if key == "PLpgSQL_stmt_raise":
+        return value.get("elog_level", 21) >= 21  # ERROR (the default level) and above
+    if key == "PLpgSQL_stmt_return":
+        return True
+    return key == "PLpgSQL_stmt_exit" and "cond" not in value
 
 
 def _leading(key: str, stmt: dict) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ class Candidate:
 def routine_candidates(target: Target, data: DataView, pg_args: list[PgArg], budget: int) -> list[Candidate]:
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
+    _distinct_keys(inputs, options, data)
     base = {name: vals[0] for name, vals in options.items()}
     calls: list[tuple[dict[str, Value], bool]] = [(base, True)]
     defaulted = [p.name for p in inputs if p.has_default]
@@ -35,16 +36,48 @@ def routine_candidates(target: Target, data: DataView, pg_args: list[PgArg], bud
     if len(inputs) > 1 and not defaulted:
         calls.append((base, False))
     depth = max((len(v) for v in options.values()), default=1)
-    for k in range(1, depth):
+    for k in range(1, depth):  # one parameter at a time, round-robin
         for name, vals in options.items():
             if k < len(vals):
                 calls.append(({**base, name: vals[k]}, True))
+    calls += [(v, True) for v in _pairs(options, base)]
     out = []
     for n, (values, named) in enumerate(calls[:budget], 1):
         step = call_step(f"call_{n}", target, values, pg_args, named=named)
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
         out.append(Candidate(step, checks))
     return out
+
+
+def _distinct_keys(inputs, options: dict[str, list[Value]], data: DataView) -> None:
+    """Two parameters about the same key column (from/to account, old/new department) start from
+    different existing rows: with the same one, most calls stop at a "same account" check."""
+    used: dict[tuple[str, str], set[str]] = {}
+    for p in inputs:
+        column = data.column_for(p)
+        vals = options[p.name]
+        if column is None or len(vals) < 2:
+            continue
+        taken = used.setdefault(column, set())
+        fresh = next((v for v in vals if not v.is_null and v.oracle not in taken), None)
+        if fresh is not None and fresh is not vals[0]:
+            vals.remove(fresh)
+            vals.insert(0, fresh)
+        taken.add(vals[0].oracle)
+
+
+def _pairs(options: dict[str, list[Value]], base: dict[str, Value], width: int = 3) -> list[dict[str, Value]]:
+    """Two parameters changed at once: branches guarded by two conditions on the data (two
+    accounts in different currencies, an account and an amount it cannot cover). Alternatives
+    from the export's data come first, then the others."""
+
+    def alternatives(name: str) -> list[Value]:
+        vals = options[name][1:]
+        return ([v for v in vals if v.source == "data"] + [v for v in vals if v.source != "data"])[:width]
+
+    names = list(options)
+    return [{**base, a: va, b: vb} for i, a in enumerate(names) for b in names[i + 1 :]
+            for va in alternatives(a) for vb in alternatives(b)]  # fmt: skip
 
 
 def trigger_candidates(target: Target, data: DataView, rows: list[dict], families: dict[str, str],
@@ -82,15 +115,30 @@ def _event_rows(event, update_cols, rows, keys, families, target):
             options = {c: _literal_values(target, families[c])[:3] + [NULL] for c in group if c in families}
             variants += [{**new, c: v} for c, v in _round_robin_values(options)]
         return [(v, {}) for v in variants]
-    where = _key_of(rows[0], keys, families)
-    if not where:
+    if not keys:
         return []
     allowed = [c for c in columns if not update_cols or c in update_cols]
+    targets_rows = _distinct_rows(rows, [c for c in allowed if c in mentioned])
     out = []
     for group in ([c for c in allowed if c in mentioned], [c for c in allowed if c not in mentioned]):
         options = {c: _update_values(rows, c, families.get(c, "text"), target) for c in group}
-        out += [({c: v}, where) for c, v in _round_robin_values(options)]
+        for c, v in _round_robin_values(options):
+            out += [({c: v}, _key_of(r, keys, families)) for r in targets_rows]
     return out
+
+
+def _distinct_rows(rows: list[dict], columns: list[str], most: int = 3) -> list[dict]:
+    """Up to `most` rows that differ in the columns the trigger reads (an OPEN, a FROZEN and a
+    CLOSED account), the first row first."""
+    picked, seen = [], set()
+    for r in rows:
+        key = tuple(repr(r.get(c)) for c in columns)
+        if key not in seen:
+            seen.add(key)
+            picked.append(r)
+        if len(picked) == most:
+            break
+    return picked
 
 
 def _key_of(row: dict, keys: list[str], families: dict[str, str]) -> dict[str, Value]:

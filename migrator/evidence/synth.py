@@ -152,7 +152,7 @@ class _Session:
         oids = {str(o) for o in self.routine.get(target.key, ([], []))[0]}
         for unit in target.units:
             for p in self.plan.probes.get(unit, []):
-                if target.kind == "trigger" or p.id.split(".")[0] in oids:
+                if p.kind != "unreachable" and (target.kind == "trigger" or p.id.split(".")[0] in oids):
                     mine.add(p.id)
         return mine
 

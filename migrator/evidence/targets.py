@@ -189,14 +189,28 @@ def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, ora
 def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Target]:
     tree = parsed(spec).tree
     units = (spec.id, body.id) if body else (spec.id,)
-    text = body.text if body else spec.text
+    spans = _member_texts(body) if body else {}
     out = []
     for d in tree.decls:
         if isinstance(d, A.Routine):
-            # the package body's text holds the member's literals and writes (whole body: the
-            # members share state and helpers)
+            # the member's own text in the body holds its literals; its writes include those of
+            # the helpers it calls (resolved with the other routines' in _close_writes)
+            text = spans.get((d.name, len(d.params)), body.text if body else spec.text)
             out.append(_routine_target(spec, d, catalog, units, f"{spec.name}.{d.name}", spec.name, text))
     return out
+
+
+def _member_texts(body: Unit) -> dict[tuple[str, int], str]:
+    """(name, parameter count) -> the text of that routine in a package body (from its line to
+    the next member's)."""
+    try:
+        tree = parsed(body).tree
+    except Exception:
+        return {}
+    lines = body.text.splitlines(keepends=True)
+    members = [d for d in tree.decls if isinstance(d, A.Routine) and d.line]
+    starts = [d.line for d in members] + [len(lines) + 1]
+    return {(d.name, len(d.params)): "".join(lines[d.line - 1 : starts[i + 1] - 1]) for i, d in enumerate(members)}
 
 
 def _trigger_target(unit: Unit, catalog: Catalog) -> Target:

@@ -25,6 +25,7 @@ class Value:
     oracle: str  # literal in Oracle syntax
     pg: str  # literal in PostgreSQL syntax
     label: str  # short, for step names
+    source: str = ""  # data | missing | literal | boundary | "" (NULL, or unknown)
 
     @property
     def is_null(self) -> bool:
@@ -74,16 +75,23 @@ class DataView:
         return self._cache[key]
 
     def column_for(self, param: ParamInfo) -> tuple[str, str] | None:
-        """The column a parameter is about: its %TYPE anchor, else a primary key column (first)
-        or any column that carries the parameter's name without its prefix."""
+        """The column a parameter is about: its %TYPE anchor; else a primary key column, then any
+        column, that carries the parameter's name without its prefix; else the key of a table
+        the name mentions (`p_from_account` → accounts' key, `p_dept_no` → dept's)."""
         if param.column is not None:
             return param.column
         bare = _PREFIX.sub("", param.name).lower()
-        keyed = [(t, bare) for t, cols in self.keys.items() if bare in cols]
-        if keyed:
-            return sorted(keyed)[0]
-        named = [(t, bare) for t, cols in self.columns.items() if bare in cols]
-        return sorted(named)[0] if named else None
+        for pool in (self.keys, self.columns):
+            found = sorted((t, bare) for t, cols in pool.items() if bare in cols)
+            if found:
+                return found[0]
+        words = set(re.split(r"_+", bare))
+        for table, keys in sorted(self.keys.items()):
+            stems = {table, table.rstrip("s"), table[:-3] + "y" if table.endswith("ies") else table}
+            stems |= {k.rsplit("_", 1)[0] for k in keys if "_" in k}
+            if len(keys) == 1 and (words & stems or bare in stems):
+                return table, keys[0]
+        return None
 
 
 def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
@@ -94,14 +102,14 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
     fam = param.family
     column = data.column_for(param)
     existing = (data.values(*column) if column else None) or []
-    typical = [literal(existing[0], fam)] if existing else []
+    typical = [_tag(literal(existing[0], fam), "data")] if existing else []
     missing: list[Value] = []
     if existing and fam == "number" and all(isinstance(v, (int, Decimal)) for v in existing):
-        missing.append(literal(max(Decimal(v) for v in existing) + 1000, fam))
+        missing.append(_tag(literal(max(Decimal(v) for v in existing) + 1000, fam), "missing"))
     elif existing and fam == "text":
-        missing.append(literal("ZZ-NO-SUCH", fam))
-    out = typical + [NULL] + missing + _from_literals(target.literals, fam)
-    out += [literal(v, fam) for v in existing[1:4]] + boundaries(fam)
+        missing.append(_tag(literal("ZZ-NO-SUCH", fam), "missing"))
+    out = typical + [NULL] + missing + [_tag(v, "literal") for v in _from_literals(target.literals, fam)]
+    out += [_tag(literal(v, fam), "data") for v in existing[1:6]] + [_tag(v, "boundary") for v in boundaries(fam)]
     if fam == "text":
         out.append(literal("", fam))  # Oracle's '' is NULL: the converted code must agree
     if not typical and len(out) > 1 and out[0].is_null:  # lead with a value, not NULL
@@ -112,6 +120,10 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
             seen.add(v.oracle)
             unique.append(v)
     return unique
+
+
+def _tag(value: Value, source: str) -> Value:
+    return Value(value.oracle, value.pg, value.label, source)
 
 
 def _from_literals(literals: list, fam: str) -> list[Value]:
@@ -129,7 +141,9 @@ def boundaries(fam: str) -> list[Value]:
     if fam == "number":
         return [literal(v, fam) for v in (1, 0, -1, 100, Decimal("2.5"), 99999999)]
     if fam == "text":
-        return [literal(v, fam) for v in ("X", "abc", " padded ")]
+        # short, mixed, padded, digits only, and lengths that cross typical limits (codes, IBANs)
+        texts = ("X", "abc", " padded ", "12345", "DE44500105175407324931", "ABCDEFGHIJKLMNOPQRST", "x" * 40)
+        return [literal(v, fam) for v in texts]
     if fam == "date":
         # month ends on weekdays and weekends, a leap day, a year end, the frozen SYSDATE
         days = ("2024-01-31 00:00:00", "2024-02-29 13:45:00", "2024-03-30 00:00:00", "2024-06-30 00:00:00",
