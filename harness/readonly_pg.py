@@ -40,7 +40,7 @@ class PostgresReadOnly:
             with self._conn.cursor() as cur:
                 self._prepare(cur)
                 cur.execute(sql.rstrip().rstrip(";"))
-                width = len(cur.description or ())
+                names = tuple(d.name for d in cur.description or ())
                 rows = cur.fetchmany(self.limits.row_cap + 1) if cur.description else []
         except psycopg.errors.QueryCanceled:
             self._conn.rollback()
@@ -50,7 +50,7 @@ class PostgresReadOnly:
             message = err.diag.message_primary or str(err)
             return QueryResult("error", error=message, code=err.sqlstate or "", seconds=time.perf_counter() - t0)
         self._conn.rollback()
-        return capped_result(rows, width, self.limits.row_cap, time.perf_counter() - t0)
+        return capped_result(rows, names, self.limits.row_cap, time.perf_counter() - t0)
 
     def schema_rows(self) -> list[tuple[str, str]]:
         """(table name, a CREATE TABLE text rebuilt from the catalog) for the tables in view."""

@@ -27,6 +27,7 @@ class QueryResult:
     status: str
     rows: tuple[tuple, ...] = ()
     columns: int = 0
+    names: tuple[str, ...] = ()  # column names as the DBMS reports them
     error: str = ""  # the DBMS's message, as a user would see it
     code: str = ""  # SQLSTATE (PostgreSQL) or the sqlite3 exception class
     seconds: float = 0.0
@@ -121,7 +122,7 @@ class SqliteReadOnly:
         try:
             cur = self._conn.execute(sql)
             rows = cur.fetchmany(self.limits.row_cap + 1)
-            width = len(cur.description or ())
+            names = tuple(d[0] for d in cur.description or ())
         except (sqlite3.Error, ValueError, OverflowError) as err:
             seconds = time.perf_counter() - t0
             if time.perf_counter() > deadline:
@@ -129,7 +130,7 @@ class SqliteReadOnly:
             return QueryResult("error", error=str(err), code=type(err).__name__, seconds=seconds)
         finally:
             self._conn.set_progress_handler(None, 0)
-        return capped_result(rows, width, self.limits.row_cap, time.perf_counter() - t0)
+        return capped_result(rows, names, self.limits.row_cap, time.perf_counter() - t0)
 
     def schema_rows(self) -> list[tuple[str, str]]:
         """(table name, CREATE statement) of every user table, in file order."""
@@ -145,7 +146,8 @@ class SqliteReadOnly:
         self._conn.close()
 
 
-def capped_result(rows: list, width: int, cap: int, seconds: float) -> QueryResult:
+def capped_result(rows: list, names: tuple[str, ...], cap: int, seconds: float) -> QueryResult:
     if len(rows) > cap:
-        return QueryResult("row cap", columns=width, error=f"more than {cap} rows", seconds=seconds)
-    return QueryResult("ok", tuple(tuple(hashable(v) for v in r) for r in rows), width, seconds=seconds)
+        return QueryResult("row cap", columns=len(names), names=names, error=f"more than {cap} rows", seconds=seconds)
+    values = tuple(tuple(hashable(v) for v in r) for r in rows)
+    return QueryResult("ok", values, len(names), names, seconds=seconds)
