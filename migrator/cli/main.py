@@ -13,6 +13,7 @@ from pathlib import Path
 from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
 from migrator.cli.fix import add_fix_parser, run_fix
+from migrator.cli.text2sql import add_text2sql_parser, run_text2sql
 
 EXAMPLES = """examples:
   migrator migrate fixtures/schemas/hr_payroll --out out/hr_payroll
@@ -142,6 +143,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_verify_regress_record(sub)
     add_fix_parser(sub)
     add_kb_parser(sub)
+    add_text2sql_parser(sub)
     return parser
 
 
@@ -152,6 +154,7 @@ HANDLERS = {
     "record": cmd.run_record,
     "fix": run_fix,
     "kb": run_kb,
+    "text2sql": run_text2sql,
 }
 
 

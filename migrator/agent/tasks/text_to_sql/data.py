@@ -138,9 +138,12 @@ def split_file(root: Path, split: str) -> Path:
 
 
 def _flavor(root: Path, split: str, rows: list) -> Flavor:
-    if (root / f"{split}_databases").is_dir() or any(isinstance(r, dict) and "SQL" in r for r in rows[:20]):
+    """The folder layout decides; without databases (PostgreSQL targets) the entries' gold field does."""
+    if (root / f"{split}_databases").is_dir():
         return "bird"
-    return "spider"
+    if (root / "database").is_dir():
+        return "spider"
+    return "bird" if any(isinstance(r, dict) and "SQL" in r for r in rows[:20]) else "spider"
 
 
 def _db_root(root: Path, flavor: Flavor, split: str) -> Path:
