@@ -59,7 +59,13 @@ def load_cached(path: Path) -> dict[str, InitialPrediction]:
 
 
 def initial_predictions(
-    entries: list[Entry], context, model: Model | None, path: Path, max_tokens: int, progress: bool = False
+    entries: list[Entry],
+    context,
+    model: Model | None,
+    path: Path,
+    max_tokens: int,
+    progress: bool = False,
+    failure: str | None = None,
 ) -> tuple[dict[str, InitialPrediction], str | None]:
     """Every entry's initial prediction (cached ones reused) and why the model was given up, if it was.
 
@@ -67,7 +73,7 @@ def initial_predictions(
     cached = load_cached(path)
     out = {e.uid: cached[e.uid] for e in entries if e.uid in cached and cached[e.uid].question_hash == question_hash(e)}
     todo = [e for e in entries if e.uid not in out]
-    failure = None if model is not None else "no model"
+    failure = failure or (None if model is not None else "no model")
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as fh:
         for entry in tqdm(todo, desc="initial predictions", unit="q", disable=not progress or not todo):

@@ -201,8 +201,11 @@ class RunFiles:
 
     def append_episode(self, record: EpisodeRecord) -> None:
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        with (self.run_dir / "episodes.jsonl").open("a", encoding="utf-8") as fh:
-            fh.write(record.model_dump_json() + "\n")
+        path = self.run_dir / "episodes.jsonl"
+        # A crash can leave a line without its newline: start on a fresh line, never glued to it.
+        cut = path.is_file() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(("\n" if cut else "") + record.model_dump_json() + "\n")
             fh.flush()
             os.fsync(fh.fileno())
 

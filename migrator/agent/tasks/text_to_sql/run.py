@@ -86,7 +86,9 @@ def run_system(req: RunRequest, progress: bool = False, dataset: Dataset | None 
         stream = stream_order(dataset.entries, req.order)
         probe = TextToSqlTask(stream, {}, judge, schema, system, "")
         path = cache_path(req.out, req.model, req.max_tokens)
-        initial, failure = initial_predictions(stream, probe.context, model, path, req.max_tokens, progress)
+        initial, failure = initial_predictions(
+            stream, probe.context, model, path, req.max_tokens, progress, model_failure
+        )
         manifest = _start_manifest(req, files, dataset, system, initial, failure or model_failure)
         sql = {uid: pred.sql or "" for uid, pred in initial.items()}
         task = TextToSqlTask(stream, sql, judge, schema, system, manifest.run_id)
