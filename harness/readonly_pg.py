@@ -39,7 +39,9 @@ class PostgresReadOnly:
         try:
             with self._conn.cursor() as cur:
                 self._prepare(cur)
-                cur.execute(sql.rstrip().rstrip(";"))
+                # prepare=True: the extended protocol (Parse), which refuses a second statement; without
+                # parameters psycopg would use the simple protocol and run "SELECT 1; COMMIT; DELETE ...".
+                cur.execute(sql.rstrip().rstrip(";"), prepare=True)
                 names = tuple(d.name for d in cur.description or ())
                 rows = cur.fetchmany(self.limits.row_cap + 1) if cur.description else []
         except psycopg.errors.QueryCanceled:

@@ -73,6 +73,11 @@ def test_postgres_read_only(pg_dsn):
         assert ro.run("SELECT a, b FROM t ORDER BY a;").rows == ((1, "x"), (2, None))
         assert ro.run("DELETE FROM t").code == "25006"  # read_only_sql_transaction
         assert ro.run("SELECT 1; DELETE FROM t").status == "error"
+        # a second statement would end the read-only transaction and write in a new one: refused whole
+        escape = ro.run("SELECT 1; COMMIT; CREATE TABLE shop.zz (a int)")
+        assert escape.code == "42601" and "multiple commands" in escape.error
+        assert ro.run("SELECT count(*) FROM pg_tables WHERE tablename = 'zz'").rows == ((0,),)
+        assert ro.run("SELECT 'a%b' LIKE '%b'").rows == ((True,),)  # no placeholder parsing of %
         assert ro.run("SELECT pg_sleep(5)").status == "timeout"
         assert ro.run("SELECT generate_series(1, 100)").status == "row cap"
         assert ro.run("SELECT nope FROM t").code == "42703"
