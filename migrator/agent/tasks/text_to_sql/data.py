@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from harness.readonly_pg import PostgresReadOnly
 from harness.readonly_sql import Limits, ReadOnlyDatabase, SqliteReadOnly
+from migrator.agent.tasks.text_to_sql.hardness import spider_hardness
 
 Flavor = Literal["spider", "bird"]
 UNLABELLED = "unlabelled"
@@ -189,7 +190,9 @@ def _entry(index: int, row, flavor: Flavor) -> Entry | BadEntry:
         gold = raw.query if raw.query is not None else raw.SQL
     if not gold or not gold.strip():
         return BadEntry(index=index, db_id=raw.db_id, reason="no gold SQL (field 'SQL' or 'query')")
-    difficulty = raw.difficulty or raw.hardness or UNLABELLED
+    difficulty = raw.difficulty or raw.hardness
+    if difficulty is None:  # Spider's files carry none: its evaluator computes them from the gold SQL
+        difficulty = spider_hardness(gold) if flavor == "spider" else UNLABELLED
     return Entry(
         index=index,
         db_id=raw.db_id,
