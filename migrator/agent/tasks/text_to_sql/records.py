@@ -92,6 +92,7 @@ class Manifest(_Frozen):
     written_at: str
     status: str  # running | finished
     request: dict
+    budget: dict  # attempts (K), temperature, max_tokens per call
     system: dict
     prompt_version: str
     prompt_hash: str

@@ -103,6 +103,7 @@ def _start_manifest(req, files: RunFiles, dataset: Dataset, system, initial, fai
     fresh = Manifest.start(
         run_id=uuid.uuid4().hex[:10],
         request=req,
+        budget={"attempts": req.attempts, "temperature": 0.0, "max_tokens": req.max_tokens},
         system=system.describe(),
         prompt_version=p.PROMPT_VERSION,
         prompt_hash=p.template_hash(),
@@ -131,6 +132,7 @@ def _run_stream(task, stream, model, failure, files: RunFiles, manifest: Manifes
     done = files.finished()
     kb = files.open_kb(task.system, req.embedder, unfinished=[e.uid for e in stream if e.uid not in done])
     memory = SystemMemory(kb, task.system) if kb is not None else None
+    # Greedy decoding (temperature 0, the AgentConfig default), one strategy: MERIT's protocol.
     cfg = AgentConfig(attempts=req.attempts, max_tokens=req.max_tokens, policy=("direct",), follow="latest")
     state = ModelState(model, failure)
     try:

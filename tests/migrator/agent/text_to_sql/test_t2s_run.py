@@ -53,7 +53,7 @@ def test_every_system_runs_and_records_cost(compared):
             assert e.tokens == sum(a.input_tokens + a.output_tokens for a in e.attempts)
             assert len(e.attempts) <= 7
             assert all(a.calls == (2 if system == "reflexion" else 1) for a in e.attempts)
-        assert m.request["attempts"] == 7 and m.prompt_hash
+        assert m.budget == {"attempts": 7, "temperature": 0.0, "max_tokens": 1024} and m.prompt_hash
         assert (m.embedder is None) if system == "iterative" else m.embedder.startswith("hashing")
     # the scripted world has memory-dependent repairs: memory systems repair more than iterative
     assert manifests[("merit", 0)].totals.correct > manifests[("iterative", 0)].totals.correct
