@@ -47,6 +47,13 @@ def add_text2sql_parser(sub) -> None:
     tsub = t.add_subparsers(dest="t2s_command", required=True)
     b = tsub.add_parser("build", help="build database/<db>/<db>.sqlite from the committed <db>.sql scripts")
     b.add_argument("data", type=Path)
+    _add_score(tsub)
+    _add_run(tsub)
+    rep = tsub.add_parser("report", help="rewrite OUT/report.md and report.json from the runs in OUT")
+    rep.add_argument("out", type=Path)
+
+
+def _add_score(tsub) -> None:
     s = tsub.add_parser(
         "score",
         help="execution accuracy of a predictions file",
@@ -63,6 +70,9 @@ def add_text2sql_parser(sub) -> None:
     s.add_argument("--json", type=Path, help="write {correct, total, by_difficulty, ...} here")
     s.add_argument("--markdown", type=Path, help="write the table as Markdown here")
     _progress_arg(s)
+
+
+def _add_run(tsub) -> None:
     r = tsub.add_parser(
         "run",
         help="run repair systems from the shared initial predictions",
@@ -90,8 +100,6 @@ def add_text2sql_parser(sub) -> None:
     r.add_argument("--limit", type=int, help="only the first N questions of the split (a smoke run)")
     r.add_argument("--no-response-cache", action="store_true", help="do not cache model responses under OUT")
     _progress_arg(r)
-    rep = tsub.add_parser("report", help="rewrite OUT/report.md and report.json from the runs in OUT")
-    rep.add_argument("out", type=Path)
 
 
 def run_text2sql(args) -> int:
