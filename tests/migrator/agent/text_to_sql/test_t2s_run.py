@@ -230,3 +230,43 @@ def test_cli_run_two_systems(tmp_path, capsys):
         == 1
     )  # an unusable model is reported, not a traceback
     assert "cannot load the model" in (tmp_path / "o2" / "report.md").read_text()
+
+
+def test_bird_format_run_shows_evidence(tmp_path):
+    spider = fixture_copy(tmp_path)
+    bird = tmp_path / "bird"
+    rows = json.loads((spider / "dev.json").read_text())[:12]
+    for db in {r["db_id"] for r in rows}:
+        (bird / "dev_databases" / db).mkdir(parents=True)
+        (bird / "dev_databases" / db / f"{db}.sqlite").write_bytes(
+            (spider / "database" / db / f"{db}.sqlite").read_bytes()
+        )
+    bird_rows = [
+        {
+            "question_id": i,
+            "db_id": r["db_id"],
+            "question": r["question"],
+            "evidence": f"hint number {i}",
+            "SQL": r["query"],
+            "difficulty": "simple",
+        }
+        for i, r in enumerate(rows)
+    ]
+    (bird / "dev.json").write_text(json.dumps(bird_rows))
+    manifest = run_system(RunRequest(data=bird, out=tmp_path / "out", model=f"scripted:{SCRIPT}", embedder="hashing"))
+    assert manifest.rule == "bird" and manifest.totals.judged == 12
+    prompts = _prompts(tmp_path / "out")
+    assert prompts and all("## Evidence\nhint number" in t for t in prompts if not t.startswith("### Reflect"))
+
+
+def test_cli_build_and_report(tmp_path, capsys):
+    assert main(["text2sql", "build", str(tmp_path)]) == 2
+    assert main(["text2sql", "report", str(tmp_path)]) == 2
+    data = fixture_copy(tmp_path)
+    (data / "database" / "company" / "company.sqlite").unlink()
+    assert main(["text2sql", "build", str(data)]) == 0
+    assert "company.sqlite" in capsys.readouterr().out
+    run_system(RunRequest(data=data, out=tmp_path / "out", model=f"scripted:{SCRIPT}", system="iterative", limit=4))
+    (tmp_path / "out" / "report.md").unlink()
+    assert main(["text2sql", "report", str(tmp_path / "out")]) == 0
+    assert "| iterative |" in (tmp_path / "out" / "report.md").read_text()
