@@ -200,6 +200,14 @@ class KnowledgeBase:
     def __len__(self) -> int:
         return len(self.catalog)
 
+    def ids_of_task(self, task_id: str) -> list[int]:
+        """Active entries whose provenance names this task (e.g. to retire those of an episode that a
+        crash cut short before its run recorded it)."""
+        rows = self.sql.conn.execute(
+            "SELECT id FROM entries WHERE task_id = ? AND status = 'active' ORDER BY id", (task_id,)
+        )
+        return [r[0] for r in rows.fetchall()]
+
     def stats(self) -> dict:
         from knowledge_base.monitor import state_counts
 

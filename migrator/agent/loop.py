@@ -6,6 +6,11 @@ whether a candidate is better; the model is called only for items that are not y
 most `attempts` times. Each episode that used the model ends in one experience written to the
 knowledge base: positive for a verified failed→correct transition, negative for the final failed
 direction, with the tier the final verdict supports.
+
+Two optional, task-agnostic hooks: `AgentConfig.follow = "latest"` repairs from the newest
+candidate instead of the best judged so far (MERIT revises y(k-1) whatever it was); a task with
+`reflection_messages(item, candidate, judgement, failure_type)` and `reflected(item, text)` gets
+one extra model call before each repair (Reflexion-style), counted in that attempt's tokens.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ class AgentConfig:
     max_tokens: int = 4096
     policy: tuple[str, ...] = DEFAULT_POLICY
     held_out_targets: frozenset[str] = frozenset()
+    follow: str = "best"  # "best": repair the best candidate judged so far; "latest": the newest one
 
 
 @dataclass
@@ -73,6 +79,7 @@ class Attempt:
     latency_s: float
     cached: bool
     outcome: str  # the judged category, or "no code in answer"
+    calls: int = 1  # model calls in this attempt (a reflection call adds one)
 
 
 @dataclass
@@ -121,23 +128,37 @@ def _attempt(
         )
     if strategy == "example-assisted" and not (hits and hits.positives):
         strategy = "direct"  # nothing eligible to show: say so in the record, do not pretend
+    reflection = _reflect(task, model, item, state, failure_type, cfg)
     messages = task.prompt(item, candidate, judgement, failure_type, hits, strategy)
     completion: Completion = model.complete(messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens)
     retrieved = [h.id for h in (hits.positives + hits.negatives)] if hits else []
     new = task.extract(completion.text)
     new_judgement = task.judge(item, new) if new is not None else None
+    extra = [reflection] if reflection is not None else []
     record = Attempt(
         number,
         strategy,
         failure_type,
         retrieved,
-        completion.input_tokens,
-        completion.output_tokens,
-        completion.latency_s,
-        completion.cached,
+        completion.input_tokens + sum(c.input_tokens for c in extra),
+        completion.output_tokens + sum(c.output_tokens for c in extra),
+        completion.latency_s + sum(c.latency_s for c in extra),
+        completion.cached and all(c.cached for c in extra),
         new_judgement.category if new_judgement else "no code in answer",
+        calls=1 + len(extra),
     )
     return record, new, new_judgement
+
+
+def _reflect(task: Task, model: Model, item: Item, state: tuple, failure_type: str, cfg: AgentConfig):
+    """The optional reflection call: its answer goes back to the task, its cost into the attempt."""
+    ask = getattr(task, "reflection_messages", None)
+    messages = ask(item, state[0], state[1], failure_type) if ask is not None else None
+    if not messages:
+        return None
+    completion = model.complete(messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens)
+    task.reflected(item, completion.text)
+    return completion
 
 
 @dataclass
@@ -169,7 +190,11 @@ def run_episode(task: Task, state: ModelState, kb, item: Item, position: int, cf
                 state.failure = f"the model failed on {item.id}: {err}"
             break
         episode.attempts.append(record)
-        if new is not None and new_judgement is not None and _better(new_judgement, judgement):
+        if (
+            new is not None
+            and new_judgement is not None
+            and (cfg.follow == "latest" or _better(new_judgement, judgement))
+        ):
             candidate, judgement = new, new_judgement
     episode.final, episode.final_tier, episode.final_reason = judgement.category, judgement.tier, judgement.reason
     episode.final_text = candidate

@@ -14,6 +14,7 @@ from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
 from migrator.cli.fix import add_fix_parser, run_fix
 from migrator.cli.scenarios import add_scenarios_parser, run_scenarios
+from migrator.cli.text2sql import add_text2sql_parser, run_text2sql
 
 EXAMPLES = """examples:
   migrator migrate fixtures/schemas/hr_payroll --out out/hr_payroll
@@ -144,6 +145,7 @@ def _parser() -> argparse.ArgumentParser:
     add_scenarios_parser(sub)
     add_fix_parser(sub)
     add_kb_parser(sub)
+    add_text2sql_parser(sub)
     return parser
 
 
@@ -155,6 +157,7 @@ HANDLERS = {
     "scenarios": run_scenarios,
     "fix": run_fix,
     "kb": run_kb,
+    "text2sql": run_text2sql,
 }
 
 
