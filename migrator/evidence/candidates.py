@@ -10,21 +10,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.scenarios import Scenario, Step
-from migrator.evidence.steps import PgArg, call_step, dml_step, table_check, view_step
+from harness.quoting import quote_ident
+from harness.scenarios import Scenario, Statement, Step
+from migrator.evidence.steps import PgArg, call_step, dml_step, oracle_ident, table_check, view_step
 from migrator.evidence.targets import Target
 from migrator.evidence.values import FIXED_DATE, NULL, DataView, Value, boundaries, candidates, literal
 
 
 @dataclass
 class Candidate:
-    """A call (or DML, or query) and the checks that follow it."""
+    """A call (or DML, or query), the checks that follow it, and the data changes made first."""
 
     step: Step
     checks: list[Step] = field(default_factory=list)
+    setup: list[Statement] = field(default_factory=list)
 
 
-def routine_candidates(target: Target, data: DataView, pg_args: list[PgArg], budget: int) -> list[Candidate]:
+def routine_candidates(
+    target: Target, data: DataView, pg_args: list[PgArg], budget: int, families=lambda t: {}
+) -> list[Candidate]:
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
     _distinct_keys(inputs, options, data)
@@ -40,13 +44,46 @@ def routine_candidates(target: Target, data: DataView, pg_args: list[PgArg], bud
         for name, vals in options.items():
             if k < len(vals):
                 calls.append(({**base, name: vals[k]}, True))
-    calls += [(v, True) for v in _pairs(options, base)]
+    plans = [(values, named, []) for values, named in calls[:1]]
+    plans += [(base, True, [s]) for s in _perturbations(target, data, families)]  # the data, not the inputs
+    plans[1:1] = [(values, named, []) for values, named in calls[1:]]
+    plans += [(v, True, []) for v in _pairs(options, base)]
     out = []
-    for n, (values, named) in enumerate(calls[:budget], 1):
+    for n, (values, named, setup) in enumerate(plans[:budget], 1):
         step = call_step(f"call_{n}", target, values, pg_args, named=named)
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
-        out.append(Candidate(step, checks))
+        out.append(Candidate(step, checks, setup))
     return out
+
+
+def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
+    """Data changes before the typical call, for branches that depend on the data rather than
+    the arguments (every account emptied: the fee cannot be charged): each column of a table the
+    code names, that the code (or a routine it calls) also names, set in every row to what its
+    type suggests — 0 for a number, the body's text literals for a text, NULL for any — and, for
+    two such number columns of one table, both to 0 (no balance and no overdraft either)."""
+    out: list[Statement] = []
+    texts = [v for v in target.literals if isinstance(v, str) and 0 < len(v) <= 20][:3]
+    for table in sorted(target.reads):
+        keys, fams = set(data.keys.get(table, [])), families(table)
+        cols = [
+            c for c in data.columns.get(table, []) if c not in keys and c in target.deep_words and not c.endswith("_id")
+        ]  # fmt: skip  (foreign keys only break the join)
+        numbers = [c for c in cols if fams.get(c) == "number"]
+        for column in cols:
+            fam = fams.get(column, "other")
+            values = [literal(0, "number")] if fam == "number" else []
+            values += [literal(v, "text") for v in texts] if fam == "text" else []
+            out += [_set(table, {column: v}) for v in values + [NULL]]
+        out += [_set(table, {a: literal(0, "number"), b: literal(0, "number")})
+                for i, a in enumerate(numbers) for b in numbers[i + 1 :]]  # fmt: skip
+    return out
+
+
+def _set(table: str, values: dict[str, Value]) -> Statement:
+    ora = ", ".join(f"{oracle_ident(c)} = {v.oracle}" for c, v in values.items())
+    pg = ", ".join(f"{quote_ident(c)} = {v.pg}" for c, v in values.items())
+    return Statement(oracle=f"UPDATE {oracle_ident(table)} SET {ora}", postgres=f"UPDATE {quote_ident(table)} SET {pg}")
 
 
 def _distinct_keys(inputs, options: dict[str, list[Value]], data: DataView) -> None:
@@ -120,24 +157,35 @@ def _event_rows(event, update_cols, rows, keys, families, target):
     allowed = [c for c in columns if not update_cols or c in update_cols]
     targets_rows = _distinct_rows(rows, [c for c in allowed if c in mentioned])
     out = []
-    for group in ([c for c in allowed if c in mentioned], [c for c in allowed if c not in mentioned]):
+    first = [c for c in allowed if c in mentioned]
+    for group in (first, [c for c in allowed if c not in mentioned]):
         options = {c: _update_values(rows, c, families.get(c, "text"), target) for c in group}
         for c, v in _round_robin_values(options):
             out += [({c: v}, _key_of(r, keys, families)) for r in targets_rows]
+    # two columns at once (close an account and empty it): after the single-column updates
+    options = {c: _update_values(rows, c, families.get(c, "text"), target)[:3] for c in first}
+    for i, a in enumerate(first):
+        for b in first[i + 1 :]:
+            out += [({a: va, b: vb}, _key_of(r, keys, families))
+                    for va in options[a] for vb in options[b] for r in targets_rows[:2]]  # fmt: skip
     return out
 
 
-def _distinct_rows(rows: list[dict], columns: list[str], most: int = 3) -> list[dict]:
-    """Up to `most` rows that differ in the columns the trigger reads (an OPEN, a FROZEN and a
-    CLOSED account), the first row first."""
-    picked, seen = [], set()
-    for r in rows:
-        key = tuple(repr(r.get(c)) for c in columns)
-        if key not in seen:
-            seen.add(key)
+def _distinct_rows(rows: list[dict], columns: list[str], most: int = 4) -> list[dict]:
+    """Up to `most` rows, the first row first, then rows that bring a value not seen yet in a
+    column with few distinct values (an OPEN, a FROZEN and a CLOSED account): the states a
+    trigger's conditions tell apart."""
+    categorical = [c for c in columns if 1 < len({repr(r.get(c)) for r in rows}) <= 5]
+    picked, seen = rows[:1], {(c, repr(rows[0].get(c))) for c in categorical} if rows else set()
+    for r in rows[1:]:
+        new = {(c, repr(r.get(c))) for c in categorical} - seen
+        if new and len(picked) < most:
             picked.append(r)
-        if len(picked) == most:
-            break
+            seen |= new
+    for r in rows[1:]:  # fill up with the next rows
+        if len(picked) >= min(most, 3) or r in picked:
+            continue
+        picked.append(r)
     return picked
 
 
@@ -200,10 +248,18 @@ def view_candidates(target: Target) -> list[Candidate]:
     return [Candidate(view_step("rows", target))]
 
 
-def as_scenarios(target: Target, cands: list[Candidate], sid: str) -> list[Scenario]:
-    """One scenario per candidate for a target that writes; one for all of them otherwise."""
-    if target.mutates or target.kind == "trigger":
-        return [Scenario(id=f"{sid}.{n}", units=list(target.units), fixed_date=FIXED_DATE, steps=[c.step, *c.checks])
-                for n, c in enumerate(cands, 1)]  # fmt: skip
-    steps = [c.step for c in cands] + [s for c in cands for s in c.checks]
-    return [Scenario(id=sid, units=list(target.units), fixed_date=FIXED_DATE, steps=steps)] if steps else []
+def as_scenarios(target: Target, cands: list[Candidate], sid: str) -> list[tuple[Scenario, list[Candidate]]]:
+    """The scenarios that run `cands`, each with the candidates it holds: one per candidate for a
+    target that writes and for every candidate that changes data first; the other candidates of
+    a read-only target share one scenario (one database copy) as its steps."""
+    own = [c for c in cands if target.mutates or target.kind == "trigger" or c.setup]
+    shared = [c for c in cands if c not in own]
+    out = []
+    if shared:
+        steps = [c.step for c in shared] + [s for c in shared for s in c.checks]
+        out.append((Scenario(id=sid, units=list(target.units), fixed_date=FIXED_DATE, steps=steps), shared))
+    for n, c in enumerate(own, 1):
+        sc = Scenario(id=f"{sid}.{n}", units=list(target.units), fixed_date=FIXED_DATE, setup=c.setup,
+                      steps=[c.step, *c.checks])  # fmt: skip
+        out.append((sc, [c]))
+    return out

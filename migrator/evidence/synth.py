@@ -143,7 +143,8 @@ class _Session:
             return trigger_candidates(target, self.data, self.rows.get(table, []), self._families(table),
                                       self.opts.budget_steps)  # fmt: skip
         self.routine[target.key] = pg_routine_args(self.dsn, target)
-        return routine_candidates(target, self.data, self.routine[target.key][1], self.opts.budget_steps)
+        return routine_candidates(target, self.data, self.routine[target.key][1], self.opts.budget_steps,
+                                  self._families)  # fmt: skip
 
     def _probes(self, target: Target) -> set[str]:
         """The probes of the target's own routine (the overload with its number of parameters)
@@ -181,21 +182,21 @@ class _Session:
             probes = {p.id: p for u in t.units for p in self.plan.probes.get(u, [])}
             res.uncovered = sorted(probes[i].where() for i in sel.want - sel.have)
             if sel.kept:
-                out += as_scenarios(t, sel.kept, _scenario_id(t))
+                out += [sc for sc, _ in as_scenarios(t, sel.kept, _scenario_id(t))]
         return out
 
     def _run_round(self, batch, state, bar, offset: int) -> None:
         scenarios, owners = [], {}
         for t, cands in batch:
-            made = as_scenarios(t, cands, f"{_scenario_id(t)}.r{offset}")
-            # one scenario per candidate (a target that writes), or one for all of them
-            groups = [[c] for c in cands] if len(made) == len(cands) and len(cands) > 1 else [cands]
-            for sc, group in zip(made, groups):
+            for sc, group in as_scenarios(t, cands, f"{_scenario_id(t)}.r{offset}"):
                 scenarios.append(sc)
                 owners[sc.id] = (t, group)
         for run in iter_runs(self.engine, self.template, scenarios, step_timeout_ms=self.opts.step_timeout_ms,
                              probe=self.plan.hit):  # fmt: skip
             t, cands = owners[run.scenario_id]
+            if run.setup_error:  # a data change the schema refuses (NOT NULL, a check): not a candidate
+                bar.update(len(cands))
+                continue
             state[id(t)].take(cands, run)
             bar.update(len(cands))
 

@@ -47,6 +47,8 @@ class Target:
     return_family: str | None = None
     literals: list = field(default_factory=list)  # numbers (Decimal) and strings the body uses
     writes: set[str] = field(default_factory=set)  # tables written (plain names), callees included
+    reads: set[str] = field(default_factory=set)  # tables the body names (read or written)
+    deep_words: set[str] = field(default_factory=set)  # words of the body and of every routine it calls
     mutates: bool = False  # DML, COMMIT or dynamic SQL: cannot be called from a query on Oracle
     trigger: A.Trigger | None = None
     skip: str | None = None  # why no step can be built (reported, never silently dropped)
@@ -227,19 +229,25 @@ def _trigger_target(unit: Unit, catalog: Catalog) -> Target:
 def _close_writes(targets: list[Target], catalog: Catalog) -> None:
     """A routine writes what the routines it calls write (to a fixed point)."""
     by_name = {t.pg_name: t for t in targets if t.kind in ("function", "procedure")}
+    for t in targets:
+        t.deep_words = set(t.words)
     changed = True
     while changed:
         changed = False
         for t in targets:
             for word in t.words:
                 callee = by_name.get(word)
-                if callee is not None and callee is not t and not callee.writes <= t.writes:
+                if callee is None or callee is t:
+                    continue
+                if not callee.writes <= t.writes or not callee.deep_words <= t.deep_words:
                     t.writes |= callee.writes
+                    t.deep_words |= callee.deep_words
                     t.mutates = t.mutates or callee.mutates
                     changed = True
     tables = {name for (_schema, name), e in catalog.entries.items() if e.kind is UnitKind.TABLE}
     for t in targets:
         t.writes &= tables
+        t.reads = (t.deep_words & tables) | t.writes
 
 
 def _package_constants(words: set[str], catalog: Catalog, schema: str) -> list:
