@@ -56,9 +56,26 @@ def read_tables(dsn: str, schema: str) -> tuple[DataView, dict[str, list[dict]]]
 
     view = DataView(distinct)
     view.columns = columns
+    view.texts = _texts(rows)
     for table, col in keys:
         view.keys.setdefault(table, []).append(col)
     return view, rows
+
+
+def _texts(rows: dict[str, list[dict]]) -> list[str]:
+    """Distinct short texts of the export, those with a line break, a trailing blank or a
+    non-ASCII letter first: where conversions of string handling differ."""
+    seen: dict[str, None] = {}
+    for table_rows in rows.values():
+        for row in table_rows:
+            for value in row.values():
+                if isinstance(value, str) and 0 < len(value) <= 60:
+                    seen.setdefault(value)
+
+    def unusual(s: str) -> bool:
+        return "\n" in s or s != s.rstrip() or not s.isascii()
+
+    return sorted(seen, key=lambda s: not unusual(s))[:8]
 
 
 def pg_routine_args(dsn: str, target: Target) -> tuple[list[int], list[PgArg]]:

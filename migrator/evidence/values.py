@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from migrator.evidence import regex_samples
 from migrator.evidence.targets import ParamInfo, Target
 
 _PREFIX = re.compile(r"^(p|pi|po|pio|in|i|v|a|arg)_", re.IGNORECASE)
@@ -67,6 +68,7 @@ class DataView:
         self._cache: dict[tuple[str, str], list | None] = {}
         self.columns: dict[str, list[str]] = {}  # table -> columns (filled by the caller)
         self.keys: dict[str, list[str]] = {}  # table -> primary key columns
+        self.texts: list[str] = []  # distinct text values of the export, the unusual ones first
 
     def values(self, table: str, column: str) -> list | None:
         key = (table, column)
@@ -109,7 +111,10 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
     elif existing and fam == "text":
         missing.append(_tag(literal("ZZ-NO-SUCH", fam), "missing"))
     out = typical + [NULL] + missing + [_tag(v, "literal") for v in _from_literals(target.literals, fam)]
-    out += [_tag(literal(v, fam), "data") for v in existing[1:6]] + [_tag(v, "boundary") for v in boundaries(fam)]
+    out += [_tag(literal(v, fam), "data") for v in existing[1:6]]
+    if fam == "text":  # text the export holds elsewhere: line breaks, trailing blanks, accents
+        out += [_tag(literal(v, fam), "data") for v in data.texts[:3]]
+    out += [_tag(v, "boundary") for v in boundaries(fam)]
     if fam == "text":
         out.append(literal("", fam))  # Oracle's '' is NULL: the converted code must agree
     if not typical and len(out) > 1 and out[0].is_null:  # lead with a value, not NULL
@@ -133,7 +138,10 @@ def _from_literals(literals: list, fam: str) -> list[Value]:
         for n in (x for x in literals if isinstance(x, Decimal) and not -20999 <= x <= -20000):
             out += [literal(n, fam), literal(n + 1, fam), literal(n - 1, fam)]
     elif fam == "text":
-        out += [literal(s, fam) for s in literals if isinstance(s, str) and len(s) <= 60 and "%" not in s]
+        for s in (x for x in literals if isinstance(x, str) and len(x) <= 60):
+            out += [literal(v, fam) for v in regex_samples.samples(s)]  # strings a pattern matches
+            if "%" not in s:
+                out.append(literal(s, fam))
     return out[:24]
 
 
