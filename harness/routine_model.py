@@ -17,6 +17,7 @@ import psycopg
 from pglast import ast
 
 from harness.plpgsql_decls import Declaration, declarations, fold_name, rewrite_types
+from harness.plpgsql_loops import loop_records
 from harness.quoting import quote_ident
 
 # Keys under which a PL/pgSQL statement holds SQL *text* that EXECUTE runs (dynamic SQL).
@@ -254,7 +255,8 @@ def load_routine(conn: psycopg.Connection, oid: int, catalog: Catalog | None = N
     _collect(tree.get("datums", []), routine, "", 0)  # defaults and cursor queries
     _collect(tree.get("action", {}), routine, "", 0)
     routine.exprs = list(dict.fromkeys(routine.exprs))  # a loop variable's datum is repeated in its loop
-    _loops(tree, routine)
+    typed = {name for name, sym in routine.symbols.items() if sym.type_oid}
+    routine.loops = loop_records(tree, typed)
     return routine
 
 
@@ -318,62 +320,3 @@ def _collect(node, routine: Routine, key: str, line: int, parent: str = "") -> N
             routine.labels.add(body["label"])
         for sub_key, value in body.items():
             _collect(value, routine, sub_key, here, kind)
-
-
-def _record_targets(node, datums: list, found: list[str]) -> None:
-    """Names of the records every statement under `node` assigns (INTO, FETCH, loops, :=)."""
-    if isinstance(node, list):
-        for item in node:
-            _record_targets(item, datums, found)
-        return
-    if not isinstance(node, dict):
-        return
-    for kind, body in node.items():
-        if not isinstance(body, dict):
-            continue
-        for key in ("var", "target"):
-            rec = body.get(key, {}).get("PLpgSQL_rec") if isinstance(body.get(key), dict) else None
-            if rec is not None:
-                found.append(rec.get("refname", ""))
-        if kind == "PLpgSQL_stmt_assign" and "PLpgSQL_rec" in datums[body.get("varno", 0)]:
-            found.append(datums[body.get("varno", 0)]["PLpgSQL_rec"].get("refname", ""))
-        for value in body.values():
-            _record_targets(value, datums, found)
-
-
-def _loop_queries(node, datums: list, out: list[tuple[str, str]]) -> None:
-    if isinstance(node, list):
-        for item in node:
-            _loop_queries(item, datums, out)
-        return
-    if not isinstance(node, dict):
-        return
-    for kind, body in node.items():
-        if not isinstance(body, dict):
-            continue
-        rec = body.get("var", {}).get("PLpgSQL_rec", {}).get("refname") if isinstance(body.get("var"), dict) else None
-        if kind == "PLpgSQL_stmt_fors" and rec:
-            out.append((rec, body.get("query", {}).get("PLpgSQL_expr", {}).get("query", "")))
-        elif kind == "PLpgSQL_stmt_forc" and rec:
-            cursor = next(iter(datums[body.get("curvar", 0)].values()))
-            out.append((rec, cursor.get("cursor_explicit_expr", {}).get("PLpgSQL_expr", {}).get("query", "")))
-        for value in body.values():
-            _loop_queries(value, datums, out)
-
-
-def _loops(tree: dict, routine: Routine) -> None:
-    """FOR-loop records whose only assignment is their one loop (their fields are then known)."""
-    datums = tree.get("datums", [])
-    targets: list[str] = []
-    loops: list[tuple[str, str]] = []
-    _record_targets(tree.get("action", {}), datums, targets)
-    _loop_queries(tree.get("action", {}), datums, loops)
-    declared = [next(iter(d.values())).get("refname") for d in datums]
-    for name, query in loops:
-        if (
-            query
-            and targets.count(name) == 1
-            and declared.count(name) == 1
-            and not routine.symbols.get(name, Symbol()).type_oid
-        ):
-            routine.loops[name] = query
