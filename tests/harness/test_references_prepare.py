@@ -61,6 +61,10 @@ DECLARE r record; n int := 0;
 BEGIN FOR r IN SELECT id FROM t LOOP IF r.id < 0 THEN n := r.nope; END IF; END LOOP; RETURN n; END $$;"""
 TARGET_COLUMN = """CREATE PROCEDURE put(p int) LANGUAGE plpgsql AS $$
 BEGIN IF p < 0 THEN UPDATE t SET gone = p WHERE id = p; END IF; END $$;"""
+SETOF = """CREATE FUNCTION setof_rows(p int) RETURNS SETOF int LANGUAGE plpgsql AS $$
+BEGIN IF p < 0 THEN RETURN QUERY SELECT gone_col FROM t; END IF; RETURN QUERY SELECT v FROM t; END $$;"""
+CALLER = """CREATE PROCEDURE caller(p int) LANGUAGE plpgsql AS $$
+BEGIN IF p < 0 THEN CALL s.nowhere(p); END IF; END $$;"""
 # A call whose arguments match no signature of an existing function: not sure, never reported.
 WRONG_ARGS = """CREATE FUNCTION wrong_args(p int) RETURNS int LANGUAGE plpgsql AS $$
 BEGIN IF p < 0 THEN RETURN latent(p, p); END IF; RETURN p; END $$;"""
@@ -76,6 +80,8 @@ UNITS = [
     UnitToVerify("function:s.loop_field", LOOP_FIELD, ("table:s.t",), True),
     UnitToVerify("procedure:s.put", TARGET_COLUMN, ("table:s.t",), True),
     UnitToVerify("function:s.wrong_args", WRONG_ARGS, ("function:s.latent",), True),
+    UnitToVerify("function:s.setof_rows", SETOF, ("table:s.t",), True),
+    UnitToVerify("procedure:s.caller", CALLER, (), True),
 ]
 
 
@@ -133,6 +139,8 @@ def test_a_clean_body_is_resolved_not_rejected(verdicts):
         ("trigger:s.trg", "field new.missing"),  # NEW of the trigger's table
         ("function:s.loop_field", "field r.nope"),  # a FOR-loop record's field
         ("procedure:s.put", "column t.gone"),  # an UPDATE target column
+        ("function:s.setof_rows", "column gone_col"),  # RETURN QUERY
+        ("procedure:s.caller", "function s.nowhere"),  # CALL
     ],
 )
 def test_missing_names_reject_before_any_scenario(verdicts, unit, name):
