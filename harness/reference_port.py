@@ -69,11 +69,18 @@ def port_files(root: Path) -> list[tuple[str, Path]]:
     return sorted(found)
 
 
+def _read(rel: str, path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise PortError(f"{rel}: cannot be read: {exc.strerror or exc}") from exc
+
+
 def content_hash(root: Path) -> str:
     """sha256 over the port's sorted relative paths and bytes (what was deployed, exactly)."""
     digest = hashlib.sha256()
     for rel, path in port_files(root):
-        data = path.read_bytes()
+        data = _read(rel, path)
         digest.update(rel.encode("utf-8") + b"\x00" + str(len(data)).encode() + b"\x00" + data)
     return digest.hexdigest()
 
@@ -102,7 +109,7 @@ def port_statements(root: Path) -> list[PortStatement]:
     statements = []
     for rel, path in port_files(root):
         try:
-            text = path.read_bytes().decode("utf-8")
+            text = _read(rel, path).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise PortError(f"{rel}: not UTF-8 (byte {exc.start})") from exc
         try:

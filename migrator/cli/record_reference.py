@@ -34,7 +34,11 @@ def run_record_reference(args, scenarios: Path, engine_spec: str) -> int:
     except (PortError, EngineUnavailable, ValueError) as exc:
         print(f"migrator: error: {exc}", file=sys.stderr)
         return 2
-    dump_transcript(rec.transcript, args.out)
+    try:
+        dump_transcript(rec.transcript, args.out)
+    except OSError as exc:
+        print(f"migrator: error: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     _print_problems(rec)
     steps = sum(len(s) for s in rec.transcript.outcomes.values())
     digest = rec.transcript.provenance.content_hash or ""

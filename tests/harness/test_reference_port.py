@@ -206,6 +206,10 @@ def test_record_reference_on_the_command_line(port, tmp_path, pg_engine, capsys)
     assert "provenance reference" in printed
     assert load_transcript(out).provenance.content_hash == content_hash(port)
     assert main([*args[:2], "--reference", str(tmp_path / "nope"), *args[4:]]) == 2
+    assert "nope: not a directory" in capsys.readouterr().err
+    unwritable = [*args[:-1], str(tmp_path / "no" / "such" / "t.yaml"), "--pg-dsn", pg_engine.admin_dsn()]
+    assert main([*unwritable, "--no-progress"]) == 2
+    assert "cannot write" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
         main([*args, "--oracle", "testcontainers"])
     assert exc.value.code == 2
