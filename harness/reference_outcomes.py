@@ -18,9 +18,11 @@ from harness.compare import Observed
 from harness.errors import (
     BY_CODE,
     FK_CHILD_MESSAGE_PREFIX,
+    ORA_ERRORS,
     UNHANDLED_USER_EXCEPTION,
     ora_for_sqlstate,
     ora_prefix,
+    sqlstate_matches_ora,
 )
 from harness.oracle import to_transcript_value
 from harness.scenarios import OraErrorOutcome, Outcome
@@ -57,6 +59,8 @@ def ora_code(sqlstate: str, message: str) -> tuple[int, str] | None:
     if sqlstate == "23503" and message.startswith(FK_CHILD_MESSAGE_PREFIX):
         return -2292, BY_CODE[-2292].message
     code = ora_for_sqlstate(sqlstate)
+    if code is None:  # not an error's own SQLSTATE, but one of the conditions it stands for (22001 → VALUE_ERROR)
+        code = next((e.code for e in ORA_ERRORS if sqlstate_matches_ora(sqlstate, e.code)), None)
     if code is None:
         return None
     if -20999 <= code <= -20000:

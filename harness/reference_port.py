@@ -57,6 +57,7 @@ class ReferenceRecording:
     left_out: list[str] = field(default_factory=list)  # scenarios whose setup failed on the port
     unrecorded: list[str] = field(default_factory=list)  # steps with no Oracle-shaped outcome
     statements: int = 0
+    rounds: int = 0  # deployment rounds that deployed something
 
 
 def port_files(root: Path) -> list[tuple[str, Path]]:
@@ -120,9 +121,11 @@ def port_statements(root: Path) -> list[PortStatement]:
     return statements
 
 
-def deploy_port(dsn: str, statements: list[PortStatement], *, timeout_ms: int = 30_000) -> list[str]:
-    """Deploy in rounds until a round adds nothing; returns what never deployed, with its error."""
+def deploy_port(dsn: str, statements: list[PortStatement], *, timeout_ms: int = 30_000) -> tuple[list[str], int]:
+    """Deploy in rounds until a round adds nothing; returns what never deployed (with its error)
+    and the number of rounds that deployed something."""
     pending: list[tuple[PortStatement, str]] = [(s, "") for s in statements]
+    rounds = 0
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f"SET statement_timeout = {int(timeout_ms)}")
         while pending:
@@ -135,7 +138,8 @@ def deploy_port(dsn: str, statements: list[PortStatement], *, timeout_ms: int = 
             pending = failed
             if not progress:
                 break
-    return [f"{s.file}:{s.line}: {err}" for s, err in pending]
+            rounds += 1
+    return [f"{s.file}:{s.line}: {err}" for s, err in pending], rounds
 
 
 def _server_version(dsn: str) -> str:
@@ -168,7 +172,7 @@ def record_reference(
     unrecorded: list[str] = []
     by_id = {s.id: s for s in scenarios.scenarios}
     with scratch_database(engine, prefix="ref") as dsn:
-        not_deployed = deploy_port(dsn, statements)
+        not_deployed, rounds = deploy_port(dsn, statements)
         version = _server_version(dsn)
         template = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
         runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms)
@@ -186,4 +190,4 @@ def record_reference(
         recorder=f"{RECORDER_VERSION} python-{platform.python_version()}",
     )
     transcript = TranscriptFile(schema=scenarios.schema_name, provenance=provenance, outcomes=outcomes)
-    return ReferenceRecording(transcript, not_deployed, left_out, unrecorded, len(statements))
+    return ReferenceRecording(transcript, not_deployed, left_out, unrecorded, len(statements), rounds)

@@ -44,6 +44,7 @@ def run_record_reference(args, scenarios: Path, engine_spec: str) -> int:
     digest = rec.transcript.provenance.content_hash or ""
     print(
         f"transcript written: {args.out} ({len(rec.transcript.outcomes)} scenarios, {steps} steps, provenance "
-        f"reference, port sha256 {digest[:16]}…, {rec.statements} statements, {len(rec.not_deployed)} not deployed)"
+        f"reference, port sha256 {digest[:16]}…, {rec.statements} statements deployed in {rec.rounds} round(s), "
+        f"{len(rec.not_deployed)} never)"
     )
     return 1 if rec.not_deployed or rec.left_out or rec.unrecorded else 0

@@ -14,6 +14,8 @@ import hashlib
 import pytest
 import yaml
 
+from harness.errors import BY_CODE
+from harness.reference_outcomes import ora_code
 from harness.reference_port import content_hash, port_statements, record_reference
 from harness.scenarios import ScenarioFile, dump_transcript, load_transcript
 from harness.verify import UnitToVerify, verify
@@ -138,6 +140,7 @@ def test_retry_rounds_deploy_what_needs_a_later_file_and_report_what_never_deplo
     assert recording.not_deployed[0].startswith("sub/03_broken.sql:3: ")
     assert "no_such_table" in recording.not_deployed[0]
     assert recording.transcript.outcomes["view"]["rows"].rows  # the view from 01_views.sql exists
+    assert recording.rounds == 2
 
 
 def test_outcomes_are_written_in_oracle_terms(recording):
@@ -213,3 +216,23 @@ def test_record_reference_on_the_command_line(port, tmp_path, pg_engine, capsys)
     with pytest.raises(SystemExit) as exc:
         main([*args, "--oracle", "testcontainers"])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("sqlstate", "message", "code"),
+    [
+        ("O2042", "custom text", (-20042, "custom text")),
+        ("P0001", "ORA-20001: from a hand port", (-20001, "from a hand port")),
+        ("P0001", "plain raise", None),  # no Oracle code: never guessed
+        ("P0002", "query returned no rows", (100, "no data found")),
+        ("P0003", "query returned more than one row", (-1422, BY_CODE[-1422].message)),
+        ("23505", "duplicate key", (-1, "unique constraint violated")),
+        ("23503", 'insert or update on table "c" violates foreign key', (-2291, BY_CODE[-2291].message)),
+        ("23503", 'update or delete on table "p" violates foreign key', (-2292, BY_CODE[-2292].message)),
+        ("22001", "value too long for type character varying(4)", (-6502, BY_CODE[-6502].message)),
+        ("OU1AB", "e_custom", (-6510, "unhandled user-defined exception")),
+        ("42P01", 'relation "x" does not exist', None),
+    ],
+)
+def test_sqlstates_map_to_oracle_codes_through_the_one_table(sqlstate, message, code):
+    assert ora_code(sqlstate, message) == code
