@@ -52,21 +52,30 @@ class UnitReferences:
 
 @dataclass
 class RoutineTracker:
-    """Records which PL/pgSQL routines each deployed unit created (OIDs grow monotonically in a
-    fresh scratch database, so new routines are those above the previous high-water mark)."""
+    """Records which PL/pgSQL routines each deployed unit defined last. A routine belongs to the
+    unit whose transaction wrote its current `pg_proc` row (its `xmin`): a package body that
+    replaces the stubs of its spec (`CREATE OR REPLACE`, same OID) owns them from then on, so what
+    is wrong in the body is reported on the body. Each unit deploys in its own transaction, and
+    transaction ids only grow in a scratch database's lifetime."""
 
     created: dict[str, list[int]] = field(default_factory=dict)
+    _owner: dict[int, str] = field(default_factory=dict)
     _mark: int = 0
 
     def __call__(self, conn: psycopg.Connection, unit_id: str) -> None:
         rows = conn.execute(
-            "SELECT p.oid::bigint FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang "
-            "WHERE l.lanname = 'plpgsql' AND p.oid::bigint > %s ORDER BY 1",
+            "SELECT p.oid::bigint, p.xmin::text::bigint FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang "
+            "WHERE l.lanname = 'plpgsql' AND p.xmin::text::bigint > %s ORDER BY 1",
             (self._mark,),
         ).fetchall()
-        if rows:
-            self.created.setdefault(unit_id, []).extend(r[0] for r in rows)
-            self._mark = rows[-1][0]
+        for oid, xmin in rows:
+            previous = self._owner.get(oid)
+            if previous is not None and previous != unit_id:
+                self.created[previous].remove(oid)
+            if previous != unit_id:
+                self.created.setdefault(unit_id, []).append(oid)
+            self._owner[oid] = unit_id
+            self._mark = max(self._mark, xmin)
 
 
 def plpgsql_check_available(conn: psycopg.Connection) -> bool:

@@ -65,6 +65,10 @@ SETOF = """CREATE FUNCTION setof_rows(p int) RETURNS SETOF int LANGUAGE plpgsql 
 BEGIN IF p < 0 THEN RETURN QUERY SELECT gone_col FROM t; END IF; RETURN QUERY SELECT v FROM t; END $$;"""
 CALLER = """CREATE PROCEDURE caller(p int) LANGUAGE plpgsql AS $$
 BEGIN IF p < 0 THEN CALL s.nowhere(p); END IF; END $$;"""
+# A package body replaces its spec's stub (same OID): what is wrong in the body is the body's.
+SPEC = "CREATE FUNCTION pkg_f() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;"
+BODY = """CREATE OR REPLACE FUNCTION pkg_f() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN RETURN (SELECT gone FROM t LIMIT 1); END $$;"""
 # A call whose arguments match no signature of an existing function: not sure, never reported.
 WRONG_ARGS = """CREATE FUNCTION wrong_args(p int) RETURNS int LANGUAGE plpgsql AS $$
 BEGIN IF p < 0 THEN RETURN latent(p, p); END IF; RETURN p; END $$;"""
@@ -82,6 +86,8 @@ UNITS = [
     UnitToVerify("function:s.wrong_args", WRONG_ARGS, ("function:s.latent",), True),
     UnitToVerify("function:s.setof_rows", SETOF, ("table:s.t",), True),
     UnitToVerify("procedure:s.caller", CALLER, (), True),
+    UnitToVerify("package_spec:s.pkg", SPEC, (), True),
+    UnitToVerify("package_body:s.pkg", BODY, ("package_spec:s.pkg", "table:s.t"), True),
 ]
 
 
@@ -141,6 +147,7 @@ def test_a_clean_body_is_resolved_not_rejected(verdicts):
         ("procedure:s.put", "column t.gone"),  # an UPDATE target column
         ("function:s.setof_rows", "column gone_col"),  # RETURN QUERY
         ("procedure:s.caller", "function s.nowhere"),  # CALL
+        ("package_body:s.pkg", "column gone"),  # CREATE OR REPLACE of the spec's stub
     ],
 )
 def test_missing_names_reject_before_any_scenario(verdicts, unit, name):
@@ -149,6 +156,11 @@ def test_missing_names_reject_before_any_scenario(verdicts, unit, name):
     assert v.reason.startswith("references missing: ") and name in v.reason
     assert "pglast + PostgreSQL (PREPARE)" in v.references
     assert v.tier == "G1"
+
+
+def test_a_replaced_stub_belongs_to_the_unit_that_replaced_it(verdicts):
+    spec = verdicts["package_spec:s.pkg"]
+    assert spec.category == "unverified" and spec.references == "resolved by pglast + PostgreSQL (PREPARE)"
 
 
 def test_a_missing_declared_type_is_rejected_at_deploy(verdicts):
