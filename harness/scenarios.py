@@ -4,13 +4,21 @@ A **scenario file** (`fixtures/scenarios/<schema>.yaml`) lists, per scenario, th
 setup statements and steps; each step has the SQL a user runs on Oracle and the SQL they would run
 on PostgreSQL after migration. A **transcript file** (`fixtures/transcripts/<schema>.yaml`) holds
 Oracle's outcome of every step, with a provenance block saying where those outcomes came from:
-`oracle` (recorded from a live Oracle: banner, version, time, recorder version) or `authored`
-(written by hand from documented Oracle semantics — never G3 evidence). The format is described
-for people in `runbooks/scenarios-and-transcripts.md`.
+`oracle` (recorded from a live Oracle: banner, version, time, recorder version), `reference`
+(recorded from a PostgreSQL port a team trusts: the port's content hash, server version, time,
+recorder version — at most G2 evidence) or `authored` (written by hand from documented Oracle
+semantics — never G3 evidence). The format is described for people in
+`runbooks/scenarios-and-transcripts.md`.
+
+**Held-out steps.** Every scenario's steps are split, by a hash of scenario id and step name, into
+the steps a repair prompt may quote and the steps only the judge sees (`held_out`): a unit the
+agent repairs is accepted only when the held-out steps agree too, so it cannot be fitted to the
+feedback it was shown.
 """
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -100,12 +108,15 @@ class Outcome(_Model):
 
 
 class Provenance(_Model):
-    kind: Literal["oracle", "authored"]
-    # oracle: recorded from a live database
+    kind: Literal["oracle", "reference", "authored"]
+    # oracle: recorded from a live database (reference: from a PostgreSQL server, its version)
     banner: str | None = None
     version: str | None = None
     recorded_at: str | None = None
     recorder: str | None = None
+    # reference: sha256 over the port's sorted relative paths and bytes, and where it was read
+    content_hash: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    reference: str | None = None
     # authored: who wrote it and from what
     author: str | None = None
     basis: str | None = None
@@ -114,6 +125,8 @@ class Provenance(_Model):
     def _complete(self) -> Provenance:
         if self.kind == "oracle" and not (self.banner and self.version and self.recorded_at and self.recorder):
             raise ValueError("oracle provenance needs banner, version, recorded_at and recorder")
+        if self.kind == "reference" and not (self.content_hash and self.recorded_at and self.recorder):
+            raise ValueError("reference provenance needs content_hash, recorded_at and recorder")
         if self.kind == "authored" and not (self.author and self.basis):
             raise ValueError("authored provenance needs author and basis")
         return self
@@ -124,6 +137,31 @@ class TranscriptFile(_Model):
     provenance: Provenance
     # scenario id -> step name -> outcome; setup statements must succeed on Oracle (recorded as such)
     outcomes: dict[str, dict[str, Outcome]]
+
+
+def _step_hash(scenario_id: str, step_name: str) -> int:
+    digest = hashlib.sha256(f"{scenario_id}\x00{step_name}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def held_out_steps(scenario: Scenario) -> frozenset[str]:
+    """The names of the steps only the judge sees: about one in three, chosen by hash (stable
+    across runs and machines); a scenario keeps at least one visible step and, with two steps or
+    more, at least one held-out step."""
+    if len(scenario.steps) < 2:
+        return frozenset()
+    ranked = sorted(scenario.steps, key=lambda s: _step_hash(scenario.id, s.name))
+    held = {s.name for s in ranked if _step_hash(scenario.id, s.name) % 3 == 0}
+    if not held:
+        held.add(ranked[0].name)
+    if len(held) == len(scenario.steps):
+        held.discard(ranked[-1].name)
+    return frozenset(held)
+
+
+def held_out(scenario: Scenario, step: Step) -> bool:
+    """Whether `step` is held out of every repair prompt (the one rule every consumer uses)."""
+    return step.name in held_out_steps(scenario)
 
 
 def load_scenarios(path: Path) -> ScenarioFile:

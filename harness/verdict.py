@@ -7,11 +7,14 @@ Categories (never blended into one score):
 - `unverified`: PostgreSQL accepted it, but there is no Oracle evidence to compare with, or its
   inner references are unresolved, or — with synthesized evidence — the steps did not execute
   every statement and branch of its PL/pgSQL (the reason says which);
-- `rejected`: PostgreSQL refused it (parse or deploy error), or a dependency was rejected.
+- `rejected`: PostgreSQL refused it (parse or deploy error), a dependency was rejected, or its
+  body references a table, column, function, type or schema that does not exist (found before any
+  scenario runs, by harness.references).
 
 Tiers: G0 no correctness evidence; G1 the target parses statically; G2 G1 + deployed with
-references resolved; G3 G2 + agrees with Oracle-*recorded* ground truth (authored transcripts
-stop at G2).
+references resolved; G3 G2 + agrees with Oracle-*recorded* ground truth. Transcripts recorded
+from a trusted PostgreSQL port (`reference` provenance) and hand-written ones (`authored`) stop
+at G2: only Oracle's own behaviour is G3 evidence.
 """
 
 from __future__ import annotations
@@ -41,12 +44,17 @@ class UnitEvidence:
     deployed: bool
     deploy_error: str | None = None
     blocked_by: list[str] = field(default_factory=list)
-    # None: plpgsql_check not available; [] clean; otherwise the unresolved references it found
+    # None: not resolved (no method could read the bodies); [] clean; otherwise what plpgsql_check
+    # found unresolved
     reference_problems: list[str] | None = None
+    # Names PostgreSQL could not resolve and the catalog confirms missing: the unit is rejected
+    missing_references: list[str] = field(default_factory=list)
+    reference_method: str | None = None  # "plpgsql_check" | "pglast + PostgreSQL (PREPARE)"
+    references_unchecked: list[str] = field(default_factory=list)  # routines no method could read
     steps: list[StepVerdict] = field(default_factory=list)
     missing_outcomes: list[str] = field(default_factory=list)  # "scenario/step" with no Oracle outcome
     setup_errors: list[str] = field(default_factory=list)
-    provenance: str | None = None  # "oracle" | "authored" | None (no transcript)
+    provenance: str | None = None  # "oracle" | "reference" | "authored" | None (no transcript)
     coverage: Coverage | None = None  # of the unit's PL/pgSQL by its scenarios (None: nothing to cover)
     require_coverage: bool = False  # synthesized evidence counts only with complete coverage
 
@@ -66,20 +74,25 @@ class Verdict:
 
 
 def _references(ev: UnitEvidence) -> str:
+    method = ev.reference_method or "plpgsql_check"
+    if ev.missing_references:
+        return f"missing (resolved by {method}): " + "; ".join(ev.missing_references)
     if ev.reference_problems is None:
+        if ev.references_unchecked:
+            return f"exercised by scenarios only ({method} could not read: " + "; ".join(ev.references_unchecked) + ")"
         return "exercised by scenarios only (plpgsql_check not installed)"
     if ev.reference_problems:
         return "unresolved: " + "; ".join(ev.reference_problems)
-    return "resolved by plpgsql_check"
+    return f"resolved by {method}"
 
 
 def _tier(ev: UnitEvidence, agrees: bool) -> str:
     if not ev.parsed:
         return "G0"
     refs_ok = ev.reference_problems is None and ev.steps or ev.reference_problems == []
-    if not ev.deployed or not refs_ok:
+    if not ev.deployed or not refs_ok or ev.missing_references:
         return "G1"
-    if agrees and ev.provenance == "oracle":
+    if agrees and ev.provenance == "oracle":  # never `reference` (a PostgreSQL port) nor `authored`
         return "G3"
     return "G2"
 
@@ -95,6 +108,9 @@ def decide(ev: UnitEvidence) -> Verdict:
         return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
     if ev.blocked_by:
         reason = "dependency rejected: " + ", ".join(ev.blocked_by)
+        return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
+    if ev.missing_references:
+        reason = "references missing: " + "; ".join(ev.missing_references)
         return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
     first = next(((s.scenario_id, s.step, s.mismatch) for s in ev.steps if s.mismatch is not None), None)
     if ev.setup_errors:

@@ -16,7 +16,7 @@ from harness.compare import compare_step
 from harness.coverage import coverage_of, instrument
 from harness.deploy import DeployOutcome, deploy_units
 from harness.postgres import PostgresEngine, scratch_database
-from harness.references import RoutineTracker, check_references
+from harness.references import RoutineTracker, check_references, evidence_fields
 from harness.runner import ScenarioRun, iter_runs
 from harness.scenarios import ScenarioFile, TranscriptFile
 from harness.verdict import StepVerdict, UnitEvidence, Verdict, decide
@@ -46,9 +46,10 @@ class VerifyResult:
     agent: SideResult
     do_nothing: SideResult
     provenance: str | None
-    references_checked: bool
+    references_checked: bool  # some method resolved inner references (see references_method)
     deploy: list[DeployOutcome]
     seconds: float
+    references_method: str | None = None  # "plpgsql_check" | "pglast + PostgreSQL (PREPARE)"
 
 
 def _dbname(dsn: str) -> str:
@@ -100,23 +101,22 @@ def _run_side(
     transcript: TranscriptFile | None,
     *,
     step_timeout_ms: int,
-) -> tuple[SideResult, list[DeployOutcome], bool]:
+) -> tuple[SideResult, list[DeployOutcome], str]:
     tracker = RoutineTracker()
     with scratch_database(engine, prefix="tpl", check_references=True) as tpl_dsn:
         items = [(u.unit_id, u.sql, u.depends_on) for u in units]
         pre, outcomes = deploy_units(tpl_dsn, preamble, items, probe=tracker)
-        problems = check_references(tpl_dsn, tracker.created)
+        method, found = check_references(tpl_dsn, tracker.created)
         evidence = {}
         for u, d in zip(units, outcomes):
-            refs = None if problems is None else problems.get(u.unit_id, [])
             evidence[u.unit_id] = UnitEvidence(
                 u.unit_id,
                 u.parsed,
                 d.ok,
                 d.error,
                 list(d.blocked_by),
-                refs,
                 provenance=transcript.provenance.kind if transcript else None,
+                **evidence_fields(method, found.get(u.unit_id)),
             )
         total = agreeing = 0
         seconds: dict[str, float] = {}
@@ -130,7 +130,7 @@ def _run_side(
                 ev.coverage = coverage_of(plan, unit_id, hits.get(unit_id, set()))
                 ev.require_coverage = scenarios.synthesis is not None
     verdicts = [decide(evidence[u.unit_id]) for u in units]
-    return SideResult(verdicts, total, agreeing, seconds, pre.error), outcomes, problems is not None
+    return SideResult(verdicts, total, agreeing, seconds, pre.error), outcomes, method
 
 
 def verify(
@@ -147,13 +147,10 @@ def verify(
     baseline row every report shows). Only tools that judge one variant against an already
     reported baseline (the mutation script) switch it off."""
     t0 = time.perf_counter()
-    agent, outcomes, checked = _run_side(
-        engine, preamble, units, scenarios, transcript, step_timeout_ms=step_timeout_ms
-    )
+    agent, outcomes, method = _run_side(engine, preamble, units, scenarios, transcript, step_timeout_ms=step_timeout_ms)
     nothing = SideResult([], 0, 0)  # not measured in this call
     if do_nothing:
         empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in units]
         nothing, _, _ = _run_side(engine, preamble, empty, scenarios, transcript, step_timeout_ms=step_timeout_ms)
-    return VerifyResult(
-        agent, nothing, transcript.provenance.kind if transcript else None, checked, outcomes, time.perf_counter() - t0
-    )
+    provenance = transcript.provenance.kind if transcript else None
+    return VerifyResult(agent, nothing, provenance, True, outcomes, time.perf_counter() - t0, method)

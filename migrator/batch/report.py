@@ -94,12 +94,13 @@ class ArmRow(_Frozen):
 
 
 class VerificationSummary(_Frozen):
-    provenance: str | None  # of the transcript: oracle | authored | None
-    references_checked: bool  # plpgsql_check ran
+    provenance: str | None  # of the transcript: oracle | reference | authored | None
+    references_checked: bool  # inner references were resolved statically (references_method says how)
     rows: list[ArmRow]  # agent first, then do-nothing
     scenario_seconds_median: float | None
     scenario_seconds_p95: float | None
     seconds: float
+    references_method: str | None = None  # "plpgsql_check" | "pglast + PostgreSQL (PREPARE)"
 
 
 class Summary(_Frozen):
@@ -179,11 +180,27 @@ def exit_code(report: RunReport) -> int:
     return 1 if bad_input or bad_unit or report.preamble_error else 0
 
 
+# What each transcript provenance is worth, in the words the report uses.
+PROVENANCE_TEXT = {
+    "oracle": "recorded from a live Oracle: agreement is G3 evidence",
+    "reference": "recorded from a trusted PostgreSQL port (`record --reference`): agreement is at most G2, "
+    "it shows the migration behaves like that port, not like Oracle",
+    "authored": "written by hand from documented Oracle semantics: agreement is at most G2",
+}
+
+
+def _references_text(v: VerificationSummary) -> str:
+    if v.references_method:
+        return f"resolved by {v.references_method} (a missing name rejects the unit)"
+    return "checked by plpgsql_check" if v.references_checked else "exercised by scenarios only"
+
+
 def verification_table(v: VerificationSummary) -> list[str]:
     """The category table, agent beside the do-nothing row (never one blended score)."""
+    meaning = PROVENANCE_TEXT.get(v.provenance or "", "no transcript")
     lines = [
-        f"Verification ({v.seconds} s): transcript provenance `{v.provenance or 'none'}`; inner references "
-        f"{'checked by plpgsql_check' if v.references_checked else 'exercised by scenarios only (plpgsql_check not installed)'}",
+        f"Verification ({v.seconds} s): transcript provenance `{v.provenance or 'none'}` ({meaning}); "
+        f"inner references {_references_text(v)}",
         "",
         "| arm | correct | wrong | unverified | rejected | steps agreeing with Oracle |",
         "|---|---|---|---|---|---|",

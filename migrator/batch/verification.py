@@ -153,6 +153,7 @@ def attach_verification(
     summary = VerificationSummary(
         provenance=result.provenance,
         references_checked=result.references_checked,
+        references_method=result.references_method,
         rows=[_arm(arm_name, result.agent), *extra_rows, _arm("do-nothing", result.do_nothing)],
         scenario_seconds_median=round(statistics.median(secs), 4) if secs else None,
         scenario_seconds_p95=_p95(secs),

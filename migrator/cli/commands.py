@@ -238,6 +238,10 @@ def run_record(args) -> int:
     if scenarios is None:
         print("migrator: error: no scenario file (use --scenarios)", file=sys.stderr)
         return 2
+    if args.reference is not None:
+        from migrator.cli.record_reference import run_record_reference
+
+        return run_record_reference(args, scenarios, _engine_spec(args))
     by_id = source.by_id()
     units = [(uid, by_id[uid].text) for uid in analyze_dependencies(source).order]
     try:

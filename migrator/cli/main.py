@@ -24,6 +24,7 @@ EXAMPLES = """examples:
   migrator verify out/hr --scenarios fixtures/scenarios/hr_payroll.yaml --transcript fixtures/transcripts/hr_payroll.yaml
   migrator regress fixtures/schemas/hr_payroll --baseline fixtures/baselines/hr_payroll.json
   migrator record fixtures/schemas/hr_payroll --oracle testcontainers --out transcript.yaml
+  migrator record fixtures/schemas/hr_payroll --reference port/ --out transcript.yaml   # a trusted PostgreSQL port
 """
 
 
@@ -122,14 +123,26 @@ def _add_verify_regress_record(sub) -> None:
     _evidence_args(r)
     rec = sub.add_parser(
         "record",
-        help="record Oracle ground truth (needs a live Oracle)",
+        help="record ground truth: from a live Oracle, or from a trusted PostgreSQL port (at most G2)",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rec.add_argument("src", type=Path, help="schema directory")
-    rec.add_argument("--oracle", required=True, help="'testcontainers' or user/password@host:port/service")
+    truth = rec.add_mutually_exclusive_group(required=True)
+    truth.add_argument("--oracle", help="'testcontainers' or user/password@host:port/service")
+    truth.add_argument(
+        "--reference",
+        type=Path,
+        metavar="DIR",
+        help="a PostgreSQL port you trust (.sql files, deployed in name order into a sandbox scratch "
+        "database); each scenario's PostgreSQL form is recorded on it. Provenance `reference`: never G3",
+    )
     rec.add_argument("--scenarios", type=Path, help="scenario file (default as for migrate)")
     rec.add_argument("--out", type=Path, required=True, help="transcript file to write")
+    _engine_args(rec)
+    rec.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar (default: on a terminal)"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from harness.incremental import IncrementalJudge
+from harness.incremental import IncrementalJudge, Judged
 from harness.verdict import Verdict
 from knowledge_base.records import Experience, Provenance, untrusted_block
 from migrator.agent.loop import Episode, Item
@@ -76,43 +77,58 @@ def detect_constructs(source: str) -> list[str]:
     return [c for c in CONSTRUCTS if f" {c} " in joined or (c.startswith("%") and c in joined)]
 
 
-def classify(candidate: str, verdict: Verdict, parsed: bool) -> str:
-    """Deterministic failure type from the verifier's output (never from a model)."""
+def classify(candidate: str, verdict: Verdict, parsed: bool, held_out_disagreeing: int = 0) -> str:
+    """Deterministic failure type from the verifier's output (never from a model). `verdict` is
+    what the prompt may quote (the visible steps); held-out steps count only as a number."""
     if "MIGRATOR_UNCONVERTED" in candidate:
         return "not converted"
     if not parsed:
         return "parse error"
     if verdict.category == "rejected":
+        if verdict.reason.startswith("references missing"):
+            return "undefined reference"
         head = verdict.reason.split(":", 1)[0]
         return _DEPLOY_FAILURES.get(head, "deploy error")
     if verdict.first_mismatch:
         return _MISMATCH_FAILURES.get(verdict.first_mismatch[2].what, "wrong rows")
     if "setup failed" in verdict.reason or "candidate failed" in verdict.reason:
         return "deploy error"
+    if held_out_disagreeing:
+        return "held-out steps disagree"
     return "unknown"
 
 
 @dataclass
 class _Parsed:
-    verdict: Verdict
+    judged: Judged
     parsed: bool
 
-    # The loop reads these through the Judgement protocol.
+    @property
+    def verdict(self) -> Verdict:
+        """What a prompt may quote: the visible steps' verdict (held-out steps never appear)."""
+        return self.judged.visible
+
+    # The loop reads these through the Judgement protocol: the category, tier and step count
+    # that decide acceptance include the held-out steps; the reason (which reaches prompts and
+    # the knowledge base) does not.
     @property
     def category(self) -> str:
-        return self.verdict.category
+        return self.judged.verdict.category
 
     @property
     def tier(self) -> str:
-        return self.verdict.tier
+        return self.judged.verdict.tier
 
     @property
     def reason(self) -> str:
-        return self.verdict.reason
+        hidden = self.judged.held_out_disagreeing
+        if self.judged.visible.category == "correct" and hidden:
+            return f"the visible steps agree; {hidden} held-out step(s) disagree (not shown)"
+        return self.judged.visible.reason + (f"; {hidden} held-out step(s) disagree too (not shown)" if hidden else "")
 
     @property
     def steps_agreeing(self) -> int:
-        return self.verdict.steps_agreeing
+        return self.judged.verdict.steps_agreeing
 
 
 class PlsqlTask:
@@ -130,6 +146,9 @@ class PlsqlTask:
     ):
         self._units, self._outputs, self._deps = units, outputs, deps
         self._judge, self._write, self._paragraphs, self._run_id = judge, write, paragraphs, run_id
+        # Object names of units not finalized yet: references to them are not "missing" yet.
+        self._pending = Counter(u.name for u in units)
+        self._names = {u.id: u.name for u in units}
 
     def items(self) -> Iterator[Item]:
         for u in self._units:
@@ -138,13 +157,14 @@ class PlsqlTask:
 
     def judge(self, item: Item, candidate: str) -> _Parsed:
         parsed = check_sql(candidate).ok if candidate.strip() else False
-        return _Parsed(self._judge.judge(item.id, candidate, parsed), parsed)
+        pending = frozenset(name for name, count in self._pending.items() if count > 0)
+        return _Parsed(self._judge.judge(item.id, candidate, parsed, pending), parsed)
 
     def needs_repair(self, judgement: _Parsed) -> bool:
         return judgement.category in ("wrong", "rejected")
 
     def classify(self, item: Item, candidate: str, judgement: _Parsed) -> str:
-        return classify(candidate, judgement.verdict, judgement.parsed)
+        return classify(candidate, judgement.verdict, judgement.parsed, judgement.judged.held_out_disagreeing)
 
     def query_text(self, item: Item, judgement: _Parsed) -> str:
         return (
@@ -152,8 +172,8 @@ class PlsqlTask:
         )
 
     def _feedback(self, judgement: _Parsed) -> str:
-        v = judgement.verdict
-        lines = [f"category: {v.category}", f"reason: {v.reason}"]
+        v = judgement.verdict  # the visible steps only
+        lines = [f"category: {judgement.category}", f"reason: {judgement.reason}"]
         if v.first_mismatch:
             scenario, step, m = v.first_mismatch
             lines.append(f"first mismatch in {scenario}/{step} ({m.what}): expected {m.expected}; got {m.actual}")
@@ -189,6 +209,7 @@ class PlsqlTask:
         self._outputs[item.id] = final
         self._write(item.id, final)
         self._judge.commit(item.id, final)
+        self._pending[self._names[item.id]] -= 1
 
     def experience(self, item: Item, episode: Episode, position: int) -> Experience:
         positive = episode.final == "correct" and episode.initial != "correct"

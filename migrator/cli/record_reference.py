@@ -1,0 +1,50 @@
+"""`migrator record SRC --reference DIR`: ground truth from a trusted PostgreSQL port.
+
+Exit codes: 0 the port deployed whole and every scenario step was recorded; 1 something of the
+port never deployed, a scenario's setup failed on it, or a step had no Oracle-shaped outcome (the
+transcript is written all the same, and says only what was recorded); 2 bad usage or input.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from harness.postgres import EngineUnavailable
+from harness.reference_port import PortError, ReferenceRecording, record_reference
+from harness.scenarios import dump_transcript, load_scenarios
+from migrator.batch.sandboxing import open_engine
+
+
+def _print_problems(rec: ReferenceRecording) -> None:
+    for line in rec.not_deployed:
+        print(f"  not deployed on the reference: {line}")
+    for line in rec.left_out:
+        print(f"  scenario left out (its setup fails on the reference): {line}")
+    for line in rec.unrecorded:
+        print(f"  step not recorded: {line}")
+
+
+def run_record_reference(args, scenarios: Path, engine_spec: str) -> int:
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    try:
+        scenario_file = load_scenarios(scenarios)
+        with open_engine(engine_spec) as engine:
+            rec = record_reference(engine, args.reference, scenario_file, progress=progress)
+    except (PortError, EngineUnavailable, ValueError) as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        dump_transcript(rec.transcript, args.out)
+    except OSError as exc:
+        print(f"migrator: error: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    _print_problems(rec)
+    steps = sum(len(s) for s in rec.transcript.outcomes.values())
+    digest = rec.transcript.provenance.content_hash or ""
+    print(
+        f"transcript written: {args.out} ({len(rec.transcript.outcomes)} scenarios, {steps} steps, provenance "
+        f"reference, port sha256 {digest[:16]}…, {rec.statements} statements deployed in {rec.rounds} round(s), "
+        f"{len(rec.not_deployed)} never)"
+    )
+    return 1 if rec.not_deployed or rec.left_out or rec.unrecorded else 0
