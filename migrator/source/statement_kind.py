@@ -57,10 +57,6 @@ class Head:
     name: str | None = None
     target: tuple[str | None, str] | None = None  # (schema, name) of the attached table
 
-    @property
-    def display(self) -> str:
-        return f"{self.schema}.{self.name}" if self.schema else str(self.name)
-
 
 class _Cursor:
     """The head's code tokens with a position; words are compared upper case."""

@@ -220,24 +220,3 @@ def read_name(tokens: list[Token], i: int) -> tuple[Name, int]:
         parts.append(ident(tokens[i + 1]))
         i += 2
     return Name(parts), i
-
-
-def words_at(tokens: list[Token], i: int, *words: str) -> bool:
-    """True when tokens[i:] start with the given keywords (case-insensitive)."""
-    if i + len(words) > len(tokens):
-        return False
-    return all(tokens[i + k].is_word(w) for k, w in enumerate(words))
-
-
-def find_word(tokens: list[Token], word: str, start: int = 0) -> int:
-    """Index of the first top-level (depth 0) keyword `word` at or after start, or -1."""
-    depth = 0
-    for j in range(start, len(tokens)):
-        t = tokens[j]
-        if t.kind == "op" and t.text == "(":
-            depth += 1
-        elif t.kind == "op" and t.text == ")":
-            depth -= 1
-        elif depth == 0 and t.is_word(word):
-            return j
-    return -1

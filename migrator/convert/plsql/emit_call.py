@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
+from harness.errors import app_error_sqlstate
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import dropped_defaults
-from migrator.convert.plsql.errors import app_error_sqlstate
 from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import derived, label, oracle_tokens, sql
 from migrator.convert.plsql.parser import norm_name

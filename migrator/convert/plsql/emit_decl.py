@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from harness.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.datatypes import map_type
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.rowfields import query_fields

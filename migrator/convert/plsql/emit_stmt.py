@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from harness.errors import BY_NAME, ORA_ERRORS, USER_MESSAGE
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.errors import BY_NAME, ORA_ERRORS, USER_MESSAGE
 from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import label, sql, target_text
 from migrator.convert.plsql.parser import norm_name

@@ -11,9 +11,9 @@ Catalog `info` written here (all keys prefixed so other families' keys never cla
 
 from __future__ import annotations
 
+from harness.errors import user_exception_sqlstate
 from migrator.convert.context import Catalog, CatalogEntry
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.errors import user_exception_sqlstate
 from migrator.convert.plsql.lexer import tokenize
 from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
 from migrator.convert.plsql.parser import norm_name

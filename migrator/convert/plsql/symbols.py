@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from migrator.convert.datatypes import map_type
 from migrator.convert.plsql.lexer import Token
 
-_DATEISH = ("DATE", "TIMESTAMP")
-
 
 @dataclass
 class Coll:
@@ -91,10 +89,6 @@ class Scope:
                 for f, ora in (sym.type.fields or {}).items():  # the SQL layer reads "rec.field"
                     out[f"{n}.{f}"] = ora
         return out
-
-
-def is_dateish(ora: str) -> bool:
-    return ora.upper().startswith(_DATEISH)
 
 
 def type_text(toks: list[Token]) -> str:
