@@ -21,6 +21,7 @@ import psycopg
 from psycopg import sql
 
 from harness.embedded_reaper import claim_workdir, reap_stale_workdirs
+from harness.exceptions import HarnessError
 from harness.sandbox import ROLE_PREFIX, SCRATCH_PREFIX, Sandbox, SandboxError
 
 ENV_DSN = "MIGRATOR_PG_DSN"
@@ -36,7 +37,7 @@ class PostgresEngine(Protocol):
     def dsn(self, database: str) -> str: ...  # the execution role, never the admin
 
 
-class EngineUnavailable(RuntimeError):
+class EngineUnavailable(HarnessError):
     """The engine cannot run here (no Docker engine, no DSN...); the message says why."""
 
 

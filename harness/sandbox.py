@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 import psycopg
 from psycopg import sql
 
+from harness.exceptions import HarnessError
+
 SCRATCH_PREFIX = "mig_"
 ROLE_PREFIX = "migrator_exec_"
 # Predefined roles that reach the host or other sessions; the execution role must hold none.
@@ -51,7 +53,7 @@ SERVER_ROLES = (
 CHECK_SCHEMA = "migrator_check"  # where plpgsql_check is installed: off every search_path
 
 
-class SandboxError(RuntimeError):
+class SandboxError(HarnessError):
     """The server cannot give converted code a safe place to run; the message says why."""
 
 

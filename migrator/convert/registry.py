@@ -14,6 +14,8 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from migrator.errors import MigratorError
+
 
 @dataclass(frozen=True)
 class RuleInfo:
@@ -120,8 +122,9 @@ BY_ID: dict[str, RuleInfo] = {r.id: r for r in RULES}
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RULES))
 
 
-class UnknownRuleId(ValueError):
-    """A rule id (or family glob) that names no rule; the message lists close matches."""
+class UnknownRuleId(MigratorError, ValueError):
+    """A rule id (or family glob) that names no rule; the message lists close matches. Also a
+    ValueError so that pydantic reports it from a settings file's validator."""
 
 
 def matching(pattern: str) -> list[str]:

@@ -25,6 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from migrator.errors import MigratorError
 from migrator.source import directives, sqlplus, statement_kind
 from migrator.source.encoding import UTF8, decode_bytes, looks_binary
 from migrator.source.tree import list_files
@@ -40,7 +41,7 @@ RUNNING_KINDS = frozenset(
 )
 
 
-class SourceError(Exception):
+class SourceError(MigratorError):
     """The schema directory cannot be read at all (missing, not a directory, no SQL files)."""
 
 
