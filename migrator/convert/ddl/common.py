@@ -5,8 +5,8 @@ from __future__ import annotations
 import inspect
 
 from migrator.convert.context import ConversionContext, unconverted_marker
-from migrator.convert.ddl.tokens import LexError, Token, tokenize
 from migrator.convert.sql import convert as sql
+from migrator.source.lexer import LexError, Token, tokenize
 
 
 def _accepts_types(fn) -> bool:

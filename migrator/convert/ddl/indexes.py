@@ -5,7 +5,8 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import convert_expression, guarded, require, words
-from migrator.convert.ddl.tokens import LexError, Token, ident, matching_paren, read_name, source, split_top
+from migrator.convert.ddl.tokens import ident, read_name, source
+from migrator.source.lexer import LexError, Token, matching_paren, split_top_level
 
 # Index options after the column list that only concern storage, build or statistics.
 _PHYSICAL = {
@@ -58,7 +59,7 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     if toks[i].text != "(":
         raise LexError("expected the indexed column list")
     end = matching_paren(toks, i)
-    cols = [_element(text, el, ctx) for el in split_top(toks[i + 1 : end])]
+    cols = [_element(text, el, ctx) for el in split_top_level(toks[i + 1 : end])]
     _trailing(text, toks[end + 1 :], ctx)
     return f"CREATE {unique}INDEX {quote_ident(name)} ON {table.sql} ({', '.join(cols)});"
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import LexError, Name, Token, pg_string, read_name, string_value, tokenize
+from migrator.convert.ddl.tokens import Name, pg_string, read_name
+from migrator.source.lexer import LexError, Token, string_value, tokenize
 from migrator.source.units import UnitKind
 
 _COMMENT_TARGET = {UnitKind.VIEW: "VIEW", UnitKind.MATERIALIZED_VIEW: "MATERIALIZED VIEW"}

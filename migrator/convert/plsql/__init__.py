@@ -1,5 +1,5 @@
-"""PL/SQL → PL/pgSQL: our tokenizer and recursive-descent parser build a tree of blocks,
-declarations and statements; SQL inside goes through `migrator.convert.sql.convert` (sqlglot); rewriting
+"""PL/SQL → PL/pgSQL: our recursive-descent parser, over the tokens of the one Oracle lexer
+(`migrator.source.lexer`), builds a tree of blocks, declarations and statements; SQL inside goes through `migrator.convert.sql.convert` (sqlglot); rewriting
 happens on the tree. What cannot be converted is recorded with `ctx.unconverted` and emitted with
 `unconverted_marker`, so deployment fails loudly.
 

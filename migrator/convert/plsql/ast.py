@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrator.convert.plsql.lexer import Token
+from migrator.source.lexer import Token
 
 Toks = list[Token]
 

@@ -10,11 +10,11 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import dropped_defaults
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import derived, label, oracle_tokens, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType
 from migrator.convert.plsql.values import LValue
+from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
 # A converted named argument: `name => value`, the name as `quote_ident` writes it.
@@ -69,7 +69,7 @@ class CallMixin:
             return [], []
         params = {p.name: p for p in fits[0].params}
         pre, post = [], []
-        for k, arg in enumerate(self.split_top(toks)):
+        for k, arg in enumerate(split_top_level(toks)):
             named = len(arg) > 2 and arg[1].is_op("=>")
             p = params.get(norm_name(arg[0])) if named else (fits[0].params[k] if k < len(fits[0].params) else None)
             value = arg[2:] if named else arg
@@ -152,9 +152,12 @@ class CallMixin:
         if not self.ctx.enabled("plsql.raise_application_error"):
             self.unconverted("RAISE_APPLICATION_ERROR", "rule disabled", st.line)
             return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
+        args = split_top_level(st.args or [])
+        if not args:  # Oracle refuses the call (PLS-00306): there is no error code to raise
+            self.unconverted("RAISE_APPLICATION_ERROR", "called without an error number", st.line)
+            return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
         self.ctx.applied("plsql.raise_application_error")
-        args = self.split_top(st.args or [])
-        code = self.int_arg(args[0]) if args else None
+        code = self.int_arg(args[0])
         msg = self.expr(args[1], scope) if len(args) > 1 else "''"
         state = app_error_sqlstate(code) if code is not None else None
         errcode = f"'{state}'" if state else f"oracompat.app_errcode({self.expr(args[0], scope)})"

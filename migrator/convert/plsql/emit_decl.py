@@ -17,7 +17,7 @@ class DeclMixin:
     # ---- types -----------------------------------------------------------------------------
     def resolve_type(self, tref: A.TypeRef, scope: Scope) -> PgType:
         toks = tref.toks
-        if len(toks) >= 3 and toks[-2].is_op("%") and toks[-1].is_("TYPE", "ROWTYPE"):
+        if len(toks) >= 3 and toks[-2].is_op("%") and toks[-1].is_word("TYPE", "ROWTYPE"):
             name = [norm_name(t) for t in toks[:-2] if not t.is_op(".")]
             return self.anchored(name, toks[-1].upper, scope)
         text = type_text(toks)

@@ -6,10 +6,10 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.exprs import render
-from migrator.convert.plsql.lexer import Token, q_string_value, tokenize
 from migrator.convert.plsql.naming import target_text
 from migrator.convert.plsql.symbols import PgType, Scope
 from migrator.convert.plsql.values import LValue
+from migrator.source.lexer import LexError, Token, string_value, tokenize
 
 IND = "    "
 
@@ -43,20 +43,20 @@ class DynMixin:
         appearance (Oracle binds dynamic SQL by position); other strings are built at run time,
         so only their placeholders can be rewritten (by oracompat.bind_positional)."""
         if len(toks) == 1 and toks[0].kind == "string":
-            value = q_string_value(toks[0].text)
+            value = string_value(toks[0])
             return self.literal_dynamic(value, toks[0])
         self.ctx.note("dynamic SQL text built at run time is executed as is: its Oracle-specific SQL is not converted")
         return f"oracompat.bind_positional({self.expr(toks, scope)})"
 
     def literal_dynamic(self, value: str, tok) -> str:
         try:
-            inner = tokenize(value)[:-1]
-        except Exception:
+            inner = tokenize(value)
+        except LexError:
             self.unconverted("dynamic SQL", "cannot tokenize the statement text", tok)
             return unconverted_marker("dynamic SQL", value)
         if inner and inner[-1].is_op(";"):
             inner = inner[:-1]
-        if inner and inner[0].is_("BEGIN", "DECLARE"):
+        if inner and inner[0].is_word("BEGIN", "DECLARE"):
             self.unconverted("dynamic PL/SQL block", "an anonymous block executed dynamically", tok)
             return unconverted_marker("dynamic PL/SQL block", value)
         ph: dict[str, str] = {}

@@ -10,10 +10,10 @@ import dataclasses
 
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Scope, Sym
+from migrator.source.lexer import Token
 
 _LOCAL_KINDS = ("var", "const", "param", "cursor", "loopvar")
 

@@ -5,25 +5,12 @@ from __future__ import annotations
 from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType
 from migrator.convert.plsql.values import LValue
+from migrator.source.lexer import Token, find_top_level, split_top_level
 
 IND = "    "
-
-
-def _top_index(toks, *words, start=0) -> int | None:
-    depth = 0
-    for k in range(start, len(toks)):
-        t = toks[k]
-        if t.is_op("("):
-            depth += 1
-        elif t.is_op(")"):
-            depth -= 1
-        elif depth == 0 and t.kind == "word" and t.upper in words:
-            return k
-    return None
 
 
 class SqlMixin:
@@ -46,7 +33,7 @@ class SqlMixin:
     def st_sql(self, st: A.Sql, scope, ind):
         toks = st.toks
         head = toks[0].upper
-        if head in ("COMMIT", "ROLLBACK") and not _top_index(toks, "TO"):
+        if head in ("COMMIT", "ROLLBACK") and not find_top_level(toks, "TO"):
             return self.transaction_stmt(head, st, ind)
         sp = norm_name(toks[-1]) if len(toks) >= 2 else None
         if sp in self.block_savepoints and (head == "SAVEPOINT" or (head == "ROLLBACK" and self.in_handler)):
@@ -57,7 +44,7 @@ class SqlMixin:
             self.unconverted(head, "savepoints / SET TRANSACTION inside PL/pgSQL", st.line)
             return [f"{ind}{unconverted_marker(head, ' '.join(t.text for t in toks))};"]
         if head in ("SELECT", "WITH"):
-            k = _top_index(toks, "INTO", "BULK")
+            k = find_top_level(toks, "INTO", "BULK")
             if k is not None:
                 return self.select_into(toks, k, scope, ind)
         if head in ("INSERT", "UPDATE", "DELETE", "MERGE"):
@@ -93,11 +80,11 @@ class SqlMixin:
         return names, setup, finish
 
     def select_into(self, toks, k, scope, ind):
-        bulk = toks[k].is_("BULK")
+        bulk = toks[k].is_word("BULK")
         start = k + 3 if bulk else k + 1
-        end = _top_index(toks, "FROM", start=start)
+        end = find_top_level(toks, "FROM", start=start)
         end = len(toks) if end is None else end
-        targets = self.split_top(toks[start:end])
+        targets = split_top_level(toks[start:end])
         query = toks[:k] + toks[end:]
         if bulk:
             return self.bulk_select(query, toks[1:k], targets, scope, ind)
@@ -117,7 +104,7 @@ class SqlMixin:
         self.ctx.applied("plsql.collections")
         text = self.sql_text(query, scope)
         names, setup, finish = self.into_targets(targets, scope)
-        ncols = len(self.split_top(select_list))
+        ncols = len(split_top_level(select_list))
         star = any(t.is_op("*") for t in select_list)
         if len(names) == 1 and (ncols > 1 or star):
             lv_type = self.target_type(targets[0], scope)
@@ -151,26 +138,26 @@ class SqlMixin:
 
     def dml(self, toks, scope, ind):
         suffix = ""
-        cur = _top_index(toks, "CURRENT")
+        cur = find_top_level(toks, "CURRENT")
         if (
             cur is not None
             and cur > 0
-            and toks[cur - 1].is_("WHERE")
+            and toks[cur - 1].is_word("WHERE")
             and cur + 2 < len(toks) + 1
-            and toks[cur + 1].is_("OF")
+            and toks[cur + 1].is_word("OF")
         ):
             suffix = f" WHERE CURRENT OF {quote_ident(norm_name(toks[cur + 2]))}"
             toks = toks[: cur - 1] + toks[cur + 3 :]
-        k = _top_index(toks, "RETURNING", "RETURN")
-        into = _top_index(toks, "INTO", start=k) if k is not None else None
+        k = find_top_level(toks, "RETURNING", "RETURN")
+        into = find_top_level(toks, "INTO", start=k) if k is not None else None
         if into is None:
             return [f"{ind}{self.sql_text(toks, scope)}{suffix};"] + self.rowcount_lines(ind)
-        if toks[into - 1].is_("BULK"):
+        if toks[into - 1].is_word("BULK"):
             self.unconverted("RETURNING BULK COLLECT", "RETURNING ... BULK COLLECT INTO", toks[k])
             return [f"{ind}{unconverted_marker('RETURNING BULK COLLECT', ' '.join(t.text for t in toks))};"]
-        names, setup, finish = self.into_targets(self.split_top(toks[into + 1 :]), scope)
+        names, setup, finish = self.into_targets(split_top_level(toks[into + 1 :]), scope)
         # the RETURNING list is converted as expressions; the statement without it as SQL
-        returning = ", ".join(self.expr(e, scope) for e in self.split_top(toks[k + 1 : into]))
+        returning = ", ".join(self.expr(e, scope) for e in split_top_level(toks[k + 1 : into]))
         text = f"{self.sql_text(toks[:k], scope)} RETURNING {returning}"
         return (
             [f"{ind}{s}" for s in setup]

@@ -7,10 +7,10 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import label, sql, target_text
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
+from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
 
@@ -274,7 +274,7 @@ class StmtMixin:
     def block_lines(self, block: A.Block, scope: Scope, ind: str, owner: str) -> list[str]:
         decls = self.declarations(block.decls, scope, owner)
         first = block.body[0] if block.body else None
-        if block.handlers and isinstance(first, A.Sql) and first.toks[0].is_("SAVEPOINT") and len(first.toks) == 2:
+        if block.handlers and isinstance(first, A.Sql) and first.toks[0].is_word("SAVEPOINT") and len(first.toks) == 2:
             # SAVEPOINT as a block's first statement + ROLLBACK TO it in the handlers is exactly what
             # a PL/pgSQL exception block does: its subtransaction starts at BEGIN.
             self.block_savepoints.add(norm_name(first.toks[1]))
@@ -293,7 +293,7 @@ class StmtMixin:
         if not toks:
             return []
         out = []
-        for arg in self.split_top(toks):
+        for arg in split_top_level(toks):
             if len(arg) > 2 and arg[1].is_op("=>"):
                 out.append(f"{quote_ident(norm_name(arg[0]))} => {self.expr(arg[2:], scope)}")
             else:

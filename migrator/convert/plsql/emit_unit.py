@@ -147,7 +147,7 @@ def _head(name: str, limit: int) -> str:
 
 def _when_tokens(t: A.Trigger):
     """In WHEN, Oracle writes new.x / old.x without a colon (or the REFERENCING aliases)."""
-    from migrator.convert.plsql.lexer import Token
+    from migrator.source.lexer import Token
 
     ref = {v: k for k, v in t.referencing.items()}
     out = []

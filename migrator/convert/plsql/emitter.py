@@ -16,12 +16,12 @@ from migrator.convert.plsql.emit_nested import NestedMixin
 from migrator.convert.plsql.emit_sql import SqlMixin
 from migrator.convert.plsql.emit_stmt import StmtMixin
 from migrator.convert.plsql.exprs import ExprMixin
-from migrator.convert.plsql.lexer import LineIndex, Token, q_string_value
 from migrator.convert.plsql.naming import Owner, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.convert.plsql.values import ValueMixin
 from migrator.source.identifiers import fold
+from migrator.source.lexer import LineIndex, Token, string_value
 
 _ATTRS = {"FOUND", "NOTFOUND", "ROWCOUNT"}
 
@@ -195,7 +195,7 @@ class Emitter(ExprMixin, ValueMixin, DeclMixin, StmtMixin, SqlMixin, CallMixin, 
         op = {"INSERTING": "INSERT", "UPDATING": "UPDATE", "DELETING": "DELETE"}[word]
         if word == "UPDATING" and j < len(toks) and toks[j].is_op("("):
             inner, j = self.paren_at(toks, j)
-            value = q_string_value(inner[0].text) if len(inner) == 1 else None
+            value = string_value(inner[0]) if len(inner) == 1 else None
             if value is None:
                 self.unconverted("UPDATING(column)", "the column is not given as a string literal", toks[j - 1])
                 return unconverted_marker("UPDATING(column)", " ".join(t.text for t in inner)), j, ""

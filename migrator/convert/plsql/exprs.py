@@ -13,9 +13,9 @@ import re
 
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import sqlconv
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import oracle_tokens
 from migrator.convert.plsql.parser import norm_name
+from migrator.source.lexer import Token
 
 _PH = re.compile(r"plx__\d+")
 _CURSOR_ATTRS = {"FOUND", "NOTFOUND", "ISOPEN", "ROWCOUNT", "BULK_ROWCOUNT", "BULK_EXCEPTIONS"}

@@ -11,9 +11,9 @@ first and the whole result quoted once when written (`sql`), so `"My Proc"` owns
 from __future__ import annotations
 
 from harness.quoting import qualified, quote_ident
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.parser import norm_name
 from migrator.source.identifiers import oracle_text
+from migrator.source.lexer import Token
 
 Owner = tuple[str, ...]
 

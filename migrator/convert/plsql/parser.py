@@ -1,6 +1,7 @@
 """Recursive-descent parser for PL/SQL units: routines, packages, triggers, anonymous blocks.
 
-The parser reads the procedural layer only. SQL statements and expressions are delimited by
+Tokens come from the one Oracle lexer (`migrator.source.lexer.tokenize`, with an EOF token to
+look ahead past the end). The parser reads the procedural layer only. SQL statements and expressions are delimited by
 structure (parentheses and CASE...END nesting, terminating keywords) and kept as token lists.
 Every construct is either represented in the tree or returned as `Unsupported` with its tokens,
 so the emitter can mark it — nothing is skipped.
@@ -8,8 +9,8 @@ so the emitter can mark it — nothing is skipped.
 
 from __future__ import annotations
 
-from migrator.convert.plsql.lexer import LineIndex, Token, tokenize
 from migrator.source.identifiers import fold
+from migrator.source.lexer import LineIndex, Token, tokenize
 
 _SQL_START = {"SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COMMIT", "ROLLBACK", "SAVEPOINT", "LOCK", "SET"}
 _BLOCK_END = {"END", "ELSE", "ELSIF", "WHEN", "EXCEPTION"}
@@ -28,7 +29,7 @@ def norm_name(tok: Token) -> str:
 class Parser:
     def __init__(self, text: str):
         self.text = text
-        self.toks = tokenize(text)
+        self.toks = tokenize(text, eof=True)
         self.i = 0
         self.lines = LineIndex(text)
 
@@ -50,7 +51,7 @@ class Parser:
         return t
 
     def accept(self, *words: str) -> bool:
-        if self.tok.is_(*words):
+        if self.tok.is_word(*words):
             self.i += 1
             return True
         return False
@@ -62,7 +63,7 @@ class Parser:
         return False
 
     def expect(self, *words: str) -> Token:
-        if not self.tok.is_(*words):
+        if not self.tok.is_word(*words):
             self.error(f"expected {'/'.join(words)}")
         return self.advance()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from migrator.convert.datatypes import map_type
-from migrator.convert.plsql.lexer import Token
+from migrator.source.lexer import Token
 
 
 @dataclass

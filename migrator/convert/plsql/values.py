@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import derived, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType
+from migrator.source.lexer import LexError, matching_paren, split_top_level
 
 _COLL_METHODS = {"COUNT", "FIRST", "LAST", "EXISTS", "NEXT", "PRIOR", "LIMIT"}
 
@@ -123,15 +123,12 @@ class ValueMixin:
             return base, j, ptype
 
     def paren_at(self, toks, j):
-        depth = 0
-        for k in range(j, len(toks)):
-            if toks[k].is_op("("):
-                depth += 1
-            elif toks[k].is_op(")"):
-                depth -= 1
-                if depth == 0:
-                    return toks[j + 1 : k], k + 1
-        return toks[j + 1 :], len(toks)
+        """(tokens inside the '(' at toks[j], index after its ')'); an unclosed one runs to the end."""
+        try:
+            k = matching_paren(toks, j)
+        except LexError:
+            return toks[j + 1 :], len(toks)
+        return toks[j + 1 : k], k + 1
 
     def sparse_to_array(self, base: str, t: PgType) -> str:
         c = t.coll
@@ -192,7 +189,7 @@ class ValueMixin:
 
     def constructor(self, ptype: PgType, toks, j, scope):
         inner, j2 = self.paren_at(toks, j)
-        args = [self.expr(a, scope) for a in self.split_top(inner)] if inner else []
+        args = [self.expr(a, scope) for a in split_top_level(inner)] if inner else []
         if (off := self.rule_off("plsql.collections", "constructor", ptype.ora or ptype.pg, toks[j])) is not None:
             return off, j2, ""
         self.ctx.applied("plsql.collections")
@@ -204,21 +201,6 @@ class ValueMixin:
         if not args:
             return f"'{{}}'::{self.castable(ptype.pg)}", j2, ""
         return f"ARRAY[{', '.join(args)}]::{self.castable(ptype.pg)}", j2, ""
-
-    def split_top(self, toks) -> list[list[Token]]:
-        out, cur, depth = [], [], 0
-        for t in toks:
-            if t.is_op("("):
-                depth += 1
-            elif t.is_op(")"):
-                depth -= 1
-            if depth == 0 and t.is_op(","):
-                out.append(cur)
-                cur = []
-            else:
-                cur.append(t)
-        out.append(cur)
-        return out
 
     # ---- cursor attributes, SQLCODE/SQLERRM ----------------------------------------------------
     def cursor_attr(self, parts, attr: str, scope, tok) -> str:
@@ -258,7 +240,7 @@ class ValueMixin:
         self.ctx.applied("plsql.exceptions")
         if j < len(toks) and toks[j].is_op("("):
             inner, j = self.paren_at(toks, j)
-            if not (self.in_handler and len(inner) == 1 and inner[0].is_("SQLCODE")):
+            if not (self.in_handler and len(inner) == 1 and inner[0].is_word("SQLCODE")):
                 return f"oracompat.sqlerrm_of({self.expr(inner, scope)})", j, "VARCHAR2"
             # SQLERRM(SQLCODE) in a handler is the current error's message, like SQLERRM
         if self.in_handler:
