@@ -1,20 +1,19 @@
-"""Procedure-call statements (CALL, DBMS_OUTPUT, RAISE_APPLICATION_ERROR, collection methods),
-EXECUTE IMMEDIATE, FORALL, and assignment targets."""
+"""Procedure-call statements: calls of standalone, package and lifted routines (CALL or PERFORM,
+OUT arguments written back, defaults moved to call sites), object methods, DBMS_OUTPUT (rule
+plsql.dbms_output) and DBMS_LOCK.SLEEP. RAISE_APPLICATION_ERROR is `emit_exceptions`; collection
+EXTEND/DELETE/TRIM are `emit_collections`."""
 
 from __future__ import annotations
 
 import re
 
-from harness.errors import app_error_sqlstate
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import dropped_defaults
-from migrator.convert.plsql.naming import derived, label, oracle_tokens, sql
+from migrator.convert.plsql.naming import derived, label, sql
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.plsql.symbols import PgType
-from migrator.convert.plsql.values import LValue
-from migrator.source.lexer import Token, split_top_level
+from migrator.source.lexer import split_top_level
 
 IND = "    "
 # A converted named argument: `name => value`, the name as `quote_ident` writes it.
@@ -148,78 +147,4 @@ class CallMixin:
         self.unconverted(f"DBMS_OUTPUT.{member}", "reading the output buffer is not supported", st.line)
         return [f"{ind}{unconverted_marker('DBMS_OUTPUT.' + member)};"]
 
-    def raise_app_error(self, st, scope, ind):
-        if not self.ctx.enabled("plsql.raise_application_error"):
-            self.unconverted("RAISE_APPLICATION_ERROR", "rule disabled", st.line)
-            return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
-        args = split_top_level(st.args or [])
-        if not args:  # Oracle refuses the call (PLS-00306): there is no error code to raise
-            self.unconverted("RAISE_APPLICATION_ERROR", "called without an error number", st.line)
-            return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
-        self.ctx.applied("plsql.raise_application_error")
-        code = self.int_arg(args[0])
-        msg = self.expr(args[1], scope) if len(args) > 1 else "''"
-        state = app_error_sqlstate(code) if code is not None else None
-        errcode = f"'{state}'" if state else f"oracompat.app_errcode({self.expr(args[0], scope)})"
-        return [f"{ind}RAISE EXCEPTION USING ERRCODE = {errcode}, MESSAGE = coalesce({msg}, '');"]
-
     # ---- collection methods used as statements ---------------------------------------------------
-    def coll_statement(self, parts, st, scope, ind):
-        if len(parts) < 2 or parts[-1].upper() not in ("EXTEND", "DELETE", "TRIM"):
-            return None
-        base_toks = self.name_toks(parts[:-1])
-        typ = self.value_type(parts[:-1], scope)
-        if typ is None or typ.coll is None:
-            return None
-        if off := self.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts), st.line):
-            return [f"{ind}{off};"]
-        self.ctx.applied("plsql.collections")
-        lv = self.lvalue(base_toks, scope)
-        if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
-            lv = LValue(sql(tuple(parts[:-1])))
-        v, method = lv.target, parts[-1].upper()
-        size = quote_ident(f"{parts[-2]}__size") if len(parts) == 2 else f"{v}__size"
-        args = self.call_args(st.args, scope)
-        if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
-            n = args[0] if args else "1"
-            sign = {"EXTEND": "+", "TRIM": "-"}.get(method)
-            body = (
-                [f"{v} := oracompat.aa_{method.lower()}_at({v}, {size}, {n});", f"{size} := {size} {sign} {n};"]
-                if sign
-                else [f"{v} := '{{}}'::jsonb;", f"{size} := 0;"]
-            )
-        elif typ.coll.kind == "assoc":
-            if method == "DELETE" and not args:
-                body = [f"{v} := '{{}}'::jsonb;"]
-            elif method == "DELETE" and len(args) == 1:
-                body = [f"{v} := {v} - {self.key_text(typ.coll, args[0])};"]
-            else:
-                self.unconverted(f"collection {method}", f"{method} with these arguments on an INDEX BY table", st.line)
-                body = [f"{unconverted_marker('collection ' + method)};"]
-        elif method == "EXTEND":
-            n = args[0] if args else "1"
-            body = (
-                [f"FOR extend__i IN 1..{n} LOOP {v} := array_append({v}, NULL); END LOOP;"]
-                if args
-                else [f"{v} := array_append({v}, NULL);"]
-            )
-        elif method == "TRIM":
-            n = args[0] if args else "1"
-            body = [f"{v} := {v}[1:coalesce(cardinality({v}), 0) - ({n})];"]
-        elif not args:
-            body = [f"{v} := '{{}}';"]
-        else:
-            self.unconverted("nested table DELETE(i)", "would make a dense PostgreSQL array sparse", st.line)
-            body = [f"{unconverted_marker('nested table DELETE(i)')};"]
-        return [f"{ind}{s}" for s in lv.setup + body + lv.finish]
-
-    def name_toks(self, parts) -> list[Token]:
-        return oracle_tokens(parts)
-
-    def value_type(self, parts, scope) -> PgType | None:
-        sym = scope.get(parts[0])
-        if sym is None:
-            ref = self.package_ref(parts)
-            sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
-            return sym.type if sym is not None else None
-        return sym.type if len(parts) == 1 else None

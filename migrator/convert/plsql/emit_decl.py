@@ -1,13 +1,13 @@
-"""Declarations: types (%TYPE/%ROWTYPE, records, collections), variables, cursors, exceptions."""
+"""Declarations: types (%TYPE/%ROWTYPE, records, collection types), variables, cursors, pragmas.
+Exceptions and EXCEPTION_INIT are `emit_exceptions`; nested subprograms `emit_nested`."""
 
 from __future__ import annotations
 
-from harness.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.datatypes import map_type
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.naming import Owner, derived, label, sql
+from migrator.convert.plsql.naming import Owner, derived, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.rowfields import query_fields
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin, type_text
@@ -202,7 +202,7 @@ class DeclMixin:
         if not sym.sigs:
             return PgType("record", composite=True)
         d, scope = sym.sigs[0]
-        view = sql(derived(self.owner, f"{name}_row"))
+        view = sql(derived(self.frame.owner, f"{name}_row"))
         fields = self.query_fields(d.query)
         if self.suppress_pre or view in self.created_views:
             return PgType(view, composite=True, fields=fields)
@@ -214,44 +214,9 @@ class DeclMixin:
         self.pre.append(f"CREATE OR REPLACE VIEW {view} AS\n{self.query_text(d.query, nscope)};")
         return PgType(view, composite=True, fields=fields)
 
-    def exception_sym(self, name: str, scope: Scope, owner: Owner, inits: list) -> Sym:
-        # The declaration itself emits nothing: with the rule off, RAISE and handlers are refused.
-        if self.ctx.enabled("plsql.exceptions"):
-            self.ctx.applied("plsql.exceptions")
-        for p in inits:
-            if len(p.args) == 2 and norm_name(p.args[0][0]) == name:
-                return scope.add(self.exception_init_sym(name, p, owner))
-        state = user_exception_sqlstate(f"{label(owner)}.{name}")
-        return scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
-
-    def exception_init_sym(self, name: str, p: A.Pragma, owner: Owner) -> Sym:
-        code = self.int_arg(p.args[1])
-        if code is None:
-            self.unconverted("PRAGMA EXCEPTION_INIT", f"exception {name}: error code is not a literal", p.line)
-            state = user_exception_sqlstate(f"{label(owner)}.{name}")
-            return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
-        app = app_error_sqlstate(code)
-        if app:
-            return Sym(name, "exception", sqlstate=app, conditions=(f"SQLSTATE '{app}'",))
-        known = BY_CODE.get(code)
-        if known:
-            return Sym(name, "exception", sqlstate=known.sqlstate, conditions=known.conditions)
-        state = f"OX{abs(code) % 1000:03d}"
-        self.ctx.note(
-            f"exception {name}: ORA{code} has no PostgreSQL counterpart; raised and caught as SQLSTATE {state}"
-        )
-        return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
-
-    def int_arg(self, toks) -> int | None:
-        text = "".join(t.text for t in toks)
-        try:
-            return int(text)
-        except ValueError:
-            return None
-
     def pragma(self, d: A.Pragma) -> None:
         if d.name == "AUTONOMOUS_TRANSACTION":
-            self.autonomous = True
+            self.autonomous_pragma(d)
         elif d.name in ("RESTRICT_REFERENCES", "INLINE", "SERIALLY_REUSABLE", "UDF", "DEPRECATED"):
             self.ctx.note(f"PRAGMA {d.name} only guides the Oracle compiler; not needed in PostgreSQL")
         elif d.name != "EXCEPTION_INIT":

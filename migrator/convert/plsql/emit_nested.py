@@ -69,15 +69,8 @@ class NestedMixin:
     def lift(self, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:
         from migrator.convert.plsql.emit_routine import RoutineEmitter
 
-        names = ("extra_decls", "autonomous", "routine_kind", "pipelined", "in_handler", "trigger", "handler_diag")
-        saved = {n: getattr(self, n) for n in names}
-        self.extra_decls, self.autonomous, self.pipelined, self.in_handler, self.trigger = [], False, False, False, None
-        self.handler_diag = None
-        try:
+        with self.routine_frame(lifted):
             return RoutineEmitter(self).routine(r, lifted, scope, lifted, self.lift_guard())
-        finally:
-            for n, v in saved.items():
-                setattr(self, n, v)
 
     def lift_guard(self) -> list[str]:
         return [f"PERFORM {sql((self.pkg, 'initialize__'))}();"] if self.pkg else []

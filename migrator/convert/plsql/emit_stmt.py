@@ -1,11 +1,11 @@
-"""Statements → PL/pgSQL text (control flow, assignments, cursors, raise/return)."""
+"""Control flow → PL/pgSQL: assignments, IF, CASE, loops (LOOP, WHILE, numeric and cursor FOR),
+EXIT/CONTINUE, GOTO (unconverted), RETURN, PIPE ROW, NULL, and blocks with their labels. Which
+method emits which statement class is `emitter.STATEMENTS`."""
 
 from __future__ import annotations
 
-from harness.errors import BY_NAME, ORA_ERRORS, USER_MESSAGE
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import label, sql, target_text
 from migrator.convert.plsql.parser import norm_name
@@ -13,11 +13,6 @@ from migrator.convert.plsql.symbols import PgType, Scope, Sym
 from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
-
-
-def _predefined(name: tuple[str, ...]):
-    """The predefined Oracle exception (NO_DATA_FOUND ...) a name denotes, or None."""
-    return BY_NAME.get(".".join(name).upper())
 
 
 class StmtMixin:
@@ -32,10 +27,6 @@ class StmtMixin:
             out.extend(lines)
         return out
 
-    def stmt(self, st, scope: Scope, ind: str) -> list[str]:
-        method = getattr(self, "st_" + type(st).__name__.lower())
-        return method(st, scope, ind)
-
     def label_prefix(self, st, ind: str) -> list[str]:
         return [f"{ind}<<{quote_ident(st.label)}>>"] if st.label else []
 
@@ -44,7 +35,7 @@ class StmtMixin:
         return [f"{ind}NULL;"]
 
     def st_assign(self, st: A.Assign, scope, ind):
-        if self.trigger is not None and st.target and st.target[0].kind == "bind":
+        if self.frame.trigger is not None and st.target and st.target[0].kind == "bind":
             alias = self.trigger_alias(st.target[0].text[1:].upper())
             if alias:
                 return [f"{ind}{alias}{target_text(st.target[1:])} := {self.expr(st.value, scope)};"]
@@ -129,7 +120,7 @@ class StmtMixin:
         return [f"{ind}{unconverted_marker('GOTO', 'GOTO ' + st.target)};"]
 
     def st_blockstmt(self, st: A.BlockStmt, scope, ind):
-        return self.block_lines(st.block, scope.child(), ind, self.owner)
+        return self.block_lines(st.block, scope.child(), ind, self.frame.owner)
 
     def st_unsupported(self, st: A.Unsupported, scope, ind):
         text = " ".join(t.text for t in st.toks)
@@ -140,136 +131,15 @@ class StmtMixin:
         return [f"{ind}RETURN NEXT {self.expr(st.value, scope)};"]
 
     def st_return(self, st: A.Return, scope, ind):
-        if self.trigger is not None:
+        if self.frame.trigger is not None:
             return [f"{ind}{line}" for line in self.trigger_return()]
-        if self.pipelined:
+        if self.frame.pipelined:
             return [f"{ind}RETURN;"]
         if st.value is None:
             return [f"{ind}RETURN;"]
         return [f"{ind}RETURN {self.expr(st.value, scope)};"]
 
     # ---- exceptions ------------------------------------------------------------------------
-    def st_raise(self, st: A.Raise, scope, ind):
-        if (off := self.rule_off("plsql.exceptions", "RAISE", f"RAISE {'.'.join(st.name or ())}", st.line)) is not None:
-            return [f"{ind}{off};"]
-        self.ctx.applied("plsql.exceptions")
-        if st.name is None:
-            return [f"{ind}RAISE;"]
-        sym = self.exception_lookup(st.name, scope)
-        if sym is not None:
-            # the message is a value: a literal, whatever the exception's name holds
-            msg = USER_MESSAGE if sym.sqlstate.startswith("OU") else label(st.name)
-            return [f"{ind}RAISE EXCEPTION USING ERRCODE = '{sym.sqlstate}', MESSAGE = {pg_string(msg)};"]
-        pre = _predefined(st.name)
-        if pre is not None:
-            return [f"{ind}RAISE {pre.conditions[0]};"]
-        self.unconverted("RAISE", f"unknown exception {label(st.name)}", st.line)
-        return [f"{ind}{unconverted_marker('RAISE', 'RAISE ' + label(st.name))};"]
-
-    def exception_lookup(self, parts: tuple[str, ...], scope) -> Sym | None:
-        """The user-defined exception named by plain parts (local, own package, or pkg.e)."""
-        parts = list(parts)
-        if len(parts) == 1:
-            sym = scope.get(parts[0])
-            if sym is not None and sym.kind == "exception":
-                return sym
-            if self.pkg:
-                psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
-                if psym is not None and psym.kind == "exception":
-                    return psym
-            return None
-        ref = self.package_ref(parts)
-        return ref[1] if ref is not None and ref[1].kind == "exception" else None
-
-    def handler_lines(self, handlers: list[A.Handler], scope, ind) -> list[str]:
-        names = " OR ".join(".".join(n) for h in handlers for n in h.names)
-        if (
-            off := self.rule_off("plsql.exceptions", "EXCEPTION handlers", f"WHEN {names}", handlers[0].line)
-        ) is not None:
-            return [f"{ind}{IND}{off};"]  # in the block's body: the whole block is refused
-        self.ctx.applied("plsql.exceptions")
-        out = [f"{ind}EXCEPTION"]
-        for h in handlers:
-            conds = []
-            for name in h.names:
-                conds.extend(self.handler_conditions(name, scope, h.line))
-            out.append(f"{ind}{IND}WHEN {' OR '.join(dict.fromkeys(conds))} THEN")
-            saved = self.in_handler, self.handler_diag
-            self.in_handler, self.handler_diag = True, self.diag_needs(conds)
-            body = self.stmts(h.body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"]
-            diag = self.handler_diag
-            self.in_handler, self.handler_diag = saved
-            if diag is not None and diag["used"]:
-                body = self.diag_wrap(body, diag, ind + IND * 2)
-            out.extend(body)
-        return out
-
-    # Oracle's SQLERRM names the constraint (or column) of a constraint error; PostgreSQL's
-    # SQLERRM does not, so a handler that reads SQLERRM and can catch one of those errors first
-    # fetches the names with GET STACKED DIAGNOSTICS for oracompat.sqlerrm().
-    DIAG_VARS = {
-        "constraint": ("sqlerrm__constraint", "CONSTRAINT_NAME"),
-        "schema": ("sqlerrm__schema", "SCHEMA_NAME"),
-        "table": ("sqlerrm__table", "TABLE_NAME"),
-        "column": ("sqlerrm__column", "COLUMN_NAME"),
-    }
-
-    @staticmethod
-    def diag_needs(conds: list[str]) -> dict | None:
-        """Which diagnostics a handler catching `conds` needs for SQLERRM (None: none)."""
-        named = {e.sqlstate for e in ORA_ERRORS if e.object_message}
-        kinds = {c for e in ORA_ERRORS if e.object_message for c in e.conditions}
-        column_kinds = {
-            c for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message for c in e.conditions
-        }
-        column_states = {e.sqlstate for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message}
-        constraint, column = False, False
-        for c in conds:
-            state = c[len("SQLSTATE '") : -1] if c.startswith("SQLSTATE '") else None
-            if c == "OTHERS":
-                constraint = column = True
-            elif c in kinds or state in named:
-                constraint = True
-                column = column or c in column_kinds or state in column_states
-        if not constraint:
-            return None
-        return {"column": column, "used": False}
-
-    def diag_sqlerrm(self) -> str | None:
-        """The SQLERRM call for the current handler when it needs diagnostics (marks them used)."""
-        diag = getattr(self, "handler_diag", None)
-        if diag is None:
-            return None
-        diag["used"] = True
-        v = self.DIAG_VARS
-        table, col = (v["table"][0], v["column"][0]) if diag["column"] else ("NULL", "NULL")
-        return f"oracompat.sqlerrm(SQLSTATE, SQLERRM, {v['constraint'][0]}, {v['schema'][0]}, {table}, {col})"
-
-    def diag_wrap(self, body: list[str], diag: dict, ind: str) -> list[str]:
-        # TABLE_NAME / COLUMN_NAME only for a handler that can catch a NOT NULL violation
-        keys = ["constraint", "schema"] + (["table", "column"] if diag["column"] else [])
-        v = self.DIAG_VARS
-        items = ", ".join(f"{v[k][0]} = {v[k][1]}" for k in keys)
-        return (
-            [f"{ind}DECLARE"]
-            + [f"{ind}{IND}{v[k][0]} text;" for k in keys]
-            + [f"{ind}BEGIN", f"{ind}{IND}GET STACKED DIAGNOSTICS {items};"]
-            + [IND + line for line in body]
-            + [f"{ind}END;"]
-        )
-
-    def handler_conditions(self, name: tuple[str, ...], scope, line) -> list[str]:
-        if name == ("others",):
-            return ["OTHERS"]
-        sym = self.exception_lookup(name, scope)
-        if sym is not None:
-            return list(sym.conditions)
-        pre = _predefined(name)
-        if pre is not None:
-            return list(pre.conditions)
-        self.unconverted("exception handler", f"unknown exception {label(name)}", line)
-        return [unconverted_marker("exception", label(name))]
-
     # ---- blocks ----------------------------------------------------------------------------
     def block_lines(self, block: A.Block, scope: Scope, ind: str, owner: str) -> list[str]:
         decls = self.declarations(block.decls, scope, owner)
@@ -277,7 +147,7 @@ class StmtMixin:
         if block.handlers and isinstance(first, A.Sql) and first.toks[0].is_word("SAVEPOINT") and len(first.toks) == 2:
             # SAVEPOINT as a block's first statement + ROLLBACK TO it in the handlers is exactly what
             # a PL/pgSQL exception block does: its subtransaction starts at BEGIN.
-            self.block_savepoints.add(norm_name(first.toks[1]))
+            self.frame.block_savepoints.add(norm_name(first.toks[1]))
         out = [f"{ind}<<{quote_ident(block.label)}>>"] if block.label else []
         if decls:
             out.append(f"{ind}DECLARE")

@@ -101,7 +101,7 @@ class ExprMixin:
     def walk_bind(self, toks, i, out, ph, types) -> int:
         t = toks[i]
         name = t.text[1:].upper()
-        alias = self.trigger_alias(name) if self.trigger is not None else None
+        alias = self.trigger_alias(name) if self.frame.trigger is not None else None
         if alias:
             out.append(Token("word", alias, t.start, t.end))
             return i + 1

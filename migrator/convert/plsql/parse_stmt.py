@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parse_decl import DeclParser
 from migrator.convert.plsql.parser import _BLOCK_END, _SQL_START, ParseError, norm_name
 from migrator.source.lexer import split_top_level
-
-_SIMPLE = {"NULL", "RETURN", "RAISE", "GOTO", "EXIT", "CONTINUE", "OPEN", "FETCH", "CLOSE", "EXECUTE", "FORALL", "PIPE"}
 
 
 class PlsqlParser(DeclParser):
@@ -41,8 +41,8 @@ class PlsqlParser(DeclParser):
             return self.case_stmt()
         if u in ("LOOP", "WHILE", "FOR"):
             return self.loop_stmt()
-        if u in _SIMPLE and not self.peek().is_op(":=", "."):
-            return getattr(self, "st_" + u.lower())()
+        if u in KEYWORD_STATEMENTS and not self.peek().is_op(":=", "."):
+            return KEYWORD_STATEMENTS[u](self)
         if (
             u in _SQL_START
             and not self.peek().is_op(":=", ".")
@@ -185,8 +185,6 @@ class PlsqlParser(DeclParser):
         self.expect_op(";")
         return A.Exit(kw, target, cond)
 
-    st_continue = st_exit
-
     def st_close(self):
         self.advance()
         cur = self.scan()
@@ -292,5 +290,21 @@ class PlsqlParser(DeclParser):
             out.append(A.Handler(names, self.statements(), line))
         return out
 
+
+# A statement's first keyword → the method that parses it (control flow and SQL are read above).
+KEYWORD_STATEMENTS: dict[str, Callable[[PlsqlParser], A.Stmt]] = {
+    "NULL": PlsqlParser.st_null,
+    "RETURN": PlsqlParser.st_return,
+    "RAISE": PlsqlParser.st_raise,
+    "GOTO": PlsqlParser.st_goto,
+    "EXIT": PlsqlParser.st_exit,
+    "CONTINUE": PlsqlParser.st_exit,
+    "OPEN": PlsqlParser.st_open,
+    "FETCH": PlsqlParser.st_fetch,  # FETCH ... BULK COLLECT INTO
+    "CLOSE": PlsqlParser.st_close,
+    "EXECUTE": PlsqlParser.st_execute,  # EXECUTE IMMEDIATE
+    "FORALL": PlsqlParser.st_forall,
+    "PIPE": PlsqlParser.st_pipe,  # PIPE ROW
+}
 
 __all__ = ["PlsqlParser", "ParseError"]
