@@ -324,6 +324,8 @@ def decide(cycle: FixCycle, decision: Decision) -> FixCycle:
             f"{cycle.id}: decision names hash {decision.frozen_hash[:12]}, cycle is frozen at "
             f"{(cycle.frozen_hash or '')[:12]}"
         )
+    if cycle.run is None:  # a held decision keeps its run; a "run" state always has one
+        raise GateError(f"{cycle.id} has no recorded run to decide on")
     if cycle.run.frozen_hash != cycle.frozen_hash:
         raise TamperedCycle(f"{cycle.id}: the recorded run was made under another frozen hash")
     if decision.action == "promote" and not cycle.run.all_met and not (decision.override or "").strip():

@@ -10,6 +10,8 @@ judge only steers repairs.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
 import psycopg
 
 from harness.compare import compare_step
@@ -36,7 +38,7 @@ class IncrementalJudge:
         self._transcript = transcript
         self._timeout = step_timeout_ms
         self._done: set[str] = set()
-        self._ctx = None
+        self._ctx: AbstractContextManager[str] | None = None
         self._dsn = ""
 
     def __enter__(self) -> IncrementalJudge:
@@ -53,7 +55,7 @@ class IncrementalJudge:
             self._ctx.__exit__(None, None, None)
 
     def _template(self) -> str:
-        return psycopg.conninfo.conninfo_to_dict(self._dsn)["dbname"]
+        return str(psycopg.conninfo.conninfo_to_dict(self._dsn)["dbname"])
 
     def _deploys(self, sql: str) -> tuple[str | None, str | None]:
         if not sql.strip():

@@ -119,7 +119,7 @@ def to_transcript_value(value: Any) -> Any:
 
 
 def _read_output(cursor) -> list[str]:
-    lines = []
+    lines: list[str] = []
     line_var, status_var = cursor.var(str), cursor.var(int)
     while True:
         cursor.callproc("dbms_output.get_line", (line_var, status_var))

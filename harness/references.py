@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from harness.sandbox import CHECK_SCHEMA
+from harness.sandbox import CHECK_SCHEMA, one
 
 
 @dataclass
@@ -63,7 +63,7 @@ def check_references(dsn: str, created: dict[str, list[int]]) -> dict[str, list[
         for unit_id, oids in created.items():
             found: list[str] = []
             for oid in oids:
-                name = conn.execute("SELECT %s::oid::regprocedure::text", (oid,)).fetchone()[0]
+                name = one(conn, "SELECT %s::oid::regprocedure::text", (oid,))[0]
                 try:
                     rows = conn.execute(_CHECK, {"oid": oid}).fetchall()
                 except psycopg.Error as exc:

@@ -16,6 +16,7 @@ stop at G2).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from harness.compare import Mismatch
 
@@ -78,10 +79,15 @@ def _tier(ev: UnitEvidence, agrees: bool) -> str:
     return "G2"
 
 
+class _Counts(TypedDict):
+    steps: int
+    steps_agreeing: int
+
+
 def decide(ev: UnitEvidence) -> Verdict:
     refs = _references(ev)
     agreeing = sum(1 for s in ev.steps if s.mismatch is None)
-    counts = dict(steps=len(ev.steps), steps_agreeing=agreeing)
+    counts = _Counts(steps=len(ev.steps), steps_agreeing=agreeing)
     if not ev.deployed:
         reason = ev.deploy_error or "not deployed"
         return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)

@@ -113,6 +113,8 @@ def iter_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[T
     match = _TOKEN.match
     while pos < stop:
         m = match(text, pos, stop)
+        # the last alternative ('.' in OP) matches any character, so a match always has its group
+        assert m is not None and m.lastgroup is not None
         kind = m.lastgroup
         if kind in _SIMPLE:
             yield Token(kind, m.group(), pos, m.end())

@@ -48,9 +48,9 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
         i += 1
     if not toks[i].is_word("INDEX"):
         raise LexError("not a CREATE INDEX statement")
-    name, i = read_name(toks, i + 1)
+    qualified, i = read_name(toks, i + 1)
     # PostgreSQL puts an index in its table's schema; the index name cannot be qualified.
-    name = name.last
+    name = qualified.last
     if not toks[i].is_word("ON"):
         raise LexError("expected ON after the index name")
     if toks[i + 1].is_word("CLUSTER"):

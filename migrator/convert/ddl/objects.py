@@ -26,7 +26,8 @@ def convert_comment(text: str, ctx: ConversionContext) -> str:
         what = toks[2].text.upper()  # COMMENT ON TABLE|COLUMN|MATERIALIZED VIEW ...
         i = 4 if what == "MATERIALIZED" else 3
         name, i = read_name(toks, i)
-        if not toks[i].is_word("IS") or toks[i + 1].kind != "string":
+        value = string_value(toks[i + 1]) if toks[i].is_word("IS") else None
+        if value is None:
             raise LexError("expected IS '<text>'")
     except (LexError, IndexError) as exc:
         return unconverted(ctx, "COMMENT", f"could not read the statement: {exc}", text)
@@ -39,7 +40,7 @@ def convert_comment(text: str, ctx: ConversionContext) -> str:
     elif what not in ("COLUMN",):
         return unconverted(ctx, f"COMMENT ON {what}", "no PostgreSQL object of this kind", text)
     ctx.applied("ddl.comment")
-    return f"COMMENT ON {what} {name.sql} IS {pg_string(string_value(toks[i + 1]))};"
+    return f"COMMENT ON {what} {name.sql} IS {pg_string(value)};"
 
 
 def synonym_info(text: str) -> dict:

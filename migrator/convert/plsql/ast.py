@@ -58,6 +58,13 @@ class TypeDecl:
     index: TypeRef | None = None
     line: int = 0
 
+    @property
+    def element(self) -> TypeRef:
+        """The element type of a collection type, the base type of a subtype."""
+        if self.elem is None:
+            raise ValueError(f"type {self.name}: a {self.kind} type without an element type")
+        return self.elem
+
 
 @dataclass
 class ExceptionDecl:

@@ -15,12 +15,13 @@ from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import create_function, routine_head
 from migrator.convert.plsql.naming import derived, sql
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope
 
 IND = "    "
 
 
-class AutonomousMixin:
+class AutonomousMixin(EmitterState):
     def autonomous_pragma(self, d: A.Pragma) -> None:
         """PRAGMA AUTONOMOUS_TRANSACTION in a routine's declarations: the routine runs on its own."""
         self.frame.autonomous = True
@@ -47,7 +48,7 @@ class AutonomousMixin:
         em.ctx.applied("plsql.autonomous")
         inner_name = derived(qname, "autonomous")
         inner = create_function(routine_head(r.kind, inner_name, params, ret), body)
-        types = [scope.names[p.name].type.pg for p in r.params]
+        types = [scope.names[p.name].typed.pg for p in r.params]
         # format()'s template is a string literal in which '%' starts a directive: names and
         # types are written into it with '%' doubled
         fmt = ", ".join(f"%L::{t.replace('%', '%%')}" for t in types)

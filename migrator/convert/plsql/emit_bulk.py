@@ -15,6 +15,7 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType, Sym
 from migrator.convert.plsql.targets import LValue
 from migrator.source.lexer import Token, split_top_level
@@ -22,7 +23,7 @@ from migrator.source.lexer import Token, split_top_level
 IND = "    "
 
 
-class BulkMixin:
+class BulkMixin(EmitterState):
     # ---- BULK COLLECT ------------------------------------------------------------------------------
     def bulk_select(self, query, select_list, targets, scope, ind):
         if (off := self.rule_off("plsql.collections", "BULK COLLECT", "SELECT BULK COLLECT INTO")) is not None:

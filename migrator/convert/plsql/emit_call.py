@@ -13,6 +13,7 @@ from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import dropped_defaults
 from migrator.convert.plsql.naming import derived, label, sql
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.source.lexer import split_top_level
 
 IND = "    "
@@ -20,7 +21,7 @@ IND = "    "
 _NAMED_ARG = re.compile(r'("(?:[^"]|"")*"|[a-z_][a-z0-9_$]*) => ')
 
 
-class CallMixin:
+class CallMixin(EmitterState):
     def st_call(self, st: A.Call, scope, ind):
         parts = [norm_name(t) for t in st.name if not t.is_op(".")]
         up = tuple(p.upper() for p in parts)  # built-ins compared part by part ('.' may be in a name)

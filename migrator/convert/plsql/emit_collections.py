@@ -14,16 +14,16 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql.naming import oracle_tokens, sql
-from migrator.convert.plsql.symbols import PgType
+from migrator.convert.plsql.state import EmitterState
+from migrator.convert.plsql.symbols import Coll, PgType
 from migrator.convert.plsql.targets import LValue
 from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
 
 
-class CollectionMixin:
-    def sparse_to_array(self, base: str, t: PgType) -> str:
-        c = t.coll
+class CollectionMixin(EmitterState):
+    def sparse_to_array(self, base: str, c: Coll) -> str:
         value = (
             f"jsonb_populate_record(NULL::{c.elem_pg}, e.value)"
             if c.elem_composite
@@ -49,20 +49,21 @@ class CollectionMixin:
             return "text"
         return pg
 
-    def coll_method(self, base: str, coll, method: str, arg: str | None) -> str:
+    def coll_method(self, base: str, coll: Coll, method: str, arg: str | None) -> str:
         if (off := self.rule_off("plsql.collections", f"collection {method}", f"{base}.{method}")) is not None:
             return off
+        if method in ("EXISTS", "NEXT", "PRIOR"):
+            if arg is None:  # Oracle refuses these without an index: PLS-00306
+                self.unconverted(f"collection {method}", f"{method} needs an index argument")
+                return unconverted_marker(f"collection {method}", f"{base}.{method}")
+            self.ctx.applied("plsql.collections")
+            return self.indexed_method(base, coll, method, arg)
         self.ctx.applied("plsql.collections")
         if coll.kind == "assoc":
-            suffix = "n" if coll.numeric_keys else "s"
             if method == "COUNT":
                 return f"oracompat.aa_count({base})"
-            if method == "EXISTS":
-                return f"oracompat.aa_exists({base}, {self.key_text(coll, arg)})"
             if method in ("FIRST", "LAST"):
-                return f"oracompat.aa_{method.lower()}_{suffix}({base})"
-            if method in ("NEXT", "PRIOR"):
-                return f"oracompat.aa_{method.lower()}_{suffix}({base}, {arg})"
+                return f"oracompat.aa_{method.lower()}_{'n' if coll.numeric_keys else 's'}({base})"
             return "NULL"  # LIMIT of an associative array is NULL in Oracle
         n = f"coalesce(cardinality({base}), 0)"
         if method == "COUNT":
@@ -71,13 +72,18 @@ class CollectionMixin:
             return f"(CASE WHEN {n} > 0 THEN 1 END)"
         if method == "LAST":
             return f"nullif({n}, 0)"
+        return "NULL"  # LIMIT: a nested table's is NULL; a VARRAY's declared size is not tracked
+
+    def indexed_method(self, base: str, coll: Coll, method: str, arg: str) -> str:
+        """EXISTS(i), NEXT(i), PRIOR(i)."""
+        if coll.kind == "assoc":
+            if method == "EXISTS":
+                return f"oracompat.aa_exists({base}, {self.key_text(coll, arg)})"
+            return f"oracompat.aa_{method.lower()}_{'n' if coll.numeric_keys else 's'}({base}, {arg})"
+        n = f"coalesce(cardinality({base}), 0)"
         if method == "EXISTS":
             return f"coalesce(({arg}) BETWEEN 1 AND {n}, false)"
-        if method == "NEXT":
-            return f"oracompat.arr_next({n}, {arg})"
-        if method == "PRIOR":
-            return f"oracompat.arr_prior({n}, {arg})"
-        return str(coll.limit) if getattr(coll, "limit", None) else "NULL"
+        return f"oracompat.arr_{method.lower()}({n}, {arg})"
 
     def constructor(self, ptype: PgType, toks, j, scope):
         inner, j2 = self.paren_at(toks, j)

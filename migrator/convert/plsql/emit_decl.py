@@ -10,10 +10,11 @@ from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, derived, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.rowfields import query_fields
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin, type_text
 
 
-class DeclMixin:
+class DeclMixin(EmitterState):
     # ---- types -----------------------------------------------------------------------------
     def resolve_type(self, tref: A.TypeRef, scope: Scope) -> PgType:
         toks = tref.toks
@@ -25,14 +26,14 @@ class DeclMixin:
             parts = [norm_name(t) for t in toks if not t.is_op(".")]
             sym = scope.get(parts[0]) if len(parts) == 1 else None
             if sym is not None and sym.kind == "type":
-                return sym.type
+                return sym.typed
             ref = self.package_ref(parts) if len(parts) > 1 else None
             if ref is not None and ref[1].kind == "type":
-                return ref[1].type
+                return ref[1].typed
             if len(parts) == 1 and self.pkg:
                 psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
                 if psym is not None and psym.kind == "type":
-                    return psym.type
+                    return psym.typed
             st = self.schema_collection_type(parts)
             if st is not None:
                 return st
@@ -43,7 +44,7 @@ class DeclMixin:
             sym = scope.get(name[0]) if len(name) == 1 else None
             if sym is not None and sym.kind == "cursor":
                 return self.cursor_rowtype(name[0], sym)
-            return PgType(sql(tuple(name)), composite=True, fields=self.table_columns(name))
+            return PgType(sql(tuple(name)), composite=True, fields=self.table_columns(tuple(name)))
         if len(name) == 1:
             sym = scope.get(name[0])
             if sym is not None and sym.type is not None:
@@ -93,14 +94,14 @@ class DeclMixin:
         if d.kind == "refcursor":
             t = PgType("refcursor", refcursor=True)
         elif d.kind == "subtype":
-            t = self.resolve_type(d.elem, scope)
+            t = self.resolve_type(d.element, scope)
         elif d.kind == "record":
             t = PgType(sql(derived(owner, d.name)), composite=True)
             t.fields = self.create_record_type(t.pg, d, scope)
         else:
-            elem = self.resolve_type(d.elem, scope)
+            elem = self.resolve_type(d.element, scope)
             if d.kind == "assoc":
-                idx = type_text(d.index.toks).upper()
+                idx = type_text(d.index.toks if d.index is not None else []).upper()
                 numeric = not idx.startswith(("VARCHAR", "STRING", "NVARCHAR", "CHAR", "LONG"))
                 t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
             else:
@@ -152,7 +153,7 @@ class DeclMixin:
     def var_line(self, d: A.VarDecl, scope: Scope) -> str:
         t = self.resolve_type(d.type, scope)
         if d.name in self.sparse_names and t.coll is not None and t.coll.kind == "array":
-            return self.sparse_var_line(d, t, scope)
+            return self.sparse_var_line(d, t, t.coll, scope)
         scope.add(Sym(d.name, "const" if d.constant else "var", t))
         parts = [quote_ident(d.name)]
         if d.constant:
@@ -166,11 +167,10 @@ class DeclMixin:
             parts.append(":= '{}'::jsonb")  # an INDEX BY table starts empty, never NULL
         return " ".join(parts) + ";"
 
-    def sparse_var_line(self, d: A.VarDecl, t: PgType, scope: Scope) -> str:
+    def sparse_var_line(self, d: A.VarDecl, t: PgType, c: Coll, scope: Scope) -> str:
         """A nested table that DELETE(i) makes sparse is held as a jsonb map index → element (like
         an INDEX BY table); whole-value uses convert to/from the dense array type."""
         self.ctx.note(f"{d.name}: nested table with DELETE(i) held as jsonb; compacted to {t.pg} when used whole")
-        c = t.coll
         st = PgType("jsonb", t.ora, coll=Coll("assoc", c.elem_pg, c.elem_ora, True, c.elem_composite), array_pg=t.pg)
         init = f"oracompat.arr_to_aa({self.expr(d.default, scope)})" if d.default else "'{}'::jsonb"
         scope.add(Sym(d.name, "var", st))

@@ -7,12 +7,13 @@ from __future__ import annotations
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.exprs import render
+from migrator.convert.plsql.state import EmitterState
 from migrator.source.lexer import LexError, Token, string_value, tokenize
 
 IND = "    "
 
 
-class DynMixin:
+class DynMixin(EmitterState):
     # ---- EXECUTE IMMEDIATE -----------------------------------------------------------------
     def st_execimmediate(self, st: A.ExecImmediate, scope, ind):
         sql = self.dynamic_sql(st.sql, scope)
@@ -39,8 +40,8 @@ class DynMixin:
         """A literal statement is converted like static SQL, with :binds → $n in order of
         appearance (Oracle binds dynamic SQL by position); other strings are built at run time,
         so only their placeholders can be rewritten (by oracompat.bind_positional)."""
-        if len(toks) == 1 and toks[0].kind == "string":
-            value = string_value(toks[0])
+        value = string_value(toks[0]) if len(toks) == 1 else None
+        if value is not None:
             return self.literal_dynamic(value, toks[0])
         self.ctx.note("dynamic SQL text built at run time is executed as is: its Oracle-specific SQL is not converted")
         return f"oracompat.bind_positional({self.expr(toks, scope)})"

@@ -17,6 +17,7 @@ from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, label
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import split_top_level
 
@@ -28,7 +29,7 @@ def _predefined(name: tuple[str, ...]):
     return BY_NAME.get(".".join(name).upper())
 
 
-class ExceptionMixin:
+class ExceptionMixin(EmitterState):
     # ---- declarations: exceptions and PRAGMA EXCEPTION_INIT ----------------------------------------
     def exception_sym(self, name: str, scope: Scope, owner: Owner, inits: list) -> Sym:
         # The declaration itself emits nothing: with the rule off, RAISE and handlers are refused.
@@ -75,7 +76,7 @@ class ExceptionMixin:
         sym = self.exception_lookup(st.name, scope)
         if sym is not None:
             # the message is a value: a literal, whatever the exception's name holds
-            msg = USER_MESSAGE if sym.sqlstate.startswith("OU") else label(st.name)
+            msg = USER_MESSAGE if (sym.sqlstate or "").startswith("OU") else label(st.name)
             return [f"{ind}RAISE EXCEPTION USING ERRCODE = '{sym.sqlstate}', MESSAGE = {pg_string(msg)};"]
         pre = _predefined(st.name)
         if pre is not None:
@@ -85,7 +86,6 @@ class ExceptionMixin:
 
     def exception_lookup(self, parts: tuple[str, ...], scope) -> Sym | None:
         """The user-defined exception named by plain parts (local, own package, or pkg.e)."""
-        parts = list(parts)
         if len(parts) == 1:
             sym = scope.get(parts[0])
             if sym is not None and sym.kind == "exception":
@@ -95,7 +95,7 @@ class ExceptionMixin:
                 if psym is not None and psym.kind == "exception":
                     return psym
             return None
-        ref = self.package_ref(parts)
+        ref = self.package_ref(list(parts))
         return ref[1] if ref is not None and ref[1].kind == "exception" else None
 
     def raise_app_error(self, st, scope, ind):

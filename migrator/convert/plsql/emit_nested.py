@@ -12,6 +12,7 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import Token
 
@@ -41,7 +42,7 @@ def outer_locals(scope: Scope) -> set[str]:
     return names
 
 
-class NestedMixin:
+class NestedMixin(EmitterState):
     def nested_routine(self, r: A.Routine, scope: Scope, owner: Owner) -> None:
         lifted = derived(owner, r.name)
         sym = scope.names.get(r.name)

@@ -16,10 +16,11 @@ from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import IND, RoutineEmitter, create_function
 from migrator.convert.plsql.naming import key_part, sql
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
 
 
-class PackageMixin:
+class PackageMixin(EmitterState):
     """Names that reach into packages: pkg.var, pkg.type, pkg.exception, pkg.member(...), and the
     scope of a package's own declarations (built once per unit, without creating anything)."""
 
@@ -152,7 +153,7 @@ def member(em, pkg: str, r: A.Routine, scope: Scope, guard: list[str]) -> str:
 
 def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> list[str]:
     sym = scope.names[d.name]
-    pg = sym.type.pg
+    pg = sym.typed.pg
     init = sql((pkg, "initialize__"))
     if d.constant:
         value = em.expr(d.default, scope) if d.default else "NULL"
@@ -193,10 +194,10 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
         default = ""
         if d.default:
             default = f" := {em.expr(d.default, scope)}"
-        elif sym.type.coll is not None and sym.type.coll.kind == "assoc":
+        elif sym.typed.coll is not None and sym.typed.coll.kind == "assoc":
             default = " := '{}'::jsonb"
         var = quote_ident(f"v__{name}")
-        decls.append(f"{IND}{var} {sym.type.pg}{default};")
+        decls.append(f"{IND}{var} {sym.typed.pg}{default};")
         sets.append(f"{IND}PERFORM oracompat.pkg_set({pg_string(state_key(schema, pkg, name))}, {var}::text);")
     lines = (
         (["DECLARE"] + decls if decls else [])

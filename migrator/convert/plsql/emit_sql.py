@@ -9,12 +9,13 @@ from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.source.lexer import find_top_level, split_top_level
 
 IND = "    "
 
 
-class SqlMixin:
+class SqlMixin(EmitterState):
     def query_text(self, toks, scope) -> str:
         if toks and toks[0].is_op("(") and toks[-1].is_op(")"):
             toks = toks[1:-1]
@@ -99,7 +100,7 @@ class SqlMixin:
             toks = toks[: cur - 1] + toks[cur + 3 :]
         k = find_top_level(toks, "RETURNING", "RETURN")
         into = find_top_level(toks, "INTO", start=k) if k is not None else None
-        if into is None:
+        if k is None or into is None:
             return [f"{ind}{self.sql_text(toks, scope)}{suffix};"] + self.rowcount_lines(ind)
         if toks[into - 1].is_word("BULK"):
             return self.bulk_returning(toks, k, ind)

@@ -7,15 +7,16 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.naming import label, sql, target_text
+from migrator.convert.plsql.naming import Owner, label, sql, target_text
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
 from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
 
 
-class StmtMixin:
+class StmtMixin(EmitterState):
     def stmts(self, body: list, scope: Scope, ind: str) -> list[str]:
         out: list[str] = []
         for st in body:
@@ -92,7 +93,8 @@ class StmtMixin:
 
     def st_forcursor(self, st: A.ForCursor, scope, ind):
         inner = scope.child()
-        sym = scope.get(st.cursor[0]) if st.query is None and len(st.cursor) == 1 else None
+        cursor = st.cursor or ()  # a named cursor, or () for an inline query
+        sym = scope.get(cursor[0]) if st.query is None and len(cursor) == 1 else None
         query = sym.sigs[0][0].query if sym is not None and sym.kind == "cursor" and sym.sigs else st.query
         inner.add(Sym(st.var, "var", PgType("record", composite=True, fields=self.query_fields(query))))
         var = quote_ident(st.var)
@@ -103,11 +105,11 @@ class StmtMixin:
             return [f"{ind}DECLARE", f"{ind}{IND}{var} record;", f"{ind}BEGIN"] + body + [f"{ind}END;"]
         if sym is None or sym.kind != "cursor":
             self.unconverted(
-                "cursor FOR loop", f"cursor {label(st.cursor)} is not a cursor declared in this unit", st.line
+                "cursor FOR loop", f"cursor {label(cursor)} is not a cursor declared in this unit", st.line
             )
-            return [f"{ind}{unconverted_marker('cursor FOR loop', label(st.cursor))};"]
+            return [f"{ind}{unconverted_marker('cursor FOR loop', label(cursor))};"]
         args = f"({', '.join(self.call_args(st.args, scope))})" if st.args else ""
-        return self.loop_lines(st, f"FOR {var} IN {sql(st.cursor)}{args} LOOP", st.body, inner, ind)
+        return self.loop_lines(st, f"FOR {var} IN {sql(cursor)}{args} LOOP", st.body, inner, ind)
 
     def st_exit(self, st: A.Exit, scope, ind):
         text = st.keyword + (f" {quote_ident(st.target)}" if st.target else "")
@@ -141,7 +143,7 @@ class StmtMixin:
 
     # ---- exceptions ------------------------------------------------------------------------
     # ---- blocks ----------------------------------------------------------------------------
-    def block_lines(self, block: A.Block, scope: Scope, ind: str, owner: str) -> list[str]:
+    def block_lines(self, block: A.Block, scope: Scope, ind: str, owner: Owner) -> list[str]:
         decls = self.declarations(block.decls, scope, owner)
         first = block.body[0] if block.body else None
         if block.handlers and isinstance(first, A.Sql) and first.toks[0].is_word("SAVEPOINT") and len(first.toks) == 2:

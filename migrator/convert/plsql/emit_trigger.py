@@ -16,14 +16,21 @@ from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import RoutineEmitter, create_function
 from migrator.convert.plsql.naming import key_part, sql
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope
 from migrator.source.identifiers import fold
 from migrator.source.lexer import Token, string_value
 
 
-class TriggerMixin:
+class TriggerMixin(EmitterState):
+    def this_trigger(self) -> A.Trigger:
+        """The trigger whose body is being emitted (callers first check that there is one)."""
+        if self.frame.trigger is None:
+            raise TypeError("not inside a trigger body")
+        return self.frame.trigger
+
     def trigger_alias(self, name: str) -> str | None:
-        ref = self.frame.trigger.referencing
+        ref = self.this_trigger().referencing
         for which in ("NEW", "OLD"):
             if name == ref.get(which, which):
                 return which
@@ -46,7 +53,7 @@ class TriggerMixin:
         """UPDATING('COL') is true when COL is a SET target, changed or not: a helper `UPDATE OF col`
         trigger (emit_unit.updating_helpers) sets a flag that this trigger takes on entry."""
         q = quote_ident(col)
-        if self.frame.trigger.timing == "INSTEAD OF":  # PostgreSQL allows no column list there
+        if self.this_trigger().timing == "INSTEAD OF":  # PostgreSQL allows no column list there
             self.ctx.note(
                 f"UPDATING('{col}') → NEW.{q} IS DISTINCT FROM OLD.{q}: INSTEAD OF triggers "
                 "cannot tell whether an UPDATE listed the column without changing it"
@@ -55,12 +62,12 @@ class TriggerMixin:
         var = quote_ident(f"updating__{col}")
         if col not in self.frame.updating_cols:
             self.frame.updating_cols.append(col)
-            key = updating_flag_key(self.schema, self.frame.trigger.name, col)
+            key = updating_flag_key(self.schema, self.this_trigger().name, col)
             self.frame.extra_decls.append(f"{var} boolean := oracompat.take_flag({pg_string(key)});")
         return f"(TG_OP = 'UPDATE' AND {var})"
 
     def trigger_return(self) -> list[str]:
-        t = self.frame.trigger
+        t = self.this_trigger()
         if not t.for_each_row or t.timing == "AFTER":
             return ["RETURN NULL;"]
         events = {e for e, _ in t.events}
@@ -82,7 +89,7 @@ def emit_trigger(em, t: A.Trigger, schema: str) -> str:
     if not em.ctx.enabled("plsql.trigger"):
         em.unconverted("TRIGGER", "rule plsql.trigger disabled")
         return unconverted_marker("TRIGGER", t.name) + ";"
-    if t.compound:
+    if t.compound or t.block is None:  # only a compound trigger has no block of its own
         em.unconverted("COMPOUND TRIGGER", "compound triggers have no PostgreSQL equivalent")
         return unconverted_marker("COMPOUND TRIGGER", t.name) + ";"
     with em.routine_frame((schema, t.name), kind="TRIGGER", trigger=t) as frame:
@@ -91,7 +98,7 @@ def emit_trigger(em, t: A.Trigger, schema: str) -> str:
         out = create_function(f"CREATE OR REPLACE FUNCTION {fn}()\nRETURNS trigger", body)
         events = [f"UPDATE OF {_columns(cols)}" if cols else ev for ev, cols in t.events]
         level = "ROW" if t.for_each_row or t.timing == "INSTEAD OF" else "STATEMENT"
-        when = f"\nWHEN ({em.expr(_when_tokens(t), Scope())})" if t.when else ""
+        when = f"\nWHEN ({em.expr(_when_tokens(t, t.when), Scope())})" if t.when else ""
         trg = (
             f"CREATE OR REPLACE TRIGGER {quote_ident(t.name)}\n{t.timing} {' OR '.join(events)} ON {sql(t.table)}\n"
             f"FOR EACH {level}{when}\nEXECUTE FUNCTION {fn}();"
@@ -152,12 +159,12 @@ def _head(name: str, limit: int) -> str:
     return name.encode()[:limit].decode(errors="ignore")
 
 
-def _when_tokens(t: A.Trigger):
+def _when_tokens(t: A.Trigger, when: list[Token]) -> list[Token]:
     """In WHEN, Oracle writes new.x / old.x without a colon (or the REFERENCING aliases)."""
     ref = {v: k for k, v in t.referencing.items()}
     out = []
-    for k, tok in enumerate(t.when):
-        nxt = t.when[k + 1] if k + 1 < len(t.when) else None
+    for k, tok in enumerate(when):
+        nxt = when[k + 1] if k + 1 < len(when) else None
         if tok.kind == "word" and nxt is not None and nxt.is_op(".") and tok.upper in (ref.keys() | {"NEW", "OLD"}):
             out.append(Token("word", ref.get(tok.upper, tok.upper), tok.start, tok.end))
         else:

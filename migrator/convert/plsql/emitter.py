@@ -8,8 +8,8 @@ The Emitter is composed of one mixin per concern, each in the module named after
 (`emit_autonomous`). `STATEMENTS` maps each statement class of the tree to the method that emits
 it, so the emitter of a construct is found by its class name.
 
-State lives in two places. The unit's (below, in `__init__`) lasts for the whole unit; the
-routine's lives in `self.frame` (`frame.RoutineFrame`), which `routine_frame` replaces for each
+State lives in two places (`state.py`). The unit's (`EmitterState`) lasts for the whole unit; the
+routine's lives in `self.frame` (`state.RoutineFrame`), which `routine_frame` replaces for each
 routine and restores afterwards, and `within` changes for the statements nested in a handler or
 a FORALL.
 """
@@ -34,9 +34,9 @@ from migrator.convert.plsql.emit_sql import SqlMixin
 from migrator.convert.plsql.emit_stmt import StmtMixin
 from migrator.convert.plsql.emit_trigger import TriggerMixin
 from migrator.convert.plsql.exprs import ExprMixin
-from migrator.convert.plsql.frame import RoutineFrame
 from migrator.convert.plsql.naming import Owner
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import RoutineFrame
 from migrator.convert.plsql.symbols import Scope
 from migrator.convert.plsql.targets import TargetMixin
 from migrator.convert.plsql.values import ValueMixin
@@ -66,14 +66,14 @@ class Emitter(
         self.ctx = ctx
         self.catalog = ctx.catalog
         self.schema = schema
-        self.pkg = pkg  # the package being converted (or whose scope is being built)
+        self.pkg = pkg
         self.lines = LineIndex(text)
-        self.pre: list[str] = []  # statements emitted before the unit (record types, lifted routines)
-        self.ph_counter = 0  # placeholders in expressions (exprs.placeholder)
-        self.temp_counter = 0  # temporaries (targets.temp): numbered across the unit, never reused
-        self.created_views: set[str] = set()  # cursor row-type views already created
-        self._pkg_scopes: dict[str, Scope] = {}
-        self.suppress_pre = False  # while building a package's scope: resolve types, create nothing
+        self.pre = []
+        self.ph_counter = 0
+        self.temp_counter = 0
+        self.created_views = set()
+        self._pkg_scopes = {}
+        self.suppress_pre = False
         self.tracked_cursors, self.uses_sql_rowcount, self.uses_put = self.prescan(tokens)
         self.sparse_names = self.sparse_scan(tokens)
         self.frame = RoutineFrame((schema,))  # the unit's own level, outside any routine

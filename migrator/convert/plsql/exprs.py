@@ -15,6 +15,7 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import sqlconv
 from migrator.convert.plsql.naming import oracle_tokens
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.source.lexer import Token
 
 _PH = re.compile(r"plx__\d+")
@@ -35,7 +36,7 @@ def render(tokens: list[Token]) -> str:
     return "".join(out)
 
 
-class ExprMixin:
+class ExprMixin(EmitterState):
     """Mixed into the Emitter; needs self.ctx, self.scope-aware helpers from other mixins."""
 
     # ---- public entry points -----------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parser import Parser
 from migrator.source.lexer import split_top_level
@@ -19,6 +21,10 @@ _ROUTINE_MODIFIERS = {
 
 
 class DeclParser(Parser):
+    # Defined by the statement parser (parse_stmt.PlsqlParser), the class every parse runs as.
+    statements: Callable[[], list[A.Stmt]]
+    handlers: Callable[[], list[A.Handler]]
+
     # ---- declarations --------------------------------------------------------------------
     def declarations(self, in_package: bool = False) -> list:
         decls = []

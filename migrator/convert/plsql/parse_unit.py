@@ -28,6 +28,7 @@ def parse_unit(text: str) -> ParsedUnit:
     p = PlsqlParser(text)
     p.create_prefix()
     t = p.tok
+    tree: A.Routine | A.Package | A.Trigger | A.Block | TypeBody
     if t.is_word("FUNCTION", "PROCEDURE"):
         tree = p.routine()
     elif t.is_word("PACKAGE"):

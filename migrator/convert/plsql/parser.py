@@ -9,6 +9,8 @@ so the emitter can mark it — nothing is skipped.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from migrator.source.identifiers import fold
 from migrator.source.lexer import LineIndex, Token, tokenize
 
@@ -91,7 +93,9 @@ class Parser:
             parts.append(self.ident())
         return tuple(parts)
 
-    def scan(self, stop_words: set[str] = frozenset(), stop_ops: set[str] = frozenset({";"})) -> list[Token]:
+    def scan(
+        self, stop_words: AbstractSet[str] = frozenset(), stop_ops: AbstractSet[str] = frozenset({";"})
+    ) -> list[Token]:
         """Tokens up to (not including) a stop token at nesting depth 0 (parentheses, CASE..END)."""
         start, depth, case = self.i, 0, 0
         toks = self.toks

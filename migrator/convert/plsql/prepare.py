@@ -11,6 +11,8 @@ Catalog `info` written here (all keys prefixed so other families' keys never cla
 
 from __future__ import annotations
 
+from typing import Any
+
 from harness.errors import user_exception_sqlstate
 from migrator.convert.context import Catalog, CatalogEntry
 from migrator.convert.plsql import ast as A
@@ -143,7 +145,7 @@ def _column(item: list, cols: dict[str, str]) -> None:
 def _schema_type(unit: Unit, catalog: Catalog) -> None:
     toks = tokenize(unit.text, eof=True)
     words = [t.upper for t in toks]
-    info = {"kind": "object", "elem": ""}
+    info: dict[str, Any] = {"kind": "object", "elem": ""}
     for i, w in enumerate(words):
         if w in ("TABLE", "VARRAY", "VARYING") and "OF" in words[i:]:
             j = words.index("OF", i)

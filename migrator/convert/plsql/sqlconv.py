@@ -125,7 +125,7 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
 
 
 def join(parts: list[str]) -> str:
-    out = []
+    out: list[str] = []
     for p in parts:
         if out and p not in (",", ")", ".") and out[-1] not in ("(", "."):
             out.append(" ")

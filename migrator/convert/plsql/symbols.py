@@ -48,6 +48,13 @@ class Sym:
     cursor_params: list = field(default_factory=list)
     sigs: list = field(default_factory=list)  # lifted nested subprograms: their A.Routine(s)
 
+    @property
+    def typed(self) -> PgType:
+        """The type of a symbol that has one (variables, parameters, package state, types)."""
+        if self.type is None:
+            raise TypeError(f"{self.kind} {self.name} has no type")
+        return self.type
+
 
 class Scope:
     """Nested name scopes (routine → blocks → loops); lookups walk outwards."""

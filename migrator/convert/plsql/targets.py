@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from harness.quoting import quote_ident
 from migrator.convert.plsql.naming import target_text
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType, Scope
 from migrator.source.lexer import Token
 
@@ -25,7 +26,7 @@ class LValue:
     type: PgType | None = None
 
 
-class TargetMixin:
+class TargetMixin(EmitterState):
     def temp(self, pg_type: str) -> str:
         self.temp_counter += 1
         name = f"tmp__{self.temp_counter}"
@@ -41,11 +42,12 @@ class TargetMixin:
         sym = scope.get(parts[0])
         rest = parts[1:]
         setup, finish = [], []
+        ptype: PgType | None
         if sym is None:
             ref = self.package_ref(parts)
             if ref is not None and ref[1].kind == "pkgvar":
                 sym, rest = ref[1], ref[2]
-        if sym is not None and sym.kind == "pkgvar":
+        if sym is not None and sym.kind == "pkgvar" and sym.type is not None:  # a package variable has a type
             if not rest and j >= len(toks):
                 tmp = self.temp(sym.type.pg)
                 return LValue(tmp, [], [f"PERFORM {sym.setter}({tmp});"], sym.type)

@@ -8,13 +8,14 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql.naming import derived, sql
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType
 from migrator.source.lexer import LexError, matching_paren
 
 _COLL_METHODS = {"COUNT", "FIRST", "LAST", "EXISTS", "NEXT", "PRIOR", "LIMIT"}
 
 
-class ValueMixin:
+class ValueMixin(EmitterState):
     # ---- reading ---------------------------------------------------------------------------
     def resolve_value(self, parts, toks, j, scope, ph, types):
         """(pg text, next token index, oracle type) for a PL/SQL-only name, or None."""
@@ -39,10 +40,11 @@ class ValueMixin:
         elif (
             sym.type is not None
             and sym.type.array_pg
+            and sym.type.coll is not None
             and len(parts) == 1
             and not (j < len(toks) and toks[j].is_op("("))
         ):
-            return self.sparse_to_array(quote_ident(parts[0]), sym.type), j, ""
+            return self.sparse_to_array(quote_ident(parts[0]), sym.type.coll), j, ""
         elif (
             sym.type is not None
             and sym.type.coll is not None
@@ -60,7 +62,7 @@ class ValueMixin:
 
     def method_call(self, key: tuple[str, str], obj: str, method: str, toks, j, scope):
         """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF."""
-        args = []
+        args: list[str] = []
         if j < len(toks) and toks[j].is_op("("):
             inner, j = self.paren_at(toks, j)
             args = self.call_args(inner, scope) if inner else []

@@ -9,7 +9,7 @@ import inspect
 from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emitter import STATEMENTS, Emitter
-from migrator.convert.plsql.frame import RoutineFrame
+from migrator.convert.plsql.state import RoutineFrame
 from tests.migrator.plsql_support import convert_all, split_sql
 
 
@@ -107,3 +107,20 @@ END;
 def test_raise_application_error_without_an_error_number_is_unconverted():
     out, unconverted = _converted("CREATE OR REPLACE PROCEDURE r IS BEGIN RAISE_APPLICATION_ERROR; END;\n/\n")["r"]
     assert [u.construct for u in unconverted] == ["RAISE_APPLICATION_ERROR"] and "RAISE EXCEPTION" not in out
+
+
+def test_a_collection_method_that_needs_an_index_is_unconverted_without_one():
+    # EXISTS, NEXT and PRIOR take an index (PLS-00306 without); no NULL-keyed text is written
+    out, unconverted = _converted(
+        """CREATE OR REPLACE FUNCTION f RETURN NUMBER IS
+  TYPE t IS TABLE OF NUMBER INDEX BY PLS_INTEGER;
+  v t;
+BEGIN
+  IF v.EXISTS THEN RETURN 1; END IF;
+  RETURN v.NEXT(1);
+END;
+/
+"""
+    )["f"]
+    assert [u.construct for u in unconverted] == ["collection EXISTS"]
+    assert "None" not in out and "oracompat.aa_next_n(v, 1)" in out

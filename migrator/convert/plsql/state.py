@@ -1,4 +1,5 @@
-"""The state of the routine being emitted, kept apart from the unit's state.
+"""The emitter's state: the unit's (`EmitterState`, read by every mixin of `emitter.Emitter`) and
+the routine's (`RoutineFrame`), kept apart.
 
 A routine is a standalone function or procedure, a package member or initialisation section, an
 object type method, a trigger body, an anonymous block, or a nested subprogram lifted to the top.
@@ -10,8 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner
+from migrator.convert.plsql.symbols import Scope
+from migrator.source.lexer import LineIndex
 
 
 @dataclass
@@ -30,3 +34,24 @@ class RoutineFrame:
     in_handler: bool = False  # in an exception handler (SQLCODE, SQLERRM, ROLLBACK)
     handler_diag: dict | None = None  # that handler's diagnostics for SQLERRM (emit_exceptions.diag_needs)
     in_forall: bool = False  # the statement of a FORALL (SQL%ROWCOUNT adds up)
+
+
+class EmitterState:
+    """The unit's state, declared once for every mixin (set in `Emitter.__init__`)."""
+
+    ctx: ConversionContext
+    catalog: Catalog
+    schema: str
+    pkg: str | None  # the package being converted (or whose scope is being built)
+    lines: LineIndex
+    pre: list[str]  # statements emitted before the unit (record types, lifted routines)
+    ph_counter: int  # placeholders in expressions (exprs.placeholder)
+    temp_counter: int  # temporaries (targets.temp): numbered across the unit, never reused
+    created_views: set[str]  # cursor row-type views already created
+    _pkg_scopes: dict[str, Scope]
+    suppress_pre: bool  # while building a package's scope: resolve types, create nothing
+    tracked_cursors: set[str]  # cursors whose %FOUND/%NOTFOUND/%ROWCOUNT are read
+    uses_sql_rowcount: bool  # SQL%ROWCOUNT and friends are read
+    uses_put: bool  # DBMS_OUTPUT.PUT is used (line buffering)
+    sparse_names: set[str]  # nested tables on which DELETE(i) is called
+    frame: RoutineFrame  # the routine being emitted
