@@ -4,35 +4,14 @@ from __future__ import annotations
 
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
-from migrator.convert.ddl.common import convert_expression, guarded, require, words
+from migrator.convert.ddl.common import STORAGE_WORDS, convert_expression, guarded, require, words
 from migrator.convert.ddl.tokens import ident, read_name, source
 from migrator.source.lexer import LexError, Token, matching_paren, split_top_level
 
 # Index options after the column list that only concern storage, build or statistics.
-_PHYSICAL = {
-    "TABLESPACE",
-    "STORAGE",
-    "PCTFREE",
-    "INITRANS",
-    "MAXTRANS",
-    "LOGGING",
-    "NOLOGGING",
-    "COMPRESS",
-    "NOCOMPRESS",
-    "PARALLEL",
-    "NOPARALLEL",
-    "COMPUTE",
-    "ONLINE",
-    "LOCAL",
-    "GLOBAL",
-    "NOSORT",
-    "REVERSE",
-    "VISIBLE",
-    "INVISIBLE",
-    "SORT",
-    "USABLE",
-    "UNUSABLE",
-}
+_PHYSICAL = STORAGE_WORDS | frozenset(
+    "COMPUTE ONLINE LOCAL GLOBAL NOSORT REVERSE VISIBLE INVISIBLE SORT USABLE UNUSABLE".split()
+)
 
 
 def convert_index(text: str, ctx: ConversionContext) -> str:

@@ -50,12 +50,7 @@ class BulkMixin(EmitterState):
             agg = agg.replace("coalesce(array_agg(", "oracompat.arr_to_aa(coalesce(array_agg(").replace(
                 "'{}')", "'{}'))"
             )
-        return (
-            [f"{ind}{s}" for s in setup]
-            + [f"{ind}{agg} INTO {', '.join(names)};"]
-            + self.rowcount_lines(ind)
-            + [f"{ind}{s}" for s in finish]
-        )
+        return self.into_statement(f"{agg} INTO {', '.join(names)}", setup, finish, ind)
 
     def target_type(self, toks, scope) -> PgType | None:
         sym = scope.get(norm_name(toks[0])) if toks else None

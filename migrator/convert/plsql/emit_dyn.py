@@ -32,9 +32,7 @@ class DynMixin(EmitterState):
             text += f" INTO {'STRICT ' if st.into else ''}{', '.join(names)}"
         if using:
             text += f" USING {using}"
-        return (
-            [f"{ind}{s}" for s in setup] + [f"{ind}{text};"] + self.rowcount_lines(ind) + [f"{ind}{s}" for s in finish]
-        )
+        return self.into_statement(text, setup, finish, ind)
 
     def dynamic_sql(self, toks, scope) -> str:
         """A literal statement is converted like static SQL, with :binds → $n in order of

@@ -21,6 +21,12 @@ class SqlMixin(EmitterState):
             toks = toks[1:-1]
         return self.sql_text(toks, scope)
 
+    def into_statement(self, text: str, setup: list[str], finish: list[str], ind: str) -> list[str]:
+        """A statement writing into targets: their setup, the statement, SQL%ROWCOUNT, write-backs."""
+        return (
+            [f"{ind}{s}" for s in setup] + [f"{ind}{text};"] + self.rowcount_lines(ind) + [f"{ind}{s}" for s in finish]
+        )
+
     def rowcount_lines(self, ind) -> list[str]:
         if not self.uses_sql_rowcount:
             return []
@@ -79,12 +85,7 @@ class SqlMixin(EmitterState):
         names, setup, finish = self.into_targets(targets, scope)
         text = self.sql_text(query, scope)
         # STRICT: NO_DATA_FOUND / TOO_MANY_ROWS exactly as Oracle's SELECT INTO
-        return (
-            [f"{ind}{s}" for s in setup]
-            + [f"{ind}{text} INTO STRICT {', '.join(names)};"]
-            + self.rowcount_lines(ind)
-            + [f"{ind}{s}" for s in finish]
-        )
+        return self.into_statement(f"{text} INTO STRICT {', '.join(names)}", setup, finish, ind)
 
     def dml(self, toks, scope, ind):
         suffix = ""
@@ -108,12 +109,7 @@ class SqlMixin(EmitterState):
         # the RETURNING list is converted as expressions; the statement without it as SQL
         returning = ", ".join(self.expr(e, scope) for e in split_top_level(toks[k + 1 : into]))
         text = f"{self.sql_text(toks[:k], scope)} RETURNING {returning}"
-        return (
-            [f"{ind}{s}" for s in setup]
-            + [f"{ind}{text}{suffix} INTO {', '.join(names)};"]
-            + self.rowcount_lines(ind)
-            + [f"{ind}{s}" for s in finish]
-        )
+        return self.into_statement(f"{text}{suffix} INTO {', '.join(names)}", setup, finish, ind)
 
     # ---- cursors -----------------------------------------------------------------------------
     def cursor_name(self, toks, scope) -> str:
