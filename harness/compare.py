@@ -98,7 +98,7 @@ def _values_equal(a: Any, b: Any) -> bool:
     if isinstance(a, decimal.Decimal) and isinstance(b, decimal.Decimal):
         # Oracle NUMBER carries up to 40 significant digits, numeric division in PostgreSQL ~20:
         # equal when they agree to 1e-12 relative.
-        return a == b or abs(a - b) <= decimal.Decimal("1e-12") * max(1, abs(a), abs(b))
+        return a == b or abs(a - b) <= decimal.Decimal("1e-12") * max(decimal.Decimal(1), abs(a), abs(b))
     return a == b
 
 

@@ -118,7 +118,7 @@ ORA_ERRORS: tuple[OraError, ...] = (
 )
 
 BY_NAME = {e.name: e for e in ORA_ERRORS if e.name}
-BY_CODE = {}
+BY_CODE: dict[int, OraError] = {}
 for _e in ORA_ERRORS:
     BY_CODE.setdefault(_e.code, _e)
 

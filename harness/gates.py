@@ -23,6 +23,8 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from harness.exceptions import HarnessError, read_input
+
 Category = Literal["correct", "wrong", "unverified", "rejected"]
 State = Literal["draft", "frozen", "run", "decided"]
 Action = Literal["promote", "revert", "hold"]
@@ -31,7 +33,7 @@ GENESIS = "0" * 64
 AUDIT_FILE = "audit.jsonl"
 
 
-class GateError(RuntimeError):
+class GateError(HarnessError):
     """A fix-cycle operation is not allowed in the cycle's current state."""
 
 
@@ -178,7 +180,7 @@ def load_cycle(cycles: Path, cycle_id: str) -> FixCycle:
     path = cycle_path(cycles, cycle_id)
     if not path.is_file():
         raise GateError(f"no fix cycle {cycle_id} in {cycles}")
-    return FixCycle.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    return read_input(path, "fix cycle", lambda text: FixCycle.model_validate(yaml.safe_load(text) or {}))
 
 
 def save_cycle(cycles: Path, cycle: FixCycle) -> Path:
@@ -322,6 +324,8 @@ def decide(cycle: FixCycle, decision: Decision) -> FixCycle:
             f"{cycle.id}: decision names hash {decision.frozen_hash[:12]}, cycle is frozen at "
             f"{(cycle.frozen_hash or '')[:12]}"
         )
+    if cycle.run is None:  # a held decision keeps its run; a "run" state always has one
+        raise GateError(f"{cycle.id} has no recorded run to decide on")
     if cycle.run.frozen_hash != cycle.frozen_hash:
         raise TamperedCycle(f"{cycle.id}: the recorded run was made under another frozen hash")
     if decision.action == "promote" and not cycle.run.all_met and not (decision.override or "").strip():

@@ -15,6 +15,7 @@ held-out ones the agent learns how many disagree, never which, with what SQL or 
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
 import psycopg
@@ -56,7 +57,7 @@ class IncrementalJudge:
         self._transcript = transcript
         self._timeout = step_timeout_ms
         self._done: set[str] = set()
-        self._ctx = None
+        self._ctx: AbstractContextManager[str] | None = None
         self._dsn = ""
 
     def __enter__(self) -> IncrementalJudge:
@@ -73,7 +74,7 @@ class IncrementalJudge:
             self._ctx.__exit__(None, None, None)
 
     def _template(self) -> str:
-        return psycopg.conninfo.conninfo_to_dict(self._dsn)["dbname"]
+        return str(psycopg.conninfo.conninfo_to_dict(self._dsn)["dbname"])
 
     def _deploys(self, unit_id: str, sql: str, pending: frozenset[str]) -> tuple[str | None, UnitReferences | None]:
         if not sql.strip():

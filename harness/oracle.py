@@ -53,7 +53,7 @@ class DsnOracle:
         user_pw, _, self._dsn = dsn.rpartition("@")
         self._user, _, self._password = user_pw.partition("/")
         if not (self._user and self._password and self._dsn):
-            raise ValueError("Oracle DSN must look like user/password@host:port/service")
+            raise EngineUnavailable("Oracle DSN must look like user/password@host:port/service")
 
     def __enter__(self) -> DsnOracle:
         self.connect().close()
@@ -119,7 +119,7 @@ def to_transcript_value(value: Any) -> Any:
 
 
 def _read_output(cursor) -> list[str]:
-    lines = []
+    lines: list[str] = []
     line_var, status_var = cursor.var(str), cursor.var(int)
     while True:
         cursor.callproc("dbms_output.get_line", (line_var, status_var))

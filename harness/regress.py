@@ -13,6 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from harness.exceptions import read_input
+
 
 class Baseline(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -51,7 +53,7 @@ def compare(baseline: Baseline, current: dict[str, str]) -> RegressionResult:
 
 
 def load_baseline(path: Path) -> Baseline:
-    return Baseline.model_validate_json(path.read_text(encoding="utf-8"))
+    return read_input(path, "baseline", Baseline.model_validate_json)
 
 
 def write_baseline(path: Path, schema: str, provenance: str | None, current: dict[str, str]) -> None:

@@ -29,9 +29,12 @@ import socket
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 import psycopg
 from psycopg import sql
+
+from harness.exceptions import HarnessError
 
 SCRATCH_PREFIX = "mig_"
 ROLE_PREFIX = "migrator_exec_"
@@ -51,7 +54,7 @@ SERVER_ROLES = (
 CHECK_SCHEMA = "migrator_check"  # where plpgsql_check is installed: off every search_path
 
 
-class SandboxError(RuntimeError):
+class SandboxError(HarnessError):
     """The server cannot give converted code a safe place to run; the message says why."""
 
 
@@ -88,6 +91,14 @@ def _alive(pid: int, started: float) -> bool:
         return False
 
 
+def one(conn: psycopg.Connection, query: str, params: tuple | None = None) -> tuple[Any, ...]:
+    """The row a catalog query always returns (no row: the server is not what we expect)."""
+    row = conn.execute(query, params).fetchone()
+    if row is None:
+        raise SandboxError(f"the server returned no row for: {query}")
+    return row
+
+
 @dataclass
 class Sandbox:
     admin_dsn: str
@@ -101,10 +112,9 @@ class Sandbox:
     def open(self) -> Sandbox:
         with self._admin() as conn:
             self._reap_leftovers(conn)
-            row = conn.execute(
-                "SELECT rolsuper, rolcreaterole, current_user FROM pg_roles WHERE rolname = current_user"
-            ).fetchone()
-            superuser, createrole, me = row
+            superuser, createrole, me = one(
+                conn, "SELECT rolsuper, rolcreaterole, current_user FROM pg_roles WHERE rolname = current_user"
+            )
             if superuser or createrole:
                 self.role = self._create_role(conn)
             else:
@@ -150,11 +160,13 @@ class Sandbox:
 
     def _check_role(self, conn: psycopg.Connection, name: str) -> None:
         """Refuse to run converted code as a role that reaches the host or other sessions."""
-        row = conn.execute(
+        dedicated = self.exec_role.dedicated
+        row = one(
+            conn,
             "SELECT rolsuper, rolcreatedb AND %s, rolcreaterole AND %s, rolreplication, rolbypassrls "
             "FROM pg_roles WHERE rolname = %s",
-            (self.role.dedicated, self.role.dedicated, name),
-        ).fetchone()
+            (dedicated, dedicated, name),
+        )
         flags = [f for f, on in zip(("SUPERUSER", "CREATEDB", "CREATEROLE", "REPLICATION", "BYPASSRLS"), row) if on]
         held = [
             r
@@ -190,6 +202,12 @@ class Sandbox:
                 for (db,) in dbs:
                     conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db)))
                 conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(name)))
+
+    @property
+    def exec_role(self) -> ExecutionRole:
+        if self.role is None:
+            raise SandboxError("sandbox not opened")
+        return self.role
 
     # -- connections --------------------------------------------------------------------------
     def exec_dsn(self, database: str) -> str:
@@ -277,7 +295,7 @@ class Sandbox:
             except psycopg.Error as exc:
                 self.notes.append(
                     "autonomous transactions (a dblink loopback session) are unavailable to role "
-                    f"{self.role.name}: {(exc.diag.message_primary or str(exc)).strip()} "
+                    f"{self.exec_role.name}: {(exc.diag.message_primary or str(exc)).strip()} "
                     "(the server must ask this role for a password: pg_hba.conf)"
                 )
 

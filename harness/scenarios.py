@@ -25,6 +25,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from harness.exceptions import read_input
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -165,11 +167,11 @@ def held_out(scenario: Scenario, step: Step) -> bool:
 
 
 def load_scenarios(path: Path) -> ScenarioFile:
-    return ScenarioFile.model_validate(_load_yaml(path))
+    return read_input(path, "scenario file", lambda text: ScenarioFile.model_validate(yaml.safe_load(text)))
 
 
 def load_transcript(path: Path) -> TranscriptFile:
-    return TranscriptFile.model_validate(_load_yaml(path))
+    return read_input(path, "transcript", lambda text: TranscriptFile.model_validate(yaml.safe_load(text)))
 
 
 def dump_transcript(transcript: TranscriptFile, path: Path) -> None:
@@ -196,10 +198,3 @@ _Dumper.add_representer(str, _str)
 
 def _dump_yaml(data: Any) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
-
-
-def _load_yaml(path: Path) -> Any:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{path}: not valid YAML: {exc}") from exc

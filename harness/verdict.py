@@ -20,6 +20,7 @@ at G2: only Oracle's own behaviour is G3 evidence.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from harness.compare import Mismatch
 from harness.coverage import Coverage
@@ -97,10 +98,17 @@ def _tier(ev: UnitEvidence, agrees: bool) -> str:
     return "G2"
 
 
+class _Counts(TypedDict):
+    steps: int
+    steps_agreeing: int
+    coverage: str | None
+    coverage_percent: float | None
+
+
 def decide(ev: UnitEvidence) -> Verdict:
     refs = _references(ev)
     agreeing = sum(1 for s in ev.steps if s.mismatch is None)
-    counts = dict(steps=len(ev.steps), steps_agreeing=agreeing)
+    counts = _Counts(steps=len(ev.steps), steps_agreeing=agreeing, coverage=None, coverage_percent=None)
     if ev.coverage is not None:
         counts.update(coverage=ev.coverage.describe(), coverage_percent=ev.coverage.percent)
     if not ev.deployed:

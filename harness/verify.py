@@ -53,7 +53,7 @@ class VerifyResult:
 
 
 def _dbname(dsn: str) -> str:
-    return psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
+    return str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
 
 
 def _judge_runs(

@@ -15,13 +15,16 @@ Tier = Literal["G0", "G1", "G2", "G3"]
 TIERS: tuple[Tier, ...] = ("G0", "G1", "G2", "G3")
 
 
+_TIER_WEIGHTS: dict[Tier, float] = {"G0": 0.10, "G1": 0.50, "G2": 0.80, "G3": 1.00}
+
+
 class KBConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     # Admission: c_r = (alpha + sum w(e_j) s_j) / (alpha + beta + sum w(e_j)).
     alpha: float = Field(1.0, gt=0)
     beta: float = Field(1.0, gt=0)
-    tier_weights: dict[Tier, float] = Field(default_factory=lambda: {"G0": 0.10, "G1": 0.50, "G2": 0.80, "G3": 1.00})
+    tier_weights: dict[Tier, float] = Field(default_factory=lambda: dict(_TIER_WEIGHTS))
     admit_confidence: float = Field(0.65, ge=0, le=1)
     admit_support: int = Field(2, ge=1)
     advisory_tiers: tuple[Tier, ...] = ("G0", "G1")

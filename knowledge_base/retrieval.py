@@ -71,7 +71,7 @@ def search_pool(
     lexical: np.ndarray,
     k: int,
     cfg: KBConfig,
-    vectors: np.ndarray,
+    vectors: np.ndarray | None,
 ) -> PoolOutcome:
     eligible = int(pool.sum())
     typed = False
@@ -91,7 +91,7 @@ def search_pool(
     ranked = [
         Ranked(int(rows[i]), float(score[i]), float(d[i]), float(b[i]), float(dn[i]), float(bn[i])) for i in order
     ]
-    if cfg.mmr_lambda is not None:
+    if cfg.mmr_lambda is not None and vectors is not None:  # the caller gives vectors for MMR
         ranked = mmr(ranked, vectors, cfg.mmr_lambda, k)
     return PoolOutcome(eligible, int(rows.size), typed, ranked[:k])
 

@@ -91,7 +91,8 @@ class SqlStore:
             self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def generation(self) -> int:
-        return int(self.meta("generation", "0"))
+        stored = self.meta("generation")
+        return int(stored) if stored is not None else 0
 
     def _bump(self) -> int:
         self.conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
@@ -131,8 +132,10 @@ class SqlStore:
                         e.content_hash,
                     ),
                 )
-                ids.append(cur.lastrowid)
-                self._event(event_kind, cur.lastrowid, payload, gen)
+                entry_id = cur.lastrowid
+                assert entry_id is not None  # set by the INSERT just run
+                ids.append(entry_id)
+                self._event(event_kind, entry_id, payload, gen)
         if len(entries) >= 1000:
             # fold a bulk load's large WAL into the database now, not on the next small commit
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

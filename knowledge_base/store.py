@@ -19,16 +19,18 @@ from __future__ import annotations
 import json
 import uuid
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from knowledge_base import loading
 from knowledge_base.admission import AdmittedRule, Decision, Evidence, decide
-from knowledge_base.catalog import EntryMeta
-from knowledge_base.config import KBConfig
+from knowledge_base.catalog import Catalog, EntryMeta
+from knowledge_base.config import TIERS, KBConfig
 from knowledge_base.content import content_hash
+from knowledge_base.dense import DenseIndex
 from knowledge_base.embedders import Embedder, make_embedder
-from knowledge_base.lexical import tokenize
+from knowledge_base.lexical import LexicalIndex, tokenize
 from knowledge_base.lock import StoreLock
 from knowledge_base.records import (
     Approval,
@@ -43,7 +45,7 @@ from knowledge_base.records import (
     entry_text,
 )
 from knowledge_base.retrieval import eligibility, search_pool
-from knowledge_base.sqlstore import NewEntry, now
+from knowledge_base.sqlstore import NewEntry, SqlStore, now
 
 EVENTS, TRACES = "experience_events.jsonl", "retrieval_traces.jsonl"
 
@@ -57,6 +59,18 @@ class ReadOnlyError(PermissionError):
 
 
 class KnowledgeBase:
+    # Set when the store is opened (loading.open_store): SQLite first, then the derived indexes.
+    sql: SqlStore
+    embedder_name: str
+    dim: int
+    config: KBConfig
+    held_out: frozenset[str]
+    catalog: Catalog
+    dense: DenseIndex
+    last_repair: dict
+    lexical: LexicalIndex
+    _event_seq: int
+
     def __init__(
         self,
         path: str | Path,
@@ -132,8 +146,9 @@ class KnowledgeBase:
         """Write back a human-approved correction; retrievable by the very next query."""
         if approval is None:
             raise ApprovalRequired("ingest() refuses a correction without an approval record")
-        record = correction.model_copy(update={"approval": Approval.model_validate(approval)})
-        return self._insert([record], "correction_ingested", [{"approval": record.approval.model_dump()}])[0]
+        approved = Approval.model_validate(approval)
+        record = correction.model_copy(update={"approval": approved})
+        return self._insert([record], "correction_ingested", [{"approval": approved.model_dump()}])[0]
 
     def propose_rule(self, rule: Rule) -> tuple[int, Decision]:
         """Store a rule with the status its evidence earns (admitted or candidate)."""
@@ -157,6 +172,8 @@ class KnowledgeBase:
     def finalize(self, entry_id: int) -> None:
         """Mark an experience's episode finalized: only now may later queries retrieve it."""
         entry = self.get(entry_id)
+        if isinstance(entry.record, Rule):
+            raise ValueError(f"entry {entry_id} is a rule: only an episode's entries are finalized")
         prov = entry.record.provenance.model_copy(update={"finalized": True})
         self._set_status(
             entry_id, entry.status, "finalized", {}, record=entry.record.model_copy(update={"provenance": prov})
@@ -314,18 +331,22 @@ class KnowledgeBase:
         out = []
         for ids, success in ((rule.supporting, True), (rule.opposing, False)):
             for eid in ids:
-                record = self.get(eid).record
-                if not isinstance(record, Experience):
-                    raise ValueError(f"evidence {eid} is a {record.kind}, not an experience")
-                out.append(Evidence(eid, record.tier, success))
+                out.append(Evidence(eid, self._experience(eid).tier, success))
         return out
+
+    def _experience(self, eid: int) -> Experience:
+        record = self.get(eid).record
+        if not isinstance(record, Experience):
+            raise ValueError(f"evidence {eid} is a {record.kind}, not an experience")
+        return record
 
     def _admitted_rules(self) -> list[AdmittedRule]:
         rows = self.sql.conn.execute("SELECT id, record FROM entries WHERE kind = 'rule' AND status = 'admitted'")
         out = []
         for rid, raw in rows.fetchall():
             rule = Rule.model_validate_json(raw)
-            tier = max((self.get(e).record.tier for e in rule.supporting), default="G0")
+            # the highest tier among its supporting experiences (TIERS runs from G0 up)
+            tier = TIERS[max((TIERS.index(self._experience(e).tier) for e in rule.supporting), default=0)]
             out.append(
                 AdmittedRule(
                     rid, rule.construct_id, rule.idiom, tier, dict(rule.applicability), rule.supporting + rule.opposing
@@ -355,7 +376,7 @@ class KnowledgeBase:
 
     def _trace(self, result: RetrievalResult) -> None:
         q = result.query
-        trace = {
+        trace: dict[str, Any] = {
             "trace_id": uuid.uuid4().hex[:16],
             "at": now(),
             "snapshot": self.snapshot_name,

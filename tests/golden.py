@@ -31,3 +31,26 @@ def assert_golden(actual: str, expected_path: Path) -> None:
     assert actual == expected, (
         f"output differs from {expected_path.name}:\n--- expected\n{expected}\n--- actual\n{actual}"
     )
+
+
+def convert_case(family: str, name: str, disabled: frozenset[str] = frozenset()) -> tuple[str, list[str]]:
+    """A golden case converted as its family's golden test converts it (optionally with rules
+    switched off): (output, rule ids applied)."""
+    text = (GOLDEN_ROOT / family / f"{name}.ora.sql").read_text(encoding="utf-8")
+    if family == "sql":
+        from migrator.convert.sql.convert import convert_statement
+        from tests.migrator.sql_catalog import make_ctx
+
+        ctx = make_ctx(disabled)
+        return convert_statement(text.strip(), ctx), list(ctx.applied_rules)
+    if family in ("ddl", "data"):
+        from tests.migrator.ddl_support import convert_golden_case
+
+        out, ctx = convert_golden_case(name, text, disabled)
+        return out, list(ctx.applied_rules)
+    if family == "plsql":
+        from tests.migrator.plsql_support import convert_golden_case as convert_plsql_case
+
+        _, out, _, applied, _ = convert_plsql_case(text, disabled)
+        return out, applied
+    raise ValueError(f"no golden family {family!r}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import sqlite3
 import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from migrator.agent.tasks.prompts import PROMPT_VERSION, template_hash
 from migrator.batch.output import write_output
 from migrator.batch.sandboxing import open_engine
 from migrator.batch.verification import AGENT_MANIFEST
+from migrator.errors import MigratorError
 from migrator.fixes.settings import ActiveSettings
 from migrator.source.units import Unit
 
@@ -40,14 +42,24 @@ class AgentRequest:
     held_out_targets: frozenset[str] = frozenset()
 
 
+class KnowledgeBaseUnusable(MigratorError):
+    """The --kb store cannot be opened: busy, unreadable, or made with an embedder not at hand."""
+
+
 def _open_kb(path: Path | None):
     if path is None:
         return None
+    from knowledge_base.embedders import EmbedderUnavailable
+    from knowledge_base.loading import EmbedderMismatch
+    from knowledge_base.lock import StoreBusy
     from knowledge_base.store import KnowledgeBase
 
     # A new store takes the offline MiniLM embedder when installed, else the labelled hashing one;
     # an existing store keeps the embedder its vectors were made with.
-    return KnowledgeBase(path)
+    try:
+        return KnowledgeBase(path)
+    except (StoreBusy, EmbedderUnavailable, EmbedderMismatch, OSError, sqlite3.DatabaseError) as exc:
+        raise KnowledgeBaseUnusable(f"--kb {path}: {exc}") from None
 
 
 def run_plsql_agent(

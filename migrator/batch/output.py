@@ -24,6 +24,7 @@ from pathlib import Path
 
 from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import Conversion, Unconverted
+from migrator.errors import MigratorError
 from migrator.source.units import Unit
 
 STATE_DIR = ".migrator"
@@ -41,7 +42,7 @@ _SUPPORT_MODULES = (
 _SAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]")
 
 
-class OutputDirError(Exception):
+class OutputDirError(MigratorError):
     """OUT cannot be used as asked (non-empty without --force, not a directory, overlaps SRC)."""
 
 

@@ -45,6 +45,7 @@ from migrator.batch.static_check import StaticResult
 from migrator.batch.verification import attach_agent, attach_verification, rules_only_row, write_reports
 from migrator.convert.context import Conversion
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.errors import MigratorError
 from migrator.fixes.settings import ActiveSettings
 from migrator.source.dependencies import DependencyGraph, analyze_dependencies
 from migrator.source.reader import read_schema_dir
@@ -215,7 +216,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
 def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
     """Judge the rules' output (the rules-only row), then run the repair agent on it."""
     if not (opts.deploy and opts.verify):
-        raise ValueError("the repair agent needs --verify (it is judged by execution, never by the model)")
+        raise MigratorError("the repair agent needs --verify (it is judged by execution, never by the model)")
     by_id = {d.unit.id: d for d in done}
     rules_row, rules_categories = rules_only_row(done_units(done), preamble, opts)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from harness.scenarios import load_scenarios, load_transcript
 from harness.verify import SideResult, UnitToVerify, VerifyResult, verify
 from migrator.batch.output import PREAMBLE, remove_output, write_output
@@ -25,6 +27,7 @@ from migrator.batch.report import (
 )
 from migrator.batch.report_pages import to_html, to_junit
 from migrator.batch.sandboxing import affected_note, open_engine, sandbox_summary
+from migrator.errors import MigratorError
 
 AGENT_MANIFEST = "run_manifest.json"  # written by the repair agent (migrator.agent.run)
 
@@ -198,5 +201,12 @@ def write_reports(report: RunReport, out: Path) -> None:
         remove_output(out, AGENT_MANIFEST)
 
 
+class ReportFileError(MigratorError):
+    """An output folder whose report.json is missing or unreadable."""
+
+
 def load_report(out: Path) -> RunReport:
-    return RunReport.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
+    try:
+        return RunReport.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValidationError) as exc:
+        raise ReportFileError(f"{out} has no readable report.json ({exc})") from None

@@ -1,17 +1,18 @@
-"""The command handlers behind `migrator.cli.main` (argument namespaces in, exit codes out)."""
+"""The command handlers behind `migrator.cli.main` (argument namespaces in, exit codes out).
+
+A user error is raised as MigratorError/HarnessError and reported by `main` (exit 2)."""
 
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from pathlib import Path
 
-from harness.postgres import ENV_DSN, EngineUnavailable
-from knowledge_base.lock import StoreBusy
+from harness.postgres import ENV_DSN
 from migrator.batch.report import RunReport, exit_code, verification_table
-from migrator.convert.registry import UnknownRuleId, check_rule_ids
-from migrator.fixes.settings import ActiveSettings, SettingsError, load_settings
+from migrator.convert.registry import check_rule_ids
+from migrator.errors import MigratorError
+from migrator.fixes.settings import ActiveSettings, load_settings
 
 
 def _engine_spec(args) -> str:
@@ -72,40 +73,25 @@ def print_summary(report: RunReport, out: Path) -> None:
 
 
 def run_migrate(args) -> int:
-    from migrator.batch.output import OutputDirError
     from migrator.batch.pipeline import migrate
-    from migrator.source.reader import SourceError
 
-    problem = _migrate_usage_problem(args)
-    if problem is None:
-        try:
-            opts = _migrate_options(args, load_settings(args.settings))
-        except SettingsError as exc:
-            problem = str(exc)
-    if problem is not None:  # found before anything is read or written
-        print(f"migrator: error: {problem}", file=sys.stderr)
-        return 2
-    try:
-        report = migrate(args.src, args.out, opts)
-    except (SourceError, OutputDirError, EngineUnavailable, StoreBusy, ValueError) as exc:
-        print(f"migrator: error: {exc}", file=sys.stderr)
-        return 2
+    # Usage and settings are checked before anything is read or written; their errors, and the
+    # source's, the output folder's and the server's, reach `main` as MigratorError/HarnessError.
+    _check_migrate_usage(args)
+    opts = _migrate_options(args, load_settings(args.settings))
+    report = migrate(args.src, args.out, opts)
     print_summary(report, args.out)
     return exit_code(report)
 
 
-def _migrate_usage_problem(args) -> str | None:
+def _check_migrate_usage(args) -> None:
     if args.verify and args.no_deploy:
-        return "--verify needs deployment (drop --no-deploy)"
+        raise MigratorError("--verify needs deployment (drop --no-deploy)")
     if args.model and not args.verify:
-        return "--model needs --verify: the judge, never the model, decides"
+        raise MigratorError("--model needs --verify: the judge, never the model, decides")
     if args.model and (problem := _model_spec_problem(args.model)):
-        return f"--model {args.model}: {problem}"
-    try:
-        check_rule_ids(args.disable_rule, "--disable-rule")
-    except UnknownRuleId as exc:
-        return str(exc)
-    return None
+        raise MigratorError(f"--model {args.model}: {problem}")
+    check_rule_ids(args.disable_rule, "--disable-rule")
 
 
 def _migrate_options(args, settings: ActiveSettings):
@@ -134,11 +120,11 @@ def _migrate_options(args, settings: ActiveSettings):
 def _model_spec_problem(spec: str) -> str | None:
     """A spec that cannot name a model is bad usage, found before any work is done. Loading makes
     no call (clients are created on first use), so a model that is merely unreachable passes."""
-    from migrator.agent.models import ModelError, load_model
+    from migrator.agent.models import ModelError, ModelSpecError, load_model
 
     try:
         load_model(spec, cache_dir=None)
-    except (ValueError, ModelError) as exc:
+    except (ModelSpecError, ModelError) as exc:
         return str(exc)
     return None
 
@@ -146,17 +132,9 @@ def _model_spec_problem(spec: str) -> str | None:
 def run_verify(args) -> int:
     from migrator.batch.verification import attach_verification, load_report, write_reports
 
-    try:
-        report = load_report(args.out)
-    except (OSError, ValueError) as exc:
-        print(f"migrator: error: {args.out} has no readable report.json ({exc})", file=sys.stderr)
-        return 2
+    report = load_report(args.out)
     scenarios, transcript = _evidence(args, Path(report.source_dir), report.schema_name)
-    try:
-        report = attach_verification(report, args.out, _engine_spec(args), scenarios, transcript)
-    except (EngineUnavailable, ValueError) as exc:
-        print(f"migrator: error: {exc}", file=sys.stderr)
-        return 2
+    report = attach_verification(report, args.out, _engine_spec(args), scenarios, transcript)
     write_reports(report, args.out)
     print_summary(report, args.out)
     return exit_code(report)
@@ -169,14 +147,9 @@ def run_regress(args) -> int:
     if args.report:
         report = load_report(args.report)
     elif args.src:
-        try:
-            report = _regress_run(args, load_settings(args.settings))
-        except SettingsError as exc:
-            print(f"migrator: error: {exc}", file=sys.stderr)
-            return 2
+        report = _regress_run(args, load_settings(args.settings))
     else:
-        print("migrator: error: give a schema directory or --report OUT", file=sys.stderr)
-        return 2
+        raise MigratorError("give a schema directory or --report OUT")
     current = {u.id: u.category or "unverified" for u in report.units}
     provenance = report.verification.provenance if report.verification else None
     if args.update_baseline:
@@ -227,29 +200,20 @@ def run_record(args) -> int:
     from harness.oracle import oracle_engine, record
     from harness.scenarios import dump_transcript, load_scenarios
     from migrator.source.dependencies import analyze_dependencies
-    from migrator.source.reader import SourceError, read_schema_dir
+    from migrator.source.reader import read_schema_dir
 
-    try:
-        source = read_schema_dir(args.src)
-    except SourceError as exc:
-        print(f"migrator: error: {exc}", file=sys.stderr)
-        return 2
+    source = read_schema_dir(args.src)
     scenarios = args.scenarios or default_evidence(args.src, source.schema)[0]
     if scenarios is None:
-        print("migrator: error: no scenario file (use --scenarios)", file=sys.stderr)
-        return 2
+        raise MigratorError("no scenario file (use --scenarios)")
     if args.reference is not None:
         from migrator.cli.record_reference import run_record_reference
 
         return run_record_reference(args, scenarios, _engine_spec(args))
     by_id = source.by_id()
     units = [(uid, by_id[uid].text) for uid in analyze_dependencies(source).order]
-    try:
-        with oracle_engine(args.oracle) as engine:
-            transcript, problems = record(engine, units, load_scenarios(scenarios))
-    except EngineUnavailable as exc:
-        print(f"migrator: error: {exc}", file=sys.stderr)
-        return 2
+    with oracle_engine(args.oracle) as engine:
+        transcript, problems = record(engine, units, load_scenarios(scenarios))
     dump_transcript(transcript, args.out)
     for p in problems:
         print(f"  Oracle refused {p}")

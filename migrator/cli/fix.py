@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 
 from harness import gates
+from harness.exceptions import HarnessError
 from harness.gates import FixCycle, GateError
-from harness.postgres import ENV_DSN, EngineUnavailable
+from harness.postgres import ENV_DSN
+from migrator.errors import MigratorError
 
 EXAMPLES = """examples:
   migrator fix new "Enable plsql.dbms_output"               # writes fix-cycles/FIX-001.yaml (a draft)
@@ -122,7 +124,7 @@ def run_fix(args) -> int:
     except GateError as exc:
         print(f"migrator fix: refused: {exc}", file=sys.stderr)
         return 1
-    except (EngineUnavailable, ValueError, OSError) as exc:
+    except (HarnessError, MigratorError, OSError) as exc:  # OSError: a cycle or settings file we cannot write
         print(f"migrator fix: error: {exc}", file=sys.stderr)
         return 2
 

@@ -1,20 +1,27 @@
 """Thin command line: parse arguments, call the library, print a summary, set the exit code.
 
 Exit codes: 0 success (every unit converted/deployed; no regression); 1 some units failed or a
-regression; 2 bad usage or unreadable input.
+regression; 2 bad usage or unreadable input (a MigratorError or HarnessError: its message, no
+traceback); 3 an internal error — a bug, printed with its traceback and a request to report it,
+never passed off as the user's mistake.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from pathlib import Path
 
+from harness.exceptions import HarnessError
 from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
 from migrator.cli.fix import add_fix_parser, run_fix
 from migrator.cli.scenarios import add_scenarios_parser, run_scenarios
 from migrator.cli.text2sql import add_text2sql_parser, run_text2sql
+from migrator.errors import MigratorError
+
+INTERNAL_ERROR = 3
 
 EXAMPLES = """examples:
   migrator migrate fixtures/schemas/hr_payroll --out out/hr_payroll
@@ -176,7 +183,20 @@ HANDLERS = {
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    return HANDLERS[args.command](args)
+    try:
+        return HANDLERS[args.command](args)
+    except (MigratorError, HarnessError) as exc:
+        print(f"migrator: error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # anything else is our bug, whatever its type (a ValueError too)
+        traceback.print_exc()
+        print(
+            f"migrator: internal error: {type(exc).__name__}: {exc}\n"
+            "This is a bug in migrator, not a problem with your input; please report it with the "
+            "traceback above and the command you ran.",
+            file=sys.stderr,
+        )
+        return INTERNAL_ERROR
 
 
 if __name__ == "__main__":

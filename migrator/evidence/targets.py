@@ -93,7 +93,7 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
     literals: list = []
     writes: set[str] = set()
     words: set[str] = set()
-    toks = [(t.kind, t.text(text)) for t in lexer.code_tokens(text)]
+    toks = [(t.kind, t.text) for t in lexer.code_tokens(text)]
     mutates = False
     for i, (kind, value) in enumerate(toks):
         up = value.upper()
@@ -135,7 +135,7 @@ def _dml_target(toks: list[tuple[str, str]], i: int) -> str | None:
 
 def _dynamic_writes(literal: str, writes: set[str]) -> None:
     inner = literal[1:-1].replace("''", "'")
-    toks = [(t.kind, t.text(inner)) for t in lexer.code_tokens(inner)]
+    toks = [(t.kind, t.text) for t in lexer.code_tokens(inner)]
     for i, (kind, value) in enumerate(toks):
         if kind == lexer.WORD and value.upper() in _DML:
             name = _dml_target(toks, i)

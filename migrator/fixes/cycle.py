@@ -16,7 +16,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from harness import gates
+from harness.exceptions import HarnessError, validation_reasons
 from harness.gates import (
     ArmResult,
     Decision,
@@ -35,7 +38,7 @@ from migrator.batch.pipeline import VERSION, MigrateOptions, migrate
 from migrator.cli.commands import default_evidence
 from migrator.convert.context import RuleSet
 from migrator.convert.registry import check_rule_ids
-from migrator.fixes.settings import ActiveSettings, PromptParagraph, load_settings, save_settings
+from migrator.fixes.settings import ActiveSettings, PromptParagraph, SettingsError, load_settings, save_settings
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def audit_consistency(ctx: FixContext) -> list[str]:
     for path in sorted(ctx.cycles.glob("FIX-*.yaml")):
         try:
             cycle = gates.load_cycle(ctx.cycles, path.stem)
-        except (GateError, ValueError) as exc:
+        except HarnessError as exc:  # no such cycle, or a file that does not load
             problems.append(f"{path.name}: unreadable ({exc})")
             continue
         events = [e["event"] for e in entries if e["cycle"] == cycle.id]
@@ -116,7 +119,11 @@ def with_change(settings: ActiveSettings, cycle: FixCycle) -> ActiveSettings:
                 f"unknown harness setting {change.setting!r}; known: {', '.join(type(settings.harness).model_fields)}"
             )
         data = settings.harness.model_dump() | {change.setting: change.value}
-        return settings.model_copy(update={"harness": type(settings.harness).model_validate(data)})
+        try:
+            harness = type(settings.harness).model_validate(data)
+        except ValidationError as exc:
+            raise SettingsError(f"fix cycle {cycle.id}: harness change: {validation_reasons(exc)}") from None
+        return settings.model_copy(update={"harness": harness})
     return settings
 
 

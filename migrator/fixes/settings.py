@@ -12,10 +12,12 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from harness.exceptions import validation_reasons
 from migrator.convert.registry import check_rule_ids
+from migrator.errors import MigratorError
 
 
-class SettingsError(ValueError):
+class SettingsError(MigratorError):
     """The settings file cannot be used: unreadable, not YAML, or not valid settings."""
 
 
@@ -59,14 +61,7 @@ def load_settings(path: Path | None) -> ActiveSettings:
     try:
         return ActiveSettings.model_validate(data)
     except ValidationError as exc:
-        reasons = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'file'}: {_reason(e)}" for e in exc.errors())
-        raise SettingsError(f"settings {path}: {reasons}") from None
-
-
-def _reason(error: dict) -> str:
-    # a validator's own ValueError (e.g. an unknown rule id) reads best without pydantic's prefix
-    message = error["msg"]
-    return message.removeprefix("Value error, ")
+        raise SettingsError(f"settings {path}: {validation_reasons(exc)}") from None
 
 
 def save_settings(path: Path, settings: ActiveSettings) -> None:

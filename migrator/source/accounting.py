@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from migrator.source.encoding import decode_bytes
-from migrator.source.lexer import COMMENT_KINDS, SYMBOL, WS, iter_tokens
+from migrator.source.lexer import TRIVIA_KINDS, is_slash_line, iter_tokens
 from migrator.source.units import SourceSet, SourceSpan
 
 
@@ -31,17 +31,9 @@ def gap_problems(text: str, intervals: list[tuple[int, int]], where: str = "") -
 def _gap(text: str, start: int, end: int, where: str) -> list[str]:
     problems = []
     for tok in iter_tokens(text, start, end):
-        if tok.kind == WS or tok.kind in COMMENT_KINDS:
+        if tok.kind in TRIVIA_KINDS or tok.is_op(";") or is_slash_line(text, tok):
             continue
-        value = text[tok.start : tok.end]
-        if tok.kind == SYMBOL and value == ";":
-            continue
-        line_start = text.rfind("\n", 0, tok.start) + 1
-        line_end = text.find("\n", tok.end)
-        line = text[line_start : len(text) if line_end < 0 else line_end]
-        if tok.kind == SYMBOL and value == "/" and line.strip() == "/":
-            continue
-        problems.append(f"{where}: unaccounted {value[:40]!r} at offset {tok.start}")
+        problems.append(f"{where}: unaccounted {tok.text[:40]!r} at offset {tok.start}")
     return problems
 
 

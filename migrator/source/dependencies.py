@@ -123,7 +123,7 @@ def _scan(text: str) -> _Scan:
     """Identifier chains in code, and names the text itself declares (locals, parameters,
     nested routines, cursors, types): those are never reported as missing."""
     toks = [t for t in code_tokens(text)]
-    words = [t.text(text) for t in toks]
+    words = [t.text for t in toks]
     kinds = [t.kind for t in toks]
     chains, declared, i, n = [], set(), 0, len(toks)
     while i < n:

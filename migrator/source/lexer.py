@@ -1,16 +1,35 @@
-"""A linear, offset-keeping tokenizer for Oracle SQL and PL/SQL text as SQL*Plus reads it.
+"""The one Oracle lexer: SQL, PL/SQL and SQL*Plus text as Oracle reads it, offsets kept.
 
-The reader (`migrator.source.sqlplus`) and the dependency analysis (`migrator.source.dependencies`) both need to
-know what is code and what is a string, a quoted identifier or a comment. Every token keeps its
-offsets, so the exact input can always be sliced back out; nothing here rewrites text.
+Every reader of Oracle text uses this one token type: the statement splitter
+(`migrator.source.sqlplus`), the head reader (`statement_kind`), the dependency scan, the DDL rules
+(`migrator.convert.ddl.tokens` adds helpers over it) and the PL/SQL parser. A token keeps its exact
+text and offsets, so any piece of the input can be sliced back out; nothing here rewrites text.
+
+Two ways to read:
+
+* `iter_tokens(text)`: every token, whitespace and comments included, in order and without gaps
+  (their texts concatenate to the input). An opening delimiter that never closes gives one
+  UNTERMINATED token running to the end, and any other character is at worst a one-character OP:
+  the splitter must account for every character of a script, good or bad.
+* `tokenize(text)`: the code tokens of one statement or unit, where bad input is a LexError: an
+  unterminated string, quoted identifier or comment, or a character that is no part of Oracle's
+  syntax outside strings (`$`, `#`, a lone `:`, `~`, `\\`, a backtick...).
+
+Oracle's rules followed: q-quotes `q'[...]'` (and `nq'...'`; `[ ( { <` close with their mirror,
+any other delimiter with itself); strings with `''` escapes; quoted identifiers in which `""` is
+read as part of the name (PostgreSQL's escape; Oracle forbids `"` in names,
+`migrator.source.identifiers`); unquoted identifiers start with a letter of any script and go on
+with letters, digits, `_`, `$` and `#`; `1..5` is a number, the range operator and a number;
+binds `:name` / `:1` are one token; `--` and `/* */` comments; a `/` alone on its line ends a
+statement or block in SQL*Plus (`is_slash_line`).
 
 Each step is one anchored regular-expression match at the current position plus, for strings
-and comments, a `str.find` for the closing delimiter, so a file is read in one pass with no
-backtracking across it.
+and comments, a `str.find` for the closing delimiter: one pass, no backtracking across the text.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,42 +44,66 @@ STRING = "string"
 QIDENT = "qident"
 WORD = "word"
 NUMBER = "number"
-SYMBOL = "symbol"
+BIND = "bind"
+OP = "op"
 # An opening delimiter with no closing one before the end of the text; the token runs to the end.
 UNTERMINATED = "unterminated"
+EOF = "eof"  # appended by tokenize(eof=True), for parsers that look one token ahead
 
 COMMENT_KINDS = frozenset({LINE_COMMENT, BLOCK_COMMENT})
 TRIVIA_KINDS = frozenset({WS, LINE_COMMENT, BLOCK_COMMENT})
+NAME_KINDS = frozenset({WORD, QIDENT})
 
 # q-quote delimiters that close with their mirror image; any other character closes with itself.
 _Q_CLOSE = {"[": "]", "(": ")", "{": "}", "<": ">"}
+_MULTI_OPS = r"<<|>>|<>|!=|\^=|~=|<=|>=|\|\||:=|=>|\.\.|\*\*"
+# The one-character operators of SQL and PL/SQL; tokenize refuses any other character.
+ORACLE_OPS = frozenset("-+*/%=<>(),;.@[]{}|&!^?")
 
 _TOKEN = re.compile(
-    r"""
+    rf"""
     (?P<ws>\s+)
   | (?P<line_comment>--[^\n]*)
   | (?P<block_comment>/\*)
   | (?P<qstring>[nN]?[qQ]')
   | (?P<string>[nN]?')
   | (?P<qident>")
+  | (?P<bind>:(?:[^\W\d][\w$#]*|\d+))
   | (?P<word>[^\W\d][\w$#]*)
   | (?P<number>(?:\d+(?:\.(?!\.)\d*)?|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?)
-  | (?P<symbol>:=|=>|\|\||<>|!=|\^=|~=|<=|>=|\.\.|\*\*|<<|>>|.)
+  | (?P<op>{_MULTI_OPS}|.)
     """,
     re.VERBOSE | re.DOTALL,
 )
+_SIMPLE = frozenset({WS, LINE_COMMENT, BIND, WORD, NUMBER, OP})
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass is five times slower to build, and every character of every
+# script goes through here. Nothing changes a token once made.
+@dataclass(slots=True)
 class Token:
     kind: str
+    text: str
     start: int
     end: int
     # For UNTERMINATED tokens: what was left open ("string", "comment", "identifier").
     detail: str = ""
 
-    def text(self, source: str) -> str:
-        return source[self.start : self.end]
+    @property
+    def upper(self) -> str:
+        """A word in upper case (keywords compare this way); any other token as written."""
+        return self.text.upper() if self.kind == WORD else self.text
+
+    def is_word(self, *words: str) -> bool:
+        """A bare word (keyword or unquoted name) that is one of `words` (given in upper case)."""
+        return self.kind == WORD and self.text.upper() in words
+
+    def is_op(self, *ops: str) -> bool:
+        return self.kind == OP and self.text in ops
+
+
+class LexError(ValueError):
+    """Text that is not Oracle SQL or PL/SQL: the message says what and at which offset."""
 
 
 def iter_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]:
@@ -70,9 +113,11 @@ def iter_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[T
     match = _TOKEN.match
     while pos < stop:
         m = match(text, pos, stop)
+        # the last alternative ('.' in OP) matches any character, so a match always has its group
+        assert m is not None and m.lastgroup is not None
         kind = m.lastgroup
-        if kind in (WS, LINE_COMMENT, WORD, NUMBER, SYMBOL):
-            yield Token(kind, pos, m.end())
+        if kind in _SIMPLE:
+            yield Token(kind, m.group(), pos, m.end())
             pos = m.end()
         else:
             token = _delimited(text, pos, m.end(), stop, kind)
@@ -84,49 +129,36 @@ def _delimited(text: str, start: int, body: int, stop: int, kind: str) -> Token:
     """A string, q-string, quoted identifier or block comment opened at `start`."""
     if kind == "block_comment":
         close = text.find("*/", body, stop)
-        if close < 0:
-            return Token(UNTERMINATED, start, stop, "comment")
-        return Token(BLOCK_COMMENT, start, close + 2)
+        return _closed(BLOCK_COMMENT, text, start, close + 2 if close >= 0 else -1, stop, "comment")
     if kind == "qident":
-        return _quoted_identifier(text, start, body, stop)
+        return _closed(QIDENT, text, start, _doubled_close(text, body, stop, '"'), stop, "identifier")
     if kind == "qstring":
-        return _q_string(text, start, body, stop)
-    return _plain_string(text, start, body, stop)
+        close = -1
+        if body < stop:
+            closer = _Q_CLOSE.get(text[body], text[body]) + "'"
+            found = text.find(closer, body + 1, stop)
+            close = found + 2 if found >= 0 else -1
+        return _closed(STRING, text, start, close, stop, "string")
+    return _closed(STRING, text, start, _doubled_close(text, body, stop, "'"), stop, "string")
 
 
-def _quoted_identifier(text: str, start: int, pos: int, stop: int) -> Token:
-    # `""` inside is an escaped quote (PostgreSQL's rule; Oracle forbids `"` in names): the name
-    # is read whole, never cut short at the inner quote (migrator.source.identifiers).
+def _doubled_close(text: str, pos: int, stop: int, quote: str) -> int:
+    """End (exclusive) of a quoted run from `pos` in which a doubled quote is an escaped one; -1 if
+    it never closes."""
     while True:
-        close = text.find('"', pos, stop)
+        close = text.find(quote, pos, stop)
         if close < 0:
-            return Token(UNTERMINATED, start, stop, "identifier")
-        if close + 1 < stop and text[close + 1] == '"':
+            return -1
+        if close + 1 < stop and text[close + 1] == quote:
             pos = close + 2
             continue
-        return Token(QIDENT, start, close + 1)
+        return close + 1
 
 
-def _plain_string(text: str, start: int, pos: int, stop: int) -> Token:
-    while True:
-        close = text.find("'", pos, stop)
-        if close < 0:
-            return Token(UNTERMINATED, start, stop, "string")
-        if close + 1 < stop and text[close + 1] == "'":  # '' is an escaped quote
-            pos = close + 2
-            continue
-        return Token(STRING, start, close + 1)
-
-
-def _q_string(text: str, start: int, pos: int, stop: int) -> Token:
-    if pos >= stop:
-        return Token(UNTERMINATED, start, stop, "string")
-    opener = text[pos]
-    closer = _Q_CLOSE.get(opener, opener) + "'"
-    close = text.find(closer, pos + 1, stop)
-    if close < 0:
-        return Token(UNTERMINATED, start, stop, "string")
-    return Token(STRING, start, close + 2)
+def _closed(kind: str, text: str, start: int, end: int, stop: int, what: str) -> Token:
+    if end < 0:
+        return Token(UNTERMINATED, text[start:stop], start, stop, what)
+    return Token(kind, text[start:end], start, end)
 
 
 def code_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]:
@@ -136,6 +168,101 @@ def code_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[T
             yield token
 
 
+def tokenize(text: str, *, eof: bool = False) -> list[Token]:
+    """The code tokens of `text` (one statement or unit); LexError for what Oracle would not read.
+    With `eof`, a final EOF token at len(text) lets a parser look ahead past the last token."""
+    tokens: list[Token] = []
+    for tok in iter_tokens(text):
+        kind = tok.kind
+        if kind in TRIVIA_KINDS:
+            continue
+        if kind == UNTERMINATED:
+            raise LexError(f"unterminated {tok.detail} at offset {tok.start}")
+        if kind == OP and tok.text not in ORACLE_OPS and len(tok.text) == 1:
+            raise LexError(f"unexpected character {tok.text!r} at offset {tok.start}")
+        tokens.append(tok)
+    if eof:
+        tokens.append(Token(EOF, "", len(text), len(text)))
+    return tokens
+
+
 def normalize_identifier(raw: str) -> str:
     """The plain name of an identifier token (Oracle's folding rules: `migrator.source.identifiers.fold`)."""
     return fold(raw)
+
+
+def string_value(tok: Token) -> str | None:
+    """The character value of a string token (any quoting style), or None for any other token."""
+    if tok.kind != STRING:
+        return None
+    t = tok.text
+    quote = t.index("'")
+    if t[:quote].lower().endswith("q"):
+        return t[quote + 2 : -2]
+    return t[quote + 1 : -1].replace("''", "'")
+
+
+def is_slash_line(text: str, tok: Token) -> bool:
+    """A `/` alone on its line: SQL*Plus's terminator of a statement or PL/SQL block."""
+    if tok.kind != OP or tok.text != "/":
+        return False
+    line_start = text.rfind("\n", 0, tok.start) + 1
+    line_end = text.find("\n", tok.end)
+    return text[line_start : len(text) if line_end < 0 else line_end].strip() == "/"
+
+
+# -- helpers over token lists ---------------------------------------------------------------------
+def matching_paren(tokens: list[Token], i: int) -> int:
+    """Index of the ')' closing the '(' at tokens[i]; LexError when it is never closed."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        if tokens[j].is_op("("):
+            depth += 1
+        elif tokens[j].is_op(")"):
+            depth -= 1
+            if depth == 0:
+                return j
+    raise LexError("unbalanced parentheses")
+
+
+def split_top_level(tokens: list[Token], sep: str = ",") -> list[list[Token]]:
+    """Split at `sep` operators outside parentheses: `a, f(b, c)` → [a], [f(b, c)]. Empty input
+    gives no parts; empty parts between separators are kept (`a,,b` has three)."""
+    if not tokens:
+        return []
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for tok in tokens:
+        if tok.is_op("("):
+            depth += 1
+        elif tok.is_op(")"):
+            depth -= 1
+        if depth == 0 and tok.is_op(sep):
+            parts.append([])
+        else:
+            parts[-1].append(tok)
+    return parts
+
+
+def find_top_level(tokens: list[Token], *words: str, start: int = 0) -> int | None:
+    """Index of the first of `words` (keywords, upper case) outside parentheses, from `start`."""
+    depth = 0
+    for k in range(start, len(tokens)):
+        t = tokens[k]
+        if t.is_op("("):
+            depth += 1
+        elif t.is_op(")"):
+            depth -= 1
+        elif depth == 0 and t.is_word(*words):
+            return k
+    return None
+
+
+class LineIndex:
+    """Offset → 1-based line number."""
+
+    def __init__(self, text: str):
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)

@@ -20,13 +20,14 @@ duplicate-name. (`migrator.source.dependencies` adds dependency-cycle and missin
 
 from __future__ import annotations
 
-import bisect
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from migrator.errors import MigratorError
 from migrator.source import directives, sqlplus, statement_kind
 from migrator.source.encoding import UTF8, decode_bytes, looks_binary
+from migrator.source.lexer import LineIndex
 from migrator.source.tree import list_files
 from migrator.source.units import Severity, SourceFile, SourceIssue, SourceSet, SourceSpan, Unit, UnitKind
 
@@ -40,7 +41,7 @@ RUNNING_KINDS = frozenset(
 )
 
 
-class SourceError(Exception):
+class SourceError(MigratorError):
     """The schema directory cannot be read at all (missing, not a directory, no SQL files)."""
 
 
@@ -72,11 +73,11 @@ class _File:
     rel: str
     text: str
     encoding: str
-    line_starts: list[int]
+    lines: LineIndex
     state: directives.ScriptState
 
     def line(self, offset: int) -> int:
-        return bisect.bisect_right(self.line_starts, offset)
+        return self.lines.line(offset)
 
     def span(self, start: int, end: int) -> SourceSpan:
         return SourceSpan(self.rel, self.line(start), self.line(max(start, end - 1)), start, end)
@@ -104,8 +105,7 @@ class _Reader:
             return
         decoded = decode_bytes(data)
         text = decoded.text
-        starts = _line_starts(text)
-        f = _File(rel, text, decoded.encoding, starts, directives.ScriptState(self.result.schema))
+        f = _File(rel, text, decoded.encoding, LineIndex(text), directives.ScriptState(self.result.schema))
         self.result.files.append(SourceFile(rel, decoded.encoding, len(text.splitlines()), len(data)))
         if decoded.encoding != UTF8:
             self.issue("encoding", Severity.INFO, rel, 1, decoded.note)
@@ -157,7 +157,7 @@ class _Reader:
         if head is not None and head.kind is not None and head.name is not None:
             unit_id = self.allocate(head.kind, head.schema or f.state.schema, head.name, f.span(piece.start, piece.end))
         line = f.line(offset)
-        column = offset - f.line_starts[line - 1] + 1
+        column = offset - f.lines.starts[line - 1] + 1
         self.issue(
             "nul-byte",
             Severity.ERROR,
@@ -220,14 +220,6 @@ class _Reader:
         self.issue("substitution-variable", Severity.WARNING, f.rel, unit.span.start_line,
                    f"SQL*Plus would substitute {', '.join(known)} before running this; text kept as is",
                    span=unit.span, unit_id=unit.id)  # fmt: skip
-
-
-def _line_starts(text: str) -> list[int]:
-    starts, pos = [0], text.find("\n")
-    while pos >= 0:
-        starts.append(pos + 1)
-        pos = text.find("\n", pos + 1)
-    return starts
 
 
 def _describe(head: statement_kind.Head | None, schema: str) -> str:

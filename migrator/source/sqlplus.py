@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from migrator.source import statement_kind as classify
-from migrator.source.lexer import COMMENT_KINDS, STRING, SYMBOL, UNTERMINATED, WORD, WS, iter_tokens
+from migrator.source.lexer import COMMENT_KINDS, OP, STRING, UNTERMINATED, WORD, WS, is_slash_line, iter_tokens
 
 # Piece kinds.
 STATEMENT = "statement"
@@ -92,9 +92,6 @@ class _Splitter:
     def first_on_line(self, pos: int) -> bool:
         return self.text[self.line_start(pos) : pos].strip() == ""
 
-    def alone_on_line(self, start: int, end: int) -> bool:
-        return self.first_on_line(start) and self.text[end : self.line_end(end)].strip() == ""
-
     def rstrip_end(self, start: int, end: int) -> int:
         """End of text[start:end] without trailing whitespace."""
         return start + len(self.text[start:end].rstrip())
@@ -114,8 +111,7 @@ class _Splitter:
                                      "comment opened here is never closed (*/ missing)")  # fmt: skip
                 continue
             if self.first_on_line(tok.start):
-                line_end = self.line_end(tok.start)
-                if self.text[tok.start : line_end].strip() == "/":
+                if is_slash_line(self.text, tok):
                     self.pieces.append(Piece(SLASH, tok.start, tok.start + 1, command="/"))
                     pos = tok.start + 1
                     continue
@@ -127,8 +123,8 @@ class _Splitter:
         return self.pieces
 
     def directive(self, tok) -> str | None:
-        word = tok.text(self.text)
-        if tok.kind == SYMBOL:
+        word = tok.text
+        if tok.kind == OP:
             if word == "@" and self.text.startswith("@@", tok.start):
                 return "@@"
             return _SYMBOL_COMMANDS.get(word)
@@ -183,9 +179,9 @@ class _Splitter:
                 continue
             if kind == UNTERMINATED:
                 return self.unterminated(start, tok, head)
-            if kind == SYMBOL:
-                ch = text[tok.start : tok.end]
-                if ch == "/" and self.alone_on_line(tok.start, tok.end):
+            if kind == OP:
+                ch = tok.text
+                if is_slash_line(text, tok):
                     end = self.rstrip_end(start, self.line_start(tok.start))
                     return self.finish(start, end, head, (tok.start, tok.end), tok.end)
                 if ch == ";" and prev is None:  # an empty statement: a stray terminator
@@ -250,7 +246,7 @@ def substitution_variables(text: str, start: int, end: int, define_char: str = "
     for tok in iter_tokens(text, start, end):
         if tok.start < skip_to or tok.kind in COMMENT_KINDS or tok.kind == WS:
             continue
-        if tok.kind == SYMBOL and text[tok.start] == define_char:
+        if tok.kind == OP and text[tok.start] == define_char:
             m = pattern.match(text, tok.start, end)
             if m:
                 found.append(m.group())

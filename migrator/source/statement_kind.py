@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 
-from migrator.source.lexer import QIDENT, SYMBOL, WORD, Token, code_tokens, normalize_identifier
+from migrator.source.lexer import NAME_KINDS, OP, WORD, Token, code_tokens, normalize_identifier
 from migrator.source.units import UnitKind
 
 SQL = "sql"  # ended by ';' (or a '/' line)
@@ -57,10 +57,6 @@ class Head:
     name: str | None = None
     target: tuple[str | None, str] | None = None  # (schema, name) of the attached table
 
-    @property
-    def display(self) -> str:
-        return f"{self.schema}.{self.name}" if self.schema else str(self.name)
-
 
 class _Cursor:
     """The head's code tokens with a position; words are compared upper case."""
@@ -79,11 +75,11 @@ class _Cursor:
 
     def word(self, offset: int = 0) -> str:
         token = self.at(self.i + offset)
-        return token.text(self.text).upper() if token is not None and token.kind == WORD else ""
+        return token.text.upper() if token is not None and token.kind == WORD else ""
 
     def symbol(self) -> str:
         token = self.at(self.i)
-        return token.text(self.text) if token is not None and token.kind == SYMBOL else ""
+        return token.text if token is not None and token.kind == OP else ""
 
     def accept(self, *words: str) -> bool:
         if self.word() in words:
@@ -101,8 +97,8 @@ class _Cursor:
     def name(self) -> list[str]:
         """A possibly dotted name: identifier ('.' identifier)*, normalized."""
         parts: list[str] = []
-        while (token := self.at(self.i)) is not None and token.kind in (WORD, QIDENT):
-            parts.append(normalize_identifier(token.text(self.text)))
+        while (token := self.at(self.i)) is not None and token.kind in NAME_KINDS:
+            parts.append(normalize_identifier(token.text))
             self.i += 1
             if self.symbol() != "." or not parts:
                 break

@@ -59,3 +59,35 @@ def convert_with_report(unit: Unit, ctx: ConversionContext) -> str:
     lines += [f"-- note: {n}" for n in ctx.notes]
     lines += [f"-- rules: {', '.join(ctx.applied_rules)}"] if ctx.applied_rules else []
     return "\n".join(lines)
+
+
+# Tables, sequences and types the golden statements refer to, so the catalog knows their kinds.
+_CATALOG_UNITS = [
+    (
+        UnitKind.TABLE,
+        "employees",
+        "CREATE TABLE employees (employee_id NUMBER(10) PRIMARY KEY, "
+        "last_name VARCHAR2(60), hire_date DATE, salary NUMBER(12,2), status CHAR(1), email VARCHAR2(120), "
+        "department_id NUMBER(5), last_modified TIMESTAMP, termination_date DATE)",
+    ),
+    (
+        UnitKind.TABLE,
+        "departments",
+        "CREATE TABLE departments (department_id NUMBER(5), department_name VARCHAR2(60), created_on DATE)",
+    ),
+    (
+        UnitKind.TABLE,
+        "events",
+        "CREATE TABLE events (id NUMBER, name VARCHAR2(40), nick VARCHAR2(40), "
+        "on_day DATE, at_ts TIMESTAMP, qty NUMBER, frac NUMBER)",
+    ),
+    (UnitKind.SEQUENCE, "employees_seq", "CREATE SEQUENCE employees_seq"),
+]
+
+
+def convert_golden_case(name: str, text: str, disabled: frozenset[str] = frozenset()) -> tuple[str, ConversionContext]:
+    """A golden DDL/data case (its kind from its name's prefix) converted beside the catalog units:
+    the golden text (output, notes, rules) and the context it was converted in."""
+    unit = make_unit(PREFIX_KIND[name.split("_", 1)[0]], name, text)
+    ctx = context_for([unit, *(make_unit(k, n, t) for k, n, t in _CATALOG_UNITS)], disabled)
+    return convert_with_report(unit, ctx), ctx

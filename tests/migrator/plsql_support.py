@@ -75,9 +75,9 @@ def catalog_for(units: list[Unit], schema: str = "s") -> Catalog:
     return cat
 
 
-def convert_all(units: list[Unit], schema: str = "s"):
+def convert_all(units: list[Unit], schema: str = "s", disabled: frozenset[str] = frozenset()):
     cat = catalog_for(units, schema)
-    ctx = ConversionContext(catalog=cat, rules=RuleSet())
+    ctx = ConversionContext(catalog=cat, rules=RuleSet(disabled=disabled))
     out = []
     for u in units:
         if not u.kind.is_plsql:
@@ -94,3 +94,20 @@ def fixture_units(schema_dir: Path) -> list[Unit]:
         if f.is_file():
             units += split_sql(f.read_text(encoding="utf-8", errors="replace"), schema_dir.name)
     return units
+
+
+# The package spec and table the golden PL/SQL cases use.
+SPEC = """CREATE OR REPLACE PACKAGE counter_pkg AS
+  c_step CONSTANT PLS_INTEGER := 2;
+  g_count PLS_INTEGER := 0;
+  FUNCTION next_val RETURN PLS_INTEGER;
+  PROCEDURE reset;
+END counter_pkg"""
+TABLE = "CREATE TABLE emp (id NUMBER(10), name VARCHAR2(40), salary NUMBER(10,2), dept NUMBER(5))"
+
+
+def convert_golden_case(text: str, disabled: frozenset[str] = frozenset()):
+    """A golden PL/SQL case converted after the golden table and package spec: (unit, output,
+    unconverted, applied rules, notes)."""
+    units = [make_unit(TABLE, n=1), make_unit(SPEC, n=2), make_unit(text, n=3)]
+    return convert_all(units, disabled=disabled)[-1]

@@ -9,17 +9,19 @@ from migrator.agent.models.base import (
     ModelError,
     ModelNotFound,
     ModelSetupError,
+    ModelSpecError,
     ModelThrottled,
     ModelUnavailable,
     ModelValidationError,
 )
 from migrator.agent.models.bedrock import BedrockModel
-from migrator.agent.models.cache import CachedModel, request_hash, request_payload
+from migrator.agent.models.cache import CachedModel
 from migrator.agent.models.openai_compat import OpenAICompatModel, Timeouts
 from migrator.agent.models.registry import load_model
 from migrator.agent.models.replay import RecordingModel, ReplayMiss, ReplayModel
 from migrator.agent.models.retry import RetryPolicy
 from migrator.agent.models.scripted import ScriptedModel, ScriptRule, load_script
+from migrator.agent.models.stored import StoredModel, request_hash, request_payload
 
 __all__ = [
     "BedrockModel",
@@ -32,6 +34,7 @@ __all__ = [
     "ModelError",
     "ModelNotFound",
     "ModelSetupError",
+    "ModelSpecError",
     "ModelThrottled",
     "ModelUnavailable",
     "ModelValidationError",
@@ -42,6 +45,7 @@ __all__ = [
     "RetryPolicy",
     "ScriptRule",
     "ScriptedModel",
+    "StoredModel",
     "Timeouts",
     "load_model",
     "load_script",

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from migrator.errors import MigratorError
+
 ROLES = frozenset({"system", "user", "assistant"})
 
 
@@ -85,6 +87,11 @@ def missing_extra(package: str, backend: str, model: str) -> ModelSetupError:
         "install the llm extra with pip install '.[llm]'",
         model=model,
     )
+
+
+class ModelSpecError(MigratorError):
+    """A model spec that names no model (unknown backend, malformed options): bad usage, found
+    before any call is made."""
 
 
 class ModelAccessDenied(ModelError):

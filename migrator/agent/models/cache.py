@@ -6,14 +6,12 @@ latency — the seed papers' protocol, so a rerun reports what the experiment ac
 
 One JSON file per key (`<dir>/<k[:2]>/<k>.json`). Writes go to a temp file in the same
 directory and are published atomically; when two processes race on the same key, the first
-published file wins and is never overwritten, so "first call" stays well defined.
+published file wins and is never overwritten, so "first call" stays well defined. The wrapper
+itself is `stored.StoredModel`, shared with replay files.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import json
 import logging
 import os
 import tempfile
@@ -22,51 +20,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from migrator.agent.models.base import Completion, Message
+from migrator.agent.models.base import Completion, Model, ModelError
+from migrator.agent.models.stored import CACHE_FORMAT, CompletionRecord, StoredModel, request_hash
 
 log = logging.getLogger(__name__)
-# Bump when the key payload or the file format changes, so old entries are simply missed.
-CACHE_FORMAT = 1
-
-
-def request_payload(
-    messages: list[Message], *, temperature: float, max_tokens: int, stop: list[str] | None
-) -> dict[str, Any]:
-    """The request as plain JSON data: what a cache key or a replay hash is computed from."""
-    return {
-        "messages": [{"role": m.role, "content": m.content} for m in messages],
-        "temperature": float(temperature),
-        "max_tokens": int(max_tokens),
-        "stop": list(stop) if stop else None,
-    }
-
-
-def request_hash(payload: dict[str, Any], *, model: str | None = None) -> str:
-    """sha256 over canonical JSON (sorted keys, no whitespace) so equal requests hash equal."""
-    data = {"format": CACHE_FORMAT, "model": model, "request": payload}
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-class CompletionRecord(BaseModel):
-    """A Completion as stored in cache files and replay recordings."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    text: str
-    input_tokens: int
-    output_tokens: int
-    latency_s: float
-    stop_reason: str
-    raw_id: str
-    model: str
-    cached: bool = False
-
-    @classmethod
-    def of(cls, completion: Completion) -> CompletionRecord:
-        return cls(**dataclasses.asdict(completion))
-
-    def to_completion(self, *, cached: bool) -> Completion:
-        return Completion(**{**self.model_dump(), "cached": cached})
 
 
 class CacheEntry(BaseModel):
@@ -78,42 +35,18 @@ class CacheEntry(BaseModel):
     completion: CompletionRecord
 
 
-class CachedModel:
-    """Wraps any Model; same protocol, same `name`, so the cache is invisible to callers."""
+class ResponseCache:
+    """The cache directory of one model spec (a `stored.Store`)."""
 
-    def __init__(self, inner: Any, cache_dir: Path):
-        self.inner = inner
-        self.name: str = inner.name
+    def __init__(self, cache_dir: Path, model: str):
         self.cache_dir = Path(cache_dir)
-
-    def complete(
-        self,
-        messages: list[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int = 2048,
-        stop: list[str] | None = None,
-    ) -> Completion:
-        payload = request_payload(messages, temperature=temperature, max_tokens=max_tokens, stop=stop)
-        key = request_hash(payload, model=self.name)
-        hit = self.lookup(key)
-        if hit is not None:
-            return hit
-        completion = self.inner.complete(messages, temperature=temperature, max_tokens=max_tokens, stop=stop)
-        entry = CacheEntry(
-            format=CACHE_FORMAT,
-            key=key,
-            model=self.name,
-            request=payload,
-            completion=CompletionRecord.of(dataclasses.replace(completion, cached=False)),
-        )
-        self._store(entry)
-        return completion
+        self.model = model
 
     def path_for(self, key: str) -> Path:
         return self.cache_dir / key[:2] / f"{key}.json"
 
-    def lookup(self, key: str) -> Completion | None:
+    def find(self, payload: dict[str, Any]) -> Completion | None:
+        key = request_hash(payload, model=self.model)
         path = self.path_for(key)
         try:
             entry = CacheEntry.model_validate_json(path.read_bytes())
@@ -128,10 +61,14 @@ class CachedModel:
             return None
         return entry.completion.to_completion(cached=True)
 
-    def _store(self, entry: CacheEntry) -> None:
-        path = self.path_for(entry.key)
+    def keep(self, payload: dict[str, Any], completion: Completion) -> None:
+        key = request_hash(payload, model=self.model)
+        entry = CacheEntry(
+            format=CACHE_FORMAT, key=key, model=self.model, request=payload, completion=CompletionRecord.of(completion)
+        )
+        path = self.path_for(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{entry.key[:12]}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{key[:12]}.", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(entry.model_dump_json(indent=1).encode("utf-8"))
@@ -140,6 +77,19 @@ class CachedModel:
             _publish(Path(tmp), path)
         finally:
             Path(tmp).unlink(missing_ok=True)
+
+    def miss(self, payload: dict[str, Any]) -> ModelError:
+        """A cache read with no model behind it (an offline look at a run's answers) has no answer."""
+        key = request_hash(payload, model=self.model)
+        return ModelError(f"request {key} is not in the response cache {self.cache_dir}", model=self.model)
+
+
+class CachedModel(StoredModel):
+    """Wraps any Model; same protocol, same `name`, so the cache is invisible to callers."""
+
+    def __init__(self, inner: Model, cache_dir: Path):
+        self.cache = ResponseCache(cache_dir, inner.name)
+        super().__init__(inner, self.cache, inner.name)
 
 
 def _publish(tmp: Path, path: Path) -> None:

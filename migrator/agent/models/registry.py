@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from migrator.agent.models.base import Model
+from migrator.agent.models.base import Model, ModelSpecError
 from migrator.agent.models.bedrock import BedrockModel
 from migrator.agent.models.cache import CachedModel
 from migrator.agent.models.openai_compat import OpenAICompatModel
@@ -33,7 +33,11 @@ def load_model(
     record_to: Path | None = None,
     retry: RetryPolicy | None = None,
 ) -> Model:
-    model = _backend(spec.strip(), retry)
+    """The model a spec names; a spec that names none raises ModelSpecError (loading makes no call)."""
+    try:
+        model = _backend(spec.strip(), retry)
+    except ValueError as exc:  # a backend's own check of its arguments (an empty model id, a URL)
+        raise ModelSpecError(f"model spec {spec!r}: {exc}") from None
     if cache_dir is not None:
         model = CachedModel(model, Path(cache_dir))
     if record_to is not None:
@@ -47,17 +51,17 @@ def _backend(spec: str, retry: RetryPolicy | None) -> Model:
     if scheme == "scripted":
         return load_script(Path(rest), name=spec) if rest else ScriptedModel(name=spec)
     if not sep or not rest:
-        raise ValueError(f"model spec {spec!r}: expected one of {', '.join(s + ':...' for s in SCHEMES)}")
+        raise ModelSpecError(f"model spec {spec!r}: expected one of {', '.join(s + ':...' for s in SCHEMES)}")
     if scheme == "bedrock":
         return _bedrock(spec, rest, retry)
     if scheme == "openai":
         base_url, _, model = rest.partition("#")
         if not model:
-            raise ValueError(f"model spec {spec!r}: expected openai:<base_url>#<model>")
+            raise ModelSpecError(f"model spec {spec!r}: expected openai:<base_url>#<model>")
         return OpenAICompatModel(base_url, model, name=spec, retry=retry)
     if scheme == "replay":
         return ReplayModel(Path(rest), name=spec)
-    raise ValueError(f"model spec {spec!r}: unknown backend {scheme!r} (known: {', '.join(SCHEMES)})")
+    raise ModelSpecError(f"model spec {spec!r}: unknown backend {scheme!r} (known: {', '.join(SCHEMES)})")
 
 
 def _bedrock(spec: str, rest: str, retry: RetryPolicy | None) -> BedrockModel:
@@ -66,5 +70,5 @@ def _bedrock(spec: str, rest: str, retry: RetryPolicy | None) -> BedrockModel:
     unknown = set(options) - _BEDROCK_OPTIONS
     if unknown:
         known = sorted(_BEDROCK_OPTIONS)
-        raise ValueError(f"model spec {spec!r}: unknown option(s) {sorted(unknown)} (known: {known})")
+        raise ModelSpecError(f"model spec {spec!r}: unknown option(s) {sorted(unknown)} (known: {known})")
     return BedrockModel(model_id, name=spec, region=options.get("region"), profile=options.get("profile"), retry=retry)

@@ -4,20 +4,20 @@ The file is JSONL, one recorded call per line: the request hash, the model that 
 request itself and the completion. The hash covers the request only (messages, temperature,
 max_tokens, stop), not the model spec, because a replay is loaded as `replay:<file>` and must find
 calls recorded from `bedrock:...` or `openai:...`. When a file holds the same hash twice, the
-first line wins, matching the cache's "first call" protocol.
+first line wins, matching the cache's "first call" protocol. Both wrappers are
+`stored.StoredModel`: the replay answers only from the file, the recorder never from it.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import fcntl
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from migrator.agent.models.base import Completion, Message, ModelError
-from migrator.agent.models.cache import CompletionRecord, request_hash, request_payload
+from migrator.agent.models.base import Completion, Model, ModelError
+from migrator.agent.models.stored import CompletionRecord, StoredModel, request_hash
 
 
 class ReplayMiss(ModelError):
@@ -32,30 +32,46 @@ class Recording(BaseModel):
     completion: CompletionRecord
 
 
-class ReplayModel:
+class ReplayFile:
+    """A `stored.Store` over a JSONL file: `recordings` read from it, or None to only append."""
+
+    def __init__(self, path: Path, model: str, recordings: dict[str, Recording] | None):
+        self.path = Path(path)
+        self.model = model
+        self.recordings = recordings
+
+    def find(self, payload: dict[str, Any]) -> Completion | None:
+        found = self.recordings.get(request_hash(payload)) if self.recordings is not None else None
+        return found.completion.to_completion(cached=True) if found is not None else None
+
+    def keep(self, payload: dict[str, Any], completion: Completion) -> None:
+        rec = Recording(
+            hash=request_hash(payload), model=self.model, request=payload, completion=CompletionRecord.of(completion)
+        )
+        _append_line(self.path, rec.model_dump_json())
+
+    def miss(self, payload: dict[str, Any]) -> ModelError:
+        return ReplayMiss(
+            f"no recorded completion for request hash {request_hash(payload)} in {self.path} "
+            f"({len(self.recordings or {})} recorded); the prompt or parameters differ from the recorded run",
+            model=self.model,
+        )
+
+
+class ReplayModel(StoredModel):
     def __init__(self, path: Path, *, name: str | None = None):
         self.path = Path(path)
-        self.name = name or f"replay:{self.path}"
         self.recordings = load_recordings(self.path)
+        name = name or f"replay:{self.path}"
+        super().__init__(None, ReplayFile(self.path, name, self.recordings), name)
 
-    def complete(
-        self,
-        messages: list[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int = 2048,
-        stop: list[str] | None = None,
-    ) -> Completion:
-        payload = request_payload(messages, temperature=temperature, max_tokens=max_tokens, stop=stop)
-        key = request_hash(payload)
-        found = self.recordings.get(key)
-        if found is None:
-            raise ReplayMiss(
-                f"no recorded completion for request hash {key} in {self.path} "
-                f"({len(self.recordings)} recorded); the prompt or parameters differ from the recorded run",
-                model=self.name,
-            )
-        return found.completion.to_completion(cached=True)
+
+class RecordingModel(StoredModel):
+    """Wraps any Model and appends every call it answers to a replay file (same `name`)."""
+
+    def __init__(self, inner: Model, path: Path):
+        self.path = Path(path)
+        super().__init__(inner, ReplayFile(self.path, inner.name, None), inner.name)
 
 
 def load_recordings(path: Path) -> dict[str, Recording]:
@@ -71,34 +87,6 @@ def load_recordings(path: Path) -> dict[str, Recording]:
             raise ModelError(f"{path}:{lineno}: not a recording: {err}") from err
         recordings.setdefault(rec.hash, rec)
     return recordings
-
-
-class RecordingModel:
-    """Wraps any Model and appends every call it answers to a replay file (same `name`)."""
-
-    def __init__(self, inner: Any, path: Path):
-        self.inner = inner
-        self.name: str = inner.name
-        self.path = Path(path)
-
-    def complete(
-        self,
-        messages: list[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int = 2048,
-        stop: list[str] | None = None,
-    ) -> Completion:
-        completion = self.inner.complete(messages, temperature=temperature, max_tokens=max_tokens, stop=stop)
-        payload = request_payload(messages, temperature=temperature, max_tokens=max_tokens, stop=stop)
-        rec = Recording(
-            hash=request_hash(payload),
-            model=self.name,
-            request=payload,
-            completion=CompletionRecord.of(dataclasses.replace(completion, cached=False)),
-        )
-        _append_line(self.path, rec.model_dump_json())
-        return completion
 
 
 def _append_line(path: Path, line: str) -> None:

@@ -72,7 +72,7 @@ CONSTRUCTS = (
 
 
 def detect_constructs(source: str) -> list[str]:
-    words = [t.text(source).upper() for t in code_tokens(source) if t.kind == WORD or t.text(source) == "%"]
+    words = [t.upper for t in code_tokens(source) if t.kind == WORD or t.text == "%"]
     joined = " " + " ".join(words).replace("% ", "%") + " "
     return [c for c in CONSTRUCTS if f" {c} " in joined or (c.startswith("%") and c in joined)]
 

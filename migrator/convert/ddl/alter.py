@@ -7,7 +7,8 @@ from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.columns import parse_column, render_column
 from migrator.convert.ddl.common import require, unconverted
 from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
-from migrator.convert.ddl.tokens import LexError, Name, Token, ident, matching_paren, read_name, split_top, tokenize
+from migrator.convert.ddl.tokens import Name, ident, read_name
+from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
 
 
 def convert_alter(text: str, ctx: ConversionContext) -> str:
@@ -52,7 +53,7 @@ def _actions(text: str, toks: list[Token], i: int, ctx: ConversionContext, types
 def _elements(toks: list[Token]) -> list[list[Token]]:
     """`( a ..., b ... )` or a single element."""
     if toks[0].text == "(" and matching_paren(toks, 0) == len(toks) - 1:
-        return split_top(toks[1:-1])
+        return split_top_level(toks[1:-1])
     return [toks]
 
 

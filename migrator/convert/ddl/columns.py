@@ -11,7 +11,8 @@ from migrator.convert.datatypes import is_mapped, map_type
 from migrator.convert.ddl import sequences as ddl_sequences
 from migrator.convert.ddl.common import convert_expression, require
 from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, STATE_WORDS, keep, parse_constraint, render
-from migrator.convert.ddl.tokens import LexError, Token, ident, matching_paren, source
+from migrator.convert.ddl.tokens import ident, source
+from migrator.source.lexer import LexError, Token, matching_paren
 
 _TYPE_END = (
     CONSTRAINT_STARTS

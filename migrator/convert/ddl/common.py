@@ -2,32 +2,24 @@
 
 from __future__ import annotations
 
-import inspect
-
 from migrator.convert.context import ConversionContext, unconverted_marker
-from migrator.convert.ddl.tokens import LexError, Token, tokenize
 from migrator.convert.sql import convert as sql
+from migrator.source.lexer import LexError, Token, tokenize
 
-
-def _accepts_types(fn) -> bool:
-    try:
-        return "types" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
+# Storage and parallelism options both tables and indexes take: dropped, with a note.
+STORAGE_WORDS = frozenset(
+    "TABLESPACE STORAGE PCTFREE INITRANS MAXTRANS LOGGING NOLOGGING COMPRESS NOCOMPRESS PARALLEL NOPARALLEL".split()
+)
 
 
 def convert_statement(text: str, ctx: ConversionContext, types: dict | None = None) -> str:
     """Convert one SQL statement via migrator.convert.sql.convert; column types go along when it takes them
     (so it can tell a DATE column from a number in `col + 1`)."""
-    if types is not None and _accepts_types(sql.convert_statement):
-        return sql.convert_statement(text, ctx, types=types).strip().rstrip(";").rstrip()
-    return sql.convert_statement(text, ctx).strip().rstrip(";").rstrip()
+    return sql.convert_statement(text, ctx, types=types).strip().rstrip(";").rstrip()
 
 
 def convert_expression(text: str, ctx: ConversionContext, types: dict | None = None) -> str:
-    if types is not None and _accepts_types(sql.convert_expression):
-        return sql.convert_expression(text, ctx, types=types).strip()
-    return sql.convert_expression(text, ctx).strip()
+    return sql.convert_expression(text, ctx, types=types).strip()
 
 
 def unconverted(ctx: ConversionContext, construct: str, message: str, original: str) -> str:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import convert_expression, words
-from migrator.convert.ddl.tokens import LexError, Name, Token, ident, matching_paren, read_name, source
+from migrator.convert.ddl.tokens import Name, ident, read_name, source
+from migrator.source.lexer import LexError, Token, matching_paren
 
 # Words that start a constraint or a state; they end a column's type and DEFAULT expression.
 CONSTRAINT_STARTS = {"CONSTRAINT", "NOT", "NULL", "PRIMARY", "UNIQUE", "CHECK", "REFERENCES", "FOREIGN"}

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.ddl.common import convert_statement, unconverted
-from migrator.convert.ddl.tokens import LexError, Name, Token, matching_paren, read_name, source, tokenize
+from migrator.convert.ddl.tokens import Name, read_name, source
+from migrator.source.lexer import LexError, Token, matching_paren, tokenize
 
 
 def convert_data(text: str, ctx: ConversionContext) -> str:

@@ -2,8 +2,8 @@
 
 `prepare` records what other converters need to know about the schema (column types, primary
 keys, type shapes, sequence options, synonym targets); `convert_unit` dispatches one unit to the
-module for its kind. Each module reads DDL with `ddl_lexer` and hands SQL expressions and
-queries to `migrator.convert.sql.convert`.
+module for its kind. Each module reads DDL from the tokens of `migrator.source.lexer` (helpers
+in `tokens.py`) and hands SQL expressions and queries to `migrator.convert.sql.convert`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.ddl import alter, data, grants, indexes, object_types, objects, sequences, tables, views
 from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import LexError, tokenize
+from migrator.source.lexer import LexError, tokenize
 from migrator.source.units import Unit, UnitKind
 
 _INFO = {

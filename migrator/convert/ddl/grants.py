@@ -7,17 +7,8 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import (
-    LexError,
-    Name,
-    Token,
-    dollar_tag,
-    ident,
-    pg_string,
-    read_name,
-    split_top,
-    tokenize,
-)
+from migrator.convert.ddl.tokens import Name, dollar_tag, ident, pg_string, read_name
+from migrator.source.lexer import LexError, Token, split_top_level, tokenize
 from migrator.source.units import UnitKind
 
 _TABLE_PRIVS = {
@@ -61,8 +52,8 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str | None
     to_word = "TO" if verb == "GRANT" else "FROM"
     to = next(k for k, t in enumerate(toks) if t.is_word(to_word) and k > on)
     obj, _ = read_name(toks, on + 1)
-    privs = [" ".join(t.text.upper() for t in p) for p in split_top(toks[1:on])]
-    grantees = [ident(p[0]) for p in split_top(_grantee_tokens(toks[to + 1 :]))]
+    privs = [" ".join(t.text.upper() for t in p) for p in split_top_level(toks[1:on])]
+    grantees = [ident(p[0]) for p in split_top_level(_grantee_tokens(toks[to + 1 :]))]
     with_option = " WITH GRANT OPTION" if any(t.is_word("GRANT") for t in toks[to + 1 :]) else ""
     target, pg_privs = _target(obj, privs, ctx)
     if not pg_privs:

@@ -4,34 +4,14 @@ from __future__ import annotations
 
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
-from migrator.convert.ddl.common import convert_expression, guarded, require, words
-from migrator.convert.ddl.tokens import LexError, Token, ident, matching_paren, read_name, source, split_top
+from migrator.convert.ddl.common import STORAGE_WORDS, convert_expression, guarded, require, words
+from migrator.convert.ddl.tokens import ident, read_name, source
+from migrator.source.lexer import LexError, Token, matching_paren, split_top_level
 
 # Index options after the column list that only concern storage, build or statistics.
-_PHYSICAL = {
-    "TABLESPACE",
-    "STORAGE",
-    "PCTFREE",
-    "INITRANS",
-    "MAXTRANS",
-    "LOGGING",
-    "NOLOGGING",
-    "COMPRESS",
-    "NOCOMPRESS",
-    "PARALLEL",
-    "NOPARALLEL",
-    "COMPUTE",
-    "ONLINE",
-    "LOCAL",
-    "GLOBAL",
-    "NOSORT",
-    "REVERSE",
-    "VISIBLE",
-    "INVISIBLE",
-    "SORT",
-    "USABLE",
-    "UNUSABLE",
-}
+_PHYSICAL = STORAGE_WORDS | frozenset(
+    "COMPUTE ONLINE LOCAL GLOBAL NOSORT REVERSE VISIBLE INVISIBLE SORT USABLE UNUSABLE".split()
+)
 
 
 def convert_index(text: str, ctx: ConversionContext) -> str:
@@ -47,9 +27,9 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
         i += 1
     if not toks[i].is_word("INDEX"):
         raise LexError("not a CREATE INDEX statement")
-    name, i = read_name(toks, i + 1)
+    qualified, i = read_name(toks, i + 1)
     # PostgreSQL puts an index in its table's schema; the index name cannot be qualified.
-    name = name.last
+    name = qualified.last
     if not toks[i].is_word("ON"):
         raise LexError("expected ON after the index name")
     if toks[i + 1].is_word("CLUSTER"):
@@ -58,7 +38,7 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     if toks[i].text != "(":
         raise LexError("expected the indexed column list")
     end = matching_paren(toks, i)
-    cols = [_element(text, el, ctx) for el in split_top(toks[i + 1 : end])]
+    cols = [_element(text, el, ctx) for el in split_top_level(toks[i + 1 : end])]
     _trailing(text, toks[end + 1 :], ctx)
     return f"CREATE {unique}INDEX {quote_ident(name)} ON {table.sql} ({', '.join(cols)});"
 

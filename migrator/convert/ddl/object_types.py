@@ -13,17 +13,8 @@ from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.datatypes import map_type
 from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import (
-    LexError,
-    Name,
-    Token,
-    ident,
-    matching_paren,
-    read_name,
-    source,
-    split_top,
-    tokenize,
-)
+from migrator.convert.ddl.tokens import Name, ident, read_name, source
+from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
 
 _METHOD_WORDS = {"MEMBER", "STATIC", "MAP", "ORDER", "CONSTRUCTOR", "FINAL", "INSTANTIABLE", "NOT", "OVERRIDING"}
 
@@ -71,7 +62,7 @@ def _element(toks: list[Token], i: int) -> list[Token]:
 def _attributes(text: str, toks: list[Token], i: int) -> dict[str, str]:
     end = matching_paren(toks, i)
     attrs: dict[str, str] = {}
-    for el in split_top(toks[i + 1 : end]):
+    for el in split_top_level(toks[i + 1 : end]):
         if el[0].is_word(*_METHOD_WORDS):
             continue
         attrs[ident(el[0])] = source(text, el[1:])
@@ -101,7 +92,7 @@ def _object(text: str, name: Name, info: dict, toks: list[Token], i: int, ctx: C
     ctx.applied("ddl.object_type")
     out = f"CREATE TYPE {name.sql} AS (\n    {attrs}\n);"
     end = matching_paren(toks, i + 1)
-    methods = [el for el in split_top(toks[i + 2 : end]) if el[0].is_word(*_METHOD_WORDS)]
+    methods = [el for el in split_top_level(toks[i + 2 : end]) if el[0].is_word(*_METHOD_WORDS)]
     # MEMBER/STATIC methods are implemented by the TYPE BODY unit as functions <type>__<method>
     # taking SELF first (migrator.convert.plsql); CONSTRUCTOR/MAP/ORDER methods have no such equivalent.
     special = [m for m in methods if any(t.is_word("MAP", "ORDER", "CONSTRUCTOR") for t in m)]

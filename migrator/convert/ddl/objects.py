@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import LexError, Name, Token, pg_string, read_name, string_value, tokenize
+from migrator.convert.ddl.tokens import Name, pg_string, read_name
+from migrator.source.lexer import LexError, Token, string_value, tokenize
 from migrator.source.units import UnitKind
 
 _COMMENT_TARGET = {UnitKind.VIEW: "VIEW", UnitKind.MATERIALIZED_VIEW: "MATERIALIZED VIEW"}
@@ -25,7 +26,8 @@ def convert_comment(text: str, ctx: ConversionContext) -> str:
         what = toks[2].text.upper()  # COMMENT ON TABLE|COLUMN|MATERIALIZED VIEW ...
         i = 4 if what == "MATERIALIZED" else 3
         name, i = read_name(toks, i)
-        if not toks[i].is_word("IS") or toks[i + 1].kind != "string":
+        value = string_value(toks[i + 1]) if toks[i].is_word("IS") else None
+        if value is None:
             raise LexError("expected IS '<text>'")
     except (LexError, IndexError) as exc:
         return unconverted(ctx, "COMMENT", f"could not read the statement: {exc}", text)
@@ -38,7 +40,7 @@ def convert_comment(text: str, ctx: ConversionContext) -> str:
     elif what not in ("COLUMN",):
         return unconverted(ctx, f"COMMENT ON {what}", "no PostgreSQL object of this kind", text)
     ctx.applied("ddl.comment")
-    return f"COMMENT ON {what} {name.sql} IS {pg_string(string_value(toks[i + 1]))};"
+    return f"COMMENT ON {what} {name.sql} IS {pg_string(value)};"
 
 
 def synonym_info(text: str) -> dict:

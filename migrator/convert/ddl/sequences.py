@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import LexError, Token, read_name, tokenize
+from migrator.convert.ddl.tokens import read_name
+from migrator.source.lexer import LexError, Token, tokenize
 
 _BIGINT_MAX = 9223372036854775807
 _BIGINT_MIN = -9223372036854775808

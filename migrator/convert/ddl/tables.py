@@ -7,63 +7,19 @@ from dataclasses import dataclass, field
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.columns import oracle_type_of, parse_column, render_column
-from migrator.convert.ddl.common import convert_statement, require, unconverted, words
+from migrator.convert.ddl.common import STORAGE_WORDS, convert_statement, require, unconverted, words
 from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
-from migrator.convert.ddl.tokens import (
-    LexError,
-    Name,
-    Token,
-    ident,
-    matching_paren,
-    read_name,
-    source,
-    split_top,
-    tokenize,
-)
+from migrator.convert.ddl.tokens import Name, ident, read_name, source
+from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
 
 # Clauses after the column list that only describe storage: they have no behaviour, so they
 # are dropped (and listed in a note). Any other word there is not understood → unconverted.
-PHYSICAL_HEADS = {
-    "TABLESPACE",
-    "STORAGE",
-    "PCTFREE",
-    "PCTUSED",
-    "INITRANS",
-    "MAXTRANS",
-    "LOGGING",
-    "NOLOGGING",
-    "COMPRESS",
-    "NOCOMPRESS",
-    "ROW",
-    "COLUMN",
-    "CACHE",
-    "NOCACHE",
-    "PARALLEL",
-    "NOPARALLEL",
-    "MONITORING",
-    "NOMONITORING",
-    "SEGMENT",
-    "ORGANIZATION",
-    "LOB",
-    "ENABLE",
-    "DISABLE",
-    "ROWDEPENDENCIES",
-    "NOROWDEPENDENCIES",
-    "RESULT_CACHE",
-    "INMEMORY",
-    "NO",
-    "OVERFLOW",
-    "PCTTHRESHOLD",
-    "INCLUDING",
-    "MAPPING",
-    "NESTED",
-    "CLUSTER",
-    "DEFAULT",
-    "FILESYSTEM_LIKE_LOGGING",
-    "MEMOPTIMIZE",
-    "USING",
-    "SUPPLEMENTAL",
-}
+PHYSICAL_HEADS = STORAGE_WORDS | frozenset(
+    """PCTUSED ROW COLUMN CACHE NOCACHE MONITORING NOMONITORING SEGMENT ORGANIZATION LOB ENABLE
+    DISABLE ROWDEPENDENCIES NOROWDEPENDENCIES RESULT_CACHE INMEMORY NO OVERFLOW PCTTHRESHOLD
+    INCLUDING MAPPING NESTED CLUSTER DEFAULT FILESYSTEM_LIKE_LOGGING MEMOPTIMIZE USING
+    SUPPLEMENTAL""".split()
+)
 
 
 @dataclass
@@ -108,7 +64,7 @@ def table_info(text: str) -> dict:
     pk: list[str] = []
     if head.open_paren is None:
         return {"columns": columns, "pk": pk}
-    for el in split_top(head.toks[head.open_paren + 1 : head.close_paren]):
+    for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
         if is_constraint_element(el):
             pk = _out_of_line_pk(el) or pk
             continue
@@ -139,7 +95,7 @@ def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
     types = table_info(text)["columns"] if head.open_paren is not None else None
     elements = []
     if head.open_paren is not None:
-        for el in split_top(head.toks[head.open_paren + 1 : head.close_paren]):
+        for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
             line = _element(text, el, ctx, types)
             if line:
                 elements.append(line)

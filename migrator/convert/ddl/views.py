@@ -5,7 +5,8 @@ from __future__ import annotations
 from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import convert_statement, guarded, words
-from migrator.convert.ddl.tokens import LexError, Token, ident, matching_paren, read_name, source, split_top
+from migrator.convert.ddl.tokens import ident, read_name, source
+from migrator.source.lexer import LexError, Token, matching_paren, split_top_level
 
 _VIEW_PREFIX = {"OR", "REPLACE", "FORCE", "NO", "NOFORCE", "EDITIONABLE", "EDITIONING", "NONEDITIONABLE"}
 
@@ -37,7 +38,7 @@ def _column_names(toks: list[Token], i: int) -> tuple[str, int]:
         return "", i
     end = matching_paren(toks, i)
     # Oracle allows inline constraints in a view's column list; only the names matter here.
-    names = [quote_ident(ident(el[0])) for el in split_top(toks[i + 1 : end])]
+    names = [quote_ident(ident(el[0])) for el in split_top_level(toks[i + 1 : end])]
     return f" ({', '.join(names)})", end + 1
 
 

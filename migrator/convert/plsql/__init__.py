@@ -1,5 +1,5 @@
-"""PL/SQL → PL/pgSQL: our tokenizer and recursive-descent parser build a tree of blocks,
-declarations and statements; SQL inside goes through `migrator.convert.sql.convert` (sqlglot); rewriting
+"""PL/SQL → PL/pgSQL: our recursive-descent parser, over the tokens of the one Oracle lexer
+(`migrator.source.lexer`), builds a tree of blocks, declarations and statements; SQL inside goes through `migrator.convert.sql.convert` (sqlglot); rewriting
 happens on the tree. What cannot be converted is recorded with `ctx.unconverted` and emitted with
 `unconverted_marker`, so deployment fails loudly.
 
@@ -13,7 +13,8 @@ from __future__ import annotations
 from migrator.convert.context import ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_package import emit_package
-from migrator.convert.plsql.emit_unit import emit_anonymous, emit_routine_unit, emit_trigger, emit_type_body
+from migrator.convert.plsql.emit_trigger import emit_trigger
+from migrator.convert.plsql.emit_unit import emit_anonymous, emit_routine_unit, emit_type_body
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.parse_unit import TypeBody
 from migrator.convert.plsql.prepare import parsed, prepare

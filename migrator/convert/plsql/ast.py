@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrator.convert.plsql.lexer import Token
+from migrator.source.lexer import Token
 
 Toks = list[Token]
 
@@ -57,6 +57,13 @@ class TypeDecl:
     elem: TypeRef | None = None
     index: TypeRef | None = None
     line: int = 0
+
+    @property
+    def element(self) -> TypeRef:
+        """The element type of a collection type, the base type of a subtype."""
+        if self.elem is None:
+            raise ValueError(f"type {self.name}: a {self.kind} type without an element type")
+        return self.elem
 
 
 @dataclass

@@ -1,5 +1,7 @@
-"""Procedure-call statements (CALL, DBMS_OUTPUT, RAISE_APPLICATION_ERROR, collection methods),
-EXECUTE IMMEDIATE, FORALL, and assignment targets."""
+"""Procedure-call statements: calls of standalone, package and lifted routines (CALL or PERFORM,
+OUT arguments written back, defaults moved to call sites), object methods, DBMS_OUTPUT (rule
+plsql.dbms_output) and DBMS_LOCK.SLEEP. RAISE_APPLICATION_ERROR is `emit_exceptions`; collection
+EXTEND/DELETE/TRIM are `emit_collections`."""
 
 from __future__ import annotations
 
@@ -9,19 +11,17 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import dropped_defaults
-from migrator.convert.plsql.errors import app_error_sqlstate
-from migrator.convert.plsql.lexer import Token
-from migrator.convert.plsql.naming import derived, label, oracle_tokens, sql
+from migrator.convert.plsql.naming import derived, label, sql
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.plsql.symbols import PgType
-from migrator.convert.plsql.values import LValue
+from migrator.convert.plsql.state import EmitterState
+from migrator.source.lexer import split_top_level
 
 IND = "    "
 # A converted named argument: `name => value`, the name as `quote_ident` writes it.
 _NAMED_ARG = re.compile(r'("(?:[^"]|"")*"|[a-z_][a-z0-9_$]*) => ')
 
 
-class CallMixin:
+class CallMixin(EmitterState):
     def st_call(self, st: A.Call, scope, ind):
         parts = [norm_name(t) for t in st.name if not t.is_op(".")]
         up = tuple(p.upper() for p in parts)  # built-ins compared part by part ('.' may be in a name)
@@ -69,7 +69,7 @@ class CallMixin:
             return [], []
         params = {p.name: p for p in fits[0].params}
         pre, post = [], []
-        for k, arg in enumerate(self.split_top(toks)):
+        for k, arg in enumerate(split_top_level(toks)):
             named = len(arg) > 2 and arg[1].is_op("=>")
             p = params.get(norm_name(arg[0])) if named else (fits[0].params[k] if k < len(fits[0].params) else None)
             value = arg[2:] if named else arg
@@ -148,75 +148,4 @@ class CallMixin:
         self.unconverted(f"DBMS_OUTPUT.{member}", "reading the output buffer is not supported", st.line)
         return [f"{ind}{unconverted_marker('DBMS_OUTPUT.' + member)};"]
 
-    def raise_app_error(self, st, scope, ind):
-        if not self.ctx.enabled("plsql.raise_application_error"):
-            self.unconverted("RAISE_APPLICATION_ERROR", "rule disabled", st.line)
-            return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
-        self.ctx.applied("plsql.raise_application_error")
-        args = self.split_top(st.args or [])
-        code = self.int_arg(args[0]) if args else None
-        msg = self.expr(args[1], scope) if len(args) > 1 else "''"
-        state = app_error_sqlstate(code) if code is not None else None
-        errcode = f"'{state}'" if state else f"oracompat.app_errcode({self.expr(args[0], scope)})"
-        return [f"{ind}RAISE EXCEPTION USING ERRCODE = {errcode}, MESSAGE = coalesce({msg}, '');"]
-
     # ---- collection methods used as statements ---------------------------------------------------
-    def coll_statement(self, parts, st, scope, ind):
-        if len(parts) < 2 or parts[-1].upper() not in ("EXTEND", "DELETE", "TRIM"):
-            return None
-        base_toks = self.name_toks(parts[:-1])
-        typ = self.value_type(parts[:-1], scope)
-        if typ is None or typ.coll is None:
-            return None
-        if off := self.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts), st.line):
-            return [f"{ind}{off};"]
-        self.ctx.applied("plsql.collections")
-        lv = self.lvalue(base_toks, scope)
-        if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
-            lv = LValue(sql(tuple(parts[:-1])))
-        v, method = lv.target, parts[-1].upper()
-        size = quote_ident(f"{parts[-2]}__size") if len(parts) == 2 else f"{v}__size"
-        args = self.call_args(st.args, scope)
-        if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
-            n = args[0] if args else "1"
-            sign = {"EXTEND": "+", "TRIM": "-"}.get(method)
-            body = (
-                [f"{v} := oracompat.aa_{method.lower()}_at({v}, {size}, {n});", f"{size} := {size} {sign} {n};"]
-                if sign
-                else [f"{v} := '{{}}'::jsonb;", f"{size} := 0;"]
-            )
-        elif typ.coll.kind == "assoc":
-            if method == "DELETE" and not args:
-                body = [f"{v} := '{{}}'::jsonb;"]
-            elif method == "DELETE" and len(args) == 1:
-                body = [f"{v} := {v} - {self.key_text(typ.coll, args[0])};"]
-            else:
-                self.unconverted(f"collection {method}", f"{method} with these arguments on an INDEX BY table", st.line)
-                body = [f"{unconverted_marker('collection ' + method)};"]
-        elif method == "EXTEND":
-            n = args[0] if args else "1"
-            body = (
-                [f"FOR extend__i IN 1..{n} LOOP {v} := array_append({v}, NULL); END LOOP;"]
-                if args
-                else [f"{v} := array_append({v}, NULL);"]
-            )
-        elif method == "TRIM":
-            n = args[0] if args else "1"
-            body = [f"{v} := {v}[1:coalesce(cardinality({v}), 0) - ({n})];"]
-        elif not args:
-            body = [f"{v} := '{{}}';"]
-        else:
-            self.unconverted("nested table DELETE(i)", "would make a dense PostgreSQL array sparse", st.line)
-            body = [f"{unconverted_marker('nested table DELETE(i)')};"]
-        return [f"{ind}{s}" for s in lv.setup + body + lv.finish]
-
-    def name_toks(self, parts) -> list[Token]:
-        return oracle_tokens(parts)
-
-    def value_type(self, parts, scope) -> PgType | None:
-        sym = scope.get(parts[0])
-        if sym is None:
-            ref = self.package_ref(parts)
-            sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
-            return sym.type if sym is not None else None
-        return sym.type if len(parts) == 1 else None

@@ -1,4 +1,5 @@
-"""Declarations: types (%TYPE/%ROWTYPE, records, collections), variables, cursors, exceptions."""
+"""Declarations: types (%TYPE/%ROWTYPE, records, collection types), variables, cursors, pragmas.
+Exceptions and EXCEPTION_INIT are `emit_exceptions`; nested subprograms `emit_nested`."""
 
 from __future__ import annotations
 
@@ -6,18 +7,18 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.datatypes import map_type
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
-from migrator.convert.plsql.naming import Owner, derived, label, sql
+from migrator.convert.plsql.naming import Owner, derived, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.rowfields import query_fields
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin, type_text
 
 
-class DeclMixin:
+class DeclMixin(EmitterState):
     # ---- types -----------------------------------------------------------------------------
     def resolve_type(self, tref: A.TypeRef, scope: Scope) -> PgType:
         toks = tref.toks
-        if len(toks) >= 3 and toks[-2].is_op("%") and toks[-1].is_("TYPE", "ROWTYPE"):
+        if len(toks) >= 3 and toks[-2].is_op("%") and toks[-1].is_word("TYPE", "ROWTYPE"):
             name = [norm_name(t) for t in toks[:-2] if not t.is_op(".")]
             return self.anchored(name, toks[-1].upper, scope)
         text = type_text(toks)
@@ -25,14 +26,14 @@ class DeclMixin:
             parts = [norm_name(t) for t in toks if not t.is_op(".")]
             sym = scope.get(parts[0]) if len(parts) == 1 else None
             if sym is not None and sym.kind == "type":
-                return sym.type
+                return sym.typed
             ref = self.package_ref(parts) if len(parts) > 1 else None
             if ref is not None and ref[1].kind == "type":
-                return ref[1].type
+                return ref[1].typed
             if len(parts) == 1 and self.pkg:
                 psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
                 if psym is not None and psym.kind == "type":
-                    return psym.type
+                    return psym.typed
             st = self.schema_collection_type(parts)
             if st is not None:
                 return st
@@ -43,7 +44,7 @@ class DeclMixin:
             sym = scope.get(name[0]) if len(name) == 1 else None
             if sym is not None and sym.kind == "cursor":
                 return self.cursor_rowtype(name[0], sym)
-            return PgType(sql(tuple(name)), composite=True, fields=self.table_columns(name))
+            return PgType(sql(tuple(name)), composite=True, fields=self.table_columns(tuple(name)))
         if len(name) == 1:
             sym = scope.get(name[0])
             if sym is not None and sym.type is not None:
@@ -93,14 +94,14 @@ class DeclMixin:
         if d.kind == "refcursor":
             t = PgType("refcursor", refcursor=True)
         elif d.kind == "subtype":
-            t = self.resolve_type(d.elem, scope)
+            t = self.resolve_type(d.element, scope)
         elif d.kind == "record":
             t = PgType(sql(derived(owner, d.name)), composite=True)
             t.fields = self.create_record_type(t.pg, d, scope)
         else:
-            elem = self.resolve_type(d.elem, scope)
+            elem = self.resolve_type(d.element, scope)
             if d.kind == "assoc":
-                idx = type_text(d.index.toks).upper()
+                idx = type_text(d.index.toks if d.index is not None else []).upper()
                 numeric = not idx.startswith(("VARCHAR", "STRING", "NVARCHAR", "CHAR", "LONG"))
                 t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
             else:
@@ -152,7 +153,7 @@ class DeclMixin:
     def var_line(self, d: A.VarDecl, scope: Scope) -> str:
         t = self.resolve_type(d.type, scope)
         if d.name in self.sparse_names and t.coll is not None and t.coll.kind == "array":
-            return self.sparse_var_line(d, t, scope)
+            return self.sparse_var_line(d, t, t.coll, scope)
         scope.add(Sym(d.name, "const" if d.constant else "var", t))
         parts = [quote_ident(d.name)]
         if d.constant:
@@ -166,11 +167,10 @@ class DeclMixin:
             parts.append(":= '{}'::jsonb")  # an INDEX BY table starts empty, never NULL
         return " ".join(parts) + ";"
 
-    def sparse_var_line(self, d: A.VarDecl, t: PgType, scope: Scope) -> str:
+    def sparse_var_line(self, d: A.VarDecl, t: PgType, c: Coll, scope: Scope) -> str:
         """A nested table that DELETE(i) makes sparse is held as a jsonb map index → element (like
         an INDEX BY table); whole-value uses convert to/from the dense array type."""
         self.ctx.note(f"{d.name}: nested table with DELETE(i) held as jsonb; compacted to {t.pg} when used whole")
-        c = t.coll
         st = PgType("jsonb", t.ora, coll=Coll("assoc", c.elem_pg, c.elem_ora, True, c.elem_composite), array_pg=t.pg)
         init = f"oracompat.arr_to_aa({self.expr(d.default, scope)})" if d.default else "'{}'::jsonb"
         scope.add(Sym(d.name, "var", st))
@@ -202,7 +202,7 @@ class DeclMixin:
         if not sym.sigs:
             return PgType("record", composite=True)
         d, scope = sym.sigs[0]
-        view = sql(derived(self.owner, f"{name}_row"))
+        view = sql(derived(self.frame.owner, f"{name}_row"))
         fields = self.query_fields(d.query)
         if self.suppress_pre or view in self.created_views:
             return PgType(view, composite=True, fields=fields)
@@ -214,44 +214,9 @@ class DeclMixin:
         self.pre.append(f"CREATE OR REPLACE VIEW {view} AS\n{self.query_text(d.query, nscope)};")
         return PgType(view, composite=True, fields=fields)
 
-    def exception_sym(self, name: str, scope: Scope, owner: Owner, inits: list) -> Sym:
-        # The declaration itself emits nothing: with the rule off, RAISE and handlers are refused.
-        if self.ctx.enabled("plsql.exceptions"):
-            self.ctx.applied("plsql.exceptions")
-        for p in inits:
-            if len(p.args) == 2 and norm_name(p.args[0][0]) == name:
-                return scope.add(self.exception_init_sym(name, p, owner))
-        state = user_exception_sqlstate(f"{label(owner)}.{name}")
-        return scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
-
-    def exception_init_sym(self, name: str, p: A.Pragma, owner: Owner) -> Sym:
-        code = self.int_arg(p.args[1])
-        if code is None:
-            self.unconverted("PRAGMA EXCEPTION_INIT", f"exception {name}: error code is not a literal", p.line)
-            state = user_exception_sqlstate(f"{label(owner)}.{name}")
-            return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
-        app = app_error_sqlstate(code)
-        if app:
-            return Sym(name, "exception", sqlstate=app, conditions=(f"SQLSTATE '{app}'",))
-        known = BY_CODE.get(code)
-        if known:
-            return Sym(name, "exception", sqlstate=known.sqlstate, conditions=known.conditions)
-        state = f"OX{abs(code) % 1000:03d}"
-        self.ctx.note(
-            f"exception {name}: ORA{code} has no PostgreSQL counterpart; raised and caught as SQLSTATE {state}"
-        )
-        return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
-
-    def int_arg(self, toks) -> int | None:
-        text = "".join(t.text for t in toks)
-        try:
-            return int(text)
-        except ValueError:
-            return None
-
     def pragma(self, d: A.Pragma) -> None:
         if d.name == "AUTONOMOUS_TRANSACTION":
-            self.autonomous = True
+            self.autonomous_pragma(d)
         elif d.name in ("RESTRICT_REFERENCES", "INLINE", "SERIALLY_REUSABLE", "UDF", "DEPRECATED"):
             self.ctx.note(f"PRAGMA {d.name} only guides the Oracle compiler; not needed in PostgreSQL")
         elif d.name != "EXCEPTION_INIT":

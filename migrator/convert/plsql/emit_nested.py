@@ -10,10 +10,11 @@ import dataclasses
 
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
+from migrator.source.lexer import Token
 
 _LOCAL_KINDS = ("var", "const", "param", "cursor", "loopvar")
 
@@ -41,7 +42,7 @@ def outer_locals(scope: Scope) -> set[str]:
     return names
 
 
-class NestedMixin:
+class NestedMixin(EmitterState):
     def nested_routine(self, r: A.Routine, scope: Scope, owner: Owner) -> None:
         lifted = derived(owner, r.name)
         sym = scope.names.get(r.name)
@@ -69,15 +70,8 @@ class NestedMixin:
     def lift(self, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:
         from migrator.convert.plsql.emit_routine import RoutineEmitter
 
-        names = ("extra_decls", "autonomous", "routine_kind", "pipelined", "in_handler", "trigger", "handler_diag")
-        saved = {n: getattr(self, n) for n in names}
-        self.extra_decls, self.autonomous, self.pipelined, self.in_handler, self.trigger = [], False, False, False, None
-        self.handler_diag = None
-        try:
+        with self.routine_frame(lifted):
             return RoutineEmitter(self).routine(r, lifted, scope, lifted, self.lift_guard())
-        finally:
-            for n, v in saved.items():
-                setattr(self, n, v)
 
     def lift_guard(self) -> list[str]:
         return [f"PERFORM {sql((self.pkg, 'initialize__'))}();"] if self.pkg else []

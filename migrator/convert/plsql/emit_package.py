@@ -15,9 +15,96 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import IND, RoutineEmitter, create_function
-from migrator.convert.plsql.emitter import key_part
-from migrator.convert.plsql.naming import sql
-from migrator.convert.plsql.symbols import Scope
+from migrator.convert.plsql.naming import key_part, sql
+from migrator.convert.plsql.state import EmitterState
+from migrator.convert.plsql.symbols import Scope, Sym
+
+
+class PackageMixin(EmitterState):
+    """Names that reach into packages: pkg.var, pkg.type, pkg.exception, pkg.member(...), and the
+    scope of a package's own declarations (built once per unit, without creating anything)."""
+
+    def lookup(self, parts):
+        """Catalog entry for a name (plain parts) as Oracle resolves it: unqualified names in the
+        unit owner's schema first (which may differ from the run's default schema), then the
+        default."""
+        parts = tuple(parts)
+        if len(parts) == 1:
+            entry = self.catalog.lookup(self.schema, parts[0])
+            if entry is not None:
+                return entry
+        return self.catalog.lookup(*parts)
+
+    def package_info(self, pkg: tuple[str, ...]) -> dict | None:
+        entry = self.lookup(pkg)
+        if entry is None:
+            return None
+        return entry.info.get("plsql_package")
+
+    def pkg_members(self, pkg: tuple[str, ...]) -> dict:
+        info = self.package_info(pkg)
+        return info["members"] if info else {}
+
+    def split_pkg(self, parts: list[str]) -> tuple[tuple[str, ...], list[str]] | None:
+        """(package name parts, remaining parts) when parts start with [schema.]package."""
+        if len(parts) >= 2 and self.package_info(tuple(parts[:1])) is not None:
+            return tuple(parts[:1]), parts[1:]
+        if len(parts) >= 3 and self.package_info(tuple(parts[:2])) is not None:
+            return tuple(parts[:2]), parts[2:]
+        return None
+
+    def package_ref(self, parts: list[str]):
+        """(package, symbol, rest) for pkg.var / pkg.type / pkg.exception references."""
+        hit = self.split_pkg(parts)
+        if hit is None:
+            return None
+        pkg, rest = hit
+        sym = self.pkg_scope(pkg).names.get(rest[0])
+        if sym is None:
+            return None
+        return pkg[-1], sym, rest[1:]
+
+    def package_member(self, parts: list[str]):
+        hit = self.split_pkg(parts)
+        if hit is None or len(hit[1]) != 1:
+            return None
+        pkg, rest = hit
+        sigs = self.pkg_members(pkg).get(rest[0])
+        if sigs is None:
+            return None
+        return pkg[-1], rest[0], sigs
+
+    def pkg_scope(self, pkg: tuple[str, ...]) -> Scope:
+        key = pkg[-1]  # a package becomes the schema named after it
+        hit = self._pkg_scopes.get(key)
+        if hit is not None:
+            return hit
+        info = self.package_info(pkg) or {"vars": {}, "types": {}, "exceptions": {}}
+        scope = Scope()
+        self._pkg_scopes[key] = scope
+        saved, self.suppress_pre = self.suppress_pre, True
+        saved_pkg, self.pkg = self.pkg, key
+        try:
+            for d in info["types"].values():
+                self.type_decl(d, scope, (key,))
+            for name, state in info["exceptions"].items():
+                scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
+            for name, code in info.get("exception_init", {}).items():
+                scope.add(self.exception_init_sym(name, A.Pragma("EXCEPTION_INIT", [[], code]), (key,)))
+            for d in info["vars"].values():
+                t = self.resolve_type(d.type, scope)
+                scope.add(
+                    Sym(
+                        d.name,
+                        "pkgconst" if d.constant else "pkgvar",
+                        t,
+                        getter=sql((key, d.name)),
+                        setter=sql((key, f"set__{d.name}")),
+                    )
+                )
+        finally:
+            self.suppress_pre, self.pkg = saved, saved_pkg
+        return scope
 
 
 def state_key(schema: str, pkg: str, var: str) -> str:
@@ -57,12 +144,8 @@ def emit_package(em, p: A.Package, schema: str) -> str:
 
 
 def member(em, pkg: str, r: A.Routine, scope: Scope, guard: list[str]) -> str:
-    # each member gets fresh per-routine state (temporaries, tracked cursors...)
-    saved = (em.extra_decls, em.temp_counter, em.autonomous, em.pipelined)
-    em.extra_decls, em.autonomous, em.pipelined = [], False, False
-    em.owner = (pkg, r.name)
-    text = RoutineEmitter(em).routine(r, em.owner, scope, em.owner, guard)
-    em.extra_decls, _, em.autonomous, em.pipelined = saved[0], saved[1], False, False
+    with em.routine_frame((pkg, r.name)) as frame:
+        text = RoutineEmitter(em).routine(r, frame.owner, scope, frame.owner, guard)
     text = "\n\n".join(em.pre + [text])
     em.pre = []
     return text
@@ -70,7 +153,7 @@ def member(em, pkg: str, r: A.Routine, scope: Scope, guard: list[str]) -> str:
 
 def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> list[str]:
     sym = scope.names[d.name]
-    pg = sym.type.pg
+    pg = sym.typed.pg
     init = sql((pkg, "initialize__"))
     if d.constant:
         value = em.expr(d.default, scope) if d.default else "NULL"
@@ -111,10 +194,10 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
         default = ""
         if d.default:
             default = f" := {em.expr(d.default, scope)}"
-        elif sym.type.coll is not None and sym.type.coll.kind == "assoc":
+        elif sym.typed.coll is not None and sym.typed.coll.kind == "assoc":
             default = " := '{}'::jsonb"
         var = quote_ident(f"v__{name}")
-        decls.append(f"{IND}{var} {sym.type.pg}{default};")
+        decls.append(f"{IND}{var} {sym.typed.pg}{default};")
         sets.append(f"{IND}PERFORM oracompat.pkg_set({pg_string(state_key(schema, pkg, name))}, {var}::text);")
     lines = (
         (["DECLARE"] + decls if decls else [])
@@ -127,14 +210,13 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
         ]
         + sets
     )
-    if p.init is not None and p.is_body:
-        em.extra_decls = []
-        body = RoutineEmitter(em).body(p.init, Scope(scope), (pkg, "init"), [], [])
-        lines += [IND + line for line in body[1:]]  # the section's own block, nested
-    lines.append("END;")
-    if em.extra_decls:
-        extra = [IND + e for e in dict.fromkeys(em.extra_decls)]
-        lines = (["DECLARE"] + extra + lines[1:]) if lines[0] == "DECLARE" else (["DECLARE"] + extra + lines)
-        em.extra_decls = []
+    with em.routine_frame((pkg, "init")) as frame:
+        if p.init is not None and p.is_body:
+            body = RoutineEmitter(em).body(p.init, Scope(scope), frame.owner, [], [])
+            lines += [IND + line for line in body[1:]]  # the section's own block, nested
+        lines.append("END;")
+        if frame.extra_decls:
+            extra = [IND + e for e in dict.fromkeys(frame.extra_decls)]
+            lines = (["DECLARE"] + extra + lines[1:]) if lines[0] == "DECLARE" else (["DECLARE"] + extra + lines)
     head = f"CREATE OR REPLACE FUNCTION {sql((pkg, 'initialize__'))}()\nRETURNS void"
     return "\n\n".join(em.pre + [create_function(head, ["#variable_conflict use_column"] + lines)])

@@ -1,13 +1,15 @@
-"""Routines: CREATE FUNCTION / CREATE PROCEDURE, parameters, bodies, autonomous transactions,
-nested subprograms."""
+"""Routines (rules plsql.function, plsql.procedure, plsql.empty_string_params): CREATE FUNCTION /
+CREATE PROCEDURE, parameters and their defaults, return types, PIPELINED, and the routine's top
+block with the declarations the emitter adds. Autonomous routines are wrapped by
+`emit_autonomous`; nested subprograms are lifted by `emit_nested`."""
 
 from __future__ import annotations
 
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import dollar_tag, pg_string
+from migrator.convert.ddl.tokens import dollar_tag
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.naming import Owner, derived, sql
+from migrator.convert.plsql.naming import Owner, sql
 from migrator.convert.plsql.symbols import Scope, Sym
 
 IND = "    "
@@ -17,6 +19,13 @@ def create_function(head: str, body_lines: list[str]) -> str:
     body = "\n".join(body_lines)
     tag = dollar_tag(body)
     return f"{head}\nLANGUAGE plpgsql AS {tag}\n{body}\n{tag};"
+
+
+def routine_head(kind: str, qname: tuple[str, str], params: list[str], ret: str | None) -> str:
+    plist = ", ".join(params)
+    if kind == "FUNCTION":
+        return f"CREATE OR REPLACE FUNCTION {sql(qname)}({plist})\nRETURNS {ret}"
+    return f"CREATE OR REPLACE PROCEDURE {sql(qname)}({plist})"
 
 
 def dropped_defaults(r: A.Routine) -> set[int]:
@@ -72,7 +81,7 @@ class RoutineEmitter:
         em = self.em
         t = em.resolve_type(r.returns, scope)
         if r.pipelined:
-            em.pipelined = True
+            em.frame.pipelined = True
             if t.coll is None:
                 em.unconverted("PIPELINED", "return type is not a known collection", r.line)
                 return f"SETOF {unconverted_marker('PIPELINED', t.pg)}"
@@ -85,7 +94,7 @@ class RoutineEmitter:
         """The routine's top block with the emitter's extra declarations merged in."""
         em = self.em
         lines = em.block_lines(block, scope, "", owner)
-        extras = list(dict.fromkeys(em.extra_decls))
+        extras = list(dict.fromkeys(em.frame.extra_decls))
         for c in sorted(em.tracked_cursors):
             extras += [f"{quote_ident(c + '__found')} boolean;", f"{quote_ident(c + '__rowcount')} integer := 0;"]
         if em.uses_sql_rowcount:
@@ -120,15 +129,15 @@ class RoutineEmitter:
         if not em.ctx.enabled(rule):
             em.unconverted(r.kind, f"rule {rule} disabled", r.line)
             return unconverted_marker(r.kind, r.name) + ";"
-        em.routine_kind = r.kind
+        em.frame.kind = r.kind
         scope = parent.child()
         params = self.params(r, scope)
         ret = self.returns(r, scope) if r.kind == "FUNCTION" else None
         body = self.body(r.block, scope, owner, (head_stmts or []) + self.empty_strings(r, scope), [])
         em.ctx.applied(rule)
-        if em.autonomous:
-            return self.autonomous(r, qname, params, ret, body, scope)
-        return create_function(self.head(r.kind, qname, params, ret), body)
+        if em.frame.autonomous:
+            return em.autonomous_routine(r, qname, params, ret, body, scope)
+        return create_function(routine_head(r.kind, qname, params, ret), body)
 
     def empty_strings(self, r: A.Routine, scope: Scope) -> list[str]:
         """Oracle has no empty strings ('' is NULL): string inputs are normalised on entry, so the
@@ -144,56 +153,3 @@ class RoutineEmitter:
         if out:
             em.ctx.applied("plsql.empty_string_params")
         return out
-
-    def head(self, kind: str, qname: tuple[str, str], params: list[str], ret: str | None) -> str:
-        plist = ", ".join(params)
-        if kind == "FUNCTION":
-            return f"CREATE OR REPLACE FUNCTION {sql(qname)}({plist})\nRETURNS {ret}"
-        return f"CREATE OR REPLACE PROCEDURE {sql(qname)}({plist})"
-
-    def autonomous(
-        self, r: A.Routine, qname: tuple[str, str], params: list[str], ret: str | None, body: list[str], scope: Scope
-    ) -> str:
-        """PRAGMA AUTONOMOUS_TRANSACTION: the body runs in its own session through dblink (a loopback
-        connection to the same database), so its COMMIT/ROLLBACK are independent of the caller's;
-        `oracompat.autonomous` brings back what that session printed and raised."""
-        em = self.em
-        if not em.ctx.enabled("plsql.autonomous"):
-            em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", "rule plsql.autonomous disabled", r.line)
-            return unconverted_marker("PRAGMA AUTONOMOUS_TRANSACTION", r.name) + ";"
-        if any(p.mode != "IN" for p in r.params):
-            em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", "OUT parameters cannot come back through dblink", r.line)
-            return unconverted_marker("PRAGMA AUTONOMOUS_TRANSACTION", r.name) + ";"
-        em.ctx.applied("plsql.autonomous")
-        inner_name = derived(qname, "autonomous")
-        inner = create_function(self.head(r.kind, inner_name, params, ret), body)
-        types = [scope.names[p.name].type.pg for p in r.params]
-        # format()'s template is a string literal in which '%' starts a directive: names and
-        # types are written into it with '%' doubled
-        fmt = ", ".join(f"%L::{t.replace('%', '%%')}" for t in types)
-        template = f"{'CALL' if r.kind == 'PROCEDURE' else 'SELECT'} {sql(inner_name).replace('%', '%%')}({fmt})"
-        args = "".join(f", {quote_ident(p.name)}" for p in r.params)
-        call = f"format({pg_string(template)}{args})"
-        if em.ctx.enabled("plsql.autonomous_output"):
-            # what the session prints (DBMS_OUTPUT) comes back with its result and error:
-            # Oracle's DBMS_OUTPUT buffer is the caller's, autonomous or not
-            em.ctx.applied("plsql.autonomous_output")
-            run = f"oracompat.autonomous({call})"
-            wrapper = [
-                "BEGIN",
-                f"{IND}PERFORM {run};" if r.kind == "PROCEDURE" else f"{IND}RETURN {run}::{ret};",
-                "END;",
-            ]
-        elif r.kind == "PROCEDURE":
-            wrapper = ["BEGIN", f"{IND}PERFORM dblink_exec(oracompat.self_dsn(), {call});", "END;"]
-        else:
-            wrapper = [
-                "DECLARE",
-                f"{IND}result__ text;",
-                "BEGIN",
-                f"{IND}SELECT r INTO result__ FROM dblink(oracompat.self_dsn(), {call}) AS t(r text);",
-                f"{IND}RETURN result__::{ret};",
-                "END;",
-            ]
-        outer = create_function(self.head(r.kind, qname, params, ret), wrapper)
-        return inner + "\n\n" + outer

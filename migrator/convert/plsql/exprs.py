@@ -13,9 +13,10 @@ import re
 
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import sqlconv
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import oracle_tokens
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
+from migrator.source.lexer import Token
 
 _PH = re.compile(r"plx__\d+")
 _CURSOR_ATTRS = {"FOUND", "NOTFOUND", "ISOPEN", "ROWCOUNT", "BULK_ROWCOUNT", "BULK_EXCEPTIONS"}
@@ -35,7 +36,7 @@ def render(tokens: list[Token]) -> str:
     return "".join(out)
 
 
-class ExprMixin:
+class ExprMixin(EmitterState):
     """Mixed into the Emitter; needs self.ctx, self.scope-aware helpers from other mixins."""
 
     # ---- public entry points -----------------------------------------------------------------
@@ -101,7 +102,7 @@ class ExprMixin:
     def walk_bind(self, toks, i, out, ph, types) -> int:
         t = toks[i]
         name = t.text[1:].upper()
-        alias = self.trigger_alias(name) if self.trigger is not None else None
+        alias = self.trigger_alias(name) if self.frame.trigger is not None else None
         if alias:
             out.append(Token("word", alias, t.start, t.end))
             return i + 1

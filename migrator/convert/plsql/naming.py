@@ -10,10 +10,13 @@ first and the whole result quoted once when written (`sql`), so `"My Proc"` owns
 
 from __future__ import annotations
 
+import hashlib
+import re
+
 from harness.quoting import qualified, quote_ident
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.parser import norm_name
 from migrator.source.identifiers import oracle_text
+from migrator.source.lexer import Token
 
 Owner = tuple[str, ...]
 
@@ -51,3 +54,12 @@ def target_text(toks) -> str:
 def label(owner: Owner) -> str:
     """The owner as one string, for messages and for hashing into a SQLSTATE (not SQL text)."""
     return ".".join(owner)
+
+
+def key_part(name: str) -> str:
+    """`name` reduced to [a-z0-9_] for a key; a name that changes in the reduction gets a hash of
+    its exact text, so two names that reduce alike ("a b", "a_b") never share a key."""
+    clean = re.sub(r"[^a-z0-9_]", "_", name.lower())
+    if clean == name:
+        return clean
+    return f"{clean}_{hashlib.md5(name.encode()).hexdigest()[:8]}"

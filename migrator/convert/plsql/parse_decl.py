@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parser import Parser
+from migrator.source.lexer import split_top_level
 
 _ROUTINE_MODIFIERS = {
     "DETERMINISTIC",
@@ -18,20 +21,24 @@ _ROUTINE_MODIFIERS = {
 
 
 class DeclParser(Parser):
+    # Defined by the statement parser (parse_stmt.PlsqlParser), the class every parse runs as.
+    statements: Callable[[], list[A.Stmt]]
+    handlers: Callable[[], list[A.Handler]]
+
     # ---- declarations --------------------------------------------------------------------
     def declarations(self, in_package: bool = False) -> list:
         decls = []
-        while not self.tok.is_("BEGIN", "END") and self.tok.kind != "eof":
+        while not self.tok.is_word("BEGIN", "END") and self.tok.kind != "eof":
             decls.append(self.declaration(in_package))
         return decls
 
     def declaration(self, in_package: bool):
         line = self.line()
-        if self.tok.is_("PROCEDURE", "FUNCTION"):
+        if self.tok.is_word("PROCEDURE", "FUNCTION"):
             return self.routine(nested=True)
         if self.accept("PRAGMA"):
             name = self.ident().upper()
-            args = self.split_args(self.paren_contents()) if self.tok.is_op("(") else []
+            args = split_top_level(self.paren_contents()) if self.tok.is_op("(") else []
             self.expect_op(";")
             return A.Pragma(name, args, line)
         if self.accept("TYPE"):
@@ -129,23 +136,6 @@ class DeclParser(Parser):
         self.expect_op(")")
         return out
 
-    def split_args(self, toks: list) -> list[list]:
-        """Split tokens on top-level commas."""
-        out, cur, depth = [], [], 0
-        for t in toks:
-            if t.kind == "op" and t.text in "([":
-                depth += 1
-            elif t.kind == "op" and t.text in ")]":
-                depth -= 1
-            if depth == 0 and t.is_op(","):
-                out.append(cur)
-                cur = []
-            else:
-                cur.append(t)
-        if cur or out:
-            out.append(cur)
-        return out
-
     # ---- routines ------------------------------------------------------------------------
     def routine(self, nested: bool = False) -> A.Routine:
         line = self.line()
@@ -156,17 +146,17 @@ class DeclParser(Parser):
         if kind == "FUNCTION":
             self.expect("RETURN")
             returns = A.TypeRef(self.scan(_ROUTINE_MODIFIERS | {"IS", "AS"}))
-            if self.tok.is_("AS") and self.peek().is_("RESULT"):  # constructor: RETURN SELF AS RESULT
+            if self.tok.is_word("AS") and self.peek().is_word("RESULT"):  # constructor: RETURN SELF AS RESULT
                 self.advance()
                 self.advance()
         pipelined = False
-        while self.tok.is_(*_ROUTINE_MODIFIERS):
-            pipelined |= self.tok.is_("PIPELINED")
+        while self.tok.is_word(*_ROUTINE_MODIFIERS):
+            pipelined |= self.tok.is_word("PIPELINED")
             self.skip_modifier()
         if self.accept_op(";"):
             return A.Routine(kind, name, params, returns, None, pipelined, line=line)
         self.expect("IS", "AS")
-        if self.tok.is_("LANGUAGE", "EXTERNAL"):
+        if self.tok.is_word("LANGUAGE", "EXTERNAL"):
             ext = self.scan()
             self.accept_op(";")
             return A.Routine(kind, name, params, returns, None, pipelined, external=ext, line=line)
@@ -176,11 +166,11 @@ class DeclParser(Parser):
     def skip_modifier(self) -> None:
         """Routine modifiers that do not change behaviour in PostgreSQL (AUTHID, RESULT_CACHE ...)."""
         self.advance()
-        if self.tok.is_("CURRENT_USER", "DEFINER", "BY"):
+        if self.tok.is_word("CURRENT_USER", "DEFINER", "BY"):
             self.advance()
         if self.tok.is_op("("):
             self.paren_contents()
-        elif self.tok.is_("RELIES_ON"):
+        elif self.tok.is_word("RELIES_ON"):
             self.advance()
             self.paren_contents()
 
@@ -206,12 +196,12 @@ class DeclParser(Parser):
         self.expect("PACKAGE")
         is_body = self.accept("BODY")
         name = self.dotted()[-1]  # the owner is the unit's schema
-        while self.tok.is_("AUTHID", "ACCESSIBLE"):
+        while self.tok.is_word("AUTHID", "ACCESSIBLE"):
             self.skip_modifier()
         self.expect("IS", "AS")
         decls = self.declarations(in_package=True)
         init = None
-        if self.tok.is_("BEGIN"):
+        if self.tok.is_word("BEGIN"):
             init = self.block_body([], None, self.line())
         else:
             self.end_name()

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parse_decl import DeclParser
 from migrator.convert.plsql.parser import _BLOCK_END, _SQL_START, ParseError, norm_name
-
-_SIMPLE = {"NULL", "RETURN", "RAISE", "GOTO", "EXIT", "CONTINUE", "OPEN", "FETCH", "CLOSE", "EXECUTE", "FORALL", "PIPE"}
+from migrator.source.lexer import split_top_level
 
 
 class PlsqlParser(DeclParser):
     def statements(self) -> list:
         out = []
-        while not self.tok.is_(*_BLOCK_END) and self.tok.kind != "eof":
+        while not self.tok.is_word(*_BLOCK_END) and self.tok.kind != "eof":
             out.append(self.statement())
         return out
 
@@ -40,12 +41,12 @@ class PlsqlParser(DeclParser):
             return self.case_stmt()
         if u in ("LOOP", "WHILE", "FOR"):
             return self.loop_stmt()
-        if u in _SIMPLE and not self.peek().is_op(":=", "."):
-            return getattr(self, "st_" + u.lower())()
+        if u in KEYWORD_STATEMENTS and not self.peek().is_op(":=", "."):
+            return KEYWORD_STATEMENTS[u](self)
         if (
             u in _SQL_START
             and not self.peek().is_op(":=", ".")
-            and not (u == "SET" and not self.peek().is_("TRANSACTION"))
+            and not (u == "SET" and not self.peek().is_word("TRANSACTION"))
         ):
             toks = self.scan()
             self.expect_op(";")
@@ -91,7 +92,7 @@ class PlsqlParser(DeclParser):
 
     def case_stmt(self):
         self.expect("CASE")
-        selector = None if self.tok.is_("WHEN") else self.scan({"WHEN"})
+        selector = None if self.tok.is_word("WHEN") else self.scan({"WHEN"})
         whens, orelse = [], None
         while self.accept("WHEN"):
             cond = self.scan({"THEN"})
@@ -117,7 +118,7 @@ class PlsqlParser(DeclParser):
         return body
 
     def loop_stmt(self):
-        if self.tok.is_("LOOP"):
+        if self.tok.is_word("LOOP"):
             return A.Loop(self.loop_body())
         if self.accept("WHILE"):
             cond = self.scan({"LOOP"})
@@ -129,7 +130,7 @@ class PlsqlParser(DeclParser):
         if self.tok.is_op("("):
             save = self.i
             inner = self.paren_contents()
-            if inner and inner[0].is_("SELECT", "WITH") and self.tok.is_("LOOP"):
+            if inner and inner[0].is_word("SELECT", "WITH") and self.tok.is_word("LOOP"):
                 return A.ForCursor(var, None, None, inner, self.loop_body())
             self.i = save
         lo = self.scan({"LOOP"}, {"..", ";"})
@@ -176,15 +177,13 @@ class PlsqlParser(DeclParser):
     def st_exit(self):
         kw = self.advance().upper
         target = None
-        if self.tok.kind in ("word", "qident") and not self.tok.is_("WHEN"):
+        if self.tok.kind in ("word", "qident") and not self.tok.is_word("WHEN"):
             target = self.ident()
         cond = None
         if self.accept("WHEN"):
             cond = self.scan()
         self.expect_op(";")
         return A.Exit(kw, target, cond)
-
-    st_continue = st_exit
 
     def st_close(self):
         self.advance()
@@ -199,7 +198,7 @@ class PlsqlParser(DeclParser):
         query = dynamic = None
         using = []
         if self.accept("FOR"):
-            if self.tok.is_("SELECT", "WITH") or (self.tok.is_op("(") and self.peek().is_("SELECT", "WITH")):
+            if self.tok.is_word("SELECT", "WITH") or (self.tok.is_op("(") and self.peek().is_word("SELECT", "WITH")):
                 query = self.scan()
             else:
                 dynamic = self.scan({"USING"})
@@ -215,17 +214,17 @@ class PlsqlParser(DeclParser):
         if bulk:
             self.expect("COLLECT")
         self.expect("INTO")
-        into = self.split_args(self.scan({"LIMIT"}))
+        into = split_top_level(self.scan({"LIMIT"}))
         limit = self.scan() if self.accept("LIMIT") else None
         self.expect_op(";")
         return A.Fetch(cur, into, bulk, limit)
 
     def using_list(self) -> list[tuple[str, list]]:
         out = []
-        for arg in self.split_args(self.scan({"RETURNING", "RETURN", "INTO"})):
+        for arg in split_top_level(self.scan({"RETURNING", "RETURN", "INTO"})):
             mode = "IN"
-            if arg and arg[0].is_("IN", "OUT"):
-                mode = "INOUT" if len(arg) > 1 and arg[0].is_("IN") and arg[1].is_("OUT") else arg[0].upper
+            if arg and arg[0].is_word("IN", "OUT"):
+                mode = "INOUT" if len(arg) > 1 and arg[0].is_word("IN") and arg[1].is_word("OUT") else arg[0].upper
                 arg = arg[2:] if mode == "INOUT" else arg[1:]
             out.append((mode, arg))
         return out
@@ -240,12 +239,12 @@ class PlsqlParser(DeclParser):
                 self.expect("COLLECT")
                 bulk = True
             elif self.accept("INTO"):
-                into = self.split_args(self.scan({"USING", "RETURNING", "RETURN"}))
+                into = split_top_level(self.scan({"USING", "RETURNING", "RETURN"}))
             elif self.accept("USING"):
                 using = self.using_list()
             elif self.accept("RETURNING", "RETURN"):
                 self.expect("INTO")
-                returning = self.split_args(self.scan({"USING"}))
+                returning = split_top_level(self.scan({"USING"}))
             else:
                 self.error("unexpected token in EXECUTE IMMEDIATE")
         self.expect_op(";")
@@ -258,7 +257,7 @@ class PlsqlParser(DeclParser):
         lo = hi = coll = None
         values = False
         if self.accept("INDICES", "VALUES"):
-            values = self.toks[self.i - 1].is_("VALUES")
+            values = self.toks[self.i - 1].is_word("VALUES")
             self.expect("OF")
             coll = self.scan({"SAVE", "INSERT", "UPDATE", "DELETE", "MERGE", "EXECUTE", "BETWEEN"})
             if self.accept("BETWEEN"):
@@ -281,7 +280,7 @@ class PlsqlParser(DeclParser):
     # ---- exception handlers ---------------------------------------------------------------
     def handlers(self) -> list[A.Handler]:
         out = []
-        while self.tok.is_("WHEN"):
+        while self.tok.is_word("WHEN"):
             line = self.line()
             self.advance()
             names = [self.dotted()]
@@ -291,5 +290,21 @@ class PlsqlParser(DeclParser):
             out.append(A.Handler(names, self.statements(), line))
         return out
 
+
+# A statement's first keyword → the method that parses it (control flow and SQL are read above).
+KEYWORD_STATEMENTS: dict[str, Callable[[PlsqlParser], A.Stmt]] = {
+    "NULL": PlsqlParser.st_null,
+    "RETURN": PlsqlParser.st_return,
+    "RAISE": PlsqlParser.st_raise,
+    "GOTO": PlsqlParser.st_goto,
+    "EXIT": PlsqlParser.st_exit,
+    "CONTINUE": PlsqlParser.st_exit,
+    "OPEN": PlsqlParser.st_open,
+    "FETCH": PlsqlParser.st_fetch,  # FETCH ... BULK COLLECT INTO
+    "CLOSE": PlsqlParser.st_close,
+    "EXECUTE": PlsqlParser.st_execute,  # EXECUTE IMMEDIATE
+    "FORALL": PlsqlParser.st_forall,
+    "PIPE": PlsqlParser.st_pipe,  # PIPE ROW
+}
 
 __all__ = ["PlsqlParser", "ParseError"]

@@ -28,15 +28,16 @@ def parse_unit(text: str) -> ParsedUnit:
     p = PlsqlParser(text)
     p.create_prefix()
     t = p.tok
-    if t.is_("FUNCTION", "PROCEDURE"):
+    tree: A.Routine | A.Package | A.Trigger | A.Block | TypeBody
+    if t.is_word("FUNCTION", "PROCEDURE"):
         tree = p.routine()
-    elif t.is_("PACKAGE"):
+    elif t.is_word("PACKAGE"):
         tree = p.package()
-    elif t.is_("TRIGGER"):
+    elif t.is_word("TRIGGER"):
         tree = trigger(p)
-    elif t.is_("TYPE"):
+    elif t.is_word("TYPE"):
         tree = type_body(p)
-    elif t.is_("DECLARE", "BEGIN") or t.is_op("<<"):
+    elif t.is_word("DECLARE", "BEGIN") or t.is_op("<<"):
         label = None
         if p.accept_op("<<"):
             label = p.ident()
@@ -76,7 +77,7 @@ def trigger(p: PlsqlParser) -> A.Trigger:
     row = False
     while True:
         if p.accept("REFERENCING"):
-            while p.tok.is_("NEW", "OLD", "PARENT"):
+            while p.tok.is_word("NEW", "OLD", "PARENT"):
                 which = p.advance().upper
                 p.accept("AS")
                 referencing[which] = p.ident().upper()
@@ -84,9 +85,9 @@ def trigger(p: PlsqlParser) -> A.Trigger:
             p.expect("EACH")
             p.expect("ROW")
             row = True
-        elif p.tok.is_("ENABLE", "DISABLE", "FORWARD", "REVERSE", "CROSSEDITION", "FOLLOWS", "PRECEDES"):
+        elif p.tok.is_word("ENABLE", "DISABLE", "FORWARD", "REVERSE", "CROSSEDITION", "FOLLOWS", "PRECEDES"):
             p.advance()
-            if p.toks[p.i - 1].is_("FOLLOWS", "PRECEDES"):
+            if p.toks[p.i - 1].is_word("FOLLOWS", "PRECEDES"):
                 p.dotted()
         else:
             break
@@ -96,7 +97,7 @@ def trigger(p: PlsqlParser) -> A.Trigger:
         p.expect("TRIGGER")
         p.scan(stop_ops=set())
         return A.Trigger(name, "COMPOUND", events, table, row, when, referencing, None, compound=True)
-    if p.tok.is_("CALL"):
+    if p.tok.is_word("CALL"):
         p.error("CALL triggers are not supported")
     decls = p.declarations() if p.accept("DECLARE") else []
     block = p.block_body(decls, None, p.line())
@@ -109,15 +110,15 @@ def type_body(p: PlsqlParser) -> TypeBody:
     name = p.dotted()
     p.expect("IS", "AS")
     routines = []
-    while not p.tok.is_("END") and p.tok.kind != "eof":
+    while not p.tok.is_word("END") and p.tok.kind != "eof":
         flavour = "MEMBER"
-        while p.tok.is_(
+        while p.tok.is_word(
             "MEMBER", "STATIC", "CONSTRUCTOR", "MAP", "ORDER", "OVERRIDING", "FINAL", "NOT", "INSTANTIABLE"
         ):
-            if p.tok.is_("STATIC", "CONSTRUCTOR", "MAP", "ORDER"):
+            if p.tok.is_word("STATIC", "CONSTRUCTOR", "MAP", "ORDER"):
                 flavour = p.tok.upper
             p.advance()
-        if p.tok.is_("FUNCTION", "PROCEDURE"):
+        if p.tok.is_word("FUNCTION", "PROCEDURE"):
             r = _type_routine(p)
             r.flavour = flavour
             routines.append(r)

@@ -1,6 +1,7 @@
 """Recursive-descent parser for PL/SQL units: routines, packages, triggers, anonymous blocks.
 
-The parser reads the procedural layer only. SQL statements and expressions are delimited by
+Tokens come from the one Oracle lexer (`migrator.source.lexer.tokenize`, with an EOF token to
+look ahead past the end). The parser reads the procedural layer only. SQL statements and expressions are delimited by
 structure (parentheses and CASE...END nesting, terminating keywords) and kept as token lists.
 Every construct is either represented in the tree or returned as `Unsupported` with its tokens,
 so the emitter can mark it — nothing is skipped.
@@ -8,8 +9,10 @@ so the emitter can mark it — nothing is skipped.
 
 from __future__ import annotations
 
-from migrator.convert.plsql.lexer import LineIndex, Token, tokenize
+from collections.abc import Set as AbstractSet
+
 from migrator.source.identifiers import fold
+from migrator.source.lexer import LineIndex, Token, tokenize
 
 _SQL_START = {"SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COMMIT", "ROLLBACK", "SAVEPOINT", "LOCK", "SET"}
 _BLOCK_END = {"END", "ELSE", "ELSIF", "WHEN", "EXCEPTION"}
@@ -28,7 +31,7 @@ def norm_name(tok: Token) -> str:
 class Parser:
     def __init__(self, text: str):
         self.text = text
-        self.toks = tokenize(text)
+        self.toks = tokenize(text, eof=True)
         self.i = 0
         self.lines = LineIndex(text)
 
@@ -50,7 +53,7 @@ class Parser:
         return t
 
     def accept(self, *words: str) -> bool:
-        if self.tok.is_(*words):
+        if self.tok.is_word(*words):
             self.i += 1
             return True
         return False
@@ -62,7 +65,7 @@ class Parser:
         return False
 
     def expect(self, *words: str) -> Token:
-        if not self.tok.is_(*words):
+        if not self.tok.is_word(*words):
             self.error(f"expected {'/'.join(words)}")
         return self.advance()
 
@@ -90,7 +93,9 @@ class Parser:
             parts.append(self.ident())
         return tuple(parts)
 
-    def scan(self, stop_words: set[str] = frozenset(), stop_ops: set[str] = frozenset({";"})) -> list[Token]:
+    def scan(
+        self, stop_words: AbstractSet[str] = frozenset(), stop_ops: AbstractSet[str] = frozenset({";"})
+    ) -> list[Token]:
         """Tokens up to (not including) a stop token at nesting depth 0 (parentheses, CASE..END)."""
         start, depth, case = self.i, 0, 0
         toks = self.toks

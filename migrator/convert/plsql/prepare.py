@@ -11,13 +11,15 @@ Catalog `info` written here (all keys prefixed so other families' keys never cla
 
 from __future__ import annotations
 
+from typing import Any
+
+from harness.errors import user_exception_sqlstate
 from migrator.convert.context import Catalog, CatalogEntry
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.errors import user_exception_sqlstate
-from migrator.convert.plsql.lexer import tokenize
 from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import type_text
+from migrator.source.lexer import matching_paren, split_top_level, tokenize
 from migrator.source.units import Unit, UnitKind
 
 _PARSED: dict[str, tuple[str, ParsedUnit | Exception]] = {}
@@ -122,42 +124,34 @@ def _table_columns(unit: Unit, catalog: Catalog) -> None:
     if k is None:
         return
     cols: dict[str, str] = {}
-    depth, item = 0, []
-    for t in toks[k + 1 :]:
-        if t.is_op("(") or t.is_op(")"):
-            depth += 1 if t.text == "(" else -1
-            if depth < 0:
-                break
-        if depth == 0 and t.is_op(","):
-            _column(item, cols)
-            item = []
-        else:
-            item.append(t)
-    _column(item, cols)
+    for item in split_top_level(toks[k + 1 : matching_paren(toks, k)]):
+        _column(item, cols)
     _entry(catalog, unit).info["plsql_columns"] = cols
 
 
 def _column(item: list, cols: dict[str, str]) -> None:
-    if len(item) < 2 or item[0].is_("CONSTRAINT", "PRIMARY", "FOREIGN", "UNIQUE", "CHECK", "SUPPLEMENTAL", "PERIOD"):
+    if len(item) < 2 or item[0].is_word(
+        "CONSTRAINT", "PRIMARY", "FOREIGN", "UNIQUE", "CHECK", "SUPPLEMENTAL", "PERIOD"
+    ):
         return
     typ = []
     for t in item[1:]:
-        if t.is_(*_COL_STOP):
+        if t.is_word(*_COL_STOP):
             break
         typ.append(t)
     cols[norm_name(item[0])] = type_text(typ)
 
 
 def _schema_type(unit: Unit, catalog: Catalog) -> None:
-    toks = tokenize(unit.text)
+    toks = tokenize(unit.text, eof=True)
     words = [t.upper for t in toks]
-    info = {"kind": "object", "elem": ""}
+    info: dict[str, Any] = {"kind": "object", "elem": ""}
     for i, w in enumerate(words):
         if w in ("TABLE", "VARRAY", "VARYING") and "OF" in words[i:]:
             j = words.index("OF", i)
             end = len(toks) - 1
             for m in range(j + 1, len(toks)):
-                if toks[m].is_("NOT") or toks[m].is_op(";") or toks[m].kind == "eof":
+                if toks[m].is_word("NOT") or toks[m].is_op(";") or toks[m].kind == "eof":
                     end = m
                     break
             info = {"kind": "table" if w == "TABLE" else "varray", "elem": type_text(toks[j + 1 : end])}
@@ -173,25 +167,13 @@ def _object_attrs(toks: list) -> dict[str, str]:
     attrs: dict[str, str] = {}
     if not toks or not toks[0].is_op("("):
         return attrs
-    depth, item = 0, []
-    for t in toks[1:]:
-        if t.is_op("("):
-            depth += 1
-        elif t.is_op(")"):
-            if depth == 0:
-                break
-            depth -= 1
-        if depth == 0 and t.is_op(","):
-            _attr(item, attrs)
-            item = []
-        else:
-            item.append(t)
-    _attr(item, attrs)
+    for item in split_top_level(toks[1 : matching_paren(toks, 0)]):
+        _attr(item, attrs)
     return attrs
 
 
 def _attr(item: list, attrs: dict[str, str]) -> None:
-    if len(item) >= 2 and not item[0].is_(
+    if len(item) >= 2 and not item[0].is_word(
         "MEMBER", "STATIC", "CONSTRUCTOR", "MAP", "ORDER", "OVERRIDING", "FINAL", "NOT", "INSTANTIABLE"
     ):
         attrs[norm_name(item[0])] = type_text(item[1:])

@@ -54,18 +54,18 @@ def _top_level(toks):
             if where == "select":
                 cur.append(t)
             continue
-        if where == "start" and t.is_("SELECT"):
+        if where == "start" and t.is_word("SELECT"):
             where = "select"
-        elif where == "select" and t.is_("FROM"):
+        elif where == "select" and t.is_word("FROM"):
             items.append(cur)
             cur, where = [], "from"
         elif where == "select" and t.is_op(","):
             items.append(cur)
             cur = []
-        elif where == "select" and not t.is_("DISTINCT", "UNIQUE", "ALL"):
+        elif where == "select" and not t.is_word("DISTINCT", "UNIQUE", "ALL"):
             cur.append(t)
         elif where == "from":
-            if t.kind == "word" and t.upper in _QUERY_END or t.is_("JOIN", "ON"):
+            if t.kind == "word" and t.upper in _QUERY_END or t.is_word("JOIN", "ON"):
                 break
             if t.is_op(","):
                 tables.append(cur)
@@ -91,7 +91,7 @@ def _item_type(item, cols: dict[str, dict]) -> tuple[str, str] | None:
         return None
     dots = len(item) - len(words)
     expr, rest = words[: dots + 1], words[dots + 1 :]
-    if rest and rest[0].is_("AS"):
+    if rest and rest[0].is_word("AS"):
         rest = rest[1:]
     if len(rest) > 1 or len(expr) > 2:
         return None

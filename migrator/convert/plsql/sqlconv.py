@@ -9,8 +9,6 @@ together with the rule ids / unconverted items they produced, which are replayed
 
 from __future__ import annotations
 
-import inspect
-
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql import convert as sqlrules
@@ -35,19 +33,6 @@ _ORACLE_SPECIAL = {
 _FAST_OPS = {"+", "-", "*", "=", "<", ">", "<=", ">=", "<>", "!=", "^=", "~=", "(", ")", ",", "."}
 
 
-def _accepts_types(fn) -> bool:
-    try:
-        return "types" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def _call(fn, text: str, ctx: ConversionContext, types: dict[str, str]) -> str:
-    if types and _accepts_types(fn):
-        return fn(text, ctx, types=types)
-    return fn(text, ctx)
-
-
 def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str]) -> str:
     low = text.lower()
     rel = tuple(sorted((k, v) for k, v in types.items() if k.lower() in low))
@@ -64,7 +49,7 @@ def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str])
     n_app, n_unc, n_notes = len(ctx.applied_log), len(ctx.unconverted_items), len(ctx.notes)
     fn = sqlrules.convert_expression if kind == "expr" else sqlrules.convert_statement
     try:
-        out = _call(fn, text, ctx, dict(rel))
+        out = fn(text, ctx, types=dict(rel) or None)
     except Exception as exc:  # a crash in the SQL rules must not lose the unit: mark the fragment
         ctx.unconverted("sql " + kind, f"SQL converter failed on {text!r}: {type(exc).__name__}: {exc}")
         return unconverted_marker("sql " + kind, text)
@@ -125,7 +110,7 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
 
 
 def join(parts: list[str]) -> str:
-    out = []
+    out: list[str] = []
     for p in parts:
         if out and p not in (",", ")", ".") and out[-1] not in ("(", "."):
             out.append(" ")

@@ -11,9 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from migrator.convert.datatypes import map_type
-from migrator.convert.plsql.lexer import Token
-
-_DATEISH = ("DATE", "TIMESTAMP")
+from migrator.source.lexer import Token
 
 
 @dataclass
@@ -49,6 +47,13 @@ class Sym:
     conditions: tuple[str, ...] = ()
     cursor_params: list = field(default_factory=list)
     sigs: list = field(default_factory=list)  # lifted nested subprograms: their A.Routine(s)
+
+    @property
+    def typed(self) -> PgType:
+        """The type of a symbol that has one (variables, parameters, package state, types)."""
+        if self.type is None:
+            raise TypeError(f"{self.kind} {self.name} has no type")
+        return self.type
 
 
 class Scope:
@@ -91,10 +96,6 @@ class Scope:
                 for f, ora in (sym.type.fields or {}).items():  # the SQL layer reads "rec.field"
                     out[f"{n}.{f}"] = ora
         return out
-
-
-def is_dateish(ora: str) -> bool:
-    return ora.upper().startswith(_DATEISH)
 
 
 def type_text(toks: list[Token]) -> str:

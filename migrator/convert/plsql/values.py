@@ -1,28 +1,21 @@
-"""Names in expressions and assignment targets: package state, collections, cursor attributes."""
+"""Names in expressions that only PL/SQL knows: package variables and constants (their getters),
+object attributes and methods, collection elements and methods (`emit_collections`), cursor and
+SQL% attributes, SQLCODE/SQLERRM (`emit_exceptions`), trigger predicates (`emit_trigger`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
-from migrator.convert.plsql.lexer import Token
 from migrator.convert.plsql.naming import derived, sql
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType
+from migrator.source.lexer import LexError, matching_paren
 
 _COLL_METHODS = {"COUNT", "FIRST", "LAST", "EXISTS", "NEXT", "PRIOR", "LIMIT"}
 
 
-@dataclass
-class LValue:
-    target: str  # PL/pgSQL assignment target
-    setup: list[str] = field(default_factory=list)  # statements before the assignment
-    finish: list[str] = field(default_factory=list)  # statements after it (write-backs)
-    type: PgType | None = None
-
-
-class ValueMixin:
+class ValueMixin(EmitterState):
     # ---- reading ---------------------------------------------------------------------------
     def resolve_value(self, parts, toks, j, scope, ph, types):
         """(pg text, next token index, oracle type) for a PL/SQL-only name, or None."""
@@ -47,10 +40,11 @@ class ValueMixin:
         elif (
             sym.type is not None
             and sym.type.array_pg
+            and sym.type.coll is not None
             and len(parts) == 1
             and not (j < len(toks) and toks[j].is_op("("))
         ):
-            return self.sparse_to_array(quote_ident(parts[0]), sym.type), j, ""
+            return self.sparse_to_array(quote_ident(parts[0]), sym.type.coll), j, ""
         elif (
             sym.type is not None
             and sym.type.coll is not None
@@ -68,7 +62,7 @@ class ValueMixin:
 
     def method_call(self, key: tuple[str, str], obj: str, method: str, toks, j, scope):
         """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF."""
-        args = []
+        args: list[str] = []
         if j < len(toks) and toks[j].is_op("("):
             inner, j = self.paren_at(toks, j)
             args = self.call_args(inner, scope) if inner else []
@@ -80,7 +74,7 @@ class ValueMixin:
             return self.sqlcode_text(), j, "NUMBER"
         if len(parts) == 1 and u == "SQLERRM":
             return self.sqlerrm_text(toks, j, scope)
-        if len(parts) == 1 and self.trigger is not None and u in ("INSERTING", "UPDATING", "DELETING"):
+        if len(parts) == 1 and self.frame.trigger is not None and u in ("INSERTING", "UPDATING", "DELETING"):
             return self.trigger_predicate(u, toks, j)
         ref = self.package_ref(parts)
         if ref is not None:
@@ -123,102 +117,12 @@ class ValueMixin:
             return base, j, ptype
 
     def paren_at(self, toks, j):
-        depth = 0
-        for k in range(j, len(toks)):
-            if toks[k].is_op("("):
-                depth += 1
-            elif toks[k].is_op(")"):
-                depth -= 1
-                if depth == 0:
-                    return toks[j + 1 : k], k + 1
-        return toks[j + 1 :], len(toks)
-
-    def sparse_to_array(self, base: str, t: PgType) -> str:
-        c = t.coll
-        value = (
-            f"jsonb_populate_record(NULL::{c.elem_pg}, e.value)"
-            if c.elem_composite
-            else f"(e.value #>> '{{}}')::{self.castable(c.elem_pg)}"
-        )
-        return f"ARRAY(SELECT {value} FROM jsonb_each({base}) AS e ORDER BY e.key::numeric)"
-
-    def key_text(self, coll, key: str) -> str:
-        return f"(({key})::bigint)::text" if coll.numeric_keys else f"({key})::text"
-
-    def element(self, base: str, coll, idx: str):
-        elem = PgType(coll.elem_pg, coll.elem_ora, composite=coll.elem_composite)
-        if coll.kind == "array":
-            return f"{base}[{idx}]", elem
-        raw = f"oracompat.aa_get({base}, {self.key_text(coll, idx)})"
-        if coll.elem_composite:
-            return f"jsonb_populate_record(NULL::{coll.elem_pg}, {raw})", elem
-        return f"({raw} #>> '{{}}')::{self.castable(coll.elem_pg)}", elem
-
-    def castable(self, pg: str) -> str:
-        """A type usable in a SQL cast (a %TYPE reference is not)."""
-        if "%" in pg:
-            return "text"
-        return pg
-
-    def coll_method(self, base: str, coll, method: str, arg: str | None) -> str:
-        if (off := self.rule_off("plsql.collections", f"collection {method}", f"{base}.{method}")) is not None:
-            return off
-        self.ctx.applied("plsql.collections")
-        if coll.kind == "assoc":
-            suffix = "n" if coll.numeric_keys else "s"
-            if method == "COUNT":
-                return f"oracompat.aa_count({base})"
-            if method == "EXISTS":
-                return f"oracompat.aa_exists({base}, {self.key_text(coll, arg)})"
-            if method in ("FIRST", "LAST"):
-                return f"oracompat.aa_{method.lower()}_{suffix}({base})"
-            if method in ("NEXT", "PRIOR"):
-                return f"oracompat.aa_{method.lower()}_{suffix}({base}, {arg})"
-            return "NULL"  # LIMIT of an associative array is NULL in Oracle
-        n = f"coalesce(cardinality({base}), 0)"
-        if method == "COUNT":
-            return n
-        if method == "FIRST":
-            return f"(CASE WHEN {n} > 0 THEN 1 END)"
-        if method == "LAST":
-            return f"nullif({n}, 0)"
-        if method == "EXISTS":
-            return f"coalesce(({arg}) BETWEEN 1 AND {n}, false)"
-        if method == "NEXT":
-            return f"oracompat.arr_next({n}, {arg})"
-        if method == "PRIOR":
-            return f"oracompat.arr_prior({n}, {arg})"
-        return str(coll.limit) if getattr(coll, "limit", None) else "NULL"
-
-    def constructor(self, ptype: PgType, toks, j, scope):
-        inner, j2 = self.paren_at(toks, j)
-        args = [self.expr(a, scope) for a in self.split_top(inner)] if inner else []
-        if (off := self.rule_off("plsql.collections", "constructor", ptype.ora or ptype.pg, toks[j])) is not None:
-            return off, j2, ""
-        self.ctx.applied("plsql.collections")
-        if ptype.coll is None:  # object type constructor
-            return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""
-        if ptype.coll.kind == "assoc":
-            self.unconverted("associative array constructor", "qualified expressions for INDEX BY tables", toks[j])
-            return unconverted_marker("associative array constructor"), j2, ""
-        if not args:
-            return f"'{{}}'::{self.castable(ptype.pg)}", j2, ""
-        return f"ARRAY[{', '.join(args)}]::{self.castable(ptype.pg)}", j2, ""
-
-    def split_top(self, toks) -> list[list[Token]]:
-        out, cur, depth = [], [], 0
-        for t in toks:
-            if t.is_op("("):
-                depth += 1
-            elif t.is_op(")"):
-                depth -= 1
-            if depth == 0 and t.is_op(","):
-                out.append(cur)
-                cur = []
-            else:
-                cur.append(t)
-        out.append(cur)
-        return out
+        """(tokens inside the '(' at toks[j], index after its ')'); an unclosed one runs to the end."""
+        try:
+            k = matching_paren(toks, j)
+        except LexError:
+            return toks[j + 1 :], len(toks)
+        return toks[j + 1 : k], k + 1
 
     # ---- cursor attributes, SQLCODE/SQLERRM ----------------------------------------------------
     def cursor_attr(self, parts, attr: str, scope, tok) -> str:
@@ -245,22 +149,3 @@ class ValueMixin:
     def mark_attr(self, name, attr, tok) -> str:
         self.unconverted(f"%{attr}", f"{name}%{attr} has no converted equivalent", tok)
         return unconverted_marker(f"%{attr}", f"{name}%{attr}")
-
-    def sqlcode_text(self) -> str:
-        if (off := self.rule_off("plsql.exceptions", "SQLCODE", "SQLCODE")) is not None:
-            return off
-        self.ctx.applied("plsql.exceptions")
-        return "oracompat.sqlcode(SQLSTATE)" if self.in_handler else "0"
-
-    def sqlerrm_text(self, toks, j, scope):
-        if (off := self.rule_off("plsql.exceptions", "SQLERRM", "SQLERRM")) is not None:
-            return off, (self.paren_at(toks, j)[1] if j < len(toks) and toks[j].is_op("(") else j), "VARCHAR2"
-        self.ctx.applied("plsql.exceptions")
-        if j < len(toks) and toks[j].is_op("("):
-            inner, j = self.paren_at(toks, j)
-            if not (self.in_handler and len(inner) == 1 and inner[0].is_("SQLCODE")):
-                return f"oracompat.sqlerrm_of({self.expr(inner, scope)})", j, "VARCHAR2"
-            # SQLERRM(SQLCODE) in a handler is the current error's message, like SQLERRM
-        if self.in_handler:
-            return self.diag_sqlerrm() or "oracompat.sqlerrm(SQLSTATE, SQLERRM)", j, "VARCHAR2"
-        return "'ORA-0000: normal, successful completion'", j, "VARCHAR2"

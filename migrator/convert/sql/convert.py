@@ -1,8 +1,8 @@
 """Public entry points for converting Oracle SQL (statements and expressions) to PostgreSQL.
 
 Other converters (DDL, PL/SQL) call only these two functions; the construct families behind
-them live in their own modules (expr_null, expr_dates, expr_strings, sql_select, sql_hierarchy,
-sql_merge). sqlglot (read='oracle', write='postgres') parses once and prints once; our
+them live in their own modules (nulls, text, strings, dates, select, hierarchy, merge, dml;
+`names` folds and quotes identifiers). sqlglot (read='oracle', write='postgres') parses once and prints once; our
 transforms run on its tree in between:
 
 0. every identifier gets its plain name (Oracle folding, `sql_names.fold_names`);
@@ -32,9 +32,11 @@ from migrator.convert.sql import select as sql_select
 from migrator.convert.sql import strings as strings
 from migrator.convert.sql import text as text
 from migrator.convert.sql.expression_types import TypeEnv
-from migrator.convert.sql.nodes import marker
+from migrator.convert.sql.nodes import as_expression, marker
 
-Rule = Callable[[exp.Expression, ConversionContext, TypeEnv], "exp.Expression | None"]
+# A rule takes the node class it is listed under (a subclass of Expression), so the table's
+# value type cannot name the argument's class: `...` stands for (node, ctx, env).
+Rule = Callable[..., "exp.Expression | None"]
 
 
 def convert_statement(text: str, ctx: ConversionContext, *, types: Mapping[str, str] | None = None) -> str:
@@ -69,11 +71,11 @@ def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression 
     except SqlglotError as exc:
         ctx.unconverted(construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}")
         return None
-    trees = [t for t in trees if t is not None]
-    if len(trees) != 1:
-        ctx.unconverted(construct, f"expected one statement, found {len(trees)}")
+    found = [t for t in trees if t is not None]
+    if len(found) != 1:
+        ctx.unconverted(construct, f"expected one statement, found {len(found)}")
         return None
-    return trees[0]
+    return as_expression(found[0])
 
 
 def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types) -> exp.Expression:
@@ -127,6 +129,7 @@ def _walk(root: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Exp
             if node is new_root:
                 new_root = new
             else:
+                assert parent is not None and key is not None  # the walk reached it from its parent
                 parent.set(key, new, index)
         stack.extend(new.iter_expressions())
     return new_root
@@ -154,7 +157,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
     )
 
 
-_RULES: dict[type, tuple[Rule, ...]] = {
+_RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Coalesce: (nulls.nvl,),
     exp.Nvl2: (nulls.nvl2,),
     exp.DecodeCase: (nulls.decode,),

@@ -101,7 +101,8 @@ def trunc_date(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> ex
         return None
     unit = _unit(fmt)
     if unit is None:
-        return marker(ctx, "TRUNC(date, format)", node, f"no PostgreSQL date_trunc unit for {fmt.sql()}")
+        shown = fmt.sql() if fmt is not None else "its format"
+        return marker(ctx, "TRUNC(date, format)", node, f"no PostgreSQL date_trunc unit for {shown}")
     ctx.applied("expr.trunc_date")
     return tag(ts0(fn("DATE_TRUNC", exp.Literal.string(unit), subject)), DATE)
 
@@ -167,7 +168,7 @@ def to_date(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression
     text = literal_str(fmt)
     if text is None:
         return marker(ctx, "TO_DATE(format expression)", node, "format model is not a literal")
-    pg, problem = pg_datetime_format(format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE))
+    pg, problem = pg_datetime_format(format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE) or text)
     if problem:
         return marker(ctx, "TO_DATE format", node, problem)
     ctx.applied("expr.to_date")
@@ -194,7 +195,7 @@ def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
     if text is None or env.kind(node.this) == NUMBER or not re.search(r"[%A-WYZa-wyz]", text.replace("FM", "")):
         return None  # number format models are the same in both databases
     if isinstance(node, exp.TimeToStr):  # sqlglot already turned the model into strftime codes
-        text = format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE)
+        text = format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE) or text
     pg, problem = pg_datetime_format(text)
     if problem:
         return marker(ctx, "TO_CHAR format", node, problem)

@@ -25,7 +25,7 @@ from sqlglot import exp
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.sql.expression_types import TypeEnv
-from migrator.convert.sql.nodes import fn, marker
+from migrator.convert.sql.nodes import as_expression, fn, marker
 
 CTE, PRIOR = "connect_by", "prior_row"
 
@@ -39,6 +39,7 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
     why = _unsupported(select, table)
     if why:
         return marker(ctx, "CONNECT BY", select, why)
+    assert isinstance(table, exp.Table)  # _unsupported refuses anything else
     alias = table.alias_or_name
     star = _expand_star(select, table, alias, env)
     if star is False:
@@ -219,7 +220,7 @@ def _p(text: str, alias: str = "", bare: bool = False) -> exp.Expression:
     if alias:
         text = text.replace("{a}", quote_ident(alias))
     sql = text if bare else f"{PRIOR}.{text}"
-    return _done(sqlglot.parse_one(sql, read="postgres"))
+    return _done(as_expression(sqlglot.parse_one(sql, read="postgres")))
 
 
 def _done(node: exp.Expression) -> exp.Expression:

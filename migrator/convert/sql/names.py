@@ -23,6 +23,7 @@ import re
 
 from sqlglot import exp
 from sqlglot.dialects.postgres import Postgres
+from sqlglot.generators.postgres import PostgresGenerator
 
 from harness.quoting import quote_ident
 from migrator.source.identifiers import fold
@@ -79,7 +80,7 @@ class OraPostgres(Postgres):
     """PostgreSQL output, except that a quoted function name keeps its case (sqlglot upper-cases
     unqualified function names, quoted ones included: "My Func"(1) became "MY FUNC"(1))."""
 
-    class Generator(Postgres.Generator):
+    class Generator(PostgresGenerator):  # what Postgres.Generator names
         def anonymous_sql(self, expression: exp.Anonymous) -> str:
             name = expression.this
             if isinstance(name, exp.Identifier) and name.quoted:

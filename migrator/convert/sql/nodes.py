@@ -9,6 +9,14 @@ from migrator.convert.context import ConversionContext, unconverted_marker
 COMPAT_SCHEMA = "oracompat"
 
 
+def as_expression(node: exp.Expr) -> exp.Expression:
+    """A node sqlglot's API hands back typed as its base class `Expr`: every parsed or rewritten
+    node is an `Expression`; anything else is a sqlglot change we must hear about."""
+    if not isinstance(node, exp.Expression):
+        raise TypeError(f"sqlglot returned a {type(node).__name__}, not an Expression")
+    return node
+
+
 def fn(name: str, *args: exp.Expression) -> exp.Expression:
     """A plain function call printed as written (lower-case name)."""
     return exp.Anonymous(this=name, expressions=[a for a in args if a is not None])

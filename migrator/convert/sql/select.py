@@ -8,7 +8,7 @@ from sqlglot.transforms import eliminate_join_marks
 from harness.quoting import qualified
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql.expression_types import NUMBER
-from migrator.convert.sql.nodes import fn, literal_int, marker, tag
+from migrator.convert.sql.nodes import as_expression, fn, literal_int, marker, tag
 
 
 def drop_dual(select: exp.Select, ctx: ConversionContext) -> None:
@@ -31,7 +31,7 @@ def outer_joins(tree: exp.Expression, ctx: ConversionContext) -> exp.Expression:
     if not ctx.enabled("sql.outer_join_plus"):
         return tree
     try:
-        out = eliminate_join_marks(tree)
+        out = as_expression(eliminate_join_marks(tree))
     except Exception as exc:  # sqlglot refuses shapes it cannot rewrite: report, do not guess
         return _join_marker(tree, ctx, str(exc))
     if any(c.args.get("join_mark") for c in out.find_all(exp.Column)):
@@ -85,14 +85,16 @@ def _own(col: exp.Expression, select: exp.Select) -> bool:
 def _rownum_where(select: exp.Select, where: exp.Where, ctx: ConversionContext) -> None:
     conjuncts = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
     keep, limit = [], None
-    for c in conjuncts:
+    for c in map(as_expression, conjuncts):
         n = _limit_of(c)
         if n is None:
             keep.append(c)
         else:
             limit = n if limit is None else _done(exp.Least(this=limit, expressions=[n]))
     if limit is None:
-        bad = next((c for c in conjuncts if any(_is_rownum(x) for x in c.find_all(exp.Column))), None)
+        bad = next(
+            (c for c in map(as_expression, conjuncts) if any(_is_rownum(x) for x in c.find_all(exp.Column))), None
+        )
         if bad is not None:
             bad.replace(marker(ctx, "ROWNUM condition", bad, "only ROWNUM <= n / < n / = 1 conjuncts become LIMIT"))
         return
@@ -131,10 +133,17 @@ def _limit_of(cond: exp.Expression) -> exp.Expression | None:
         return _limit_of(cond.this)
     if not isinstance(cond, (exp.LTE, exp.LT, exp.EQ, exp.GTE, exp.GT)):
         return None
-    left, right, op = cond.this, cond.expression, type(cond)
+    left, right = cond.this, cond.expression
+    op: type[exp.Binary] = type(cond)
+    flipped: dict[type[exp.Binary], type[exp.Binary]] = {
+        exp.GTE: exp.LTE,
+        exp.GT: exp.LT,
+        exp.LTE: exp.GTE,
+        exp.LT: exp.GT,
+    }
     if _is_rownum(right) and not _is_rownum(left):
         left, right = right, left
-        op = {exp.GTE: exp.LTE, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.LT: exp.GT}.get(op, op)
+        op = flipped.get(op, op)
     if not _is_rownum(left) or any(_is_rownum(c) for c in right.find_all(exp.Column)):
         return None
     n = literal_int(right)

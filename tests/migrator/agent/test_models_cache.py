@@ -5,7 +5,19 @@ from __future__ import annotations
 import json
 from concurrent.futures import ProcessPoolExecutor
 
-from migrator.agent.models import CachedModel, Message, ScriptedModel, ScriptRule, request_hash, request_payload
+import pytest
+
+from migrator.agent.models import (
+    CachedModel,
+    Message,
+    ModelError,
+    ScriptedModel,
+    ScriptRule,
+    StoredModel,
+    request_hash,
+    request_payload,
+)
+from migrator.agent.models.cache import ResponseCache
 
 PROMPT = [Message("user", "convert ROWNUM")]
 
@@ -70,3 +82,11 @@ def test_concurrent_processes_agree_on_the_first_published_answer(tmp_path):
     assert len(set(results)) == 1  # whoever published first, everyone reads the same entry
     assert len(list(tmp_path.rglob("*.json"))) == 1
     assert not [p for p in tmp_path.rglob("*") if p.is_file() and p.suffix != ".json"]
+
+
+def test_a_cache_read_without_a_model_answers_hits_and_names_a_miss(tmp_path):
+    CachedModel(_scripted(), tmp_path).complete(PROMPT)
+    offline = StoredModel(None, ResponseCache(tmp_path, "scripted"), "scripted")
+    assert offline.complete(PROMPT).text == "LIMIT 1" and offline.complete(PROMPT).cached
+    with pytest.raises(ModelError, match=r"request [0-9a-f]{64} is not in the response cache"):
+        offline.complete(PROMPT, max_tokens=7)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from migrator.agent.models import CachedModel, Model, OpenAICompatModel, ScriptedModel, load_model
+from migrator.agent.models import CachedModel, Model, ModelSpecError, OpenAICompatModel, ScriptedModel, load_model
 
 
 def test_specs_pick_backends(tmp_path):
@@ -28,5 +28,5 @@ def test_specs_pick_backends(tmp_path):
     ],
 )
 def test_bad_specs(spec, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ModelSpecError, match=message):
         load_model(spec, cache_dir=None)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sqlglot.dialects.oracle import Oracle
 
 from harness.quoting import quote_ident
-from migrator.convert.plsql.emit_unit import helper_trigger_name
+from migrator.convert.plsql.emit_trigger import helper_trigger_name
 from tests.migrator.name_support import Refs, body_refs, collect, convert_folder, names, statements
 
 FRAGMENTS = [

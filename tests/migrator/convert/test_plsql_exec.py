@@ -339,6 +339,35 @@ END;
     assert scalar(conn, "SELECT string_agg(msg, ',') FROM s.audit_log") == "kept"
 
 
+def test_autonomous_output_reaches_the_caller(pg_dsn):
+    """DBMS_OUTPUT inside an autonomous transaction goes to the caller's buffer (Oracle keeps one
+    per session); lines printed before an error are kept, and the error reaches the caller."""
+    conn = deploy(
+        pg_dsn,
+        """
+CREATE OR REPLACE PROCEDURE log_msg (p_msg IN VARCHAR2) IS
+  PRAGMA AUTONOMOUS_TRANSACTION;
+BEGIN
+  DBMS_OUTPUT.PUT_LINE('logging ' || p_msg);
+  INSERT INTO audit_log (msg) VALUES (p_msg);
+  IF p_msg = 'bad' THEN
+    RAISE_APPLICATION_ERROR(-20001, 'refused ' || p_msg);
+  END IF;
+  COMMIT;
+END;
+/
+""",
+    )
+    got = notices(conn)
+    conn.execute("CALL s.log_msg('ok')")
+    assert got == ["logging ok"]
+    with pytest.raises(psycopg.Error) as err:
+        conn.execute("CALL s.log_msg('bad')")
+    assert "refused bad" in str(err.value) and err.value.sqlstate == "O2001"
+    assert got == ["logging ok", "logging bad"]  # printed before the error: still printed
+    assert scalar(conn, "SELECT string_agg(msg, ',') FROM s.audit_log") == "ok"
+
+
 def test_nested_subprogram_lifted_and_moved_defaults(pg_dsn):
     conn = deploy(
         pg_dsn,

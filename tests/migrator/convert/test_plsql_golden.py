@@ -8,15 +8,7 @@ import pglast
 import pytest
 
 from tests.golden import assert_golden, golden_cases
-from tests.migrator.plsql_support import convert_all, make_unit
-
-SPEC = """CREATE OR REPLACE PACKAGE counter_pkg AS
-  c_step CONSTANT PLS_INTEGER := 2;
-  g_count PLS_INTEGER := 0;
-  FUNCTION next_val RETURN PLS_INTEGER;
-  PROCEDURE reset;
-END counter_pkg"""
-TABLE = "CREATE TABLE emp (id NUMBER(10), name VARCHAR2(40), salary NUMBER(10,2), dept NUMBER(5))"
+from tests.migrator.plsql_support import convert_golden_case
 
 
 def check_parses(sql: str) -> None:
@@ -30,9 +22,7 @@ def check_parses(sql: str) -> None:
 
 @pytest.mark.parametrize("name,src,expected", golden_cases("plsql"), ids=lambda v: v if isinstance(v, str) else "")
 def test_plsql_golden(name, src, expected):
-    units = [make_unit(TABLE, n=1), make_unit(SPEC, n=2), make_unit(src.read_text(encoding="utf-8"), n=3)]
-    results = convert_all(units)
-    unit, text, unconverted, applied, notes = results[-1]
+    unit, text, unconverted, applied, notes = convert_golden_case(src.read_text(encoding="utf-8"))
     header = f"-- rules: {', '.join(applied)}\n"
     if unconverted:
         header += "".join(f"-- unconverted: {u.construct}: {u.message}\n" for u in unconverted)

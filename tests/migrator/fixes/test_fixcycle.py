@@ -17,7 +17,7 @@ import yaml
 from harness import gates
 from knowledge_base import Experience, HashingEmbedder, KnowledgeBase, RetrievalQuery
 from migrator.cli.main import main
-from migrator.fixes.settings import load_settings
+from migrator.fixes.settings import SettingsError, load_settings
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures"
@@ -247,5 +247,5 @@ def test_each_kind_of_change_maps_onto_the_settings():
     for change, message in refused:
         with pytest.raises(gates.GateError, match=message):
             with_change(active, cycle(change))
-    with pytest.raises(ValueError):  # out of the settings' own bounds
+    with pytest.raises(SettingsError, match="step_timeout_ms"):  # out of the settings' own bounds
         with_change(active, cycle({"kind": "harness", "setting": "step_timeout_ms", "value": 1}))

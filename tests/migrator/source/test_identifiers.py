@@ -1,5 +1,5 @@
-"""Oracle names as the reader and the three tokenizers see them: folding, and a doubled quote
-inside a quoted identifier read as part of the one name (never as its end)."""
+"""Oracle names as the reader, the lexer, the DDL helpers and the PL/SQL parser see them: folding,
+and a doubled quote inside a quoted identifier read as part of the one name (never as its end)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from migrator.convert.ddl import tokens as ddl_lexer
-from migrator.convert.plsql import lexer as plsql_lexer
+from migrator.convert.ddl.tokens import ident, read_name
 from migrator.convert.plsql.parse_unit import parse_unit
 from migrator.source import statement_kind as classify
 from migrator.source.accounting import accounting_problems
 from migrator.source.identifiers import fold, oracle_text
-from migrator.source.lexer import QIDENT, code_tokens, normalize_identifier
+from migrator.source.lexer import QIDENT, LexError, code_tokens, normalize_identifier, tokenize
 from migrator.source.reader import read_schema_dir
 from migrator.source.units import UnitKind
 
@@ -48,30 +47,30 @@ def test_oracle_text_reads_back_as_the_same_name(text):
     assert fold(oracle_text(plain)) == plain
 
 
-def test_sqllex_reads_a_doubled_quote_inside_the_name():
+def test_the_reader_lexer_reads_a_doubled_quote_inside_the_name():
     text = f"CREATE PACKAGE {WEIRD} AS x NUMBER; END;"
     tokens = [t for t in code_tokens(text) if t.kind == QIDENT]
-    assert [t.text(text) for t in tokens] == [WEIRD]
+    assert [t.text for t in tokens] == [WEIRD]
     assert normalize_identifier(WEIRD) == 'we;ird"pkg'
 
 
-def test_sqllex_unterminated_name_still_runs_to_the_end():
+def test_an_unterminated_name_still_runs_to_the_end_for_the_reader():
     text = 'CREATE TABLE "a""b'
     assert [t.kind for t in code_tokens(text)][-1] == "unterminated"
 
 
-def test_ddl_lexer_reads_a_doubled_quote_inside_the_name():
-    toks = ddl_lexer.tokenize(f'CREATE TABLE {WEIRD} ("a""" NUMBER)')
+def test_ddl_helpers_read_a_doubled_quote_inside_the_name():
+    toks = tokenize(f'CREATE TABLE {WEIRD} ("a""" NUMBER)')
     assert [t.text for t in toks if t.kind == "qident"] == [WEIRD, '"a"""']
-    name, _ = ddl_lexer.read_name(toks, 2)
+    name, _ = read_name(toks, 2)
     assert name == ('we;ird"pkg',) and name.sql == WEIRD
-    assert ddl_lexer.ident(toks[4]) == 'a"'
-    with pytest.raises(ddl_lexer.LexError):
-        ddl_lexer.tokenize('CREATE TABLE "a""b (x NUMBER)')
+    assert ident(toks[4]) == 'a"'
+    with pytest.raises(LexError):
+        tokenize('CREATE TABLE "a""b (x NUMBER)')
 
 
-def test_plsql_lexer_reads_a_doubled_quote_inside_the_name():
-    toks = plsql_lexer.tokenize(f'v := {WEIRD}.f("a""b");')
+def test_plsql_code_reads_a_doubled_quote_inside_the_name():
+    toks = tokenize(f'v := {WEIRD}.f("a""b");')
     assert [t.text for t in toks if t.kind == "qident"] == [WEIRD, '"a""b"']
 
 
@@ -103,9 +102,9 @@ def test_classify_head_reads_qualified_quoted_names():
     assert (head.schema, head.name, head.target) == ("hr", 'we;ird"pkg', (None, "Order Lines"))
 
 
-def test_unquoted_names_in_any_script_are_one_word_in_every_tokenizer():
+def test_unquoted_names_in_any_script_are_one_word():
     # Oracle allows letters of the database character set unquoted; CAFÉ and "CAFÉ" are café
-    assert [t.text for t in ddl_lexer.tokenize("CREATE TABLE CAFÉ (prix# NUMBER)")][2:5] == ["CAFÉ", "(", "prix#"]
-    assert [t.text for t in plsql_lexer.tokenize("v := CAFÉ.prix#;")][2:5] == ["CAFÉ", ".", "prix#"]
+    assert [t.text for t in tokenize("CREATE TABLE CAFÉ (prix# NUMBER)")][2:5] == ["CAFÉ", "(", "prix#"]
+    assert [t.text for t in tokenize("v := CAFÉ.prix#;")][2:5] == ["CAFÉ", ".", "prix#"]
     text = "CREATE TABLE CAFÉ (prix# NUMBER)"
     assert classify.read_head(text, 0).name == "café" == fold('"CAFÉ"')

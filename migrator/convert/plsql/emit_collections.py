@@ -1,0 +1,162 @@
+"""Collections (rule plsql.collections): nested tables, VARRAYs and INDEX BY tables — their
+constructors, elements, methods (COUNT, FIRST, LAST, EXISTS, NEXT, PRIOR, LIMIT) and the
+EXTEND/DELETE/TRIM procedures. Bulk binds (BULK COLLECT, FORALL) are `emit_bulk`; collection
+type declarations are `emit_decl.type_decl`.
+
+Nested tables and VARRAYs are PostgreSQL arrays (1-based, dense); INDEX BY tables are jsonb maps
+keyed by the index's text, read and written through `oracompat.aa_*` so sparse keys and Oracle's
+FIRST/NEXT order survive. A nested table on which DELETE(i) is called is held as such a map too
+(`emit_decl.sparse_var_line`) and compacted to an array where it is used whole.
+"""
+
+from __future__ import annotations
+
+from harness.quoting import quote_ident
+from migrator.convert.context import unconverted_marker
+from migrator.convert.plsql.naming import oracle_tokens, sql
+from migrator.convert.plsql.state import EmitterState
+from migrator.convert.plsql.symbols import Coll, PgType
+from migrator.convert.plsql.targets import LValue
+from migrator.source.lexer import Token, split_top_level
+
+IND = "    "
+
+
+class CollectionMixin(EmitterState):
+    def sparse_to_array(self, base: str, c: Coll) -> str:
+        value = (
+            f"jsonb_populate_record(NULL::{c.elem_pg}, e.value)"
+            if c.elem_composite
+            else f"(e.value #>> '{{}}')::{self.castable(c.elem_pg)}"
+        )
+        return f"ARRAY(SELECT {value} FROM jsonb_each({base}) AS e ORDER BY e.key::numeric)"
+
+    def key_text(self, coll, key: str) -> str:
+        return f"(({key})::bigint)::text" if coll.numeric_keys else f"({key})::text"
+
+    def element(self, base: str, coll, idx: str):
+        elem = PgType(coll.elem_pg, coll.elem_ora, composite=coll.elem_composite)
+        if coll.kind == "array":
+            return f"{base}[{idx}]", elem
+        raw = f"oracompat.aa_get({base}, {self.key_text(coll, idx)})"
+        if coll.elem_composite:
+            return f"jsonb_populate_record(NULL::{coll.elem_pg}, {raw})", elem
+        return f"({raw} #>> '{{}}')::{self.castable(coll.elem_pg)}", elem
+
+    def castable(self, pg: str) -> str:
+        """A type usable in a SQL cast (a %TYPE reference is not)."""
+        if "%" in pg:
+            return "text"
+        return pg
+
+    def coll_method(self, base: str, coll: Coll, method: str, arg: str | None) -> str:
+        if (off := self.rule_off("plsql.collections", f"collection {method}", f"{base}.{method}")) is not None:
+            return off
+        if method in ("EXISTS", "NEXT", "PRIOR"):
+            if arg is None:  # Oracle refuses these without an index: PLS-00306
+                self.unconverted(f"collection {method}", f"{method} needs an index argument")
+                return unconverted_marker(f"collection {method}", f"{base}.{method}")
+            self.ctx.applied("plsql.collections")
+            return self.indexed_method(base, coll, method, arg)
+        self.ctx.applied("plsql.collections")
+        if coll.kind == "assoc":
+            if method == "COUNT":
+                return f"oracompat.aa_count({base})"
+            if method in ("FIRST", "LAST"):
+                return f"oracompat.aa_{method.lower()}_{'n' if coll.numeric_keys else 's'}({base})"
+            return "NULL"  # LIMIT of an associative array is NULL in Oracle
+        n = f"coalesce(cardinality({base}), 0)"
+        if method == "COUNT":
+            return n
+        if method == "FIRST":
+            return f"(CASE WHEN {n} > 0 THEN 1 END)"
+        if method == "LAST":
+            return f"nullif({n}, 0)"
+        return "NULL"  # LIMIT: a nested table's is NULL; a VARRAY's declared size is not tracked
+
+    def indexed_method(self, base: str, coll: Coll, method: str, arg: str) -> str:
+        """EXISTS(i), NEXT(i), PRIOR(i)."""
+        if coll.kind == "assoc":
+            if method == "EXISTS":
+                return f"oracompat.aa_exists({base}, {self.key_text(coll, arg)})"
+            return f"oracompat.aa_{method.lower()}_{'n' if coll.numeric_keys else 's'}({base}, {arg})"
+        n = f"coalesce(cardinality({base}), 0)"
+        if method == "EXISTS":
+            return f"coalesce(({arg}) BETWEEN 1 AND {n}, false)"
+        return f"oracompat.arr_{method.lower()}({n}, {arg})"
+
+    def constructor(self, ptype: PgType, toks, j, scope):
+        inner, j2 = self.paren_at(toks, j)
+        args = [self.expr(a, scope) for a in split_top_level(inner)] if inner else []
+        if (off := self.rule_off("plsql.collections", "constructor", ptype.ora or ptype.pg, toks[j])) is not None:
+            return off, j2, ""
+        self.ctx.applied("plsql.collections")
+        if ptype.coll is None:  # object type constructor
+            return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""
+        if ptype.coll.kind == "assoc":
+            self.unconverted("associative array constructor", "qualified expressions for INDEX BY tables", toks[j])
+            return unconverted_marker("associative array constructor"), j2, ""
+        if not args:
+            return f"'{{}}'::{self.castable(ptype.pg)}", j2, ""
+        return f"ARRAY[{', '.join(args)}]::{self.castable(ptype.pg)}", j2, ""
+
+    # ---- EXTEND, DELETE, TRIM as statements ----------------------------------------------------------
+    def coll_statement(self, parts, st, scope, ind):
+        if len(parts) < 2 or parts[-1].upper() not in ("EXTEND", "DELETE", "TRIM"):
+            return None
+        base_toks = self.name_toks(parts[:-1])
+        typ = self.value_type(parts[:-1], scope)
+        if typ is None or typ.coll is None:
+            return None
+        if off := self.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts), st.line):
+            return [f"{ind}{off};"]
+        self.ctx.applied("plsql.collections")
+        lv = self.lvalue(base_toks, scope)
+        if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
+            lv = LValue(sql(tuple(parts[:-1])))
+        v, method = lv.target, parts[-1].upper()
+        size = quote_ident(f"{parts[-2]}__size") if len(parts) == 2 else f"{v}__size"
+        args = self.call_args(st.args, scope)
+        if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
+            n = args[0] if args else "1"
+            sign = {"EXTEND": "+", "TRIM": "-"}.get(method)
+            body = (
+                [f"{v} := oracompat.aa_{method.lower()}_at({v}, {size}, {n});", f"{size} := {size} {sign} {n};"]
+                if sign
+                else [f"{v} := '{{}}'::jsonb;", f"{size} := 0;"]
+            )
+        elif typ.coll.kind == "assoc":
+            if method == "DELETE" and not args:
+                body = [f"{v} := '{{}}'::jsonb;"]
+            elif method == "DELETE" and len(args) == 1:
+                body = [f"{v} := {v} - {self.key_text(typ.coll, args[0])};"]
+            else:
+                self.unconverted(f"collection {method}", f"{method} with these arguments on an INDEX BY table", st.line)
+                body = [f"{unconverted_marker('collection ' + method)};"]
+        elif method == "EXTEND":
+            n = args[0] if args else "1"
+            body = (
+                [f"FOR extend__i IN 1..{n} LOOP {v} := array_append({v}, NULL); END LOOP;"]
+                if args
+                else [f"{v} := array_append({v}, NULL);"]
+            )
+        elif method == "TRIM":
+            n = args[0] if args else "1"
+            body = [f"{v} := {v}[1:coalesce(cardinality({v}), 0) - ({n})];"]
+        elif not args:
+            body = [f"{v} := '{{}}';"]
+        else:
+            self.unconverted("nested table DELETE(i)", "would make a dense PostgreSQL array sparse", st.line)
+            body = [f"{unconverted_marker('nested table DELETE(i)')};"]
+        return [f"{ind}{s}" for s in lv.setup + body + lv.finish]
+
+    def name_toks(self, parts) -> list[Token]:
+        return oracle_tokens(parts)
+
+    def value_type(self, parts, scope) -> PgType | None:
+        sym = scope.get(parts[0])
+        if sym is None:
+            ref = self.package_ref(parts)
+            sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
+            return sym.type if sym is not None else None
+        return sym.type if len(parts) == 1 else None

@@ -1,0 +1,11 @@
+CREATE OR REPLACE PROCEDURE log_salary(p_id NUMBER, p_note VARCHAR2) IS
+  PRAGMA AUTONOMOUS_TRANSACTION;
+BEGIN
+  INSERT INTO emp (id, name, salary, dept) VALUES (p_id, p_note, 0, 0);
+  COMMIT;
+EXCEPTION
+  WHEN OTHERS THEN
+    ROLLBACK;
+    RAISE;
+END log_salary;
+/

@@ -1,0 +1,1 @@
+SELECT deptno, LISTAGG(ename) WITHIN GROUP (ORDER BY ename) AS names FROM emp GROUP BY deptno

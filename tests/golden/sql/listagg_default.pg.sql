@@ -1,0 +1,1 @@
+SELECT deptno, STRING_AGG(ename, '' ORDER BY ename) AS names FROM emp GROUP BY deptno
