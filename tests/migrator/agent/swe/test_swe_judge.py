@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from migrator.agent.tasks.swe.fixture_repos import generate
+from migrator.agent.tasks.swe.fixture_repos import generate, gold_agent_script
 from migrator.agent.tasks.swe.instances import load_instances, load_predictions
 from migrator.agent.tasks.swe.judge import judge_patch
 from migrator.agent.tasks.swe.scoring import score_predictions
@@ -30,6 +30,7 @@ def test_shipped_files_are_what_the_fixtures_generate(tmp_path):
     assert [i.model_dump_json() for i in gen.instances] == shipped
     for name, preds in (("gold", gen.gold), ("empty", gen.empty), ("partial", gen.partial)):
         assert [p.model_dump_json() for p in preds] == (PREDICTIONS / f"{name}.jsonl").read_text().splitlines()
+    assert gold_agent_script(gen) == (SWE_FIXTURES / "models" / "gold-agent.yaml").read_text()
 
 
 def test_gold_patches_resolve_every_instance(swe_instances, swe_judge_ctx):
