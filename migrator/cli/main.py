@@ -13,6 +13,7 @@ from pathlib import Path
 from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
 from migrator.cli.fix import add_fix_parser, run_fix
+from migrator.cli.swe import add_swe_parser, run_swe_command
 
 EXAMPLES = """examples:
   migrator migrate fixtures/schemas/hr_payroll --out out/hr_payroll
@@ -22,6 +23,7 @@ EXAMPLES = """examples:
   migrator verify out/hr --scenarios fixtures/scenarios/hr_payroll.yaml --transcript fixtures/transcripts/hr_payroll.yaml
   migrator regress fixtures/schemas/hr_payroll --baseline fixtures/baselines/hr_payroll.json
   migrator record fixtures/schemas/hr_payroll --oracle testcontainers --out transcript.yaml
+  migrator swe run INSTANCES.jsonl --repos CLONES --model M --out OUT   # SWE-bench-format repair (PMCoder)
 """
 
 
@@ -142,6 +144,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_verify_regress_record(sub)
     add_fix_parser(sub)
     add_kb_parser(sub)
+    add_swe_parser(sub)
     return parser
 
 
@@ -152,6 +155,7 @@ HANDLERS = {
     "record": cmd.run_record,
     "fix": run_fix,
     "kb": run_kb,
+    "swe": run_swe_command,
 }
 
 
