@@ -12,6 +12,8 @@ import pytest
 from harness.postgres import DsnPostgres, EmbeddedPostgres, scratch_database
 from migrator.batch.output import required_extensions
 
+pytest_plugins = ("tests.swe_fixtures",)  # the SWE adapter's session fixtures (repositories, virtualenvs)
+
 
 @pytest.fixture(scope="session")
 def pg_engine():

@@ -1,7 +1,10 @@
 """The episode loop: candidate → verify → (classify → retrieve → prompt → extract → verify)* → finalize.
 
 Task-agnostic: a task adapter (`migrator.agent.tasks.*`) says what the items are, how to judge a
-candidate, how to prompt and how to read an answer. The judge — never the model — decides
+candidate, how to prompt and how to read an answer. A task whose answers are steps in a workspace
+rather than whole candidates (the SWE agent) defines `act(item, answer) -> (candidate or None,
+note)`: the loop calls it instead of `extract`, judges only the candidates it returns, and records
+the note as the attempt's outcome otherwise (so one attempt = one model call = one step). The judge — never the model — decides
 whether a candidate is better; the model is called only for items that are not yet right, at
 most `attempts` times. Each episode that used the model ends in one experience written to the
 knowledge base: positive for a verified failed→correct transition, negative for the final failed
@@ -66,6 +69,7 @@ class AgentConfig:
     policy: tuple[str, ...] = DEFAULT_POLICY
     held_out_targets: frozenset[str] = frozenset()
     follow: str = "best"  # "best": repair the best candidate judged so far; "latest": the newest one
+    retrieval_k: tuple[int, int] | None = None  # (positives, negatives) per query; None: the store's config
 
 
 @dataclass
@@ -124,6 +128,8 @@ def _attempt(
                 task_group=item.group,
                 stream_position=position,
                 held_out_targets=cfg.held_out_targets,
+                k_positive=cfg.retrieval_k[0] if cfg.retrieval_k else None,
+                k_negative=cfg.retrieval_k[1] if cfg.retrieval_k else None,
             )
         )
     if strategy == "example-assisted" and not (hits and hits.positives):
@@ -132,7 +138,7 @@ def _attempt(
     messages = task.prompt(item, candidate, judgement, failure_type, hits, strategy)
     completion: Completion = model.complete(messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens)
     retrieved = [h.id for h in (hits.positives + hits.negatives)] if hits else []
-    new = task.extract(completion.text)
+    new, note = _extract(task, item, completion.text)
     new_judgement = task.judge(item, new) if new is not None else None
     extra = [reflection] if reflection is not None else []
     record = Attempt(
@@ -144,7 +150,7 @@ def _attempt(
         completion.output_tokens + sum(c.output_tokens for c in extra),
         completion.latency_s + sum(c.latency_s for c in extra),
         completion.cached and all(c.cached for c in extra),
-        new_judgement.category if new_judgement else "no code in answer",
+        new_judgement.category if new_judgement else note,
         calls=1 + len(extra),
     )
     return record, new, new_judgement
@@ -159,6 +165,13 @@ def _reflect(task: Task, model: Model, item: Item, state: tuple, failure_type: s
     completion = model.complete(messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens)
     task.reflected(item, completion.text)
     return completion
+
+
+def _extract(task: Task, item: Item, answer: str) -> tuple[str | None, str]:
+    act = getattr(task, "act", None)
+    if act is not None:
+        return act(item, answer)
+    return task.extract(answer), "no code in answer"
 
 
 @dataclass

@@ -18,6 +18,7 @@ from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
 from migrator.cli.fix import add_fix_parser, run_fix
 from migrator.cli.scenarios import add_scenarios_parser, run_scenarios
+from migrator.cli.swe import add_swe_parser, run_swe_command
 from migrator.cli.text2sql import add_text2sql_parser, run_text2sql
 from migrator.errors import MigratorError
 
@@ -32,6 +33,7 @@ EXAMPLES = """examples:
   migrator regress fixtures/schemas/hr_payroll --baseline fixtures/baselines/hr_payroll.json
   migrator record fixtures/schemas/hr_payroll --oracle testcontainers --out transcript.yaml
   migrator record fixtures/schemas/hr_payroll --reference port/ --out transcript.yaml   # a trusted PostgreSQL port
+  migrator swe run INSTANCES.jsonl --repos CLONES --model M --out OUT   # SWE-bench-format repair (PMCoder)
 """
 
 
@@ -166,6 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     add_fix_parser(sub)
     add_kb_parser(sub)
     add_text2sql_parser(sub)
+    add_swe_parser(sub)
     return parser
 
 
@@ -178,6 +181,7 @@ HANDLERS = {
     "fix": run_fix,
     "kb": run_kb,
     "text2sql": run_text2sql,
+    "swe": run_swe_command,
 }
 
 

@@ -132,7 +132,10 @@ class CallMixin(EmitterState):
         self.ctx.applied("plsql.dbms_output")
         args = self.call_args(st.args, scope)
         if member == "PUT_LINE":
-            if self.uses_put:
+            # an autonomous body runs in a dblink session whose NOTICEs are lost: put_line goes
+            # through the session's notice sink, which brings the line back to the caller
+            autonomous = self.frame.autonomous and self.ctx.enabled("plsql.autonomous_output")
+            if self.uses_put or autonomous:
                 return [f"{ind}PERFORM oracompat.put_line({args[0]});"]
             value = args[0]
             if not (st.args and len(st.args) == 1 and st.args[0].kind == "string" and st.args[0].text != "''"):

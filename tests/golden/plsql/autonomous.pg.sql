@@ -1,4 +1,4 @@
--- rules: ddl.number_type, ddl.varchar2, plsql.empty_string_params, plsql.exceptions, plsql.procedure, plsql.autonomous
+-- rules: ddl.number_type, ddl.varchar2, plsql.empty_string_params, plsql.exceptions, plsql.procedure, plsql.autonomous, plsql.autonomous_output
 CREATE OR REPLACE PROCEDURE s.log_salary__autonomous(p_id numeric, p_note varchar)
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
@@ -16,6 +16,6 @@ $fn$;
 CREATE OR REPLACE PROCEDURE s.log_salary(p_id numeric, p_note varchar)
 LANGUAGE plpgsql AS $fn$
 BEGIN
-    PERFORM dblink_exec(oracompat.self_dsn(), format('CALL s.log_salary__autonomous(%L::numeric, %L::varchar)', p_id, p_note));
+    PERFORM oracompat.autonomous(format('CALL s.log_salary__autonomous(%L::numeric, %L::varchar)', p_id, p_note));
 END;
 $fn$;

@@ -227,9 +227,10 @@ def test_cli_run_two_systems(tmp_path, capsys):
                 "--no-progress",
             ]
         )
-        == 1
-    )  # an unusable model is reported, not a traceback
-    assert "cannot load the model" in (tmp_path / "o2" / "report.md").read_text()
+        == 2
+    )  # a spec that names no model is a usage error, before any work, never a traceback
+    assert "nope" in capsys.readouterr().err
+    assert not (tmp_path / "o2" / "report.md").exists()
 
 
 def test_bird_format_run_shows_evidence(tmp_path):
