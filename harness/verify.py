@@ -18,6 +18,7 @@ from harness.postgres import PostgresEngine, scratch_database
 from harness.references import RoutineTracker, check_references
 from harness.runner import ScenarioRun, iter_runs
 from harness.scenarios import ScenarioFile, TranscriptFile
+from harness.step_record import ScenarioRecord, new_record, record_step
 from harness.verdict import StepVerdict, UnitEvidence, Verdict, decide
 
 
@@ -38,6 +39,8 @@ class SideResult:
     steps_agreeing: int
     scenario_seconds: dict[str, float] = field(default_factory=dict)  # scenario id -> clone+run+drop
     preamble_error: str | None = None
+    # every step of every scenario, both outcomes side by side (for reviewers; verdicts ignore it)
+    records: list[ScenarioRecord] = field(default_factory=list)
 
 
 @dataclass
@@ -59,6 +62,7 @@ def _judge_runs(
     scenarios: ScenarioFile,
     transcript: TranscriptFile | None,
     evidence: dict[str, UnitEvidence],
+    records: list[ScenarioRecord],
 ) -> tuple[int, int, dict[str, float]]:
     total = agreeing = 0
     seconds: dict[str, float] = {}
@@ -66,6 +70,8 @@ def _judge_runs(
     for run in runs:
         scenario = by_id[run.scenario_id]
         seconds[run.scenario_id] = run.seconds
+        record = new_record(scenario, run.setup_error, run.seconds)
+        records.append(record)
         outcomes = transcript.outcomes.get(scenario.id, {}) if transcript else {}
         targets = [evidence[u] for u in scenario.units if u in evidence]
         for ev in targets:
@@ -74,6 +80,7 @@ def _judge_runs(
         for step in scenario.steps:
             expected = outcomes.get(step.name)
             observed = run.observed.get(step.name)
+            record.steps.append(record_step(step, expected, observed))
             if expected is None:
                 for ev in targets:
                     ev.missing_outcomes.append(f"{scenario.id}/{step.name}")
@@ -116,12 +123,14 @@ def _run_side(
             )
         total = agreeing = 0
         seconds: dict[str, float] = {}
+        records: list[ScenarioRecord] = []
         if scenarios is not None:
             template = _dbname(tpl_dsn)
             runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms)
-            total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence)
+            total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence, records)
     verdicts = [decide(evidence[u.unit_id]) for u in units]
-    return SideResult(verdicts, total, agreeing, seconds, pre.error), outcomes, problems is not None
+    side = SideResult(verdicts, total, agreeing, seconds, pre.error, records)
+    return side, outcomes, problems is not None
 
 
 def verify(
