@@ -12,7 +12,7 @@ from pathlib import Path
 
 from harness.scenarios import load_scenarios, load_transcript
 from harness.verify import SideResult, UnitToVerify, VerifyResult, verify
-from migrator.batch.output import PREAMBLE, remove_output, write_output
+from migrator.batch.output import PREAMBLE, REVIEW_DIR, remove_output, remove_written_under, write_output
 from migrator.batch.report import (
     AgentSummary,
     ArmRow,
@@ -196,6 +196,7 @@ def write_reports(report: RunReport, out: Path) -> None:
             remove_output(out, name)
     if report.verification is None:  # written by attach_verification, with the verdicts
         remove_output(out, STEPS_FILE)
+    remove_written_under(out, REVIEW_DIR)  # a review site shows the report it was built from
     if report.agent is None:  # `verify` keeps the agent summary, and so its manifest
         remove_output(out, AGENT_MANIFEST)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
 from migrator.cli.fix import add_fix_parser, run_fix
+from migrator.cli.review import add_review_parser, run_review
 
 EXAMPLES = """examples:
   migrator migrate fixtures/schemas/hr_payroll --out out/hr_payroll
@@ -22,6 +23,7 @@ EXAMPLES = """examples:
   migrator verify out/hr --scenarios fixtures/scenarios/hr_payroll.yaml --transcript fixtures/transcripts/hr_payroll.yaml
   migrator regress fixtures/schemas/hr_payroll --baseline fixtures/baselines/hr_payroll.json
   migrator record fixtures/schemas/hr_payroll --oracle testcontainers --out transcript.yaml
+  migrator review out/hr --open                            # static review site: OUT/review/index.html
 """
 
 
@@ -140,6 +142,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_migrate(sub)
     _add_verify_regress_record(sub)
+    add_review_parser(sub)
     add_fix_parser(sub)
     add_kb_parser(sub)
     return parser
@@ -150,6 +153,7 @@ HANDLERS = {
     "verify": cmd.run_verify,
     "regress": cmd.run_regress,
     "record": cmd.run_record,
+    "review": run_review,
     "fix": run_fix,
     "kb": run_kb,
 }
