@@ -12,6 +12,7 @@ from pathlib import Path
 
 from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
+from migrator.cli.assess import add_assess_parser, run_assess
 from migrator.cli.fix import add_fix_parser, run_fix
 from migrator.cli.review import add_review_parser, run_review
 
@@ -24,6 +25,7 @@ EXAMPLES = """examples:
   migrator regress fixtures/schemas/hr_payroll --baseline fixtures/baselines/hr_payroll.json
   migrator record fixtures/schemas/hr_payroll --oracle testcontainers --out transcript.yaml
   migrator review out/hr --open                            # static review site: OUT/review/index.html
+  migrator assess fixtures/schemas/hr_payroll --out assessment/   # size and effort, before migrating
 """
 
 
@@ -143,6 +145,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_migrate(sub)
     _add_verify_regress_record(sub)
     add_review_parser(sub)
+    add_assess_parser(sub)
     add_fix_parser(sub)
     add_kb_parser(sub)
     return parser
@@ -154,6 +157,7 @@ HANDLERS = {
     "regress": cmd.run_regress,
     "record": cmd.run_record,
     "review": run_review,
+    "assess": run_assess,
     "fix": run_fix,
     "kb": run_kb,
 }
