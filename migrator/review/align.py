@@ -9,13 +9,15 @@ at the top of each unit file are kept apart: no rule wrote them.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from migrator.convert.context import MARKER_TOKEN
 
 SAME, CHANGED, REMOVED, ADDED, HEADER = "same", "changed", "removed", "added", "header"
 SIMILAR = 0.5  # two lines this alike (difflib ratio, normalised) are one line the rules rewrote
-MAX_PAIRING = 40_000  # lines x lines of one replaced block paired by similarity; beyond, in order
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+MAX_PAIRING = 10_000  # lines x lines of one replaced block paired by similarity; beyond, in order
 
 
 @dataclass(frozen=True)
@@ -40,35 +42,58 @@ def _norm(line: str) -> str:
     return " ".join(line.split()).casefold()
 
 
-def _similar(a: str, b: str) -> float:
-    m = difflib.SequenceMatcher(None, a, b, False)
-    return m.ratio() if m.real_quick_ratio() >= SIMILAR and m.quick_ratio() >= SIMILAR else 0.0
+def _tokens(line: str) -> tuple[str, ...]:
+    return tuple(_TOKEN.findall(line))
+
+
+def _scores(left: list[tuple[str, ...]], right: list[tuple[str, ...]]) -> list[list[float]]:
+    """Similarity of every (left, right) pair of token sequences; 0 below SIMILAR. Lines compare as
+    words and symbols, not characters (ten times fewer elements); one matcher per right line
+    (difflib indexes its second sequence once), cheap upper bounds first."""
+    scores = [[0.0] * len(right) for _ in left]
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    for j, b in enumerate(right):
+        matcher.set_seq2(b)
+        for i, a in enumerate(left):
+            matcher.set_seq1(a)
+            if matcher.real_quick_ratio() >= SIMILAR and matcher.quick_ratio() >= SIMILAR:
+                score = matcher.ratio()
+                scores[i][j] = score if score >= SIMILAR else 0.0
+    return scores
 
 
 def _replace(left: list[Line], right: list[Line]) -> list[AlignedRow]:
     """Pair a replaced block by similarity, as difflib.Differ does: the most similar pair is one
     row, the lines before and after it are paired the same way; a line like no other on the far
     side stands alone (a dropped comment is not "changed into" the next statement)."""
-    if not left or not right:
-        return [AlignedRow(a, None, REMOVED) for a in left] + [AlignedRow(None, b, ADDED) for b in right]
     if len(left) * len(right) > MAX_PAIRING:  # a huge rewritten block: keep it linear, pair in order
-        return [AlignedRow(a, b, CHANGED) for a, b in zip(left, right)] + _replace(
-            left[len(right) :], right[len(left) :]
-        )
-    best, at = 0.0, (0, 0)
-    for i, a in enumerate(left):
-        for j, b in enumerate(right):
-            score = _similar(_norm(a.text), _norm(b.text))
-            if score > best:
-                best, at = score, (i, j)
-    if best < SIMILAR:
-        return _replace(left, []) + _replace([], right)
+        rows = [AlignedRow(a, b, CHANGED) for a, b in zip(left, right)]
+        return rows + _alone(left[len(right) :], right[len(left) :])
+    scores = _scores([_tokens(_norm(x.text)) for x in left], [_tokens(_norm(x.text)) for x in right])
+    rows: list[AlignedRow] = []
+    _pair_range(left, right, scores, (0, len(left)), (0, len(right)), rows)
+    return rows
+
+
+def _alone(left: list[Line], right: list[Line]) -> list[AlignedRow]:
+    return [AlignedRow(a, None, REMOVED) for a in left] + [AlignedRow(None, b, ADDED) for b in right]
+
+
+def _pair_range(left, right, scores, rows_range: tuple[int, int], cols: tuple[int, int], out: list) -> None:
+    (i1, i2), (j1, j2) = rows_range, cols
+    best, at = 0.0, None
+    for i in range(i1, i2):
+        row = scores[i]
+        for j in range(j1, j2):
+            if row[j] > best:
+                best, at = row[j], (i, j)
+    if at is None:
+        out += _alone(left[i1:i2], right[j1:j2])
+        return
     i, j = at
-    return (
-        _replace(left[:i], right[:j])
-        + [AlignedRow(left[i], right[j], CHANGED)]
-        + _replace(left[i + 1 :], right[j + 1 :])
-    )
+    _pair_range(left, right, scores, (i1, i), (j1, j), out)
+    out.append(AlignedRow(left[i], right[j], CHANGED))
+    _pair_range(left, right, scores, (i + 1, i2), (j + 1, j2), out)
 
 
 def _pairs(tag: str, left: list[Line], right: list[Line]) -> list[AlignedRow]:

@@ -135,10 +135,12 @@ def write_run_site(out: Path) -> SiteResult:
     rels = [f"{REVIEW_DIR}/{rel}" for rel in planned_files(inputs)]
     remove_written_under(out, REVIEW_DIR, keep=frozenset(rels))  # pages of units this report lacks
     record_written(out, rels)  # before writing: --force must be able to remove all of them
-    pages = 0
+    pages, folders = 0, set()
     for rel, text in site_files(inputs):
         target = out / REVIEW_DIR / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(target.parent)
         target.write_text(text, encoding="utf-8")
         pages += rel.endswith(".html")
     return SiteResult(out / REVIEW_DIR / "index.html", pages, round(time.perf_counter() - t0, 2))
