@@ -48,8 +48,13 @@ ROWS = (
 )
 
 
-def provenance_sentence(provenance: str | None, references_checked: bool) -> str:
+def provenance_sentence(provenance: str | None, references_checked: bool, verified: bool = True) -> str:
     """This run's evidence in one sentence."""
+    if not verified:
+        return (
+            "This run was not verified (migrate without --verify): units were converted and parsed, "
+            "nothing was run or compared with Oracle. `migrator verify OUT` judges it."
+        )
     if provenance == "oracle":
         head = "Expected outcomes were recorded on a live Oracle, so agreeing units reach G3."
     elif provenance == "authored":

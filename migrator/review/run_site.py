@@ -73,7 +73,9 @@ def _index(inputs: RunInputs, pages: dict[str, str]) -> Iterator[tuple[str, str]
             files=files + [("all units (plain list)", "units.html")],
             preview=GROUP_PREVIEW,
             legend=legend,
-            provenance=legend.provenance_sentence(v.provenance if v else None, bool(v and v.references_checked)),
+            provenance=legend.provenance_sentence(
+                v.provenance if v else None, bool(v and v.references_checked), verified=v is not None
+            ),
             **_common(inputs, "", f"Review of {report.schema_name}"),
         ),
     )

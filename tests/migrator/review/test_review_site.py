@@ -114,3 +114,35 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys):
     assert main(["review", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "is not a report of this migrator" in err and "Traceback" not in err
+
+
+def test_agent_attempts_and_an_unverified_run(tmp_path, pg_engine):
+    from migrator.batch.pipeline import MigrateOptions, migrate
+    from tests.migrator.agent_support import write_schema
+
+    root = write_schema(tmp_path)
+    out = root / "out"
+    opts = MigrateOptions(
+        force=True,
+        deploy=pg_engine.admin_dsn(),
+        verify=True,
+        scenarios=root / "scen.yaml",
+        transcript=root / "trans.yaml",
+        progress=False,
+        model="scripted",
+        attempts=2,
+        disabled_rules=frozenset({"plsql.dbms_output"}),  # the rules get it wrong: the agent is asked
+    )
+    report = migrate(root / "app", out, opts)
+    write_run_site(out)
+    unit = next(u for u in report.units if u.agent_attempts)
+    page = (out / "review" / unit_page(unit.id)).read_text(encoding="utf-8")
+    attempts = re.search(r'<table class="attempts">.*?</table>', page, re.S).group(0)
+    assert attempts.count("<tr>") == unit.agent_attempts + 1  # header + one row per model call
+    assert f"{unit.agent_tokens} tokens" in page and "memory ids in the prompt" in page
+    assert "model tokens" in (out / "review" / "data.js").read_text(encoding="utf-8")
+    migrate(root / "app", out, MigrateOptions(force=True, progress=False))  # converted only
+    assert not (out / "review").exists()  # --force removed the site of the earlier run
+    write_run_site(out)
+    index = (out / "review" / "index.html").read_text(encoding="utf-8")
+    assert "This run was not verified" in index and "no verification in this run" in index
