@@ -37,6 +37,9 @@ def run_review(args) -> int:
     from migrator.review.run_site import write_run_site
 
     out: Path = args.out
+    if not out.is_dir():
+        print(f"migrator: error: {out} is not a directory (give a migrate OUT or a fix-cycles folder)", file=sys.stderr)
+        return 2
     try:
         if (out / "report.json").is_file() or not is_cycles_dir(out):
             site = write_run_site(out)

@@ -126,9 +126,12 @@ def _arm_sites(cycles: Path, cycle: FixCycle) -> dict[str, Path]:
     for arm in (cycle.run.baseline, cycle.run.candidate) if cycle.run else ():
         for schema in arm.schemas:
             folder = _arm_dir(cycles, cycle, arm.label, schema.out_dir)
-            if folder is not None:
-                write_run_site(folder)
-                sites[f"{arm.label} {schema.schema_name}"] = folder
+            try:
+                if folder is not None:
+                    write_run_site(folder)
+                    sites[f"{arm.label} {schema.schema_name}"] = folder
+            except ReviewError:  # an arm folder damaged since the run: its flips go without links
+                continue
     return sites
 
 

@@ -109,6 +109,8 @@ def test_a_new_report_removes_the_stale_site_and_the_cli_rebuilds_it(site, capsy
 
 def test_bad_input_is_a_clear_error(tmp_path, capsys):
     assert main(["review", str(tmp_path / "nowhere")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+    assert main(["review", str(tmp_path)]) == 2
     assert "has no report.json" in capsys.readouterr().err
     (tmp_path / "report.json").write_text("{not json")
     assert main(["review", str(tmp_path)]) == 2
