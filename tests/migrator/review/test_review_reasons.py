@@ -77,3 +77,23 @@ def test_shape_keeps_names_and_drops_specifics():
     )
     assert shape('relation "audit_log" does not exist') == 'relation "audit_log" does not exist'
     assert shape(None) == "(no message)"
+
+
+def test_a_new_per_unit_field_shows_without_a_rewrite():
+    from migrator.batch.report import RunReport
+    from migrator.review.index_view import coverage_rows, table_data
+    from migrator.review.unit_view import extra_fields
+
+    class Newer(UnitEntry):  # what scenario synthesis will add to report.json
+        coverage_pct: float | None = None
+        uncovered_lines: list[int] = []
+
+    units = [
+        Newer(**unit(f"function:app.f{i}").model_dump(), coverage_pct=50.0 + i, uncovered_lines=[3]) for i in range(3)
+    ]
+    assert extra_fields(units[0]) == [("coverage_pct", 50.0), ("uncovered_lines", [3])]
+    assert coverage_rows(units) == [("coverage_pct", "mean 51.0, min 50, max 52 over 3 units")]
+    report = RunReport.model_construct(units=units, agent=None)
+    data = table_data(report)
+    assert ["coverage_pct", "coverage pct"] in data["columns"]  # scalar fields become columns
+    assert [dict(zip(data["fields"], r))["coverage_pct"] for r in data["rows"]] == [50.0, 51.0, 52.0]
