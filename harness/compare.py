@@ -108,6 +108,38 @@ def _rows_equal(a: list, b: list) -> bool:
     )
 
 
+def compared_order(rows: list[list[Any]], unordered: bool) -> list[list[Any]]:
+    """The rows as `compare_step` lines them up: as given, or sorted by their normalised values."""
+    if not unordered:
+        return list(rows)
+    keyed = sorted(zip(_norm_rows(rows, False), rows), key=lambda p: [_sort_key(v) for v in p[0]])
+    return [raw for _, raw in keyed]
+
+
+def first_row_difference(
+    expected: list[list[Any]], observed: list[list[Any]], unordered: bool
+) -> tuple[int, int | None] | None:
+    """(row, column) of the first cell where the rows differ in `compared_order`, with the same
+    normalisation as `compare_step`; column None when a row is missing or has another width."""
+    a, b = _norm_rows(expected, unordered), _norm_rows(observed, unordered)
+    for i, (x, y) in enumerate(zip(a, b)):
+        for j, (u, v) in enumerate(zip(x, y)):
+            if not _values_equal(u, v):
+                return i, j
+        if len(x) != len(y):
+            return i, None
+    return (min(len(a), len(b)), None) if len(a) != len(b) else None
+
+
+def first_output_difference(expected: list[str], observed: list[str]) -> int | None:
+    """Index of the first DBMS_OUTPUT line / NOTICE that differs (normalised as compared)."""
+    a, b = [_normalize_line(x) for x in expected], [_normalize_line(x) for x in observed]
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return min(len(a), len(b)) if len(a) != len(b) else None
+
+
 def compare_step(expected: Outcome, observed: Observed, *, unordered: bool = False) -> Mismatch | None:
     """The first way `observed` contradicts Oracle's `expected` outcome, or None when it agrees."""
     if observed.timed_out:

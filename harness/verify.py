@@ -19,6 +19,7 @@ from harness.postgres import PostgresEngine, scratch_database
 from harness.references import RoutineTracker, check_references, evidence_fields
 from harness.runner import ScenarioRun, iter_runs
 from harness.scenarios import ScenarioFile, TranscriptFile
+from harness.step_record import ScenarioRecord, new_record, record_step
 from harness.verdict import StepVerdict, UnitEvidence, Verdict, decide
 
 
@@ -39,6 +40,8 @@ class SideResult:
     steps_agreeing: int
     scenario_seconds: dict[str, float] = field(default_factory=dict)  # scenario id -> clone+run+drop
     preamble_error: str | None = None
+    # every step of every scenario, both outcomes side by side (for reviewers; verdicts ignore it)
+    records: list[ScenarioRecord] = field(default_factory=list)
 
 
 @dataclass
@@ -62,6 +65,7 @@ def _judge_runs(
     transcript: TranscriptFile | None,
     evidence: dict[str, UnitEvidence],
     hits: dict[str, set[str]],
+    records: list[ScenarioRecord],
 ) -> tuple[int, int, dict[str, float]]:
     total = agreeing = 0
     seconds: dict[str, float] = {}
@@ -71,6 +75,8 @@ def _judge_runs(
         seconds[run.scenario_id] = run.seconds
         for unit in scenario.units:  # a unit's code counts as executed by its own scenarios only
             hits.setdefault(unit, set()).update(run.hits)
+        record = new_record(scenario, run.setup_error, run.seconds)
+        records.append(record)
         outcomes = transcript.outcomes.get(scenario.id, {}) if transcript else {}
         targets = [evidence[u] for u in scenario.units if u in evidence]
         for ev in targets:
@@ -79,6 +85,7 @@ def _judge_runs(
         for step in scenario.steps:
             expected = outcomes.get(step.name)
             observed = run.observed.get(step.name)
+            record.steps.append(record_step(step, expected, observed))
             if expected is None:
                 for ev in targets:
                     ev.missing_outcomes.append(f"{scenario.id}/{step.name}")
@@ -120,17 +127,19 @@ def _run_side(
             )
         total = agreeing = 0
         seconds: dict[str, float] = {}
+        records: list[ScenarioRecord] = []
         if scenarios is not None:
             plan = instrument(tpl_dsn, tracker.created)  # a copy: only this template is instrumented
             hits: dict[str, set[str]] = {}
             template = _dbname(tpl_dsn)
             runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms, probe=plan.hit)
-            total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence, hits)
+            total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence, hits, records)
             for unit_id, ev in evidence.items():
                 ev.coverage = coverage_of(plan, unit_id, hits.get(unit_id, set()))
                 ev.require_coverage = scenarios.synthesis is not None
     verdicts = [decide(evidence[u.unit_id]) for u in units]
-    return SideResult(verdicts, total, agreeing, seconds, pre.error), outcomes, method
+    side = SideResult(verdicts, total, agreeing, seconds, pre.error, records)
+    return side, outcomes, method
 
 
 def verify(

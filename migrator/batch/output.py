@@ -7,6 +7,8 @@ Layout::
     OUT/support/00_preamble.sql      schema, search_path, support libraries (deployed first)
     OUT/deploy.sql                   psql -f deploy.sql: extensions, preamble, every unit in order
     OUT/report.json, OUT/report.md   the run report
+    OUT/steps.json                   every scenario step's outcomes (verified runs)
+    OUT/review/                      the review site (`migrator review OUT`)
     OUT/.migrator/journal.jsonl      one line per finished unit, for --resume
     OUT/.migrator/written.txt        every file a run wrote (what --force may remove)
 
@@ -32,6 +34,7 @@ JOURNAL = "journal.jsonl"
 WRITTEN = "written.txt"
 PREAMBLE = "support/00_preamble.sql"
 EXTENSIONS_FILE = "support/00_extensions.sql"
+REVIEW_DIR = "review"  # `migrator review OUT` writes its static site here
 
 # Support libraries shipped with the rules (module, attribute). They define functions the
 # converted code calls (schema `oracompat`); each is deployed once, before any unit.
@@ -135,6 +138,30 @@ def write_output(out: Path, rel: str, text: str) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     return target
+
+
+def record_written(out: Path, rels: list[str]) -> None:
+    """Record many files in the manifest at once, before they are written (write_output's rule,
+    without re-reading the manifest per file: a review site of 10,000 units is 10,000 pages)."""
+    known = written_files(out)
+    new = [rel for rel in dict.fromkeys(rels) if rel not in known]
+    if new:
+        manifest = out / STATE_DIR / WRITTEN
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        with manifest.open("a", encoding="utf-8") as fh:
+            fh.write("".join(rel + "\n" for rel in new))
+
+
+def remove_written_under(out: Path, folder: str, keep: frozenset[str] = frozenset()) -> int:
+    """Remove the files an earlier run of ours wrote under OUT/folder/ (except `keep`); returns how
+    many. Nothing else there is touched, as with --force."""
+    removed = 0
+    for rel in sorted(written_files(out)):
+        target = _inside(out, rel)
+        if rel.startswith(folder.rstrip("/") + "/") and rel not in keep and target is not None and target.is_file():
+            target.unlink()
+            removed += 1
+    return removed
 
 
 def remove_output(out: Path, rel: str) -> None:

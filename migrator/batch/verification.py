@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from harness.scenarios import load_scenarios, load_transcript
 from harness.verify import SideResult, UnitToVerify, VerifyResult, verify
-from migrator.batch.output import PREAMBLE, remove_output, write_output
+from migrator.batch.output import PREAMBLE, REVIEW_DIR, remove_output, remove_written_under, write_output
 from migrator.batch.report import (
     AgentSummary,
     ArmRow,
@@ -27,6 +27,7 @@ from migrator.batch.report import (
 )
 from migrator.batch.report_pages import to_html, to_junit
 from migrator.batch.sandboxing import affected_note, open_engine, sandbox_summary
+from migrator.batch.steps_file import STEPS_FILE, dump_steps, steps_file
 from migrator.errors import MigratorError
 
 AGENT_MANIFEST = "run_manifest.json"  # written by the repair agent (migrator.agent.run)
@@ -162,6 +163,8 @@ def attach_verification(
         scenario_seconds_p95=_p95(secs),
         seconds=round(result.seconds, 3),
     )
+    # every step's two outcomes go beside report.json (which keeps only the first mismatch)
+    write_output(out, STEPS_FILE, dump_steps(steps_file(report.schema_name, result.provenance, result.agent.records)))
     s = report.summary
     # summary.seconds is the run's own time; verification's is verification.seconds, so that
     # judging the same output again (`migrator verify`) never inflates the run it judges
@@ -197,6 +200,9 @@ def write_reports(report: RunReport, out: Path) -> None:
             write_output(out, name, render())
         else:
             remove_output(out, name)
+    if report.verification is None:  # written by attach_verification, with the verdicts
+        remove_output(out, STEPS_FILE)
+    remove_written_under(out, REVIEW_DIR)  # a review site shows the report it was built from
     if report.agent is None:  # `verify` keeps the agent summary, and so its manifest
         remove_output(out, AGENT_MANIFEST)
 

@@ -16,7 +16,9 @@ from pathlib import Path
 from harness.exceptions import HarnessError
 from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
+from migrator.cli.assess import add_assess_parser, run_assess
 from migrator.cli.fix import add_fix_parser, run_fix
+from migrator.cli.review import add_review_parser, run_review
 from migrator.cli.scenarios import add_scenarios_parser, run_scenarios
 from migrator.cli.swe import add_swe_parser, run_swe_command
 from migrator.cli.text2sql import add_text2sql_parser, run_text2sql
@@ -34,6 +36,8 @@ EXAMPLES = """examples:
   migrator record fixtures/schemas/hr_payroll --oracle testcontainers --out transcript.yaml
   migrator record fixtures/schemas/hr_payroll --reference port/ --out transcript.yaml   # a trusted PostgreSQL port
   migrator swe run INSTANCES.jsonl --repos CLONES --model M --out OUT   # SWE-bench-format repair (PMCoder)
+  migrator review out/hr --open                            # static review site: OUT/review/index.html
+  migrator assess fixtures/schemas/hr_payroll --out assessment/   # size and effort, before migrating
 """
 
 
@@ -165,6 +169,8 @@ def _parser() -> argparse.ArgumentParser:
     _add_migrate(sub)
     _add_verify_regress_record(sub)
     add_scenarios_parser(sub)
+    add_review_parser(sub)
+    add_assess_parser(sub)
     add_fix_parser(sub)
     add_kb_parser(sub)
     add_text2sql_parser(sub)
@@ -178,6 +184,8 @@ HANDLERS = {
     "regress": cmd.run_regress,
     "record": cmd.run_record,
     "scenarios": run_scenarios,
+    "review": run_review,
+    "assess": run_assess,
     "fix": run_fix,
     "kb": run_kb,
     "text2sql": run_text2sql,

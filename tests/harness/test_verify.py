@@ -124,3 +124,19 @@ def test_references_are_reported_honestly(result):
     assert result.references_checked
     assert result.references_method in ("plpgsql_check", "pglast + PostgreSQL (PREPARE)")
     assert v.references == f"resolved by {result.references_method}"
+
+
+def test_every_step_is_kept_with_both_outcomes(result):
+    records = {r.scenario: r for r in result.agent.records}
+    assert set(records) == {s.id for s in SCENARIOS.scenarios}
+    kept = sum(len(r.steps) for r in records.values())
+    assert kept == sum(len(s.steps) for s in SCENARIOS.scenarios) == result.agent.steps_total
+    # the statuses are the verdicts' own comparisons: agreeing steps add up to the arm's count
+    assert sum(s.status == "agrees" for r in records.values() for s in r.steps) == result.agent.steps_agreeing
+    missing = next(s for s in records["bal2"].steps if s.step == "missing")
+    assert (missing.status, missing.what, missing.first_difference.part) == ("differs", "missing error", "error")
+    assert missing.oracle.error == "ORA-01403: no data found"
+    assert missing.postgres.error is None and missing.postgres.rows == [["0"]]
+    found = next(s for s in records["bal"].steps if s.step == "found")
+    assert found.status == "agrees" and found.postgres.output == ["bal 100"] and found.oracle.rows == [["100"]]
+    assert found.postgres_sql == "SELECT app.bal(1)"

@@ -9,7 +9,7 @@ from migrator.batch.pipeline import MigrateOptions, migrate
 from migrator.cli.main import main
 from tests.migrator.agent_support import write_schema
 
-VERIFIED_ONLY = ("report.html", "junit.xml")
+VERIFIED_ONLY = ("report.html", "junit.xml", "steps.json")
 
 
 @pytest.fixture
@@ -108,3 +108,18 @@ def test_a_reverification_does_not_add_its_time_to_the_run(schema, pg_engine):
     again = json.loads((out / "report.json").read_text())
     assert again["summary"]["seconds"] == first["summary"]["seconds"]
     assert again["verification"]["seconds"] > 0
+
+
+def test_steps_json_keeps_every_step_beside_the_report(schema, pg_engine):
+    from migrator.batch.steps_file import load_steps
+
+    out = schema / "out"
+    report = migrate(schema / "app", out, _verified(schema, pg_engine))
+    steps = load_steps(out)
+    row = report.verification.rows[0]
+    entries = [s for sc in steps.scenarios for s in sc.steps]
+    assert len(entries) == row.steps_total and sum(s.status == "agrees" for s in entries) == row.steps_agreeing
+    for unit in report.units:  # per unit, the steps add up to what report.json counts
+        mine = [s for sc in steps.for_unit(unit.id) for s in sc.steps if s.status in ("agrees", "differs")]
+        assert len(mine) == (unit.steps or 0) and sum(s.status == "agrees" for s in mine) == (unit.steps_agreeing or 0)
+    assert steps.provenance == "authored" and steps.schema_name == report.schema_name

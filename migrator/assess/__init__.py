@@ -1,0 +1,1 @@
+"""Assessment before a migration (`migrator assess SRC`): counts, constructs, what will not convert, effort."""

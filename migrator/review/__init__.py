@@ -1,0 +1,1 @@
+"""Review site: static pages a reviewer works from (`migrator review OUT`), for runs and fix cycles."""
