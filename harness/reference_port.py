@@ -163,15 +163,28 @@ def _outcomes(run, scenario, unrecorded: list[str]) -> dict[str, Outcome]:
 
 
 def record_reference(
-    engine: PostgresEngine, root: Path, scenarios: ScenarioFile, *, step_timeout_ms: int = 5000, progress: bool = False
+    engine: PostgresEngine,
+    root: Path,
+    scenarios: ScenarioFile,
+    *,
+    step_timeout_ms: int = 5000,
+    progress: bool = False,
+    preamble: str | None = None,
 ) -> ReferenceRecording:
-    """Deploy the port at `root` into a scratch database and record every scenario on it."""
+    """Deploy the port at `root` into a scratch database and record every scenario on it.
+    `preamble` (the migration's own: schemas, search_path, the support library the steps call)
+    runs first, so the port is judged in the same surroundings as the converted code."""
     digest, statements = content_hash(root), port_statements(root)
     outcomes: dict[str, dict[str, Outcome]] = {}
     left_out: list[str] = []
     unrecorded: list[str] = []
     by_id = {s.id: s for s in scenarios.scenarios}
     with scratch_database(engine, prefix="ref") as dsn:
+        if preamble:
+            with psycopg.connect(dsn, autocommit=True) as conn:
+                error, _state = execute_script(conn, preamble)
+            if error is not None:
+                raise PortError(f"the preamble does not deploy before the port: {error}")
         not_deployed, rounds = deploy_port(dsn, statements)
         version = _server_version(dsn)
         template = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]

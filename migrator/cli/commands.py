@@ -209,7 +209,7 @@ def run_record(args) -> int:
     if args.reference is not None:
         from migrator.cli.record_reference import run_record_reference
 
-        return run_record_reference(args, scenarios, _engine_spec(args))
+        return run_record_reference(args, scenarios, _engine_spec(args), source)
     by_id = source.by_id()
     units = [(uid, by_id[uid].text) for uid in analyze_dependencies(source).order]
     with oracle_engine(args.oracle) as engine:

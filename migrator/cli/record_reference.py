@@ -13,7 +13,9 @@ from pathlib import Path
 from harness.postgres import EngineUnavailable
 from harness.reference_port import PortError, ReferenceRecording, record_reference
 from harness.scenarios import dump_transcript, load_scenarios
+from migrator.batch.output import preamble_sql
 from migrator.batch.sandboxing import open_engine
+from migrator.source.units import UnitKind
 
 
 def _print_problems(rec: ReferenceRecording) -> None:
@@ -25,12 +27,16 @@ def _print_problems(rec: ReferenceRecording) -> None:
         print(f"  step not recorded: {line}")
 
 
-def run_record_reference(args, scenarios: Path, engine_spec: str) -> int:
+def run_record_reference(args, scenarios: Path, engine_spec: str, source=None) -> int:
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    preamble = None
+    if source is not None:  # the steps run where the converted code would: same schemas, support library
+        packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
+        preamble = preamble_sql(source.schema, packages)
     try:
         scenario_file = load_scenarios(scenarios)
         with open_engine(engine_spec) as engine:
-            rec = record_reference(engine, args.reference, scenario_file, progress=progress)
+            rec = record_reference(engine, args.reference, scenario_file, progress=progress, preamble=preamble)
     except (PortError, EngineUnavailable, ValueError) as exc:
         print(f"migrator: error: {exc}", file=sys.stderr)
         return 2

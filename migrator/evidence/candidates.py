@@ -24,6 +24,10 @@ class Candidate:
     step: Step
     checks: list[Step] = field(default_factory=list)
     setup: list[Statement] = field(default_factory=list)
+    # Kept whatever coverage it adds: a call form (named, positional, without the defaulted
+    # parameters) or an input class (NULL, a number written as text) where conversions differ
+    # without a branch to show it — coverage is measured on the conversion, which may be wrong.
+    keep: bool = False
 
 
 def routine_candidates(
@@ -33,26 +37,43 @@ def routine_candidates(
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
     _distinct_keys(inputs, options, data)
     base = {name: vals[0] for name, vals in options.items()}
-    calls: list[tuple[dict[str, Value], bool]] = [(base, True)]
+    calls: list[tuple[dict[str, Value], bool, bool]] = [(base, True, True)]
     defaulted = [p.name for p in inputs if p.has_default]
     if defaulted:
-        calls.append(({k: v for k, v in base.items() if k not in defaulted}, True))
+        calls.append(({k: v for k, v in base.items() if k not in defaulted}, True, True))
     if len(inputs) > 1 and not defaulted:
-        calls.append((base, False))
+        calls.append((base, False, True))
+    calls += [(v, True, True) for v in _input_classes(inputs, options, base)]
     depth = max((len(v) for v in options.values()), default=1)
     for k in range(1, depth):  # one parameter at a time, round-robin
         for name, vals in options.items():
             if k < len(vals):
-                calls.append(({**base, name: vals[k]}, True))
-    plans = [(values, named, []) for values, named in calls[:1]]
-    plans += [(base, True, [s]) for s in _perturbations(target, data, families)]  # the data, not the inputs
-    plans[1:1] = [(values, named, []) for values, named in calls[1:]]
-    plans += [(v, True, []) for v in _pairs(options, base)]
+                calls.append(({**base, name: vals[k]}, True, False))
+    plans = [(values, named, [], keep) for values, named, keep in calls if keep]
+    plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
+    plans[len([c for c in calls if c[2]]) : len([c for c in calls if c[2]])] = [
+        (values, named, [], False) for values, named, keep in calls if not keep
+    ]
+    plans += [(v, True, [], False) for v in _pairs(options, base)]
     out = []
-    for n, (values, named, setup) in enumerate(plans[:budget], 1):
+    for n, (values, named, setup, keep) in enumerate(plans[:budget], 1):
         step = call_step(f"call_{n}", target, values, pg_args, named=named)
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
-        out.append(Candidate(step, checks, setup))
+        out.append(Candidate(step, checks, setup, keep))
+    return out
+
+
+def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Value]) -> list[dict[str, Value]]:
+    """The base call with one parameter NULL, and with a text parameter holding a number: where
+    Oracle's implicit conversions and '' = NULL meet the converted code."""
+    out = []
+    for p in inputs:
+        if not base[p.name].is_null:
+            out.append({**base, p.name: NULL})
+        if p.family == "text":
+            digits = next((v for v in options[p.name] if v.oracle.strip("'").isdigit()), literal("1", "text"))
+            if digits.oracle != base[p.name].oracle:
+                out.append({**base, p.name: digits})
     return out
 
 

@@ -159,7 +159,7 @@ class _Session:
 
     def select(self, targets: list[Target], results: dict) -> list[Scenario]:
         pool = {id(t): self._candidates(t) for t in targets}
-        state = {id(t): _Selection(self._probes(t)) for t in targets}
+        state = {id(t): _Selection(self._probes(t), must_try=sum(c.keep for c in pool[id(t)])) for t in targets}
         for t in targets:
             results[id(t)].probes = len(state[id(t)].want)
             if not pool[id(t)]:
@@ -223,9 +223,11 @@ class _Selection:
     kept: list = field(default_factory=list)
     tried: int = 0
 
+    must_try: int = 0  # candidates kept whatever they cover (call forms, input classes): all tried first
+
     @property
     def complete(self) -> bool:
-        return bool(self.kept) and self.want <= self.have
+        return bool(self.kept) and self.want <= self.have and self.tried >= self.must_try
 
     def take(self, cands, run: ScenarioRun) -> None:
         """`cands` ran as `run`: alone in it (all its hits count), or each as one of its steps."""
@@ -233,7 +235,7 @@ class _Selection:
             self.tried += 1
             hits = run.step_hits.get(c.step.name, set()) if len(cands) > 1 else run.hits
             new = (hits & self.want) - self.have
-            if new or not self.kept:
+            if new or not self.kept or c.keep:
                 self.kept.append(c)
                 self.have |= hits & self.want
 

@@ -1,0 +1,71 @@
+"""Synthesized evidence catches silently wrong conversions.
+
+fixtures/schemas/subtle holds one unit per class of conversion that deploys, looks right and
+returns something else than Oracle (see its routines.sql); fixtures/reference/subtle is a trusted
+PostgreSQL port. Scenarios synthesized from the Oracle source alone, recorded on that port
+(`record --reference`), must judge such a unit `wrong` — never `correct` — and `correct` once the
+rule that fixes it is on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.reference_port import record_reference
+from migrator.batch.output import preamble_sql
+from migrator.batch.pipeline import MigrateOptions, migrate
+from migrator.batch.sandboxing import open_engine
+from migrator.evidence.synth import SynthOptions, synthesize
+
+ROOT = Path(__file__).resolve().parents[3]
+SRC = ROOT / "fixtures" / "schemas" / "subtle"
+PORT = ROOT / "fixtures" / "reference" / "subtle"
+
+
+@pytest.fixture(scope="module")
+def evidence(pg_engine, tmp_path_factory):
+    """Synthesized scenarios and their ground truth recorded on the trusted port."""
+    from harness.scenarios import dump_scenarios, dump_transcript
+
+    folder = tmp_path_factory.mktemp("subtle")
+    result = synthesize(SRC, SynthOptions(engine=pg_engine.admin_dsn(), progress=False))
+    with open_engine(pg_engine.admin_dsn()) as engine:
+        rec = record_reference(engine, PORT, result.scenarios, preamble=preamble_sql("subtle", []))
+    assert rec.not_deployed == [] and rec.left_out == [] and rec.unrecorded == []
+    dump_scenarios(result.scenarios, folder / "scenarios.yaml")
+    dump_transcript(rec.transcript, folder / "transcript.yaml")
+    return folder
+
+
+def _verdicts(pg_engine, evidence, tmp_path, disabled=frozenset()):
+    report = migrate(SRC, tmp_path / "out", MigrateOptions(
+        deploy=pg_engine.admin_dsn(), verify=True, progress=False, disabled_rules=frozenset(disabled),
+        scenarios=evidence / "scenarios.yaml", transcript=evidence / "transcript.yaml"))  # fmt: skip
+    return {u.name.split(".")[-1]: u for u in report.units}
+
+
+def test_every_routine_has_synthesized_steps_recorded_on_the_port(evidence):
+    from harness.scenarios import load_scenarios, load_transcript
+
+    scenarios, transcript = load_scenarios(evidence / "scenarios.yaml"), load_transcript(evidence / "transcript.yaml")
+    judged = {u.split(".")[-1] for sc in scenarios.scenarios for u in sc.units}
+    assert judged == {"describe_item", "count_by_id", "note", "padded_code", "one_line"}
+    assert transcript.provenance.kind == "reference" and transcript.provenance.content_hash
+
+
+def test_silently_wrong_conversions_are_wrong_never_correct(pg_engine, evidence, tmp_path):
+    units = _verdicts(pg_engine, evidence, tmp_path, {"plsql.autonomous_output"})
+    # DBMS_OUTPUT of an autonomous transaction lost (the rule that brings it back is off)
+    assert units["note"].category == "wrong", units["note"].verdict
+    # the classes whose rules are not written yet: never called correct
+    for name in ("describe_item", "count_by_id", "padded_code", "one_line"):
+        assert units[name].category == "wrong", (name, units[name].category, units[name].verdict)
+        assert units[name].tier != "G3"
+
+
+def test_a_fixed_rule_turns_wrong_into_correct(pg_engine, evidence, tmp_path):
+    units = _verdicts(pg_engine, evidence, tmp_path)
+    assert units["note"].category == "correct", units["note"].verdict
+    assert units["note"].tier == "G2"  # a trusted port is not Oracle: never G3
