@@ -1,12 +1,16 @@
 """Mutation test of the judge: do the scenarios catch wrong code that deploys fine?
 
+With --synth the scenarios are synthesized from the Oracle source and their ground truth is
+recorded on the migration's own output (the trusted port), so the figure measures the
+synthesized evidence alone.
+
 Takes the `correct` units of a verified run (`migrator migrate ... --verify`), applies mutations
 to their PostgreSQL output (harness.mutation: a constant, a comparison, an exception handler, a
 NOTICE, an ORDER BY direction), re-verifies each mutant with that unit's scenarios, and reports
 the share caught (category no longer `correct`). Bar: >= 95 %. A surviving mutant means the
 scenarios cannot tell that change apart: add a scenario step.
 
-    python benchmarks/mutation_harness.py fixtures/schemas/hr_payroll [--per-operator 2]
+    python benchmarks/mutation_harness.py fixtures/schemas/hr_payroll [--per-operator 2] [--synth]
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import psycopg
 from harness.deploy import deploy_units
 from harness.mutation import mutants
 from harness.postgres import EmbeddedPostgres, scratch_database
-from harness.scenarios import ScenarioFile, load_scenarios, load_transcript
+from harness.scenarios import load_scenarios, load_transcript
 from harness.verify import UnitToVerify, verify
 from migrator.batch.output import (
     PREAMBLE,
@@ -41,6 +45,12 @@ def main() -> None:
     ap.add_argument("schema_dirs", type=Path, nargs="+")
     ap.add_argument("--per-operator", type=int, default=2)
     ap.add_argument("--unit", action="append", default=[], help="only mutate these unit ids (repeatable)")
+    ap.add_argument(
+        "--synth",
+        action="store_true",
+        help="judge with scenarios synthesized from the Oracle source (migrator scenarios synth), recorded with "
+        "--reference on the migration's own output as the trusted port, instead of the hand-written evidence",
+    )
     args = ap.parse_args()
     totals, caught_by = Counter(), Counter()
     survivors: list[str] = []
@@ -48,7 +58,8 @@ def main() -> None:
     t0 = time.perf_counter()
     with EmbeddedPostgres(extensions=required_extensions()) as engine:
         for src in args.schema_dirs:
-            run_schema(engine, src, args.per_operator, totals, caught_by, survivors, overwritten, set(args.unit))
+            run_schema(engine, src, args.per_operator, totals, caught_by, survivors, overwritten, set(args.unit),
+                       synth=args.synth)  # fmt: skip
     n, c = sum(totals.values()), sum(caught_by.values())
     print(f"\nmutants: {n}, caught: {c} ({100 * c / max(n, 1):.1f} %), {time.perf_counter() - t0:.0f} s")
     for op in sorted(totals):
@@ -89,6 +100,33 @@ def fingerprint(engine, preamble: str, units: list[UnitToVerify]) -> str:
             return conn.execute(_FINGERPRINT).fetchone()[0]
 
 
+def synthesized_evidence(engine, src: Path, work: Path) -> tuple[Path, Path]:
+    """Scenarios synthesized from the Oracle source, and their outcomes recorded on the migration's
+    own output (numbered in deploy order) as the trusted port: what the mutants must differ from."""
+    from harness.reference_port import record_reference
+    from harness.scenarios import dump_scenarios, dump_transcript
+    from migrator.batch.output import preamble_sql
+    from migrator.evidence.synth import SynthOptions, synthesize
+
+    port_out = work / "port-conversion"
+    report = migrate(src, port_out, MigrateOptions(force=True, progress=False))
+    port = work / "port"
+    port.mkdir()
+    for n, u in enumerate(report.units, 1):
+        (port / f"{n:04d}.sql").write_text((port_out / u.output).read_text(encoding="utf-8"), encoding="utf-8")
+    t0 = time.perf_counter()
+    result = synthesize(src, SynthOptions(engine=engine.admin_dsn(), progress=False))
+    t1 = time.perf_counter()
+    packages = sorted({u.name for u in report.units if u.kind == "package_spec"})
+    rec = record_reference(engine, port, result.scenarios, preamble=preamble_sql(report.schema_name, packages))
+    print(f"{report.schema_name}: synthesized {len(result.scenarios.scenarios)} scenarios in {t1 - t0:.1f} s "
+          f"({result.summary()}); recorded on the port in {time.perf_counter() - t1:.1f} s")  # fmt: skip
+    paths = work / "synth.yaml", work / "synth-transcript.yaml"
+    dump_scenarios(result.scenarios, paths[0])
+    dump_transcript(rec.transcript, paths[1])
+    return paths
+
+
 def run_schema(
     engine,
     src: Path,
@@ -98,10 +136,11 @@ def run_schema(
     survivors: list[str],
     overwritten: list[str],
     only: set[str],
+    synth: bool = False,
 ) -> None:
     schema = src.name.lower()
-    scen_path, trans_path = default_evidence(src, schema)
     out = Path(tempfile.mkdtemp(prefix="mutation-")) / schema
+    scen_path, trans_path = synthesized_evidence(engine, src, out.parent) if synth else default_evidence(src, schema)
     report = migrate(
         src,
         out,
@@ -119,9 +158,7 @@ def run_schema(
     print(f"{schema}: {len(targets)} correct units with scenarios")
     reference = fingerprint(engine, preamble, base)
     for u in targets:
-        own = ScenarioFile.model_validate(
-            {"schema": schema, "scenarios": [s.model_dump() for s in scenarios.scenarios if u.id in s.units]}
-        )
+        own = scenarios.model_copy(update={"scenarios": [s for s in scenarios.scenarios if u.id in s.units]})
         index = next(i for i, b in enumerate(base) if b.unit_id == u.id)
         for m in mutants(base[index].sql, per_op):
             units = list(base)

@@ -64,8 +64,10 @@ def routine_candidates(
 
 
 def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Value]) -> list[dict[str, Value]]:
-    """The base call with one parameter NULL, and with a text parameter holding a number: where
-    Oracle's implicit conversions and '' = NULL meet the converted code."""
+    """The base call with one parameter NULL, with a text parameter holding a number (where
+    Oracle's implicit conversions and '' = NULL meet the converted code), and with each of the
+    first values the body compares that parameter's kind with (a CASE inside one SQL statement
+    has no statement of its own for coverage to see)."""
     out = []
     for p in inputs:
         if not base[p.name].is_null:
@@ -74,6 +76,8 @@ def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Valu
             digits = next((v for v in options[p.name] if v.oracle.strip("'").isdigit()), literal("1", "text"))
             if digits.oracle != base[p.name].oracle:
                 out.append({**base, p.name: digits})
+        compared = [v for v in options[p.name] if v.source == "literal" and v.oracle != base[p.name].oracle]
+        out += [{**base, p.name: v} for v in compared[:3]]
     return out
 
 
@@ -145,12 +149,24 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
     trg, table = target.trigger, target.pg_name
     keys = data.keys.get(table) or []
     out: list[Candidate] = []
+    mentioned = {c for c in families if c in target.words and c not in keys}
     for event, update_cols in trg.events if trg else []:
         for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target), 1):
             step = dml_step(f"{event.lower()}_{n}", table, event, row, where)
             checks = [table_check(f"after_{event.lower()}_{n}_{t}", t) for t in sorted(target.writes)]
-            out.append(Candidate(step, checks))
-    return _round_robin(out, budget)
+            out.append(Candidate(step, checks, keep=n == 1 or _classy(row, rows, mentioned, event)))
+    kept = [c for c in out if c.keep]
+    return kept + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept)))
+
+
+def _classy(row: dict[str, Value], rows: list[dict], mentioned: set[str], event: str) -> bool:
+    """A new row with NULL in one column the trigger reads (where the row it copies has a value):
+    kept whatever coverage it adds — a default filled in by the trigger (`NVL(:NEW.x, ...)`) is a
+    branch inside one expression, which statement coverage cannot see."""
+    if event != "INSERT" or not rows:
+        return False
+    nulled = [c for c in row if c in mentioned and row[c].is_null and rows[0].get(c) is not None]
+    return len(nulled) == 1
 
 
 def _event_rows(event, update_cols, rows, keys, families, target):

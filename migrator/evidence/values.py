@@ -147,7 +147,8 @@ def _from_literals(literals: list, fam: str) -> list[Value]:
 
 def boundaries(fam: str) -> list[Value]:
     if fam == "number":
-        return [literal(v, fam) for v in (1, 0, -1, 100, Decimal("2.5"), 99999999)]
+        # ... a value with more decimals than money has (a rounding to 2 places shows), and a large one
+        return [literal(v, fam) for v in (1, 0, -1, 100, Decimal("2.5"), Decimal("1234.5678"), 99999999)]
     if fam == "text":
         # short, mixed, padded, digits only, and lengths that cross typical limits (codes, IBANs)
         texts = ("X", "abc", " padded ", "12345", "DE44500105175407324931", "ABCDEFGHIJKLMNOPQRST", "x" * 40)
