@@ -98,6 +98,8 @@ def _run_in(
         conn.execute(f"SET lock_timeout = {int(step_timeout_ms)}")
         if scenario.fixed_date:  # the session's SYSDATE, as Oracle's FIXED_DATE sets it
             conn.execute("SELECT set_config('oracompat.fixed_date', %s, false)", (scenario.fixed_date,))
+        if scenario.session_user:  # the Oracle user the session stands for (USER)
+            conn.execute("SELECT set_config('oracompat.session_user', %s, false)", (scenario.session_user,))
         if prelude:
             obs = _execute(conn, prelude, notices)
             if obs.sqlstate is not None:

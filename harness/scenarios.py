@@ -54,6 +54,9 @@ class Scenario(_Model):
     # Freeze SYSDATE for the scenario ('YYYY-MM-DD HH24:MI:SS'): Oracle's FIXED_DATE parameter on
     # the Oracle side, the setting oracompat.fixed_date (read by oracompat.sysdate()) on PostgreSQL.
     fixed_date: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$")
+    # The Oracle user the steps run as (what USER returns; the recorder connects as this user). On
+    # PostgreSQL the session names it in oracompat.session_user, read by oracompat.ora_user().
+    session_user: str | None = None
     setup: list[Statement] = []
     steps: list[Step] = Field(min_length=1)
 

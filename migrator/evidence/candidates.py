@@ -285,7 +285,9 @@ def view_candidates(target: Target) -> list[Candidate]:
     return [Candidate(view_step("rows", target))]
 
 
-def as_scenarios(target: Target, cands: list[Candidate], sid: str) -> list[tuple[Scenario, list[Candidate]]]:
+def as_scenarios(
+    target: Target, cands: list[Candidate], sid: str, user: str | None = None
+) -> list[tuple[Scenario, list[Candidate]]]:
     """The scenarios that run `cands`, each with the candidates it holds: one per candidate for a
     target that writes and for every candidate that changes data first; the other candidates of
     a read-only target share one scenario (one database copy) as its steps."""
@@ -294,9 +296,10 @@ def as_scenarios(target: Target, cands: list[Candidate], sid: str) -> list[tuple
     out = []
     if shared:
         steps = [c.step for c in shared] + [s for c in shared for s in c.checks]
-        out.append((Scenario(id=sid, units=list(target.units), fixed_date=FIXED_DATE, steps=steps), shared))
+        out.append((Scenario(id=sid, units=list(target.units), fixed_date=FIXED_DATE, session_user=user,
+                             steps=steps), shared))  # fmt: skip
     for n, c in enumerate(own, 1):
-        sc = Scenario(id=f"{sid}.{n}", units=list(target.units), fixed_date=FIXED_DATE, setup=c.setup,
+        sc = Scenario(id=f"{sid}.{n}", units=list(target.units), fixed_date=FIXED_DATE, session_user=user, setup=c.setup,
                       steps=[c.step, *c.checks])  # fmt: skip
         out.append((sc, [c]))
     return out

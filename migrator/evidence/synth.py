@@ -128,6 +128,7 @@ class _Session:
         self.template = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
         self.data, self.rows = read_tables(dsn, schema)
         self.catalog = catalog
+        self.user = schema.upper()  # the steps run as the schema's owner, on Oracle and here (USER)
         self.routine: dict[str, tuple[list[int], list]] = {}  # target key -> (OIDs, PostgreSQL args)
 
     def _families(self, table: str) -> dict[str, str]:
@@ -182,13 +183,13 @@ class _Session:
             probes = {p.id: p for u in t.units for p in self.plan.probes.get(u, [])}
             res.uncovered = sorted(probes[i].where() for i in sel.want - sel.have)
             if sel.kept:
-                out += [sc for sc, _ in as_scenarios(t, sel.kept, _scenario_id(t))]
+                out += [sc for sc, _ in as_scenarios(t, sel.kept, _scenario_id(t), self.user)]
         return out
 
     def _run_round(self, batch, state, bar, offset: int) -> None:
         scenarios, owners = [], {}
         for t, cands in batch:
-            for sc, group in as_scenarios(t, cands, f"{_scenario_id(t)}.r{offset}"):
+            for sc, group in as_scenarios(t, cands, f"{_scenario_id(t)}.r{offset}", self.user):
                 scenarios.append(sc)
                 owners[sc.id] = (t, group)
         for run in iter_runs(self.engine, self.template, scenarios, step_timeout_ms=self.opts.step_timeout_ms,

@@ -8,6 +8,7 @@ VIEW = "CREATE VIEW v AS SELECT {} AS x FROM t;\n"
 
 EXAMPLES: dict[str, str] = {
     "expr.nvl": VIEW.format("NVL(a, 0)"),
+    "expr.session_user": VIEW.format("USER"),
     "expr.nvl2": VIEW.format("NVL2(a + b, 1, 0)"),
     "expr.decode": VIEW.format("DECODE(a, b, 1, 0)"),
     "expr.empty_string_null": VIEW.format("''"),

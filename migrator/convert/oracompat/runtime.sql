@@ -318,7 +318,7 @@ BEGIN
     IF v_host IS NULL THEN  -- a superuser session opened by hand: ask the server where it listens
         v_host := coalesce(host(inet_server_addr()), split_part(current_setting('unix_socket_directories'), ',', 1));
     END IF;
-    FOREACH v_setting IN ARRAY ARRAY['self_host', 'self_port', 'self_password', 'fixed_date'] LOOP
+    FOREACH v_setting IN ARRAY ARRAY['self_host', 'self_port', 'self_password', 'fixed_date', 'session_user'] LOOP
         IF nullif(current_setting('oracompat.' || v_setting, true), '') IS NOT NULL THEN
             v_options := v_options || ' -c oracompat.' || v_setting || '='
                          || oracompat.option_quote(current_setting('oracompat.' || v_setting));

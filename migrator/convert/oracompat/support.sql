@@ -73,6 +73,14 @@ LANGUAGE sql STABLE AS $$
     SELECT coalesce(nullif(current_setting('oracompat.fixed_date', true), '')::timestamp(0), LOCALTIMESTAMP(0))
 $$;
 
+-- USER: the Oracle user of the session, upper case as Oracle stores an unquoted name. A migrated
+-- database runs as its own roles (a judge's sandbox as a per-run role), so a session that stands
+-- for an Oracle user names it in oracompat.session_user (scenarios do: `session_user`).
+CREATE OR REPLACE FUNCTION oracompat.ora_user() RETURNS text
+LANGUAGE sql STABLE AS $$
+    SELECT coalesce(nullif(current_setting('oracompat.session_user', true), ''), upper(session_user))
+$$;
+
 CREATE OR REPLACE FUNCTION oracompat.last_day(d timestamp) RETURNS timestamp
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT date_trunc('month', d) + interval '1 month' - interval '1 day' + (d - date_trunc('day', d))

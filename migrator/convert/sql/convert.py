@@ -194,6 +194,6 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Translate: (text.empty_result,),
     exp.RegexpReplace: (text.empty_result,),
     exp.Div: (strings.division,),
-    exp.Column: (sql_select.sequence_ref,),
+    exp.Column: (sql_select.sequence_ref, sql_select.session_user),
     exp.Placeholder: (_placeholder,),
 }

@@ -1,0 +1,1 @@
+SELECT USER, u.user FROM dual, users u WHERE owner = USER

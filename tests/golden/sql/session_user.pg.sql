@@ -1,0 +1,1 @@
+SELECT oracompat.ora_user(), u.user FROM dual, users AS u WHERE owner = oracompat.ora_user()
