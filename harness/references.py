@@ -78,11 +78,6 @@ class RoutineTracker:
             self._mark = max(self._mark, xmin)
 
 
-def plpgsql_check_available(conn: psycopg.Connection) -> bool:
-    row = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'plpgsql_check'").fetchone()
-    return row is not None
-
-
 def plpgsql_check_installed(conn: psycopg.Connection) -> bool:
     """Installed by the sandbox's admin into the fresh template (`check_references=True`), in a
     schema of its own that no converted code has on its search_path."""
