@@ -26,6 +26,7 @@ import psycopg
 
 from harness.plpgsql_text import STATEMENT_STARTERS as _STARTERS
 from harness.plpgsql_text import Token, matching_end_if, plain_declarations, scan
+from harness.sandbox import one
 
 PROBE_PREFIX = "migrator-cov"
 _SCHEMA = "migrator_cov"
@@ -176,11 +177,12 @@ def instrument(dsn: str, created: dict[str, list[int]]) -> CoveragePlan:
 
 
 def _instrument_routine(conn: psycopg.Connection, plan: CoveragePlan, unit_id: str, oid: int) -> None:
-    name, definition, body = conn.execute(
+    name, definition, body = one(
+        conn,
         "SELECT p.oid::regprocedure::text, pg_catalog.pg_get_functiondef(p.oid), p.prosrc "
         "FROM pg_catalog.pg_proc p WHERE p.oid = %s",
         (oid,),
-    ).fetchone()
+    )
     try:
         tree = _parse(conn, oid, definition, body)
         inserts, probes = _plan_routine(tree, body, oid, name)
@@ -214,11 +216,12 @@ def _parse(conn: psycopg.Connection, oid: int, definition: str, body: str) -> li
 
 
 def _plain_definition(conn: psycopg.Connection, oid: int, body: str) -> str:
-    kind, retset, rettype, names, modes, nargs = conn.execute(
+    kind, retset, rettype, names, modes, nargs = one(
+        conn,
         "SELECT p.prokind, p.proretset, p.prorettype::regtype::text, p.proargnames, p.proargmodes, p.pronargs "
         "FROM pg_catalog.pg_proc p WHERE p.oid = %s",
         (oid,),
-    ).fetchone()
+    )
     modes = modes or ["i"] * nargs
     names = names or [""] * len(modes)
     word = {"i": "IN", "o": "OUT", "b": "INOUT", "v": "VARIADIC", "t": "OUT"}

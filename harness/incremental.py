@@ -25,6 +25,7 @@ from harness.deploy import execute_script
 from harness.postgres import PostgresEngine, scratch_database
 from harness.references import METHOD_PREPARE, UnitReferences, evidence_fields, resolve_in_transaction
 from harness.runner import run_scenario
+from harness.sandbox import one
 from harness.scenarios import ScenarioFile, TranscriptFile, held_out_steps
 from harness.verdict import StepVerdict, UnitEvidence, Verdict, decide
 
@@ -80,7 +81,7 @@ class IncrementalJudge:
         if not sql.strip():
             return "empty output: nothing to deploy", None
         with psycopg.connect(self._dsn) as conn:  # a transaction, rolled back on leaving
-            mark = conn.execute("SELECT coalesce(max(oid::bigint), 0) FROM pg_proc").fetchone()[0]
+            mark = one(conn, "SELECT coalesce(max(oid::bigint), 0) FROM pg_proc")[0]
             error, _state = execute_script(conn, sql)
             found = None
             if error is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pglast import ast
 
+from harness.pg_nodes import string_constant, strings
 from harness.prepare_check import MISSING_STATES, CheckText, single_statement, walk
 from harness.quoting import quote_ident
 from harness.routine_model import Catalog, Routine, name_parts
@@ -45,7 +46,7 @@ def _schema(catalog: Catalog, schema: str | None) -> str | None:
 
 
 def _column_ref(catalog: Catalog, node: ast.ColumnRef, state: str, routine: Routine) -> str | None:
-    parts = [f.sval for f in node.fields if isinstance(f, ast.String)]
+    parts = strings(node.fields)
     if not parts or any(p in routine.symbols or p in routine.labels for p in parts):
         return None
     dotted = ".".join(parts)
@@ -61,7 +62,7 @@ def _split(parts: list[str]) -> tuple[str | None, str]:
 
 
 def _function(catalog: Catalog, node: ast.FuncCall, state: str) -> str | None:
-    parts = [f.sval for f in node.funcname if isinstance(f, ast.String)]
+    parts = strings(node.funcname)
     schema, name = _split(parts)
     if state == "3F000":
         return _schema(catalog, schema)
@@ -73,13 +74,14 @@ def _function(catalog: Catalog, node: ast.FuncCall, state: str) -> str | None:
 def _relation(catalog: Catalog, node: ast.RangeVar, state: str, created: frozenset[str]) -> str | None:
     if state == "3F000":
         return _schema(catalog, node.schemaname)
-    if state != "42P01" or node.relname in created or _exists(catalog, _RELATION, node.relname, node.schemaname):
+    name = node.relname
+    if state != "42P01" or name is None or name in created or _exists(catalog, _RELATION, name, node.schemaname):
         return None
     return "table " + ".".join(p for p in (node.schemaname, node.relname) if p)
 
 
 def _type(catalog: Catalog, node: ast.TypeName, state: str) -> str | None:
-    parts = [f.sval for f in node.names if isinstance(f, ast.String)]
+    parts = strings(node.names)
     if not parts:
         return None
     schema, name = _split(parts)
@@ -91,29 +93,33 @@ def _type(catalog: Catalog, node: ast.TypeName, state: str) -> str | None:
 
 
 def _field(catalog: Catalog, node: ast.ParamRef, parent, check: CheckText) -> str | None:
-    if not isinstance(parent, ast.A_Indirection) or not 0 < node.number <= len(check.types):
+    number = node.number
+    if not isinstance(parent, ast.A_Indirection) or number is None or not 0 < number <= len(check.types):
         return None
-    field = next((i.sval for i in parent.indirection if isinstance(i, ast.String)), None)
-    type_oid = check.types[node.number - 1]
+    field = next(iter(strings(parent.indirection)), None)
+    type_oid = check.types[number - 1]
     info = catalog.type_info(type_oid)
     if field is None or info is None or not info.composite or catalog.exists(_FIELD, (type_oid, field)):
         return None
-    return f"field {check.names[node.number - 1]}.{field} (no such column in {info.name})"
+    return f"field {check.names[number - 1]}.{field} (no such column in {info.name})"
 
 
 def _string_relation(catalog: Catalog, node: ast.A_Const, state: str, created: frozenset[str]) -> str | None:
-    if state != "42P01" or not isinstance(node.val, ast.String):
+    text = string_constant(node)
+    if state != "42P01" or text is None:
         return None
-    parts = name_parts(node.val.sval)
+    parts = name_parts(text)
     if not parts or parts[-1] in created:
         return None
     schema, name = _split(parts)
-    return None if _exists(catalog, _RELATION, name, schema) else f"relation {node.val.sval}"
+    return None if _exists(catalog, _RELATION, name, schema) else f"relation {text}"
 
 
 def _target_column(catalog: Catalog, node: ast.ResTarget, stmt, state: str) -> str | None:
-    relation = getattr(stmt, "relation", None)
     if state != "42703" or not node.name or not isinstance(stmt, (ast.InsertStmt, ast.UpdateStmt)):
+        return None
+    relation = stmt.relation
+    if relation is None:  # the grammar always names the target table; pglast types it optional
         return None
     name = ".".join(quote_ident(p) for p in (relation.schemaname, relation.relname) if p)
     if catalog.one("SELECT to_regclass(%s)", (name,)) in (None, (None,)):
@@ -127,9 +133,9 @@ def _parts(node) -> set[str]:
     """Every name a node spells (for names the caller knows will exist later)."""
     out = {getattr(node, a, None) for a in ("relname", "schemaname", "name")}
     for attr in ("fields", "funcname", "names"):
-        out |= {f.sval for f in getattr(node, attr, None) or () if isinstance(f, ast.String)}
-    if isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
-        out |= set(name_parts(node.val.sval))
+        out |= set(strings(getattr(node, attr, None)))
+    if (text := string_constant(node)) is not None:
+        out |= set(name_parts(text))
     return {p for p in out if p}
 
 
@@ -144,7 +150,9 @@ def missing_name(
     """The missing name at the error's position, confirmed by the catalog; None when unsure or
     when the name is one of `ignore` (objects that will exist but are not deployed yet)."""
     state, position = error
-    stmt = single_statement(check.text) if state in MISSING_STATES and position else None
+    if state not in MISSING_STATES or not position:
+        return None
+    stmt = single_statement(check.text)
     if stmt is None:
         return None
     at = {type(n): (n, p) for n, p in walk(stmt) if getattr(n, "location", None) == position - 1}

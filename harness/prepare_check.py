@@ -17,6 +17,7 @@ call whose arguments do not match an existing function) says nothing sure and is
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pglast
@@ -25,6 +26,7 @@ from pglast import ast
 from pglast.parser import scan
 from psycopg import pq
 
+from harness.pg_nodes import string_constant
 from harness.quoting import quote_ident
 from harness.routine_model import Expr, Routine
 
@@ -42,18 +44,18 @@ class CheckText:
     missing: tuple[str, ...] = ()  # found without the server: a field no loop query returns
 
 
-def walk(node, parent=None):
+def walk(node: object, parent: ast.Node | None = None) -> Iterator[tuple[ast.Node, ast.Node | None]]:
     """(node, parent) for every pglast node under `node`."""
     if isinstance(node, ast.Node):
         yield node, parent
-        for name in node.__slots__:
+        for name in node:  # a node iterates over its attribute names
             yield from walk(getattr(node, name), node)
     elif isinstance(node, (list, tuple)):
         for item in node:
             yield from walk(item, parent)
 
 
-def single_statement(text: str):
+def single_statement(text: str) -> ast.Node | None:
     try:
         stmts = pglast.parse_sql(text)
     except Exception:  # pglast.parser.ParseError: then PostgreSQL never ran it as written either
@@ -65,8 +67,7 @@ def constant_string(expr: str) -> str | None:
     stmt = single_statement(f"SELECT {expr}")
     if not isinstance(stmt, ast.SelectStmt) or not stmt.targetList or len(stmt.targetList) != 1:
         return None
-    val = stmt.targetList[0].val
-    return val.val.sval if isinstance(val, ast.A_Const) and isinstance(val.val, ast.String) else None
+    return string_constant(stmt.targetList[0].val)
 
 
 def _split_assignment(query: str) -> tuple[str, str] | None:
@@ -105,9 +106,14 @@ class _Edit:
     missing: str | None = None
 
 
+def _token_at(by_start: dict[int, int], location: int | None) -> int | None:
+    """The index of the token that starts at `location` (None: no such token, or no location)."""
+    return None if location is None else by_start.get(location)
+
+
 def _field_tokens(node: ast.ColumnRef, tokens: list, by_start: dict[int, int]) -> list | None:
-    i = by_start.get(node.location)
-    n = len(node.fields)
+    i = _token_at(by_start, node.location)
+    n = len(node.fields or ())
     if i is None or i + 2 * (n - 1) >= len(tokens):
         return None
     picked = [tokens[i + 2 * k] for k in range(n)]
@@ -118,16 +124,18 @@ def _field_tokens(node: ast.ColumnRef, tokens: list, by_start: dict[int, int]) -
 def _named(edit: _Edit | None, node: ast.ColumnRef, parent) -> _Edit | None:
     """A replaced output column keeps its name (`v` → `$1 AS v`): a FOR loop's record fields, and
     what `#variable_conflict use_column` would have read as a column, are named by it."""
-    last = node.fields[-1]
-    whole = edit is not None and edit.template == "{}"  # `($1).field` keeps its own name
-    if not whole or not isinstance(parent, ast.ResTarget) or parent.name or not isinstance(last, ast.String):
+    if edit is None or edit.template != "{}":  # `($1).field` keeps its own name
+        return edit
+    last = node.fields[-1] if node.fields else None
+    if not isinstance(parent, ast.ResTarget) or parent.name or not isinstance(last, ast.String) or last.sval is None:
         return edit
     edit.template += f" AS {quote_ident(last.sval)}"
     return edit
 
 
 def _column_edit(node: ast.ColumnRef, tokens: list, by_start: dict, routine: Routine) -> _Edit | None:
-    names = [f.sval if isinstance(f, ast.String) else "*" for f in node.fields]
+    # `*` (A_Star), or a part pglast left unset: never a variable, so never substituted
+    names = [f.sval if isinstance(f, ast.String) and f.sval is not None else "*" for f in node.fields or ()]
     picked = _field_tokens(node, tokens, by_start)
     if picked is None:
         return None
@@ -153,11 +161,11 @@ def _column_edit(node: ast.ColumnRef, tokens: list, by_start: dict, routine: Rou
 
 
 def _param_edit(node: ast.ParamRef, by_start: dict, tokens: list, routine: Routine) -> _Edit | None:
-    i = by_start.get(node.location)
-    if i is None or not 0 < node.number <= len(routine.positional):
+    i, number = _token_at(by_start, node.location), node.number
+    if i is None or number is None or not 0 < number <= len(routine.positional):
         return None
     tok = tokens[i]
-    return _Edit(tok.start, tok.end + 1, "{}", routine.positional[node.number - 1], f"${node.number}")
+    return _Edit(tok.start, tok.end + 1, "{}", routine.positional[number - 1], f"${number}")
 
 
 def substitute(text: str, routine: Routine) -> CheckText | None:
@@ -172,7 +180,10 @@ def substitute(text: str, routine: Routine) -> CheckText | None:
             edits.append(_named(_column_edit(node, tokens, by_start, routine), node, parent))
         elif isinstance(node, ast.ParamRef):
             edits.append(_param_edit(node, by_start, tokens, routine))
-    out, last, types, names = [], 0, [], []
+    out: list[str] = []
+    types: list[int] = []
+    names: list[str] = []
+    last = 0
     kept = sorted((e for e in edits if e is not None), key=lambda e: e.start)
     for edit in kept:
         out += [text[last : edit.start], edit.template.replace("{}", f"${len(types) + 1}", 1)]
@@ -191,7 +202,8 @@ def describe(conn: psycopg.Connection, check: CheckText) -> dict[str, int] | Non
     res = conn.pgconn.describe_prepared(b"")
     shape = None
     if res.status == pq.ExecStatus.COMMAND_OK:
-        shape = {res.fname(i).decode("utf-8"): res.ftype(i) for i in range(res.nfields)}
+        # fname() is None only for a column number out of range
+        shape = {(res.fname(i) or b"").decode("utf-8"): res.ftype(i) for i in range(res.nfields)}
     conn.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
     return shape
 

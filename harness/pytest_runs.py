@@ -69,6 +69,15 @@ class PytestRun:
         return self.targets.get(target, "missing")
 
 
+@dataclass
+class _Report:
+    """What the probe wrote for one batch."""
+
+    started: list[str] = field(default_factory=list)  # node ids, in start order
+    results: dict[str, TestResult] = field(default_factory=dict)
+    collect_errors: dict[str, str] = field(default_factory=dict)  # node id -> message
+
+
 def python_policy(env: PythonEnv, workdir: Path, scratch: Path, timeout_s: float, isolation: str, extra=None):
     """The sandbox policy for running `env`'s interpreter in `workdir`: writes go to the work
     directory and the scratch folder (HOME, TMPDIR) only."""
@@ -94,7 +103,7 @@ def run_pytest(
     while pending:
         found, result = _batch(pending, env, workdir, scratch, probe_dir, limits, run, extra_args)
         _account(run, result)
-        if result.returncode == USAGE_ERROR and not found["started"] and len(pending) > 1:
+        if result.returncode == USAGE_ERROR and not found.started and len(pending) > 1:
             for target in pending:  # pytest refused the whole batch: find the culprit(s) one by one
                 single, res = _batch([target], env, workdir, scratch, probe_dir, limits, run, extra_args)
                 _account(run, res)
@@ -104,7 +113,7 @@ def run_pytest(
     return run
 
 
-def _batch(targets, env, workdir, scratch, probe_dir, limits, run, extra_args) -> tuple[dict, SandboxResult]:
+def _batch(targets, env, workdir, scratch, probe_dir, limits, run, extra_args) -> tuple[_Report, SandboxResult]:
     run.batches += 1
     report = scratch / f"pytest-report-{run.batches}.jsonl"
     report.unlink(missing_ok=True)
@@ -125,8 +134,8 @@ def _account(run: PytestRun, result: SandboxResult) -> None:
     run.notes = sorted(set(run.notes) | set(result.notes))
 
 
-def _read_report(path: Path) -> dict:
-    found = {"started": [], "results": {}, "collect_errors": {}}
+def _read_report(path: Path) -> _Report:
+    found = _Report()
     if not path.is_file():
         return found
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
@@ -138,13 +147,13 @@ def _read_report(path: Path) -> dict:
             continue
         event, nodeid = rec.get("event"), str(rec.get("nodeid", ""))
         if event == "start":
-            found["started"].append(nodeid)
+            found.started.append(nodeid)
         elif event == "result":
-            found["results"][nodeid] = TestResult(
+            found.results[nodeid] = TestResult(
                 nodeid, str(rec.get("status")), float(rec.get("seconds") or 0), str(rec.get("message") or "")
             )
         elif event == "collect_error":
-            found["collect_errors"][nodeid] = str(rec.get("message") or "")
+            found.collect_errors[nodeid] = str(rec.get("message") or "")
     return found
 
 
@@ -157,10 +166,10 @@ def _covers(target: str, nodeid: str) -> bool:
     return nodeid == prefix or nodeid.startswith(prefix + "/") or nodeid.startswith(prefix + "::")
 
 
-def _settle(run: PytestRun, pending: list[str], found: dict, result: SandboxResult) -> list[str]:
+def _settle(run: PytestRun, pending: list[str], found: _Report, result: SandboxResult) -> list[str]:
     """Record what this batch decided; return the targets that must run again (after a hang)."""
-    run.results.update(found["results"])
-    hung = [n for n in found["started"] if n not in found["results"]] if result.timed_out else []
+    run.results.update(found.results)
+    hung = [n for n in found.started if n not in found.results] if result.timed_out else []
     for nodeid in hung:
         run.results[nodeid] = TestResult(nodeid, "timeout", 0.0, "the test hung past the run's timeout; killed")
     again = []
@@ -172,7 +181,7 @@ def _settle(run: PytestRun, pending: list[str], found: dict, result: SandboxResu
             again.append(target)  # not reached before the hang: its own chance in the next batch
         else:
             run.targets[target] = "timeout" if result.timed_out else "missing"
-            message = next((m for n, m in found["collect_errors"].items() if _covers(n, target)), "")
+            message = next((m for n, m in found.collect_errors.items() if _covers(n, target)), "")
             if message or not result.timed_out:
                 run.results.setdefault(target, TestResult(target, run.targets[target], 0.0, message))
     return again

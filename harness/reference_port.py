@@ -34,6 +34,7 @@ from harness.deploy import execute_script
 from harness.postgres import PostgresEngine, scratch_database
 from harness.reference_outcomes import outcome_of
 from harness.runner import iter_runs
+from harness.sandbox import one
 from harness.scenarios import Outcome, Provenance, ScenarioFile, TranscriptFile
 
 RECORDER_VERSION = "migrator-reference-recorder/1"
@@ -91,7 +92,9 @@ def _slices(text: str) -> list[tuple[int, int]]:
         return [(s.start, s.stop) for s in split(text, with_parser=True, only_slices=True)]
     except Exception:  # a syntax error somewhere: cut at top-level semicolons, keep every statement
         pass
-    out, start, end, depth = [], None, None, 0
+    out: list[tuple[int, int]] = []
+    start: int | None = None
+    end = depth = 0  # `end` is read only once `start` is set, and both are set together
     for tok in scan(text):
         if tok.name == "ASCII_59" and depth == 0:
             if start is not None:
@@ -144,7 +147,7 @@ def deploy_port(dsn: str, statements: list[PortStatement], *, timeout_ms: int = 
 
 def _server_version(dsn: str) -> str:
     with psycopg.connect(dsn, autocommit=True) as conn:
-        return "PostgreSQL " + conn.execute("SHOW server_version").fetchone()[0]
+        return "PostgreSQL " + one(conn, "SHOW server_version")[0]
 
 
 def _outcomes(run, scenario, unrecorded: list[str]) -> dict[str, Outcome]:
@@ -155,7 +158,7 @@ def _outcomes(run, scenario, unrecorded: list[str]) -> dict[str, Outcome]:
             unrecorded.append(f"{scenario.id}/{step.name}: not run (an earlier step timed out)")
             continue
         outcome, problem = outcome_of(observed)
-        if problem:
+        if outcome is None:
             unrecorded.append(f"{scenario.id}/{step.name}: {problem}")
         else:
             steps[step.name] = outcome
@@ -187,7 +190,7 @@ def record_reference(
                 raise PortError(f"the preamble does not deploy before the port: {error}")
         not_deployed, rounds = deploy_port(dsn, statements)
         version = _server_version(dsn)
-        template = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
+        template = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
         runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms)
         for run in tqdm(runs, total=len(by_id), desc="recording", unit="scenario", disable=not progress):
             if run.setup_error:

@@ -32,7 +32,7 @@ from harness.prepare_check import (
     substitute,
 )
 from harness.routine_model import Catalog, Routine, load_routine
-from harness.sandbox import CHECK_SCHEMA
+from harness.sandbox import CHECK_SCHEMA, one
 
 METHOD_PLPGSQL_CHECK = "plpgsql_check"
 METHOD_PREPARE = "pglast + PostgreSQL (PREPARE)"
@@ -78,11 +78,6 @@ class RoutineTracker:
             self._mark = max(self._mark, xmin)
 
 
-def plpgsql_check_available(conn: psycopg.Connection) -> bool:
-    row = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'plpgsql_check'").fetchone()
-    return row is not None
-
-
 def plpgsql_check_installed(conn: psycopg.Connection) -> bool:
     """Installed by the sandbox's admin into the fresh template (`check_references=True`), in a
     schema of its own that no converted code has on its search_path."""
@@ -102,7 +97,7 @@ def _plpgsql_check(conn: psycopg.Connection, created: dict[str, list[int]]) -> d
     for unit_id, oids in created.items():
         found = UnitReferences(METHOD_PLPGSQL_CHECK)
         for oid in oids:
-            name = conn.execute("SELECT %s::oid::regprocedure::text", (oid,)).fetchone()[0]
+            name = one(conn, "SELECT %s::oid::regprocedure::text", (oid,))[0]
             try:
                 rows = conn.execute(_CHECK, {"oid": oid}).fetchall()
             except psycopg.Error as exc:
@@ -135,16 +130,22 @@ def evidence_fields(method: str, found: UnitReferences | None) -> dict:
     }
 
 
-def _created_name(stmt) -> str | None:
+def _created_relation(stmt: object) -> ast.RangeVar | None:
     if isinstance(stmt, ast.CreateStmt):
-        return stmt.relation.relname
+        return stmt.relation
     if isinstance(stmt, ast.CreateTableAsStmt):
-        return stmt.into.rel.relname
+        return stmt.into.rel if stmt.into is not None else None
     if isinstance(stmt, ast.ViewStmt):
-        return stmt.view.relname
+        return stmt.view
     if isinstance(stmt, ast.CreateSeqStmt):
-        return stmt.sequence.relname
+        return stmt.sequence
     return None
+
+
+def _created_name(stmt: object) -> str | None:
+    # The grammar always names what a CREATE makes; pglast types each of these fields optional.
+    relation = _created_relation(stmt)
+    return relation.relname if relation is not None else None
 
 
 def created_relations(routines: list[Routine]) -> frozenset[str]:
@@ -183,7 +184,11 @@ def resolve_in_transaction(
 
 
 def _check_routine(
-    conn: psycopg.Connection, routine: Routine, names: tuple[frozenset[str], frozenset[str]], catalog, found
+    conn: psycopg.Connection,
+    routine: Routine,
+    names: tuple[frozenset[str], frozenset[str]],
+    catalog: Catalog,
+    found: UnitReferences,
 ) -> None:
     made, ignore = names
     saved = _apply_config(catalog, routine.config)
@@ -199,7 +204,7 @@ def _check_routine(
                     continue
                 found.statements += 1
                 error = parse_on_server(conn, check)
-                missing = list(check.missing)
+                missing: list[str | None] = list(check.missing)
                 missing.append(missing_name(catalog, check, error, routine, made, ignore) if error else None)
                 for name in filter(None, missing):
                     if (entry := f"{name} ({routine.signature} line {expr.line})") not in found.missing:

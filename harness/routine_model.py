@@ -16,6 +16,7 @@ import pglast
 import psycopg
 from pglast import ast
 
+from harness.pg_nodes import strings
 from harness.plpgsql_decls import Declaration, declarations, fold_name, rewrite_types
 from harness.plpgsql_loops import loop_records
 from harness.quoting import quote_ident
@@ -165,12 +166,14 @@ def name_parts(text: str) -> list[str]:
     """A dotted name as PostgreSQL folds it, read by PostgreSQL's parser ([] when it is not one)."""
     try:
         stmt = pglast.parse_sql(f"SELECT {text}")[0].stmt
-        ref = stmt.targetList[0].val
     except Exception:
         return []
-    if not isinstance(ref, ast.ColumnRef) or not all(isinstance(f, ast.String) for f in ref.fields):
+    if not isinstance(stmt, ast.SelectStmt) or not stmt.targetList:  # `x UNION SELECT y`: no name
         return []
-    return [f.sval for f in ref.fields]
+    ref = stmt.targetList[0].val
+    if not isinstance(ref, ast.ColumnRef) or not all(isinstance(f, ast.String) for f in ref.fields or ()):
+        return []
+    return strings(ref.fields)
 
 
 @dataclass
@@ -219,11 +222,14 @@ def _declared(decls: list[Declaration], catalog: Catalog, symbols: dict[str, Sym
         sym = catalog.resolve(d.type_text, symbols)
         typed[(d.name, d.line)] = sym
         symbols.setdefault(d.name, sym)  # later %TYPE references to this name
+        span = d.type_span
+        if span is None:  # a "var" declaration always has one: nothing to rewrite without it
+            continue
         if "%" in d.type_text:
             if "rowtype" in d.type_text.lower() or sym.composite:
-                rewrites[d.type_span] = "record"
+                rewrites[span] = "record"
         elif sym.type_oid:
-            rewrites[d.type_span] = catalog.parse_type(sym.type_oid)
+            rewrites[span] = catalog.parse_type(sym.type_oid)
     return {"typed": typed, "rewrites": rewrites}
 
 
@@ -232,12 +238,18 @@ def _fetch(conn: psycopg.Connection, oid: int) -> _Proc | None:
     return _Proc(*row) if row else None
 
 
+def _setting(entry: str) -> tuple[str, str]:
+    """A `proconfig` entry `name=value` as (name, value); the value may contain `=`."""
+    name, _, value = entry.partition("=")
+    return name, value
+
+
 def load_routine(conn: psycopg.Connection, oid: int, catalog: Catalog | None = None) -> Routine:
     catalog = catalog or Catalog(conn)
     proc = _fetch(conn, oid)
     if proc is None:
         return Routine(oid, str(oid), "", [], problem="not found in pg_proc")
-    config = [tuple(c.split("=", 1)) for c in proc.config if "=" in c]
+    config = [_setting(c) for c in proc.config if "=" in c]
     routine = Routine(oid, proc.signature, proc.name, config, positional=list(proc.argtypes))
     params = {n: catalog.symbol(t) for n, t in zip(proc.argnames, proc.argtypes) if n}
     decls = declarations(proc.body)

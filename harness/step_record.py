@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from harness.compare import (
     Mismatch,
@@ -129,8 +129,17 @@ def locate(mismatch: Mismatch, expected: Outcome, observed: Observed, unordered:
     return FirstDifference("error")  # missing, unexpected, other class, other message
 
 
+class _StepFields(TypedDict):
+    """The fields of a StepRecord that come from the step itself, whatever its status."""
+
+    step: str
+    oracle_sql: str
+    postgres_sql: str
+    unordered: bool
+
+
 def record_step(step: Step, expected: Outcome | None, observed: Observed | None) -> StepRecord:
-    base = dict(step=step.name, oracle_sql=step.oracle, postgres_sql=step.postgres, unordered=step.unordered)
+    base = _StepFields(step=step.name, oracle_sql=step.oracle, postgres_sql=step.postgres, unordered=step.unordered)
     if expected is None:
         pg = postgres_view(observed, step.unordered) if observed is not None else None
         return StepRecord(status=NO_ORACLE_OUTCOME, postgres=pg, **base)

@@ -110,7 +110,8 @@ def decide(ev: UnitEvidence) -> Verdict:
     agreeing = sum(1 for s in ev.steps if s.mismatch is None)
     counts = _Counts(steps=len(ev.steps), steps_agreeing=agreeing, coverage=None, coverage_percent=None)
     if ev.coverage is not None:
-        counts.update(coverage=ev.coverage.describe(), coverage_percent=ev.coverage.percent)
+        counts["coverage"] = ev.coverage.describe()
+        counts["coverage_percent"] = ev.coverage.percent
     if not ev.deployed:
         reason = ev.deploy_error or "not deployed"
         return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
