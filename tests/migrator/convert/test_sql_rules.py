@@ -161,7 +161,10 @@ def test_identifiers_and_plsql_names_pass_through():
     [
         ("SELECT emp#, x FROM t", 'SELECT "emp#", x FROM t'),  # '#' is an operator in PostgreSQL
         ('SELECT "inner".a FROM "inner"', 'SELECT "inner".a FROM "inner"'),
-        ('SELECT "USER", user FROM dual', 'SELECT "user", oracompat.ora_user()'),  # quoted: a column; bare: the built-in
+        (
+            'SELECT "USER", user FROM dual',
+            'SELECT "user", oracompat.ora_user()',
+        ),  # quoted: a column; bare: the built-in
         ('SELECT "ORDER", "Select" FROM "TABLE"', 'SELECT "order", "Select" FROM "table"'),
         ('SELECT "we;ird""x".nextval FROM dual', 'SELECT NEXTVAL(\'"we;ird""x"\')'),
         (
