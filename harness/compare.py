@@ -6,6 +6,7 @@ difference of the migrated code:
 - Oracle's '' *is* NULL, so an empty string on either side compares as NULL;
 - DATE ↔ timestamp(0): datetimes compare as 'YYYY-MM-DD HH24:MI:SS' text, fractional seconds
   kept only when present;
+- RAW/BLOB ↔ bytea: bytes compare as hex digits, as Oracle prints a RAW;
 - DBMS_OUTPUT lines ↔ NOTICE messages, in order;
 - errors by class through `harness.errors` (ORA-01403 ↔ P0002, ORA-20NNN ↔ O2NNN with the same
   message ...). A step that fails with exactly the error Oracle raised agrees with Oracle.
@@ -48,10 +49,12 @@ def normalize(value: Any) -> Any:
     if isinstance(value, (int, float, decimal.Decimal)):
         return decimal.Decimal(str(value))
     if isinstance(value, dt.datetime):
-        text = value.replace(tzinfo=None).isoformat(sep=" ")
-        return text
+        return _trim_fraction(value.replace(tzinfo=None).isoformat(sep=" "))
     if isinstance(value, dt.date):
         return f"{value.isoformat()} 00:00:00"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        # RAW/BLOB as Oracle prints them: hex digits; a zero-length RAW is NULL in Oracle
+        return bytes(value).hex() or None
     if isinstance(value, dt.timedelta):
         return decimal.Decimal(str(value.total_seconds() / 86400)).normalize()
     if isinstance(value, str):
@@ -69,7 +72,17 @@ def _normalize_text(value: str) -> Any:
             return f"{value} 00:00:00"
         except ValueError:
             return value
+    if len(value) > 20 and value[19] == "." and value[4] == "-" and value[13] == ":":
+        return _trim_fraction(value)
     return value
+
+
+def _trim_fraction(stamp: str) -> str:
+    """'… 18:30:45.250000' and '… 18:30:45.25' are one TIMESTAMP: trailing zeros of the fraction
+    (and a fraction of zero) carry nothing."""
+    head, dot, fraction = stamp.partition(".")
+    fraction = fraction.rstrip("0")
+    return f"{head}.{fraction}" if dot and fraction else head
 
 
 def _fmt_rows(rows: list[list[Any]] | None) -> str:

@@ -71,3 +71,15 @@ def test_unordered_steps_ignore_row_order_only_when_asked():
     got = Observed([[2, "b"], [1, "a"]], [])
     assert compare_step(exp, got) is not None
     assert compare_step(exp, got, unordered=True) is None
+
+
+def test_raw_and_fractional_timestamps_compare_as_oracle_prints_them():
+    import datetime as dt
+
+    from harness.compare import normalize
+
+    assert normalize(b"\x25\x50") == normalize("2550") == "2550"  # RAW ↔ bytea: hex digits
+    assert normalize(b"") is None  # a zero-length RAW is NULL
+    stamp = dt.datetime(2024, 2, 15, 18, 30, 45, 250000)
+    assert normalize(stamp) == normalize("2024-02-15 18:30:45.25") == "2024-02-15 18:30:45.25"
+    assert normalize(dt.datetime(2024, 2, 15, 18, 30, 45)) == normalize("2024-02-15 18:30:45.000")
