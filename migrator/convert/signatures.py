@@ -16,6 +16,7 @@ resolves them), and kept in the catalog: ``info["pg_sigs"]`` of a standalone rou
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -113,6 +114,7 @@ _ORACLE_IMPLICIT = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def base_type(pg: str) -> str:
     """A PostgreSQL type spelling without its modifiers, in one canonical name (`varchar(40)` →
     `varchar`, `char(6)` → `bpchar`, `timestamp(0)` → `timestamp`, `DECIMAL` → `numeric`)."""

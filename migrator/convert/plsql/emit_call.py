@@ -57,8 +57,8 @@ class CallMixin(EmitterState):
             (norm_name(a[0]), a[2:]) if len(a) > 2 and a[1].is_op("=>") else (None, a)
             for a in (split_top_level(st.args) if st.args else [])
         ]
-        typed = [self.expr_typed(value, scope, name) for name, value in pieces]
         found = self.call_signatures(parts, scope) or []
+        typed = [self.expr_typed(value, scope, name, typed=bool(found)) for name, value in pieces]
         binding = self.bind_call(parts, found, [arg for _, arg in typed], st.line)
         if isinstance(binding, str):
             return [f"{ind}{binding};"]

@@ -218,6 +218,16 @@ def compare(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
 def text_argument(oracle_text: str, ctx: ConversionContext, types: Mapping[str, str], name: str | None) -> Arg:
     """What is known of the type of an argument given as Oracle text (PL/SQL placeholders typed
     by `types`), for arguments the PL/SQL converter binds itself (CALL statements)."""
+    ora = next((v for k, v in types.items() if k.lower() == oracle_text.lower()), None)
+    if ora is not None and _NAME.fullmatch(oracle_text):  # a variable: its declared type says it all
+        kind = classify(ora)
+        return Arg(name, kind, map_type(ora) if kind else None)
+    if _NUMBER.fullmatch(oracle_text):
+        return Arg(name, NUMBER, _literal_pg(exp.Literal(this=oracle_text, is_string=False)))
+    if _STRING.fullmatch(oracle_text) and oracle_text != "''":
+        return Arg(name, STRING, "unknown")
+    if oracle_text.upper() == "NULL":
+        return Arg(name, None, "unknown")
     rel = tuple(sorted((k, v) for k, v in types.items() if k.lower() in oracle_text.lower()))
     key = ("argument", oracle_text, rel)
     memo = ctx.memo
@@ -237,6 +247,9 @@ def text_argument(oracle_text: str, ctx: ConversionContext, types: Mapping[str, 
     return Arg(name, found.kind, found.pg)
 
 
+_NAME = re.compile(r"[A-Za-z_][\w$#]*")
+_NUMBER = re.compile(r"\d+(\.\d*)?")
+_STRING = re.compile(r"'(?:[^']|'')*'")
 _PLACEHOLDER = "plx__argument"
 
 
