@@ -15,7 +15,7 @@ EXAMPLES: dict[str, str] = {
     "expr.implicit_to_text": (
         "CREATE TABLE t (n NUMBER, s VARCHAR2(10));\nCREATE VIEW v AS SELECT s || n AS x FROM t;\n"
     ),
-    "expr.implicit_compare": (
+    "expr.implicit_from_text": (
         "CREATE TABLE t (n NUMBER, s VARCHAR2(10));\nCREATE VIEW v AS SELECT n AS x FROM t WHERE s = n;\n"
     ),
     "expr.empty_result_null": VIEW.format("TRIM(a)"),

@@ -41,7 +41,7 @@ class DynMixin(EmitterState):
     def dynamic_with_binds(self, sql_toks, using: list, scope) -> tuple[str, str]:
         """(the USING list, the statement): the binds' types are known to a literal statement's
         conversion (rule plsql.dynamic_bind_types), so that a VARCHAR2 bind compared with a NUMBER
-        column converts as Oracle's implicit TO_NUMBER does (expr.implicit_compare)."""
+        column converts as Oracle's implicit TO_NUMBER does (expr.implicit_from_text)."""
         typed = (
             self.ctx.enabled("plsql.dynamic_bind_types")
             and len(sql_toks) == 1

@@ -112,7 +112,7 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
         else:
             return None
     if STRING in kinds and NUMBER in kinds and any(t.kind == "op" and t.text in _COMPARE_OPS for t in toks):
-        return None  # a string compared with a number: the SQL rules convert it (expr.implicit_compare)
+        return None  # a string compared with a number: the SQL rules convert it (expr.implicit_from_text)
     return join(parts)
 
 

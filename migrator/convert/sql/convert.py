@@ -198,6 +198,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Div: (strings.division,),
     exp.Column: (sql_select.sequence_ref,),
     exp.Placeholder: (_placeholder,),
+    exp.Insert: (implicit.insert_values,),
     exp.EQ: (implicit.compare,),
     exp.NEQ: (implicit.compare,),
     exp.GT: (implicit.compare,),

@@ -1,6 +1,6 @@
 """Oracle's implicit conversions where PostgreSQL has none: the arguments of calls to converted
-routines (rule plsql.call_conversion) and comparisons between strings and numbers or dates (rule
-expr.implicit_compare).
+routines (rule plsql.call_conversion), and strings compared with or written into numbers and
+dates (rule expr.implicit_from_text).
 
 Calls. A call to a routine of the export (`f(x)`, `pkg.f(x)`, a lifted nested subprogram) is
 bound to the signature Oracle would choose (`migrator.convert.signatures`); each argument that
@@ -11,11 +11,13 @@ cast like `TO_DATE` without a format, a number or date reaching a string paramet
 Oracle prints it (`expr.implicit_to_text`). A call Oracle itself would refuse (no signature fits,
 or several fit equally) is reported on the caller instead of failing when its line runs.
 
-Comparisons. Oracle compares a string with a number as numbers and with a date as dates: the
-string side is converted. PostgreSQL has no `bigint = varchar` operator, so such a comparison
-(a VARCHAR2 variable, parameter or dynamic-SQL bind against a NUMBER column) fails at run time —
-where a WHEN OTHERS handler hides it. The string side gets the cast Oracle applies. String
-literals are left alone: PostgreSQL reads an untyped literal as the other side's type itself.
+Strings into numbers and dates. Oracle compares a string with a number as numbers and with a
+date as dates (the string side is converted), and converts a string written into a NUMBER or
+DATE column. PostgreSQL has no `bigint = varchar` operator and no assignment cast from varchar to
+bigint, so such a comparison or INSERT/UPDATE (a VARCHAR2 variable, parameter or dynamic-SQL bind
+against a NUMBER column) fails at run time — where a WHEN OTHERS handler hides it. The string
+gets the cast Oracle applies. String literals are left alone: PostgreSQL reads an untyped literal
+as the other side's type itself.
 """
 
 from __future__ import annotations
@@ -198,19 +200,58 @@ def _string_side(node: exp.Expression, other_kind: str | None, env: TypeEnv) -> 
     return None
 
 
+def _convert_side(node: exp.Expression, side: str, other_kind: str | None, ctx: ConversionContext, env) -> None:
+    operand = node.args[side]
+    to = _string_side(operand, other_kind, env)
+    if to is not None:
+        cast = exp.Cast(this=operand, to=exp.DataType.build(to, dialect="postgres"))
+        cast.meta["ora_done"] = True
+        node.set(side, tag(cast, other_kind))
+        ctx.applied("expr.implicit_from_text")
+
+
 def compare(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
-    """A string compared with a number or a date is converted to the other side's type."""
-    if not isinstance(node, _COMPARISONS) or not ctx.enabled("expr.implicit_compare"):
+    """A string compared with a number or a date is converted to the other side's type; in an
+    UPDATE's SET, a string written into a NUMBER or DATE column is converted to it."""
+    if not isinstance(node, _COMPARISONS) or not ctx.enabled("expr.implicit_from_text"):
+        return None
+    if isinstance(node.parent, exp.Update) and node.arg_key == "expressions":
+        _convert_side(node, "expression", env.kind(node.this), ctx, env)  # the target stays as it is
         return None
     left, right = node.this, node.expression
-    for side, other in (("this", right), ("expression", left)):
-        operand = node.args[side]
-        to = _string_side(operand, env.kind(other), env)
-        if to is not None:
-            cast = exp.Cast(this=operand, to=exp.DataType.build(to, dialect="postgres"))
-            cast.meta["ora_done"] = True
-            node.set(side, tag(cast, env.kind(other)))
-            ctx.applied("expr.implicit_compare")
+    _convert_side(node, "this", env.kind(right), ctx, env)
+    _convert_side(node, "expression", env.kind(left), ctx, env)
+    return None
+
+
+def insert_values(node: exp.Insert, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
+    """INSERT ... VALUES: a string written into a NUMBER or DATE column is converted to it."""
+    if not ctx.enabled("expr.implicit_from_text"):
+        return None
+    target, names = node.this, []
+    if isinstance(target, (exp.Schema, exp.Tuple)):
+        names = [c.name.lower() for c in target.expressions]
+        target = target.this if isinstance(target, exp.Schema) else None
+    merge = node.parent.parent if isinstance(node.parent, exp.When) and node.parent.parent else None
+    if target is None and isinstance(merge, exp.Whens) and isinstance(merge.parent, exp.Merge):
+        target = merge.parent.this  # MERGE ... WHEN NOT MATCHED THEN INSERT: the merge's target
+    cols = env.aliases.get(target.name.lower()) if isinstance(target, exp.Table) else None
+    if cols is None:
+        return None
+    names = names or list(cols)
+    values = node.expression
+    rows = values.expressions if isinstance(values, exp.Values) else [values] if isinstance(values, exp.Tuple) else []
+    for row in rows:
+        out = list(row.expressions)
+        for k, value in enumerate(out[: len(names)]):
+            kind = classify(cols.get(names[k]))
+            to = _string_side(value, kind, env)
+            if to is not None:
+                cast = exp.Cast(this=value, to=exp.DataType.build(to, dialect="postgres"))
+                cast.meta["ora_done"] = True
+                out[k] = tag(cast, kind)
+                ctx.applied("expr.implicit_from_text")
+        row.set("expressions", out)
     return None
 
 

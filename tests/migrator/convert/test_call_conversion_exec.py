@@ -158,6 +158,34 @@ def test_varchar_argument_converts_like_to_number_and_to_date(tmp_path, pg_dsn):
     assert scalar(conn, "SELECT from_text('x', '2023-01-01')") == "handler"
 
 
+WRITES = (
+    BOOKS
+    + """
+CREATE OR REPLACE FUNCTION add_book (p_id IN VARCHAR2, p_copies IN VARCHAR2, p_added IN VARCHAR2)
+    RETURN VARCHAR2 IS
+BEGIN
+    INSERT INTO books (book_id, title, copies, added_on) VALUES (p_id, 'New', p_copies, p_added);
+    UPDATE books SET out_count = p_copies, title = title || '!' WHERE book_id = p_id;
+    RETURN 'added ' || p_id;
+EXCEPTION
+    WHEN OTHERS THEN
+        RETURN 'handler';
+END add_book;
+/
+"""
+)
+
+
+def test_varchar_written_into_number_and_date_columns(tmp_path, pg_dsn):
+    import datetime as dt
+
+    _, conn = migrate_and_deploy(tmp_path, pg_dsn, WRITES)
+    assert scalar(conn, "SELECT add_book('4', '2', '01-MAY-2024')") == "added 4"
+    row = conn.execute("SELECT book_id, title, copies, out_count, added_on FROM books WHERE book_id = 4").fetchone()
+    assert row == (4, "New!", 2, 2, dt.datetime(2024, 5, 1))
+    assert scalar(conn, "SELECT add_book('5', 'two', NULL)") == "handler"  # ORA-01722 in Oracle too
+
+
 # ---- 2b. a VARCHAR2 bind compared with a NUMBER column in dynamic SQL -----------------------------
 BINDS = (
     BOOKS
