@@ -9,10 +9,11 @@ variable's real type — and sent to the server as a protocol-level Parse (what 
 the execution role, inside a transaction that is rolled back. Parse analysis resolves tables,
 columns, functions, operators and types exactly as execution would.
 
-Conservative by construction: an error counts only when its position points at a name that the
-catalog confirms exists nowhere (a function of that name in no schema, a column that is no
-variable, ...). Any other error (an operator between parameter types the server had to guess, a
-call whose arguments do not match an existing function) says nothing sure and is ignored.
+Conservative by construction: a name is missing only when the error's position points at a name
+that the catalog confirms exists nowhere (a function of that name in no schema, a column that is
+no variable, ...). A call whose arguments match no signature of an existing function is no missing
+name: harness.call_resolution reports it as an unresolved call. Any other error (an operator
+between parameter types the server had to guess) says nothing sure and is ignored.
 """
 
 from __future__ import annotations
@@ -211,6 +212,12 @@ def describe(conn: psycopg.Connection, check: CheckText) -> dict[str, int] | Non
 def parse_on_server(conn: psycopg.Connection, check: CheckText, keep: bool = False) -> tuple[str, int | None] | None:
     """(SQLSTATE, 1-based character position) of the Parse error, or None when it analyses.
     Parameters the server cannot type on its own are retried as text."""
+    error = parse_error(conn, check, keep)
+    return error[:2] if error is not None else None
+
+
+def parse_error(conn: psycopg.Connection, check: CheckText, keep: bool = False) -> tuple[str, int | None, str] | None:
+    """`parse_on_server` with the server's primary message as a third element."""
     for types in (check.types, tuple(t or TEXT_OID for t in check.types)):
         conn.execute(f"SAVEPOINT {_SAVEPOINT}")
         res = conn.pgconn.prepare(b"", check.text.encode("utf-8"), list(types) or None)
@@ -218,7 +225,8 @@ def parse_on_server(conn: psycopg.Connection, check: CheckText, keep: bool = Fal
         if res.status != pq.ExecStatus.COMMAND_OK:
             state = (res.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
             pos = res.error_field(pq.DiagnosticField.STATEMENT_POSITION)
-            error = (state, int(pos) if pos else None)
+            message = (res.error_field(pq.DiagnosticField.MESSAGE_PRIMARY) or b"").decode("utf-8", "replace")
+            error = (state, int(pos) if pos else None, message)
         if error is not None or not keep:  # `keep`: the caller describes it, then rolls back
             conn.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
         if error is None or error[0] != "42P18" or 0 not in check.types:

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 import psycopg
 from pglast import ast
 
+from harness.call_resolution import check_calls, own_calls
 from harness.missing_names import missing_name
 from harness.prepare_check import (
     CheckText,
     constant_string,
     describe,
-    parse_on_server,
+    parse_error,
     single_statement,
     sources,
     substitute,
@@ -43,10 +44,13 @@ class UnitReferences:
     """What one unit's routines reference, as one method resolved it."""
 
     method: str
-    problems: list[str] = field(default_factory=list)  # plpgsql_check's errors: unresolved
+    # plpgsql_check's errors; with PREPARE, calls whose callee exists but whose arguments match
+    # none of its signatures (harness.call_resolution): unresolved
+    problems: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # names PostgreSQL could not resolve, confirmed missing
     unchecked: list[str] = field(default_factory=list)  # routines whose body could not be read
     statements: int = 0  # statements and expressions the server analysed
+    calls: int = 0  # calls of the deployed code's own routines in them that the server resolved
     skipped: int = 0  # not analysable before run time (DDL, dynamic SQL built at run time)
 
 
@@ -172,13 +176,14 @@ def resolve_in_transaction(
     routines = {unit: [load_routine(conn, oid, catalog) for oid in oids] for unit, oids in created.items()}
     made = created_relations([r for rs in routines.values() for r in rs])
     out: dict[str, UnitReferences] = {}
+    seen: dict[tuple, bool] = {}
     for unit_id, unit_routines in routines.items():
         found = UnitReferences(METHOD_PREPARE)
         for routine in unit_routines:
             if routine.problem:
                 found.unchecked.append(f"{routine.signature}: {routine.problem}")
                 continue
-            _check_routine(conn, routine, (made, ignore), catalog, found)
+            _check_routine(conn, routine, (made, ignore), (catalog, seen), found)
         out[unit_id] = found
     return out
 
@@ -187,10 +192,11 @@ def _check_routine(
     conn: psycopg.Connection,
     routine: Routine,
     names: tuple[frozenset[str], frozenset[str]],
-    catalog: Catalog,
+    catalogs: tuple[Catalog, dict[tuple, bool]],
     found: UnitReferences,
 ) -> None:
     made, ignore = names
+    catalog, seen = catalogs
     saved = _apply_config(catalog, routine.config)
     try:
         _describe_loops(conn, routine)
@@ -203,12 +209,18 @@ def _check_routine(
                     found.skipped += 1
                     continue
                 found.statements += 1
-                error = parse_on_server(conn, check)
+                error = parse_error(conn, check)
                 missing: list[str | None] = list(check.missing)
-                missing.append(missing_name(catalog, check, error, routine, made, ignore) if error else None)
+                missing.append(missing_name(catalog, check, error[:2], routine, made, ignore) if error else None)
                 for name in filter(None, missing):
                     if (entry := f"{name} ({routine.signature} line {expr.line})") not in found.missing:
                         found.missing.append(entry)
+                calls = check_calls(catalog, check, error) if not missing[-1] else None
+                if calls is not None and calls.resolved:
+                    found.calls += own_calls(catalog, check, seen)
+                if calls is not None and calls.problem:
+                    if (entry := f"{routine.signature} line {expr.line}: {calls.problem}") not in found.problems:
+                        found.problems.append(entry)
     finally:
         _apply_config(catalog, saved)
 

@@ -120,6 +120,11 @@ class ConversionContext:
     # fragment converts the same way every time). None switches memoisation off, e.g. to measure
     # cold conversion speed on a replicated corpus.
     memo: dict | None = field(default_factory=dict)
+    # Signatures of the nested subprograms lifted so far in this run (plain name parts of the
+    # lifted routine → migrator.convert.signatures.RoutineSig list): calls to them are bound like
+    # calls to the catalog's routines. A lifted name is unique to its owner, so this never needs
+    # resetting between units.
+    local_routines: dict[tuple[str, ...], list] = field(default_factory=dict)
 
     @property
     def schema(self) -> str:

@@ -54,6 +54,8 @@ NULLS, TEXT, STRINGS, DATES = "sql/nulls.py", "sql/text.py", "sql/strings.py", "
 SELECT, TYPES = "sql/select.py", "datatypes.py"
 SQL_EXEC, SQL_TEXT = "test_sql_exec.py::", "test_sql_exec_text.py::"
 PLSQL_EXEC = "test_plsql_exec.py::"
+CALLS_EXEC = "test_call_conversion_exec.py::"
+COMPARISONS = ("exp.EQ", "exp.NEQ", "exp.GT", "exp.GTE", "exp.LT", "exp.LTE")
 EXPR_EXEC = SQL_EXEC + "test_expression_matches_oracle"
 
 # fmt: off
@@ -72,6 +74,10 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("expr.implicit_to_text", "numbers and dates in text contexts printed as Oracle prints them",
          on("implicit number/date → text", ("exp.DPipe", "exp.ToChar"), TEXT, "golden:sql/concat_number_text", SQL_TEXT + "test_to_text_overloads"),
+    ),
+    rule("expr.implicit_from_text", "a string compared with or written into a number or a date → converted to it",
+         on("VARCHAR2 compared with NUMBER or DATE (implicit TO_NUMBER, TO_DATE)", COMPARISONS, "sql/implicit.py", "golden:sql/implicit_from_text", CALLS_EXEC + "test_varchar_argument_converts_like_to_number_and_to_date"),
+         on("VARCHAR2 written into a NUMBER or DATE column (INSERT, UPDATE SET)", ("exp.Insert", "exp.EQ"), "sql/implicit.py", "golden:plsql/dynamic_binds", CALLS_EXEC + "test_varchar_written_into_number_and_date_columns"),
     ),
     rule("expr.empty_result_null", "TRIM/LTRIM/RTRIM/TRANSLATE/REGEXP_REPLACE: an empty result is NULL",
          on("TRIM, TRANSLATE, REGEXP_REPLACE", ("exp.Trim", "exp.Translate", "exp.RegexpReplace"), TEXT, "golden:sql/replace_trim_empty"),
@@ -251,6 +257,15 @@ RULES: tuple[RuleInfo, ...] = (
     rule("plsql.procedure", "CREATE PROCEDURE → PL/pgSQL procedure (calls become CALL)",
          on("CREATE PROCEDURE", "ast.Routine", "plsql/emit_routine.py", "golden:plsql/procedure_loops", PLSQL_EXEC + "test_out_params_through_call_and_defaults"),
          on("procedure call", "ast.Call", "plsql/emit_call.py", "golden:plsql/exceptions_user"),
+    ),
+    rule("plsql.call_conversion", "calls of converted routines: the overload Oracle picks, arguments converted to it",
+         on("call of a converted routine (implicit argument conversion, overloads)", ("ast.Call", "exp.Anonymous"), ("plsql/emit_call.py", "sql/implicit.py"), "golden:plsql/call_conversion", CALLS_EXEC + "test_number_argument_reaches_an_integer_parameter", CALLS_EXEC + "test_the_overload_oracle_picks"),
+    ),
+    rule("plsql.out_after_default", "an OUT parameter after a defaulted one → INOUT ... DEFAULT NULL; the default kept",
+         on("DEFAULT before an OUT parameter", "ast.Param", "plsql/emit_routine.py", "golden:plsql/call_conversion", CALLS_EXEC + "test_default_before_out_parameter_keeps_every_call_form"),
+    ),
+    rule("plsql.dynamic_bind_types", "EXECUTE IMMEDIATE / OPEN FOR ... USING: binds typed by their values",
+         on("EXECUTE IMMEDIATE ... USING (binds)", ("ast.ExecImmediate", "ast.Open"), "plsql/emit_dyn.py", "golden:plsql/dynamic_binds", CALLS_EXEC + "test_varchar_bind_compared_with_number_column"),
     ),
     rule("plsql.package", "package spec/body → a schema with functions and session state",
          on("CREATE PACKAGE [BODY]", "ast.Package", "plsql/emit_package.py", "golden:plsql/package_state", PLSQL_EXEC + "test_package_state_per_session_and_init_once"),

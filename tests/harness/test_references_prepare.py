@@ -69,7 +69,8 @@ BEGIN IF p < 0 THEN CALL s.nowhere(p); END IF; END $$;"""
 SPEC = "CREATE FUNCTION pkg_f() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;"
 BODY = """CREATE OR REPLACE FUNCTION pkg_f() RETURNS int LANGUAGE plpgsql AS $$
 BEGIN RETURN (SELECT gone FROM t LIMIT 1); END $$;"""
-# A call whose arguments match no signature of an existing function: not sure, never reported.
+# A call whose arguments match no signature of an existing function: never a missing name, but an
+# unresolved call (harness.call_resolution) — it fails whenever its line runs.
 WRONG_ARGS = """CREATE FUNCTION wrong_args(p int) RETURNS int LANGUAGE plpgsql AS $$
 BEGIN IF p < 0 THEN RETURN latent(p, p); END IF; RETURN p; END $$;"""
 
@@ -168,9 +169,14 @@ def test_a_missing_declared_type_is_rejected_at_deploy(verdicts):
     assert v.category == "rejected" and "no_such_type" in v.reason
 
 
-def test_an_existing_function_called_with_other_arguments_is_not_reported(verdicts):
+def test_an_existing_function_called_with_other_arguments_is_unresolved_not_missing(verdicts):
     v = verdicts["function:s.wrong_args"]
-    assert v.category == "correct", v.reason  # the branch never runs; the name exists: not sure
+    # the branch never runs and the name exists: not rejected, but not correct either
+    assert v.category == "unverified" and v.reason == "references unresolved", v.reason
+    assert v.references == (
+        "unresolved: wrong_args(integer) line 2: call latent(...) matches no signature: "
+        "function latent(integer, integer) does not exist"
+    )
 
 
 def test_a_relation_created_by_a_body_is_never_missing(verdicts):

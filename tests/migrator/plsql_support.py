@@ -7,6 +7,7 @@ from pathlib import Path
 
 from migrator.convert import plsql
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
+from migrator.convert.ddl import dispatch as ddl
 from migrator.source.units import SourceSpan, Unit, UnitKind
 
 _HEAD = re.compile(
@@ -68,9 +69,12 @@ def split_sql(text: str, schema: str = "s") -> list[Unit]:
 
 
 def catalog_for(units: list[Unit], schema: str = "s") -> Catalog:
+    """The catalog as `migrator.convert.dispatch.build_catalog` builds it: the DDL converter's
+    pass (column types for the SQL rules), then the PL/SQL passes."""
     cat = Catalog(default_schema=schema)
     for u in units:
         cat.add(CatalogEntry(u.kind, u.schema, u.name, u.id))
+    ddl.prepare(units, cat)
     plsql.prepare(units, cat)
     return cat
 

@@ -16,6 +16,9 @@ EXAMPLES: dict[str, str] = {
     "expr.implicit_to_text": (
         "CREATE TABLE t (n NUMBER, s VARCHAR2(10));\nCREATE VIEW v AS SELECT s || n AS x FROM t;\n"
     ),
+    "expr.implicit_from_text": (
+        "CREATE TABLE t (n NUMBER, s VARCHAR2(10));\nCREATE VIEW v AS SELECT n AS x FROM t WHERE s = n;\n"
+    ),
     "expr.empty_result_null": VIEW.format("TRIM(a)"),
     "expr.replace": VIEW.format("REPLACE(a, 'x')"),
     "expr.nls_numeric": VIEW.format("TO_CHAR(a, '9G990D00', 'NLS_NUMERIC_CHARACTERS='',.''')"),
@@ -89,6 +92,18 @@ EXAMPLES: dict[str, str] = {
     "data.insert_all": "INSERT ALL INTO t (a) VALUES (1) INTO t (a) VALUES (2) SELECT * FROM dual;\n",
     "plsql.function": "CREATE OR REPLACE FUNCTION f RETURN NUMBER IS BEGIN RETURN 1; END;\n/\n",
     "plsql.procedure": "CREATE OR REPLACE PROCEDURE p IS BEGIN NULL; END;\n/\n",
+    "plsql.call_conversion": (
+        "CREATE OR REPLACE FUNCTION f (p IN PLS_INTEGER) RETURN NUMBER IS BEGIN RETURN p; END;\n/\n"
+        "CREATE OR REPLACE FUNCTION g RETURN NUMBER IS v NUMBER := 1; BEGIN RETURN f(v); END;\n/\n"
+    ),
+    "plsql.out_after_default": (
+        "CREATE OR REPLACE PROCEDURE p (a IN NUMBER DEFAULT 1, b OUT NUMBER) IS BEGIN b := a; END;\n/\n"
+    ),
+    "plsql.dynamic_bind_types": (
+        "CREATE TABLE t (n NUMBER);\n"
+        "CREATE OR REPLACE FUNCTION f (p IN VARCHAR2) RETURN NUMBER IS c NUMBER; BEGIN "
+        "EXECUTE IMMEDIATE 'SELECT COUNT(*) FROM t WHERE n = :1' INTO c USING p; RETURN c; END;\n/\n"
+    ),
     "plsql.package": (
         "CREATE OR REPLACE PACKAGE pk IS PROCEDURE p; END pk;\n"
         "/\n"

@@ -10,17 +10,26 @@ plsql.empty_string_params (string inputs: '' → NULL on entry, as Oracle never 
 
 from __future__ import annotations
 
-from migrator.convert.context import ConversionContext
+from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_package import emit_package
 from migrator.convert.plsql.emit_trigger import emit_trigger
 from migrator.convert.plsql.emit_unit import emit_anonymous, emit_routine_unit, emit_type_body
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.parse_unit import TypeBody
-from migrator.convert.plsql.prepare import parsed, prepare
+from migrator.convert.plsql.prepare import parsed
+from migrator.convert.plsql.prepare import prepare as prepare_catalog
+from migrator.convert.plsql.prepare_sigs import prepare_signatures
 from migrator.source.units import Unit
 
 __all__ = ["prepare", "convert_unit"]
+
+
+def prepare(units: list[Unit], catalog: Catalog) -> None:
+    """The whole-schema passes: what each unit declares, then every routine's converted signature
+    (which needs the declarations of every package and table first)."""
+    prepare_catalog(units, catalog)
+    prepare_signatures(units, catalog)
 
 
 def convert_unit(unit: Unit, ctx: ConversionContext) -> str:

@@ -1,24 +1,26 @@
 """Procedure-call statements: calls of standalone, package and lifted routines (CALL or PERFORM,
-OUT arguments written back, defaults moved to call sites), object methods, DBMS_OUTPUT (rule
-plsql.dbms_output) and DBMS_LOCK.SLEEP. RAISE_APPLICATION_ERROR is `emit_exceptions`; collection
+OUT arguments written back), each bound to the callee's converted signature as Oracle binds it and
+its arguments converted where PostgreSQL would not pass them (rule plsql.call_conversion; calls in
+expressions are `sql/implicit.py`), object methods, DBMS_OUTPUT (rule plsql.dbms_output) and
+DBMS_LOCK.SLEEP. RAISE_APPLICATION_ERROR is `emit_exceptions`; collection
 EXTEND/DELETE/TRIM are `emit_collections`."""
 
 from __future__ import annotations
 
-import re
-
 from harness.quoting import quote_ident
+from migrator.convert import signatures
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.emit_routine import dropped_defaults
 from migrator.convert.plsql.naming import derived, label, sql
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.prepare_sigs import distinct, signature
 from migrator.convert.plsql.state import EmitterState
+from migrator.convert.plsql.symbols import PgType
+from migrator.convert.signatures import Arg, Binding, ParamSig, RoutineSig
+from migrator.convert.sql.implicit import convert_text
 from migrator.source.lexer import split_top_level
 
 IND = "    "
-# A converted named argument: `name => value`, the name as `quote_ident` writes it.
-_NAMED_ARG = re.compile(r'("(?:[^"]|"")*"|[a-z_][a-z0-9_$]*) => ')
 
 
 class CallMixin(EmitterState):
@@ -51,39 +53,96 @@ class CallMixin(EmitterState):
         if parts[0].upper().startswith(("DBMS_", "UTL_", "APEX_", "OWA_", "HTP")) and kind is None:
             self.unconverted("Oracle supplied package", f"{label(parts)} has no PostgreSQL equivalent", st.line)
             return [f"{ind}{unconverted_marker('supplied package call', label(parts))};"]
-        args = self.call_args(st.args, scope)
-        pre, post = self.out_binds(sigs, args, st.args, scope) if kind == "PROCEDURE" else ([], [])
-        args = ", ".join(args + self.moved_defaults(sigs, args, scope))
+        pieces = [
+            (norm_name(a[0]), a[2:]) if len(a) > 2 and a[1].is_op("=>") else (None, a)
+            for a in (split_top_level(st.args) if st.args else [])
+        ]
+        found = self.call_signatures(parts, scope) or []
+        typed = [self.expr_typed(value, scope, name, typed=bool(found)) for name, value in pieces]
+        binding = self.bind_call(parts, found, [arg for _, arg in typed], st.line)
+        if isinstance(binding, str):
+            return [f"{ind}{binding};"]
+        pre: list[str] = []
+        post: list[str] = []
+        args = []
+        for k, ((name, value), (text, arg)) in enumerate(zip(pieces, typed)):
+            param = binding.params[k] if binding is not None else None
+            if param is not None and param.mode != "IN" and kind == "PROCEDURE":
+                text = self.out_argument(value, param, scope, pre, post) or text
+            elif param is not None:
+                text = self.in_argument(text, arg, param, len(found) > 1)
+            args.append(f"{quote_ident(name)} => {text}" if name is not None else text)
         if kind == "FUNCTION":
-            return [f"{ind}PERFORM {target}({args});"]
+            return [f"{ind}PERFORM {target}({', '.join(args)});"]
         if self.ctx.enabled("plsql.procedure"):  # the definitions are what the rule converts
             self.ctx.applied("plsql.procedure")
-        return [f"{ind}{s}" for s in pre + [f"CALL {target}({args});"] + post]
+        return [f"{ind}{s}" for s in pre + [f"CALL {target}({', '.join(args)});"] + post]
 
-    def out_binds(self, sigs: list, args: list[str], toks, scope) -> tuple[list[str], list[str]]:
-        """PL/pgSQL's CALL writes OUT/INOUT results only into variables: an argument such as a
-        collection element or a package variable goes through its assignment target (a temporary
-        with write-back), replacing args[k] in place; returns the statements before/after the CALL."""
-        fits = [r for r in sigs if len(r.params) >= len(args)]
-        if len(fits) != 1 or not toks:
-            return [], []
-        params = {p.name: p for p in fits[0].params}
-        pre, post = [], []
-        for k, arg in enumerate(split_top_level(toks)):
-            named = len(arg) > 2 and arg[1].is_op("=>")
-            p = params.get(norm_name(arg[0])) if named else (fits[0].params[k] if k < len(fits[0].params) else None)
-            value = arg[2:] if named else arg
-            if p is None or p.mode == "IN":
-                continue
-            lv = self.lvalue(value, scope, into=True)
-            if lv.target.startswith("aa:") or not (lv.setup or lv.finish):
-                continue  # a plain variable (or a whole sparse table, left as is) is writable
-            if p.mode == "INOUT" and not lv.setup:
-                pre.append(f"{lv.target} := {self.expr(value, scope)};")
-            pre += lv.setup
-            post += lv.finish
-            args[k] = f"{quote_ident(p.name)} => {lv.target}" if named else lv.target
-        return pre, post
+    # ---- binding a call to the callee's converted signature (rule plsql.call_conversion) -------
+    def call_signatures(self, parts: list[str], scope) -> list[RoutineSig] | None:
+        """The converted signatures of the routine `parts` names: a lifted nested subprogram, a
+        member of the package being converted, or a routine of the catalog."""
+        sym = scope.get(parts[0]) if len(parts) == 1 else None
+        if sym is not None and sym.kind == "routine" and sym.routine is not None:
+            return distinct([signature(self, r, sym.routine, scope) for r in sym.sigs])
+        if self.pkg and len(parts) == 1 and parts[0] in self.pkg_members((self.pkg,)):
+            return signatures.lookup(self.catalog, (self.pkg, parts[0]), self.schema)
+        return signatures.lookup(self.catalog, tuple(parts), self.schema)
+
+    def bind_call(self, parts: list[str], found: list[RoutineSig], args: list[Arg], line: int) -> Binding | str | None:
+        """The signature of `found` Oracle binds the call to (None: an unknown callee, or overloads
+        PostgreSQL is left to tell apart); a call Oracle would refuse is reported and its marker
+        returned."""
+        if not found or not self.ctx.enabled("plsql.call_conversion"):
+            return None
+        chosen = signatures.choose(found, args)
+        if isinstance(chosen, str):
+            self.unconverted("call of a converted routine", f"{label(tuple(parts))}: {chosen}", line)
+            return unconverted_marker("call of a converted routine", f"{label(tuple(parts))}: {chosen}")
+        if chosen is None:
+            self.ctx.note(f"call of {label(tuple(parts))}: overload left to PostgreSQL (argument types unknown)")
+        return chosen
+
+    def in_argument(self, text: str, arg: Arg, param: ParamSig, overloaded: bool) -> str:
+        """An IN argument converted where PostgreSQL would not pass it to `param` as Oracle does."""
+        how = signatures.conversion(arg, param)
+        if how is None and overloaded and arg.pg == "unknown" and signatures.family(param.pg):
+            how = "cast"  # an untyped literal or NULL: PostgreSQL must pick the same overload
+        if how is None:
+            return text
+        self.ctx.applied("plsql.call_conversion")
+        return convert_text(text, how, param, self.ctx, arg.kind)
+
+    def out_argument(self, value, param: ParamSig, scope, pre: list[str], post: list[str]) -> str | None:
+        """An OUT/IN OUT argument: PL/pgSQL's CALL writes results only into variables, and since
+        PostgreSQL 14 their types choose the procedure too. A target that is no plain variable (a
+        collection element, a package variable), or whose type PostgreSQL would not pass to the
+        parameter, goes through a temporary of the parameter's type, written back after the CALL.
+        Returns the argument's text, or None to keep the converted expression."""
+        lv = self.lvalue(value, scope, into=True)
+        if lv.target.startswith("aa:"):
+            return None  # a whole sparse nested table: left as is
+        have = (lv.type or self.target_type(value, scope) or PgType("")).pg or None
+        convert = (
+            self.ctx.enabled("plsql.call_conversion")
+            and not signatures.resolves(have, param.pg)
+            and "%" not in param.pg
+        )
+        if not convert and not (lv.setup or lv.finish):
+            return None  # a plain variable PostgreSQL passes as it is
+        pre += lv.setup
+        if convert:
+            tmp = self.temp(param.pg)
+            if param.mode == "INOUT":
+                pre.append(f"{tmp} := {lv.target if lv.setup else self.expr(value, scope)};")
+            post.append(f"{lv.target} := {tmp};")
+            self.ctx.applied("plsql.call_conversion")
+        else:
+            tmp = lv.target
+            if param.mode == "INOUT" and not lv.setup:
+                pre.append(f"{tmp} := {self.expr(value, scope)};")
+        post += lv.finish
+        return tmp
 
     def resolve_routine(self, parts, scope) -> tuple[str, str | None, list]:
         """Qualified PostgreSQL name (SQL text) of a called routine, procedure/function, and its
@@ -104,25 +163,6 @@ class CallMixin(EmitterState):
             sigs = entry.info["plsql_sigs"]
             return sql((entry.schema, entry.name)), sigs[0].kind, sigs
         return sql(tuple(parts)), None, []
-
-    def moved_defaults(self, sigs: list, args: list[str], scope) -> list[str]:
-        """Named arguments for defaults that moved from the callee's signature to its call sites."""
-        named = {m.group(1) for a in args if (m := _NAMED_ARG.match(a))}  # as quote_ident wrote them
-        positional = len(args) - len(named)
-        fits = [
-            r
-            for r in sigs
-            if len(r.params) >= len(args) and all(n in {quote_ident(p.name) for p in r.params} for n in named)
-        ]
-        if len(fits) != 1:
-            return []
-        r = fits[0]
-        extra = []
-        for k in sorted(dropped_defaults(r)):
-            p = r.params[k]
-            if k >= positional and quote_ident(p.name) not in named:
-                extra.append(f"{quote_ident(p.name)} => {self.expr(p.default, scope)}")
-        return extra
 
     # ---- DBMS_OUTPUT / RAISE_APPLICATION_ERROR --------------------------------------------------
     def dbms_output(self, member: str, st, scope, ind):

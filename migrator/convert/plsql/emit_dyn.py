@@ -1,6 +1,6 @@
 """Dynamic SQL: EXECUTE IMMEDIATE (INTO, USING, RETURNING) and the statement text of OPEN ... FOR.
-A literal statement is converted like static SQL with its :binds numbered; text built at run time
-is executed as written. BULK COLLECT here is refused in `emit_bulk`."""
+A literal statement is converted like static SQL with its :binds numbered and typed by their USING
+values (rule plsql.dynamic_bind_types); text built at run time is executed as written. BULK COLLECT here is refused in `emit_bulk`."""
 
 from __future__ import annotations
 
@@ -8,19 +8,23 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.exprs import render
 from migrator.convert.plsql.state import EmitterState
+from migrator.convert.sql.expression_types import DATE, NUMBER, STRING, TIMESTAMP
+from migrator.convert.sql.implicit import UNKNOWN_BIND
 from migrator.source.lexer import LexError, Token, string_value, tokenize
 
 IND = "    "
+# A bind's Oracle type, as far as the converter knows it, spelled for the SQL converter.
+_KIND_SPELLING = {NUMBER: "NUMBER", STRING: "VARCHAR2", DATE: "DATE", TIMESTAMP: "TIMESTAMP"}
 
 
 class DynMixin(EmitterState):
     # ---- EXECUTE IMMEDIATE -----------------------------------------------------------------
     def st_execimmediate(self, st: A.ExecImmediate, scope, ind):
-        sql = self.dynamic_sql(st.sql, scope)
         if any(mode != "IN" for mode, _ in st.using):
+            sql = self.dynamic_sql(st.sql, scope)
             self.unconverted("EXECUTE IMMEDIATE USING OUT", "OUT binds of dynamic SQL", st.line)
             return [f"{ind}{unconverted_marker('EXECUTE IMMEDIATE USING OUT', sql)};"]
-        using = ", ".join(self.expr(a, scope) for _, a in st.using)
+        using, sql = self.dynamic_with_binds(st.sql, [a for _, a in st.using], scope)
         into = st.into or st.returning
         text = f"EXECUTE {sql}"
         setup, finish = [], []
@@ -34,17 +38,31 @@ class DynMixin(EmitterState):
             text += f" USING {using}"
         return self.into_statement(text, setup, finish, ind)
 
-    def dynamic_sql(self, toks, scope) -> str:
+    def dynamic_with_binds(self, sql_toks, using: list, scope) -> tuple[str, str]:
+        """(the USING list, the statement): the binds' types are known to a literal statement's
+        conversion (rule plsql.dynamic_bind_types), so that a VARCHAR2 bind compared with a NUMBER
+        column converts as Oracle's implicit TO_NUMBER does (expr.implicit_from_text)."""
+        typed = (
+            self.ctx.enabled("plsql.dynamic_bind_types")
+            and len(sql_toks) == 1
+            and string_value(sql_toks[0]) is not None
+        )
+        values = [self.expr_typed(a, scope, typed=typed) for a in using]
+        binds = [_KIND_SPELLING.get(arg.kind, UNKNOWN_BIND) for _, arg in values] if typed else None
+        return ", ".join(text for text, _ in values), self.dynamic_sql(sql_toks, scope, binds)
+
+    def dynamic_sql(self, toks, scope, binds: list[str] | None = None) -> str:
         """A literal statement is converted like static SQL, with :binds → $n in order of
-        appearance (Oracle binds dynamic SQL by position); other strings are built at run time,
-        so only their placeholders can be rewritten (by oracompat.bind_positional)."""
+        appearance (Oracle binds dynamic SQL by position; `binds` are their Oracle types, when
+        known); other strings are built at run time, so only their placeholders can be rewritten
+        (by oracompat.bind_positional)."""
         value = string_value(toks[0]) if len(toks) == 1 else None
         if value is not None:
-            return self.literal_dynamic(value, toks[0])
+            return self.literal_dynamic(value, toks[0], binds)
         self.ctx.note("dynamic SQL text built at run time is executed as is: its Oracle-specific SQL is not converted")
         return f"oracompat.bind_positional({self.expr(toks, scope)})"
 
-    def literal_dynamic(self, value: str, tok) -> str:
+    def literal_dynamic(self, value: str, tok, binds: list[str] | None = None) -> str:
         try:
             inner = tokenize(value)
         except LexError:
@@ -56,6 +74,7 @@ class DynMixin(EmitterState):
             self.unconverted("dynamic PL/SQL block", "an anonymous block executed dynamically", tok)
             return unconverted_marker("dynamic PL/SQL block", value)
         ph: dict[str, str] = {}
+        types: dict[str, str] = {}
         n = 0
         walked = []
         for t in inner:
@@ -63,6 +82,8 @@ class DynMixin(EmitterState):
                 n += 1
                 name = f"plx__b{n}"
                 ph[name] = f"${n}"
+                if binds is not None and n <= len(binds):
+                    types[name] = binds[n - 1]
                 walked.append(Token("ph", name, 0, 0))
             else:
                 walked.append(t)
@@ -70,7 +91,9 @@ class DynMixin(EmitterState):
         if head in ("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE"):
             from migrator.convert.plsql import sqlconv
 
-            out = sqlconv.convert("stmt", render(walked), self.ctx, {})
+            out = sqlconv.convert("stmt", render(walked), self.ctx, types)
+            if any(f"CAST({name} AS" in out for name in types):  # a bind converted by its type
+                self.ctx.applied("plsql.dynamic_bind_types")
         else:
             out = render(walked)  # DDL and the like: sqlglot's Oracle DDL is partial
             self.ctx.note(f"dynamic statement kept as written: {value[:60]}")

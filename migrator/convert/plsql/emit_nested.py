@@ -12,6 +12,7 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.prepare_sigs import distinct, signature
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import Token
@@ -50,6 +51,8 @@ class NestedMixin(EmitterState):
             sym = scope.add(Sym(r.name, "routine", routine=lifted))
         if not any(len(x.params) == len(r.params) and x.block is not None for x in sym.sigs):
             sym.sigs = [x for x in sym.sigs if x.block is not None or len(x.params) != len(r.params)] + [r]
+        # calls in expressions and SQL bind to it like calls to the catalog's routines
+        self.ctx.local_routines[lifted] = distinct([signature(self, x, lifted, scope) for x in sym.sigs])
         if r.block is None:
             return  # forward declaration
         own = {p.name for p in r.params} | {getattr(d, "name", "") for d in r.block.decls}

@@ -28,15 +28,14 @@ def routine_head(kind: str, qname: tuple[str, str], params: list[str], ret: str 
     return f"CREATE OR REPLACE PROCEDURE {sql(qname)}({plist})"
 
 
-def dropped_defaults(r: A.Routine) -> set[int]:
-    """Indexes of procedure parameters whose DEFAULT must move to the call sites: PostgreSQL
-    rejects a defaulted parameter anywhere before an OUT/INOUT parameter of a procedure."""
+def out_after_default(r: A.Routine) -> set[int]:
+    """Indexes of procedure parameters that follow a defaulted one and are OUT or IN OUT without
+    a default. PostgreSQL needs a default on each of them (a procedure's OUT parameters are part
+    of its call signature) but refuses one on an OUT parameter; an INOUT parameter may have one."""
     if r.kind != "PROCEDURE":
         return set()
-    last_out = max((k for k, p in enumerate(r.params) if p.mode != "IN"), default=-1)
-    if last_out < 0:
-        return set()
-    return {k for k, p in enumerate(r.params[:last_out]) if p.default is not None}
+    first = next((k for k, p in enumerate(r.params) if p.default is not None), len(r.params))
+    return {k for k, p in enumerate(r.params) if k > first and p.mode != "IN" and p.default is None}
 
 
 class RoutineEmitter:
@@ -44,21 +43,29 @@ class RoutineEmitter:
 
     def __init__(self, em):
         self.em = em
+        self.reset: list[str] = []  # OUT parameters made INOUT: set to NULL on entry
 
     def params(self, r: A.Routine, scope: Scope) -> list[str]:
         em = self.em
         out, seen_default = [], False
-        dropped = dropped_defaults(r)
+        after_default = out_after_default(r)
+        if after_default and not em.ctx.enabled("plsql.out_after_default"):
+            # as written, PostgreSQL refuses it: an OUT parameter after one with a default
+            em.unconverted("OUT parameter after a default", "rule plsql.out_after_default is disabled", r.line)
+            after_default = set()
         for k, p in enumerate(r.params):
             t = em.resolve_type(p.type, scope)
             scope.add(Sym(p.name, "param", t))
             mode = {"IN": "", "OUT": "OUT ", "INOUT": "INOUT "}[p.mode]
             text = f"{mode}{quote_ident(p.name)} {t.pg}"
-            if k in dropped:
-                em.ctx.note(
-                    f"parameter {p.name}: DEFAULT moved to the call sites (PostgreSQL forbids a "
-                    "defaulted parameter before an OUT parameter of a procedure)"
-                )
+            if k in after_default:
+                # Every Oracle call form keeps working (positional, named, leaving the default
+                # out); the caller's variable comes in, so an OUT parameter starts NULL as in Oracle
+                text = f"INOUT {quote_ident(p.name)} {t.pg} DEFAULT NULL"
+                if p.mode == "OUT":
+                    self.reset.append(f"{quote_ident(p.name)} := NULL;")
+                em.ctx.applied("plsql.out_after_default")
+                em.ctx.note(f"parameter {p.name}: INOUT DEFAULT NULL (follows a defaulted parameter)")
             elif p.default is not None:
                 seen_default = True
                 text += f" DEFAULT {em.expr(p.default, scope)}"
@@ -133,7 +140,8 @@ class RoutineEmitter:
         scope = parent.child()
         params = self.params(r, scope)
         ret = self.returns(r, scope) if r.kind == "FUNCTION" else None
-        body = self.body(r.block, scope, owner, (head_stmts or []) + self.empty_strings(r, scope), [])
+        head = (head_stmts or []) + self.reset + self.empty_strings(r, scope)
+        body = self.body(r.block, scope, owner, head, [])
         em.ctx.applied(rule)
         if em.frame.autonomous:
             return em.autonomous_routine(r, qname, params, ret, body, scope)

@@ -124,12 +124,8 @@ class SqlMixin(EmitterState):
         if st.query is not None:
             out.append(f"{ind}OPEN {name} FOR {self.query_text(st.query, scope)};")
         elif st.dynamic is not None:
-            using = ", ".join(self.expr(u, scope) for u in st.using)
-            out.append(
-                f"{ind}OPEN {name} FOR EXECUTE {self.dynamic_sql(st.dynamic, scope)}"
-                + (f" USING {using}" if using else "")
-                + ";"
-            )
+            using, text = self.dynamic_with_binds(st.dynamic, st.using, scope)
+            out.append(f"{ind}OPEN {name} FOR EXECUTE {text}" + (f" USING {using}" if using else "") + ";")
         else:
             args = f"({', '.join(self.call_args(st.args, scope))})" if st.args else ""
             out.append(f"{ind}OPEN {name}{args};")

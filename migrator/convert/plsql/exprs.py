@@ -16,6 +16,8 @@ from migrator.convert.plsql import sqlconv
 from migrator.convert.plsql.naming import oracle_tokens
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
+from migrator.convert.signatures import Arg
+from migrator.convert.sql.implicit import text_argument
 from migrator.source.lexer import Token
 
 _PH = re.compile(r"plx__\d+")
@@ -41,18 +43,24 @@ class ExprMixin(EmitterState):
 
     # ---- public entry points -----------------------------------------------------------------
     def expr(self, toks: list[Token], scope) -> str:
+        return self.expr_typed(toks, scope, typed=False)[0]
+
+    def expr_typed(self, toks: list[Token], scope, name: str | None = None, typed: bool = True) -> tuple[str, Arg]:
+        """The PostgreSQL text of an expression, and what is known of its type (as an argument
+        named `name`, for binding a call; `typed=False` skips finding it out)."""
         if not toks:
-            return ""
+            return "", Arg(name)
         ph: dict[str, str] = {}
         types: dict[str, str] = {}
         walked = self.walk(toks, scope, ph, types)
-        fast = sqlconv.fast_text(walked, scope.types_map(), lambda n: scope.get(n) is not None)
-        if fast is not None:
-            return self._unph(fast, ph)
         text = render(walked)
         types.update(scope.types_map())
+        arg = text_argument(text, self.ctx, types, name) if typed else Arg(name)
+        fast = sqlconv.fast_text(walked, scope.types_map(), lambda n: scope.get(n) is not None)
+        if fast is not None:
+            return self._unph(fast, ph), arg
         out = sqlconv.convert("expr", text, self.ctx, types)
-        return self._unph(out, ph)
+        return self._unph(out, ph), arg
 
     def sql_text(self, toks: list[Token], scope) -> str:
         ph: dict[str, str] = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql import convert as sqlrules
+from migrator.convert.sql.expression_types import NUMBER, STRING, classify
 from migrator.convert.sql.names import ORACLE_RESERVED
 
 _KEYWORDS = {"AND", "OR", "NOT", "IS", "NULL", "TRUE", "FALSE", "IN", "BETWEEN", "LIKE"}
@@ -30,6 +31,7 @@ _ORACLE_SPECIAL = {
     "SESSIONTIMEZONE",
     "ESCAPE",
 }
+_COMPARE_OPS = {"=", "<", ">", "<=", ">=", "<>", "!=", "^=", "~="}
 _FAST_OPS = {"+", "-", "*", "=", "<", ">", "<=", ">=", "<>", "!=", "^=", "~=", "(", ")", ",", "."}
 
 
@@ -72,6 +74,7 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
     """PostgreSQL text for a trivial expression, or None when sqlglot must see it."""
     parts: list[str] = []
     n = len(toks)
+    kinds: set[str | None] = set()  # of the operands, when the expression compares
     for i, t in enumerate(toks):
         k = t.kind
         if k == "word":
@@ -91,10 +94,12 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
                 continue
             if not is_known(low) or scope_types.get(low, "").upper().startswith(("DATE", "TIMESTAMP")):
                 return None
+            kinds.add(classify(scope_types.get(low)))
             parts.append(quote_ident(low))
         elif k == "number":
             if not t.text[-1].isdigit() and t.text[-1] != ".":
                 return None
+            kinds.add(NUMBER)
             parts.append(t.text)
         elif k == "string":
             if t.text == "''" or not t.text.startswith("'"):
@@ -106,6 +111,8 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
             parts.append("<>" if t.text in ("!=", "^=", "~=") else t.text)
         else:
             return None
+    if STRING in kinds and NUMBER in kinds and any(t.kind == "op" and t.text in _COMPARE_OPS for t in toks):
+        return None  # a string compared with a number: the SQL rules convert it (expr.implicit_from_text)
     return join(parts)
 
 

@@ -90,7 +90,10 @@ class TargetMixin(EmitterState):
                 read, _ = self.element(target, coll, idx)
                 pre = [f"{tmp} := {read};"] if fields else []
                 return LValue(
-                    f"{tmp}{fields}", setup + pre, [f"{target} := oracompat.aa_set({target}, {key}, {tmp});"] + finish
+                    f"{tmp}{fields}",
+                    setup + pre,
+                    [f"{target} := oracompat.aa_set({target}, {key}, {tmp});"] + finish,
+                    None if fields else PgType(coll.elem_pg, coll.elem_ora),
                 )
             cast = self.castable(coll.elem_pg)
             value = "({value})" if cast == "text" and "%" in coll.elem_pg else "({value})::" + cast

@@ -101,7 +101,8 @@ class ValueMixin(EmitterState):
                 if j < len(toks) and toks[j].is_op("(") and rest[0].upper() in ("EXISTS", "NEXT", "PRIOR"):
                     inner, j = self.paren_at(toks, j)
                     arg = self.expr(inner, scope)
-                base, ptype = self.coll_method(base, coll, rest.pop(0).upper(), arg), None
+                method = rest.pop(0).upper()
+                base, ptype = self.coll_method(base, coll, method, arg), _method_type(coll, method)
                 continue
             if rest:
                 base, ptype = f"({base}).{quote_ident(rest.pop(0))}", None
@@ -149,3 +150,13 @@ class ValueMixin(EmitterState):
     def mark_attr(self, name, attr, tok) -> str:
         self.unconverted(f"%{attr}", f"{name}%{attr} has no converted equivalent", tok)
         return unconverted_marker(f"%{attr}", f"{name}%{attr}")
+
+
+def _method_type(coll, method: str) -> PgType | None:
+    """The type of a collection method's result (emit_collections.coll_method): COUNT and an
+    array's indexes are integers, an INDEX BY table's keys numbers or strings."""
+    if method == "COUNT" or method in ("FIRST", "LAST", "NEXT", "PRIOR") and coll.kind == "array":
+        return PgType("integer", "PLS_INTEGER")
+    if method in ("FIRST", "LAST", "NEXT", "PRIOR"):
+        return PgType("numeric", "NUMBER") if coll.numeric_keys else PgType("text", "VARCHAR2")
+    return None

@@ -25,6 +25,7 @@ from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql import dates as dates
 from migrator.convert.sql import dml as sql_dml
 from migrator.convert.sql import hierarchy as sql_hierarchy
+from migrator.convert.sql import implicit as implicit
 from migrator.convert.sql import merge as sql_merge
 from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nulls as nulls
@@ -150,7 +151,8 @@ def _placeholder(node: exp.Placeholder, ctx: ConversionContext, env) -> exp.Expr
 
 def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
     return (
-        dates.unsupported_date_fn(node, ctx, env)
+        implicit.routine_call(node, ctx, env)
+        or dates.unsupported_date_fn(node, ctx, env)
         or dates.trunc_date(node, ctx, env)
         or strings.raw_hex(node, ctx, env)
         or strings.lob_conversion(node, ctx, env)
@@ -196,4 +198,11 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Div: (strings.division,),
     exp.Column: (sql_select.sequence_ref, sql_select.session_user),
     exp.Placeholder: (_placeholder,),
+    exp.Insert: (implicit.insert_values,),
+    exp.EQ: (implicit.compare,),
+    exp.NEQ: (implicit.compare,),
+    exp.GT: (implicit.compare,),
+    exp.GTE: (implicit.compare,),
+    exp.LT: (implicit.compare,),
+    exp.LTE: (implicit.compare,),
 }

@@ -51,21 +51,52 @@ def test_every_fixture_unit_converts_parses_and_deploys(migrated, schema):
     assert exit_code(report) == 0
 
 
+@pytest.fixture(scope="module")
+def references(migrated, pg_engine):
+    """Each migrated fixture schema deployed unit by unit, and every PL/pgSQL body it created
+    resolved by the server: schema -> (method, unit id -> UnitReferences)."""
+    out_refs = {}
+    for schema, (out, report) in migrated.items():
+        tracker = RoutineTracker()
+        with scratch_database(pg_engine, prefix="refs") as dsn:
+            items = [(u.id, (out / u.output).read_text(), u.depends_on) for u in report.units]
+            deploy_units(dsn, (out / PREAMBLE).read_text(), items, probe=tracker)
+            out_refs[schema] = check_references(dsn, tracker.created)
+    return out_refs
+
+
 @pytest.mark.parametrize("schema", [p.name for p in SCHEMAS])
-def test_every_fixture_body_is_read_and_no_reference_is_missing(migrated, pg_engine, schema):
+def test_every_fixture_body_is_read_and_no_reference_is_missing(migrated, references, schema):
     """The reference resolver on every PL/pgSQL body of the fixtures: each one read, hundreds of
     statements analysed by the server, and not one false "missing" name."""
-    out, report = migrated[schema]
-    tracker = RoutineTracker()
-    with scratch_database(pg_engine, prefix="refs") as dsn:
-        items = [(u.id, (out / u.output).read_text(), u.depends_on) for u in report.units]
-        deploy_units(dsn, (out / PREAMBLE).read_text(), items, probe=tracker)
-        method, found = check_references(dsn, tracker.created)
+    _, report = migrated[schema]
+    method, found = references[schema]
     assert method == "pglast + PostgreSQL (PREPARE)"  # the scratch database has no plpgsql_check
     plsql = [u.id for u in report.units if u.kind in ("function", "procedure", "package_body", "trigger")]
     assert set(plsql) <= set(found)  # every body was read
     assert sum(f.statements for f in found.values()) >= 3 * len(plsql)
     assert {u: f.missing + f.unchecked for u, f in found.items() if f.missing or f.unchecked} == {}
+
+
+# Calls of the export's own routines in the bodies of each fixture schema (package initialisers and
+# state accessors included), every one resolved by the server: a floor, so that a walk that
+# silently stops looking cannot pass.
+CALLS = {"banking": 80, "hr_payroll": 60, "inventory": 40, "subtle": 1}
+
+
+@pytest.mark.parametrize("schema", [p.name for p in SCHEMAS])
+def test_every_call_between_converted_units_resolves(migrated, references, schema):
+    """Every call site in every body (CALL, PERFORM, calls in expressions and in SQL, package
+    members, overloads) is handed to the server's Parse with its arguments' real types: each one
+    resolves to a converted routine's signature; none relies on run-time luck. And the converter
+    bound each call to the signature Oracle would choose: none left to PostgreSQL, none refused."""
+    _, report = migrated[schema]
+    _, found = references[schema]
+    assert {u: f.problems for u, f in found.items() if f.problems} == {}
+    assert sum(f.calls for f in found.values()) >= CALLS[schema]
+    left = [(u.id, n) for u in report.units for n in u.notes if "overload left to PostgreSQL" in n]
+    refused = [(u.id, i.message) for u in report.units for i in u.unconverted if i.construct_name.startswith("call")]
+    assert left == [] and refused == []
 
 
 @pytest.mark.parametrize("schema", [p.name for p in SCHEMAS])

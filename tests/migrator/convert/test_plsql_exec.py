@@ -368,7 +368,7 @@ END;
     assert scalar(conn, "SELECT string_agg(msg, ',') FROM s.audit_log") == "ok"
 
 
-def test_nested_subprogram_lifted_and_moved_defaults(pg_dsn):
+def test_nested_subprogram_lifted_and_default_before_out(pg_dsn):
     conn = deploy(
         pg_dsn,
         """

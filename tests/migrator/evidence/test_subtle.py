@@ -55,17 +55,30 @@ def test_every_routine_has_synthesized_steps_recorded_on_the_port(evidence):
     assert transcript.provenance.kind == "reference" and transcript.provenance.content_hash
 
 
+# unit -> the rule ids that fix it; with them off the conversion is silently wrong, or (describe_item:
+# an OUT parameter after a defaulted one) refused by PostgreSQL and reported — never correct
+FIXED_BY = {
+    "note": {"plsql.autonomous_output"},
+    "describe_item": {"plsql.out_after_default"},
+    "count_by_id": {"plsql.dynamic_bind_types", "expr.implicit_from_text"},
+}
+# classes whose rules are not written yet: never called correct
+NOT_FIXED = ("padded_code", "one_line")
+
+
 def test_silently_wrong_conversions_are_wrong_never_correct(pg_engine, evidence, tmp_path):
-    units = _verdicts(pg_engine, evidence, tmp_path, {"plsql.autonomous_output"})
-    # DBMS_OUTPUT of an autonomous transaction lost (the rule that brings it back is off)
-    assert units["note"].category == "wrong", units["note"].verdict
-    # the classes whose rules are not written yet: never called correct
-    for name in ("describe_item", "count_by_id", "padded_code", "one_line"):
-        assert units[name].category == "wrong", (name, units[name].category, units[name].verdict)
+    disabled = frozenset().union(*FIXED_BY.values())
+    units = _verdicts(pg_engine, evidence, tmp_path, disabled)
+    expected = {name: "wrong" for name in (*FIXED_BY, *NOT_FIXED)} | {"describe_item": "rejected"}
+    for name, category in expected.items():
+        assert units[name].category == category, (name, units[name].category, units[name].verdict)
         assert units[name].tier != "G3"
 
 
 def test_a_fixed_rule_turns_wrong_into_correct(pg_engine, evidence, tmp_path):
     units = _verdicts(pg_engine, evidence, tmp_path)
-    assert units["note"].category == "correct", units["note"].verdict
-    assert units["note"].tier == "G2"  # a trusted port is not Oracle: never G3
+    for name in FIXED_BY:
+        assert units[name].category == "correct", (name, units[name].verdict)
+        assert units[name].tier == "G2"  # a trusted port is not Oracle: never G3
+    for name in NOT_FIXED:
+        assert units[name].category == "wrong", (name, units[name].verdict)

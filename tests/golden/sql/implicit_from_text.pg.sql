@@ -1,0 +1,1 @@
+SELECT e.empno, d.dname FROM emp AS e JOIN dept AS d ON d.deptno = e.deptno WHERE CAST(e.ename AS DECIMAL) = 7788 OR e.mgr = CAST(d.loc AS DECIMAL) OR e.hiredate < CAST(d.dname AS TIMESTAMP(0)) OR e.empno = '7788' OR e.job = d.loc
