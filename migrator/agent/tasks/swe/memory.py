@@ -165,7 +165,9 @@ def idf_table(nodes: list[MemoryNode]) -> dict[str, float]:
 
 
 def _weighted(ws, idf) -> float:
-    return sum(idf.get(w, 1.0) for w in ws)
+    # fsum is exactly rounded whatever the order: a frozenset's order changes with the hash seed,
+    # and equal gains must stay equal for the tie-break in `select` to be deterministic
+    return math.fsum(idf.get(w, 1.0) for w in ws)
 
 
 def jaccard(a: frozenset[str], b: frozenset[str], idf: dict[str, float]) -> float:
@@ -193,6 +195,7 @@ def select(
     best = beams[0]
     for _ in range(MAX_ITEMS):
         grown = {}
+        prefix: dict[frozenset[str], float] = {}
         for chosen, gain, cost in beams:
             keys = {c.key for c in chosen}
             for node in pool:
@@ -203,8 +206,11 @@ def select(
                 if g <= 0:
                     continue
                 sig = frozenset(keys | {node.key})
-                if sig not in grown or grown[sig][1] < gain + g:
+                # the same set reached in another order: keep the larger total, and on a tie the
+                # path whose prefix gained more (the order a greedy MMR would have picked)
+                if sig not in grown or (grown[sig][1], prefix[sig]) < (gain + g, gain):
                     grown[sig] = (chosen + (node,), gain + g, cost + node.tokens)
+                    prefix[sig] = gain
         if not grown:
             break
         beams = sorted(grown.values(), key=lambda b: (-b[1], [c.key for c in b[0]]))[:BEAM_WIDTH]
