@@ -312,9 +312,11 @@ class KnowledgeBase:
 
     def _margin(self, rows: np.ndarray, scores: np.ndarray, relevant: frozenset[str]) -> float | None:
         """Best relevant minus best irrelevant score in a searched pool (EPAM Study 4's margin,
-        in hybrid-score units): > 0 means the entry that applies ranks above everything that does not."""
+        in hybrid-score units): > 0 means an entry that applies ranks above everything that does
+        not. An entry applies when its tags and the query's overlap by Jaccard >= 0.5 (a tag that
+        every unit carries, such as %TYPE, does not make a DBMS_OUTPUT fix apply to NVL)."""
         ids = self.catalog.ids.view[rows]
-        hit = np.fromiter((bool(self.tags(int(i)) & relevant) for i in ids), dtype=bool, count=len(ids))
+        hit = np.fromiter((_jaccard(self.tags(int(i)), relevant) >= 0.5 for i in ids), dtype=bool, count=len(ids))
         if not hit.any() or hit.all():
             return None
         return float(scores[hit].max() - scores[~hit].max())
@@ -448,6 +450,10 @@ class KnowledgeBase:
             }
             with open(self.root / EVENTS, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(event, sort_keys=True) + "\n")
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
 
 
 def _new_entry(record, text: str, vector: np.ndarray, status: str | None = None) -> NewEntry:
