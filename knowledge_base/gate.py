@@ -6,6 +6,11 @@ it *is*. `propose` stores a rule whose evidence would admit it as a candidate wi
 `admit` turns a stored candidate into an admitted rule with that record, judging its evidence
 again at that moment. A rule already stored (same construct, idiom and form, not deprecated or
 superseded) is never stored twice.
+
+Admission consolidates: the rule's supporting experiences leave retrieval (status `consolidated`,
+with the rule's id in the event) because the rule now stands for them, which frees the slots they
+took (several copies of one repair otherwise crowd out everything else). Deprecating the rule
+brings them back.
 """
 
 from __future__ import annotations
@@ -62,7 +67,18 @@ def admit(kb: KnowledgeBase, rule_id: int, approval: Approval) -> Decision:
     record = entry.record.model_copy(update={**update, "approval": approved})
     payload = {"decision": decision.model_dump(), "approval": approved.model_dump()}
     kb._set_status(rule_id, "admitted", "rule_admitted", payload, record=record)
+    for eid in entry.record.supporting:
+        if kb.get(eid).status == "active":
+            kb._set_status(eid, "consolidated", "consolidated", {"into_rule": rule_id})
     return decision
+
+
+def release(kb: KnowledgeBase, rule_id: int) -> None:
+    """A rule leaves active knowledge: the experiences it consolidated are retrievable again."""
+    record = kb.get(rule_id).record
+    for eid in getattr(record, "supporting", ()):
+        if kb.get(eid).status == "consolidated":
+            kb._set_status(eid, "active", "released", {"from_rule": rule_id})
 
 
 def judge(kb: KnowledgeBase, rule: Rule) -> Decision:

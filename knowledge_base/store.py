@@ -197,10 +197,12 @@ class KnowledgeBase:
 
     def deprecate(self, entry_id: int, reason: str) -> None:
         self._set_status(entry_id, "deprecated", "deprecated", {"reason": reason})
+        gate.release(self, entry_id)
 
     def supersede(self, old_id: int, new_id: int, reason: str = "") -> None:
         self.get(new_id)
         self._set_status(old_id, "superseded", "superseded", {"by": new_id, "reason": reason})
+        gate.release(self, old_id)
 
     def finalize(self, entry_id: int) -> None:
         """Mark an experience's episode finalized: only now may later queries retrieve it."""

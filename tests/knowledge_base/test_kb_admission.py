@@ -126,8 +126,14 @@ def test_a_rule_without_approval_stays_a_candidate_until_the_gate_admits_it(kb):
     assert admitted.status == "admitted" and kb.get(rid).status == "admitted"
     assert kb.catalog.retrievable.view[kb.catalog.row(rid)]
     assert [e["kind"] for e in kb.events(rid)] == ["rule_candidate", "rule_admitted"]
+    # the rule stands for its evidence now: the experiences leave retrieval, and come back with it gone
+    assert [kb.get(i).status for i in ids] == ["consolidated", "consolidated"]
+    assert not any(kb.catalog.retrievable.view[kb.catalog.row(i)] for i in ids)
     with pytest.raises(ValueError, match="only a candidate"):
         kb.admit_rule(rid, APPROVAL)
+    kb.deprecate(rid, "a better rule came")
+    assert [kb.get(i).status for i in ids] == ["active", "active"]
+    assert all(kb.catalog.retrievable.view[kb.catalog.row(i)] for i in ids)
     weak = kb.add_experience(exp("one").model_copy(update={"tier": "G3"}))
     lone, d = kb.propose_rule(Rule(construct_id="W", idiom="w", paragraph="p", supporting=(weak,)))
     with pytest.raises(ValueError, match="support 1 < 2"):
