@@ -123,3 +123,29 @@ def monitor(kb) -> list[CheckpointMetrics]:
         data = json.loads(manifest.read_text())
         manifests[data["name"]] = data
     return checkpoint_metrics(read_traces(kb.traces_path), manifests)
+
+
+class PanelMonitor:
+    """Checkpoints of one run: snapshot the store, replay a panel of queries against the snapshot
+    (each traced under the checkpoint's name), and read the monitor over those replays only (a
+    run's own retrievals are not a panel: each unit asks once, so nothing could be compared)."""
+
+    def __init__(self, kb, adjust=None):
+        self.kb = kb
+        self.adjust = adjust or (lambda q: q)  # e.g. a system's own k and type conditioning
+        self.taken: list[tuple[str, int]] = []
+
+    def checkpoint(self, name: str, panel: list, position: int) -> None:
+        snap = self.kb.snapshot(name)
+        try:
+            for query in panel:
+                snap.retrieve(self.adjust(query.model_copy(update={"checkpoint": name})))
+        finally:
+            snap.close()
+        self.taken.append((name, position))
+
+    def metrics(self) -> list[dict]:
+        positions = dict(self.taken)
+        traces = [t for t in read_traces(self.kb.traces_path) if t.get("checkpoint") in positions]
+        manifests = {n: json.loads((self.kb.root / "snapshots" / n / "manifest.json").read_text()) for n in positions}
+        return [{**m.model_dump(), "position": positions[m.checkpoint]} for m in checkpoint_metrics(traces, manifests)]

@@ -102,6 +102,13 @@ def _add_migrate(sub) -> None:
     )
     m.add_argument("--kb", type=Path, help="knowledge base directory (experience memory) for the repair agent")
     m.add_argument("--attempts", type=int, default=3, help="repair attempts per unit (default 3)")
+    m.add_argument(
+        "--checkpoint-every",
+        type=int,
+        metavar="N",
+        help="with --kb: snapshot the memory every N units and report the monitor's figures "
+        "(default: about eight checkpoints per run, at least 50 units apart)",
+    )
     _engine_args(m)
     _evidence_args(m)
     m.add_argument(

@@ -25,6 +25,10 @@ PANELS = (
     ("churn", "Jaccard churn"),
     ("margin_mean", "retrieval margin"),
 )
+EMPTY = {
+    "churn": "needs two checkpoints",
+    "margin_mean": "nothing irrelevant\nto compare with yet",
+}
 
 
 def learning_curve(curves: dict[str, dict], kinds: dict[str, str], n_units: int, title: str, path: Path) -> Path:
@@ -49,25 +53,51 @@ def learning_curve(curves: dict[str, dict], kinds: dict[str, str], n_units: int,
     return path
 
 
-def monitor_figure(rows: list[dict], path: Path) -> Path:
-    fig, axes = plt.subplots(1, len(PANELS), figsize=(13, 3.2), dpi=110)
+def _axes(ax, key: str, drawn: bool, rows: list[dict]) -> None:
+    positions = [r["position"] for r in rows]
+    ax.set_xlim(0, max(positions, default=1) * 1.05)
+    if not drawn:
+        ax.text(
+            0.5,
+            0.5,
+            EMPTY.get(key, "no data"),
+            ha="center",
+            va="center",
+            fontsize=8,
+            color="0.45",
+            transform=ax.transAxes,
+        )
+        ax.set_yticks([])
+        return
+    if key in ("verified_entries", "distinct_positive_shown"):
+        ax.set_ylim(bottom=0)
+        ax.yaxis.get_major_locator().set_params(integer=True)
+    elif key in ("top_positive_share", "churn"):
+        ax.set_ylim(0, 1.05)
+    else:
+        ax.axhline(0, color="0.6", linewidth=0.8)
+
+
+def monitor_figure(rows: list[dict], path: Path, title: str = "") -> Path:
+    """rows: the monitor's per-checkpoint rows, each with `series` (one line) and `position`;
+    lines of one `system` share a colour and differ in style."""
+    fig, axes = plt.subplots(1, len(PANELS), figsize=(13, 3.3), dpi=110)
     colors = plt.get_cmap("tab10")
-    systems = sorted({r["system"] for r in rows})
+    systems = list(dict.fromkeys(r.get("system", r["series"]) for r in rows))
+    series = list(dict.fromkeys(r["series"] for r in rows))
     styles = ["-", "--", ":", "-."]
     for ax, (key, label) in zip(axes, PANELS):
-        for si, system in enumerate(systems):
-            runs = sorted({(r["order"], r["repeat"]) for r in rows if r["system"] == system})
-            for ri, run in enumerate(runs):
-                pts = [
-                    (r["position"], r[key]) for r in rows if r["system"] == system and (r["order"], r["repeat"]) == run
-                ]
-                pts = [(x, y) for x, y in sorted(pts) if y is not None]
-                if pts:
-                    xs, ys = zip(*pts)
-                    name = f"{system} o{run[0]}" + (f" r{run[1]}" if run[1] else "")
-                    ax.plot(xs, ys, styles[ri % 4], marker="o", markersize=3, color=colors(si % 10), label=name)
-        if key == "margin_mean":
-            ax.axhline(0, color="0.6", linewidth=0.8)
+        drawn = False
+        for i, name in enumerate(series):
+            mine = [r for r in rows if r["series"] == name]
+            pts = sorted((r["position"], r[key]) for r in mine if r[key] is not None)
+            if not pts:
+                continue
+            xs, ys = zip(*pts)
+            color = colors(systems.index(mine[0].get("system", name)) % 10)
+            ax.plot(xs, ys, styles[i % 4], marker="o", markersize=3, color=color, label=name)
+            drawn = True
+        _axes(ax, key, drawn, rows)
         ax.set_title(label, fontsize=9)
         ax.set_xlabel("units in the stream", fontsize=8)
         ax.tick_params(labelsize=7)
@@ -75,7 +105,9 @@ def monitor_figure(rows: list[dict], path: Path) -> Path:
     handles, labels = axes[0].get_legend_handles_labels()
     if handles:
         fig.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)), fontsize=7, frameon=False)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    if title:
+        fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0, 0.1, 1, 0.95 if title else 1))
     fig.savefig(path)
     plt.close(fig)
     return path

@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 
 from knowledge_base import KBConfig, KnowledgeBase, RetrievalQuery, make_embedder
-from knowledge_base.monitor import checkpoint_metrics, read_traces
+from knowledge_base.monitor import PanelMonitor, read_traces
 from migrator.eval.adapters.base import Probe
 from migrator.eval.config import SystemSpec
 
@@ -65,43 +65,28 @@ class Checkpoints:
         test: list[str],
         groups: dict[str, str],
     ):
-        self.memory, self.probes, self.test, self.groups = memory, probes, test, groups
+        self.monitor = PanelMonitor(memory.kb, memory.query)
         self.marks = sorted({max(1, math.ceil(i * total / count)) for i in range(1, count + 1)})
         self.done = 0
-        self.taken: list[tuple[str, int]] = []
+        self.panel = [
+            RetrievalQuery(
+                text=p.text,
+                failure_type=p.failure_type,
+                task_id=uid,
+                task_group=groups[uid],
+                relevant=frozenset(p.tags),
+            )
+            for uid in test
+            if (p := probes.get(uid)) is not None  # a unit that needed no repair never asks memory
+        ]
 
     def after(self, unit: str, episode) -> None:
         self.done += 1
         if self.done in self.marks:
-            self.take(f"ck{len(self.taken) + 1:02d}")
-
-    def take(self, name: str) -> None:
-        snap = self.memory.kb.snapshot(name)
-        try:
-            for uid in self.test:
-                probe = self.probes.get(uid)
-                if probe is None:  # the unit needed no repair: it never asks memory anything
-                    continue
-                query = RetrievalQuery(
-                    text=probe.text,
-                    failure_type=probe.failure_type,
-                    task_id=uid,
-                    task_group=self.groups[uid],
-                    relevant=frozenset(probe.tags),
-                    checkpoint=name,
-                )
-                snap.retrieve(self.memory.query(query))
-        finally:
-            snap.close()
-        self.taken.append((name, self.done))
+            self.monitor.checkpoint(f"ck{len(self.monitor.taken) + 1:02d}", self.panel, self.done)
 
     def metrics(self) -> list[dict]:
-        """The monitor over the probes only (the run's own retrievals are not a panel)."""
-        positions = dict(self.taken)
-        kb = self.memory.kb
-        traces = [t for t in read_traces(kb.traces_path) if t.get("checkpoint") in positions]
-        manifests = {n: json.loads((kb.root / "snapshots" / n / "manifest.json").read_text()) for n in positions}
-        return [{**m.model_dump(), "position": positions[m.checkpoint]} for m in checkpoint_metrics(traces, manifests)]
+        return self.monitor.metrics()
 
 
 def memory_entries(kb: KnowledgeBase) -> dict[int, tuple[str | None, str | None, str]]:

@@ -179,8 +179,10 @@ class _Evaluation:
             spec.memory, spec.after = memory, ck.after
             result = self.adapter.run(spec)
             order = run[1:].split("-r")[0]
+            series = f"{system.name} o{order}" + (f" r{repeat}" if self.cfg.repeats > 1 else "")
             self.runs.monitor += [
-                {"system": system.name, "order": int(order), "repeat": repeat, **m} for m in ck.metrics()
+                {"system": system.name, "series": series, "order": int(order), "repeat": repeat, **m}
+                for m in ck.metrics()
             ]
             entries = list(memory_entries(kb).values())
             self.runs.memory_leaks |= set(memory_leaks(entries, self.units, self.split))

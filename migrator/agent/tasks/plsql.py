@@ -152,6 +152,9 @@ class PlsqlTask:
         self._units, self._outputs, self._deps = units, outputs, deps
         self._judge, self._write, self._paragraphs, self._run_id = judge, write, paragraphs, run_id
         self._groups, self._references = groups or {}, references or {}
+        # unit -> (query text, failure type, constructs) of its first repair prompt: the panel the
+        # memory monitor replays at each checkpoint
+        self.probes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         # Object names of units not finalized yet: references to them are not "missing" yet.
         self._pending = Counter(u.name for u in units)
         self._names = {u.id: u.name for u in units}
@@ -199,6 +202,8 @@ class PlsqlTask:
         return out
 
     def prompt(self, item: Item, candidate: str, judgement: _Parsed, failure_type: str, hits, strategy: str):
+        if item.id not in self.probes:
+            self.probes[item.id] = (self.query_text(item, judgement), failure_type, tuple(self.relevance(item)))
         memory = [untrusted_block(h) for h in (hits.positives + hits.negatives)] if hits else []
         return build_messages(
             unit_id=item.id,

@@ -93,6 +93,13 @@ def test_an_experience_from_run_1_is_retrieved_in_run_2_for_an_early_unit(tmp_pa
             if store.get(i).record.provenance.task_id == "function:shop.stock_note"
         )
     assert shop_entry.provenance.stream_position > run1_position
+    # migrate snapshots the store at checkpoints and reports the monitor's figures
+    rows = second.agent.monitor
+    assert rows and rows[-1]["position"] == len(second.units) and rows[-1]["verified_entries"] >= 2
+    assert rows[-1]["distinct_positive_shown"] >= 1 and "margin_mean" in rows[-1]
+    assert (tmp_path / "out-shop" / "memory_monitor.png").read_bytes()[:4] == b"\x89PNG"
+    assert "Memory at each checkpoint" in (tmp_path / "out-shop" / "report.md").read_text()
+    assert manifest["monitor"] == rows
     assert shop_entry.applicability == {
         "constructs": "%TYPE DBMS_OUTPUT",
         "failure_type": shop_entry.failure_type,
