@@ -99,7 +99,10 @@ class SweData(_Frozen):
     max_steps: int = Field(40, ge=1)
     per_test_timeout_s: float = Field(60.0, gt=0)
     isolation: str = "namespaces"
-    env_cache: Path | None = None
+    env_cache: Path | None = None  # default: OUT/envs (one virtualenv per repository, built once)
+    offline: bool = False  # build the environments without downloads (seed distributions copied in)
+    seed: tuple[str, ...] = ()  # distributions copied from this interpreter into each environment
+    repro_dir: Path | None = None  # offline reproduction scripts (<dir>/<id>.py)
 
 
 class EvalConfig(_Frozen):
@@ -168,7 +171,17 @@ def load_config(path: Path) -> EvalConfig:
         raise EvalConfigError(f"{path}: expected a mapping")
     base = Path(path).resolve().parent
     data = dict(raw.get("data") or {})
-    for key in ("schema", "scenarios", "transcript", "reference", "data", "instances", "repos", "env_cache"):
+    for key in (
+        "schema",
+        "scenarios",
+        "transcript",
+        "reference",
+        "data",
+        "instances",
+        "repos",
+        "env_cache",
+        "repro_dir",
+    ):
         if data.get(key) is not None:
             data[key] = _resolve(data[key], base)
     task = raw.get("task")

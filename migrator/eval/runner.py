@@ -93,7 +93,12 @@ def run_eval(cfg: EvalConfig, out: Path, *, force: bool = False, progress: bool 
 def _systems(cfg: EvalConfig, adapter: Adapter) -> list[SystemSpec]:
     """The configured systems; the shared initial prediction always runs (every agent starts from
     it, and its first failed judgements are the monitor's probes)."""
-    systems = list(cfg.systems)
+    systems = [
+        s.model_copy(update={"name": adapter.initial_label})
+        if s.kind == "initial" and s.name in ("rules-only", "initial")
+        else s
+        for s in cfg.systems
+    ]
     if not any(s.kind == "initial" for s in systems):
         systems.insert(0, SystemSpec(name=adapter.initial_label, kind="initial"))
     return sorted(systems, key=lambda s: {"initial": 0, "baseline": 1, "agent": 2}[s.kind])
