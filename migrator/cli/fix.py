@@ -282,7 +282,7 @@ def _propose(args, ctx) -> int:
             f"next: write the predicted flips in {', '.join(fresh)}, then `migrator fix freeze`, `run --model ...`, `decide`"
         )
     elif not found:
-        print("no construct has enough verified experiences for a rule yet")
+        print("no new proposal: no construct has enough verified experiences that no rule stands for yet")
     return 0
 
 

@@ -15,9 +15,11 @@ from migrator.eval.config import BASELINE_TEXT, EvalConfig, SystemSpec
 from migrator.eval.split import EvalUnit, Split
 
 HOW_TO_READ = """\
-- **correct** counts a held-out unit only when the judge found it correct *and* its references were
+- **correct** counts a held-out unit only when the judge found it correct and its references were
   resolved (resolved-only); `unresolved` counts verdicts that looked correct without that and were
   not counted. Mean over the stream orders and repeats; `spread` is min / median / max over them.
+- **model calls / tokens** are spent on the held-out units (the same units in every row);
+  **training calls** is what building the memory cost on the training units (memory rows only).
 - **M0-M3** are model-free: nothing, the source unchanged, the accepted output of the most similar
   training unit (copying, TF-IDF cosine), a random training output. A learning claim must beat the
   best of them; a system at M2's level is copying, not learning.
@@ -145,8 +147,10 @@ def _system_row(s: SystemSpec, runs, test: list[str], initial_label: str) -> dic
         sum(per_run[r][u].category == "correct" and not per_run[r][u].resolved for u in test if u in per_run[r])
         for r in sorted(per_run)
     ]
-    calls = [sum(x.calls for x in per_run[r].values()) for r in sorted(per_run)]
-    tokens = [sum(x.tokens for x in per_run[r].values()) for r in sorted(per_run)]
+    held = set(test)
+    calls = [sum(x.calls for u, x in per_run[r].items() if u in held) for r in sorted(per_run)]
+    tokens = [sum(x.tokens for u, x in per_run[r].items() if u in held) for r in sorted(per_run)]
+    train_calls = [sum(x.calls for u, x in per_run[r].items() if u not in held) for r in sorted(per_run)]
     return {
         "name": s.name,
         "kind": s.kind,
@@ -160,8 +164,9 @@ def _system_row(s: SystemSpec, runs, test: list[str], initial_label: str) -> dic
             "runs": dict(zip(sorted(per_run), counts)),
         },
         "unresolved_not_counted": float(np.mean(unresolved)),
-        "model_calls": float(np.mean(calls)),
+        "model_calls": float(np.mean(calls)),  # on the held-out units, as every row
         "tokens": float(np.mean(tokens)),
+        "training_model_calls": float(np.mean(train_calls)),  # what building the memory cost
     }
 
 
@@ -229,15 +234,16 @@ def markdown(d: dict) -> str:
         "",
         "## Systems (held-out units, resolved-only)",
         "",
-        "| system | what it is | correct | of | spread (min / median / max) | unresolved, not counted | model calls | tokens |",
-        "|---|---|---|---|---|---|---|---|",
+        "| system | what it is | correct | of | spread (min / median / max) | unresolved, not counted "
+        "| model calls | tokens | training calls |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for s in d["systems"]:
         sp_ = s["spread"]
         lines.append(
             f"| {s['name']} | {s['description']} | {_fmt(s['correct'])} | {s['units']} | "
             f"{_fmt(sp_['min'])} / {_fmt(sp_['median'])} / {_fmt(sp_['max'])} | {_fmt(s['unresolved_not_counted'])} | "
-            f"{_fmt(s['model_calls'])} | {_fmt(s['tokens'])} |"
+            f"{_fmt(s['model_calls'])} | {_fmt(s['tokens'])} | {_fmt(s['training_model_calls'])} |"
         )
     lines += [
         "",
