@@ -34,9 +34,11 @@ class ApprovalRequired(PermissionError):
 def propose(kb: KnowledgeBase, rule: Rule, approval: Approval | None) -> tuple[int, Decision]:
     existing = same_rule(kb, rule)
     if existing is not None:
-        if approval is not None and kb.get(existing).status == "candidate":
+        entry = kb.get(existing)
+        if approval is not None and entry.status == "candidate":
             return existing, admit(kb, existing, approval)
-        return existing, gated(judge(kb, kb.get(existing).record), approval)
+        assert isinstance(entry.record, Rule)  # same_rule reads rules only
+        return existing, gated(judge(kb, entry.record), approval)
     decision = gated(judge(kb, rule), approval)
     admitted = decision.status == "admitted"
     stored = rule.model_copy(

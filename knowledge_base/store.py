@@ -293,7 +293,7 @@ class KnowledgeBase:
             out = search_pool(cat, pool, query.failure_type, dense, lexical, k, cfg, vectors)
             pools[pol] = PoolReport(eligible=out.eligible, searched=out.searched, type_conditioned=out.type_conditioned)
             hits[pol] = tuple(self._hit(r, pol) for r in out.ranked)
-            if pol == "+" and query.relevant and out.rows is not None:
+            if pol == "+" and query.relevant and out.rows is not None and out.scores is not None:
                 margin = self._margin(out.rows, out.scores, query.relevant)
         result = RetrievalResult(
             query=query,

@@ -184,8 +184,12 @@ def load_config(path: Path) -> EvalConfig:
     ):
         if data.get(key) is not None:
             data[key] = _resolve(data[key], base)
-    task = raw.get("task")
-    model = {"plsql": PlsqlData, "text_to_sql": TextToSqlData, "swe": SweData}.get(task)
+    kinds: dict[str, type[PlsqlData | TextToSqlData | SweData]] = {
+        "plsql": PlsqlData,
+        "text_to_sql": TextToSqlData,
+        "swe": SweData,
+    }
+    model = kinds.get(str(raw.get("task")))
     try:
         parsed = model.model_validate(data) if model else data
         cfg = EvalConfig.model_validate(

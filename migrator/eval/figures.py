@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import matplotlib
@@ -31,7 +32,7 @@ EMPTY = {
 }
 
 
-def learning_curve(curves: dict[str, dict], kinds: dict[str, str], n_units: int, title: str, path: Path) -> Path:
+def learning_curve(curves: dict[str, dict], kinds: Mapping[str, str], n_units: int, title: str, path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(7.5, 4.6), dpi=110)
     ax.plot([0, n_units], [0, n_units], color="0.8", linewidth=1, linestyle=":", label="every unit correct")
     colors = plt.get_cmap("tab10")

@@ -23,7 +23,8 @@ from pathlib import Path
 import yaml
 
 SCHEMA = "evalapp"
-PARTS = [(1, 10, "2.5", "bolt", "BX"), (2, None, "1.25", "nut", "NT"), (3, 0, None, "washer", "WS")]
+Part = tuple[int, int | None, str | None, str, str | None]
+PARTS: list[Part] = [(1, 10, "2.5", "bolt", "BX"), (2, None, "1.25", "nut", "NT"), (3, 0, None, "washer", "WS")]
 PARTS += [(4, 7, "9.99", "gear", None), (5, 3, "4", "spring", "SP")]
 QTY = {p[0]: p[1] for p in PARTS}
 NAME = {p[0]: p[3] for p in PARTS}
@@ -58,6 +59,7 @@ class Fn:
 def _out(k: int, name: str) -> Fn:
     arg, word = [1, 4, 5][k % 3], WORDS[k - 1]
     qty = QTY[arg]
+    assert qty is not None  # these rows have a quantity
     body = f"  DBMS_OUTPUT.PUT_LINE('{word} ' || p_id || ' has ' || v_qty);\n  RETURN v_qty * {k};"
     return Fn(name, "NUMBER", "v_qty", body, [(str(arg), {"rows": [[qty * k]], "output": [f"{word} {arg} has {qty}"]})])
 

@@ -24,7 +24,7 @@ class SystemMemory:
         self.kb, self.system = kb, system
 
     def query(self, query: RetrievalQuery) -> RetrievalQuery:
-        s, update = self.system, {}
+        s, update = self.system, dict[str, object]()
         if not s.typed:
             update["failure_type"] = None
         if s.k_positive is not None:

@@ -82,7 +82,9 @@ def make_split(units: list[EvalUnit], test_share: float, seed: int, grouped: boo
     if not grouped:  # report the components the data really has, not the one-unit ones
         sizes = sorted(_sizes(components(units, group_by)), reverse=True)
     rank = {u.id: i for i, u in enumerate(units)}
-    return Split(sorted(got["train"], key=rank.get), sorted(got["test"], key=rank.get), comp, grouped, sizes)
+    return Split(
+        sorted(got["train"], key=rank.__getitem__), sorted(got["test"], key=rank.__getitem__), comp, grouped, sizes
+    )
 
 
 def _sizes(comp: dict[str, str]) -> list[int]:

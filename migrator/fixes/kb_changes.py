@@ -92,9 +92,10 @@ def ingest(kb_path: Path | None, cycle: FixCycle, decision: Decision) -> str:
 
     if kb_path is None:
         raise GateError(f"{cycle.id} changes the knowledge base: give --kb PATH")
+    fix = correction(cycle)
     with KnowledgeBase(kb_path) as kb:
-        entry = kb.ingest(correction(cycle), approval(cycle, decision))
-    return f"knowledge base {kb_path}: correction {cycle.change.construct_id} ingested as entry {entry}"
+        entry = kb.ingest(fix, approval(cycle, decision))
+    return f"knowledge base {kb_path}: correction {fix.construct_id} ingested as entry {entry}"
 
 
 def admit(kb_path: Path | None, cycle: FixCycle, decision: Decision) -> str:

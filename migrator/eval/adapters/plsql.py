@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 from harness.incremental import IncrementalJudge
+from harness.postgres import PostgresEngine
 from harness.scenarios import load_scenarios, load_transcript
 from migrator.agent.loop import AgentConfig, Item, run_agent
 from migrator.agent.tasks.plsql import PlsqlTask, detect_constructs
@@ -57,13 +58,14 @@ class PlsqlAdapter:
         self.references = _references(data.reference)
         self._panel = self._make_panel()
         self.memo: dict[tuple[str, str], object] | None = {} if self._independent() else None
-        self._engine = None  # started on the first run: a refused split needs no server
+        self._engine: PostgresEngine | None = None  # started on the first run: a refused split needs no server
 
     @property
-    def engine(self):
+    def engine(self) -> PostgresEngine:
         if self._engine is None:
-            self._engine = open_engine(self.data.engine)
-            self._engine.__enter__()
+            engine = open_engine(self.data.engine)
+            engine.__enter__()
+            self._engine = engine
         return self._engine
 
     def close(self) -> None:

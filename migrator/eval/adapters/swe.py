@@ -25,7 +25,7 @@ from migrator.agent.tasks.swe.task import SweContext, SweTask
 from migrator.agent.tasks.swe.tools import ToolLimits
 from migrator.errors import MigratorError
 from migrator.eval.adapters.base import RunSpec, UnitResult
-from migrator.eval.config import EvalConfig
+from migrator.eval.config import EvalConfig, SweData
 from migrator.eval.split import EvalUnit, text_key
 
 
@@ -35,7 +35,8 @@ class SweAdapter:
 
     def __init__(self, cfg: EvalConfig, out: Path):
         data = cfg.data
-        self.cfg = cfg
+        assert isinstance(data, SweData)
+        self.cfg, self.data = cfg, data
         instances, errors = load_instances(data.instances)
         if not instances:
             raise MigratorError(f"{data.instances}: no readable instance ({errors[0] if errors else 'empty'})")
@@ -80,9 +81,9 @@ class SweAdapter:
             return {
                 i.instance_id: self._judged(i.instance_id, spec.candidates.get(i.instance_id, ""), spec) for i in todo
             }
-        settings = AgentSettings(True, spec.system.memory, self.cfg.data.max_steps, 12)
+        settings = AgentSettings(True, spec.system.memory, self.data.max_steps, 12)
         task = SweTask(todo, self.context, settings, f"eval-{spec.system.name}-{uuid.uuid4().hex[:6]}")
-        agent_cfg = AgentConfig(attempts=self.cfg.data.max_steps, policy=(settings.arm,), retrieval_k=(8, 2))
+        agent_cfg = AgentConfig(attempts=self.data.max_steps, policy=(settings.arm,), retrieval_k=(8, 2))
         state, out = ModelState(spec.model, None), {}
         for offset, item in enumerate(task.items()):
             item.group = spec.groups.get(item.id, item.group)

@@ -25,7 +25,7 @@ from migrator.agent.tasks.text_to_sql.systems import System
 from migrator.agent.tasks.text_to_sql.task import TextToSqlTask, sql_constructs
 from migrator.errors import MigratorError
 from migrator.eval.adapters.base import Probe, RunSpec, UnitResult
-from migrator.eval.config import EvalConfig, SystemSpec
+from migrator.eval.config import EvalConfig, SystemSpec, TextToSqlData
 from migrator.eval.split import EvalUnit, text_key
 
 
@@ -35,7 +35,8 @@ class TextToSqlAdapter:
 
     def __init__(self, cfg: EvalConfig, out: Path):
         data = cfg.data
-        self.cfg = cfg
+        assert isinstance(data, TextToSqlData)
+        self.cfg, self.data = cfg, data
         self.dataset = load_dataset(data.data, data.split, None, Limits())
         if data.limit is not None:
             self.dataset.entries = [e for e in self.dataset.entries if e.index < data.limit]
@@ -52,9 +53,9 @@ class TextToSqlAdapter:
         except (ModelError, ValueError) as exc:
             model, failure = None, f"cannot load the model: {exc}"
         probe = TextToSqlTask(self.dataset.entries, {}, self.judge, self.schema, _system(None), "")
-        path = cache_path(out, self.cfg.model, self.cfg.data.max_tokens)
+        path = cache_path(out, self.cfg.model, self.data.max_tokens)
         preds, _ = initial_predictions(
-            self.dataset.entries, probe.context, model, path, self.cfg.data.max_tokens, False, failure
+            self.dataset.entries, probe.context, model, path, self.data.max_tokens, False, failure
         )
         return {uid: p.sql or "" for uid, p in preds.items()}
 
@@ -79,9 +80,7 @@ class TextToSqlAdapter:
         system = _system(spec.system)
         stream = [self.entries[uid] for uid in spec.stream if uid not in spec.skip]
         task = TextToSqlTask(stream, dict(spec.candidates), self.judge, self.schema, system, f"eval-{system.name}")
-        cfg = AgentConfig(
-            attempts=spec.attempts, max_tokens=self.cfg.data.max_tokens, policy=("direct",), follow="latest"
-        )
+        cfg = AgentConfig(attempts=spec.attempts, max_tokens=self.data.max_tokens, policy=("direct",), follow="latest")
         state = ModelState(spec.model, None)
         out = {}
         for offset, entry in enumerate(stream):
