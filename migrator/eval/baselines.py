@@ -40,10 +40,14 @@ def tfidf(texts: list[str]) -> np.ndarray:
     return mat / np.where(norms == 0, 1, norms)
 
 
-def baseline_outputs(units: list[EvalUnit], train: list[str], test: list[str], seed: int) -> dict[str, dict[str, str]]:
-    """{system: {test unit: output}} for M0-M3; training units without an accepted output are skipped."""
+def baseline_outputs(
+    units: list[EvalUnit], train: list[str], test: list[str], seed: int, accepted: dict[str, str] | None = None
+) -> dict[str, dict[str, str]]:
+    """{system: {test unit: output}} for M0-M3. `accepted`: the accepted output of training units
+    (default: their reference); training units without one are left out of the copy pool."""
     by_id = {u.id: u for u in units}
-    pool = [uid for uid in train if by_id[uid].reference]
+    accepted = accepted if accepted is not None else {uid: by_id[uid].reference or "" for uid in train}
+    pool = [uid for uid in train if accepted.get(uid)]
     out: dict[str, dict[str, str]] = {"M0": {}, "M1": {}, "M2": {}, "M3": {}}
     vectors = tfidf([by_id[uid].source for uid in pool + test]) if pool else None
     for i, uid in enumerate(test):
@@ -54,6 +58,6 @@ def baseline_outputs(units: list[EvalUnit], train: list[str], test: list[str], s
             continue
         sims = vectors[: len(pool)] @ vectors[len(pool) + i]
         nearest = pool[int(np.argmax(sims))]  # the first of equals: deterministic
-        out["M2"][uid] = by_id[nearest].reference or ""
-        out["M3"][uid] = by_id[random.Random(f"{seed}:{uid}").choice(pool)].reference or ""
+        out["M2"][uid] = accepted[nearest]
+        out["M3"][uid] = accepted[random.Random(f"{seed}:{uid}").choice(pool)]
     return out

@@ -122,16 +122,20 @@ class _Evaluation:
 
     def total(self) -> int:
         agents = [s for s in self.systems if s.kind == "agent"]
-        n = (len(self.systems) - len(agents)) * len(self.split.test)
+        n = (len(self.systems) - len(agents) - 1) * len(self.split.test) + len(self.units)  # initial: every unit
         per_agent = [len(self.units) if s.memory else len(self.split.test) for s in agents]
         return n + sum(per_agent) * len(self.streams)
 
     def run(self, progress: bool) -> Runs:
         bar = tqdm(total=self.total(), desc="evaluating", unit="unit", disable=not progress)
         try:
-            base = baseline_outputs(self.units, self.split.train, self.split.test, self.cfg.split.seed)
+            accepted: dict[str, str] = {}
+            for system in self.systems:  # the initial row first: its verdicts on training units count below
+                if system.kind == "initial":
+                    accepted = self._initial_row(system, bar)
+            base = baseline_outputs(self.units, self.split.train, self.split.test, self.cfg.split.seed, accepted)
             for system in self.systems:
-                if system.kind != "agent":
+                if system.kind == "baseline":
                     self._model_free(system, base.get(system.name, {}), bar)
             for run in self.streams:
                 for system in self.systems:
@@ -148,6 +152,24 @@ class _Evaluation:
             system, stream, candidates, skip, model, None, self.cfg.attempts, self.groups, self.references, progress=bar
         )
 
+    def _initial_row(self, system: SystemSpec, bar) -> dict[str, str]:
+        """The shared initial prediction, judged on every unit: held-out for its row, training for
+        the copy baselines. A training unit's accepted output is its trusted target when the data
+        has one, else its initial output when the judge found that correct (resolved)."""
+        spec = self._spec(system, next(iter(self.streams.values())), dict(self.initial), frozenset(), None, bar)
+        result = self.adapter.run(spec)
+        self.probes = spec.probes
+        _save(self.out, system.name, "all-orders", result)
+        self.runs.results[system.name] = {run: result for run in self.streams}
+        accepted = {}
+        for u in self.units:
+            if u.id in set(self.split.train):
+                if u.reference:
+                    accepted[u.id] = u.reference
+                elif u.id in result and result[u.id].correct:
+                    accepted[u.id] = self.initial.get(u.id, "")
+        return accepted
+
     def _model_free(self, system: SystemSpec, outputs: dict[str, str], bar) -> None:
         """Judged once, on the first stream: a model-free output does not depend on the order."""
         spec = self._spec(
@@ -159,8 +181,6 @@ class _Evaluation:
             bar,
         )
         result = self.adapter.run(spec)
-        if system.kind == "initial":
-            self.probes = spec.probes
         _save(self.out, system.name, "all-orders", result)
         self.runs.results[system.name] = {run: result for run in self.streams}
 

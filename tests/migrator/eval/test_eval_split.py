@@ -73,3 +73,15 @@ def test_baselines_copy_the_nearest_training_target_and_a_seeded_random_one():
     assert baseline_outputs(units, ["t1", "t2"], ["h1"], seed=1)["M3"] == out["M3"]
     rows = tfidf(["a b", "a c", ""])
     assert rows[0] @ rows[1] == pytest.approx(rows[1] @ rows[0]) and rows[2].sum() == 0
+
+
+def test_without_a_trusted_target_the_copy_pool_is_the_accepted_outputs():
+    units = [
+        unit("t1", "r:1", source="SELECT nvl(qty, 0) FROM parts"),
+        unit("t2", "r:2", source="DBMS_OUTPUT.PUT_LINE('x')"),
+        unit("h1", "r:3", source="SELECT nvl(price, 1) FROM parts"),
+    ]
+    # t1's initial output was judged correct (accepted), t2's was not: only t1 can be copied
+    out = baseline_outputs(units, ["t1", "t2"], ["h1"], seed=1, accepted={"t1": "coalesce(qty, 0)"})
+    assert out["M2"]["h1"] == out["M3"]["h1"] == "coalesce(qty, 0)"
+    assert baseline_outputs(units, ["t1", "t2"], ["h1"], seed=1)["M2"]["h1"] == ""  # nothing accepted: nothing copied
