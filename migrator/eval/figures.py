@@ -36,10 +36,14 @@ def learning_curve(curves: dict[str, dict], kinds: Mapping[str, str], n_units: i
     fig, ax = plt.subplots(figsize=(7.5, 4.6), dpi=110)
     ax.plot([0, n_units], [0, n_units], color="0.8", linewidth=1, linestyle=":", label="every unit correct")
     colors = plt.get_cmap("tab10")
+    agents = 0
     for i, (name, c) in enumerate(curves.items()):
         color = colors(i % 10)
-        style = "--" if kinds.get(name) != "agent" else "-"
-        ax.plot(c["x"], c["mean"], style, color=color, linewidth=2 if kinds.get(name) == "agent" else 1.3, label=name)
+        if kinds.get(name) == "agent":  # each later agent line thinner: identical lines stay visible
+            style, width, agents = "-", max(1.4, 4.0 - 1.0 * agents), agents + 1
+        else:
+            style, width = "--", 1.3
+        ax.plot(c["x"], c["mean"], style, color=color, linewidth=width, label=name)
         ax.fill_between(c["x"], c["low"], c["high"], color=color, alpha=0.15, linewidth=0)
     ax.set_xlim(0, n_units)
     ax.set_ylim(0, max(1, n_units) * 1.02)

@@ -167,10 +167,13 @@ def curve_band(
         upto += correct[r][:, None] * (positions[r][:, None] <= x[None, :])
     upto /= runs
     idx, n = group_index(groups)
-    per_group = np.zeros((n, len(x)))
-    np.add.at(per_group, idx, upto)
-    mean = per_group.sum(axis=0)
-    boot = bootstrap_sums(per_group, resamples, seed)
+    per_group = np.zeros((n, len(x) + 1))
+    np.add.at(per_group, idx, np.column_stack([upto, np.ones(n_units)]))
+    mean = per_group[:, :-1].sum(axis=0)
+    sums = bootstrap_sums(per_group, resamples, seed)
+    # a resample holds more or fewer units than the panel: scale it to the panel's size (a ratio, as
+    # the contrasts are), so the band is on the same axis as the curve and never above n units
+    boot = sums[:, :-1] * (n_units / sums[:, -1:])
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
     return x, mean, low, high
