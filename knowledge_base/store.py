@@ -22,9 +22,7 @@ one stores a candidate, whatever its evidence would earn.
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -52,7 +50,8 @@ from knowledge_base.records import (
     entry_text,
 )
 from knowledge_base.retrieval import eligibility, search_pool
-from knowledge_base.sqlstore import NewEntry, SqlStore, now
+from knowledge_base.sqlstore import NewEntry, SqlStore
+from knowledge_base.traces import write_trace
 
 EVENTS, TRACES = "experience_events.jsonl", "retrieval_traces.jsonl"
 
@@ -408,50 +407,7 @@ class KnowledgeBase:
         )
 
     def _trace(self, result: RetrievalResult) -> None:
-        q = result.query
-        trace: dict[str, Any] = {
-            "trace_id": uuid.uuid4().hex[:16],
-            "at": now(),
-            "snapshot": self.snapshot_name,
-            "checkpoint": q.checkpoint or self.snapshot_name,
-            "embedder": result.embedder,
-            "generation": self.sql.generation(),
-            "query": q.text,
-            "task_id": q.task_id,
-            "task_group": q.task_group,
-            "stream_position": q.stream_position,
-            "failure_type": q.failure_type,
-            "held_out_targets": sorted(q.held_out_targets),
-            "eligible": {p: r.eligible for p, r in result.pools.items()},
-            "searched": {p: r.searched for p, r in result.pools.items()},
-            "type_conditioned": {p: r.type_conditioned for p, r in result.pools.items()},
-            "margin": None if result.margin is None else round(result.margin, 6),
-            "relevant": sorted(q.relevant),
-            "returned": [
-                {
-                    "id": h.id,
-                    "polarity": h.polarity,
-                    "score": round(h.score, 6),
-                    "dense": round(h.dense, 6),
-                    "lexical": round(h.lexical, 6),
-                }
-                for h in result.positives + result.negatives
-            ],
-        }
-        with open(self.traces_path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(trace, sort_keys=True) + "\n")
-        if not self.read_only:
-            event = {
-                "seq": None,
-                "at": trace["at"],
-                "kind": "retrieval",
-                "trace_id": trace["trace_id"],
-                "margin": None if result.margin is None else round(result.margin, 6),
-                "relevant": sorted(q.relevant),
-                "returned": [r["id"] for r in trace["returned"]],
-            }
-            with open(self.root / EVENTS, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps(event, sort_keys=True) + "\n")
+        write_trace(self, result)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
