@@ -1,7 +1,8 @@
 """Pre-registered fix cycles: the `FIX-NNN.yaml` file, its freezing, its arms and its decision.
 
 A fix cycle tests exactly one change (a rule switched on or off, a prompt paragraph, a
-knowledge-base correction or a harness setting) against predicates written before the run. Freezing
+knowledge-base correction, the admission of a proposed knowledge-base rule, or a harness setting)
+against predicates written before the run. Freezing
 hashes the hypothesis, the change and the predicates; the hash is stored in the file *and* in the
 audit log, so an edit after freezing is caught even when the editor also rewrites the stored hash.
 
@@ -69,13 +70,24 @@ class KbChange(_Frozen):
     applicability: dict[str, str] = {}
 
 
+class KbRuleChange(_Frozen):
+    """Admit a rule the knowledge base holds as a candidate (proposed from repeated verified
+    experiences): it becomes active knowledge only through this cycle's promote."""
+
+    kind: Literal["kb_rule"] = "kb_rule"
+    entry: int = Field(ge=1, description="the candidate rule's entry id in the knowledge base")
+    construct_id: str = Field(min_length=1)
+    idiom: str = Field(min_length=1)
+    paragraph: str = ""
+
+
 class HarnessChange(_Frozen):
     kind: Literal["harness"] = "harness"
     setting: str = Field(min_length=1, description="a field of the settings file's `harness` section")
     value: int | float | bool | str
 
 
-Change = Annotated[RuleChange | PromptChange | KbChange | HarnessChange, Field(discriminator="kind")]
+Change = Annotated[RuleChange | PromptChange | KbChange | KbRuleChange | HarnessChange, Field(discriminator="kind")]
 
 
 # -- predicates, arms, decision ---------------------------------------------------------------------
@@ -208,6 +220,7 @@ hypothesis: ''   # why the change should help, and which units it should move
 #   change: {{kind: rule, rule_id: plsql.dbms_output, action: enable}}
 #   change: {{kind: prompt, paragraph_id: select-into-strict, text: "Translate SELECT INTO as ..."}}
 #   change: {{kind: kb, construct_id: XMLTABLE, context: "...", fix: "..."}}
+#   change: {{kind: kb_rule, entry: 42, construct_id: DBMS_OUTPUT, idiom: "..."}}   (`migrator fix propose` writes these)
 #   change: {{kind: harness, setting: step_timeout_ms, value: 10000}}
 change: null
 predicates:

@@ -43,6 +43,22 @@ def create_snapshot(kb, name: str) -> Path:
     return dest
 
 
+def copy_store(src: Path, dest: Path) -> Path:
+    """A writable copy of the store at `src` (SQLite backup and index files): a scratch copy for a
+    trial (a fix cycle's arm) that must never write into the real store."""
+    from knowledge_base.store import KnowledgeBase
+
+    if dest.exists():
+        raise FileExistsError(f"{dest} already exists")
+    (dest / loading.INDEX_DIR).mkdir(parents=True)
+    with KnowledgeBase(src, read_only=True) as kb:
+        kb.sql.backup_to(dest / loading.DB)
+    for part in ("dense.faiss", "state.json"):
+        if (src / loading.INDEX_DIR / part).is_file():
+            shutil.copy2(src / loading.INDEX_DIR / part, dest / loading.INDEX_DIR / part)
+    return dest
+
+
 def _make_read_only(root: Path) -> None:
     for path in sorted(root.rglob("*"), reverse=True):
         os.chmod(path, 0o444 if path.is_file() else 0o555)

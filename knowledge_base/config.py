@@ -35,8 +35,12 @@ class KBConfig(BaseModel):
     type_min: int = Field(3, ge=1)
     k_positive: int = Field(3, ge=0)
     k_negative: int = Field(1, ge=0)
-    mmr_lambda: float | None = Field(None, ge=0, le=1)
+    # MMR on by default (the design asks for diversity: one entry must not fill every slot); None
+    # turns it off. lambda weighs relevance against redundancy among the mmr_pool best.
+    mmr_lambda: float | None = Field(0.7, ge=0, le=1)
     mmr_pool: int = Field(20, ge=1)
+    # Added to the hybrid score of admitted rules: they passed a human gate (a fix cycle).
+    rule_bonus: float = Field(0.10, ge=0, le=1)
     bm25_k1: float = Field(1.5, gt=0)
     bm25_b: float = Field(0.75, ge=0, le=1)
 

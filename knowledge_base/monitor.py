@@ -4,7 +4,9 @@
 - distinct positive examples shown, and the share of queries whose top positive is the single most
   common one (EPAM Study 1: one verified experience was the top example for 97% of the panel);
 - retrieval churn: mean Jaccard distance between the id sets returned for the same query at two
-  consecutive checkpoints.
+  consecutive checkpoints;
+- retrieval margin (EPAM Study 4): for queries that name what is relevant to them, the best
+  relevant positive's score minus the best irrelevant one's (> 0: what applies ranks first).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ class CheckpointMetrics(BaseModel):
     top_positive_share: float
     churn: float | None
     churn_queries: int
+    margin_mean: float | None = None
+    margin_positive_share: float | None = None
+    margin_queries: int = 0
 
 
 def state_counts(sql) -> dict[str, int]:
@@ -94,6 +99,7 @@ def _one(name: str, group: list[dict], previous: list[dict] | None, state: dict)
         shared = len(common)
         if common:
             churn = sum(jaccard_distance(before[k], now[k]) for k in common) / len(common)
+    margins = [t["margin"] for t in group if t.get("margin") is not None]
     return CheckpointMetrics(
         checkpoint=name,
         queries=len(group),
@@ -104,6 +110,9 @@ def _one(name: str, group: list[dict], previous: list[dict] | None, state: dict)
         top_positive_share=top_n / max(1, sum(tops.values())),
         churn=churn,
         churn_queries=shared,
+        margin_mean=sum(margins) / len(margins) if margins else None,
+        margin_positive_share=sum(m > 0 for m in margins) / len(margins) if margins else None,
+        margin_queries=len(margins),
     )
 
 
@@ -114,3 +123,29 @@ def monitor(kb) -> list[CheckpointMetrics]:
         data = json.loads(manifest.read_text())
         manifests[data["name"]] = data
     return checkpoint_metrics(read_traces(kb.traces_path), manifests)
+
+
+class PanelMonitor:
+    """Checkpoints of one run: snapshot the store, replay a panel of queries against the snapshot
+    (each traced under the checkpoint's name), and read the monitor over those replays only (a
+    run's own retrievals are not a panel: each unit asks once, so nothing could be compared)."""
+
+    def __init__(self, kb, adjust=None):
+        self.kb = kb
+        self.adjust = adjust or (lambda q: q)  # e.g. a system's own k and type conditioning
+        self.taken: list[tuple[str, int]] = []
+
+    def checkpoint(self, name: str, panel: list, position: int) -> None:
+        snap = self.kb.snapshot(name)
+        try:
+            for query in panel:
+                snap.retrieve(self.adjust(query.model_copy(update={"checkpoint": name})))
+        finally:
+            snap.close()
+        self.taken.append((name, position))
+
+    def metrics(self) -> list[dict]:
+        positions = dict(self.taken)
+        traces = [t for t in read_traces(self.kb.traces_path) if t.get("checkpoint") in positions]
+        manifests = {n: json.loads((self.kb.root / "snapshots" / n / "manifest.json").read_text()) for n in positions}
+        return [{**m.model_dump(), "position": positions[m.checkpoint]} for m in checkpoint_metrics(traces, manifests)]

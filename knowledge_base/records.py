@@ -37,7 +37,11 @@ class Provenance(_Frozen):
 
 class Experience(_Frozen):
     """What the agent itself produced for a task: + a verified failed->correct transition,
-    - the final direction of an episode that stayed failed. Never a reference target."""
+    - the final direction of an episode that stayed failed. Never a reference target.
+
+    `applicability` says where it applies (e.g. constructs, failure type, unit kind: opaque keys
+    and values); `contraindications` say where the same fix was shown and the unit still failed
+    (added after the fact by `KnowledgeBase.contraindicate`)."""
 
     kind: Literal["experience"] = "experience"
     polarity: Polarity
@@ -53,6 +57,16 @@ class Experience(_Frozen):
     confidence: float = Field(0.5, ge=0, le=1)
     provenance: Provenance = Field(default_factory=Provenance)
     knowledge_version: int = Field(1, ge=1)
+
+
+class Approval(_Frozen):
+    """The decision record that lets a correction in (e.g. a promoted fix cycle)."""
+
+    approved_by: str = Field(min_length=1)
+    approved_at: str = Field(min_length=1)
+    decision: Literal["promote"] = "promote"
+    reference: str = Field(min_length=1, description="the decision record's id, e.g. FIX-012")
+    reason: str = ""
 
 
 class Rule(_Frozen):
@@ -72,6 +86,7 @@ class Rule(_Frozen):
     advisory: bool = True
     confidence: float | None = None
     knowledge_version: int = Field(1, ge=1)
+    approval: Approval | None = None  # the human gate that admitted it (a promoted fix cycle)
 
     @model_validator(mode="after")
     def _form(self) -> Rule:
@@ -80,16 +95,6 @@ class Rule(_Frozen):
         if self.form == "prompt_paragraph" and not self.paragraph:
             raise ValueError("a rule of form 'prompt_paragraph' needs paragraph")
         return self
-
-
-class Approval(_Frozen):
-    """The decision record that lets a correction in (e.g. a promoted fix cycle)."""
-
-    approved_by: str = Field(min_length=1)
-    approved_at: str = Field(min_length=1)
-    decision: Literal["promote"] = "promote"
-    reference: str = Field(min_length=1, description="the decision record's id, e.g. FIX-012")
-    reason: str = ""
 
 
 class Correction(_Frozen):
@@ -127,6 +132,9 @@ class RetrievalQuery(_Frozen):
     k_positive: int | None = Field(None, ge=0)
     k_negative: int | None = Field(None, ge=0)
     checkpoint: str | None = None
+    # Tags (e.g. constructs) that make an entry relevant to this query: when given, the store
+    # reports the retrieval margin (best relevant minus best irrelevant positive) in its trace.
+    relevant: frozenset[str] = frozenset()
 
 
 class Hit(_Frozen):
@@ -141,6 +149,7 @@ class Hit(_Frozen):
     lexical_norm: float
     advisory: bool
     text: str
+    contraindications: tuple[str, ...] = ()
 
 
 class PoolReport(_Frozen):
@@ -155,6 +164,7 @@ class RetrievalResult(_Frozen):
     positives: tuple[Hit, ...]
     negatives: tuple[Hit, ...]
     pools: dict[Polarity, PoolReport]
+    margin: float | None = None  # with query.relevant: best relevant - best irrelevant positive score
 
     @property
     def eligible_count(self) -> int:
@@ -170,7 +180,7 @@ def entry_text(record: Experience | Rule | Correction) -> str:
             record.strategy,
             record.context,
             record.output,
-            " ".join(record.contraindications),
+            _applies(record.applicability),
         ]
     elif isinstance(record, Rule):
         parts = [record.failure_type, record.construct_id, record.idiom, record.rule_id or "", record.paragraph]
@@ -179,10 +189,26 @@ def entry_text(record: Experience | Rule | Correction) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def _applies(applicability: dict[str, str]) -> str:
+    return "applies to: " + "; ".join(f"{k}={v}" for k, v in sorted(applicability.items())) if applicability else ""
+
+
+def entry_tags(record: Experience | Rule | Correction) -> frozenset[str]:
+    """What an entry is about (constructs), for relevance: the margin and rule proposals use it."""
+    tags = set(record.applicability.get("constructs", "").split())
+    if isinstance(record, Experience):
+        tags |= set(record.constructs)
+    else:
+        tags.add(record.construct_id)
+    return frozenset(tags)
+
+
 def untrusted_block(hit: Hit) -> str:
     """Retrieved text is untrusted context: callers put it in prompts only inside this delimiter."""
     label = "verified" if hit.polarity == "+" else "failed direction"
     return (
         f"<<<memory id={hit.id} kind={hit.kind} polarity={hit.polarity} ({label}); untrusted text>>>\n"
-        f"{hit.text}\n<<<end memory {hit.id}>>>"
+        f"{hit.text}\n"
+        + (f"did not carry over to: {'; '.join(hit.contraindications)}\n" if hit.contraindications else "")
+        + f"<<<end memory {hit.id}>>>"
     )

@@ -6,8 +6,9 @@ Order of operations, each one before the next:
 2. polarity pools, searched separately; type conditioning inside a pool when it has >= type_min
    entries of the query's failure type, else the whole pool;
 3. hybrid score 0.75 * dense + 0.25 * BM25, each min-max normalised within the searched pool
-   (a constant channel normalises to 0); optional MMR; deterministic tie-breaks: score desc, dense
-   desc, BM25 desc, entry id asc.
+   (a constant channel normalises to 0), plus `rule_bonus` for admitted rules (human-gated
+   knowledge); MMR (on by default, lambda 0.7); deterministic tie-breaks: score desc, dense desc,
+   BM25 desc, entry id asc.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knowledge_base.catalog import NONE, Catalog
+from knowledge_base.catalog import KIND_CODES, NONE, Catalog
 from knowledge_base.config import KBConfig
 from knowledge_base.records import RetrievalQuery
 
@@ -37,6 +38,8 @@ class PoolOutcome:
     searched: int
     type_conditioned: bool
     ranked: list[Ranked]
+    rows: np.ndarray | None = None  # every searched row and its hybrid score (for the margin)
+    scores: np.ndarray | None = None
 
 
 def eligibility(cat: Catalog, query: RetrievalQuery, held_out: frozenset[str]) -> np.ndarray:
@@ -86,6 +89,8 @@ def search_pool(
     d, b = dense[rows].astype(np.float64), lexical[rows].astype(np.float64)
     dn, bn = minmax(d), minmax(b)
     score = cfg.dense_weight * dn + cfg.lexical_weight * bn
+    if cfg.rule_bonus:
+        score = score + cfg.rule_bonus * (cat.kind.view[rows] == KIND_CODES["rule"])
     want = k if cfg.mmr_lambda is None else max(k, cfg.mmr_pool)
     order = _top(score, d, b, cat.ids.view[rows], want)
     ranked = [
@@ -93,7 +98,7 @@ def search_pool(
     ]
     if cfg.mmr_lambda is not None and vectors is not None:  # the caller gives vectors for MMR
         ranked = mmr(ranked, vectors, cfg.mmr_lambda, k)
-    return PoolOutcome(eligible, int(rows.size), typed, ranked[:k])
+    return PoolOutcome(eligible, int(rows.size), typed, ranked[:k], rows, score)
 
 
 def _top(score: np.ndarray, d: np.ndarray, b: np.ndarray, ids: np.ndarray, want: int) -> np.ndarray:

@@ -12,24 +12,28 @@ One writer at a time: a writable store holds an OS lock on its directory from op
 A write commits to SQLite first, then updates the in-memory indexes
 (visible to the next query at once), then persists the FAISS file every `flush_every` writes.
 Opening compares the index's generation with SQLite's and repairs a stale index.
+
+The stream clock is store-wide (`take_position`): positions continue across runs and schema
+directories, so an experience finalized by an earlier run is in the past for every later unit.
+Rules reach active knowledge only with an approval (a promoted fix cycle): `propose_rule` without
+one stores a candidate, whatever its evidence would earn.
 """
 
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from knowledge_base import loading
-from knowledge_base.admission import AdmittedRule, Decision, Evidence, decide
+from knowledge_base import gate, loading
+from knowledge_base.admission import Decision
 from knowledge_base.catalog import Catalog, EntryMeta
-from knowledge_base.config import TIERS, KBConfig
+from knowledge_base.config import KBConfig
 from knowledge_base.content import content_hash
 from knowledge_base.dense import DenseIndex
 from knowledge_base.embedders import Embedder, make_embedder
+from knowledge_base.gate import ApprovalRequired
 from knowledge_base.lexical import LexicalIndex, tokenize
 from knowledge_base.lock import StoreLock
 from knowledge_base.records import (
@@ -42,16 +46,14 @@ from knowledge_base.records import (
     RetrievalResult,
     Rule,
     StoredEntry,
+    entry_tags,
     entry_text,
 )
 from knowledge_base.retrieval import eligibility, search_pool
-from knowledge_base.sqlstore import NewEntry, SqlStore, now
+from knowledge_base.sqlstore import NewEntry, SqlStore
+from knowledge_base.traces import write_trace
 
 EVENTS, TRACES = "experience_events.jsonl", "retrieval_traces.jsonl"
-
-
-class ApprovalRequired(PermissionError):
-    """ingest() was called without an approval record."""
 
 
 class ReadOnlyError(PermissionError):
@@ -89,6 +91,8 @@ class KnowledgeBase:
         self._after_commit = None  # test seam: called between the SQLite commit and the index write
         self._embedder = embedder
         self._writes_since_flush = 0
+        self._clock: int | None = None  # the next stream position, once read
+        self._tags: dict[int, frozenset[str]] = {}  # entry id -> tags (records never change them)
         # Taken before SQLite is opened: opening a writable store already writes (meta, index repair).
         self._lock = None if read_only else StoreLock.acquire(self.root, lock_timeout)
         try:
@@ -150,24 +154,54 @@ class KnowledgeBase:
         record = correction.model_copy(update={"approval": approved})
         return self._insert([record], "correction_ingested", [{"approval": approved.model_dump()}])[0]
 
-    def propose_rule(self, rule: Rule) -> tuple[int, Decision]:
-        """Store a rule with the status its evidence earns (admitted or candidate)."""
-        evidence = self._evidence(rule)
-        decision = decide(
-            rule.construct_id, rule.idiom, rule.applicability, evidence, self._admitted_rules(), self.config
+    def propose_rule(self, rule: Rule, approval: Approval | None = None) -> tuple[int, Decision]:
+        """Store a rule; admitted only with an approval (knowledge_base.gate explains the gate)."""
+        return gate.propose(self, rule, approval)
+
+    def admit_rule(self, rule_id: int, approval: Approval) -> Decision:
+        """Admit a candidate rule through the human gate, if its evidence (judged now) allows it."""
+        return gate.admit(self, rule_id, approval)
+
+    def contraindicate(self, entry_id: int, note: str) -> None:
+        """Record where an experience was shown and the unit still failed (kept, at most 20)."""
+        entry = self.get(entry_id)
+        record = entry.record
+        if not isinstance(record, Experience) or note in record.contraindications:
+            return
+        notes = (*record.contraindications, note)[-20:]
+        self._set_status(
+            entry_id,
+            entry.status,
+            "contraindicated",
+            {"note": note},
+            record=record.model_copy(update={"contraindications": notes}),
         )
-        stored = rule.model_copy(
-            update={"status": decision.status, "advisory": decision.advisory, "confidence": decision.confidence}
-        )
-        rid = self._insert([stored], "rule_" + decision.status, [{"decision": decision.model_dump()}])[0]
-        return rid, decision
+
+    # -- the stream clock --------------------------------------------------------------------------
+    def next_position(self) -> int:
+        """The position the next episode takes: after every position stored or taken so far."""
+        if self._clock is None:
+            taken = int(self.sql.meta("clock", "0") or 0)
+            latest = self.sql.conn.execute("SELECT MAX(stream_position) FROM entries").fetchone()[0]
+            self._clock = max(taken, latest + 1 if latest is not None else 0)
+        return self._clock
+
+    def take_position(self) -> int:
+        """Take the next stream position for an episode (persisted: a later run continues after it)."""
+        self._check_writable()
+        position = self.next_position()
+        self._clock = position + 1
+        self.sql.set_meta("clock", str(self._clock))
+        return position
 
     def deprecate(self, entry_id: int, reason: str) -> None:
         self._set_status(entry_id, "deprecated", "deprecated", {"reason": reason})
+        gate.release(self, entry_id)
 
     def supersede(self, old_id: int, new_id: int, reason: str = "") -> None:
         self.get(new_id)
         self._set_status(old_id, "superseded", "superseded", {"by": new_id, "reason": reason})
+        gate.release(self, old_id)
 
     def finalize(self, entry_id: int) -> None:
         """Mark an experience's episode finalized: only now may later queries retrieve it."""
@@ -251,21 +285,42 @@ class KnowledgeBase:
         mask = eligibility(cat, query, self.held_out)
         dense, lexical = self.dense.scores(qvec), self.lexical.scores(tokenize(query.text))
         vectors = self.dense.matrix() if cfg.mmr_lambda is not None else None
-        hits, pools = {}, {}
-        for (
-            pol,
-            k,
-        ) in (("+", query.k_positive), ("-", query.k_negative)):
+        hits, pools, margin = {}, {}, None
+        for pol, k in (("+", query.k_positive), ("-", query.k_negative)):
             k = (cfg.k_positive if pol == "+" else cfg.k_negative) if k is None else k
             pool = mask & (cat.positive.view if pol == "+" else ~cat.positive.view)
             out = search_pool(cat, pool, query.failure_type, dense, lexical, k, cfg, vectors)
             pools[pol] = PoolReport(eligible=out.eligible, searched=out.searched, type_conditioned=out.type_conditioned)
             hits[pol] = tuple(self._hit(r, pol) for r in out.ranked)
+            if pol == "+" and query.relevant and out.rows is not None and out.scores is not None:
+                margin = self._margin(out.rows, out.scores, query.relevant)
         result = RetrievalResult(
-            query=query, embedder=self.embedder_name, positives=hits["+"], negatives=hits["-"], pools=pools
+            query=query,
+            embedder=self.embedder_name,
+            positives=hits["+"],
+            negatives=hits["-"],
+            pools=pools,
+            margin=margin,
         )
         self._trace(result)
         return result
+
+    def tags(self, entry_id: int) -> frozenset[str]:
+        """What an entry is about (its constructs); cached, since a record never changes them."""
+        if entry_id not in self._tags:
+            self._tags[entry_id] = entry_tags(self.get(entry_id).record)
+        return self._tags[entry_id]
+
+    def _margin(self, rows: np.ndarray, scores: np.ndarray, relevant: frozenset[str]) -> float | None:
+        """Best relevant minus best irrelevant score in a searched pool (EPAM Study 4's margin,
+        in hybrid-score units): > 0 means an entry that applies ranks above everything that does
+        not. An entry applies when its tags and the query's overlap by Jaccard >= 0.5 (a tag that
+        every unit carries, such as %TYPE, does not make a DBMS_OUTPUT fix apply to NVL)."""
+        ids = self.catalog.ids.view[rows]
+        hit = np.fromiter((_jaccard(self.tags(int(i)), relevant) >= 0.5 for i in ids), dtype=bool, count=len(ids))
+        if not hit.any() or hit.all():
+            return None
+        return float(scores[hit].max() - scores[~hit].max())
 
     # -- internals -------------------------------------------------------------------------------
     def _check_writable(self) -> None:
@@ -291,6 +346,8 @@ class KnowledgeBase:
         self.dense.add(np.asarray(ids, dtype=np.int64), vectors)
         for entry_id, row, text in zip(ids, rows, texts):
             self.catalog.append(_meta(entry_id, row))
+            if self._clock is not None and row.stream_position is not None:
+                self._clock = max(self._clock, row.stream_position + 1)
             self.lexical.add(tokenize(text))
         self.lexical.maybe_compact(self._all_tokens)
         self._after_write(len(ids))
@@ -327,39 +384,13 @@ class KnowledgeBase:
     def _all_tokens(self) -> list[list[str]]:
         return [tokenize(text) for _, text in self.sql.texts()]
 
-    def _evidence(self, rule: Rule) -> list[Evidence]:
-        out = []
-        for ids, success in ((rule.supporting, True), (rule.opposing, False)):
-            for eid in ids:
-                out.append(Evidence(eid, self._experience(eid).tier, success))
-        return out
-
-    def _experience(self, eid: int) -> Experience:
-        record = self.get(eid).record
-        if not isinstance(record, Experience):
-            raise ValueError(f"evidence {eid} is a {record.kind}, not an experience")
-        return record
-
-    def _admitted_rules(self) -> list[AdmittedRule]:
-        rows = self.sql.conn.execute("SELECT id, record FROM entries WHERE kind = 'rule' AND status = 'admitted'")
-        out = []
-        for rid, raw in rows.fetchall():
-            rule = Rule.model_validate_json(raw)
-            # the highest tier among its supporting experiences (TIERS runs from G0 up)
-            tier = TIERS[max((TIERS.index(self._experience(e).tier) for e in rule.supporting), default=0)]
-            out.append(
-                AdmittedRule(
-                    rid, rule.construct_id, rule.idiom, tier, dict(rule.applicability), rule.supporting + rule.opposing
-                )
-            )
-        return out
-
     def _hit(self, ranked, polarity: str) -> Hit:
         cat, row = self.catalog, ranked.row
         entry_id = int(cat.ids.view[row])
         text = self.sql.conn.execute(
-            "SELECT text, kind, failure_type FROM entries WHERE id = ?", (entry_id,)
+            "SELECT text, kind, failure_type, record FROM entries WHERE id = ?", (entry_id,)
         ).fetchone()
+        contra = tuple(json.loads(text[3]).get("contraindications", ())) if text[1] == "experience" else ()
         return Hit(
             id=entry_id,
             kind=text[1],
@@ -372,49 +403,15 @@ class KnowledgeBase:
             lexical_norm=ranked.lexical_norm,
             advisory=bool(cat.advisory.view[row]),
             text=text[0],
+            contraindications=contra,
         )
 
     def _trace(self, result: RetrievalResult) -> None:
-        q = result.query
-        trace: dict[str, Any] = {
-            "trace_id": uuid.uuid4().hex[:16],
-            "at": now(),
-            "snapshot": self.snapshot_name,
-            "checkpoint": q.checkpoint or self.snapshot_name,
-            "embedder": result.embedder,
-            "generation": self.sql.generation(),
-            "query": q.text,
-            "task_id": q.task_id,
-            "task_group": q.task_group,
-            "stream_position": q.stream_position,
-            "failure_type": q.failure_type,
-            "held_out_targets": sorted(q.held_out_targets),
-            "eligible": {p: r.eligible for p, r in result.pools.items()},
-            "searched": {p: r.searched for p, r in result.pools.items()},
-            "type_conditioned": {p: r.type_conditioned for p, r in result.pools.items()},
-            "returned": [
-                {
-                    "id": h.id,
-                    "polarity": h.polarity,
-                    "score": round(h.score, 6),
-                    "dense": round(h.dense, 6),
-                    "lexical": round(h.lexical, 6),
-                }
-                for h in result.positives + result.negatives
-            ],
-        }
-        with open(self.traces_path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(trace, sort_keys=True) + "\n")
-        if not self.read_only:
-            event = {
-                "seq": None,
-                "at": trace["at"],
-                "kind": "retrieval",
-                "trace_id": trace["trace_id"],
-                "returned": [r["id"] for r in trace["returned"]],
-            }
-            with open(self.root / EVENTS, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps(event, sort_keys=True) + "\n")
+        write_trace(self, result)
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
 
 
 def _new_entry(record, text: str, vector: np.ndarray, status: str | None = None) -> NewEntry:

@@ -14,12 +14,18 @@ Two optional, task-agnostic hooks: `AgentConfig.follow = "latest"` repairs from 
 candidate instead of the best judged so far (MERIT revises y(k-1) whatever it was); a task with
 `reflection_messages(item, candidate, judgement, failure_type)` and `reflected(item, text)` gets
 one extra model call before each repair (Reflexion-style), counted in that attempt's tokens.
+
+Stream positions come from the knowledge base's store-wide clock when it has one
+(`take_position`), so a later run continues after an earlier one instead of restarting at 0
+(which would hide everything the earlier run learned from its early units). A task with
+`relevance(item)` (e.g. the unit's constructs) gets the retrieval margin traced; an episode that
+ends failed although memory showed it a verified fix records that as a contraindication of the fix.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -84,6 +90,7 @@ class Attempt:
     cached: bool
     outcome: str  # the judged category, or "no code in answer"
     calls: int = 1  # model calls in this attempt (a reflection call adds one)
+    shown_positive: list[int] = field(default_factory=list)  # verified entries in this attempt's prompt
 
 
 @dataclass
@@ -120,6 +127,7 @@ def _attempt(
     if kb is not None:
         from knowledge_base.records import RetrievalQuery
 
+        relevance = getattr(task, "relevance", None)
         hits = kb.retrieve(
             RetrievalQuery(
                 text=task.query_text(item, judgement),
@@ -130,6 +138,7 @@ def _attempt(
                 held_out_targets=cfg.held_out_targets,
                 k_positive=cfg.retrieval_k[0] if cfg.retrieval_k else None,
                 k_negative=cfg.retrieval_k[1] if cfg.retrieval_k else None,
+                relevant=frozenset(relevance(item)) if relevance is not None else frozenset(),
             )
         )
     if strategy == "example-assisted" and not (hits and hits.positives):
@@ -152,6 +161,7 @@ def _attempt(
         completion.cached and all(c.cached for c in extra),
         new_judgement.category if new_judgement else note,
         calls=1 + len(extra),
+        shown_positive=[h.id for h in hits.positives] if hits else [],
     )
     return record, new, new_judgement
 
@@ -214,19 +224,46 @@ def run_episode(task: Task, state: ModelState, kb, item: Item, position: int, cf
     task.commit(item, candidate, judgement)
     if episode.attempts and kb is not None:
         episode.experience_id = kb.add_experience(task.experience(item, episode, position))
+        _contraindicate(kb, item, episode)
     episode.seconds = time.perf_counter() - t0
     return episode
 
 
+def _contraindicate(kb, item: Item, episode: Episode) -> None:
+    """The unit stayed failed although memory showed it verified fixes: those fixes did not carry over."""
+    note_on = getattr(kb, "contraindicate", None)
+    if note_on is None or episode.final == "correct":
+        return
+    shown = sorted({i for a in episode.attempts for i in a.shown_positive})
+    for entry_id in shown:
+        note_on(entry_id, f"{item.id} ({episode.attempts[0].failure_type} -> {episode.final})")
+
+
+def stream_position(kb, fallback: int) -> int:
+    """The next position on the store-wide clock, or `fallback` for a memory without one."""
+    take = getattr(kb, "take_position", None) if kb is not None else None
+    return take() if take is not None else fallback
+
+
 def run_agent(
-    task: Task, model: Model | None, kb, cfg: AgentConfig, progress=None, failure: str | None = None
+    task: Task,
+    model: Model | None,
+    kb,
+    cfg: AgentConfig,
+    progress=None,
+    failure: str | None = None,
+    after: Callable[[int, Item, Episode], None] | None = None,
 ) -> tuple[list[Episode], str | None]:
     """Every item's episode, and why the model was given up (None when it never was); `failure`
-    says why there is no model at all (every item that needs repair is reported with it)."""
+    says why there is no model at all (every item that needs repair is reported with it).
+    `after(position, item, episode)` runs after each episode (e.g. checkpoints)."""
     state = ModelState(model, failure)
     episodes = []
-    for position, item in enumerate(task.items()):
+    for offset, item in enumerate(task.items()):
+        position = stream_position(kb, offset)
         episodes.append(run_episode(task, state, kb, item, position, cfg))
+        if after is not None:
+            after(position, item, episodes[-1])
         if progress is not None:
             progress.update(1)
     return episodes, state.failure

@@ -4,12 +4,18 @@ Called by the pipeline after the rules have converted every unit. The model is u
 units the judge finds `wrong` or `rejected`; the manifest records what was run (prompt version
 and hash, model, budget, knowledge-base thresholds, settings version) and, per unit, attempts,
 calls, tokens and latency.
+
+With a knowledge base the run snapshots the store at checkpoints (every `checkpoint_every` units,
+and at the end) and replays the repair queries of the units seen so far against each snapshot:
+the monitor's figures (verified experiences, distinct positives shown, the top example's share,
+churn, retrieval margin) go into the manifest, the report and OUT/memory_monitor.png.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import sqlite3
 import uuid
 from dataclasses import asdict, dataclass
@@ -40,6 +46,7 @@ class AgentRequest:
     engine: str
     cache_dir: Path
     held_out_targets: frozenset[str] = frozenset()
+    checkpoint_every: int | None = None  # None: about eight checkpoints per run, at least 50 units apart
 
 
 class KnowledgeBaseUnusable(MigratorError):
@@ -91,12 +98,48 @@ def run_plsql_agent(
             ) as judge,
         ):
             task = PlsqlTask(units, outputs, deps, judge, write, paragraphs, run_id)
-            episodes, model_error = run_agent(task, model, kb, cfg, progress, failure)
+            watch = _Watch(kb, task, run_id, len(units), req.checkpoint_every) if kb is not None else None
+            episodes, model_error = run_agent(
+                task, model, kb, cfg, progress, failure, after=watch.after if watch else None
+            )
+            monitor = watch.finish() if watch else []
     finally:
         if kb is not None:
             kb.close()
-    _write_manifest(out, run_id, req, cfg, paragraphs, kb, episodes, model_error)
+    _write_manifest(out, run_id, req, cfg, paragraphs, kb, episodes, model_error, monitor)
     return episodes, model_error
+
+
+PANEL_CAP = 200  # queries replayed per checkpoint: the first units that needed a repair
+
+
+class _Watch:
+    """The run's checkpoints: snapshot and replay the repair queries of the units seen so far."""
+
+    def __init__(self, kb, task: PlsqlTask, run_id: str, total: int, every: int | None):
+        from knowledge_base.monitor import PanelMonitor
+
+        self.monitor, self.task, self.run_id, self.total = PanelMonitor(kb), task, run_id, total
+        self.every = every or max(50, math.ceil(total / 8))
+        self.done = 0
+
+    def after(self, position: int, item, episode) -> None:
+        self.done += 1
+        if self.done % self.every == 0 or self.done == self.total:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        from knowledge_base.records import RetrievalQuery
+
+        panel = [
+            RetrievalQuery(text=text, failure_type=ftype, task_id=uid, relevant=frozenset(tags))
+            for uid, (text, ftype, tags) in list(self.task.probes.items())[:PANEL_CAP]
+        ]
+        if panel:  # nothing asked memory yet: nothing to replay
+            self.monitor.checkpoint(f"{self.run_id}-ck{len(self.monitor.taken) + 1:02d}", panel, self.done)
+
+    def finish(self) -> list[dict]:
+        return [{"system": "repair agent", "series": f"run {self.run_id}", **m} for m in self.monitor.metrics()]
 
 
 def _write_manifest(
@@ -108,6 +151,7 @@ def _write_manifest(
     kb,
     episodes: list[Episode],
     model_error: str | None,
+    monitor: list[dict] | None = None,
 ) -> None:
     kb_config = kb.config.model_dump(mode="json") if kb is not None else None
     manifest = {
@@ -128,9 +172,23 @@ def _write_manifest(
         "kb_thresholds": kb_config,
         "settings_version": req.settings.version,
         "held_out_targets": sorted(cfg.held_out_targets),
+        "monitor": monitor or [],
         "units": [
             {**{k: v for k, v in asdict(e).items() if k != "final_text"}, "tokens": e.tokens, "calls": len(e.attempts)}
             for e in episodes
         ],
     }
     write_output(out, AGENT_MANIFEST, json.dumps(manifest, indent=2, default=str))
+    if monitor:
+        _monitor_figure(out, monitor)
+
+
+MONITOR_PNG = "memory_monitor.png"
+
+
+def _monitor_figure(out: Path, rows: list[dict]) -> None:
+    from migrator.batch.output import record_written
+    from migrator.eval.figures import monitor_figure
+
+    record_written(out, [MONITOR_PNG])  # recorded before it exists: --force may remove it later
+    monitor_figure(rows, out / MONITOR_PNG, "memory at each checkpoint of this run")

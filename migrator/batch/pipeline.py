@@ -74,6 +74,7 @@ class MigrateOptions:
     attempts: int = 3
     settings: ActiveSettings = field(default_factory=ActiveSettings)
     held_out_targets: frozenset[str] = frozenset()
+    checkpoint_every: int | None = None  # memory snapshots and monitor figures (None: about 8 per run)
 
 
 @dataclass
@@ -236,6 +237,7 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
         engine=opts.deploy,
         cache_dir=out / ".migrator" / "model-cache",
         held_out_targets=opts.held_out_targets,
+        checkpoint_every=opts.checkpoint_every,
     )
     outputs = {d.unit.id: d.conversion.output for d in done}
     deps = {d.unit.id: d.deps for d in done}

@@ -82,6 +82,8 @@ class AgentSummary(_Frozen):
     repaired: list[str]  # units the rules got wrong/rejected and the agent made correct
     manifest: str
     model_error: str | None = None  # why the model was given up during the run
+    # the memory at each checkpoint (knowledge_base.monitor rows), with a knowledge base only
+    monitor: list[dict] = []
 
 
 class ArmRow(_Frozen):
@@ -228,6 +230,22 @@ def _agent_lines(a: AgentSummary) -> list[str]:
     ]
     if a.model_error:
         out += ["", f"**Model failed:** {_cell(a.model_error, 400)}"]
+    if a.monitor:
+        out += [
+            "",
+            "Memory at each checkpoint (the repair queries so far, replayed on a snapshot; `memory_monitor.png`):",
+            "",
+            "| checkpoint | units | verified experiences | admitted rules | distinct positives shown | top example share "
+            "| churn | margin |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for m in a.monitor:
+            churn = "n/a" if m.get("churn") is None else f"{m['churn']:.3f}"
+            margin = "n/a" if m.get("margin_mean") is None else f"{m['margin_mean']:.3f}"
+            out.append(
+                f"| {m['checkpoint']} | {m['position']} | {m['verified_entries']} | {m['admitted_rules']} | "
+                f"{m['distinct_positive_shown']} | {m['top_positive_share']:.2f} | {churn} | {margin} |"
+            )
     return out
 
 

@@ -7,6 +7,7 @@ transcript, and runs the same scenarios with nothing deployed for the do-nothing
 
 from __future__ import annotations
 
+import json
 import statistics
 from pathlib import Path
 
@@ -118,8 +119,14 @@ def attach_agent(
         repaired=repaired,
         manifest=str(out / AGENT_MANIFEST),
         model_error=model_error,
+        monitor=_monitor(out),
     )
     return report.model_copy(update=dict(units=units, agent=agent))
+
+
+def _monitor(out: Path) -> list[dict]:
+    path = out / AGENT_MANIFEST
+    return json.loads(path.read_text(encoding="utf-8")).get("monitor", []) if path.is_file() else []
 
 
 def attach_verification(

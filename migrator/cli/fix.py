@@ -17,6 +17,8 @@ EXAMPLES = """examples:
   migrator fix new "Enable plsql.dbms_output"               # writes fix-cycles/FIX-001.yaml (a draft)
   migrator fix freeze FIX-001                               # hash hypothesis, change, predicates
   migrator fix run FIX-001 --settings settings.yaml         # baseline and candidate arms on the corpus
+  migrator fix run FIX-004 --model bedrock:... --kb kb/      # a prompt or KB change: both arms run the agent
+  migrator fix propose --kb kb/                             # draft cycles for rules that verified experiences support
   migrator fix show FIX-001                                 # flips with diffs, predicates met or not
   migrator fix decide FIX-001 promote --reviewer ana --reason "4 predicted flips, 0 regressions"
   migrator fix decide FIX-002 promote --reviewer ana --reason "..." --override "flip X blocked by FIX-003"
@@ -39,6 +41,10 @@ SUBCOMMANDS = {
         'migrator fix decide FIX-001 promote --reviewer ana --reason "predicted flips, no regressions"',
     ),
     "audit": ("verify the audit log's hash chain and list its entries", "migrator fix audit --cycles fix-cycles"),
+    "propose": (
+        "store rules that repeated verified experiences support as candidates and draft a cycle to admit each",
+        "migrator fix propose --kb kb/ --cycles fix-cycles",
+    ),
 }
 
 
@@ -61,7 +67,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=Path("fixtures/schemas"),
         help="every schema directory under it is migrated and verified (default: fixtures/schemas)",
     )
-    p.add_argument("--kb", type=Path, help="knowledge-base directory (needed for kb changes)")
+    p.add_argument("--kb", type=Path, help="knowledge-base directory (needed for kb and kb_rule changes)")
+    p.add_argument(
+        "--model",
+        help="the repair agent's model for both arms (bedrock:..., openai:..., replay:FILE, scripted:FILE); "
+        "prompt and knowledge-base changes act only through the agent and need it",
+    )
+    p.add_argument("--attempts", type=int, default=3, help="repair attempts per unit in the arms (default 3)")
     p.add_argument(
         "--baselines",
         type=Path,
@@ -95,7 +107,7 @@ def add_fix_parser(subparsers) -> None:
         _common(parsers[name])
         if name == "new":
             parsers[name].add_argument("title", help="one line: what the change is")
-        elif name != "audit":
+        elif name not in ("audit", "propose"):
             parsers[name].add_argument("cycle", help="cycle id, e.g. FIX-001")
     d = parsers["decide"]
     d.add_argument("action", choices=["promote", "revert", "hold"])
@@ -115,6 +127,8 @@ def _context(args):
         kb=args.kb,
         engine=engine,
         baselines=args.baselines,
+        model=args.model,
+        attempts=args.attempts,
     )
 
 
@@ -255,4 +269,29 @@ def _audit_detail(detail: dict) -> str:
     return " ".join(f"{k}={detail[k]}" for k in keys if detail.get(k) is not None)
 
 
-_HANDLERS = {"new": _new, "freeze": _freeze, "run": _run, "show": _show, "decide": _decide, "audit": _audit}
+def _propose(args, ctx) -> int:
+    from migrator.fixes.kb_changes import propose_cycles
+
+    found = propose_cycles(ctx)
+    for cycle_id, entry, new in found:
+        state = "drafted" if new else "already proposed"
+        print(f"  {cycle_id}: rule entry {entry} ({state})")
+    fresh = [c for c, _, new in found if new]
+    if fresh:
+        print(
+            f"next: write the predicted flips in {', '.join(fresh)}, then `migrator fix freeze`, `run --model ...`, `decide`"
+        )
+    elif not found:
+        print("no new proposal: no construct has enough verified experiences that no rule stands for yet")
+    return 0
+
+
+_HANDLERS = {
+    "new": _new,
+    "freeze": _freeze,
+    "run": _run,
+    "show": _show,
+    "decide": _decide,
+    "audit": _audit,
+    "propose": _propose,
+}

@@ -17,6 +17,7 @@ from harness.exceptions import HarnessError
 from knowledge_base.cli import add_kb_parser, run_kb
 from migrator.cli import commands as cmd
 from migrator.cli.assess import add_assess_parser, run_assess
+from migrator.cli.eval import add_eval_parser, run_eval_command
 from migrator.cli.fix import add_fix_parser, run_fix
 from migrator.cli.review import add_review_parser, run_review
 from migrator.cli.scenarios import add_scenarios_parser, run_scenarios
@@ -38,6 +39,7 @@ EXAMPLES = """examples:
   migrator swe run INSTANCES.jsonl --repos CLONES --model M --out OUT   # SWE-bench-format repair (PMCoder)
   migrator review out/hr --open                            # static review site: OUT/review/index.html
   migrator assess fixtures/schemas/hr_payroll --out assessment/   # size and effort, before migrating
+  migrator eval run fixtures/eval/plsql-memory-sensitive.yaml --out out/eval   # does memory help?
 """
 
 
@@ -100,6 +102,13 @@ def _add_migrate(sub) -> None:
     )
     m.add_argument("--kb", type=Path, help="knowledge base directory (experience memory) for the repair agent")
     m.add_argument("--attempts", type=int, default=3, help="repair attempts per unit (default 3)")
+    m.add_argument(
+        "--checkpoint-every",
+        type=int,
+        metavar="N",
+        help="with --kb: snapshot the memory every N units and report the monitor's figures "
+        "(default: about eight checkpoints per run, at least 50 units apart)",
+    )
     _engine_args(m)
     _evidence_args(m)
     m.add_argument(
@@ -175,6 +184,7 @@ def _parser() -> argparse.ArgumentParser:
     add_kb_parser(sub)
     add_text2sql_parser(sub)
     add_swe_parser(sub)
+    add_eval_parser(sub)
     return parser
 
 
@@ -190,6 +200,7 @@ HANDLERS = {
     "kb": run_kb,
     "text2sql": run_text2sql,
     "swe": run_swe_command,
+    "eval": run_eval_command,
 }
 
 

@@ -4,8 +4,14 @@ The cycle file, its hash, the predicates and the audit chain are `harness.gates`
 what needs the migrator: running the baseline arm (the active settings) and the candidate arm (the
 same settings with the one change) over the whole corpus, and applying a promoted change for real —
 the settings file for rules, prompt paragraphs and harness settings, the knowledge base (through
-`ingest`, with the decision record as its approval) for corrections. The candidate arm and promote
-derive their settings from the same function, so what is promoted is exactly what was measured.
+`ingest` or `admit_rule`, with the decision record as its approval) for corrections and proposed
+rules. The candidate arm and promote derive their settings from the same function, so what is
+promoted is exactly what was measured.
+
+A prompt paragraph or a knowledge-base change acts only through the repair agent, so those arms run
+with the configured model (`--model`: a real one, or `scripted:`/`replay:` in tests) and each arm
+works on its own scratch copy of the knowledge base (the candidate's with the change applied as a
+trial): their predicted flips are measured, and nothing reaches the real store before promote.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from harness.gates import (
     GateError,
     HarnessChange,
     KbChange,
+    KbRuleChange,
     PromptChange,
     RuleChange,
     RunRecord,
@@ -38,6 +45,7 @@ from migrator.batch.pipeline import VERSION, MigrateOptions, migrate
 from migrator.cli.commands import default_evidence
 from migrator.convert.context import RuleSet
 from migrator.convert.registry import check_rule_ids
+from migrator.fixes import kb_changes
 from migrator.fixes.settings import ActiveSettings, PromptParagraph, SettingsError, load_settings, save_settings
 
 
@@ -49,6 +57,8 @@ class FixContext:
     kb: Path | None = None
     engine: str = "embedded"  # deployment engine spec: embedded, testcontainers or a DSN
     baselines: Path | None = None  # promote writes the candidate arm's categories here (<schema>.json)
+    model: str | None = None  # the repair agent's model in both arms (prompt and KB changes need it)
+    attempts: int = 3
 
     @property
     def audit(self) -> Path:
@@ -144,9 +154,19 @@ def _toggle_rule(disabled: list[str], change: RuleChange) -> list[str]:
     return rest
 
 
+AGENT_CHANGES = (PromptChange, KbChange, KbRuleChange)
+
+
 def _check_change_applies(ctx: FixContext, cycle: FixCycle) -> None:
-    if isinstance(cycle.change, KbChange) and ctx.kb is None:
+    if isinstance(cycle.change, KbChange | KbRuleChange) and ctx.kb is None:
         raise GateError(f"{cycle.id} changes the knowledge base: give --kb PATH")
+    if isinstance(cycle.change, AGENT_CHANGES) and not ctx.model:
+        raise GateError(
+            f"{cycle.id} changes what the repair agent sees ({describe_change(cycle)}): both arms must run the "
+            "agent, give --model (a real model, or scripted:/replay: to replay one); rules-only arms cannot differ"
+        )
+    if isinstance(cycle.change, KbRuleChange):
+        kb_changes.check_rule_entry(ctx.kb, cycle.change)
     with_change(load_settings(ctx.settings), cycle)
 
 
@@ -160,6 +180,8 @@ def describe_change(cycle: FixCycle) -> str:
         return f"harness {c.setting} = {c.value!r}"
     if isinstance(c, KbChange):
         return f"knowledge-base correction for {c.construct_id}"
+    if isinstance(c, KbRuleChange):
+        return f"knowledge-base rule {c.construct_id!r} ({c.idiom}) admitted from entry {c.entry}"
     return "no change"
 
 
@@ -172,9 +194,18 @@ def schema_dirs(corpus: Path) -> list[Path]:
     return subdirs or [corpus]
 
 
-def _run_schema(src: Path, out: Path, settings: ActiveSettings, dsn: str) -> SchemaArm:
+@dataclass(frozen=True)
+class _Arm:
+    label: str
+    settings: ActiveSettings
+    applied: str
+    kb: Path | None  # the arm's scratch copy of the knowledge base (None: no memory)
+
+
+def _run_schema(src: Path, out: Path, arm: _Arm, dsn: str, ctx: FixContext) -> SchemaArm:
     schema = src.name.lower()
     scenarios, transcript = default_evidence(src, schema)
+    settings = arm.settings
     report = migrate(
         src,
         out,
@@ -187,10 +218,14 @@ def _run_schema(src: Path, out: Path, settings: ActiveSettings, dsn: str) -> Sch
             transcript=transcript,
             disabled_rules=frozenset(settings.disabled_rules),
             step_timeout_ms=settings.harness.step_timeout_ms,
+            model=ctx.model if scenarios and transcript else None,
+            kb=arm.kb,
+            attempts=ctx.attempts,
+            settings=settings,
         ),
     )
     rows = {r.arm: r for r in report.verification.rows} if report.verification else {}
-    agent = next((r for name, r in rows.items() if name != "do-nothing"), None)
+    agent = next((r for name, r in rows.items() if name not in ("do-nothing", "rules only")), None)
     nothing = rows.get("do-nothing")
     return SchemaArm(
         schema_name=report.schema_name,
@@ -206,11 +241,9 @@ def _run_schema(src: Path, out: Path, settings: ActiveSettings, dsn: str) -> Sch
     )
 
 
-def _run_arm(
-    label: str, settings: ActiveSettings, dirs: list[Path], out_root: Path, dsn: str, applied: str
-) -> ArmResult:
-    schemas = [_run_schema(src, out_root / label / src.name, settings, dsn) for src in dirs]
-    return ArmResult(label=label, settings_version=settings.version, applied=applied, schemas=schemas)
+def _run_arm(arm: _Arm, dirs: list[Path], out_root: Path, dsn: str, ctx: FixContext) -> ArmResult:
+    schemas = [_run_schema(src, out_root / arm.label / src.name, arm, dsn, ctx) for src in dirs]
+    return ArmResult(label=arm.label, settings_version=arm.settings.version, applied=arm.applied, schemas=schemas)
 
 
 def run_cycle(ctx: FixContext, cycle_id: str) -> FixCycle:
@@ -224,12 +257,24 @@ def run_cycle(ctx: FixContext, cycle_id: str) -> FixCycle:
     candidate = with_change(active, cycle)
     dirs, out_root = schema_dirs(ctx.corpus), ctx.cycles / cycle_id
     shutil.rmtree(out_root, ignore_errors=True)  # a rerun replaces the previous arms entirely
+    model = f" with model {ctx.model}" if ctx.model else " (rules only)"
+    arms = [
+        _Arm(
+            "baseline",
+            active,
+            f"active settings v{active.version}{model}",
+            kb_changes.arm_kb(ctx, cycle, out_root, "baseline"),
+        ),
+        _Arm(
+            "candidate",
+            candidate,
+            f"active settings v{active.version} + {describe_change(cycle)}{model}",
+            kb_changes.arm_kb(ctx, cycle, out_root, "candidate"),
+        ),
+    ]
     with engine_from_spec(ctx.engine) as engine:  # one server for both arms and every schema
         dsn = engine.admin_dsn()
-        base = _run_arm("baseline", active, dirs, out_root, dsn, f"active settings v{active.version}")
-        cand = _run_arm(
-            "candidate", candidate, dirs, out_root, dsn, f"active settings v{active.version} + {describe_change(cycle)}"
-        )
+        base, cand = (_run_arm(arm, dirs, out_root, dsn, ctx) for arm in arms)
     record = RunRecord(
         at=gates.now(),
         frozen_hash=cycle.frozen_hash,
@@ -322,7 +367,9 @@ def _check_settings_unchanged(ctx: FixContext, cycle: FixCycle) -> None:
 def _apply(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
     """Write the promoted change where it lives; returns what was written, in words."""
     if isinstance(cycle.change, KbChange):
-        applied = _ingest(ctx, cycle, decision)
+        applied = kb_changes.ingest(ctx.kb, cycle, decision)
+    elif isinstance(cycle.change, KbRuleChange):
+        applied = kb_changes.admit(ctx.kb, cycle, decision)
     else:
         active = load_settings(ctx.settings)
         changed = with_change(active, cycle)
@@ -337,27 +384,6 @@ def _apply(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
             )
         applied += f"; baselines in {ctx.baselines} updated from the candidate arm"
     return applied
-
-
-def _ingest(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
-    from knowledge_base import Approval, Correction, KnowledgeBase, Provenance
-
-    change: KbChange = cycle.change
-    if ctx.kb is None:
-        raise GateError(f"{cycle.id} changes the knowledge base: give --kb PATH")
-    correction = Correction(
-        construct_id=change.construct_id,
-        failure_type=change.failure_type,
-        context=change.context,
-        fix=change.fix,
-        applicability=dict(change.applicability),
-        provenance=Provenance(task_id=cycle.id),
-    )
-    reason = decision.reason + (f" (override: {decision.override})" if decision.override else "")
-    approval = Approval(approved_by=decision.reviewer, approved_at=decision.at, reference=cycle.id, reason=reason)
-    with KnowledgeBase(ctx.kb) as kb:
-        entry = kb.ingest(correction, approval)
-    return f"knowledge base {ctx.kb}: correction {change.construct_id} ingested as entry {entry}"
 
 
 # -- showing --------------------------------------------------------------------------------------

@@ -88,18 +88,53 @@ def test_same_idiom_or_other_construct_is_no_conflict():
     assert decide("Y", "B", {}, ev(("G3", 1), ("G3", 1)), [ADMITTED_G3], CFG).conflicts == ()
 
 
-def test_store_admits_and_keeps_conflicts(kb):
+APPROVAL = {"approved_by": "ana", "approved_at": "2026-12-01T10:00:00Z", "reference": "FIX-007"}
+
+
+def test_store_admits_only_through_the_gate_and_keeps_conflicts(kb):
     ids = [kb.add_experience(exp(f"case {i}").model_copy(update={"tier": "G3"})) for i in range(4)]
     weak = [kb.add_experience(exp(f"weak {i}").model_copy(update={"tier": "G1"})) for i in range(2)]
-    r1, d1 = kb.propose_rule(Rule(construct_id="X", idiom="A", paragraph="use A", supporting=tuple(ids[:2])))
+    r1, d1 = kb.propose_rule(Rule(construct_id="X", idiom="A", paragraph="use A", supporting=tuple(ids[:2])), APPROVAL)
     assert d1.status == "admitted" and not d1.advisory
-    r2, d2 = kb.propose_rule(Rule(construct_id="X", idiom="B", paragraph="use B", supporting=tuple(ids[2:])))
+    assert kb.get(r1).record.approval.reference == "FIX-007"
+    r2, d2 = kb.propose_rule(Rule(construct_id="X", idiom="B", paragraph="use B", supporting=tuple(ids[2:])), APPROVAL)
     assert d2.status == "candidate" and d2.conflicts[0].rule_id == r1
     assert kb.get(r2).record.status == "candidate" and kb.get(r1).record.status == "admitted"
     assert kb.events(r2)[0]["payload"]["decision"]["conflicts"][0]["evidence"] == list(ids[:2])
-    r3, d3 = kb.propose_rule(Rule(construct_id="Y", idiom="C", paragraph="use C", supporting=tuple(weak)))
+    r3, d3 = kb.propose_rule(Rule(construct_id="Y", idiom="C", paragraph="use C", supporting=tuple(weak)), APPROVAL)
     assert d3.status == "admitted" and d3.advisory
     kb.deprecate(r1, "superseded by a split")
     assert kb.get(r1).status == "deprecated"
     with pytest.raises(ValueError):
         kb.propose_rule(Rule(construct_id="Z", idiom="D", paragraph="p", supporting=(r3,)))
+
+
+def test_a_rule_without_approval_stays_a_candidate_until_the_gate_admits_it(kb):
+    from knowledge_base import ApprovalRequired
+    from knowledge_base.gate import AWAITING
+
+    ids = [kb.add_experience(exp(f"case {i}").model_copy(update={"tier": "G3"})) for i in range(2)]
+    rule = Rule(construct_id="X", idiom="A", paragraph="use A", supporting=tuple(ids))
+    rid, decision = kb.propose_rule(rule)
+    assert decision.status == "candidate" and AWAITING in decision.reasons
+    assert kb.get(rid).status == "candidate" and not kb.catalog.retrievable.view[kb.catalog.row(rid)]
+    again, _ = kb.propose_rule(rule.model_copy(update={"paragraph": "use A, reworded"}))
+    assert again == rid and len(kb) == 3  # the same construct and idiom: deduplicated
+    with pytest.raises(ApprovalRequired):
+        kb.admit_rule(rid, None)
+    admitted = kb.admit_rule(rid, APPROVAL)
+    assert admitted.status == "admitted" and kb.get(rid).status == "admitted"
+    assert kb.catalog.retrievable.view[kb.catalog.row(rid)]
+    assert [e["kind"] for e in kb.events(rid)] == ["rule_candidate", "rule_admitted"]
+    # the rule stands for its evidence now: the experiences leave retrieval, and come back with it gone
+    assert [kb.get(i).status for i in ids] == ["consolidated", "consolidated"]
+    assert not any(kb.catalog.retrievable.view[kb.catalog.row(i)] for i in ids)
+    with pytest.raises(ValueError, match="only a candidate"):
+        kb.admit_rule(rid, APPROVAL)
+    kb.deprecate(rid, "a better rule came")
+    assert [kb.get(i).status for i in ids] == ["active", "active"]
+    assert all(kb.catalog.retrievable.view[kb.catalog.row(i)] for i in ids)
+    weak = kb.add_experience(exp("one").model_copy(update={"tier": "G3"}))
+    lone, d = kb.propose_rule(Rule(construct_id="W", idiom="w", paragraph="p", supporting=(weak,)))
+    with pytest.raises(ValueError, match="support 1 < 2"):
+        kb.admit_rule(lone, APPROVAL)  # the gate cannot admit what the evidence does not support

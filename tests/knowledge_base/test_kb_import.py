@@ -18,6 +18,7 @@ from knowledge_base.imports import ImportFileError, import_records
 from knowledge_base.lock import StoreBusy
 
 ROOT = Path(__file__).resolve().parents[2]
+APPROVAL = {"approved_by": "ana", "approved_at": "2026-12-01T10:00:00Z", "reference": "FIX-001"}
 
 
 @pytest.fixture
@@ -28,7 +29,9 @@ def export(tmp_path) -> Path:
             kb.add_experience(exp(f"entry {i} about NVL and cursor loops").model_copy(update={"tier": "G3"}))
             for i in range(40)
         ]
-        kb.propose_rule(Rule(construct_id="nvl", idiom="coalesce", paragraph="p", supporting=(ids[0], ids[1])))
+        kb.propose_rule(
+            Rule(construct_id="nvl", idiom="coalesce", paragraph="p", supporting=(ids[0], ids[1])), APPROVAL
+        )
         kb.deprecate(ids[2], "test")
         export_records(kb, tmp_path / "x.jsonl")
     return tmp_path / "x.jsonl"

@@ -56,3 +56,16 @@ def test_monitor_over_snapshots(kb):
     assert m2.distinct_positive_shown == 2 and m2.churn_queries == 2
     # each query now returns {a, b} plus the same negative where it had {a} (+ negative): 1/3 each
     assert m2.churn == pytest.approx(1 / 3)
+
+
+def test_margin_per_checkpoint_hand_computed():
+    traces = [
+        {**trace("ck1", "q1", [1]), "margin": 0.3},
+        {**trace("ck1", "q2", [2]), "margin": -0.1},
+        {**trace("ck1", "q3", [2]), "margin": None},  # nothing relevant (or nothing else) in its pool
+        {**trace("ck2", "q1", [1]), "margin": 0.2},
+    ]
+    m1, m2 = checkpoint_metrics(traces, {})
+    assert m1.margin_mean == pytest.approx(0.1) and m1.margin_positive_share == 0.5 and m1.margin_queries == 2
+    assert m2.margin_mean == pytest.approx(0.2) and m2.margin_positive_share == 1.0
+    assert checkpoint_metrics([trace("ck1", "q", [1])], {})[0].margin_mean is None

@@ -94,18 +94,56 @@ def test_type_conditioning_needs_three_of_a_type(kb):
     assert not set(others) & set(ids(r.positives))
 
 
-def test_hybrid_score_min_max_per_pool_hand_computed(kb):
+def test_hybrid_score_min_max_per_pool_hand_computed(tmp_path):
     # dense 1.0, 0.6, 0.0 -> normalised 1, 0.6, 0; only the third has the query word -> BM25 0, 0, 1
     texts = ["alpha", "beta", "zebra"]
     vectors = np.stack([vec(1, 0), vec(0.6, 0.8), vec(0, 1)])
-    a, b, c = kb.add_many([exp(t) for t in texts], vectors=vectors)
-    kb.add_many([exp("zebra zebra", "-")], vectors=vec(-1, 0)[None])  # the other pool is separate
-    r = kb.retrieve_vector(RetrievalQuery(text="zebra"), Q)
-    assert ids(r.positives) == [a, b, c]
-    assert [h.score for h in r.positives] == pytest.approx([0.75, 0.75 * 0.6, 0.25], abs=1e-6)
-    assert [h.dense_norm for h in r.positives] == pytest.approx([1, 0.6, 0], abs=1e-6)
-    assert [h.lexical_norm for h in r.positives] == [0, 0, 1]
-    assert r.negatives[0].score == 0.0  # a one-entry pool normalises to 0
+    with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder(), config=KBConfig(mmr_lambda=None)) as kb:
+        a, b, c = kb.add_many([exp(t) for t in texts], vectors=vectors)
+        kb.add_many([exp("zebra zebra", "-")], vectors=vec(-1, 0)[None])  # the other pool is separate
+        r = kb.retrieve_vector(RetrievalQuery(text="zebra"), Q)
+        assert ids(r.positives) == [a, b, c]
+        assert [h.score for h in r.positives] == pytest.approx([0.75, 0.75 * 0.6, 0.25], abs=1e-6)
+        assert [h.dense_norm for h in r.positives] == pytest.approx([1, 0.6, 0], abs=1e-6)
+        assert [h.lexical_norm for h in r.positives] == [0, 0, 1]
+        assert r.negatives[0].score == 0.0  # a one-entry pool normalises to 0
+    # The default store diversifies with MMR (lambda 0.7): after a, b scores 0.7 * 0.45 - 0.3 * cos(a, b)
+    # = 0.315 - 0.18 = 0.135 and c scores 0.7 * 0.25 - 0 = 0.175, so c comes before b.
+    with KnowledgeBase(tmp_path / "kb2", embedder=HashingEmbedder()) as kb:
+        assert kb.config.mmr_lambda == 0.7
+        a, b, c = kb.add_many([exp(t) for t in texts], vectors=vectors)
+        assert ids(kb.retrieve_vector(RetrievalQuery(text="zebra"), Q).positives) == [a, c, b]
+
+
+def test_admitted_rules_get_the_ranking_bonus_and_the_margin_is_traced(tmp_path):
+    from knowledge_base import Rule
+
+    cfg = KBConfig(mmr_lambda=None, rule_bonus=0.3)
+    approval = {"approved_by": "ana", "approved_at": "2026-12-01", "reference": "FIX-002"}
+    with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder(), config=cfg) as kb:
+
+        def tagged(text: str, construct: str):
+            return exp(text).model_copy(update={"constructs": (construct,), "tier": "G2"})
+
+        # dense 1, 0.6, 0 (normalised the same); no query word: scores 0.75, 0.45, 0
+        e1, e2, e3 = kb.add_many(
+            [tagged("nvl one", "NVL"), tagged("decode two", "DECODE"), tagged("nvl three", "NVL")],
+            vectors=np.stack([vec(1, 0), vec(0.6, 0.8), vec(0, 1)]),
+        )
+        r = kb.retrieve_vector(RetrievalQuery(text="q", k_positive=3, relevant=frozenset({"NVL"})), Q)
+        assert ids(r.positives) == [e1, e2, e3]
+        assert r.margin == pytest.approx(0.75 - 0.45)  # best NVL (e1) minus best other (e2)
+        assert kb.retrieve_vector(RetrievalQuery(text="q", relevant=frozenset({"DECODE"})), Q).margin == pytest.approx(
+            0.45 - 0.75
+        )  # the entry that applies ranks below one that does not: a negative margin
+        rule = Rule(construct_id="NVL", idiom="coalesce", paragraph="use COALESCE", supporting=(e1, e3))
+        rid, _ = kb.propose_rule(rule, approval)
+        r = kb.retrieve_vector(RetrievalQuery(text="q", k_positive=4, relevant=frozenset({"DECODE"})), Q)
+        rule_hit = next(h for h in r.positives if h.id == rid)
+        plain = rule_hit.dense_norm * 0.75 + rule_hit.lexical_norm * 0.25
+        assert rule_hit.kind == "rule" and rule_hit.score == pytest.approx(plain + 0.3)
+        trace = json.loads(kb.traces_path.read_text().splitlines()[-1])
+        assert trace["relevant"] == ["DECODE"] and trace["margin"] == pytest.approx(r.margin, abs=1e-6)
 
 
 def test_tie_breaks_dense_then_bm25_then_id(tmp_path):

@@ -121,7 +121,7 @@ def test_export_import_round_trip(kb, tmp_path):
 
     a = kb.add_experience(exp("one").model_copy(update={"tier": "G3"}))
     b = kb.add_experience(exp("two").model_copy(update={"tier": "G3"}))
-    rid, _ = kb.propose_rule(Rule(construct_id="c", idiom="i", paragraph="p", supporting=(a, b)))
+    rid, _ = kb.propose_rule(Rule(construct_id="c", idiom="i", paragraph="p", supporting=(a, b)), APPROVAL)
     kb.ingest(XML, APPROVAL)
     kb.deprecate(a, "test")
     assert export_records(kb, tmp_path / "x.jsonl") == 4
@@ -138,3 +138,32 @@ def test_empty_store_answers_with_nothing(kb):
     r = kb.retrieve(RetrievalQuery(text="anything at all", failure_type="syntax"))
     assert r.positives == () and r.negatives == () and r.eligible_count == 0
     assert kb.add_many([]) == [] and kb.sql.generation() == 0
+
+
+def test_the_stream_clock_is_store_wide_and_survives_reopening(tmp_path):
+    """Positions continue across runs: what run 1 finalized is in the past for run 2's first unit."""
+    with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder()) as kb:
+        assert [kb.take_position() for _ in range(3)] == [0, 1, 2]
+        late = kb.add_experience(exp("run one, last unit", stream_position=2))
+    with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder()) as kb:
+        first = kb.take_position()
+        assert first == 3
+        hits = kb.retrieve(RetrievalQuery(text="run one last unit", stream_position=first)).positives
+        assert [h.id for h in hits] == [late]
+        kb.add_many([exp("imported from elsewhere", stream_position=40)])
+        assert kb.next_position() == 41  # never behind a stored position
+
+
+def test_contraindications_are_recorded_and_shown_with_the_hit(kb):
+    from knowledge_base.records import untrusted_block
+
+    eid = kb.add_experience(exp("coalesce for nvl").model_copy(update={"applicability": {"unit_kind": "function"}}))
+    kb.contraindicate(eid, "procedure:app.p2 (wrong rows)")
+    kb.contraindicate(eid, "procedure:app.p2 (wrong rows)")  # the same note once
+    stored = kb.get(eid).record
+    assert stored.contraindications == ("procedure:app.p2 (wrong rows)",)
+    assert [e["kind"] for e in kb.events(eid)] == ["experience_added", "contraindicated"]
+    hit = kb.retrieve(RetrievalQuery(text="coalesce for nvl")).positives[0]
+    assert hit.contraindications == ("procedure:app.p2 (wrong rows)",)
+    block = untrusted_block(hit)
+    assert "applies to: unit_kind=function" in block and "did not carry over to: procedure:app.p2" in block

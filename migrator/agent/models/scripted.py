@@ -12,17 +12,28 @@ In YAML:    default: "..."
                 answers: ["...", "..."]
               - regex: "CONNECT\\s+BY"      # or a regular expression (re.search)
                 answer: "..."
+
+A script with `skills` is a *skill model* (`SkillModel`), the two test models of `migrator eval`:
+it knows the right answer for every unit (`answers`, a YAML map unit id -> text) and, per skill
+(a family of units, e.g. those that print with DBMS_OUTPUT), whether it can use it. With
+`memory: required` (memory-sensitive) it answers a unit of a skill only when the prompt holds a
+retrieved *verified* memory block for that skill (or the unit is one it knows `direct`ly); with
+`memory: ignored` (memory-blind) it makes the same repairs whatever memory shows. `flaky` makes a
+share of its calls fail by a hash of the prompt: a model whose answers vary with the prompt but
+whose success does not depend on memory.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from migrator.agent.models.base import Completion, Message, ModelError
 
@@ -139,12 +150,82 @@ class _ScriptFile(BaseModel):
     rules: list[_RuleSpec] = []
 
 
+# A retrieved verified block as `knowledge_base.records.untrusted_block` writes it.
+_VERIFIED = re.compile(r"<<<memory id=(\d+) kind=\w+ polarity=\+[^>]*>>>\n(.*?)\n<<<end memory \1>>>", re.DOTALL)
+
+
+class Skill(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    units: str  # re.search over the unit id: which units need this skill
+    evidence: str  # re.search inside a retrieved verified memory block: memory of this skill
+    direct: str | None = None  # re.search over the unit id: units it repairs without memory
+
+
+class _SkillFile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    memory: Literal["required", "ignored"]
+    unit: str = r"^# Unit (?P<unit>\S+)$"  # finds the unit id in the prompt (re.MULTILINE)
+    answers: str  # YAML file (relative to this one): unit id -> the right answer's text
+    answer_format: str = "```sql\n{answer}\n```"
+    skills: list[Skill]
+    default: str = "I cannot repair this unit."
+    flaky: float = Field(0.0, ge=0, lt=1)
+
+
+class SkillModel(ScriptedModel):
+    """Answers by skill and memory (see the module docstring); every prompt is kept in `calls`."""
+
+    def __init__(self, spec: _SkillFile, answers: dict[str, str], *, name: str):
+        super().__init__([], spec.default, name=name)
+        self.spec, self.answers = spec, answers
+        self._unit = re.compile(spec.unit, re.MULTILINE)
+        self._skills = [
+            (s, re.compile(s.units), re.compile(s.evidence), s.direct and re.compile(s.direct)) for s in spec.skills
+        ]
+        self.decisions: list[tuple[str | None, str]] = []  # (unit, why) per call, for tests and reports
+
+    def _answer(self, prompt: str) -> str:
+        unit, why = self._decide(prompt)
+        self.decisions.append((unit, why))
+        if why != "answered":
+            return self.default
+        return self.spec.answer_format.format(answer=self.answers[unit])
+
+    def _decide(self, prompt: str) -> tuple[str | None, str]:
+        found = self._unit.search(prompt)
+        unit = found.group("unit") if found else None
+        skill = next((sk for sk in self._skills if unit is not None and sk[1].search(unit)), None)
+        if unit is None or skill is None or unit not in self.answers:
+            return unit, "no skill for this unit"
+        _, _, evidence, direct = skill
+        if self.spec.memory == "required" and not (direct and direct.search(unit)):
+            blocks = [m.group(2) for m in _VERIFIED.finditer(prompt)]
+            if not any(evidence.search(b) for b in blocks):
+                return unit, f"no verified memory of {skill[0].name}"
+        if self.spec.flaky and _fraction(prompt) < self.spec.flaky:
+            return unit, "flaky"
+        return unit, "answered"
+
+
+def _fraction(text: str) -> float:
+    return int(hashlib.sha256(text.encode("utf-8")).hexdigest()[:8], 16) / 0x1_0000_0000
+
+
 def load_script(path: Path, *, name: str | None = None) -> ScriptedModel:
     path = Path(path)
+    name = name or f"scripted:{path}"
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if isinstance(data, dict) and "skills" in data:
+            spec = _SkillFile.model_validate(data)
+            answers = yaml.safe_load((path.parent / spec.answers).read_text(encoding="utf-8")) or {}
+            if not isinstance(answers, dict):
+                raise ValueError(f"{spec.answers}: expected a map of unit id -> answer")
+            re.compile(spec.unit)
+            return SkillModel(spec, {str(k): str(v) for k, v in answers.items()}, name=name)
         spec = _ScriptFile.model_validate(data)
         rules = [r.to_rule() for r in spec.rules]
-    except (OSError, yaml.YAMLError, ValidationError, re.error) as err:
+    except (OSError, yaml.YAMLError, ValidationError, ValueError, re.error) as err:
         raise ModelError(f"cannot load scripted model from {path}: {err}") from err
-    return ScriptedModel(rules, spec.default, name=name or f"scripted:{path}")
+    return ScriptedModel(rules, spec.default, name=name)

@@ -143,9 +143,18 @@ class PlsqlTask:
         write: callable,
         paragraphs: list[str],
         run_id: str,
+        groups: dict[str, str] | None = None,
+        references: dict[str, str] | None = None,
     ):
+        """`groups` overrides a unit's group for causal eligibility (an evaluation groups units
+        that share a reference, so none ever sees memory scored against its own reference);
+        `references` names the reference target each unit is judged against (kept in provenance)."""
         self._units, self._outputs, self._deps = units, outputs, deps
         self._judge, self._write, self._paragraphs, self._run_id = judge, write, paragraphs, run_id
+        self._groups, self._references = groups or {}, references or {}
+        # unit -> (query text, failure type, constructs) of its first repair prompt: the panel the
+        # memory monitor replays at each checkpoint
+        self.probes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         # Object names of units not finalized yet: references to them are not "missing" yet.
         self._pending = Counter(u.name for u in units)
         self._names = {u.id: u.name for u in units}
@@ -153,7 +162,12 @@ class PlsqlTask:
     def items(self) -> Iterator[Item]:
         for u in self._units:
             group = u.name if u.kind not in (UnitKind.PACKAGE_SPEC, UnitKind.PACKAGE_BODY) else f"package:{u.name}"
-            yield Item(u.id, f"{u.schema}:{group}", self._outputs[u.id], u.text, {"kind": u.kind.value})
+            extra = {"kind": u.kind.value, "reference": self._references.get(u.id)}
+            yield Item(u.id, self._groups.get(u.id, f"{u.schema}:{group}"), self._outputs[u.id], u.text, extra)
+
+    def relevance(self, item: Item) -> list[str]:
+        """What a memory entry must be about to apply here: the unit's Oracle constructs."""
+        return detect_constructs(item.source)
 
     def judge(self, item: Item, candidate: str) -> _Parsed:
         parsed = check_sql(candidate).ok if candidate.strip() else False
@@ -188,6 +202,8 @@ class PlsqlTask:
         return out
 
     def prompt(self, item: Item, candidate: str, judgement: _Parsed, failure_type: str, hits, strategy: str):
+        if item.id not in self.probes:
+            self.probes[item.id] = (self.query_text(item, judgement), failure_type, tuple(self.relevance(item)))
         memory = [untrusted_block(h) for h in (hits.positives + hits.negatives)] if hits else []
         return build_messages(
             unit_id=item.id,
@@ -214,11 +230,18 @@ class PlsqlTask:
     def experience(self, item: Item, episode: Episode, position: int) -> Experience:
         positive = episode.final == "correct" and episode.initial != "correct"
         last = episode.attempts[-1]
+        constructs = tuple(detect_constructs(item.source))
+        failure_type = episode.attempts[0].failure_type
         return Experience(
             polarity="+" if positive else "-",
-            failure_type=episode.attempts[0].failure_type,
-            constructs=tuple(detect_constructs(item.source)),
+            failure_type=failure_type,
+            constructs=constructs,
             strategy=last.strategy,
+            applicability={
+                "unit_kind": item.extra["kind"],
+                "failure_type": failure_type,
+                "constructs": " ".join(constructs),
+            },
             context=f"{item.extra['kind']} {item.id}: {episode.initial} -> {episode.final}\n{episode.final_reason}\n"
             f"Oracle source:\n{item.source[:1500]}",
             output=episode.final_text,
@@ -228,6 +251,7 @@ class PlsqlTask:
                 stream_position=position,
                 task_id=item.id,
                 task_group=item.group,
+                reference_target_id=item.extra.get("reference"),
                 finalized=True,
             ),
         )

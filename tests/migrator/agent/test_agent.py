@@ -107,6 +107,9 @@ def test_repair_loop_with_memory(schema, pg_engine, monkeypatch):
     mine = {r.provenance.task_id: r for r in records if r.provenance.task_id != "other"}
     assert mine["function:app.stock_note"].polarity == "+" and mine["function:app.stock_note"].tier == "G2"
     assert mine["function:app.double_qty"].polarity == "-"
+    # double_qty stayed wrong although memory showed it the verified fixes: they did not carry over there
+    assert any(c.startswith("function:app.double_qty (") for c in mine["function:app.stock_note"].contraindications)
+    assert mine["function:app.stock_note"].applicability["unit_kind"] == "function"
     manifest = json.loads((schema / "out" / "run_manifest.json").read_text())
     assert manifest["prompt_version"] and manifest["budget"]["attempts"] == 2
     assert {u["item_id"] for u in manifest["units"] if u["calls"]} == set(mine)

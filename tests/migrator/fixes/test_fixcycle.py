@@ -153,8 +153,10 @@ def _kb_hits(kb_dir: Path) -> list[str]:
 
 
 def test_failed_predicate_tamper_and_kb_write_back(tmp_path, pg_engine, capsys):
-    # No scenarios here: this bar is about the gate, and a run without evidence is fast.
+    # No scenarios here: this bar is about the gate, and a run without evidence is fast. A KB change
+    # acts through the repair agent, so the cycle needs a model (the shipped scripted one).
     _, settings, common = _env(tmp_path, pg_engine, with_evidence=False)
+    common += ["--model", "scripted"]
     with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder()) as kb:  # offline, deterministic
         kb.add_experience(Experience(polarity="+", context="NVL(a, b) in a view", output="coalesce(a, b)"))
     unit = next(iter(PREDICTED))
@@ -186,10 +188,10 @@ def test_failed_predicate_tamper_and_kb_write_back(tmp_path, pg_engine, capsys):
     assert fix(common, *decide) == 1  # predicate failed: promote refused
     assert "promote refused" in capsys.readouterr().err
     assert _kb_hits(tmp_path / "kb") == []  # nothing written back before promote
-    assert fix(common, *decide, "--override", "the pipeline does not consult the KB yet; reviewed by hand") == 0
+    assert fix(common, *decide, "--override", "no evidence in this corpus moves the unit; reviewed by hand") == 0
     assert any(KB_FIX in text for text in _kb_hits(tmp_path / "kb"))
     decision = gates.load_cycle(tmp_path / "cycles", cid).decisions[-1]
-    assert decision.override.startswith("the pipeline") and "ingested as entry" in decision.applied
+    assert decision.override.startswith("no evidence") and "ingested as entry" in decision.applied
     assert load_settings(settings).version == 1  # a KB change leaves the settings file alone
 
 

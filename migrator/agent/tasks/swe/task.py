@@ -139,6 +139,7 @@ class SweTask:
                 stream_position=position,
                 task_id=item.id,
                 task_group=item.group,
+                reference_target_id=item.extra.get("reference"),
                 finalized=True,
             ),
         )

@@ -34,6 +34,7 @@ class AttemptRecord(_Frozen):
     cached: bool
     outcome: str
     calls: int = 1
+    shown_positive: list[int] = []  # verified entries in the prompt (the loop's Attempt)
 
 
 class EpisodeRecord(_Frozen):

@@ -95,6 +95,14 @@ class TextToSqlTask:
     def needs_repair(self, judgement: Outcome) -> bool:
         return judgement.category in ("wrong", "rejected")
 
+    def first_query(self, item: Item) -> tuple[str, str] | None:
+        """(query text, failure type) the current question's first repair asked memory with, or None
+        when its first answer needed no repair (an evaluation's monitor replays these)."""
+        if item.id != self._current or not self._outcomes or not self.needs_repair(self._outcomes[0]):
+            return None
+        first = self._outcomes[0]
+        return f"{item.source}\n{self._history[0].sql}\n{first.reason}\n{classify(first)}", classify(first)
+
     def classify(self, item: Item, candidate: str, judgement: Outcome) -> str:
         return classify(judgement)
 
@@ -167,6 +175,7 @@ class TextToSqlTask:
                 stream_position=position,
                 task_id=item.id,
                 task_group=item.group,
+                reference_target_id=item.extra.get("reference"),
                 finalized=True,
             ),
         )
