@@ -53,6 +53,7 @@ def rule(rule_id: str, description: str, *constructs: Construct) -> RuleInfo:
 NULLS, TEXT, STRINGS, DATES = "sql/nulls.py", "sql/text.py", "sql/strings.py", "sql/dates.py"
 SELECT, TYPES = "sql/select.py", "datatypes.py"
 SQL_EXEC, SQL_TEXT = "test_sql_exec.py::", "test_sql_exec_text.py::"
+SUPPLIED_EXEC = "test_supplied_exec.py::"
 PLSQL_EXEC = "test_plsql_exec.py::"
 EXPR_EXEC = SQL_EXEC + "test_expression_matches_oracle"
 
@@ -134,6 +135,12 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("expr.to_char", "TO_CHAR(date, fmt): Oracle format model → PostgreSQL template",
          on("TO_CHAR(date, format)", ("exp.ToChar", "exp.TimeToStr"), DATES, "golden:sql/to_char_date", EXPR_EXEC),
+    ),
+    rule("expr.supplied_package", "functions and constants of Oracle-supplied packages → the oracompat library",
+         on("DBMS_LOB, UTL_RAW, DBMS_RANDOM, DBMS_ASSERT, DBMS_UTILITY, DBMS_SQL functions and constants", ("exp.Dot", "exp.Column", "exp.Rand"), "sql/supplied.py", "golden:sql/supplied_functions", SUPPLIED_EXEC + "test_supplied_functions_match_oracle"),
+    ),
+    rule("expr.sys_context", "SYS_CONTEXT / USERENV → oracompat.sys_context for the attributes with a meaning",
+         on("SYS_CONTEXT('USERENV', ...), USERENV", "exp.Anonymous", "sql/supplied.py", "golden:sql/sys_context", SUPPLIED_EXEC + "test_sys_context_reads_the_session"),
     ),
     # -- SQL statements --------------------------------------------------------------------------
     rule("sql.dual", "SELECT ... FROM DUAL → SELECT ... (no FROM)",
@@ -277,6 +284,10 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("plsql.autonomous", "PRAGMA AUTONOMOUS_TRANSACTION → a dblink loopback call",
          on("PRAGMA AUTONOMOUS_TRANSACTION", "ast.Pragma", "plsql/emit_autonomous.py", "golden:plsql/autonomous", PLSQL_EXEC + "test_autonomous_insert_survives_rollback"),
+    ),
+    rule("plsql.supplied_package", "Oracle-supplied procedures (IN OUT / OUT arguments assigned back), types, exceptions, error stacks",
+         on("DBMS_LOB, DBMS_SQL, DBMS_UTILITY, DBMS_APPLICATION_INFO ... procedure calls", "ast.Call", "plsql/emit_supplied.py", "golden:plsql/supplied_packages", SUPPLIED_EXEC + "test_lob_and_dbms_sql_procedures", SUPPLIED_EXEC + "test_every_member_converts_deploys_and_runs"),
+         on("DBMS_UTILITY.FORMAT_ERROR_STACK, FORMAT_ERROR_BACKTRACE; DBMS_ASSERT exceptions", ("name:FORMAT_ERROR_STACK", "ast.Handler"), "plsql/emit_supplied.py", "golden:plsql/supplied_packages", SUPPLIED_EXEC + "test_package_exceptions_and_error_stacks"),
     ),
     rule("plsql.autonomous_output", "what an autonomous transaction's session prints (DBMS_OUTPUT) and raises reaches the caller",
          on("DBMS_OUTPUT in an autonomous transaction", "ast.Pragma", "plsql/emit_autonomous.py", "golden:plsql/autonomous", PLSQL_EXEC + "test_autonomous_output_reaches_the_caller"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from migrator.convert import plsql
+from migrator.convert import plsql, supplied
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
 from migrator.source.units import SourceSpan, Unit, UnitKind
 
@@ -84,6 +84,8 @@ def convert_all(units: list[Unit], schema: str = "s", disabled: frozenset[str] =
             continue
         ctx.begin_unit()
         text = plsql.convert_unit(u, ctx)
+        # as migrator.convert.dispatch does: packages without an equivalent reported once per unit
+        text = supplied.report_redesign(u.text, text, ctx, lambda name: cat.lookup(schema, name) is not None)
         out.append((u, text, list(ctx.unconverted_items), list(ctx.applied_rules), list(ctx.notes)))
     return out
 

@@ -37,6 +37,8 @@ EXAMPLES: dict[str, str] = {
     "expr.to_date": VIEW.format("TO_DATE('2020-01-01', 'YYYY-MM-DD')"),
     "expr.date_type": VIEW.format("CAST(a AS DATE)"),
     "expr.to_char": ("CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT TO_CHAR(d, 'DD-MON-RR SSSSS') AS x FROM t;\n"),
+    "expr.supplied_package": VIEW.format("DBMS_LOB.GETLENGTH(a)"),
+    "expr.sys_context": VIEW.format("SYS_CONTEXT('USERENV', 'SESSION_USER')"),
     "sql.dual": "CREATE VIEW v AS SELECT 1 AS x FROM dual;\n",
     "sql.outer_join_plus": "CREATE VIEW v AS SELECT t.a FROM t, s WHERE t.id = s.id(+);\n",
     "sql.sequence_nextval": "CREATE VIEW v AS SELECT s.NEXTVAL AS x FROM dual;\n",
@@ -112,6 +114,7 @@ EXAMPLES: dict[str, str] = {
         "CREATE OR REPLACE PROCEDURE p IS BEGIN RAISE_APPLICATION_ERROR(-20001, 'bad'); END;\n/\n"
     ),
     "plsql.empty_string_params": "CREATE OR REPLACE PROCEDURE p (a IN VARCHAR2) IS BEGIN NULL; END;\n/\n",
+    "plsql.supplied_package": "CREATE OR REPLACE PROCEDURE p (c IN OUT CLOB) IS BEGIN DBMS_LOB.APPEND(c, 'x'); END;\n/\n",
     "plsql.autonomous": (
         "CREATE OR REPLACE PROCEDURE p IS PRAGMA AUTONOMOUS_TRANSACTION; BEGIN "
         "INSERT INTO t VALUES (1); COMMIT; END;\n"

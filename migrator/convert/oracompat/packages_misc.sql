@@ -381,3 +381,24 @@ BEGIN
     RETURN v;
 END;
 $fn$;
+
+-- The error being handled, for FORMAT_ERROR_STACK / FORMAT_ERROR_BACKTRACE called outside the
+-- handler itself (in a logging routine the handler calls, as Oracle allows): converted handlers
+-- publish their error here when the schema reads it that way (migrator/convert/plsql/emit_supplied.py).
+CREATE OR REPLACE FUNCTION oracompat.error_push(p_state text, p_message text, p_context text) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$
+  SELECT set_config('oracompat.error_state', coalesce(p_state, ''), false),
+         set_config('oracompat.error_message', coalesce(p_message, ''), false),
+         set_config('oracompat.error_context', coalesce(p_context, ''), false)
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_utility_format_error_stack() RETURNS text
+LANGUAGE sql STABLE AS $fn$
+  SELECT oracompat.dbms_utility_format_error_stack(nullif(current_setting('oracompat.error_state', true), ''),
+                                                   current_setting('oracompat.error_message', true))
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_utility_format_error_backtrace() RETURNS text
+LANGUAGE sql STABLE AS $fn$
+  SELECT oracompat.dbms_utility_format_error_backtrace(nullif(current_setting('oracompat.error_context', true), ''))
+$fn$;

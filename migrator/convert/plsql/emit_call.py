@@ -1,6 +1,6 @@
 """Procedure-call statements: calls of standalone, package and lifted routines (CALL or PERFORM,
 OUT arguments written back, defaults moved to call sites), object methods, DBMS_OUTPUT (rule
-plsql.dbms_output) and DBMS_LOCK.SLEEP. RAISE_APPLICATION_ERROR is `emit_exceptions`; collection
+plsql.dbms_output); other Oracle-supplied packages are `emit_supplied`. RAISE_APPLICATION_ERROR is `emit_exceptions`; collection
 EXTEND/DELETE/TRIM are `emit_collections`."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import dropped_defaults
-from migrator.convert.plsql.naming import derived, label, sql
+from migrator.convert.plsql.naming import derived, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
 from migrator.source.lexer import split_top_level
@@ -29,8 +29,8 @@ class CallMixin(EmitterState):
             return self.dbms_output(up[1], st, scope, ind)
         if up == ("RAISE_APPLICATION_ERROR",):
             return self.raise_app_error(st, scope, ind)
-        if up in (("DBMS_LOCK", "SLEEP"), ("DBMS_SESSION", "SLEEP")):
-            return [f"{ind}PERFORM pg_sleep({self.call_args(st.args, scope)[0]});"]
+        if (supplied := self.supplied_call(parts, st, scope, ind)) is not None:  # DBMS_LOB ... (emit_supplied)
+            return supplied
         sym = scope.get(parts[0])
         if (
             len(parts) == 2
@@ -48,9 +48,6 @@ class CallMixin(EmitterState):
 
     def procedure_call(self, parts, st, scope, ind):
         target, kind, sigs = self.resolve_routine(parts, scope)
-        if parts[0].upper().startswith(("DBMS_", "UTL_", "APEX_", "OWA_", "HTP")) and kind is None:
-            self.unconverted("Oracle supplied package", f"{label(parts)} has no PostgreSQL equivalent", st.line)
-            return [f"{ind}{unconverted_marker('supplied package call', label(parts))};"]
         args = self.call_args(st.args, scope)
         pre, post = self.out_binds(sigs, args, st.args, scope) if kind == "PROCEDURE" else ([], [])
         args = ", ".join(args + self.moved_defaults(sigs, args, scope))

@@ -37,6 +37,9 @@ class DeclMixin(EmitterState):
             st = self.schema_collection_type(parts)
             if st is not None:
                 return st
+            supplied = self.supplied_type(parts, text)  # DBMS_SQL.VARCHAR2_TABLE, UTL_FILE.FILE_TYPE ...
+            if supplied is not None:
+                return supplied
         return builtin(text, self.ctx)
 
     def anchored(self, name: list[str], which: str, scope: Scope) -> PgType:

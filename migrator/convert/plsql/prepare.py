@@ -11,6 +11,7 @@ Catalog `info` written here (all keys prefixed so other families' keys never cla
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from harness.errors import user_exception_sqlstate
@@ -19,7 +20,7 @@ from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import type_text
-from migrator.source.lexer import matching_paren, split_top_level, tokenize
+from migrator.source.lexer import Token, matching_paren, split_top_level, tokenize
 from migrator.source.units import Unit, UnitKind
 
 _PARSED: dict[str, tuple[str, ParsedUnit | Exception]] = {}
@@ -70,8 +71,28 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
                 _schema_type(unit, catalog)
             elif unit.kind.is_plsql and unit.kind is not UnitKind.ANONYMOUS_BLOCK:
                 _plsql(unit, catalog, parsed(unit).tree)
+            if (
+                unit.kind.is_plsql
+                and "FORMAT_ERROR_" in unit.text.upper()
+                and _error_outside_handler(parsed(unit).tree)
+            ):
+                # a routine reads the error of the handler that called it: handlers publish theirs
+                catalog.flags.add("error_stack_callee")
         except Exception:  # this unit's own conversion reports the failure
             continue
+
+
+def _error_outside_handler(node) -> bool:
+    """Does DBMS_UTILITY.FORMAT_ERROR_STACK/BACKTRACE occur outside every exception handler?"""
+    if isinstance(node, Token):
+        return node.upper in ("FORMAT_ERROR_STACK", "FORMAT_ERROR_BACKTRACE")
+    if isinstance(node, A.Handler):
+        return False
+    if isinstance(node, (list, tuple)):
+        return any(_error_outside_handler(x) for x in node)
+    if dataclasses.is_dataclass(node):
+        return any(_error_outside_handler(getattr(node, f.name)) for f in dataclasses.fields(node))
+    return False
 
 
 def _entry(catalog: Catalog, unit: Unit) -> CatalogEntry:

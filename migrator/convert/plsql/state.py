@@ -33,6 +33,7 @@ class RoutineFrame:
     # Where the statement being emitted stands (set with Emitter.within, undone afterwards):
     in_handler: bool = False  # in an exception handler (SQLCODE, SQLERRM, ROLLBACK)
     handler_diag: dict | None = None  # that handler's diagnostics for SQLERRM (emit_exceptions.diag_needs)
+    handler_error: dict | None = None  # that handler's error for FORMAT_ERROR_* (emit_supplied)
     in_forall: bool = False  # the statement of a FORALL (SQL%ROWCOUNT adds up)
 
 

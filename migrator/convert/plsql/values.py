@@ -76,6 +76,8 @@ class ValueMixin(EmitterState):
             return self.sqlerrm_text(toks, j, scope)
         if len(parts) == 1 and self.frame.trigger is not None and u in ("INSERTING", "UPDATING", "DELETING"):
             return self.trigger_predicate(u, toks, j)
+        if (supplied := self.supplied_value(parts, toks, j, scope)) is not None:  # emit_supplied
+            return supplied
         ref = self.package_ref(parts)
         if ref is not None:
             pkg, sym, rest = ref

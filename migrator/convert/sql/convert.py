@@ -30,6 +30,7 @@ from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nulls as nulls
 from migrator.convert.sql import select as sql_select
 from migrator.convert.sql import strings as strings
+from migrator.convert.sql import supplied as supplied
 from migrator.convert.sql import text as text
 from migrator.convert.sql.expression_types import TypeEnv
 from migrator.convert.sql.nodes import as_expression, marker
@@ -154,6 +155,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or dates.trunc_date(node, ctx, env)
         or strings.raw_hex(node, ctx, env)
         or strings.lob_conversion(node, ctx, env)
+        or supplied.sys_context(node, ctx, env)
     )
 
 
@@ -194,6 +196,8 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Translate: (text.empty_result,),
     exp.RegexpReplace: (text.empty_result,),
     exp.Div: (strings.division,),
-    exp.Column: (sql_select.sequence_ref,),
+    exp.Column: (sql_select.sequence_ref, supplied.reference),
+    exp.Dot: (supplied.call,),
+    exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pglast
 import pytest
 
+from migrator.convert.context import MARKER_TOKEN
 from tests.golden import assert_golden, golden_cases
 from tests.migrator.plsql_support import convert_golden_case
 
@@ -27,4 +28,7 @@ def test_plsql_golden(name, src, expected):
     if unconverted:
         header += "".join(f"-- unconverted: {u.construct}: {u.message}\n" for u in unconverted)
     assert_golden(header + text, expected)
-    check_parses(text)
+    if unconverted:  # reported and marked: PostgreSQL must refuse it, as it refuses the marker
+        assert MARKER_TOKEN in text
+    else:
+        check_parses(text)
