@@ -15,8 +15,8 @@ from migrator.assess.model import Assessment
 from migrator.assess.packages import HANDLED, find_calls
 from migrator.assess.scan import convert_schema
 from migrator.batch.pipeline import MigrateOptions, migrate
-from migrator.convert import supplied
 from migrator.cli.main import main
+from migrator.convert import supplied
 from tests.migrator.review.site_links import broken_links
 
 ROOT = Path(__file__).resolve().parents[3]
