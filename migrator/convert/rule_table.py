@@ -54,6 +54,8 @@ NULLS, TEXT, STRINGS, DATES = "sql/nulls.py", "sql/text.py", "sql/strings.py", "
 SELECT, TYPES = "sql/select.py", "datatypes.py"
 SQL_EXEC, SQL_TEXT = "test_sql_exec.py::", "test_sql_exec_text.py::"
 SUPPLIED_EXEC = "test_supplied_exec.py::"
+BEYOND = "test_sql_exec_beyond.py::"
+SUBTLE = "test_subtle_fixture.py::"
 PLSQL_EXEC = "test_plsql_exec.py::"
 EXPR_EXEC = SQL_EXEC + "test_expression_matches_oracle"
 
@@ -129,12 +131,34 @@ RULES: tuple[RuleInfo, ...] = (
     rule("expr.last_day", "LAST_DAY → oracompat.last_day", on("LAST_DAY", "exp.LastDay", DATES, "golden:sql/month_funcs", EXPR_EXEC)),
     rule("expr.to_date", "TO_DATE keeps the time of day → to_timestamp(...)::timestamp(0)",
          on("TO_DATE, TO_TIMESTAMP", ("exp.StrToDate", "exp.StrToTime"), DATES, "golden:sql/to_char_date", "golden:data/insert_to_date"),
+         on("TO_DATE with RR / RRRR, TO_DATE without a format (NLS_DATE_FORMAT DD-MON-RR)", "exp.StrToDate", DATES, "golden:sql/nls_to_date", BEYOND + "test_nls_formats"),
     ),
     rule("expr.date_type", "CAST(x AS DATE) and DATE literals → timestamp(0)",
          on("CAST(... AS DATE), DATE '...'", ("exp.Cast", "exp.DateStrToDate"), DATES, "golden:data/insert_literals", EXPR_EXEC),
     ),
     rule("expr.to_char", "TO_CHAR(date, fmt): Oracle format model → PostgreSQL template",
          on("TO_CHAR(date, format)", ("exp.ToChar", "exp.TimeToStr"), DATES, "golden:sql/to_char_date", EXPR_EXEC),
+    ),
+    rule("expr.interval_functions", "NUMTODSINTERVAL / NUMTOYMINTERVAL / TO_DSINTERVAL / TO_YMINTERVAL → intervals",
+         on("NUMTODSINTERVAL, NUMTOYMINTERVAL, TO_DSINTERVAL, TO_YMINTERVAL, date ± interval", "exp.Anonymous", DATES, "golden:sql/interval_functions", BEYOND + "test_interval_functions_and_arithmetic"),
+    ),
+    rule("expr.next_day", "NEXT_DAY(d, day) → oracompat.next_day (English day names, time kept)",
+         on("NEXT_DAY", "exp.NextDay", DATES, "golden:sql/next_day_remainder", BEYOND + "test_next_day_and_remainder"),
+    ),
+    rule("expr.remainder", "REMAINDER(n2, n1) → oracompat.remainder (n2 - n1 * ROUND(n2/n1), ties to even)",
+         on("REMAINDER", "exp.Anonymous", STRINGS, "golden:sql/next_day_remainder", BEYOND + "test_next_day_and_remainder"),
+    ),
+    rule("expr.regexp_match", "REGEXP_* with Oracle's match parameters ('.' no newline by default: flag p)",
+         on("REGEXP_LIKE, REGEXP_SUBSTR, REGEXP_INSTR, REGEXP_COUNT, REGEXP_REPLACE (match parameters i c n m x)", ("exp.RegexpLike", "exp.RegexpSubstr", "exp.RegexpInstr", "exp.RegexpCount", "exp.RegexpReplace"), "sql/regexp.py", "golden:sql/regexp_match", "golden:plsql/regexp_one_line", BEYOND + "test_regexp_match_parameters", SUBTLE + "test_one_line_dot_does_not_match_a_newline"),
+    ),
+    rule("expr.keep_dense_rank", "agg KEEP (DENSE_RANK FIRST|LAST ORDER BY ...) → oracompat.keep_* over ordered arrays",
+         on("KEEP (DENSE_RANK FIRST|LAST ORDER BY ...)", "exp.Window", "sql/analytic.py", "golden:sql/keep_dense_rank", BEYOND + "test_keep_dense_rank_first_and_last"),
+    ),
+    rule("expr.ratio_to_report", "RATIO_TO_REPORT(x) OVER (...) → x / SUM(x) OVER (...) in exact decimal",
+         on("RATIO_TO_REPORT", "exp.Window", "sql/analytic.py", "golden:sql/ratio_to_report", BEYOND + "test_ratio_to_report"),
+    ),
+    rule("expr.char_semantics", "CHAR(n) keeps its blanks (LENGTH, SUBSTR, assignment); CHAR vs VARCHAR2 unpadded",
+         on("CHAR blank-padding and CHAR/VARCHAR2 comparison", ("exp.Length", "exp.EQ"), (TEXT, "plsql/emit_stmt.py"), "golden:sql/char_semantics", "golden:plsql/char_padding", BEYOND + "test_char_is_blank_padded", SUBTLE + "test_padded_code_keeps_the_blanks_of_char"),
     ),
     rule("expr.supplied_package", "functions and constants of Oracle-supplied packages → the oracompat library",
          on("DBMS_LOB, UTL_RAW, DBMS_RANDOM, DBMS_ASSERT, DBMS_UTILITY, DBMS_SQL functions and constants", ("exp.Dot", "exp.Column", "exp.Rand"), "sql/supplied.py", "golden:sql/supplied_functions", SUPPLIED_EXEC + "test_supplied_functions_match_oracle"),
@@ -157,6 +181,11 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("sql.connect_by", "CONNECT BY hierarchies → recursive CTE (LEVEL, SYS_CONNECT_BY_PATH, ...)",
          on("CONNECT BY, START WITH, LEVEL, SYS_CONNECT_BY_PATH, CONNECT_BY_ISLEAF", "exp.Connect", "sql/hierarchy.py", "golden:sql/connect_by", "golden:sql/connect_by_nocycle", SQL_EXEC + "test_connect_by_order_levels_paths"),
+         on("NOCYCLE, CONNECT_BY_ISCYCLE, loops in a hierarchy (ORA-01436)", "exp.Connect", "sql/hierarchy.py", "golden:sql/connect_by_iscycle", BEYOND + "test_connect_by_nocycle_iscycle_and_loops"),
+    ),
+    rule("sql.pivot", "PIVOT → GROUP BY with agg FILTER per value; UNPIVOT → LATERAL VALUES (Oracle's column names)",
+         on("PIVOT", "exp.Pivot", "sql/pivot.py", "golden:sql/pivot", BEYOND + "test_pivot_and_unpivot"),
+         on("UNPIVOT [INCLUDE|EXCLUDE NULLS]", "exp.Pivot", "sql/pivot.py", "golden:sql/unpivot", BEYOND + "test_pivot_and_unpivot"),
     ),
     rule("sql.merge", "MERGE: UPDATE/INSERT ... WHERE filters → WHEN [NOT] MATCHED AND ...",
          on("MERGE", "exp.Merge", "sql/merge.py", "golden:sql/merge", SQL_EXEC + "test_merge_effect"),

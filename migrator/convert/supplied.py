@@ -299,6 +299,9 @@ class RedesignReport:
 
 def redesign_reports(text: str, user_object: Callable[[str], bool] = lambda name: False) -> list[RedesignReport]:
     """The unit's references to packages without a PostgreSQL equivalent, grouped by package."""
+    upper = text.upper()
+    if not any(p in upper for p in (*PREFIXES, *NAMES, *SUPPLIED_TYPES)):
+        return []  # no name of a supplied package anywhere: no need to read the tokens
     groups: dict[str, RedesignReport] = {}
     for ref in references(text, user_object):
         if is_redesign(ref):

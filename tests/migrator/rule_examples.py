@@ -38,6 +38,17 @@ EXAMPLES: dict[str, str] = {
     "expr.date_type": VIEW.format("CAST(a AS DATE)"),
     "expr.to_char": ("CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT TO_CHAR(d, 'DD-MON-RR SSSSS') AS x FROM t;\n"),
     "expr.supplied_package": VIEW.format("DBMS_LOB.GETLENGTH(a)"),
+    "expr.interval_functions": VIEW.format("NUMTODSINTERVAL(a, 'HOUR')"),
+    "expr.next_day": VIEW.format("NEXT_DAY(d, 'MONDAY')"),
+    "expr.remainder": VIEW.format("REMAINDER(a, b)"),
+    "expr.regexp_match": VIEW.format("REGEXP_SUBSTR(a, 'b.c')"),
+    "expr.keep_dense_rank": "CREATE VIEW v AS SELECT MAX(a) KEEP (DENSE_RANK FIRST ORDER BY b) AS x FROM t;\n",
+    "expr.ratio_to_report": VIEW.format("RATIO_TO_REPORT(a) OVER ()"),
+    "expr.char_semantics": "CREATE TABLE t (c CHAR(4));\nCREATE VIEW v AS SELECT LENGTH(c) AS x FROM t;\n",
+    "sql.pivot": (
+        "CREATE TABLE t (a NUMBER, b VARCHAR2(10), c NUMBER);\n"
+        "CREATE VIEW v AS SELECT * FROM t PIVOT (SUM(c) FOR b IN ('x' AS x));\n"
+    ),
     "expr.sys_context": VIEW.format("SYS_CONTEXT('USERENV', 'SESSION_USER')"),
     "sql.dual": "CREATE VIEW v AS SELECT 1 AS x FROM dual;\n",
     "sql.outer_join_plus": "CREATE VIEW v AS SELECT t.a FROM t, s WHERE t.id = s.id(+);\n",

@@ -372,10 +372,41 @@ LANGUAGE sql IMMUTABLE AS $$
    WHERE keys[i] IS NOT DISTINCT FROM keys[1]
 $$;
 
--- CONNECT BY without NOCYCLE: a row that is its own ancestor is ORA-01436.
-CREATE OR REPLACE FUNCTION oracompat.connect_by_loop() RETURNS boolean
+-- CONNECT BY without NOCYCLE: a row that is its own ancestor is ORA-01436 (the argument only gives
+-- the call the type of the column it stands in).
+CREATE OR REPLACE FUNCTION oracompat.connect_by_loop(p anyelement) RETURNS anyelement
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
     RAISE EXCEPTION 'CONNECT BY loop in user data' USING ERRCODE = 'OS436';
+END
+$$;
+
+-- TO_DATE(s, fmt) where fmt has RR or RRRR (and TO_DATE(s) without a format: NLS_DATE_FORMAT
+-- 'DD-MON-RR'): a year of one or two digits goes to the century Oracle picks — with the current
+-- year's last two digits below 50, 00-49 is this century and 50-99 the previous one; from 50 on,
+-- 00-49 is the next century and 50-99 this one. Three or four digits are the year itself.
+CREATE OR REPLACE FUNCTION oracompat.to_date(s text, fmt text) RETURNS timestamp
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    t timestamp;
+    y integer;
+    cur integer := extract(year FROM oracompat.sysdate())::integer;
+    century integer;
+BEGIN
+    IF s IS NULL OR fmt IS NULL THEN
+        RETURN NULL;
+    END IF;
+    t := to_timestamp(s, regexp_replace(fmt, 'R{2,4}', 'YYYY', 'gi'))::timestamp;
+    y := extract(year FROM t)::integer;
+    IF fmt !~* 'RR' OR y >= 100 THEN
+        RETURN t;
+    END IF;
+    century := cur / 100 * 100;
+    IF cur % 100 < 50 THEN
+        century := CASE WHEN y < 50 THEN century ELSE century - 100 END;
+    ELSE
+        century := CASE WHEN y < 50 THEN century + 100 ELSE century END;
+    END IF;
+    RETURN t + make_interval(years => century);
 END
 $$;

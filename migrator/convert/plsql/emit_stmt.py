@@ -11,6 +11,7 @@ from migrator.convert.plsql.naming import Owner, label, sql, target_text
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
+from migrator.convert.sql.expression_types import CHAR_TYPE
 from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
@@ -41,7 +42,7 @@ class StmtMixin(EmitterState):
             if alias:
                 return [f"{ind}{alias}{target_text(st.target[1:])} := {self.expr(st.value, scope)};"]
         lv = self.lvalue(st.target, scope)
-        value = self.expr(st.value, scope)
+        value = self.value_expr(st.value, scope)
         if lv.target.startswith("aa:"):
             return (
                 [f"{ind}{s}" for s in lv.setup]
@@ -139,7 +140,20 @@ class StmtMixin(EmitterState):
             return [f"{ind}RETURN;"]
         if st.value is None:
             return [f"{ind}RETURN;"]
-        return [f"{ind}RETURN {self.expr(st.value, scope)};"]
+        return [f"{ind}RETURN {self.value_expr(st.value, scope)};"]
+
+    def value_expr(self, toks, scope) -> str:
+        """A value that is assigned or returned. A CHAR(n) variable keeps its blanks when Oracle
+        assigns it to a VARCHAR2 (PostgreSQL's char → varchar cast drops them): its padded text is
+        assigned, which a char(n) target pads again anyway (rule expr.char_semantics)."""
+        text = self.expr(toks, scope)
+        if len(toks) == 1 and toks[0].kind in ("word", "qident"):
+            sym = scope.get(norm_name(toks[0]))
+            ora = (sym.type.ora if sym is not None and sym.type is not None else "").upper()
+            if CHAR_TYPE.match(ora) and self.ctx.enabled("expr.char_semantics"):
+                self.ctx.applied("expr.char_semantics")
+                return f"oracompat.to_text({text})"
+        return text
 
     # ---- exceptions ------------------------------------------------------------------------
     # ---- blocks ----------------------------------------------------------------------------

@@ -22,12 +22,15 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.convert.sql import analytic as analytic
 from migrator.convert.sql import dates as dates
 from migrator.convert.sql import dml as sql_dml
 from migrator.convert.sql import hierarchy as sql_hierarchy
 from migrator.convert.sql import merge as sql_merge
 from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nulls as nulls
+from migrator.convert.sql import pivot as sql_pivot
+from migrator.convert.sql import regexp as regexp
 from migrator.convert.sql import select as sql_select
 from migrator.convert.sql import strings as strings
 from migrator.convert.sql import supplied as supplied
@@ -81,6 +84,7 @@ def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression 
 
 def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types) -> exp.Expression:
     sql_names.fold_names(tree)
+    tree = sql_pivot.rewrite(tree, ctx)
     env = TypeEnv.build(tree, ctx, types)
     tree = _bad_into(tree, ctx)
     tree = sql_select.outer_joins(tree, ctx)
@@ -152,6 +156,8 @@ def _placeholder(node: exp.Placeholder, ctx: ConversionContext, env) -> exp.Expr
 def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
     return (
         dates.unsupported_date_fn(node, ctx, env)
+        or dates.interval_function(node, ctx, env)
+        or strings.remainder(node, ctx, env)
         or dates.trunc_date(node, ctx, env)
         or strings.raw_hex(node, ctx, env)
         or strings.lob_conversion(node, ctx, env)
@@ -180,7 +186,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.StrToTime: (dates.to_date,),
     exp.ToChar: (text.to_char_default, text.to_char_nls, dates.to_char),
     exp.TimeToStr: (dates.to_char,),
-    exp.NextDay: (dates.unsupported_date_fn,),
+    exp.NextDay: (dates.next_day,),
     exp.DateStrToDate: (dates.date_literal,),
     exp.Cast: (dates.date_cast,),
     exp.StrPosition: (strings.instr,),
@@ -194,10 +200,21 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Length: (text.length,),
     exp.Trim: (text.empty_result,),
     exp.Translate: (text.empty_result,),
-    exp.RegexpReplace: (text.empty_result,),
+    exp.RegexpReplace: (regexp.regexp, text.empty_result),
+    exp.RegexpLike: (regexp.regexp,),
+    exp.RegexpSubstr: (regexp.regexp,),
+    exp.RegexpInstr: (regexp.regexp,),
+    exp.RegexpCount: (regexp.regexp,),
     exp.Div: (strings.division,),
     exp.Column: (sql_select.sequence_ref, supplied.reference),
     exp.Dot: (supplied.call,),
     exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
+    exp.Window: (analytic.keep, analytic.ratio_to_report),
+    exp.EQ: (text.char_compare,),
+    exp.NEQ: (text.char_compare,),
+    exp.LT: (text.char_compare,),
+    exp.LTE: (text.char_compare,),
+    exp.GT: (text.char_compare,),
+    exp.GTE: (text.char_compare,),
 }

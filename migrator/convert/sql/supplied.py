@@ -63,7 +63,9 @@ def _dot_parts(node: exp.Expression) -> list[str] | None:
 
 def reference(node: exp.Column, ctx: ConversionContext, env) -> exp.Expression | None:
     """``[SYS.]PKG.NAME`` without parentheses: a constant or a function without arguments."""
-    if not node.table or node.table.lower() in _aliases(node):
+    if not node.table or not (S.is_supplied(node.table) or (node.db and S.is_supplied(node.db))):
+        return None
+    if node.table.lower() in _aliases(node):
         return None
     parts = ([node.db] if node.db else []) + [node.table, node.name]
     hit = S.split_ref(parts, lambda name: _user_object(ctx, name))
@@ -134,6 +136,4 @@ def sys_context(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Express
     if (namespace or "").upper() == "USERENV" and attribute is not None and attribute.strip().upper() not in USERENV:
         return marker(ctx, name, node, f"USERENV attribute {attribute} has no PostgreSQL meaning")
     ctx.applied("expr.sys_context")
-    out = compat("sys_context", *args)
-    out.expression.meta["ora_done"] = True  # the call keeps the name: not converted again
-    return tag(out, S.STRING)
+    return tag(compat("sys_context", *args), S.STRING)
