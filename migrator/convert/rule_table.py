@@ -56,6 +56,7 @@ SQL_EXEC, SQL_TEXT = "test_sql_exec.py::", "test_sql_exec_text.py::"
 SUPPLIED_EXEC = "test_supplied_exec.py::"
 BEYOND = "test_sql_exec_beyond.py::"
 SUBTLE = "test_subtle_fixture.py::"
+TYPES_EXEC = "test_plsql_exec_types.py::"
 PLSQL_EXEC = "test_plsql_exec.py::"
 EXPR_EXEC = SQL_EXEC + "test_expression_matches_oracle"
 
@@ -104,8 +105,9 @@ RULES: tuple[RuleInfo, ...] = (
     rule("expr.division", "NUMBER division is exact decimal (7/2 = 3.5 for integer columns too)",
          on("/ (division)", "exp.Div", STRINGS, "golden:sql/date_arith", "golden:plsql/forall"),
     ),
-    rule("expr.raw_hex", "HEXTORAW/RAWTOHEX → decode/encode 'hex' on bytea",
+    rule("expr.raw_hex", "HEXTORAW/RAWTOHEX → decode/encode 'hex' on bytea; text assigned to a RAW is hex",
          on("HEXTORAW, RAWTOHEX", "exp.Anonymous", STRINGS, "golden:sql/raw_lob", EXPR_EXEC),
+         on("RAW ↔ text (implicit HEXTORAW on assignment, hex in concatenation)", "ast.Assign", "plsql/emit_stmt.py", "golden:plsql/raw_text", TYPES_EXEC + "test_raw_is_bytea_with_oracle_hex_text"),
     ),
     rule("expr.lob_conversion", "TO_BLOB/TO_CLOB/TO_NCLOB and EMPTY_BLOB/EMPTY_CLOB → bytea/text values",
          on("TO_CLOB, TO_BLOB, EMPTY_CLOB, EMPTY_BLOB", "exp.Anonymous", STRINGS, "golden:sql/raw_lob", EXPR_EXEC),
@@ -159,6 +161,12 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("expr.char_semantics", "CHAR(n) keeps its blanks (LENGTH, SUBSTR, assignment); CHAR vs VARCHAR2 unpadded",
          on("CHAR blank-padding and CHAR/VARCHAR2 comparison", ("exp.Length", "exp.EQ"), (TEXT, "plsql/emit_stmt.py"), "golden:sql/char_semantics", "golden:plsql/char_padding", BEYOND + "test_char_is_blank_padded", SUBTLE + "test_padded_code_keeps_the_blanks_of_char"),
+    ),
+    rule("expr.type_constructor", "object / collection type constructors in SQL → CAST(ROW(...)), <type>__new(...), CAST(ARRAY[...])",
+         on("object and collection type constructors in SQL", "exp.Anonymous", "sql/collections.py", "golden:ddl/view_table_function", TYPES_EXEC + "test_object_types_constructors_methods_and_pipelined_rows"),
+    ),
+    rule("sql.table_collection", "TABLE(f(...)) in SQL → LATERAL over the PIPELINED set or unnest (COLUMN_VALUE)",
+         on("TABLE(...) over a PIPELINED function or a returned collection, in SQL", "exp.Table", "sql/collections.py", "golden:ddl/view_table_function", TYPES_EXEC + "test_package_types_pipelined_and_table_across_units"),
     ),
     rule("expr.supplied_package", "functions and constants of Oracle-supplied packages → the oracompat library",
          on("DBMS_LOB, UTL_RAW, DBMS_RANDOM, DBMS_ASSERT, DBMS_UTILITY, DBMS_SQL functions and constants", ("exp.Dot", "exp.Column", "exp.Rand"), "sql/supplied.py", "golden:sql/supplied_functions", SUPPLIED_EXEC + "test_supplied_functions_match_oracle"),
@@ -280,6 +288,7 @@ RULES: tuple[RuleInfo, ...] = (
     # -- PL/SQL ----------------------------------------------------------------------------------
     rule("plsql.function", "CREATE FUNCTION → PL/pgSQL function",
          on("CREATE FUNCTION", "ast.Routine", "plsql/emit_routine.py", "golden:plsql/function_select_into", "golden:plsql/cursors"),
+         on("PIPELINED functions, PIPE ROW", "ast.PipeRow", "plsql/emit_routine.py", "golden:plsql/pipelined", TYPES_EXEC + "test_object_types_constructors_methods_and_pipelined_rows"),
     ),
     rule("plsql.procedure", "CREATE PROCEDURE → PL/pgSQL procedure (calls become CALL)",
          on("CREATE PROCEDURE", "ast.Routine", "plsql/emit_routine.py", "golden:plsql/procedure_loops", PLSQL_EXEC + "test_out_params_through_call_and_defaults"),
@@ -287,6 +296,10 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("plsql.package", "package spec/body → a schema with functions and session state",
          on("CREATE PACKAGE [BODY]", "ast.Package", "plsql/emit_package.py", "golden:plsql/package_state", PLSQL_EXEC + "test_package_state_per_session_and_init_once"),
+         on("package SUBTYPEs and TABLE OF / VARRAY types (domains); pkg.type, pkg.var%TYPE across packages", "ast.TypeDecl", "plsql/emit_decl.py", "golden:plsql/package_types", TYPES_EXEC + "test_package_types_pipelined_and_table_across_units"),
+    ),
+    rule("plsql.object_type_body", "TYPE BODY: constructors → <type>__new, MEMBER/STATIC methods → functions",
+         on("TYPE BODY (CONSTRUCTOR, MEMBER, STATIC)", "ast.Routine", "plsql/emit_unit.py", "golden:plsql/object_type_body", TYPES_EXEC + "test_object_types_constructors_methods_and_pipelined_rows"),
     ),
     rule("plsql.trigger", "row/statement triggers → trigger function plus CREATE TRIGGER",
          on("CREATE TRIGGER, :NEW/:OLD, INSERTING/UPDATING/DELETING", "ast.Trigger", "plsql/emit_trigger.py", "golden:plsql/trigger_row", "test_plsql_exec_fields.py::test_updating_column_means_listed_in_set_not_changed"),
@@ -301,6 +314,7 @@ RULES: tuple[RuleInfo, ...] = (
          on("BULK COLLECT", ("ast.Sql", "ast.Fetch"), "plsql/emit_bulk.py", "golden:plsql/bulk_collect", "test_plsql_exec_fields.py::test_record_field_dates_and_bulk_collect_of_records"),
          on("FORALL", "ast.Forall", "plsql/emit_bulk.py", "golden:plsql/forall", PLSQL_EXEC + "test_collections_assoc_and_nested"),
          on("collection methods and constructors (COUNT, EXISTS, EXTEND, DELETE ...)", ("ast.Call", "name:COUNT"), "plsql/emit_collections.py", "golden:plsql/package_state", PLSQL_EXEC + "test_sparse_nested_table_compacts_on_return"),
+         on("TABLE(collection) in PL/SQL queries; object constructors and methods of elements", ("ast.Sql", "name:TABLE"), "plsql/emit_collections.py", "golden:plsql/object_type_use", TYPES_EXEC + "test_object_types_constructors_methods_and_pipelined_rows"),
     ),
     rule("plsql.dbms_output", "DBMS_OUTPUT.PUT_LINE → RAISE NOTICE",
          on("DBMS_OUTPUT", "ast.Call", "plsql/emit_call.py", "golden:plsql/procedure_loops", PLSQL_EXEC + "test_reverse_loop_order_and_dbms_output"),

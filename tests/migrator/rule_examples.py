@@ -45,6 +45,14 @@ EXAMPLES: dict[str, str] = {
     "expr.keep_dense_rank": "CREATE VIEW v AS SELECT MAX(a) KEEP (DENSE_RANK FIRST ORDER BY b) AS x FROM t;\n",
     "expr.ratio_to_report": VIEW.format("RATIO_TO_REPORT(a) OVER ()"),
     "expr.char_semantics": "CREATE TABLE t (c CHAR(4));\nCREATE VIEW v AS SELECT LENGTH(c) AS x FROM t;\n",
+    "expr.type_constructor": (
+        "CREATE TYPE pt AS OBJECT (x NUMBER, y NUMBER);\n/\nCREATE VIEW v AS SELECT pt(1, 2) AS p FROM dual;\n"
+    ),
+    "sql.table_collection": (
+        "CREATE TYPE tl AS TABLE OF NUMBER;\n/\n"
+        "CREATE OR REPLACE FUNCTION f RETURN tl PIPELINED IS BEGIN RETURN; END;\n/\n"
+        "CREATE VIEW v AS SELECT COLUMN_VALUE AS x FROM TABLE(f());\n"
+    ),
     "sql.pivot": (
         "CREATE TABLE t (a NUMBER, b VARCHAR2(10), c NUMBER);\n"
         "CREATE VIEW v AS SELECT * FROM t PIVOT (SUM(c) FOR b IN ('x' AS x));\n"
@@ -125,6 +133,10 @@ EXAMPLES: dict[str, str] = {
         "CREATE OR REPLACE PROCEDURE p IS BEGIN RAISE_APPLICATION_ERROR(-20001, 'bad'); END;\n/\n"
     ),
     "plsql.empty_string_params": "CREATE OR REPLACE PROCEDURE p (a IN VARCHAR2) IS BEGIN NULL; END;\n/\n",
+    "plsql.object_type_body": (
+        "CREATE TYPE pt AS OBJECT (x NUMBER, MEMBER FUNCTION twice RETURN NUMBER);\n/\n"
+        "CREATE OR REPLACE TYPE BODY pt AS MEMBER FUNCTION twice RETURN NUMBER IS BEGIN RETURN x * 2; END; END;\n/\n"
+    ),
     "plsql.supplied_package": "CREATE OR REPLACE PROCEDURE p (c IN OUT CLOB) IS BEGIN DBMS_LOB.APPEND(c, 'x'); END;\n/\n",
     "plsql.autonomous": (
         "CREATE OR REPLACE PROCEDURE p IS PRAGMA AUTONOMOUS_TRANSACTION; BEGIN "

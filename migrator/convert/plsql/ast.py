@@ -57,6 +57,7 @@ class TypeDecl:
     elem: TypeRef | None = None
     index: TypeRef | None = None
     line: int = 0
+    limit: Toks | None = None  # VARRAY(n): the size limit
 
     @property
     def element(self) -> TypeRef:

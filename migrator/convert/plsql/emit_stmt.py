@@ -4,6 +4,8 @@ method emits which statement class is `emitter.STATEMENTS`."""
 
 from __future__ import annotations
 
+import re
+
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
@@ -15,6 +17,7 @@ from migrator.convert.sql.expression_types import CHAR_TYPE
 from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
+RAW_TYPE = re.compile(r"^(RAW\s*\(|LONG\s+RAW|BLOB)")
 
 
 class StmtMixin(EmitterState):
@@ -29,6 +32,16 @@ class StmtMixin(EmitterState):
             out.extend(lines)
         return out
 
+    def text_valued(self, toks, scope) -> bool:
+        """A string literal or a variable of a character type."""
+        if len(toks) != 1:
+            return False
+        if toks[0].kind == "string":
+            return True
+        sym = scope.get(norm_name(toks[0])) if toks[0].kind in ("word", "qident") else None
+        ora = (sym.type.ora if sym is not None and sym.type is not None else "").upper()
+        return ora.startswith(("VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "CLOB"))
+
     def label_prefix(self, st, ind: str) -> list[str]:
         return [f"{ind}<<{quote_ident(st.label)}>>"] if st.label else []
 
@@ -42,7 +55,9 @@ class StmtMixin(EmitterState):
             if alias:
                 return [f"{ind}{alias}{target_text(st.target[1:])} := {self.expr(st.value, scope)};"]
         lv = self.lvalue(st.target, scope)
-        value = self.value_expr(st.value, scope)
+        target = scope.get(norm_name(st.target[0])) if len(st.target) == 1 and st.target[0].kind != "bind" else None
+        target_ora = target.type.ora if target is not None and target.type is not None else ""
+        value = self.value_expr(st.value, scope, target_ora)
         if lv.target.startswith("aa:"):
             return (
                 [f"{ind}{s}" for s in lv.setup]
@@ -138,15 +153,21 @@ class StmtMixin(EmitterState):
             return [f"{ind}{line}" for line in self.trigger_return()]
         if self.frame.pipelined:
             return [f"{ind}RETURN;"]
+        if self.frame.returns_self:  # a constructor's RETURN
+            return [f"{ind}RETURN self;"]
         if st.value is None:
             return [f"{ind}RETURN;"]
         return [f"{ind}RETURN {self.value_expr(st.value, scope)};"]
 
-    def value_expr(self, toks, scope) -> str:
+    def value_expr(self, toks, scope, target_ora: str = "") -> str:
         """A value that is assigned or returned. A CHAR(n) variable keeps its blanks when Oracle
         assigns it to a VARCHAR2 (PostgreSQL's char → varchar cast drops them): its padded text is
-        assigned, which a char(n) target pads again anyway (rule expr.char_semantics)."""
+        assigned, which a char(n) target pads again anyway (rule expr.char_semantics). Text assigned
+        to a RAW is read as hex, as Oracle's implicit HEXTORAW does (rule expr.raw_hex)."""
         text = self.expr(toks, scope)
+        if RAW_TYPE.match(target_ora.upper()) and self.text_valued(toks, scope) and self.ctx.enabled("expr.raw_hex"):
+            self.ctx.applied("expr.raw_hex")
+            return f"decode({text}, 'hex')"
         if len(toks) == 1 and toks[0].kind in ("word", "qident"):
             sym = scope.get(norm_name(toks[0]))
             ora = (sym.type.ora if sym is not None and sym.type is not None else "").upper()

@@ -90,6 +90,12 @@ class ExprMixin(EmitterState):
             if t.kind == "bind":
                 i = self.walk_bind(toks, i, out, ph, types)
                 continue
+            if in_sql and t.is_word("TABLE") and i + 1 < n and toks[i + 1].is_op("("):
+                hit = self.table_collection(toks, i, scope, ph, types)  # TABLE(collection): emit_collections
+                if hit is not None:
+                    out.append(hit[0])
+                    i = hit[1]
+                    continue
             if t.kind in ("word", "qident") and not (out and out[-1].text == "." and out[-1].kind == "op"):
                 j = self.walk_name(toks, i, scope, out, ph, types, in_sql)
                 if j is not None:

@@ -30,6 +30,7 @@ class RoutineFrame:
     block_savepoints: set[str] = field(default_factory=set)
     autonomous: bool = False  # PRAGMA AUTONOMOUS_TRANSACTION in the declarations
     pipelined: bool = False  # a PIPELINED function: RETURN ends the set
+    returns_self: bool = False  # an object type's CONSTRUCTOR: RETURN gives back SELF
     # Where the statement being emitted stands (set with Emitter.within, undone afterwards):
     in_handler: bool = False  # in an exception handler (SQLCODE, SQLERRM, ROLLBACK)
     handler_diag: dict | None = None  # that handler's diagnostics for SQLERRM (emit_exceptions.diag_needs)

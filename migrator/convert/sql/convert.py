@@ -23,6 +23,7 @@ from sqlglot.errors import SqlglotError
 
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql import analytic as analytic
+from migrator.convert.sql import collections as sql_collections
 from migrator.convert.sql import dates as dates
 from migrator.convert.sql import dml as sql_dml
 from migrator.convert.sql import hierarchy as sql_hierarchy
@@ -162,6 +163,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or strings.raw_hex(node, ctx, env)
         or strings.lob_conversion(node, ctx, env)
         or supplied.sys_context(node, ctx, env)
+        or sql_collections.type_constructor(node, ctx, env)
     )
 
 
@@ -211,6 +213,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
     exp.Window: (analytic.keep, analytic.ratio_to_report),
+    exp.Table: (sql_collections.table_function,),
     exp.EQ: (text.char_compare,),
     exp.NEQ: (text.char_compare,),
     exp.LT: (text.char_compare,),
