@@ -220,6 +220,23 @@ def runtime_sqlcode_cases() -> str:
     return ",\n        ".join(rows)
 
 
+def runtime_sqlerrm_of_cases() -> str:
+    """VALUES rows (sqlcode, SQLERRM(sqlcode)) for oracompat.sqlerrm_of(): Oracle's message for a
+    code without a current error, which shows an object message with empty names
+    ('ORA-00001: unique constraint (.) violated')."""
+    seen, rows = set(), []
+    for e in ORA_ERRORS:
+        if e.code in seen:
+            continue
+        seen.add(e.code)
+        text = e.message
+        if e.object_message:
+            text = e.object_message.replace("{constraint}", ".").replace("{column}", "")
+        msg = f"{ora_prefix(e.code)}: {text}".replace("'", "''")
+        rows.append(f"({e.code}, '{msg}')")
+    return ",\n        ".join(rows)
+
+
 def ora_prefix(code: int) -> str:
     """'ORA-nnnnn' for a SQLCODE (NO_DATA_FOUND's +100 is ORA-01403)."""
     return "ORA-01403" if code == 100 else f"ORA-{-code:05d}"

@@ -57,6 +57,7 @@ SUPPLIED_EXEC = "test_supplied_exec.py::"
 BEYOND = "test_sql_exec_beyond.py::"
 SUBTLE = "test_subtle_fixture.py::"
 TYPES_EXEC = "test_plsql_exec_types.py::"
+PLSQL_BEYOND = "test_plsql_exec_beyond.py::"
 PLSQL_EXEC = "test_plsql_exec.py::"
 EXPR_EXEC = SQL_EXEC + "test_expression_matches_oracle"
 
@@ -303,16 +304,19 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("plsql.trigger", "row/statement triggers → trigger function plus CREATE TRIGGER",
          on("CREATE TRIGGER, :NEW/:OLD, INSERTING/UPDATING/DELETING", "ast.Trigger", "plsql/emit_trigger.py", "golden:plsql/trigger_row", "test_plsql_exec_fields.py::test_updating_column_means_listed_in_set_not_changed"),
+         on("INSTEAD OF triggers on views", "ast.Trigger", "plsql/emit_trigger.py", "golden:plsql/trigger_instead_of", PLSQL_BEYOND + "test_instead_of_trigger_counts_the_rows_it_handles"),
     ),
     rule("plsql.exceptions", "exception declarations, RAISE, handlers, SQLCODE/SQLERRM → SQLSTATE-based",
          on("exception declarations, RAISE", ("ast.ExceptionDecl", "ast.Raise"), "plsql/emit_exceptions.py", "golden:plsql/exceptions_user"),
          on("PRAGMA EXCEPTION_INIT", "ast.Pragma", "plsql/emit_exceptions.py", "golden:plsql/exception_init", PLSQL_EXEC + "test_raise_application_error_reaches_caller_and_user_exceptions"),
          on("EXCEPTION WHEN ... THEN (handlers)", "ast.Handler", "plsql/emit_exceptions.py", "golden:plsql/exceptions_user", "golden:plsql/function_select_into"),
+         on("every predefined exception (PROGRAM_ERROR, STORAGE_ERROR, ROWTYPE_MISMATCH, SELF_IS_NULL ...)", "ast.Handler", "plsql/emit_exceptions.py", "golden:plsql/predefined_exceptions", PLSQL_BEYOND + "test_every_predefined_exception_is_raised_and_caught_by_name"),
          on("SQLCODE, SQLERRM", ("name:SQLCODE", "name:SQLERRM"), "plsql/emit_exceptions.py", "golden:plsql/exception_init", "test_plsql_exec_errors.py::test_sqlerrm_names_constraint_with_owner"),
     ),
     rule("plsql.collections", "nested tables, VARRAYs, INDEX BY tables, methods, BULK COLLECT, FORALL",
          on("BULK COLLECT", ("ast.Sql", "ast.Fetch"), "plsql/emit_bulk.py", "golden:plsql/bulk_collect", "test_plsql_exec_fields.py::test_record_field_dates_and_bulk_collect_of_records"),
          on("FORALL", "ast.Forall", "plsql/emit_bulk.py", "golden:plsql/forall", PLSQL_EXEC + "test_collections_assoc_and_nested"),
+         on("SAVE EXCEPTIONS, SQL%BULK_EXCEPTIONS, SQL%BULK_ROWCOUNT (bulk DML errors)", "ast.Forall", ("plsql/emit_bulk.py", "plsql/emit_stmt.py"), "golden:plsql/forall_save_exceptions", PLSQL_BEYOND + "test_forall_save_exceptions_keeps_the_good_rows_and_reports_the_bad", PLSQL_BEYOND + "test_forall_save_exceptions_unhandled_raises_ora_24381"),
          on("collection methods and constructors (COUNT, EXISTS, EXTEND, DELETE ...)", ("ast.Call", "name:COUNT"), "plsql/emit_collections.py", "golden:plsql/package_state", PLSQL_EXEC + "test_sparse_nested_table_compacts_on_return"),
          on("TABLE(collection) in PL/SQL queries; object constructors and methods of elements", ("ast.Sql", "name:TABLE"), "plsql/emit_collections.py", "golden:plsql/object_type_use", TYPES_EXEC + "test_object_types_constructors_methods_and_pipelined_rows"),
     ),
@@ -331,6 +335,12 @@ RULES: tuple[RuleInfo, ...] = (
     rule("plsql.supplied_package", "Oracle-supplied procedures (IN OUT / OUT arguments assigned back), types, exceptions, error stacks",
          on("DBMS_LOB, DBMS_SQL, DBMS_UTILITY, DBMS_APPLICATION_INFO ... procedure calls", "ast.Call", "plsql/emit_supplied.py", "golden:plsql/supplied_packages", SUPPLIED_EXEC + "test_lob_and_dbms_sql_procedures", SUPPLIED_EXEC + "test_every_member_converts_deploys_and_runs"),
          on("DBMS_UTILITY.FORMAT_ERROR_STACK, FORMAT_ERROR_BACKTRACE; DBMS_ASSERT exceptions", ("name:FORMAT_ERROR_STACK", "ast.Handler"), "plsql/emit_supplied.py", "golden:plsql/supplied_packages", SUPPLIED_EXEC + "test_package_exceptions_and_error_stacks"),
+    ),
+    rule("plsql.nested_subprogram", "nested subprograms → lifted routines taking the enclosing variables they use",
+         on("nested procedures and functions (using the enclosing routine's variables)", "ast.Routine", "plsql/emit_nested.py", "golden:plsql/nested_outer_variables", PLSQL_BEYOND + "test_nested_subprograms_share_the_enclosing_variables"),
+    ),
+    rule("plsql.where_current_of", "UPDATE/DELETE ... WHERE CURRENT OF cursor → PL/pgSQL's (the cursor names its portal)",
+         on("WHERE CURRENT OF", "ast.Sql", "plsql/emit_sql.py", "golden:plsql/where_current_of", PLSQL_BEYOND + "test_where_current_of_updates_and_deletes_the_fetched_row"),
     ),
     rule("plsql.autonomous_output", "what an autonomous transaction's session prints (DBMS_OUTPUT) and raises reaches the caller",
          on("DBMS_OUTPUT in an autonomous transaction", "ast.Pragma", "plsql/emit_autonomous.py", "golden:plsql/autonomous", PLSQL_EXEC + "test_autonomous_output_reaches_the_caller"),

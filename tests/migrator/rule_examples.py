@@ -133,6 +133,13 @@ EXAMPLES: dict[str, str] = {
         "CREATE OR REPLACE PROCEDURE p IS BEGIN RAISE_APPLICATION_ERROR(-20001, 'bad'); END;\n/\n"
     ),
     "plsql.empty_string_params": "CREATE OR REPLACE PROCEDURE p (a IN VARCHAR2) IS BEGIN NULL; END;\n/\n",
+    "plsql.nested_subprogram": (
+        "CREATE OR REPLACE PROCEDURE p IS\n  PROCEDURE q IS BEGIN NULL; END q;\nBEGIN q; END;\n/\n"
+    ),
+    "plsql.where_current_of": (
+        "CREATE OR REPLACE PROCEDURE p IS CURSOR c IS SELECT a FROM t FOR UPDATE;\n"
+        "BEGIN FOR r IN c LOOP DELETE FROM t WHERE CURRENT OF c; END LOOP; END;\n/\n"
+    ),
     "plsql.object_type_body": (
         "CREATE TYPE pt AS OBJECT (x NUMBER, MEMBER FUNCTION twice RETURN NUMBER);\n/\n"
         "CREATE OR REPLACE TYPE BODY pt AS MEMBER FUNCTION twice RETURN NUMBER IS BEGIN RETURN x * 2; END; END;\n/\n"

@@ -77,7 +77,10 @@ LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_code = 0 THEN 'ORA-0000: normal, successful completion'
             WHEN p_code = 1 THEN 'User-Defined Exception'
             WHEN p_code = 100 THEN 'ORA-01403: no data found'
-            ELSE 'ORA-' || lpad((-p_code)::text, 5, '0') || ': ' END
+            ELSE coalesce((SELECT v.m FROM (VALUES
+                               /*SQLERRM_OF_CASES*/
+                           ) AS v(c, m) WHERE v.c = p_code),
+                          'ORA-' || lpad((-p_code)::text, 5, '0') || ': ') END
 $fn$;
 
 CREATE OR REPLACE FUNCTION oracompat.app_errcode(p_code integer) RETURNS text

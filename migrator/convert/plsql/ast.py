@@ -217,6 +217,7 @@ class Forall(Stmt):
     indices_of: Toks | None  # INDICES OF / VALUES OF collection
     values_of: bool
     stmt: Stmt
+    save_exceptions: bool = False  # SAVE EXCEPTIONS: every iteration runs, failures collected
 
 
 @dataclass

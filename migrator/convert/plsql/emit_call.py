@@ -31,6 +31,8 @@ class CallMixin(EmitterState):
             return self.raise_app_error(st, scope, ind)
         if (supplied := self.supplied_call(parts, st, scope, ind)) is not None:  # DBMS_LOB ... (emit_supplied)
             return supplied
+        if (nested := self.nested_call(parts, st, scope, ind)) is not None:  # enclosing variables (emit_nested)
+            return nested
         sym = scope.get(parts[0])
         if (
             len(parts) == 2

@@ -180,6 +180,9 @@ class StmtMixin(EmitterState):
     # ---- blocks ----------------------------------------------------------------------------
     def block_lines(self, block: A.Block, scope: Scope, ind: str, owner: Owner) -> list[str]:
         decls = self.declarations(block.decls, scope, owner)
+        deferred = self.bulk_errors_handled(block, scope)  # (after the declarations: its exceptions)
+        if deferred is not None:
+            return self.block_with_bulk_errors(block, scope, ind, decls, *deferred)
         first = block.body[0] if block.body else None
         if block.handlers and isinstance(first, A.Sql) and first.toks[0].is_word("SAVEPOINT") and len(first.toks) == 2:
             # SAVEPOINT as a block's first statement + ROLLBACK TO it in the handlers is exactly what
@@ -194,6 +197,45 @@ class StmtMixin(EmitterState):
         if block.handlers:
             out.extend(self.handler_lines(block.handlers, scope, ind))
         out.append(f"{ind}END;")
+        return out
+
+    def bulk_errors_handled(self, block: A.Block, scope: Scope) -> tuple[int, A.Handler] | None:
+        """(index of a FORALL ... SAVE EXCEPTIONS in the block's statements, the handler of the
+        block that catches its ORA-24381), when there are both."""
+        k = next((i for i, st in enumerate(block.body) if isinstance(st, A.Forall) and st.save_exceptions), None)
+        if k is None or not block.handlers:
+            return None
+        for h in block.handlers:
+            for name in h.names:
+                if name == ("others",):
+                    return k, h
+                sym = self.exception_lookup(name, scope)
+                if sym is not None and sym.sqlstate == "OS381":
+                    return k, h
+        return None
+
+    def block_with_bulk_errors(self, block: A.Block, scope: Scope, ind: str, decls: list[str], k: int, h: A.Handler):
+        """A block whose FORALL ... SAVE EXCEPTIONS fails in some iterations and whose handler
+        catches ORA-24381. In Oracle the handler runs with the successful iterations (and the work
+        before them) kept; a PL/pgSQL handler would roll its block back. So the block's work runs
+        in an inner block (its handlers for any other error), and ORA-24381 is raised after it, in a
+        block of its own whose only handler is that one: nothing is undone, and what the handler
+        raises leaves the block as in Oracle (no sibling handler catches it)."""
+        self.ctx.applied("plsql.collections")
+        out = [f"{ind}<<{quote_ident(block.label)}>>"] if block.label else []
+        out += [f"{ind}DECLARE"] + [f"{ind}{IND}{d}" for d in decls] + [f"{ind}{IND}bulk__failed boolean := false;"]
+        out += [f"{ind}BEGIN", f"{ind}{IND}BEGIN"]
+        out += self.stmts(block.body[:k], scope, ind + IND * 2)
+        with self.within(bulk_deferred=True):
+            out += self.stmts([block.body[k]], scope, ind + IND * 2)
+        rest = self.stmts(block.body[k + 1 :], scope, ind + IND * 3)
+        if rest:
+            out += [f"{ind}{IND * 2}IF NOT bulk__failed THEN"] + rest + [f"{ind}{IND * 2}END IF;"]
+        out += self.handler_lines(block.handlers, scope, ind + IND)
+        out += [f"{ind}{IND}END;", f"{ind}{IND}IF bulk__failed THEN", f"{ind}{IND * 2}BEGIN"]
+        out += [f"{ind}{IND * 3}RAISE EXCEPTION 'error(s) in array DML' USING ERRCODE = 'OS381';"]
+        out += self.handler_lines([h], scope, ind + IND * 2)
+        out += [f"{ind}{IND * 2}END;", f"{ind}{IND}END IF;", f"{ind}END;"]
         return out
 
     def call_args(self, toks: list[Token] | None, scope) -> list[str]:

@@ -78,6 +78,7 @@ class Emitter(
         self.suppress_pre = False
         self.tracked_cursors, self.uses_sql_rowcount, self.uses_put = self.prescan(tokens)
         self.sparse_names = self.sparse_scan(tokens)
+        self.bulk_rowcount = any(t.upper == "BULK_ROWCOUNT" for t in tokens)  # FORALL records each iteration's
         self.frame = RoutineFrame((schema,))  # the unit's own level, outside any routine
 
     # ---- routine frames ----------------------------------------------------------------------------

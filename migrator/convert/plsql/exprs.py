@@ -13,7 +13,7 @@ import re
 
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import sqlconv
-from migrator.convert.plsql.naming import oracle_tokens
+from migrator.convert.plsql.naming import oracle_tokens, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
 from migrator.source.lexer import Token
@@ -140,6 +140,10 @@ class ExprMixin(EmitterState):
         parts, j = self.chain(toks, i)
         nxt = toks[j] if j < len(toks) else None
         if nxt is not None and nxt.is_op("%") and j + 1 < len(toks) and toks[j + 1].upper in _CURSOR_ATTRS:
+            if parts == ["sql"] and toks[j + 1].upper in ("BULK_EXCEPTIONS", "BULK_ROWCOUNT"):
+                text, k, ora = self.bulk_attribute(toks[j + 1].upper, toks, j + 2, scope)  # emit_bulk
+                out.append(self.placeholder(text, ph, types, ora))
+                return k
             text = self.cursor_attr(parts, toks[j + 1].upper, scope, toks[i])
             out.append(self.placeholder(text, ph, types, "NUMBER" if toks[j + 1].upper == "ROWCOUNT" else ""))
             return j + 2
@@ -150,6 +154,15 @@ class ExprMixin(EmitterState):
             and toks[i - 1].upper in ("FROM", "JOIN", "INTO", "UPDATE", "TABLE")
         ):
             return None  # a table name, never a variable
+        lifted = scope.get(parts[0]) if len(parts) == 1 else None
+        if lifted is not None and lifted.kind == "routine" and lifted.extras and lifted.routine is not None:
+            args: list[str] = []  # a nested function that takes enclosing variables (emit_nested)
+            if j < len(toks) and toks[j].is_op("("):
+                inner, j = self.paren_at(toks, j)
+                args = self.call_args(inner, scope) if inner else []
+            text = f"{sql(lifted.routine)}({', '.join(self.nested_call_args(lifted, args))})"
+            out.append(self.placeholder(text, ph, types))
+            return j
         renamed = self.routine_rename(parts, scope)
         if renamed is not None:
             # Oracle spelling again: the SQL converter reads the call with its arguments

@@ -36,6 +36,7 @@ class RoutineFrame:
     handler_diag: dict | None = None  # that handler's diagnostics for SQLERRM (emit_exceptions.diag_needs)
     handler_error: dict | None = None  # that handler's error for FORMAT_ERROR_* (emit_supplied)
     in_forall: bool = False  # the statement of a FORALL (SQL%ROWCOUNT adds up)
+    bulk_deferred: bool = False  # a SAVE EXCEPTIONS FORALL whose block raises ORA-24381 after it (block_lines)
 
 
 class EmitterState:
@@ -56,4 +57,5 @@ class EmitterState:
     uses_sql_rowcount: bool  # SQL%ROWCOUNT and friends are read
     uses_put: bool  # DBMS_OUTPUT.PUT is used (line buffering)
     sparse_names: set[str]  # nested tables on which DELETE(i) is called
+    bulk_rowcount: bool  # SQL%BULK_ROWCOUNT is read: FORALL keeps every iteration's row count
     frame: RoutineFrame  # the routine being emitted

@@ -54,6 +54,7 @@ class Sym:
     conditions: tuple[str, ...] = ()
     cursor_params: list = field(default_factory=list)
     sigs: list = field(default_factory=list)  # lifted nested subprograms: their A.Routine(s)
+    extras: tuple[str, ...] = ()  # lifted nested subprogram: the enclosing variables it takes first
 
     @property
     def typed(self) -> PgType:
