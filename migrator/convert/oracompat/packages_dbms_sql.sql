@@ -4,7 +4,9 @@
 -- in the session store (not undone by a rollback, like Oracle's cursors), and a query's rows come
 -- from a PostgreSQL cursor (portal) named oracompat_dbms_sql_<n>, opened by EXECUTE and read one row
 -- per FETCH_ROWS. As in Oracle, PARSE runs DDL at once; binds are matched by name (case-insensitive,
--- the leading ':' optional) and sent as typed literals, so a value never becomes SQL text.
+-- the leading ':' optional) and sent as quoted literals (typed, except character values, which
+-- PostgreSQL converts where they are compared as Oracle converts them), so a value never becomes
+-- SQL text.
 -- Limits: the statement text is PostgreSQL's to run (the converter converts a literal one when it
 -- converts the PARSE call); a PL/SQL block cannot be run; a portal lives until the end of the
 -- transaction (fetching after a COMMIT raises INVALID_CURSOR).
@@ -189,7 +191,14 @@ BEGIN
             IF b IS NULL THEN
                 RAISE EXCEPTION 'not all variables bound' USING ERRCODE = 'OS108';
             END IF;
-            out := out || '(' || quote_nullable(b ->> 'v') || '::' || (b ->> 't')::regtype::text || ')';
+            -- a character value is an untyped literal, so PostgreSQL converts it to what it is
+            -- compared with, as Oracle converts a VARCHAR2 bind implicitly; others keep their type
+            IF (b ->> 't')::regtype IN ('text'::regtype, 'character varying'::regtype, 'character'::regtype)
+               AND b ->> 'v' IS NOT NULL THEN
+                out := out || quote_literal(b ->> 'v');
+            ELSE
+                out := out || '(' || quote_nullable(b ->> 'v') || '::' || (b ->> 't')::regtype::text || ')';
+            END IF;
             i := j;
             CONTINUE;
         END IF;

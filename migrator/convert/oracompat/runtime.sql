@@ -72,7 +72,7 @@ BEGIN
 END;
 $fn$;
 
-CREATE OR REPLACE FUNCTION oracompat.sqlerrm_of(p_code integer) RETURNS text
+CREATE OR REPLACE FUNCTION oracompat.sqlerrm_of(p_code numeric) RETURNS text
 LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_code = 0 THEN 'ORA-0000: normal, successful completion'
             WHEN p_code = 1 THEN 'User-Defined Exception'

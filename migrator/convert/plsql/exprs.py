@@ -127,6 +127,32 @@ class ExprMixin(EmitterState):
             return self.pkg, parts[0]
         return None
 
+    def called_bare(self, parts, toks, j, scope, in_sql: bool) -> bool:
+        """A sibling member or nested function named without parentheses: a call in PL/SQL (in SQL a
+        bare name is a column first)."""
+        if j < len(toks) and toks[j].is_op("(", "."):
+            return False
+        sym = scope.get(parts[0])
+        sigs = (
+            sym.sigs if sym is not None and sym.kind == "routine" else self.pkg_members((self.pkg,)).get(parts[0], [])
+        )
+        return not in_sql and any(r.kind == "FUNCTION" and all(p.default is not None for p in r.params) for r in sigs)
+
+    def bare_function(self, parts, toks, j, scope) -> tuple[str, ...] | None:
+        """(schema, name) of a package or standalone function named without parentheses."""
+        if (j < len(toks) and toks[j].is_op("(", ".")) or scope.get(parts[0]) is not None:
+            return None
+        ref = self.package_member(parts)
+        if ref is not None:
+            sigs, target = ref[2], (ref[0], ref[1])
+        else:
+            entry = self.lookup(parts) if len(parts) <= 2 else None
+            sigs = entry.info.get("plsql_sigs", []) if entry is not None else []
+            target = (entry.schema, entry.name) if entry is not None else ()
+        if any(r.kind == "FUNCTION" and all(p.default is not None for p in r.params) for r in sigs):
+            return target
+        return None
+
     def chain(self, toks, i) -> tuple[list[str], int]:
         """a.b.c → ([a, b, c], index after)."""
         parts = [norm_name(toks[i])]
@@ -167,7 +193,14 @@ class ExprMixin(EmitterState):
         if renamed is not None:
             # Oracle spelling again: the SQL converter reads the call with its arguments
             out.extend(oracle_tokens(renamed))
+            if self.called_bare(parts, toks, j, scope, in_sql):
+                out += [Token("op", "(", 0, 0), Token("op", ")", 0, 0)]
             return j
+        if not in_sql or len(parts) > 1:
+            callee = self.bare_function(parts, toks, j, scope)
+            if callee is not None:  # a function called without parentheses: pkg.f, f
+                out.extend(oracle_tokens(callee) + [Token("op", "(", 0, 0), Token("op", ")", 0, 0)])
+                return j
         res = self.resolve_value(parts, toks, j, scope, ph, types)
         if res is None:
             return None

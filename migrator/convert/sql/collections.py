@@ -21,6 +21,9 @@ def table_function(node: exp.Table, ctx: ConversionContext, env) -> exp.Expressi
     if not (isinstance(call, exp.Anonymous) and call.name.upper() == "TABLE" and len(call.expressions) == 1):
         return None
     inner = call.expressions[0]
+    if isinstance(inner, exp.Column) and inner.table and not inner.args.get("db"):
+        # TABLE(pkg.f): a function called without parentheses
+        inner = exp.Dot(this=exp.to_identifier(inner.table), expression=exp.Anonymous(this=inner.name, expressions=[]))
     shape = _shape(inner, ctx)
     if shape is None:
         return marker(ctx, "TABLE()", node, "the collection's function or type is not in the schema")

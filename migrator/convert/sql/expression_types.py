@@ -168,7 +168,7 @@ def _kind(env: TypeEnv, node: exp.Expression) -> str | None:
         return _round_kind(env, node)
     if isinstance(node, (exp.Add, exp.Sub)):
         return _arith_kind(env, node)
-    if isinstance(node, (exp.Mul, exp.Div, exp.Mod, exp.Length, exp.StrPosition, exp.Count)):
+    if isinstance(node, (exp.Mul, exp.Div, exp.Mod, exp.Length, exp.StrPosition, exp.Count, exp.Extract, exp.Trunc)):
         return NUMBER
     if isinstance(node, _STRING_FUNCS) or (isinstance(node, exp.Anonymous) and node.name.upper() in _STRING_ANON):
         return STRING

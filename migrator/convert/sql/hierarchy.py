@@ -55,7 +55,11 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
     outer = exp.select(*outer_exprs).from_(exp.to_table(CTE).as_(alias))
     if select.args.get("where") is not None:
         outer.set("where", exp.Where(this=extras.outer(select.args["where"].this)))
-    outer.set("order", _outer_order(select.args.get("order"), alias, extras))
+    aggregated = select.args.get("group") is not None or any(e.find(exp.AggFunc) for e in select.expressions)
+    if not aggregated:  # the hierarchy's order; an aggregate returns one row per group anyway
+        outer.set("order", _outer_order(select.args.get("order"), alias, extras))
+    elif select.args.get("order") is not None and not select.args["order"].args.get("siblings"):
+        outer.set("order", extras.outer(select.args["order"]))
     for key in ("distinct", "group", "having", "limit"):
         outer.set(key, select.args.get(key))
     withs = select.args.get("with_")

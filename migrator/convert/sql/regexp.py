@@ -73,11 +73,18 @@ def _flags_and_pattern(pattern: exp.Expression, match: exp.Expression | None) ->
     return pattern, exp.Literal.string(flags) if flags else empty_text()
 
 
+def _int(arg: exp.Expression | None) -> exp.Expression | None:
+    """PostgreSQL's REGEXP functions take integer positions and counts; Oracle's take NUMBERs."""
+    if arg is None or literal_int(arg) is not None:
+        return arg
+    return exp.cast(arg, "INTEGER")
+
+
 def regexp(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression | None:
     if not ctx.enabled("expr.regexp_match"):
         return None
     ctx.applied("expr.regexp_match")
-    a = node.args
+    a = {k: (_int(v) if k in ("position", "occurrence", "option", "group") else v) for k, v in node.args.items()}
     one = exp.Literal.number(1)
     if isinstance(node, exp.RegexpLike):
         pattern, flags = _flags_and_pattern(a["expression"], a.get("flag"))
