@@ -49,7 +49,7 @@ def convert_statement(text: str, ctx: ConversionContext, *, types: Mapping[str, 
     tree = _parse(text, ctx, "sql statement")
     if tree is None:
         return unconverted_marker("sql statement", text)
-    return _print(_convert_tree(tree, ctx, types))
+    return _print(_convert_tree(tree, ctx, types, pivots="PIVOT" in text.upper()))
 
 
 def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str, str] | None = None) -> str:
@@ -59,7 +59,7 @@ def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str,
         if tree is not None:
             ctx.unconverted("sql expression", f"not a single expression: {text}")
         return unconverted_marker("sql expression", text)
-    tree = _convert_tree(tree, ctx, types)
+    tree = _convert_tree(tree, ctx, types, pivots="PIVOT" in text.upper())
     return _print(tree.expressions[0] if isinstance(tree, exp.Select) else tree)
 
 
@@ -83,9 +83,10 @@ def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression 
     return as_expression(found[0])
 
 
-def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types) -> exp.Expression:
+def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types, *, pivots: bool = True) -> exp.Expression:
     sql_names.fold_names(tree)
-    tree = sql_pivot.rewrite(tree, ctx)
+    if pivots:  # a walk of every tree for a rare construct: only where the text names it
+        tree = sql_pivot.rewrite(tree, ctx)
     env = TypeEnv.build(tree, ctx, types)
     tree = _bad_into(tree, ctx)
     tree = sql_select.outer_joins(tree, ctx)

@@ -97,7 +97,7 @@ BEGIN
     PERFORM counter_pkg.initialize__();
     tmp__4 := '{}'::jsonb;
     PERFORM counter_pkg.set__g_names(tmp__4);
-    tmp__5 := counter_pkg.next_val - counter_pkg.next_val;
+    tmp__5 := counter_pkg.next_val() - counter_pkg.next_val();
     PERFORM counter_pkg.set__g_count(tmp__5);
 END;
 $fn$;

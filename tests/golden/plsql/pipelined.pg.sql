@@ -8,7 +8,7 @@ DECLARE
 BEGIN
     p_text := nullif(p_text, '');
     FOR i IN 1..REGEXP_COUNT(p_text, '[^ ]+', 1, 'p') LOOP
-        RETURN NEXT ROW(i, LENGTH(NULLIF(REGEXP_SUBSTR(p_text, '[^ ]+', 1, i, 'p'), '')))::s.point_t;
+        RETURN NEXT ROW(i, LENGTH(NULLIF(REGEXP_SUBSTR(p_text, '[^ ]+', 1, CAST(i AS INT), 'p'), '')))::s.point_t;
     END LOOP;
     DECLARE
         r record;
