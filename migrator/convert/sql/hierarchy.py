@@ -55,7 +55,7 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
     outer = exp.select(*outer_exprs).from_(exp.to_table(CTE).as_(alias))
     if select.args.get("where") is not None:
         outer.set("where", exp.Where(this=extras.outer(select.args["where"].this)))
-    aggregated = select.args.get("group") is not None or any(e.find(exp.AggFunc) for e in select.expressions)
+    aggregated = select.args.get("group") is not None or any(_aggregates(e, select) for e in select.expressions)
     if not aggregated:  # the hierarchy's order; an aggregate returns one row per group anyway
         outer.set("order", _outer_order(select.args.get("order"), alias, extras))
     elif select.args.get("order") is not None and not select.args["order"].args.get("siblings"):
@@ -269,3 +269,12 @@ def _outer_order(order, alias: str, extras: _Extras):
     if order is None or order.args.get("siblings"):
         return exp.Order(expressions=[exp.Ordered(this=exp.column("cb_sort", table=alias))])
     return extras.outer(order)
+
+
+def _aggregates(e: exp.Expression, select: exp.Select) -> bool:
+    """Whether a select-list item aggregates this query's rows (not a scalar subquery's, not a
+    window function's)."""
+    return any(
+        agg.find_ancestor(exp.Select) is select and agg.find_ancestor(exp.Window) is None
+        for agg in e.find_all(exp.AggFunc)
+    )
