@@ -112,7 +112,9 @@ ORA_ERRORS: tuple[OraError, ...] = (
         -6531, "COLLECTION_IS_NULL", ("null_value_not_allowed",), "22004", "Reference to uninitialized collection"
     ),
     OraError(-6533, "SUBSCRIPT_BEYOND_COUNT", ("array_subscript_error",), "2202E", "Subscript beyond count"),
-    OraError(-6532, "SUBSCRIPT_OUTSIDE_LIMIT", ("array_subscript_error",), "2202E", "Subscript outside of limit"),
+    # PostgreSQL reads NULL outside an array; oracompat.arr_get raises both (SUBSCRIPT_BEYOND_COUNT
+    # with PostgreSQL's own array_subscript_error, this one apart so the two handlers tell them apart)
+    OraError(-6532, "SUBSCRIPT_OUTSIDE_LIMIT", ("SQLSTATE 'OS532'",), "OS532", "Subscript outside of limit"),
     OraError(-1017, "LOGIN_DENIED", ("invalid_password",), "28P01", "invalid username/password"),
     OraError(-6500, "STORAGE_ERROR", ("out_of_memory",), "53200", "PL/SQL: storage error"),
     # The other predefined exceptions. PostgreSQL raises nothing that means them (a FETCH into a

@@ -37,9 +37,14 @@ class CollectionMixin(EmitterState):
     def key_text(self, coll, key: str) -> str:
         return f"(({key})::bigint)::text" if coll.numeric_keys else f"({key})::text"
 
-    def element(self, base: str, coll, idx: str):
+    def element(self, base: str, coll, idx: str, *, checked: bool = False):
+        """An element's value (and type). `checked`: a read, which raises as Oracle's does where the
+        subscript is out of range (PostgreSQL would read NULL); an assignment target is unchecked."""
         elem = PgType(coll.elem_pg, coll.elem_ora, composite=coll.elem_composite, object_key=coll.elem_object)
         if coll.kind == "array":
+            if checked:
+                limit = f", {coll.limit}" if coll.limit is not None else ""
+                return f"oracompat.arr_get({base}, {idx}{limit})", elem
             return f"{base}[{idx}]", elem
         raw = f"oracompat.aa_get({base}, {self.key_text(coll, idx)})"
         if coll.elem_composite:
@@ -75,7 +80,8 @@ class CollectionMixin(EmitterState):
             return f"(CASE WHEN {n} > 0 THEN 1 END)"
         if method == "LAST":
             return f"nullif({n}, 0)"
-        return "NULL"  # LIMIT: a nested table's is NULL; a VARRAY's declared size is not tracked
+        # LIMIT: a VARRAY's declared size; a nested table's is NULL
+        return str(coll.limit) if coll.limit is not None else "NULL"
 
     def indexed_method(self, base: str, coll: Coll, method: str, arg: str) -> str:
         """EXISTS(i), NEXT(i), PRIOR(i)."""

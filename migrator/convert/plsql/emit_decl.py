@@ -104,6 +104,7 @@ class DeclMixin(EmitterState):
         if elem is None or elem.coll is not None:
             elem = builtin(info["elem"], self.ctx)
         coll = Coll("array", elem.pg, info["elem"], elem_composite=elem.composite, elem_object=elem.object_key)
+        coll.limit = info.get("limit")
         return PgType(pgname, coll=coll)
 
     def type_decl(self, d: A.TypeDecl, scope: Scope, owner: Owner) -> Sym:
@@ -128,6 +129,8 @@ class DeclMixin(EmitterState):
                 t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
             else:
                 coll = Coll("array", elem.pg, elem.ora, elem_composite=elem.composite, elem_object=elem.object_key)
+                if d.kind == "varray" and d.limit is not None:
+                    coll.limit = self.int_arg(d.limit)
                 t = PgType(f"{elem.pg}[]", coll=coll)
                 if package_level and "%" not in elem.pg and MARKER_TOKEN not in elem.pg:
                     t = self.create_domain(owner, d, t.pg, t)
@@ -146,7 +149,7 @@ class DeclMixin(EmitterState):
         self.ctx.applied("plsql.package")
         name = sql(derived(owner, d.name))
         check = ""
-        if d.kind == "varray" and d.limit is not None and (n := self.int_arg(d.limit)) is not None:
+        if (n := t.coll.limit if t.coll is not None else None) is not None:
             check = f" CHECK (cardinality(VALUE) <= {n})"  # Oracle: SUBSCRIPT_OUTSIDE_LIMIT past it
         if not self.suppress_pre:
             self.pre.append(f"DROP DOMAIN IF EXISTS {name} CASCADE;\nCREATE DOMAIN {name} AS {base}{check};")

@@ -176,6 +176,8 @@ def _schema_type(unit: Unit, catalog: Catalog) -> None:
                     end = m
                     break
             info = {"kind": "table" if w == "TABLE" else "varray", "elem": type_text(toks[j + 1 : end])}
+            if w != "TABLE":  # VARRAY(n) / VARYING ARRAY(n): its limit
+                info["limit"] = next((int(t.text) for t in toks[i:j] if t.text.isdigit()), None)
             break
         if w == "OBJECT":
             info["attrs"] = _object_attrs(toks[i + 1 :])

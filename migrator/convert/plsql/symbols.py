@@ -22,6 +22,7 @@ class Coll:
     numeric_keys: bool = True
     elem_composite: bool = False
     elem_object: tuple[str, str] | None = None  # elements of a schema-level object type (its methods)
+    limit: int | None = None  # a VARRAY's declared size (a nested table has none)
 
 
 @dataclass

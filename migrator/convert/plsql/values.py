@@ -135,7 +135,7 @@ class ValueMixin(EmitterState):
                 continue
             if coll is not None and j < len(toks) and toks[j].is_op("("):
                 inner, j = self.paren_at(toks, j)
-                base, ptype = self.element(base, coll, self.expr(inner, scope))
+                base, ptype = self.element(base, coll, self.expr(inner, scope), checked=True)
                 while j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("word", "qident"):
                     rest.append(norm_name(toks[j + 1]))
                     j += 2

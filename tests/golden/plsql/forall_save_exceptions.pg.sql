@@ -17,7 +17,7 @@ BEGIN
         FOR i IN 1..coalesce(cardinality(l_ids), 0) LOOP
             forall__iteration := forall__iteration + 1;
             BEGIN
-                    INSERT INTO emp (id, name, salary, dept) VALUES (l_ids[i], CONCAT('x', oracompat.to_text(l_ids[i])), 1, 1);
+                    INSERT INTO emp (id, name, salary, dept) VALUES (oracompat.arr_get(l_ids, i), CONCAT('x', oracompat.to_text(oracompat.arr_get(l_ids, i))), 1, 1);
             EXCEPTION WHEN OTHERS THEN
                 sql__bulk_exceptions := sql__bulk_exceptions || jsonb_build_object('error_index', forall__iteration, 'error_code', -oracompat.sqlcode(SQLSTATE));
             END;

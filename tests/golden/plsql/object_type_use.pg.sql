@@ -11,7 +11,7 @@ BEGIN
     l_points := array_append(l_points, NULL);
     l_points[coalesce(cardinality(l_points), 0)] := s.point_t__new(p_points);
     FOR i IN 1..coalesce(cardinality(l_points), 0) LOOP
-        l_total := l_total + s.point_t__norm1(l_points[i]);
+        l_total := l_total + s.point_t__norm1(oracompat.arr_get(l_points, i));
     END LOOP;
     DECLARE
         r record;

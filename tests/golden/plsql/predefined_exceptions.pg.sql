@@ -46,7 +46,7 @@ EXCEPTION
         RETURN CONCAT('self_is_null ', oracompat.sqlerrm(SQLSTATE, SQLERRM));
     WHEN SQLSTATE 'OS548' THEN
         RETURN CONCAT('no_data_needed ', oracompat.to_text(oracompat.sqlcode(SQLSTATE)));
-    WHEN null_value_not_allowed OR array_subscript_error THEN
+    WHEN null_value_not_allowed OR array_subscript_error OR SQLSTATE 'OS532' THEN
         RETURN 'collection';
     WHEN duplicate_cursor OR invalid_cursor_name OR invalid_cursor_state OR case_not_found OR invalid_text_representation THEN
         RETURN 'cursor';

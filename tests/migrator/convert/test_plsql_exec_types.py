@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from migrator.batch.output import preamble_sql
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
@@ -220,3 +221,98 @@ def test_raw_is_bytea_with_oracle_hex_text(pg_dsn, tmp_path):
         assert PACKAGES_SQL  # UTL_RAW comes with the preamble
         # text assigned to a RAW is hex (implicit HEXTORAW); a RAW in text is upper-case hex
         assert conn.execute("SELECT raw_demo('00ff10')").fetchone()[0] == "raw CAFE/3/CAFE00FF10"
+
+
+SUBSCRIPTS = """
+CREATE OR REPLACE TYPE t_triple AS VARRAY(3) OF VARCHAR2(10);
+/
+CREATE OR REPLACE PACKAGE cal_pkg AS
+  TYPE t_days IS VARRAY(7) OF VARCHAR2(3);
+  FUNCTION days RETURN t_days;
+END cal_pkg;
+/
+CREATE OR REPLACE PACKAGE BODY cal_pkg AS
+  FUNCTION days RETURN t_days IS
+  BEGIN
+    RETURN t_days('MON', 'TUE');
+  END days;
+END cal_pkg;
+/
+CREATE OR REPLACE FUNCTION pick (p_kind IN VARCHAR2, p_i IN NUMBER) RETURN VARCHAR2 IS
+  TYPE t_list IS TABLE OF VARCHAR2(10);
+  l_days   cal_pkg.t_days := cal_pkg.days;
+  l_triple t_triple := t_triple('a');
+  l_list   t_list := t_list('x', 'y');
+BEGIN
+  RETURN CASE p_kind WHEN 'days' THEN l_days(p_i) WHEN 'triple' THEN l_triple(p_i) ELSE l_list(p_i) END;
+EXCEPTION
+  WHEN SUBSCRIPT_BEYOND_COUNT THEN
+    RETURN 'beyond:' || SQLCODE;
+END pick;
+/
+CREATE OR REPLACE FUNCTION limits RETURN VARCHAR2 IS
+  TYPE t_list IS TABLE OF NUMBER;
+  l_days   cal_pkg.t_days := cal_pkg.days;
+  l_triple t_triple := t_triple();
+  l_list   t_list := t_list();
+BEGIN
+  RETURN l_days.LIMIT || '/' || l_triple.LIMIT || '/' || NVL(TO_CHAR(l_list.LIMIT), 'null') || '/' || l_days.COUNT;
+END limits;
+/
+"""
+
+
+def test_collection_subscripts_raise_as_oracle_and_varray_limits(pg_dsn, tmp_path):
+    """Oracle reads no element outside a collection: past the count SUBSCRIPT_BEYOND_COUNT
+    (ORA-06533), below 1 or past a VARRAY's limit SUBSCRIPT_OUTSIDE_LIMIT (ORA-06532), a NULL
+    subscript VALUE_ERROR; PostgreSQL reads NULL. LIMIT is a VARRAY's declared size — of a type of
+    another package and of a schema-level type — and NULL for a nested table."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "cal", {"cal.sql": SUBSCRIPTS})
+        assert conn.execute("SELECT limits()").fetchone()[0] == "7/3/null/2"
+        one = "SELECT pick(%s, %s::numeric)"
+        assert conn.execute(one, ("days", 2)).fetchone()[0] == "TUE"
+        assert conn.execute(one, ("days", "1.6")).fetchone()[0] == "TUE"  # the subscript is rounded
+        assert conn.execute(one, ("days", 3)).fetchone()[0] == "beyond:-6533"
+        assert conn.execute(one, ("triple", 2)).fetchone()[0] == "beyond:-6533"
+        assert conn.execute(one, ("list", 3)).fetchone()[0] == "beyond:-6533"
+        assert conn.execute(one, ("list", 2)).fetchone()[0] == "y"
+        # not SUBSCRIPT_BEYOND_COUNT: the handler lets them through
+        for kind, i, sqlstate, message in (
+            ("days", 0, "OS532", "Subscript outside of limit"),
+            ("triple", 4, "OS532", "Subscript outside of limit"),
+            ("list", -1, "OS532", "Subscript outside of limit"),
+            ("list", None, "22003", "NULL index table key value"),
+        ):
+            with pytest.raises(psycopg.Error) as exc:
+                conn.execute(one, (kind, i))
+            assert exc.value.sqlstate == sqlstate and message in str(exc.value), (kind, i, exc.value)
+
+
+def test_an_element_read_is_inlined_and_raises_only_where_the_row_reads_it(pg_dsn, tmp_path):
+    """oracompat.arr_get is inlined (an index scan stays possible) and an arm of a CASE that no
+    row takes is not evaluated at planning time, even with the collection known to the plan."""
+    source = """
+CREATE TABLE t (id NUMBER PRIMARY KEY, x NUMBER);
+CREATE OR REPLACE FUNCTION guarded (p_n IN NUMBER) RETURN NUMBER IS
+  TYPE t_ids IS TABLE OF NUMBER;
+  l_ids t_ids := t_ids(1, 2);
+  l_sum NUMBER := 0;
+BEGIN
+  FOR k IN 1 .. 7 LOOP  -- past PL/pgSQL's five custom plans
+    SELECT NVL(SUM(CASE WHEN x > 100 THEN l_ids(p_n) ELSE x END), 0) + l_sum INTO l_sum FROM t WHERE id = l_ids(1);
+  END LOOP;
+  RETURN l_sum;
+END guarded;
+/
+"""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "g", {"g.sql": source})
+        conn.execute("INSERT INTO t VALUES (1, 3), (2, 500)")
+        assert conn.execute("SELECT guarded(5)").fetchone()[0] == 21
+        conn.execute("UPDATE t SET x = 600 WHERE id = 1")  # now the row reads element 5 of 2
+        with pytest.raises(psycopg.Error) as exc:
+            conn.execute("SELECT guarded(5)")
+        assert exc.value.sqlstate == "2202E" and "Subscript beyond count" in str(exc.value)
+        plan = conn.execute("EXPLAIN (VERBOSE) SELECT oracompat.arr_get(ARRAY[1, 2], 2) FROM t WHERE id = 1")
+        assert "arr_get" not in " ".join(r[0] for r in plan.fetchall())  # inlined
