@@ -319,6 +319,7 @@ RULES: tuple[RuleInfo, ...] = (
          on("SAVE EXCEPTIONS, SQL%BULK_EXCEPTIONS, SQL%BULK_ROWCOUNT (bulk DML errors)", "ast.Forall", ("plsql/emit_bulk.py", "plsql/emit_stmt.py"), "golden:plsql/forall_save_exceptions", PLSQL_BEYOND + "test_forall_save_exceptions_keeps_the_good_rows_and_reports_the_bad", PLSQL_BEYOND + "test_forall_save_exceptions_unhandled_raises_ora_24381"),
          on("collection methods and constructors (COUNT, EXISTS, EXTEND, DELETE ...)", ("ast.Call", "name:COUNT"), "plsql/emit_collections.py", "golden:plsql/package_state", PLSQL_EXEC + "test_sparse_nested_table_compacts_on_return"),
          on("TABLE(collection) in PL/SQL queries; object constructors and methods of elements", ("ast.Sql", "name:TABLE"), "plsql/emit_collections.py", "golden:plsql/object_type_use", TYPES_EXEC + "test_object_types_constructors_methods_and_pipelined_rows"),
+         on("element reads outside a collection (SUBSCRIPT_BEYOND_COUNT, SUBSCRIPT_OUTSIDE_LIMIT); a VARRAY's LIMIT", ("ast.Call", "name:LIMIT"), "plsql/emit_collections.py", "golden:plsql/collection_subscripts", TYPES_EXEC + "test_collection_subscripts_raise_as_oracle_and_varray_limits", TYPES_EXEC + "test_an_element_read_is_inlined_and_raises_only_where_the_row_reads_it"),
     ),
     rule("plsql.dbms_output", "DBMS_OUTPUT.PUT_LINE → RAISE NOTICE",
          on("DBMS_OUTPUT", "ast.Call", "plsql/emit_call.py", "golden:plsql/procedure_loops", PLSQL_EXEC + "test_reverse_loop_order_and_dbms_output"),
