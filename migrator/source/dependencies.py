@@ -183,6 +183,8 @@ def _missing_name(unit: Unit, chain: _Chain, declared: set[str], schemas: set[st
     parts, head = chain.parts, chain.parts[0]
     if is_builtin(head) or head in declared or (head == unit.name and len(parts) == 1):
         return None
+    if chain.before == "PIPE" and head.upper() == "ROW":  # PIPE ROW (...) of a PIPELINED function
+        return None
     qualified = ".".join(parts[:2])
     if chain.after == "(" and chain.after2 != "+":
         if len(parts) == 1:
