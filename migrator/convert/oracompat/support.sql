@@ -381,6 +381,43 @@ BEGIN
 END
 $$;
 
+-- An Oracle datetime format model known only at run time → PostgreSQL's template, as
+-- migrator/convert/sql/dates.py's pg_datetime_format translates a literal one: quoted text kept,
+-- SYYYY/RRRR → YYYY, RR → YY (kept for oracompat.to_date when p_keep_rr), SSSSS → SSSS, FF7-9 → US;
+-- spelled-out SP/YEAR have no template: ORA-01821 (SQLSTATE 22007, invalid_datetime_format).
+CREATE OR REPLACE FUNCTION oracompat.datetime_format(p_fmt text, p_keep_rr boolean) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    tok text;
+    up text;
+    result text := '';
+BEGIN
+    IF p_fmt IS NULL THEN
+        RETURN NULL;
+    END IF;
+    FOR tok IN
+        SELECT m[1] FROM regexp_matches(p_fmt,
+            '("[^"]*"|RRRR|RR|SYYYY|SYEAR|YEAR|FF[1-9]?|SSSSS|SS|SPTH|THSP|SP|[^"RSYF]+|.)', 'gi') AS m
+    LOOP
+        up := upper(tok);
+        result := result || CASE
+            WHEN left(tok, 1) = '"' OR up = 'SS' THEN tok
+            WHEN up IN ('RRRR', 'RR') AND p_keep_rr THEN up
+            WHEN up IN ('RRRR', 'SYYYY') THEN 'YYYY'
+            WHEN up = 'RR' THEN 'YY'
+            WHEN up = 'SSSSS' THEN 'SSSS'
+            WHEN up ~ '^FF[1-6]$' THEN up
+            WHEN up ~ '^FF' THEN 'US'
+            WHEN up IN ('SP', 'SPTH', 'THSP', 'YEAR', 'SYEAR') THEN NULL
+            ELSE tok END;
+        IF result IS NULL THEN
+            RAISE EXCEPTION 'date format not recognized' USING ERRCODE = '22007';
+        END IF;
+    END LOOP;
+    RETURN result;
+END
+$$;
+
 -- TO_DATE(s, fmt) where fmt has RR or RRRR (and TO_DATE(s) without a format: NLS_DATE_FORMAT
 -- 'DD-MON-RR'): a year of one or two digits goes to the century Oracle picks — with the current
 -- year's last two digits below 50, 00-49 is this century and 50-99 the previous one; from 50 on,

@@ -55,9 +55,11 @@ def type_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> str:
     if r.flavour == "MEMBER":
         for name, ora in attrs.items():
             scope.add(Sym(name, "selfattr", PgType(map_type(ora, em.ctx), ora)))
-        mode = "INOUT" if r.kind == "PROCEDURE" else "IN"
-        # the type as Oracle tokens, resolved again like any declared type
-        params = [A.Param("self", mode, A.TypeRef(oracle_tokens(qtype)))] + params
+        sibling_methods(em, scope, qtype)
+        if not (params and params[0].name == "self"):  # SELF declared explicitly: as written
+            mode = "INOUT" if r.kind == "PROCEDURE" else "IN"
+            # the type as Oracle tokens, resolved again like any declared type
+            params = [A.Param("self", mode, A.TypeRef(oracle_tokens(qtype)))] + params
     lifted = A.Routine(r.kind, r.name, params, r.returns, r.block, r.pipelined, r.external, r.line)
     with em.routine_frame(derived(qtype, r.name)) as frame:
         text = RoutineEmitter(em).routine(lifted, frame.owner, scope, frame.owner)
@@ -74,6 +76,7 @@ def type_constructor(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> s
     scope = Scope()
     for name, ora in attrs.items():
         scope.add(Sym(name, "selfattr", PgType(map_type(ora, em.ctx), ora)))
+    sibling_methods(em, scope, qtype)
     own = A.TypeRef(oracle_tokens(qtype))
     assert r.block is not None
     block = dataclasses.replace(r.block, decls=[A.VarDecl("self", own)] + list(r.block.decls))
@@ -84,3 +87,13 @@ def type_constructor(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> s
     text = "\n\n".join(em.pre + [text])
     em.pre = []
     return text
+
+
+def sibling_methods(em, scope: Scope, qtype: tuple[str, str]) -> None:
+    """Inside a constructor or MEMBER method, a bare call of another MEMBER method is SELF's:
+    each is a routine symbol taking `self` first, as a lifted nested subprogram takes the
+    enclosing variables (emit_nested), so calls in statements and expressions pass it."""
+    for name, sigs in em.object_methods(qtype).items():
+        members = [m for m in sigs if m.flavour == "MEMBER"]
+        if members:
+            scope.add(Sym(name, "routine", routine=derived(qtype, name), sigs=members, extras=("self",)))

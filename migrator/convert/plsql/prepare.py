@@ -4,7 +4,8 @@ Catalog `info` written here (all keys prefixed so other families' keys never cla
 * routines: ``info["plsql_sigs"] = [Routine, ...]`` (overloads; bodies may be None)
 * packages (on the spec entry, or the body's when there is no spec): ``info["plsql_package"]`` =
   ``{"vars": {name: VarDecl}, "types": {name: TypeDecl}, "members": {name: [Routine]},
-  "exceptions": {name: sqlstate}, "cursors": {name: CursorDecl}, "spec_vars": [names]}``
+  "exceptions": {name: sqlstate}, "cursors": {name: CursorDecl}, "spec_vars": [names],
+  "spec_order"/"body_order": [("var"|"type", name)] in declaration order}``
 * tables: ``info["plsql_columns"] = {col: oracle type}`` read from the CREATE TABLE text
 * schema-level types: ``info["plsql_type"] = {"kind": "table"|"varray"|"object", "elem": oracle type}``
 """
@@ -116,13 +117,18 @@ def _plsql(unit: Unit, catalog: Catalog, tree) -> None:
             "plsql_package", {"vars": {}, "types": {}, "members": {}, "exceptions": {}, "cursors": {}, "spec_vars": []}
         )
         base = f"{unit.schema}.{unit.name}"
+        # variables and types in declaration order, the spec's before the body's: a SUBTYPE may
+        # be anchored to a variable declared before it (SUBTYPE t IS g_var%TYPE)
+        order = pkg.setdefault("body_order" if tree.is_body else "spec_order", [])
         for d in tree.decls:
             if isinstance(d, A.VarDecl):
                 pkg["vars"].setdefault(d.name, d)
+                order.append(("var", d.name))
                 if not tree.is_body:
                     pkg["spec_vars"].append(d.name)
             elif isinstance(d, A.TypeDecl):
                 pkg["types"].setdefault(d.name, d)
+                order.append(("type", d.name))
             elif isinstance(d, A.Routine):
                 sigs = pkg["members"].setdefault(d.name, [])
                 if not any(_same_sig(s, d) for s in sigs):

@@ -170,8 +170,12 @@ def to_date(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression
         ctx.applied("expr.to_date")
         return tag(exp.cast(node.this, "TIMESTAMP"), TIMESTAMP)
     text = literal_str(fmt)
-    if text is None:
-        return marker(ctx, "TO_DATE(format expression)", node, "format model is not a literal")
+    if text is None:  # a format known at run time: translated there (oracompat.datetime_format)
+        ctx.applied("expr.to_date")
+        if is_date:
+            return tag(ts0(compat("to_date", node.this, compat("datetime_format", fmt, exp.true()))), DATE)
+        call = fn("TO_TIMESTAMP", node.this, compat("datetime_format", fmt, exp.false()))
+        return tag(exp.cast(call, "TIMESTAMP"), TIMESTAMP)
     oracle_fmt = format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE) or text
     pg, problem = pg_datetime_format(oracle_fmt, keep_rr=True)
     if problem:
@@ -200,6 +204,9 @@ def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
     if fmt is None or not ctx.enabled("expr.to_char"):
         return None
     text = literal_str(fmt)
+    if text is None and env.kind(node.this) in _DATEISH:  # a date's format known at run time
+        ctx.applied("expr.to_char")
+        return exp.ToChar(this=node.this, format=compat("datetime_format", fmt, exp.false()))
     if text is None or env.kind(node.this) == NUMBER or not re.search(r"[%A-WYZa-wyz]", text.replace("FM", "")):
         return None  # number format models are the same in both databases
     if isinstance(node, exp.TimeToStr):  # sqlglot already turned the model into strftime codes

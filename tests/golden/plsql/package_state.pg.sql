@@ -1,4 +1,4 @@
--- rules: plsql.package, ddl.varchar2, ddl.plsql_integer, expr.concat_null, expr.implicit_to_text, plsql.function, plsql.collections, plsql.procedure
+-- rules: plsql.package, ddl.plsql_integer, ddl.varchar2, expr.concat_null, expr.implicit_to_text, plsql.function, plsql.collections, plsql.procedure
 CREATE SCHEMA IF NOT EXISTS counter_pkg;
 
 CREATE OR REPLACE FUNCTION counter_pkg.g_names()

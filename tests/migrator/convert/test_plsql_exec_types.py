@@ -316,3 +316,93 @@ END guarded;
         assert exc.value.sqlstate == "2202E" and "Subscript beyond count" in str(exc.value)
         plan = conn.execute("EXPLAIN (VERBOSE) SELECT oracompat.arr_get(ARRAY[1, 2], 2) FROM t WHERE id = 1")
         assert "arr_get" not in " ".join(r[0] for r in plan.fetchall())  # inlined
+
+
+UTIL_STYLE = """
+CREATE OR REPLACE PACKAGE str_pkg AS
+  g_max_pl_varchar2_def VARCHAR2(32767);
+  SUBTYPE t_max_pl_varchar2 IS g_max_pl_varchar2_def%TYPE;
+  g_max_db_varchar2_def VARCHAR2(10);
+  SUBTYPE t_max_db_varchar2 IS g_max_db_varchar2_def%TYPE;
+  FUNCTION twice (p_str IN VARCHAR2) RETURN t_max_db_varchar2;
+  FUNCTION xor_raw (p_a IN RAW, p_b IN RAW) RETURN RAW;
+END str_pkg;
+/
+CREATE OR REPLACE PACKAGE BODY str_pkg AS
+  FUNCTION twice (p_str IN VARCHAR2) RETURN t_max_db_varchar2 IS
+    l_result t_max_pl_varchar2 := p_str || p_str;
+  BEGIN
+    RETURN l_result;
+  END twice;
+  FUNCTION xor_raw (p_a IN RAW, p_b IN RAW) RETURN RAW IS
+  BEGIN
+    RETURN UTL_RAW.BIT_XOR(p_a, p_b);
+  END xor_raw;
+END str_pkg;
+/
+CREATE OR REPLACE PACKAGE api_pkg AS
+  TYPE t_token IS RECORD (token str_pkg.t_max_pl_varchar2, expires DATE);
+  FUNCTION describe (p_name IN str_pkg.t_max_db_varchar2) RETURN VARCHAR2;
+END api_pkg;
+/
+CREATE OR REPLACE PACKAGE BODY api_pkg AS
+  g_base_url str_pkg.t_max_db_varchar2 := 'https://x';
+  FUNCTION describe (p_name IN str_pkg.t_max_db_varchar2) RETURN VARCHAR2 IS
+    l_token t_token;
+  BEGIN
+    l_token.token := str_pkg.twice(p_name);
+    RETURN g_base_url || '/' || l_token.token || '/' || str_pkg.xor_raw(HEXTORAW('0F0F'), HEXTORAW('FF00'));
+  END describe;
+END api_pkg;
+/
+CREATE OR REPLACE TYPE t_envelope AS OBJECT (
+  body VARCHAR2(4000),
+  built VARCHAR2(4000),
+  CONSTRUCTOR FUNCTION t_envelope (p_body IN VARCHAR2) RETURN SELF AS RESULT,
+  MEMBER PROCEDURE add_part (p_part IN VARCHAR2),
+  MEMBER PROCEDURE build_env,
+  MEMBER FUNCTION part_count RETURN NUMBER
+);
+/
+CREATE OR REPLACE TYPE BODY t_envelope AS
+  CONSTRUCTOR FUNCTION t_envelope (p_body IN VARCHAR2) RETURN SELF AS RESULT IS
+  BEGIN
+    self.body := p_body;
+    build_env;
+    RETURN;
+  END;
+  MEMBER PROCEDURE add_part (p_part IN VARCHAR2) IS
+  BEGIN
+    body := body || ',' || p_part;
+    build_env;
+  END add_part;
+  MEMBER PROCEDURE build_env (SELF IN OUT t_envelope) IS
+  BEGIN
+    self.built := '<env n="' || part_count || '">' || body || '</env>';
+  END build_env;
+  MEMBER FUNCTION part_count RETURN NUMBER IS
+  BEGIN
+    RETURN REGEXP_COUNT(body, ',') + 1;
+  END part_count;
+END;
+/
+CREATE OR REPLACE FUNCTION envelope_of (p_parts IN VARCHAR2) RETURN VARCHAR2 IS
+  l_env t_envelope := t_envelope('a');
+BEGIN
+  l_env.add_part(p_parts);
+  RETURN l_env.built;
+END envelope_of;
+/
+"""
+
+
+def test_library_style_subtypes_raw_parameters_and_self_calls(pg_dsn, tmp_path):
+    """As a real utility library writes them: SUBTYPE t IS g_var%TYPE in a package spec, named by
+    other packages (a record field, a parameter, a body variable); RAW parameters and results;
+    an object type whose methods call each other on SELF (one declares SELF IN OUT itself)."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "lib", {"str.pkg": UTIL_STYLE})
+        assert conn.execute("SELECT api_pkg.describe('ab')").fetchone()[0] == "https://x/abab/F00F"
+        with pytest.raises(psycopg.errors.StringDataRightTruncation):  # t_max_db_varchar2 is VARCHAR2(10)
+            conn.execute("SELECT str_pkg.twice('abcdef')")
+        assert conn.execute("SELECT envelope_of('b')").fetchone()[0] == '<env n="2">a,b</env>'

@@ -202,3 +202,14 @@ def test_nls_formats(pg_dsn):
         ctx = make_ctx()  # spelled-out numbers have no PostgreSQL template: reported, not dropped
         convert_expression("TO_CHAR(SYSDATE, 'DDSP')", ctx)
         assert [u.construct for u in ctx.unconverted_items] == ["TO_CHAR format"]
+        # a format model known only at run time is translated there, the same way
+        got = rows(
+            conn,
+            "SELECT TO_DATE(s, f), TO_TIMESTAMP(s2, f2), TO_CHAR(DATE '2024-03-05', f3) FROM (SELECT '01-JAN-55' AS s,"
+            " 'DD-MON-RR' AS f, '2024-03-05 10:11:12.123457' AS s2, 'YYYY-MM-DD HH24:MI:SS.FF' AS f2,"
+            " 'DD.MM.RRRR \"rr\" SSSSS' AS f3 FROM dual)",
+            rule,
+        )
+        assert got == [(dt.datetime(1955, 1, 1), dt.datetime(2024, 3, 5, 10, 11, 12, 123457), "05.03.2024 rr 0")]
+        with pytest.raises(psycopg.errors.InvalidDatetimeFormat):
+            rows(conn, "SELECT TO_DATE('two', f) FROM (SELECT 'DDSP' AS f FROM dual)")
