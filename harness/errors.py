@@ -128,8 +128,12 @@ ORA_ERRORS: tuple[OraError, ...] = (
         "42804",
         "PL/SQL: Return types of Result Set variables or query do not match",
     ),
-    OraError(-30625, "SELF_IS_NULL", ("SQLSTATE 'OS625'",), "OS625", "method dispatch on NULL SELF argument is disallowed"),
-    OraError(-51, "TIMEOUT_ON_RESOURCE", ("SQLSTATE 'OS051'",), "OS051", "timeout occurred while waiting for a resource"),
+    OraError(
+        -30625, "SELF_IS_NULL", ("SQLSTATE 'OS625'",), "OS625", "method dispatch on NULL SELF argument is disallowed"
+    ),
+    OraError(
+        -51, "TIMEOUT_ON_RESOURCE", ("SQLSTATE 'OS051'",), "OS051", "timeout occurred while waiting for a resource"
+    ),
     OraError(-1012, "NOT_LOGGED_ON", ("SQLSTATE 'OS012'",), "OS012", "not logged on"),
     OraError(-6548, "NO_DATA_NEEDED", ("SQLSTATE 'OS548'",), "OS548", "no more rows needed"),
     # Errors of SQL functions and Oracle-supplied packages the support library implements

@@ -66,7 +66,7 @@ def status(call: PackageCall, reported: list[str]) -> str:
     qualified = f"{call.package}.{call.member}".lower()
     if call.member and any(text.startswith(qualified) for text in reported):
         return NOT_CONVERTED
-    redesign = f"{supplied.REDESIGN}: {call.package}".lower()
+    redesign = f"{supplied.REDESIGN}: {supplied.redesign_name(supplied.Ref(call.package, call.member))}".lower()
     if any(text == redesign for text in reported):  # the unit is reported for the whole package
         return NOT_CONVERTED
     if (call.package, call.member) in HANDLED:

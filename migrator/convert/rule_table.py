@@ -339,6 +339,7 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("plsql.supplied_package", "Oracle-supplied procedures (IN OUT / OUT arguments assigned back), types, exceptions, error stacks",
          on("DBMS_LOB, DBMS_SQL, DBMS_UTILITY, DBMS_APPLICATION_INFO ... procedure calls", "ast.Call", "plsql/emit_supplied.py", "golden:plsql/supplied_packages", SUPPLIED_EXEC + "test_lob_and_dbms_sql_procedures", SUPPLIED_EXEC + "test_every_member_converts_deploys_and_runs"),
+         on("DBMS_LOB.CONVERTTOBLOB / CONVERTTOCLOB (character sets, IN OUT offsets, named arguments)", "ast.Call", "plsql/emit_supplied.py", "golden:plsql/supplied_lob_convert", SUPPLIED_EXEC + "test_clob_to_blob_with_named_in_out_arguments"),
          on("DBMS_UTILITY.FORMAT_ERROR_STACK, FORMAT_ERROR_BACKTRACE; DBMS_ASSERT exceptions", ("name:FORMAT_ERROR_STACK", "ast.Handler"), "plsql/emit_supplied.py", "golden:plsql/supplied_packages", SUPPLIED_EXEC + "test_package_exceptions_and_error_stacks"),
     ),
     rule("plsql.nested_subprogram", "nested subprograms → lifted routines taking the enclosing variables they use",

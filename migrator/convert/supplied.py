@@ -25,7 +25,7 @@ from migrator.source.lexer import QIDENT, WORD, LineIndex, code_tokens, normaliz
 SUPPLIED_CONSTRUCT = "Oracle supplied package"  # the construct name of a member not converted
 REDESIGN = "needs an Oracle-supplied package with no PostgreSQL equivalent"
 PREFIXES = ("DBMS_", "UTL_", "OWA_", "APEX_", "CTX_", "SDO_", "XDB_", "WWV_", "HTMLDB_", "ORD_")
-NAMES = frozenset({"HTP", "HTF", "OWA", "WPG_DOCLOAD"})
+NAMES = frozenset({"HTP", "HTF", "OWA", "WPG_DOCLOAD", "BFILENAME"})
 # Oracle-supplied object types named without a package (MDSYS.SDO_GEOMETRY ...).
 SUPPLIED_TYPES = frozenset({"SDO_GEOMETRY", "SDO_POINT_TYPE", "SDO_ELEM_INFO_ARRAY", "SDO_ORDINATE_ARRAY"})
 _OWNERS = ("SYS", "MDSYS", "CTXSYS", "XDB", "PUBLIC")
@@ -80,7 +80,8 @@ def _proc(package: str, name: str, params: str, example: str = "", pg: str = "",
 
 
 # Examples use these PL/SQL variables: v_clob CLOB, v_blob BLOB, v_n NUMBER, v_s VARCHAR2(4000),
-# v_raw RAW(100), v_c INTEGER (an open DBMS_SQL cursor), v_tab DBMS_UTILITY.UNCL_ARRAY.
+# v_raw RAW(100), v_c INTEGER (an open DBMS_SQL cursor), v_tab DBMS_UTILITY.UNCL_ARRAY, v_o INTEGER
+# (1), v_i INTEGER (0), v_w INTEGER.
 # fmt: off
 MEMBERS: tuple[Member, ...] = (
     # DBMS_LOB: CLOB is text, BLOB bytea (one overload each)
@@ -99,6 +100,8 @@ MEMBERS: tuple[Member, ...] = (
     _proc("DBMS_LOB", "WRITE", "INOUT lob_loc, amount, offset, buffer", "v_clob, 1, 1, 'Z'"),
     _proc("DBMS_LOB", "OPEN", "INOUT lob_loc, open_mode", "v_clob, DBMS_LOB.LOB_READWRITE"),
     _proc("DBMS_LOB", "CLOSE", "INOUT lob_loc", "v_clob"),
+    _proc("DBMS_LOB", "CONVERTTOBLOB", "INOUT dest_lob, src_clob, amount, INOUT dest_offset, INOUT src_offset, blob_csid, INOUT lang_context, OUT warning", "v_blob, 'h\u00e9', DBMS_LOB.LOBMAXSIZE, v_n, v_o, DBMS_LOB.DEFAULT_CSID, v_i, v_w"),
+    _proc("DBMS_LOB", "CONVERTTOCLOB", "INOUT dest_lob, src_blob, amount, INOUT dest_offset, INOUT src_offset, blob_csid, INOUT lang_context, OUT warning", "v_clob, v_blob, DBMS_LOB.LOBMAXSIZE, v_n, v_o, DBMS_LOB.DEFAULT_CSID, v_i, v_w"),
     # UTL_RAW: RAW is bytea
     _fn("UTL_RAW", "CAST_TO_RAW", "c", None, "'AB'"),
     _fn("UTL_RAW", "CAST_TO_VARCHAR2", "r", STRING, "v_raw"),
@@ -244,9 +247,26 @@ def split_ref(parts, user_object: Callable[[str], bool] = lambda name: False) ->
     return Ref(up[skip], ""), skip + 1
 
 
+# Members of a converted package with no PostgreSQL meaning either: DBMS_LOB's BFILE operations
+# read files on the database server, as UTL_FILE does. Reported as a package without an
+# equivalent is, under this name.
+_BFILE = "DBMS_LOB file operations (BFILE)"
+NO_EQUIVALENT_MEMBERS: dict[tuple[str, str], str] = {
+    ("DBMS_LOB", m): _BFILE
+    for m in ("FILEOPEN", "FILECLOSE", "FILECLOSEALL", "FILEEXISTS", "FILEGETNAME", "FILEISOPEN",
+              "LOADFROMFILE", "LOADBLOBFROMFILE", "LOADCLOBFROMFILE", "FILE_READONLY")
+}  # fmt: skip
+
+
 def is_redesign(ref: Ref) -> bool:
-    """A reference to a package (or type) the library has no faithful meaning for."""
-    return ref.package not in CONVERTED_PACKAGES
+    """A reference to a package (or type, or member) the library has no faithful meaning for."""
+    return ref.package not in CONVERTED_PACKAGES or (ref.package, ref.member) in NO_EQUIVALENT_MEMBERS
+
+
+def redesign_name(ref: Ref) -> str:
+    """What a reference without an equivalent is reported under: its package, or the group of
+    members of a converted package it belongs to."""
+    return NO_EQUIVALENT_MEMBERS.get((ref.package, ref.member), ref.package)
 
 
 def member(ref: Ref) -> Member | None:
@@ -255,7 +275,7 @@ def member(ref: Ref) -> Member | None:
 
 def redesign_marker(ref: Ref, original: str = "") -> str:
     """The marker written where such a reference stood (reported once per unit: report_redesign)."""
-    return unconverted_marker(f"Oracle-supplied package {ref.package}", original or ref.label)
+    return unconverted_marker(f"Oracle-supplied package {redesign_name(ref)}", original or ref.label)
 
 
 def references(text: str, user_object: Callable[[str], bool] = lambda name: False) -> list[Ref]:
@@ -305,7 +325,8 @@ def redesign_reports(text: str, user_object: Callable[[str], bool] = lambda name
     groups: dict[str, RedesignReport] = {}
     for ref in references(text, user_object):
         if is_redesign(ref):
-            groups.setdefault(ref.package, RedesignReport(ref.package)).sites.append(ref)
+            name = redesign_name(ref)
+            groups.setdefault(name, RedesignReport(name)).sites.append(ref)
     return list(groups.values())
 
 
@@ -316,14 +337,15 @@ def report_redesign(text: str, output: str, ctx: ConversionContext, user_object:
     reports = redesign_reports(text, user_object)
     if not reports:
         return output
-    names = {r.package for r in reports}
-    ctx.unconverted_items = [u for u in ctx.unconverted_items if not _about(u, names)]
+    # what the converters said about single references is said here once
+    keys = {s.label if (s.package, s.member) in NO_EQUIVALENT_MEMBERS else s.package for r in reports for s in r.sites}
+    ctx.unconverted_items = [u for u in ctx.unconverted_items if not _about(u, keys)]
     for r in reports:
         ctx.unconverted(r.construct, r.message, r.sites[0].line)
         if f"Oracle-supplied package {r.package})" not in output:
-            output = redesign_marker(Ref(r.package, ""), r.sites[0].text) + ";\n" + output
+            output = redesign_marker(r.sites[0], r.sites[0].text) + ";\n" + output
     return output
 
 
-def _about(item: Unconverted, packages: set[str]) -> bool:
-    return item.construct == SUPPLIED_CONSTRUCT and any(p in item.message.upper() for p in packages)
+def _about(item: Unconverted, keys: set[str]) -> bool:
+    return item.construct == SUPPLIED_CONSTRUCT and any(k in item.message.upper() for k in keys)

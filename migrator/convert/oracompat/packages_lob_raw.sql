@@ -371,6 +371,139 @@ BEGIN
 END;
 $fn$;
 
+-- CONVERTTOBLOB / CONVERTTOCLOB: text ↔ bytes in a character set (BLOB_CSID: DEFAULT_CSID 0 is
+-- the database's; the ids of NLS_CHARSET_ID for AL32UTF8/UTF8, WE8ISO8859P1, WE8MSWIN1252 and
+-- US7ASCII are known, any other is INVALID_ARGVAL). AMOUNT counts the source's characters (CLOB)
+-- or bytes (BLOB), DBMS_LOB.LOBMAXSIZE meaning all of it; the result is written over DEST_LOB at
+-- DEST_OFFSET; DEST_OFFSET and SRC_OFFSET come back just past what was written and read. A
+-- character the target cannot hold becomes the replacement character (? in a single-byte set,
+-- U+FFFD read from invalid UTF-8) and WARNING is WARN_INCONVERTIBLE_CHAR (1), else NO_WARNING (0);
+-- LANG_CONTEXT is returned unchanged (no stateful character sets here).
+CREATE OR REPLACE FUNCTION oracompat.lob_charset(csid numeric) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+BEGIN
+    RETURN CASE round(csid)
+        WHEN 0 THEN pg_encoding_to_char(
+            (SELECT encoding FROM pg_database WHERE datname = current_database()))
+        WHEN 873 THEN 'UTF8' WHEN 871 THEN 'UTF8'
+        WHEN 31 THEN 'LATIN1' WHEN 178 THEN 'WIN1252' WHEN 1 THEN 'SQL_ASCII' END;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_converttoblob(
+    INOUT dest_lob bytea, src_clob text, amount numeric, INOUT dest_offset numeric, INOUT src_offset numeric,
+    blob_csid numeric, INOUT lang_context numeric, OUT warning numeric)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    enc text := oracompat.lob_charset(blob_csid);
+    piece text;
+    bytes bytea := '';
+    ch text;
+BEGIN
+    IF dest_lob IS NULL OR src_clob IS NULL OR amount IS NULL OR dest_offset IS NULL OR src_offset IS NULL THEN
+        PERFORM oracompat.lob_value_error('invalid LOB locator specified');
+    END IF;
+    IF round(amount) < 1 OR round(dest_offset) < 1 OR round(src_offset) < 1 THEN
+        PERFORM oracompat.lob_invalid_argval('AMOUNT/OFFSET');
+    END IF;
+    IF enc IS NULL THEN
+        PERFORM oracompat.lob_invalid_argval('BLOB_CSID');
+    END IF;
+    piece := substr(src_clob, round(src_offset)::integer, least(round(amount), 2147483647)::integer);
+    warning := 0;
+    IF enc = 'SQL_ASCII' THEN  -- US7ASCII: 7-bit characters only
+        FOREACH ch IN ARRAY regexp_split_to_array(piece, '') LOOP
+            IF ascii(ch) > 127 THEN
+                bytes := bytes || '\x3f'::bytea;
+                warning := 1;
+            ELSE
+                bytes := bytes || convert_to(ch, 'UTF8');
+            END IF;
+        END LOOP;
+    ELSE
+        BEGIN
+            bytes := convert_to(piece, enc);
+        EXCEPTION WHEN untranslatable_character THEN
+            bytes := '';
+            FOREACH ch IN ARRAY regexp_split_to_array(piece, '') LOOP
+                BEGIN
+                    bytes := bytes || convert_to(ch, enc);
+                EXCEPTION WHEN untranslatable_character THEN
+                    bytes := bytes || '\x3f'::bytea;
+                    warning := 1;
+                END;
+            END LOOP;
+        END;
+    END IF;
+    IF octet_length(bytes) > 0 THEN
+        dest_lob := oracompat.lob_overwrite(dest_lob, round(dest_offset)::integer, bytes);
+    END IF;
+    dest_offset := round(dest_offset) + octet_length(bytes);
+    src_offset := round(src_offset) + length(piece);
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_converttoclob(
+    INOUT dest_lob text, src_blob bytea, amount numeric, INOUT dest_offset numeric, INOUT src_offset numeric,
+    blob_csid numeric, INOUT lang_context numeric, OUT warning numeric)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    enc text := oracompat.lob_charset(blob_csid);
+    piece bytea;
+    chars text := '';
+    i integer := 0;
+    n integer;
+    b integer;
+BEGIN
+    IF dest_lob IS NULL OR src_blob IS NULL OR amount IS NULL OR dest_offset IS NULL OR src_offset IS NULL THEN
+        PERFORM oracompat.lob_value_error('invalid LOB locator specified');
+    END IF;
+    IF round(amount) < 1 OR round(dest_offset) < 1 OR round(src_offset) < 1 THEN
+        PERFORM oracompat.lob_invalid_argval('AMOUNT/OFFSET');
+    END IF;
+    IF enc IS NULL THEN
+        PERFORM oracompat.lob_invalid_argval('BLOB_CSID');
+    END IF;
+    piece := substring(src_blob FROM round(src_offset)::integer FOR least(round(amount), 2147483647)::integer);
+    warning := 0;
+    BEGIN
+        IF enc = 'SQL_ASCII' THEN  -- US7ASCII: byte by byte below, 8-bit bytes replaced
+            RAISE character_not_in_repertoire;
+        END IF;
+        chars := convert_from(piece, enc);
+    EXCEPTION WHEN character_not_in_repertoire OR untranslatable_character THEN
+        chars := '';  -- one character at a time: an invalid one is replaced
+        WHILE i < octet_length(piece) LOOP
+            b := get_byte(piece, i);
+            n := CASE WHEN enc <> 'UTF8' OR b < 128 THEN 1 WHEN b >= 240 THEN 4 WHEN b >= 224 THEN 3
+                      WHEN b >= 192 THEN 2 ELSE 1 END;
+            IF enc = 'SQL_ASCII' THEN
+                IF b > 127 THEN
+                    chars := chars || '?';
+                    warning := 1;
+                ELSE
+                    chars := chars || chr(b);
+                END IF;
+            ELSE
+                BEGIN
+                    chars := chars || convert_from(substring(piece FROM i + 1 FOR n), enc);
+                EXCEPTION WHEN character_not_in_repertoire OR untranslatable_character THEN
+                    chars := chars || CASE WHEN enc = 'UTF8' THEN U&'\FFFD' ELSE '?' END;
+                    warning := 1;
+                    n := 1;
+                END;
+            END IF;
+            i := i + n;
+        END LOOP;
+    END;
+    IF chars <> '' THEN
+        dest_lob := oracompat.lob_overwrite(dest_lob, round(dest_offset)::integer, chars);
+    END IF;
+    dest_offset := round(dest_offset) + length(chars);
+    src_offset := round(src_offset) + octet_length(piece);
+END;
+$fn$;
+
 -- UTL_RAW: RAW is bytea; text ↔ RAW in the database character set. NULL in, NULL out unless the
 -- reference says otherwise; VALUE_ERROR (22003) where it documents one.
 CREATE OR REPLACE FUNCTION oracompat.utl_raw_cast_to_raw(c text) RETURNS bytea

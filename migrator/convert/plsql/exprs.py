@@ -143,6 +143,7 @@ class ExprMixin(EmitterState):
         if (j < len(toks) and toks[j].is_op("(", ".")) or scope.get(parts[0]) is not None:
             return None
         ref = self.package_member(parts)
+        target: tuple[str, ...]
         if ref is not None:
             sigs, target = ref[2], (ref[0], ref[1])
         else:

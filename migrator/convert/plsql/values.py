@@ -124,7 +124,7 @@ class ValueMixin(EmitterState):
             key = ptype.object_key if ptype is not None else None
             if rest and key is not None and rest[0] in self.object_methods(key):  # coll(i).method(...)
                 method = rest.pop(0)
-                args = []
+                args: list[str] = []
                 if j < len(toks) and toks[j].is_op("("):
                     inner, j = self.paren_at(toks, j)
                     args = self.call_args(inner, scope) if inner else []

@@ -14,6 +14,7 @@ the n-th match through `oracompat.regexp_replace`; an empty result is NULL, as i
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from sqlglot import exp
 
@@ -84,7 +85,9 @@ def regexp(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression 
     if not ctx.enabled("expr.regexp_match"):
         return None
     ctx.applied("expr.regexp_match")
-    a = {k: (_int(v) if k in ("position", "occurrence", "option", "group") else v) for k, v in node.args.items()}
+    a: dict[str, Any] = {
+        k: (_int(v) if k in ("position", "occurrence", "option", "group") else v) for k, v in node.args.items()
+    }
     one = exp.Literal.number(1)
     if isinstance(node, exp.RegexpLike):
         pattern, flags = _flags_and_pattern(a["expression"], a.get("flag"))
@@ -117,7 +120,7 @@ def _replace(node: exp.RegexpReplace, ctx: ConversionContext) -> exp.Expression:
         repl = exp.Coalesce(this=repl, expressions=[empty_text()])  # a NULL replacement removes
     pos, occ = a.get("position"), a.get("occurrence")
     if (pos is None or literal_int(pos) == 1) and (occ is None or literal_int(occ) == 0):
-        all_flags = exp.DPipe(this=flags, expression=exp.Literal.string("g"))
+        all_flags: exp.Expression = exp.DPipe(this=flags, expression=exp.Literal.string("g"))
         if isinstance(flags, exp.Literal):
             all_flags = exp.Literal.string(flags.this + "g")
         call = fn("REGEXP_REPLACE", node.this, pattern, repl, all_flags)

@@ -9,6 +9,8 @@ session through ``oracompat.sys_context``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlglot import exp
 
 from migrator.convert import supplied as S
@@ -31,7 +33,7 @@ def _silent_marker(ref: S.Ref, node: exp.Expression) -> exp.Expression:
     return exp.var(S.redesign_marker(ref, node.sql(dialect="oracle")))
 
 
-def pg_call(pg: str, args: list[exp.Expression]) -> exp.Expression:
+def pg_call(pg: str, args: Sequence[exp.Expression]) -> exp.Expression:
     schema, _, name = pg.rpartition(".")
     call = exp.Anonymous(this=name, expressions=args)
     return exp.Dot(this=exp.to_identifier(schema), expression=call) if schema else call

@@ -102,6 +102,27 @@ def test_dbms_lob_procedures_update_their_in_out_arguments(db):
     assert one(db, "SELECT oracompat.dbms_lob_write('ab'::text, 1, 4, 'X')") == "ab X"
 
 
+def test_dbms_lob_convert_between_clob_and_blob(db):
+    """CONVERTTOBLOB/CONVERTTOCLOB: characters ↔ bytes in BLOB_CSID's character set, written over
+    the destination at DEST_OFFSET; the offsets come back past what was written and read, WARNING
+    says whether a character had to be replaced (PL/SQL Packages and Types Reference, DBMS_LOB)."""
+    to_blob = "SELECT * FROM oracompat.dbms_lob_converttoblob(%s::bytea, %s, %s, %s, %s, %s, 0)"
+    # DEFAULT_CSID (0): the database character set, UTF-8 here: é is two bytes
+    assert db.execute(to_blob, (b"", "hé!", 18446744073709551615, 1, 1, 0)).fetchone() == (b"h\xc3\xa9!", 5, 4, 0, 0)
+    # AMOUNT characters from SRC_OFFSET, written over the destination at DEST_OFFSET
+    assert db.execute(to_blob, (b"\x00\x00\x00\x00", "abcd", 2, 2, 2, 873)).fetchone() == (b"\x00bc\x00", 4, 4, 0, 0)
+    # WE8ISO8859P1 (31): é is one byte; US7ASCII (1) cannot hold it: '?' and WARN_INCONVERTIBLE_CHAR
+    assert db.execute(to_blob, (b"", "é", 1, 1, 1, 31)).fetchone()[0] == b"\xe9"
+    assert db.execute(to_blob, (b"", "aé", 2, 1, 1, 1)).fetchone() == (b"a?", 3, 3, 0, 1)
+    to_clob = "SELECT * FROM oracompat.dbms_lob_converttoclob(%s::text, %s::bytea, %s, %s, %s, %s, 0)"
+    assert db.execute(to_clob, ("", b"h\xc3\xa9!", 18446744073709551615, 1, 1, 0)).fetchone() == ("hé!", 4, 5, 0, 0)
+    assert db.execute(to_clob, ("xyz", b"\xe9", 1, 2, 1, 31)).fetchone() == ("xéz", 3, 2, 0, 0)
+    # invalid UTF-8 becomes U+FFFD, the rest is read
+    assert db.execute(to_clob, ("", b"a\xffb", 3, 1, 1, 873)).fetchone() == ("a\ufffdb", 4, 4, 0, 1)
+    assert sqlstate(db, to_blob, b"", "x", 1, 1, 1, 2000) == "OS560"  # a character set not known here
+    assert sqlstate(db, to_blob, None, "x", 1, 1, 1, 0) == "22003"
+
+
 def test_dbms_lob_errors(db):
     value_error, invalid_argval = "22003", "OS560"
     assert sqlstate(db, "SELECT oracompat.dbms_lob_append(NULL::text, 'x')") == value_error

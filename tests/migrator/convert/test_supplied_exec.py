@@ -6,6 +6,8 @@ per unit with their call sites (and the unit cannot deploy)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import psycopg
 import pytest
 
@@ -186,6 +188,49 @@ END write_log;
         db.execute(text)
 
 
+def test_clob_to_blob_with_named_in_out_arguments(db):
+    golden = Path(__file__).resolve().parents[2] / "golden" / "plsql" / "supplied_lob_convert.ora.sql"
+    deploy(db, golden.read_text(encoding="utf-8"))
+    assert db.execute("SELECT s.clob_to_blob('hé!')").fetchone()[0] == b"h\xc3\xa9!"
+    with pytest.raises(psycopg.errors.NumericValueOutOfRange):  # a NULL CLOB is no LOB to convert
+        db.execute("SELECT s.clob_to_blob(NULL)")
+
+
+def test_bfile_operations_are_reported_as_needing_a_redesign(db):
+    """DBMS_LOB's BFILE members (and BFILENAME) read files on the database server, as UTL_FILE
+    does: reported like a package without an equivalent, the rest of DBMS_LOB converted."""
+    oracle = """
+CREATE OR REPLACE FUNCTION file_blob (p_file IN VARCHAR2) RETURN BLOB IS
+  l_bfile BFILE := BFILENAME('DIR', p_file);
+  l_blob  BLOB;
+BEGIN
+  DBMS_LOB.CREATETEMPORARY(l_blob, TRUE);
+  DBMS_LOB.FILEOPEN(l_bfile, DBMS_LOB.FILE_READONLY);
+  DBMS_LOB.LOADFROMFILE(l_blob, l_bfile, DBMS_LOB.GETLENGTH(l_bfile));
+  DBMS_LOB.FILECLOSE(l_bfile);
+  RETURN l_blob;
+END file_blob;
+/
+"""
+    (unit, text, unconverted, _, _) = convert_all(split_sql(oracle))[0]
+    assert [(u.construct, u.line, u.message) for u in unconverted] == [
+        (
+            "needs an Oracle-supplied package with no PostgreSQL equivalent: BFILENAME",
+            2,
+            "1 call site(s): line 2 BFILENAME",
+        ),
+        (
+            "needs an Oracle-supplied package with no PostgreSQL equivalent: DBMS_LOB file operations (BFILE)",
+            6,
+            "4 call site(s): line 6 DBMS_LOB.FILEOPEN, line 6 DBMS_LOB.FILE_READONLY, line 7 DBMS_LOB.LOADFROMFILE, "
+            "line 8 DBMS_LOB.FILECLOSE",
+        ),
+    ]
+    assert "oracompat.dbms_lob_createtemporary" in text
+    with pytest.raises(psycopg.Error):
+        db.execute(text)
+
+
 VARIABLES = """
   v_clob CLOB := 'abcdef';
   v_blob BLOB := HEXTORAW('0102');
@@ -194,6 +239,9 @@ VARIABLES = """
   v_raw RAW(100) := HEXTORAW('0A0B');
   v_c INTEGER;
   v_tab DBMS_UTILITY.UNCL_ARRAY;
+  v_o INTEGER := 1;
+  v_i INTEGER := 0;
+  v_w INTEGER;
 """
 
 
