@@ -112,9 +112,49 @@ ORA_ERRORS: tuple[OraError, ...] = (
         -6531, "COLLECTION_IS_NULL", ("null_value_not_allowed",), "22004", "Reference to uninitialized collection"
     ),
     OraError(-6533, "SUBSCRIPT_BEYOND_COUNT", ("array_subscript_error",), "2202E", "Subscript beyond count"),
-    OraError(-6532, "SUBSCRIPT_OUTSIDE_LIMIT", ("array_subscript_error",), "2202E", "Subscript outside of limit"),
+    # PostgreSQL reads NULL outside an array; oracompat.arr_get raises both (SUBSCRIPT_BEYOND_COUNT
+    # with PostgreSQL's own array_subscript_error, this one apart so the two handlers tell them apart)
+    OraError(-6532, "SUBSCRIPT_OUTSIDE_LIMIT", ("SQLSTATE 'OS532'",), "OS532", "Subscript outside of limit"),
     OraError(-1017, "LOGIN_DENIED", ("invalid_password",), "28P01", "invalid username/password"),
     OraError(-6500, "STORAGE_ERROR", ("out_of_memory",), "53200", "PL/SQL: storage error"),
+    # The other predefined exceptions. PostgreSQL raises nothing that means them (a FETCH into a
+    # record of another shape is its 42804), so they get SQLSTATEs of class OS ("Oracle, no
+    # PostgreSQL counterpart"): RAISE raises exactly what a handler of the same name catches.
+    OraError(-6501, "PROGRAM_ERROR", ("SQLSTATE 'OS501'",), "OS501", "PL/SQL: program error"),
+    OraError(
+        -6504,
+        "ROWTYPE_MISMATCH",
+        ("datatype_mismatch",),
+        "42804",
+        "PL/SQL: Return types of Result Set variables or query do not match",
+    ),
+    OraError(
+        -30625, "SELF_IS_NULL", ("SQLSTATE 'OS625'",), "OS625", "method dispatch on NULL SELF argument is disallowed"
+    ),
+    OraError(
+        -51, "TIMEOUT_ON_RESOURCE", ("SQLSTATE 'OS051'",), "OS051", "timeout occurred while waiting for a resource"
+    ),
+    OraError(-1012, "NOT_LOGGED_ON", ("SQLSTATE 'OS012'",), "OS012", "not logged on"),
+    OraError(-6548, "NO_DATA_NEEDED", ("SQLSTATE 'OS548'",), "OS548", "no more rows needed"),
+    # Errors of SQL functions and Oracle-supplied packages the support library implements
+    # (migrator/convert/oracompat): the same codes, class OS.
+    OraError(-1436, None, ("SQLSTATE 'OS436'",), "OS436", "CONNECT BY loop in user data"),
+    OraError(-1846, None, ("SQLSTATE 'OS846'",), "OS846", "not a valid day of the week"),
+    OraError(-1760, None, ("SQLSTATE 'OS760'",), "OS760", "illegal argument for function"),
+    OraError(-2003, None, ("SQLSTATE 'OS203'",), "OS203", "invalid USERENV parameter"),
+    OraError(-24381, None, ("SQLSTATE 'OS381'",), "OS381", "error(s) in array DML"),
+    OraError(-21560, None, ("SQLSTATE 'OS560'",), "OS560", "argument is null, invalid, or out of range"),
+    OraError(
+        -22926, None, ("SQLSTATE 'OS926'",), "OS926", "specified trim length is greater than current LOB value's length"
+    ),
+    OraError(-29471, None, ("SQLSTATE 'OS471'",), "OS471", "DBMS_SQL access denied"),
+    OraError(-1006, None, ("SQLSTATE 'OS106'",), "OS106", "bind variable does not exist"),
+    OraError(-1007, None, ("SQLSTATE 'OS107'",), "OS107", "variable not in select list"),
+    OraError(-1008, None, ("SQLSTATE 'OS108'",), "OS108", "not all variables bound"),
+    OraError(-44001, None, ("SQLSTATE 'OS441'",), "OS441", "invalid schema"),
+    OraError(-44002, None, ("SQLSTATE 'OS442'",), "OS442", "invalid object name"),
+    OraError(-44003, None, ("SQLSTATE 'OS443'",), "OS443", "invalid SQL name"),
+    OraError(-44004, None, ("SQLSTATE 'OS444'",), "OS444", "invalid qualified SQL name"),
 )
 
 BY_NAME = {e.name: e for e in ORA_ERRORS if e.name}
@@ -183,6 +223,23 @@ def runtime_sqlcode_cases() -> str:
         seen.add(e.sqlstate)
         msg = f"{ora_prefix(e.code)}: {e.message}".replace("'", "''")
         rows.append(f"('{e.sqlstate}', {e.code}, '{msg}')")
+    return ",\n        ".join(rows)
+
+
+def runtime_sqlerrm_of_cases() -> str:
+    """VALUES rows (sqlcode, SQLERRM(sqlcode)) for oracompat.sqlerrm_of(): Oracle's message for a
+    code without a current error, which shows an object message with empty names
+    ('ORA-00001: unique constraint (.) violated')."""
+    seen, rows = set(), []
+    for e in ORA_ERRORS:
+        if e.code in seen:
+            continue
+        seen.add(e.code)
+        text = e.message
+        if e.object_message:
+            text = e.object_message.replace("{constraint}", ".").replace("{column}", "")
+        msg = f"{ora_prefix(e.code)}: {text}".replace("'", "''")
+        rows.append(f"({e.code}, '{msg}')")
     return ",\n        ".join(rows)
 
 

@@ -1,9 +1,10 @@
 """Calls into Oracle-supplied packages (DBMS_*, UTL_*, ...): found with the reader's own tokenizer
 (so a name in a comment or a string is no call), and judged by what the converter did with them.
 
-A package member is `handled` when the converter has a translation for it (the table below mirrors
-migrator.convert.plsql.emit_call; a test converts each entry to keep them in step), `not
-converted` when the converter reported it as such, and otherwise `no translation`: the converter
+A package member is `handled` when the converter has a translation for it (the converter's own
+table, `migrator.convert.supplied`; a test converts each entry to keep them in step), `not
+converted` when the converter reported it as such (a package without a PostgreSQL equivalent is
+reported once per unit, with every call site), and otherwise `no translation`: the converter
 passed it through (at most re-spelt by the SQL parser), and PostgreSQL has no such package, so it
 fails or misbehaves when it runs.
 """
@@ -12,19 +13,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from migrator.convert import supplied
 from migrator.source.lexer import OP, WORD, code_tokens
 
-PREFIXES = ("DBMS_", "UTL_", "OWA_", "APEX_", "CTX_", "SDO_", "XDB_")
-NAMES = frozenset({"HTP", "HTF", "OWA"})
-# (package, member or "*") -> what the converter makes of it
+PREFIXES = supplied.PREFIXES
+NAMES = supplied.NAMES
+# (package, member) -> what the converter makes of it: the converter's own table
+# (migrator.convert.supplied); a test converts each entry to keep them in step.
 HANDLED = {
+    **{(m.package, m.name): f"{m.pg}(...)" for m in supplied.MEMBERS},
+    **{(p, n): f"the value {v}" for (p, n), v in supplied.CONSTANTS.items()},
+    **{(p, n): f"jsonb ({kind} of {elem})" for (p, n), (kind, elem) in supplied.TYPES.items()},
+    **{(p, n): f"ORA{code} (harness/errors.py)" for (p, n), code in supplied.EXCEPTIONS.items()},
     ("DBMS_OUTPUT", "PUT_LINE"): "RAISE NOTICE (rule plsql.dbms_output)",
     ("DBMS_OUTPUT", "PUT"): "buffered NOTICE (rule plsql.dbms_output)",
     ("DBMS_OUTPUT", "NEW_LINE"): "buffered NOTICE (rule plsql.dbms_output)",
     ("DBMS_OUTPUT", "ENABLE"): "nothing needed: NOTICE output is always on",
     ("DBMS_OUTPUT", "DISABLE"): "nothing needed: NOTICE output is always on",
-    ("DBMS_LOCK", "SLEEP"): "pg_sleep",
-    ("DBMS_SESSION", "SLEEP"): "pg_sleep",
 }
 HANDLED_STATUS, NOT_CONVERTED, NO_TRANSLATION = "handled", "not converted", "no translation"
 
@@ -37,8 +42,7 @@ class PackageCall:
 
 
 def is_supplied(name: str) -> bool:
-    upper = name.upper()
-    return upper.startswith(PREFIXES) or upper in NAMES
+    return supplied.is_supplied(name)
 
 
 def find_calls(text: str) -> list[PackageCall]:
@@ -61,6 +65,9 @@ def status(call: PackageCall, reported: list[str]) -> str:
     unit, lower-cased (it names a supplied call as `utl_file.put_line ...` or `DBMS_OUTPUT.GET_LINE`)."""
     qualified = f"{call.package}.{call.member}".lower()
     if call.member and any(text.startswith(qualified) for text in reported):
+        return NOT_CONVERTED
+    redesign = f"{supplied.REDESIGN}: {supplied.redesign_name(supplied.Ref(call.package, call.member))}".lower()
+    if any(text == redesign for text in reported):  # the unit is reported for the whole package
         return NOT_CONVERTED
     if (call.package, call.member) in HANDLED:
         return HANDLED_STATUS

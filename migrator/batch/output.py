@@ -41,6 +41,7 @@ REVIEW_DIR = "review"  # `migrator review OUT` writes its static site here
 _SUPPORT_MODULES = (
     ("migrator.convert.oracompat.support", "SUPPORT_SQL"),
     ("migrator.convert.oracompat.runtime", "RUNTIME_SQL"),
+    ("migrator.convert.oracompat.packages", "PACKAGES_SQL"),
 )
 _SAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]")
 

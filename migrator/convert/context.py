@@ -78,6 +78,9 @@ class Catalog:
 
     default_schema: str
     entries: dict[tuple[str, str], CatalogEntry] = field(default_factory=dict)
+    # Facts about the whole schema the prepare passes found, e.g. "error_stack_callee": some unit
+    # reads DBMS_UTILITY.FORMAT_ERROR_* (possibly outside a handler, in a routine a handler calls).
+    flags: set[str] = field(default_factory=set)
 
     def add(self, entry: CatalogEntry) -> None:
         key = (entry.schema, entry.name)

@@ -20,9 +20,11 @@ _CHARS = re.compile(
     re.I,
 )
 _TIMESTAMP = re.compile(r"^TIMESTAMP\s*(?:\(\s*(\d+)\s*\))?\s*(WITH\s+LOCAL\s+TIME\s+ZONE|WITH\s+TIME\s+ZONE)?$", re.I)
-_INTERVAL_YM = re.compile(r"^INTERVAL\s+YEAR\s*(?:\(\s*\d+\s*\))?\s+TO\s+MONTH$", re.I)
-_INTERVAL_DS = re.compile(r"^INTERVAL\s+DAY\s*(?:\(\s*\d+\s*\))?\s+TO\s+SECOND\s*(?:\(\s*(\d+)\s*\))?$", re.I)
-_RAW = re.compile(r"^(RAW\s*\(\s*\d+\s*\)|LONG\s+RAW|BLOB|BFILE)$", re.I)
+# (the spelling may come from tokens: "DAY(4)TO SECOND" has no blank after the parenthesis)
+_INTERVAL_YM = re.compile(r"^INTERVAL\s+YEAR\s*(?:\(\s*\d+\s*\)\s*|\s)TO\s+MONTH$", re.I)
+_INTERVAL_DS = re.compile(r"^INTERVAL\s+DAY\s*(?:\(\s*\d+\s*\)\s*|\s)TO\s+SECOND\s*(?:\(\s*(\d+)\s*\))?$", re.I)
+# RAW without a size: a PL/SQL parameter or return type
+_RAW = re.compile(r"^(RAW(?:\s*\(\s*\d+\s*\))?|LONG\s+RAW|BLOB|BFILE)$", re.I)
 _FLOAT = re.compile(r"^(FLOAT\s*(?:\(\s*\d+\s*\))?|REAL|DOUBLE\s+PRECISION)$", re.I)
 
 # Simple one-to-one spellings: Oracle name → (PostgreSQL type, rule id).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import traceback
 
-from migrator.convert import plsql
+from migrator.convert import plsql, supplied
 from migrator.convert.context import Catalog, CatalogEntry, Conversion, ConversionContext, RuleSet
 from migrator.convert.ddl import dispatch as ddl
 from migrator.source.units import SourceSet, Unit
@@ -28,6 +28,7 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
             output = plsql.convert_unit(unit, ctx)
         else:
             output = ddl.convert_unit(unit, ctx)
+        output = supplied.report_redesign(unit.text, output, ctx, _user_object(ctx, unit))
         error = None
     except Exception as exc:  # a rule crash must not stop the batch; it is reported per unit
         output = ""
@@ -40,6 +41,15 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         notes=list(ctx.notes),
         error=error,
     )
+
+
+def _user_object(ctx: ConversionContext, unit: Unit):
+    """Is a name (plain) an object of the schema, which then is no Oracle-supplied package?"""
+
+    def user(name: str) -> bool:
+        return ctx.catalog.lookup(unit.schema, name) is not None or ctx.catalog.lookup(name) is not None
+
+    return user
 
 
 def make_context(

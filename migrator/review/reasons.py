@@ -1,6 +1,7 @@
 """Why a unit is not `correct`, as one short reason that units with the same cause share.
 
-A reviewer of a large run needs "needs Oracle package UTL_FILE: 7 units" before the units
+A reviewer of a large run needs "needs an Oracle-supplied package with no PostgreSQL equivalent:
+UTL_FILE: 7 units" before the units
 themselves. A unit's reason is the first thing that went wrong on its way (conversion, PostgreSQL's
 parser, deployment, a rejected dependency, a step that disagrees with Oracle, missing evidence),
 with the specifics that differ from unit to unit (argument types, literals) taken out of the
@@ -15,8 +16,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from migrator.batch.report import UnitEntry
+from migrator.convert.supplied import REDESIGN, SUPPLIED_CONSTRUCT
 
-SUPPLIED_PACKAGE = "Oracle supplied package"  # the construct name the PL/SQL converter reports
+SUPPLIED_PACKAGE = SUPPLIED_CONSTRUCT  # a member of a converted package without a conversion
 _CLASS_PREFIX = re.compile(r"^[A-Z][A-Za-z]+: ")  # psycopg's exception class before the message
 _PARENS = re.compile(r"\([^()]*\)")
 _STRING = re.compile(r"'(?:[^']|'')*'")
@@ -45,6 +47,8 @@ def shape(message: str | None) -> str:
 
 def _unconverted(unit: UnitEntry) -> Reason:
     item = unit.unconverted[0]
+    if item.construct_name.startswith(REDESIGN):  # "needs an Oracle-supplied package ...: UTL_FILE"
+        return Reason(item.construct_name, "conversion")
     if item.construct_name == SUPPLIED_PACKAGE:
         package = item.message.split(".", 1)[0].split()[0].upper() if item.message.strip() else "?"
         return Reason(f"needs Oracle package {package}", "conversion")

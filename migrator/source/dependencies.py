@@ -40,6 +40,7 @@ _PROVIDER_KINDS = frozenset(
      K.PACKAGE_BODY, K.TYPE, K.TYPE_BODY, K.SYNONYM}
 )  # fmt: skip
 _TABLE_POSITION = frozenset({"FROM", "JOIN", "UPDATE", "REFERENCES"})
+_BINDS_NOW = frozenset({K.VIEW, K.MATERIALIZED_VIEW, K.INDEX, K.TABLE, K.DATA})
 _DECLARING = frozenset({"FUNCTION", "PROCEDURE", "CURSOR", "TYPE", "SUBTYPE"})
 _GRAPH_CODES = frozenset({"dependency-cycle", "missing-reference"})
 
@@ -75,6 +76,9 @@ def analyze_dependencies(source: SourceSet) -> DependencyGraph:
     as issues on `source`, and return the graph with a deployment order. Safe to call again."""
     units = source.units
     providers = _providers(units)
+    # SQL (a view, an index expression) binds the functions of a package or object type when it is
+    # created, and in PostgreSQL they exist once the body is deployed, not the spec
+    bodies = {u.qualified_name: u.id for u in units if u.kind in (K.PACKAGE_BODY, K.TYPE_BODY)}
     scans = {u.id: _scan(u.text) for u in units}
     graph = nx.DiGraph()
     graph.add_nodes_from(u.id for u in units)
@@ -88,6 +92,8 @@ def analyze_dependencies(source: SourceSet) -> DependencyGraph:
             provider = providers.get(name)
             if provider and provider != unit.id:
                 graph.add_edge(provider, unit.id)
+            if unit.kind in _BINDS_NOW and name in bodies:
+                graph.add_edge(bodies[name], unit.id)
         if unit.parent_id:
             graph.add_edge(unit.parent_id, unit.id)
         if absent:
@@ -176,6 +182,8 @@ def _match(parts: list[str], schema: str, providers: dict[str, str]) -> str | No
 def _missing_name(unit: Unit, chain: _Chain, declared: set[str], schemas: set[str]) -> str | None:
     parts, head = chain.parts, chain.parts[0]
     if is_builtin(head) or head in declared or (head == unit.name and len(parts) == 1):
+        return None
+    if chain.before == "PIPE" and head.upper() == "ROW":  # PIPE ROW (...) of a PIPELINED function
         return None
     qualified = ".".join(parts[:2])
     if chain.after == "(" and chain.after2 != "+":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from migrator.convert import plsql
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
 from migrator.convert.ddl import dispatch as ddl
 from migrator.source.units import SourceSpan, Unit, UnitKind
@@ -43,6 +44,7 @@ def context_for(units: list[Unit], disabled: frozenset[str] = frozenset()) -> Co
     for u in units:
         catalog.add(CatalogEntry(u.kind, u.schema, u.name, u.id))
     ddl.prepare(units, catalog)
+    plsql.prepare(units, catalog)  # signatures of functions, object and collection types
     return ConversionContext(catalog=catalog, rules=RuleSet(disabled=disabled))
 
 
@@ -82,6 +84,15 @@ _CATALOG_UNITS = [
         "on_day DATE, at_ts TIMESTAMP, qty NUMBER, frac NUMBER)",
     ),
     (UnitKind.SEQUENCE, "employees_seq", "CREATE SEQUENCE employees_seq"),
+    (UnitKind.TYPE, "point_t", "CREATE TYPE point_t AS OBJECT (x NUMBER, y NUMBER)"),
+    (UnitKind.TYPE, "point_list", "CREATE TYPE point_list AS TABLE OF point_t"),
+    (UnitKind.TYPE, "word_list", "CREATE TYPE word_list AS TABLE OF VARCHAR2(100)"),
+    (
+        UnitKind.FUNCTION,
+        "corners",
+        "CREATE FUNCTION corners (p_n NUMBER) RETURN point_list PIPELINED IS BEGIN RETURN; END corners;",
+    ),
+    (UnitKind.FUNCTION, "words", "CREATE FUNCTION words (p_text VARCHAR2) RETURN word_list IS BEGIN RETURN NULL; END;"),
 ]
 
 

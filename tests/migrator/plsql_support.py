@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from migrator.convert import plsql
+from migrator.convert import plsql, supplied
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
 from migrator.convert.ddl import dispatch as ddl
 from migrator.source.units import SourceSpan, Unit, UnitKind
@@ -88,6 +88,8 @@ def convert_all(units: list[Unit], schema: str = "s", disabled: frozenset[str] =
             continue
         ctx.begin_unit()
         text = plsql.convert_unit(u, ctx)
+        # as migrator.convert.dispatch does: packages without an equivalent reported once per unit
+        text = supplied.report_redesign(u.text, text, ctx, lambda name: cat.lookup(schema, name) is not None)
         out.append((u, text, list(ctx.unconverted_items), list(ctx.applied_rules), list(ctx.notes)))
     return out
 
@@ -108,10 +110,36 @@ SPEC = """CREATE OR REPLACE PACKAGE counter_pkg AS
   PROCEDURE reset;
 END counter_pkg"""
 TABLE = "CREATE TABLE emp (id NUMBER(10), name VARCHAR2(40), salary NUMBER(10,2), dept NUMBER(5))"
+# A schema-level object type with a constructor, a member and a static method, and a nested table of it.
+TYPE_SPEC = """CREATE OR REPLACE TYPE point_t AS OBJECT (
+  x NUMBER,
+  y NUMBER,
+  CONSTRUCTOR FUNCTION point_t (p_xy IN VARCHAR2) RETURN SELF AS RESULT,
+  MEMBER FUNCTION norm1 RETURN NUMBER,
+  STATIC FUNCTION origin RETURN point_t
+)"""
+TYPE_LIST = "CREATE OR REPLACE TYPE point_list AS TABLE OF point_t"
+TYPE_BODY = """CREATE OR REPLACE TYPE BODY point_t AS
+  CONSTRUCTOR FUNCTION point_t (p_xy IN VARCHAR2) RETURN SELF AS RESULT IS
+  BEGIN
+    SELF.x := TO_NUMBER(SUBSTR(p_xy, 1, INSTR(p_xy, ',') - 1));
+    y := TO_NUMBER(SUBSTR(p_xy, INSTR(p_xy, ',') + 1));
+    RETURN;
+  END;
+  MEMBER FUNCTION norm1 RETURN NUMBER IS
+  BEGIN
+    RETURN ABS(x) + ABS(y);
+  END;
+  STATIC FUNCTION origin RETURN point_t IS
+  BEGIN
+    RETURN point_t(0, 0);
+  END;
+END;"""
 
 
 def convert_golden_case(text: str, disabled: frozenset[str] = frozenset()):
     """A golden PL/SQL case converted after the golden table and package spec: (unit, output,
     unconverted, applied rules, notes)."""
-    units = [make_unit(TABLE, n=1), make_unit(SPEC, n=2), make_unit(text, n=3)]
+    units = [make_unit(TABLE, n=1), make_unit(SPEC, n=2)]
+    units += [make_unit(TYPE_SPEC, n=4), make_unit(TYPE_LIST, n=5), make_unit(TYPE_BODY, n=6), make_unit(text, n=3)]
     return convert_all(units, disabled=disabled)[-1]

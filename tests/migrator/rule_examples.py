@@ -41,6 +41,27 @@ EXAMPLES: dict[str, str] = {
     "expr.to_date": VIEW.format("TO_DATE('2020-01-01', 'YYYY-MM-DD')"),
     "expr.date_type": VIEW.format("CAST(a AS DATE)"),
     "expr.to_char": ("CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT TO_CHAR(d, 'DD-MON-RR SSSSS') AS x FROM t;\n"),
+    "expr.supplied_package": VIEW.format("DBMS_LOB.GETLENGTH(a)"),
+    "expr.interval_functions": VIEW.format("NUMTODSINTERVAL(a, 'HOUR')"),
+    "expr.next_day": VIEW.format("NEXT_DAY(d, 'MONDAY')"),
+    "expr.remainder": VIEW.format("REMAINDER(a, b)"),
+    "expr.regexp_match": VIEW.format("REGEXP_SUBSTR(a, 'b.c')"),
+    "expr.keep_dense_rank": "CREATE VIEW v AS SELECT MAX(a) KEEP (DENSE_RANK FIRST ORDER BY b) AS x FROM t;\n",
+    "expr.ratio_to_report": VIEW.format("RATIO_TO_REPORT(a) OVER ()"),
+    "expr.char_semantics": "CREATE TABLE t (c CHAR(4));\nCREATE VIEW v AS SELECT LENGTH(c) AS x FROM t;\n",
+    "expr.type_constructor": (
+        "CREATE TYPE pt AS OBJECT (x NUMBER, y NUMBER);\n/\nCREATE VIEW v AS SELECT pt(1, 2) AS p FROM dual;\n"
+    ),
+    "sql.table_collection": (
+        "CREATE TYPE tl AS TABLE OF NUMBER;\n/\n"
+        "CREATE OR REPLACE FUNCTION f RETURN tl PIPELINED IS BEGIN RETURN; END;\n/\n"
+        "CREATE VIEW v AS SELECT COLUMN_VALUE AS x FROM TABLE(f());\n"
+    ),
+    "sql.pivot": (
+        "CREATE TABLE t (a NUMBER, b VARCHAR2(10), c NUMBER);\n"
+        "CREATE VIEW v AS SELECT * FROM t PIVOT (SUM(c) FOR b IN ('x' AS x));\n"
+    ),
+    "expr.sys_context": VIEW.format("SYS_CONTEXT('USERENV', 'SESSION_USER')"),
     "sql.dual": "CREATE VIEW v AS SELECT 1 AS x FROM dual;\n",
     "sql.outer_join_plus": "CREATE VIEW v AS SELECT t.a FROM t, s WHERE t.id = s.id(+);\n",
     "sql.sequence_nextval": "CREATE VIEW v AS SELECT s.NEXTVAL AS x FROM dual;\n",
@@ -128,6 +149,18 @@ EXAMPLES: dict[str, str] = {
         "CREATE OR REPLACE PROCEDURE p IS BEGIN RAISE_APPLICATION_ERROR(-20001, 'bad'); END;\n/\n"
     ),
     "plsql.empty_string_params": "CREATE OR REPLACE PROCEDURE p (a IN VARCHAR2) IS BEGIN NULL; END;\n/\n",
+    "plsql.nested_subprogram": (
+        "CREATE OR REPLACE PROCEDURE p IS\n  PROCEDURE q IS BEGIN NULL; END q;\nBEGIN q; END;\n/\n"
+    ),
+    "plsql.where_current_of": (
+        "CREATE OR REPLACE PROCEDURE p IS CURSOR c IS SELECT a FROM t FOR UPDATE;\n"
+        "BEGIN FOR r IN c LOOP DELETE FROM t WHERE CURRENT OF c; END LOOP; END;\n/\n"
+    ),
+    "plsql.object_type_body": (
+        "CREATE TYPE pt AS OBJECT (x NUMBER, MEMBER FUNCTION twice RETURN NUMBER);\n/\n"
+        "CREATE OR REPLACE TYPE BODY pt AS MEMBER FUNCTION twice RETURN NUMBER IS BEGIN RETURN x * 2; END; END;\n/\n"
+    ),
+    "plsql.supplied_package": "CREATE OR REPLACE PROCEDURE p (c IN OUT CLOB) IS BEGIN DBMS_LOB.APPEND(c, 'x'); END;\n/\n",
     "plsql.autonomous": (
         "CREATE OR REPLACE PROCEDURE p IS PRAGMA AUTONOMOUS_TRANSACTION; BEGIN "
         "INSERT INTO t VALUES (1); COMMIT; END;\n"

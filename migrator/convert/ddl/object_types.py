@@ -3,8 +3,8 @@
 A nested table or VARRAY of y becomes ``CREATE DOMAIN x AS y[]``: a named type whose values
 are arrays (1-based like Oracle collections), and a VARRAY's size limit is kept as a CHECK on
 ``cardinality(VALUE)``. Object type MEMBER/STATIC methods are PL/SQL
-implemented by the TYPE BODY as functions (noted here); CONSTRUCTOR/MAP/ORDER declarations are
-reported as unconverted (the composite type itself is still created).
+implemented by the TYPE BODY as functions (noted here), CONSTRUCTOR functions as <type>__new;
+MAP/ORDER declarations are reported as unconverted (the composite type itself is still created).
 """
 
 from __future__ import annotations
@@ -94,19 +94,25 @@ def _object(text: str, name: Name, info: dict, toks: list[Token], i: int, ctx: C
     end = matching_paren(toks, i + 1)
     methods = [el for el in split_top_level(toks[i + 2 : end]) if el[0].is_word(*_METHOD_WORDS)]
     # MEMBER/STATIC methods are implemented by the TYPE BODY unit as functions <type>__<method>
-    # taking SELF first (migrator.convert.plsql); CONSTRUCTOR/MAP/ORDER methods have no such equivalent.
-    special = [m for m in methods if any(t.is_word("MAP", "ORDER", "CONSTRUCTOR") for t in m)]
-    if len(methods) > len(special):
+    # taking SELF first, CONSTRUCTOR functions as <type>__new (migrator.convert.plsql); MAP/ORDER
+    # methods (the type's ordering) have no such equivalent.
+    special = [m for m in methods if any(t.is_word("MAP", "ORDER") for t in m)]
+    constructors = [m for m in methods if any(t.is_word("CONSTRUCTOR") for t in m)]
+    if len(methods) > len(special) + len(constructors):
         ctx.note(
-            f"{len(methods) - len(special)} MEMBER/STATIC method(s) of {name} become functions "
-            f"{name}__<method>(self {name}, ...) created by the TYPE BODY"
+            f"{len(methods) - len(special) - len(constructors)} MEMBER/STATIC method(s) of {name} become "
+            f"functions {name}__<method>(self {name}, ...) created by the TYPE BODY"
+        )
+    if constructors:
+        ctx.note(
+            f"{len(constructors)} CONSTRUCTOR function(s) of {name} become {name}__new(...), created by the TYPE BODY"
         )
     if special:
         spec = "\n".join(source(text, m) for m in special)
         out += "\n" + unconverted(
             ctx,
             "object type methods",
-            f"{len(special)} CONSTRUCTOR/MAP/ORDER method declaration(s) of {name}: "
+            f"{len(special)} MAP/ORDER method declaration(s) of {name}: "
             "PostgreSQL composite types have no such methods",
             spec,
         )

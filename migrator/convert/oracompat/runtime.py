@@ -21,7 +21,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.errors import FK_CHILD_MESSAGE_PREFIX, runtime_object_cases, runtime_sqlcode_cases
+from harness.errors import (
+    FK_CHILD_MESSAGE_PREFIX,
+    runtime_object_cases,
+    runtime_sqlcode_cases,
+    runtime_sqlerrm_of_cases,
+)
 
 # Extensions the runtime needs, installed before the preamble runs: by the harness's admin into each
 # fresh scratch database (converted code never runs as a role that could install them), and by
@@ -34,5 +39,6 @@ RUNTIME_SQL: str = (
     .read_text(encoding="utf-8")
     .replace("/*SQLCODE_CASES*/", runtime_sqlcode_cases())
     .replace("/*SQLERRM_OBJECT_CASES*/", runtime_object_cases())
+    .replace("/*SQLERRM_OF_CASES*/", runtime_sqlerrm_of_cases())
     .replace("/*FK_CHILD_PREFIX*/", FK_CHILD_MESSAGE_PREFIX.replace("'", "''"))
 )

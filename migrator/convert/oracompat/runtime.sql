@@ -72,12 +72,15 @@ BEGIN
 END;
 $fn$;
 
-CREATE OR REPLACE FUNCTION oracompat.sqlerrm_of(p_code integer) RETURNS text
+CREATE OR REPLACE FUNCTION oracompat.sqlerrm_of(p_code numeric) RETURNS text
 LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_code = 0 THEN 'ORA-0000: normal, successful completion'
             WHEN p_code = 1 THEN 'User-Defined Exception'
             WHEN p_code = 100 THEN 'ORA-01403: no data found'
-            ELSE 'ORA-' || lpad((-p_code)::text, 5, '0') || ': ' END
+            ELSE coalesce((SELECT v.m FROM (VALUES
+                               /*SQLERRM_OF_CASES*/
+                           ) AS v(c, m) WHERE v.c = p_code),
+                          'ORA-' || lpad((-p_code)::text, 5, '0') || ': ') END
 $fn$;
 
 CREATE OR REPLACE FUNCTION oracompat.app_errcode(p_code integer) RETURNS text
@@ -214,6 +217,32 @@ $fn$;
 CREATE OR REPLACE FUNCTION oracompat.arr_prior(p_n integer, p_i numeric) RETURNS integer
 LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_i IS NULL OR p_n = 0 OR p_i <= 1 THEN NULL WHEN p_i > p_n THEN p_n ELSE ceil(p_i)::integer - 1 END
+$fn$;
+
+-- The element i of a nested table or VARRAY read as Oracle reads it: the subscript rounded to an
+-- integer; below 1 or past a VARRAY's limit SUBSCRIPT_OUTSIDE_LIMIT (ORA-06532), past the count
+-- SUBSCRIPT_BEYOND_COUNT (ORA-06533), NULL VALUE_ERROR (ORA-06502), where PostgreSQL reads NULL.
+-- An SQL function, inlined into the caller's expression (no copy of the array per read). STABLE,
+-- not IMMUTABLE: the planner folds immutable calls with constant arguments (PL/pgSQL variables in
+-- a custom plan) even in a CASE arm the row never takes, and would raise where Oracle does not.
+CREATE OR REPLACE FUNCTION oracompat.arr_get(p_arr anyarray, p_i numeric, p_limit integer DEFAULT NULL)
+RETURNS anyelement
+LANGUAGE sql STABLE AS $fn$
+SELECT CASE WHEN round(p_i) BETWEEN 1 AND cardinality(p_arr) THEN p_arr[round(p_i)::integer]
+            ELSE oracompat.subscript_error(p_arr, p_i, p_limit) END
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.subscript_error(p_arr anyarray, p_i numeric, p_limit integer)
+RETURNS anyelement
+LANGUAGE plpgsql STABLE AS $fn$
+BEGIN
+    IF p_i IS NULL THEN
+        RAISE EXCEPTION 'PL/SQL: numeric or value error: NULL index table key value' USING ERRCODE = '22003';
+    ELSIF round(p_i) < 1 OR round(p_i) > p_limit THEN
+        RAISE EXCEPTION 'Subscript outside of limit' USING ERRCODE = 'OS532';
+    END IF;
+    RAISE EXCEPTION 'Subscript beyond count' USING ERRCODE = '2202E';
+END;
 $fn$;
 
 -- Where a completed DBMS_OUTPUT line (or any other line for the caller) goes: a NOTICE, or — in a

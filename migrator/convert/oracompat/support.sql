@@ -148,3 +148,310 @@ LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$ SELECT to_char(d, 'DD-MON-YY') $$
 
 CREATE OR REPLACE FUNCTION oracompat.to_text(d timestamptz) RETURNS text
 LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$ SELECT to_char(d, 'DD-MON-YY') $$;
+
+-- RAW → VARCHAR2 (concatenation, DBMS_OUTPUT, TO_CHAR): Oracle's hex text, upper case, like
+-- RAWTOHEX; PostgreSQL would print bytea as '\x..'. An empty value is NULL.
+CREATE OR REPLACE FUNCTION oracompat.to_text(b bytea) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT nullif(upper(encode(b, 'hex')), '') $$;
+
+-- NEXT_DAY(d, day): the first date after d that falls on `day` (an English day name or its
+-- three-letter abbreviation, any case: NLS_DATE_LANGUAGE AMERICAN), time of day kept; another
+-- name is ORA-01846.
+CREATE OR REPLACE FUNCTION oracompat.next_day(d timestamp, day text) RETURNS timestamp
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    names text[] := ARRAY['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
+    v text := upper(btrim(day));
+    target integer;
+BEGIN
+    IF d IS NULL OR day IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT k - 1 INTO target FROM unnest(names) WITH ORDINALITY AS n(name, k)
+     WHERE n.name = v OR left(n.name, 3) = v;
+    IF target IS NULL THEN
+        RAISE EXCEPTION 'not a valid day of the week' USING ERRCODE = 'OS846';
+    END IF;
+    RETURN d + ((target - extract(dow FROM d)::integer + 6) % 7 + 1) * interval '1 day';
+END
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.next_day(d timestamptz, day text) RETURNS timestamp
+LANGUAGE sql STABLE PARALLEL SAFE AS $$ SELECT oracompat.next_day(d::timestamp, day) $$;
+
+-- REMAINDER(n2, n1): n2 - n1 * N where N is the integer nearest n2 / n1, the even one on a tie
+-- (MOD uses FLOOR instead); n1 = 0 is ORA-01476.
+CREATE OR REPLACE FUNCTION oracompat.remainder(n2 numeric, n1 numeric) RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    q numeric;
+    n numeric;
+BEGIN
+    IF n2 IS NULL OR n1 IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF n1 = 0 THEN
+        RAISE division_by_zero;
+    END IF;
+    q := n2 / n1;
+    n := CASE WHEN q - floor(q) = 0.5 THEN floor(q) + (floor(q) % 2 <> 0)::integer ELSE round(q) END;
+    RETURN n2 - n1 * n;
+END
+$$;
+
+-- NUMTODSINTERVAL(n, unit) / NUMTOYMINTERVAL(n, unit) with a unit known only at run time (a
+-- literal unit is converted inline); another unit is ORA-01760. Year-month intervals hold whole
+-- months: the fraction of a month is dropped.
+CREATE OR REPLACE FUNCTION oracompat.illegal_argument() RETURNS void
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    RAISE EXCEPTION 'illegal argument for function' USING ERRCODE = 'OS760';
+END
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.numtodsinterval(n numeric, unit text) RETURNS interval
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    one interval := CASE upper(btrim(unit)) WHEN 'DAY' THEN interval '1 day' WHEN 'HOUR' THEN interval '1 hour'
+                         WHEN 'MINUTE' THEN interval '1 minute' WHEN 'SECOND' THEN interval '1 second' END;
+BEGIN
+    IF n IS NULL OR unit IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF one IS NULL THEN
+        PERFORM oracompat.illegal_argument();
+    END IF;
+    RETURN n * one;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.numtoyminterval(n numeric, unit text) RETURNS interval
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    months integer := CASE upper(btrim(unit)) WHEN 'YEAR' THEN 12 WHEN 'MONTH' THEN 1 END;
+BEGIN
+    IF n IS NULL OR unit IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF months IS NULL THEN
+        PERFORM oracompat.illegal_argument();
+    END IF;
+    RETURN make_interval(months => trunc(n * months)::integer);
+END
+$$;
+
+-- TO_DSINTERVAL('[+|-]DD HH:MI:SS[.FF]' or ISO 'PnDTnHnMnS') / TO_YMINTERVAL('[+|-]YY-MM' or
+-- 'PnYnM'): a leading sign applies to the whole interval, as in Oracle (PostgreSQL would apply it
+-- to the first field only).
+CREATE OR REPLACE FUNCTION oracompat.to_interval(s text) RETURNS interval
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN btrim(s) LIKE '-%' THEN -(substr(btrim(s), 2)::interval)
+              ELSE ltrim(btrim(s), '+')::interval END
+$$;
+
+-- REGEXP_* match parameters: Oracle's i/c (case), n ('.' matches a newline), m (^ and $ match at
+-- line breaks), x (blanks in the pattern ignored); the last of i and c wins, another letter is
+-- ORA-01760. Without n and m, '.' does not match a newline and ^/$ anchor the whole string, which
+-- is PostgreSQL's 'p'; n alone is no flag, m alone 'n', both 'w'. x is done by removing the
+-- pattern's unescaped blanks outside brackets (PostgreSQL's x would also start comments at '#').
+CREATE OR REPLACE FUNCTION oracompat.regexp_flags(p_match text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    ci boolean := false;
+    dotall boolean := false;
+    multi boolean := false;
+    ch text;
+BEGIN
+    FOREACH ch IN ARRAY coalesce(string_to_array(p_match, NULL), '{}') LOOP
+        CASE ch
+            WHEN 'i' THEN ci := true;
+            WHEN 'c' THEN ci := false;
+            WHEN 'n' THEN dotall := true;
+            WHEN 'm' THEN multi := true;
+            WHEN 'x' THEN NULL;
+            ELSE PERFORM oracompat.illegal_argument();
+        END CASE;
+    END LOOP;
+    RETURN CASE WHEN ci THEN 'i' ELSE '' END
+        || CASE WHEN dotall AND multi THEN 'w' WHEN multi THEN 'n' WHEN dotall THEN '' ELSE 'p' END;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.regexp_pattern(p_pattern text, p_match text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    out text := '';
+    i integer := 1;
+    n integer := length(p_pattern);
+    ch text;
+    bracket boolean := false;
+BEGIN
+    IF p_pattern IS NULL OR strpos(coalesce(p_match, ''), 'x') = 0 THEN
+        RETURN p_pattern;
+    END IF;
+    WHILE i <= n LOOP
+        ch := substr(p_pattern, i, 1);
+        IF ch = '\' AND NOT bracket THEN
+            out := out || substr(p_pattern, i, 2);
+            i := i + 2;
+            CONTINUE;
+        END IF;
+        IF bracket THEN
+            IF ch = ']' THEN bracket := false; END IF;
+        ELSIF ch = '[' THEN
+            bracket := true;
+        ELSIF ch ~ '\s' THEN
+            i := i + 1;
+            CONTINUE;
+        END IF;
+        out := out || ch;
+        i := i + 1;
+    END LOOP;
+    RETURN out;
+END
+$$;
+
+-- REGEXP_REPLACE(src, pattern, replacement, position, occurrence, match) with a position or an
+-- occurrence: the occurrence-th match at or after position (0: every one) replaced.
+CREATE OR REPLACE FUNCTION oracompat.regexp_replace(p_src text, p_pattern text, p_repl text, p_pos numeric,
+                                                    p_occ numeric, p_flags text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    v_pos integer := trunc(p_pos);
+    v_occ integer := trunc(p_occ);
+    head text;
+    tail text;
+    at integer;
+BEGIN
+    IF p_src IS NULL OR p_pos IS NULL OR p_occ IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF v_pos < 1 OR v_occ < 0 THEN
+        RAISE EXCEPTION 'argument ''%'' is out of range', CASE WHEN v_pos < 1 THEN p_pos ELSE p_occ END
+            USING ERRCODE = '22003';
+    END IF;
+    IF p_pattern IS NULL THEN
+        RETURN p_src;
+    END IF;
+    head := substr(p_src, 1, v_pos - 1);
+    tail := substr(p_src, v_pos);
+    IF v_occ = 0 THEN
+        RETURN nullif(head || regexp_replace(tail, p_pattern, coalesce(p_repl, ''), p_flags || 'g'), '');
+    END IF;
+    at := regexp_instr(tail, p_pattern, 1, v_occ, 0, p_flags);
+    IF at = 0 THEN
+        RETURN p_src;
+    END IF;
+    RETURN nullif(head || substr(tail, 1, at - 1)
+                  || regexp_replace(substr(tail, at), p_pattern, coalesce(p_repl, ''), p_flags), '');
+END
+$$;
+
+-- agg(x) KEEP (DENSE_RANK FIRST|LAST ORDER BY ...): the aggregate over the rows that rank first.
+-- `vals` and `keys` are the group's (or window's) values and sort keys in that order, so the rows
+-- that rank first are those whose key equals the first key (NULL keys alike).
+CREATE OR REPLACE FUNCTION oracompat.keep_min(vals anyarray, keys anycompatiblearray) RETURNS anyelement
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT min(vals[i]) FROM generate_subscripts(vals, 1) AS i
+   WHERE keys[i] IS NOT DISTINCT FROM keys[1]
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.keep_max(vals anyarray, keys anycompatiblearray) RETURNS anyelement
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT max(vals[i]) FROM generate_subscripts(vals, 1) AS i
+   WHERE keys[i] IS NOT DISTINCT FROM keys[1]
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.keep_sum(vals anyarray, keys anycompatiblearray) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT sum(vals[i]::numeric) FROM generate_subscripts(vals, 1) AS i
+   WHERE keys[i] IS NOT DISTINCT FROM keys[1]
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.keep_avg(vals anyarray, keys anycompatiblearray) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT avg(vals[i]::numeric) FROM generate_subscripts(vals, 1) AS i
+   WHERE keys[i] IS NOT DISTINCT FROM keys[1]
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.keep_count(vals anyarray, keys anycompatiblearray) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT count(vals[i])::numeric FROM generate_subscripts(vals, 1) AS i
+   WHERE keys[i] IS NOT DISTINCT FROM keys[1]
+$$;
+
+-- CONNECT BY without NOCYCLE: a row that is its own ancestor is ORA-01436 (the argument only gives
+-- the call the type of the column it stands in).
+CREATE OR REPLACE FUNCTION oracompat.connect_by_loop(p anyelement) RETURNS anyelement
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    RAISE EXCEPTION 'CONNECT BY loop in user data' USING ERRCODE = 'OS436';
+END
+$$;
+
+-- An Oracle datetime format model known only at run time → PostgreSQL's template, as
+-- migrator/convert/sql/dates.py's pg_datetime_format translates a literal one: quoted text kept,
+-- SYYYY/RRRR → YYYY, RR → YY (kept for oracompat.to_date when p_keep_rr), SSSSS → SSSS, FF7-9 → US;
+-- spelled-out SP/YEAR have no template: ORA-01821 (SQLSTATE 22007, invalid_datetime_format).
+CREATE OR REPLACE FUNCTION oracompat.datetime_format(p_fmt text, p_keep_rr boolean) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    tok text;
+    up text;
+    result text := '';
+BEGIN
+    IF p_fmt IS NULL THEN
+        RETURN NULL;
+    END IF;
+    FOR tok IN
+        SELECT m[1] FROM regexp_matches(p_fmt,
+            '("[^"]*"|RRRR|RR|SYYYY|SYEAR|YEAR|FF[1-9]?|SSSSS|SS|SPTH|THSP|SP|[^"RSYF]+|.)', 'gi') AS m
+    LOOP
+        up := upper(tok);
+        result := result || CASE
+            WHEN left(tok, 1) = '"' OR up = 'SS' THEN tok
+            WHEN up IN ('RRRR', 'RR') AND p_keep_rr THEN up
+            WHEN up IN ('RRRR', 'SYYYY') THEN 'YYYY'
+            WHEN up = 'RR' THEN 'YY'
+            WHEN up = 'SSSSS' THEN 'SSSS'
+            WHEN up ~ '^FF[1-6]$' THEN up
+            WHEN up ~ '^FF' THEN 'US'
+            WHEN up IN ('SP', 'SPTH', 'THSP', 'YEAR', 'SYEAR') THEN NULL
+            ELSE tok END;
+        IF result IS NULL THEN
+            RAISE EXCEPTION 'date format not recognized' USING ERRCODE = '22007';
+        END IF;
+    END LOOP;
+    RETURN result;
+END
+$$;
+
+-- TO_DATE(s, fmt) where fmt has RR or RRRR (and TO_DATE(s) without a format: NLS_DATE_FORMAT
+-- 'DD-MON-RR'): a year of one or two digits goes to the century Oracle picks — with the current
+-- year's last two digits below 50, 00-49 is this century and 50-99 the previous one; from 50 on,
+-- 00-49 is the next century and 50-99 this one. Three or four digits are the year itself.
+CREATE OR REPLACE FUNCTION oracompat.to_date(s text, fmt text) RETURNS timestamp
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    t timestamp;
+    y integer;
+    cur integer := extract(year FROM oracompat.sysdate())::integer;
+    century integer;
+BEGIN
+    IF s IS NULL OR fmt IS NULL THEN
+        RETURN NULL;
+    END IF;
+    t := to_timestamp(s, regexp_replace(fmt, 'R{2,4}', 'YYYY', 'gi'))::timestamp;
+    y := extract(year FROM t)::integer;
+    IF fmt !~* 'RR' OR y >= 100 THEN
+        RETURN t;
+    END IF;
+    century := cur / 100 * 100;
+    IF cur % 100 < 50 THEN
+        century := CASE WHEN y < 50 THEN century ELSE century - 100 END;
+    ELSE
+        century := CASE WHEN y < 50 THEN century + 100 ELSE century END;
+    END IF;
+    RETURN t + make_interval(years => century);
+END
+$$;

@@ -57,6 +57,7 @@ class TypeDecl:
     elem: TypeRef | None = None
     index: TypeRef | None = None
     line: int = 0
+    limit: Toks | None = None  # VARRAY(n): the size limit
 
     @property
     def element(self) -> TypeRef:
@@ -216,6 +217,7 @@ class Forall(Stmt):
     indices_of: Toks | None  # INDICES OF / VALUES OF collection
     values_of: bool
     stmt: Stmt
+    save_exceptions: bool = False  # SAVE EXCEPTIONS: every iteration runs, failures collected
 
 
 @dataclass

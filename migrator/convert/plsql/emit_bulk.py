@@ -124,9 +124,83 @@ class BulkMixin(EmitterState):
         else:
             head = f"FOR {var} IN {self.expr(st.lo, scope)}..{self.expr(st.hi, scope)} LOOP"
         with self.within(in_forall=True):
-            body = self.stmt(st.stmt, inner, ind + IND)
+            body = self.stmt(st.stmt, inner, ind + IND * (3 if st.save_exceptions else 1))
         reset = [f"{ind}sql__rowcount := 0;"] if self.uses_sql_rowcount else []
-        return reset + [f"{ind}{head}"] + body + [f"{ind}END LOOP;"]
+        per_row = self.bulk_rowcount_lines(ind + IND) if self.uses_bulk_rowcount() else []
+        if per_row:
+            reset.append(f"{ind}sql__bulk_rowcount := '{{}}';")
+        if not st.save_exceptions:
+            return reset + [f"{ind}{head}"] + body + per_row + [f"{ind}END LOOP;"]
+        return reset + self.save_exceptions(head, body, per_row, ind)
+
+    # ---- SAVE EXCEPTIONS, SQL%BULK_EXCEPTIONS, SQL%BULK_ROWCOUNT -------------------------------------
+    def save_exceptions(self, head: str, body: list[str], per_row: list[str], ind: str) -> list[str]:
+        """FORALL ... SAVE EXCEPTIONS: each iteration in a block of its own (a failed one is rolled
+        back, as Oracle rolls back a failed statement), its failure recorded in
+        SQL%BULK_EXCEPTIONS (ERROR_INDEX the iteration, ERROR_CODE Oracle's positive error number);
+        after the last one, ORA-24381 when any failed."""
+        self.frame.extra_decls += ["sql__bulk_exceptions jsonb := '[]';", "forall__iteration integer;"]
+        record = (
+            "sql__bulk_exceptions := sql__bulk_exceptions || jsonb_build_object('error_index', forall__iteration, "
+            "'error_code', -oracompat.sqlcode(SQLSTATE));"
+        )
+        return (
+            [f"{ind}sql__bulk_exceptions := '[]';", f"{ind}forall__iteration := 0;", f"{ind}{head}"]
+            + [f"{ind}{IND}forall__iteration := forall__iteration + 1;", f"{ind}{IND}BEGIN"]
+            + body
+            + [f"{ind}{IND}EXCEPTION WHEN OTHERS THEN", f"{ind}{IND * 2}{record}", f"{ind}{IND}END;"]
+            + per_row
+            + [f"{ind}END LOOP;"]
+            + (
+                [f"{ind}bulk__failed := jsonb_array_length(sql__bulk_exceptions) > 0;"]
+                if self.frame.bulk_deferred  # the block raises it after the work is kept (emit_stmt)
+                else [
+                    f"{ind}IF jsonb_array_length(sql__bulk_exceptions) > 0 THEN",
+                    f"{ind}{IND}RAISE EXCEPTION 'error(s) in array DML' USING ERRCODE = 'OS381';",
+                    f"{ind}END IF;",
+                ]
+            )
+        )
+
+    def uses_bulk_rowcount(self) -> bool:
+        if self.bulk_rowcount:
+            self.frame.extra_decls.append("sql__bulk_rowcount integer[] := '{}';")
+        return self.bulk_rowcount
+
+    def bulk_rowcount_lines(self, ind: str) -> list[str]:
+        """SQL%BULK_ROWCOUNT(i): the rows the i-th iteration processed."""
+        self.frame.extra_decls.append("forall__rows integer;")
+        return [
+            f"{ind}GET DIAGNOSTICS forall__rows = ROW_COUNT;",
+            f"{ind}sql__bulk_rowcount := array_append(sql__bulk_rowcount, forall__rows);",
+        ]
+
+    def bulk_attribute(self, attr: str, toks, j: int, scope) -> tuple[str, int, str]:
+        """SQL%BULK_EXCEPTIONS.COUNT, SQL%BULK_EXCEPTIONS(i).ERROR_INDEX / ERROR_CODE,
+        SQL%BULK_ROWCOUNT(i)."""
+        if attr == "BULK_ROWCOUNT":
+            self.frame.extra_decls.append("sql__bulk_rowcount integer[] := '{}';")
+            if j < len(toks) and toks[j].is_op("("):
+                inner, j = self.paren_at(toks, j)
+                return f"sql__bulk_rowcount[{self.expr(inner, scope)}]", j, "NUMBER"
+            self.unconverted("SQL%BULK_ROWCOUNT", "SQL%BULK_ROWCOUNT without an index", toks[j - 1])
+            return unconverted_marker("SQL%BULK_ROWCOUNT"), j, ""
+        self.frame.extra_decls.append("sql__bulk_exceptions jsonb := '[]';")
+        if j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].is_word("COUNT"):
+            return "jsonb_array_length(sql__bulk_exceptions)", j + 2, "NUMBER"
+        if j < len(toks) and toks[j].is_op("("):
+            inner, k = self.paren_at(toks, j)
+            if k + 1 < len(toks) and toks[k].is_op(".") and toks[k + 1].is_word("ERROR_INDEX", "ERROR_CODE"):
+                field = toks[k + 1].upper.lower()
+                return (
+                    f"((sql__bulk_exceptions -> (({self.expr(inner, scope)}) - 1)::integer ->> '{field}')::integer)",
+                    k + 2,
+                    "NUMBER",
+                )
+        self.unconverted(
+            "SQL%BULK_EXCEPTIONS", "only .COUNT and (i).ERROR_INDEX / (i).ERROR_CODE are read", toks[j - 1]
+        )
+        return unconverted_marker("SQL%BULK_EXCEPTIONS"), j, ""
 
     def forall_rowcount_lines(self, ind: str) -> list[str]:
         """Oracle: SQL%ROWCOUNT after FORALL is the total of all its iterations."""

@@ -1,8 +1,8 @@
 """Procedure-call statements: calls of standalone, package and lifted routines (CALL or PERFORM,
 OUT arguments written back), each bound to the callee's converted signature as Oracle binds it and
 its arguments converted where PostgreSQL would not pass them (rule plsql.call_conversion; calls in
-expressions are `sql/implicit.py`), object methods, DBMS_OUTPUT (rule plsql.dbms_output) and
-DBMS_LOCK.SLEEP. RAISE_APPLICATION_ERROR is `emit_exceptions`; collection
+expressions are `sql/implicit.py`), object methods, DBMS_OUTPUT (rule plsql.dbms_output); other
+Oracle-supplied packages are `emit_supplied`. RAISE_APPLICATION_ERROR is `emit_exceptions`; collection
 EXTEND/DELETE/TRIM are `emit_collections`."""
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ class CallMixin(EmitterState):
             return self.dbms_output(up[1], st, scope, ind)
         if up == ("RAISE_APPLICATION_ERROR",):
             return self.raise_app_error(st, scope, ind)
-        if up in (("DBMS_LOCK", "SLEEP"), ("DBMS_SESSION", "SLEEP")):
-            return [f"{ind}PERFORM pg_sleep({self.call_args(st.args, scope)[0]});"]
+        if (supplied := self.supplied_call(parts, st, scope, ind)) is not None:  # DBMS_LOB ... (emit_supplied)
+            return supplied
+        if (nested := self.nested_call(parts, st, scope, ind)) is not None:  # enclosing variables (emit_nested)
+            return nested
         sym = scope.get(parts[0])
         if (
             len(parts) == 2
@@ -50,9 +52,6 @@ class CallMixin(EmitterState):
 
     def procedure_call(self, parts, st, scope, ind):
         target, kind, sigs = self.resolve_routine(parts, scope)
-        if parts[0].upper().startswith(("DBMS_", "UTL_", "APEX_", "OWA_", "HTP")) and kind is None:
-            self.unconverted("Oracle supplied package", f"{label(parts)} has no PostgreSQL equivalent", st.line)
-            return [f"{ind}{unconverted_marker('supplied package call', label(parts))};"]
         pieces = [
             (norm_name(a[0]), a[2:]) if len(a) > 2 and a[1].is_op("=>") else (None, a)
             for a in (split_top_level(st.args) if st.args else [])

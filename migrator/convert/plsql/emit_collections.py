@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
-from migrator.convert.plsql.naming import oracle_tokens, sql
+from migrator.convert.plsql.naming import derived, oracle_tokens, sql
 from migrator.convert.plsql.state import EmitterState
-from migrator.convert.plsql.symbols import Coll, PgType
+from migrator.convert.plsql.symbols import Coll, PgType, Scope
 from migrator.convert.plsql.targets import LValue
 from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
+# Words after TABLE(...) that are no alias of it.
+_NOT_ALIAS = ("WHERE", "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "GROUP", "ORDER", "UNION",
+              "MINUS", "INTERSECT", "CONNECT", "START", "HAVING", "FOR", "FETCH", "OFFSET", "LOOP", "INTO")  # fmt: skip
 
 
 class CollectionMixin(EmitterState):
@@ -34,9 +37,14 @@ class CollectionMixin(EmitterState):
     def key_text(self, coll, key: str) -> str:
         return f"(({key})::bigint)::text" if coll.numeric_keys else f"({key})::text"
 
-    def element(self, base: str, coll, idx: str):
-        elem = PgType(coll.elem_pg, coll.elem_ora, composite=coll.elem_composite)
+    def element(self, base: str, coll, idx: str, *, checked: bool = False):
+        """An element's value (and type). `checked`: a read, which raises as Oracle's does where the
+        subscript is out of range (PostgreSQL would read NULL); an assignment target is unchecked."""
+        elem = PgType(coll.elem_pg, coll.elem_ora, composite=coll.elem_composite, object_key=coll.elem_object)
         if coll.kind == "array":
+            if checked:
+                limit = f", {coll.limit}" if coll.limit is not None else ""
+                return f"oracompat.arr_get({base}, {idx}{limit})", elem
             return f"{base}[{idx}]", elem
         raw = f"oracompat.aa_get({base}, {self.key_text(coll, idx)})"
         if coll.elem_composite:
@@ -72,7 +80,8 @@ class CollectionMixin(EmitterState):
             return f"(CASE WHEN {n} > 0 THEN 1 END)"
         if method == "LAST":
             return f"nullif({n}, 0)"
-        return "NULL"  # LIMIT: a nested table's is NULL; a VARRAY's declared size is not tracked
+        # LIMIT: a VARRAY's declared size; a nested table's is NULL
+        return str(coll.limit) if coll.limit is not None else "NULL"
 
     def indexed_method(self, base: str, coll: Coll, method: str, arg: str) -> str:
         """EXISTS(i), NEXT(i), PRIOR(i)."""
@@ -91,7 +100,12 @@ class CollectionMixin(EmitterState):
         if (off := self.rule_off("plsql.collections", "constructor", ptype.ora or ptype.pg, toks[j])) is not None:
             return off, j2, ""
         self.ctx.applied("plsql.collections")
-        if ptype.coll is None:  # object type constructor
+        if ptype.coll is None:  # object type constructor: a user-defined one with this arity, or the attributes
+            if ptype.object_key is not None and any(
+                r.flavour == "CONSTRUCTOR" and len(r.params) == len(args)
+                for r in self.object_methods(ptype.object_key).get(ptype.object_key[1], [])
+            ):
+                return f"{sql(derived(ptype.object_key, 'new'))}({', '.join(args)})", j2, ""
             return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""
         if ptype.coll.kind == "assoc":
             self.unconverted("associative array constructor", "qualified expressions for INDEX BY tables", toks[j])
@@ -99,6 +113,62 @@ class CollectionMixin(EmitterState):
         if not args:
             return f"'{{}}'::{self.castable(ptype.pg)}", j2, ""
         return f"ARRAY[{', '.join(args)}]::{self.castable(ptype.pg)}", j2, ""
+
+    # ---- TABLE(collection) in a query ------------------------------------------------------------------
+    def table_collection(self, toks, i, scope, ph, types):
+        """``TABLE(coll)`` / ``TABLE(f(...))`` in a FROM clause → a derived table (LATERAL, since the
+        collection may come from an earlier FROM item) whose rows are the elements: a scalar
+        element is the column COLUMN_VALUE, a record's or object's fields are columns. A
+        PIPELINED function is read as the set it returns, any other collection through unnest."""
+        inner, j = self.paren_at(toks, i + 1)
+        found = self.collection_of(inner, scope)
+        if found is None:
+            return None
+        coll, setof = found
+        if (off := self.rule_off("plsql.collections", "TABLE()", "TABLE(...)", toks[i])) is not None:
+            return self.placeholder(off, ph, types), j
+        self.ctx.applied("plsql.collections")
+        value = self.expr(inner, scope)
+        source = value if setof else f"unnest({value})"
+        self.temp_counter += 1
+        if coll.elem_composite:
+            text = f"LATERAL (SELECT * FROM {source})"
+        else:
+            text = f"LATERAL (SELECT u.column_value FROM {source} AS u(column_value))"
+        nxt = toks[j] if j < len(toks) else None
+        if nxt is None or not (nxt.kind in ("word", "qident") and not nxt.is_word(*_NOT_ALIAS)):
+            text += f" AS table__{self.temp_counter}"  # PostgreSQL before 16 needs an alias
+        return self.placeholder(text, ph, types), j
+
+    def collection_of(self, inner, scope) -> tuple[Coll, bool] | None:
+        """(the collection's element description, whether it is a PIPELINED function's set) for the
+        argument of TABLE(), when it is a collection variable or a call of a routine returning one."""
+        if not inner or inner[0].kind not in ("word", "qident"):
+            return None
+        parts, k = self.chain(inner, 0)
+        if k == len(inner):  # a variable
+            t = self.value_type(parts, scope)
+            return (t.coll, False) if t is not None and t.coll is not None and t.coll.kind == "array" else None
+        if k >= len(inner) or not inner[k].is_op("("):
+            return None
+        _, kind, sigs = self.resolve_routine(parts, scope)
+        if kind != "FUNCTION" or not sigs or sigs[0].returns is None:
+            return None
+        r = sigs[0]
+        t = self.routine_type(parts, r.returns, scope)
+        return (t.coll, bool(r.pipelined)) if t.coll is not None and t.coll.kind == "array" else None
+
+    def routine_type(self, parts, tref, scope) -> PgType:
+        """A type named in a called routine's signature, resolved where the routine is declared
+        (a package's own types are unqualified there)."""
+        ref = self.package_member(parts)
+        if ref is None:
+            return self.resolve_type(tref, scope if len(parts) == 1 else Scope())
+        saved, self.pkg = self.pkg, ref[0]
+        try:
+            return self.resolve_type(tref, Scope(self.pkg_scope((ref[0],))))
+        finally:
+            self.pkg = saved
 
     # ---- EXTEND, DELETE, TRIM as statements ----------------------------------------------------------
     def coll_statement(self, parts, st, scope, ind):

@@ -4,7 +4,7 @@ Exceptions and EXCEPTION_INIT are `emit_exceptions`; nested subprograms `emit_ne
 from __future__ import annotations
 
 from harness.quoting import quote_ident
-from migrator.convert.context import unconverted_marker
+from migrator.convert.context import MARKER_TOKEN, unconverted_marker
 from migrator.convert.datatypes import map_type
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, derived, sql
@@ -37,6 +37,9 @@ class DeclMixin(EmitterState):
             st = self.schema_collection_type(parts)
             if st is not None:
                 return st
+            supplied = self.supplied_type(parts, text)  # DBMS_SQL.VARCHAR2_TABLE, UTL_FILE.FILE_TYPE ...
+            if supplied is not None:
+                return supplied
         return builtin(text, self.ctx)
 
     def anchored(self, name: list[str], which: str, scope: Scope) -> PgType:
@@ -51,15 +54,25 @@ class DeclMixin(EmitterState):
                 return sym.type
         ref = self.package_ref(name) if len(name) > 1 else None
         if ref is not None and ref[1].type is not None:
-            return ref[1].type
+            if not ref[2]:
+                return ref[1].type
+            field = self.field_type(ref[1].type, ref[2])  # pkg.rec_var.field%TYPE
+            if field is not None:
+                return field
         if len(name) == 2:
             sym = scope.get(name[0])
             if sym is not None and sym.kind in ("var", "param"):
-                return PgType(f"{sql(tuple(name))}%TYPE")
+                field = self.field_type(sym.type, name[1:]) if sym.type is not None else None
+                return field or PgType(f"{sql(tuple(name))}%TYPE")
         col = self.column_type(name)
         if col is not None:
             return PgType(map_type(col, self.ctx), col)
         return PgType(f"{sql(tuple(name))}%TYPE")
+
+    def field_type(self, t: PgType, path: list[str]) -> PgType | None:
+        """The type of a record's field (one level), from the Oracle types the record keeps."""
+        ora = (t.fields or {}).get(path[0]) if len(path) == 1 else None
+        return builtin(ora, self.ctx) if ora else None
 
     def table_columns(self, name: tuple[str, ...]) -> dict | None:
         """Columns of the table named by plain parts."""
@@ -85,16 +98,26 @@ class DeclMixin(EmitterState):
         info = entry.info["plsql_type"]
         pgname = sql((entry.schema, entry.name))
         if info["kind"] == "object":
-            return PgType(pgname, composite=True, object_key=(entry.schema, entry.name))
-        elem = builtin(info["elem"], self.ctx)
-        return PgType(pgname, coll=Coll("array", elem.pg, info["elem"], elem_composite=elem.composite))
+            fields = dict(info.get("attrs") or {})
+            return PgType(pgname, composite=True, object_key=(entry.schema, entry.name), fields=fields)
+        elem = self.schema_collection_type(info["elem"].split(".")) if "(" not in info["elem"] else None
+        if elem is None or elem.coll is not None:
+            elem = builtin(info["elem"], self.ctx)
+        coll = Coll("array", elem.pg, info["elem"], elem_composite=elem.composite, elem_object=elem.object_key)
+        coll.limit = info.get("limit")
+        return PgType(pgname, coll=coll)
 
     def type_decl(self, d: A.TypeDecl, scope: Scope, owner: Owner) -> Sym:
-        """A local/package TYPE → symbol; record types are created as composite types first."""
+        """A local/package TYPE → symbol; record types are created as composite types first, and a
+        package's SUBTYPEs of scalar types and its nested table / VARRAY types as domains in the
+        package's schema (so other units name the same type)."""
+        package_level = len(owner) == 1
         if d.kind == "refcursor":
             t = PgType("refcursor", refcursor=True)
         elif d.kind == "subtype":
             t = self.resolve_type(d.element, scope)
+            if package_level and self.domain_base(t):
+                t = self.create_domain(owner, d, t.pg, t)
         elif d.kind == "record":
             t = PgType(sql(derived(owner, d.name)), composite=True)
             t.fields = self.create_record_type(t.pg, d, scope)
@@ -105,8 +128,32 @@ class DeclMixin(EmitterState):
                 numeric = not idx.startswith(("VARCHAR", "STRING", "NVARCHAR", "CHAR", "LONG"))
                 t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
             else:
-                t = PgType(f"{elem.pg}[]", coll=Coll("array", elem.pg, elem.ora, elem_composite=elem.composite))
+                coll = Coll("array", elem.pg, elem.ora, elem_composite=elem.composite, elem_object=elem.object_key)
+                if d.kind == "varray" and d.limit is not None:
+                    coll.limit = self.int_arg(d.limit)
+                t = PgType(f"{elem.pg}[]", coll=coll)
+                if package_level and "%" not in elem.pg and MARKER_TOKEN not in elem.pg:
+                    t = self.create_domain(owner, d, t.pg, t)
         return scope.add(Sym(d.name, "type", t))
+
+    @staticmethod
+    def domain_base(t: PgType) -> bool:
+        """A type a SUBTYPE can be a domain over: a scalar one (records, collections and cursors
+        stay what they are)."""
+        return not (t.coll or t.composite or t.refcursor or "%" in t.pg or MARKER_TOKEN in t.pg or t.base)
+
+    def create_domain(self, owner: Owner, d: A.TypeDecl, base: str, t: PgType) -> PgType:
+        """CREATE DOMAIN <package>.<name> AS <base> (unless only the scope is being built)."""
+        if not self.ctx.enabled("plsql.package"):
+            return t  # the type itself, inline, as a local declaration's
+        self.ctx.applied("plsql.package")
+        name = sql(derived(owner, d.name))
+        check = ""
+        if (n := t.coll.limit if t.coll is not None else None) is not None:
+            check = f" CHECK (cardinality(VALUE) <= {n})"  # Oracle: SUBSCRIPT_OUTSIDE_LIMIT past it
+        if not self.suppress_pre:
+            self.pre.append(f"DROP DOMAIN IF EXISTS {name} CASCADE;\nCREATE DOMAIN {name} AS {base}{check};")
+        return PgType(name, t.ora, coll=t.coll, fields=t.fields, base=base)
 
     def create_record_type(self, pgname: str, d: A.TypeDecl, scope: Scope) -> dict[str, str]:
         """Creates the composite type (unless suppressed); returns its fields' Oracle types."""
@@ -162,7 +209,7 @@ class DeclMixin(EmitterState):
         if d.not_null:
             parts.append("NOT NULL")
         if d.default:
-            parts.append(":= " + self.expr(d.default, scope))
+            parts.append(":= " + self.value_expr(d.default, scope, t.ora))  # emit_stmt: CHAR, RAW
         elif t.coll is not None and t.coll.kind == "assoc":
             parts.append(":= '{}'::jsonb")  # an INDEX BY table starts empty, never NULL
         return " ".join(parts) + ";"

@@ -96,7 +96,9 @@ class ExceptionMixin(EmitterState):
                     return psym
             return None
         ref = self.package_ref(list(parts))
-        return ref[1] if ref is not None and ref[1].kind == "exception" else None
+        if ref is not None and ref[1].kind == "exception":
+            return ref[1]
+        return self.supplied_exception(parts)  # DBMS_ASSERT.INVALID_SQL_NAME ... (emit_supplied)
 
     def raise_app_error(self, st, scope, ind):
         if not self.ctx.enabled("plsql.raise_application_error"):
@@ -128,10 +130,19 @@ class ExceptionMixin(EmitterState):
                 conds.extend(self.handler_conditions(name, scope, h.line))
             out.append(f"{ind}{IND}WHEN {' OR '.join(dict.fromkeys(conds))} THEN")
             diag = self.diag_needs(conds)
-            with self.within(in_handler=True, handler_diag=diag):
+            err = {"context": False}
+            with self.within(in_handler=True, handler_diag=diag, handler_error=err):
                 body = self.stmts(h.body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"]
             if diag is not None and diag["used"]:
                 body = self.diag_wrap(body, diag, ind + IND * 2)
+            first = self.handler_error_lines(err, ind + IND * 3)
+            if first:  # the handler's error context, for FORMAT_ERROR_BACKTRACE (emit_supplied)
+                body = (
+                    [f"{ind}{IND * 2}DECLARE", f"{ind}{IND * 3}error__context text;", f"{ind}{IND * 2}BEGIN"]
+                    + first
+                    + [IND + line for line in body]
+                    + [f"{ind}{IND * 2}END;"]
+                )
             out.extend(body)
         return out
 

@@ -1,13 +1,17 @@
 """Nested subprograms: lifted to top-level routines named ``<outer>__<inner>``.
 
-A lifted routine cannot see its parent's variables, so a nested subprogram that reads or writes
-them is marked unconverted (listing the names) instead of being lifted with a changed meaning.
+A lifted routine cannot see its parent's variables, so those it uses are passed to it: as leading
+IN parameters of a function that only reads them, as leading INOUT parameters of a procedure (its
+writes come back to the caller's variables, as they would in Oracle). Every call adds them, and a
+nested subprogram that calls another passes on what the other needs. A function that writes an
+enclosing variable, and one that uses an enclosing cursor, are marked unconverted instead.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, derived, label, sql
@@ -34,6 +38,39 @@ def words_in(node, acc: set[str]) -> set[str]:
     return acc
 
 
+def anchored_type(name: str) -> list[Token]:
+    """`name%TYPE`, resolved in the enclosing scope: the variable's own type."""
+    return [Token("word", name, 0, 0), Token("op", "%", 0, 0), Token("word", "TYPE", 0, 0)]
+
+
+def assigned_names(node) -> set[str]:
+    """Names a subtree may write: assignment and INTO targets, arguments of procedure calls and
+    collections whose EXTEND/DELETE/TRIM it calls (conservative)."""
+    out: set[str] = set()
+    if isinstance(node, A.Assign) and node.target and node.target[0].kind in ("word", "qident"):
+        out.add(norm_name(node.target[0]))
+    elif isinstance(node, A.Fetch):
+        out |= {norm_name(t[0]) for t in node.into if t}
+    elif isinstance(node, A.Sql):
+        into = next((k for k, t in enumerate(node.toks) if t.is_word("INTO")), None)
+        out |= (
+            {norm_name(t) for t in node.toks[into + 1 :] if t.kind in ("word", "qident")} if into is not None else set()
+        )
+    elif isinstance(node, A.Call):
+        out |= words_in(node.args or [], set()) | ({norm_name(node.name[0])} if node.name else set())
+    elif isinstance(node, A.ExecImmediate):
+        out |= {norm_name(t[0]) for t in node.into if t}
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            out |= assigned_names(x)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, Token):
+        for f in dataclasses.fields(node):
+            value = getattr(node, f.name)
+            if isinstance(value, (list, A.Stmt, A.Block)) and f.name not in ("target", "toks", "into", "args", "name"):
+                out |= assigned_names(value)
+    return out
+
+
 def outer_locals(scope: Scope) -> set[str]:
     names: set[str] = set()
     s: Scope | None = scope
@@ -55,20 +92,47 @@ class NestedMixin(EmitterState):
         self.ctx.local_routines[lifted] = distinct([signature(self, x, lifted, scope) for x in sym.sigs])
         if r.block is None:
             return  # forward declaration
+        if (off := self.rule_off("plsql.nested_subprogram", "nested subprogram", r.name, r.line)) is not None:
+            self.pre.append(off + ";")
+            return
+        self.ctx.applied("plsql.nested_subprogram")
         own = {p.name for p in r.params} | {getattr(d, "name", "") for d in r.block.decls}
         used = words_in(r.block, set()) - own
-        clash = sorted(used & outer_locals(scope))
-        if clash:
+        for name in sorted(used):  # what the nested subprograms it calls need, it needs too
+            callee = scope.get(name)
+            if callee is not None and callee.kind == "routine":
+                used |= set(callee.extras)
+        extras = sorted((used - own) & outer_locals(scope))
+        cursors = [n for n in extras if (s := scope.get(n)) is not None and s.kind == "cursor"]
+        written = sorted(set(extras) & assigned_names(r.block)) if r.kind == "FUNCTION" else []
+        if cursors or written:
+            what = f"the enclosing cursor(s) {', '.join(cursors)}" if cursors else f"writes {', '.join(written)}"
             self.unconverted(
                 "nested subprogram",
-                f"{r.name} uses the enclosing routine's variables "
-                f"{', '.join(clash)}; it cannot be lifted to {label(lifted)}",
+                f"{r.name} uses the enclosing routine's variables ({what}); it cannot be lifted to {label(lifted)}",
                 r.line,
             )
             self.pre.append(unconverted_marker("nested subprogram", r.name) + ";")
             return
-        self.pre.append(self.lift(r, lifted, scope))
-        self.ctx.note(f"nested {r.kind.lower()} {r.name} lifted to {sql(lifted)}")
+        sym.extras = tuple(extras)
+        mode = "INOUT" if r.kind == "PROCEDURE" else "IN"
+        anchored = [A.Param(n, mode, A.TypeRef(anchored_type(n))) for n in extras]  # typed as the variable
+        self.pre.append(self.lift(dataclasses.replace(r, params=anchored + list(r.params)), lifted, scope))
+        passed = f" (the enclosing {', '.join(extras)} passed {mode} first)" if extras else ""
+        self.ctx.note(f"nested {r.kind.lower()} {r.name} lifted to {sql(lifted)}{passed}")
+
+    def nested_call_args(self, sym: Sym, args: list[str]) -> list[str]:
+        """A call's arguments with the enclosing variables a lifted subprogram takes first."""
+        return [quote_ident(n) for n in sym.extras] + args
+
+    def nested_call(self, parts, st: A.Call, scope: Scope, ind: str) -> list[str] | None:
+        """CALL of a lifted nested procedure that takes enclosing variables (others: emit_call)."""
+        sym = scope.get(parts[0]) if len(parts) == 1 else None
+        if sym is None or sym.kind != "routine" or not sym.extras or sym.routine is None:
+            return None
+        args = self.nested_call_args(sym, self.call_args(st.args, scope))
+        verb = "CALL" if sym.sigs and sym.sigs[0].kind == "PROCEDURE" else "PERFORM"
+        return [f"{ind}{verb} {sql(sym.routine)}({', '.join(args)});"]
 
     def lift(self, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:
         from migrator.convert.plsql.emit_routine import RoutineEmitter

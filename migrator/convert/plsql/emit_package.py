@@ -85,13 +85,19 @@ class PackageMixin(EmitterState):
         saved, self.suppress_pre = self.suppress_pre, True
         saved_pkg, self.pkg = self.pkg, key
         try:
-            for d in info["types"].values():
-                self.type_decl(d, scope, (key,))
             for name, state in info["exceptions"].items():
                 scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
             for name, code in info.get("exception_init", {}).items():
                 scope.add(self.exception_init_sym(name, A.Pragma("EXCEPTION_INIT", [[], code]), (key,)))
-            for d in info["vars"].values():
+            # in declaration order (a type may be anchored to a variable: SUBTYPE t IS g%TYPE)
+            order = list(dict.fromkeys(info.get("spec_order", []) + info.get("body_order", [])))
+            order += [("type", n) for n in info["types"] if ("type", n) not in order]
+            order += [("var", n) for n in info["vars"] if ("var", n) not in order]
+            for what, name in order:
+                if what == "type":
+                    self.type_decl(info["types"][name], scope, (key,))
+                    continue
+                d = info["vars"][name]
                 t = self.resolve_type(d.type, scope)
                 scope.add(
                     Sym(
@@ -187,8 +193,11 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
     info = em.package_info((pkg,)) or {"vars": {}}
     flag = pg_string(state_key(schema, pkg, "_initialized"))
     decls, sets = [], []
+    # the spec's version knows only the spec's variables (the body's may name what the spec does
+    # not depend on); the body's replaces it with all of them and the initialisation section
+    names = set(info.get("spec_vars", [])) if not p.is_body else None
     for name, d in info["vars"].items():
-        if d.constant:
+        if d.constant or (names is not None and name not in names):
             continue
         sym = scope.names[name]
         default = ""

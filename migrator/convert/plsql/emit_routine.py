@@ -156,7 +156,7 @@ class RoutineEmitter:
         out = []
         for p in r.params:
             t = scope.names[p.name].type
-            if p.mode != "OUT" and t is not None and t.pg.startswith(("varchar", "char", "text", "character")):
+            if p.mode != "OUT" and t is not None and t.plain_pg.startswith(("varchar", "char", "text", "character")):
                 out.append(f"{quote_ident(p.name)} := nullif({quote_ident(p.name)}, '');")
         if out:
             em.ctx.applied("plsql.empty_string_params")

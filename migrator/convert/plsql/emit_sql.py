@@ -97,6 +97,11 @@ class SqlMixin(EmitterState):
             and cur + 2 < len(toks) + 1
             and toks[cur + 1].is_word("OF")
         ):
+            if (
+                off := self.rule_off("plsql.where_current_of", "WHERE CURRENT OF", " ".join(t.text for t in toks))
+            ) is not None:
+                return [f"{ind}{off};"]
+            self.ctx.applied("plsql.where_current_of")  # the cursor's name is its portal's (PL/pgSQL)
             suffix = f" WHERE CURRENT OF {quote_ident(norm_name(toks[cur + 2]))}"
             toks = toks[: cur - 1] + toks[cur + 3 :]
         k = find_top_level(toks, "RETURNING", "RETURN")

@@ -4,6 +4,8 @@ method emits which statement class is `emitter.STATEMENTS`."""
 
 from __future__ import annotations
 
+import re
+
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
@@ -11,9 +13,11 @@ from migrator.convert.plsql.naming import Owner, label, sql, target_text
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
+from migrator.convert.sql.expression_types import CHAR_TYPE
 from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
+RAW_TYPE = re.compile(r"^(RAW\s*\(|LONG\s+RAW|BLOB)")
 
 
 class StmtMixin(EmitterState):
@@ -28,6 +32,16 @@ class StmtMixin(EmitterState):
             out.extend(lines)
         return out
 
+    def text_valued(self, toks, scope) -> bool:
+        """A string literal or a variable of a character type."""
+        if len(toks) != 1:
+            return False
+        if toks[0].kind == "string":
+            return True
+        sym = scope.get(norm_name(toks[0])) if toks[0].kind in ("word", "qident") else None
+        ora = (sym.type.ora if sym is not None and sym.type is not None else "").upper()
+        return ora.startswith(("VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "CLOB"))
+
     def label_prefix(self, st, ind: str) -> list[str]:
         return [f"{ind}<<{quote_ident(st.label)}>>"] if st.label else []
 
@@ -41,7 +55,9 @@ class StmtMixin(EmitterState):
             if alias:
                 return [f"{ind}{alias}{target_text(st.target[1:])} := {self.expr(st.value, scope)};"]
         lv = self.lvalue(st.target, scope)
-        value = self.expr(st.value, scope)
+        target = scope.get(norm_name(st.target[0])) if len(st.target) == 1 and st.target[0].kind != "bind" else None
+        target_ora = target.type.ora if target is not None and target.type is not None else ""
+        value = self.value_expr(st.value, scope, target_ora)
         if lv.target.startswith("aa:"):
             return (
                 [f"{ind}{s}" for s in lv.setup]
@@ -137,14 +153,36 @@ class StmtMixin(EmitterState):
             return [f"{ind}{line}" for line in self.trigger_return()]
         if self.frame.pipelined:
             return [f"{ind}RETURN;"]
+        if self.frame.returns_self:  # a constructor's RETURN
+            return [f"{ind}RETURN self;"]
         if st.value is None:
             return [f"{ind}RETURN;"]
-        return [f"{ind}RETURN {self.expr(st.value, scope)};"]
+        return [f"{ind}RETURN {self.value_expr(st.value, scope)};"]
+
+    def value_expr(self, toks, scope, target_ora: str = "") -> str:
+        """A value that is assigned or returned. A CHAR(n) variable keeps its blanks when Oracle
+        assigns it to a VARCHAR2 (PostgreSQL's char → varchar cast drops them): its padded text is
+        assigned, which a char(n) target pads again anyway (rule expr.char_semantics). Text assigned
+        to a RAW is read as hex, as Oracle's implicit HEXTORAW does (rule expr.raw_hex)."""
+        text = self.expr(toks, scope)
+        if RAW_TYPE.match(target_ora.upper()) and self.text_valued(toks, scope) and self.ctx.enabled("expr.raw_hex"):
+            self.ctx.applied("expr.raw_hex")
+            return f"decode({text}, 'hex')"
+        if len(toks) == 1 and toks[0].kind in ("word", "qident"):
+            sym = scope.get(norm_name(toks[0]))
+            ora = (sym.type.ora if sym is not None and sym.type is not None else "").upper()
+            if CHAR_TYPE.match(ora) and self.ctx.enabled("expr.char_semantics"):
+                self.ctx.applied("expr.char_semantics")
+                return f"oracompat.to_text({text})"
+        return text
 
     # ---- exceptions ------------------------------------------------------------------------
     # ---- blocks ----------------------------------------------------------------------------
     def block_lines(self, block: A.Block, scope: Scope, ind: str, owner: Owner) -> list[str]:
         decls = self.declarations(block.decls, scope, owner)
+        deferred = self.bulk_errors_handled(block, scope)  # (after the declarations: its exceptions)
+        if deferred is not None:
+            return self.block_with_bulk_errors(block, scope, ind, decls, *deferred)
         first = block.body[0] if block.body else None
         if block.handlers and isinstance(first, A.Sql) and first.toks[0].is_word("SAVEPOINT") and len(first.toks) == 2:
             # SAVEPOINT as a block's first statement + ROLLBACK TO it in the handlers is exactly what
@@ -159,6 +197,45 @@ class StmtMixin(EmitterState):
         if block.handlers:
             out.extend(self.handler_lines(block.handlers, scope, ind))
         out.append(f"{ind}END;")
+        return out
+
+    def bulk_errors_handled(self, block: A.Block, scope: Scope) -> tuple[int, A.Handler] | None:
+        """(index of a FORALL ... SAVE EXCEPTIONS in the block's statements, the handler of the
+        block that catches its ORA-24381), when there are both."""
+        k = next((i for i, st in enumerate(block.body) if isinstance(st, A.Forall) and st.save_exceptions), None)
+        if k is None or not block.handlers:
+            return None
+        for h in block.handlers:
+            for name in h.names:
+                if name == ("others",):
+                    return k, h
+                sym = self.exception_lookup(name, scope)
+                if sym is not None and sym.sqlstate == "OS381":
+                    return k, h
+        return None
+
+    def block_with_bulk_errors(self, block: A.Block, scope: Scope, ind: str, decls: list[str], k: int, h: A.Handler):
+        """A block whose FORALL ... SAVE EXCEPTIONS fails in some iterations and whose handler
+        catches ORA-24381. In Oracle the handler runs with the successful iterations (and the work
+        before them) kept; a PL/pgSQL handler would roll its block back. So the block's work runs
+        in an inner block (its handlers for any other error), and ORA-24381 is raised after it, in a
+        block of its own whose only handler is that one: nothing is undone, and what the handler
+        raises leaves the block as in Oracle (no sibling handler catches it)."""
+        self.ctx.applied("plsql.collections")
+        out = [f"{ind}<<{quote_ident(block.label)}>>"] if block.label else []
+        out += [f"{ind}DECLARE"] + [f"{ind}{IND}{d}" for d in decls] + [f"{ind}{IND}bulk__failed boolean := false;"]
+        out += [f"{ind}BEGIN", f"{ind}{IND}BEGIN"]
+        out += self.stmts(block.body[:k], scope, ind + IND * 2)
+        with self.within(bulk_deferred=True):
+            out += self.stmts([block.body[k]], scope, ind + IND * 2)
+        rest = self.stmts(block.body[k + 1 :], scope, ind + IND * 3)
+        if rest:
+            out += [f"{ind}{IND * 2}IF NOT bulk__failed THEN"] + rest + [f"{ind}{IND * 2}END IF;"]
+        out += self.handler_lines(block.handlers, scope, ind + IND)
+        out += [f"{ind}{IND}END;", f"{ind}{IND}IF bulk__failed THEN", f"{ind}{IND * 2}BEGIN"]
+        out += [f"{ind}{IND * 3}RAISE EXCEPTION 'error(s) in array DML' USING ERRCODE = 'OS381';"]
+        out += self.handler_lines([h], scope, ind + IND * 2)
+        out += [f"{ind}{IND * 2}END;", f"{ind}{IND}END IF;", f"{ind}END;"]
         return out
 
     def call_args(self, toks: list[Token] | None, scope) -> list[str]:

@@ -68,7 +68,10 @@ class TriggerMixin(EmitterState):
 
     def trigger_return(self) -> list[str]:
         t = self.this_trigger()
-        if not t.for_each_row or t.timing == "AFTER":
+        # An INSTEAD OF trigger (row-level in Oracle with or without FOR EACH ROW) returns the row:
+        # NULL would tell PostgreSQL that nothing was done, so the statement would report 0 rows
+        # where Oracle counts each row the trigger handled.
+        if (not t.for_each_row and t.timing != "INSTEAD OF") or t.timing == "AFTER":
             return ["RETURN NULL;"]
         events = {e for e, _ in t.events}
         if events == {"DELETE"}:

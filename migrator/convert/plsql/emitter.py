@@ -4,8 +4,8 @@ The Emitter is composed of one mixin per concern, each in the module named after
 (`exprs`, `values`), collections (`emit_collections`), assignment targets (`targets`), declarations (`emit_decl`), control flow
 (`emit_stmt`), exceptions (`emit_exceptions`), embedded SQL and cursors (`emit_sql`), bulk binds
 (`emit_bulk`), calls (`emit_call`), dynamic SQL (`emit_dyn`), nested subprograms
-(`emit_nested`), packages (`emit_package`), triggers (`emit_trigger`) and autonomous transactions
-(`emit_autonomous`). `STATEMENTS` maps each statement class of the tree to the method that emits
+(`emit_nested`), packages (`emit_package`), triggers (`emit_trigger`), autonomous transactions
+(`emit_autonomous`) and Oracle-supplied packages (`emit_supplied`). `STATEMENTS` maps each statement class of the tree to the method that emits
 it, so the emitter of a construct is found by its class name.
 
 State lives in two places (`state.py`). The unit's (`EmitterState`) lasts for the whole unit; the
@@ -32,6 +32,7 @@ from migrator.convert.plsql.emit_nested import NestedMixin
 from migrator.convert.plsql.emit_package import PackageMixin
 from migrator.convert.plsql.emit_sql import SqlMixin
 from migrator.convert.plsql.emit_stmt import StmtMixin
+from migrator.convert.plsql.emit_supplied import SuppliedMixin
 from migrator.convert.plsql.emit_trigger import TriggerMixin
 from migrator.convert.plsql.exprs import ExprMixin
 from migrator.convert.plsql.naming import Owner
@@ -61,6 +62,7 @@ class Emitter(
     PackageMixin,
     TriggerMixin,
     AutonomousMixin,
+    SuppliedMixin,
 ):
     def __init__(self, ctx: ConversionContext, schema: str, text: str, tokens: list[Token], pkg: str | None = None):
         self.ctx = ctx
@@ -76,6 +78,7 @@ class Emitter(
         self.suppress_pre = False
         self.tracked_cursors, self.uses_sql_rowcount, self.uses_put = self.prescan(tokens)
         self.sparse_names = self.sparse_scan(tokens)
+        self.bulk_rowcount = any(t.upper == "BULK_ROWCOUNT" for t in tokens)  # FORALL records each iteration's
         self.frame = RoutineFrame((schema,))  # the unit's own level, outside any routine
 
     # ---- routine frames ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import re
 
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import sqlconv
-from migrator.convert.plsql.naming import oracle_tokens
+from migrator.convert.plsql.naming import oracle_tokens, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.signatures import Arg
@@ -98,6 +98,12 @@ class ExprMixin(EmitterState):
             if t.kind == "bind":
                 i = self.walk_bind(toks, i, out, ph, types)
                 continue
+            if in_sql and t.is_word("TABLE") and i + 1 < n and toks[i + 1].is_op("("):
+                hit = self.table_collection(toks, i, scope, ph, types)  # TABLE(collection): emit_collections
+                if hit is not None:
+                    out.append(hit[0])
+                    i = hit[1]
+                    continue
             if t.kind in ("word", "qident") and not (out and out[-1].text == "." and out[-1].kind == "op"):
                 j = self.walk_name(toks, i, scope, out, ph, types, in_sql)
                 if j is not None:
@@ -129,6 +135,33 @@ class ExprMixin(EmitterState):
             return self.pkg, parts[0]
         return None
 
+    def called_bare(self, parts, toks, j, scope, in_sql: bool) -> bool:
+        """A sibling member or nested function named without parentheses: a call in PL/SQL (in SQL a
+        bare name is a column first)."""
+        if j < len(toks) and toks[j].is_op("(", "."):
+            return False
+        sym = scope.get(parts[0])
+        sigs = (
+            sym.sigs if sym is not None and sym.kind == "routine" else self.pkg_members((self.pkg,)).get(parts[0], [])
+        )
+        return not in_sql and any(r.kind == "FUNCTION" and all(p.default is not None for p in r.params) for r in sigs)
+
+    def bare_function(self, parts, toks, j, scope) -> tuple[str, ...] | None:
+        """(schema, name) of a package or standalone function named without parentheses."""
+        if (j < len(toks) and toks[j].is_op("(", ".")) or scope.get(parts[0]) is not None:
+            return None
+        ref = self.package_member(parts)
+        target: tuple[str, ...]
+        if ref is not None:
+            sigs, target = ref[2], (ref[0], ref[1])
+        else:
+            entry = self.lookup(parts) if len(parts) <= 2 else None
+            sigs = entry.info.get("plsql_sigs", []) if entry is not None else []
+            target = (entry.schema, entry.name) if entry is not None else ()
+        if any(r.kind == "FUNCTION" and all(p.default is not None for p in r.params) for r in sigs):
+            return target
+        return None
+
     def chain(self, toks, i) -> tuple[list[str], int]:
         """a.b.c → ([a, b, c], index after)."""
         parts = [norm_name(toks[i])]
@@ -142,6 +175,10 @@ class ExprMixin(EmitterState):
         parts, j = self.chain(toks, i)
         nxt = toks[j] if j < len(toks) else None
         if nxt is not None and nxt.is_op("%") and j + 1 < len(toks) and toks[j + 1].upper in _CURSOR_ATTRS:
+            if parts == ["sql"] and toks[j + 1].upper in ("BULK_EXCEPTIONS", "BULK_ROWCOUNT"):
+                text, k, ora = self.bulk_attribute(toks[j + 1].upper, toks, j + 2, scope)  # emit_bulk
+                out.append(self.placeholder(text, ph, types, ora))
+                return k
             text = self.cursor_attr(parts, toks[j + 1].upper, scope, toks[i])
             out.append(self.placeholder(text, ph, types, "NUMBER" if toks[j + 1].upper == "ROWCOUNT" else ""))
             return j + 2
@@ -152,11 +189,27 @@ class ExprMixin(EmitterState):
             and toks[i - 1].upper in ("FROM", "JOIN", "INTO", "UPDATE", "TABLE")
         ):
             return None  # a table name, never a variable
+        lifted = scope.get(parts[0]) if len(parts) == 1 else None
+        if lifted is not None and lifted.kind == "routine" and lifted.extras and lifted.routine is not None:
+            args: list[str] = []  # a nested function that takes enclosing variables (emit_nested)
+            if j < len(toks) and toks[j].is_op("("):
+                inner, j = self.paren_at(toks, j)
+                args = self.call_args(inner, scope) if inner else []
+            text = f"{sql(lifted.routine)}({', '.join(self.nested_call_args(lifted, args))})"
+            out.append(self.placeholder(text, ph, types))
+            return j
         renamed = self.routine_rename(parts, scope)
         if renamed is not None:
             # Oracle spelling again: the SQL converter reads the call with its arguments
             out.extend(oracle_tokens(renamed))
+            if self.called_bare(parts, toks, j, scope, in_sql):
+                out += [Token("op", "(", 0, 0), Token("op", ")", 0, 0)]
             return j
+        if not in_sql or len(parts) > 1:
+            callee = self.bare_function(parts, toks, j, scope)
+            if callee is not None:  # a function called without parentheses: pkg.f, f
+                out.extend(oracle_tokens(callee) + [Token("op", "(", 0, 0), Token("op", ")", 0, 0)])
+                return j
         res = self.resolve_value(parts, toks, j, scope, ph, types)
         if res is None:
             return None

@@ -84,9 +84,10 @@ class DeclParser(Parser):
             self.expect_op(";")
             return A.TypeDecl(name, "refcursor", line=line)
         kind = "table"
+        limit = None
         if self.accept("VARRAY", "VARYING"):
             self.accept("ARRAY")
-            self.paren_contents()
+            limit = self.paren_contents()
             kind = "varray"
         else:
             self.expect("TABLE")
@@ -99,7 +100,7 @@ class DeclParser(Parser):
             index = A.TypeRef(self.scan())
             kind = "assoc"
         self.expect_op(";")
-        return A.TypeDecl(name, kind, elem=elem, index=index, line=line)
+        return A.TypeDecl(name, kind, elem=elem, index=index, line=line, limit=limit)
 
     def cursor_decl(self, line: int) -> A.CursorDecl:
         name = self.ident()

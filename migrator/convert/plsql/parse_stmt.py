@@ -266,9 +266,10 @@ class PlsqlParser(DeclParser):
             lo = self.scan(stop_ops={".."})
             self.expect_op("..")
             hi = self.scan({"SAVE", "INSERT", "UPDATE", "DELETE", "MERGE", "EXECUTE"})
-        if self.accept("SAVE"):
+        save = self.accept("SAVE")
+        if save:
             self.expect("EXCEPTIONS")
-        return A.Forall(var, lo, hi, coll, values, self.statement())
+        return A.Forall(var, lo, hi, coll, values, self.statement(), save_exceptions=save)
 
     def st_pipe(self):
         self.advance()

@@ -4,13 +4,15 @@ Catalog `info` written here (all keys prefixed so other families' keys never cla
 * routines: ``info["plsql_sigs"] = [Routine, ...]`` (overloads; bodies may be None)
 * packages (on the spec entry, or the body's when there is no spec): ``info["plsql_package"]`` =
   ``{"vars": {name: VarDecl}, "types": {name: TypeDecl}, "members": {name: [Routine]},
-  "exceptions": {name: sqlstate}, "cursors": {name: CursorDecl}, "spec_vars": [names]}``
+  "exceptions": {name: sqlstate}, "cursors": {name: CursorDecl}, "spec_vars": [names],
+  "spec_order"/"body_order": [("var"|"type", name)] in declaration order}``
 * tables: ``info["plsql_columns"] = {col: oracle type}`` read from the CREATE TABLE text
 * schema-level types: ``info["plsql_type"] = {"kind": "table"|"varray"|"object", "elem": oracle type}``
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from harness.errors import user_exception_sqlstate
@@ -19,7 +21,7 @@ from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import type_text
-from migrator.source.lexer import matching_paren, split_top_level, tokenize
+from migrator.source.lexer import Token, matching_paren, split_top_level, tokenize
 from migrator.source.units import Unit, UnitKind
 
 _PARSED: dict[str, tuple[str, ParsedUnit | Exception]] = {}
@@ -70,8 +72,28 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
                 _schema_type(unit, catalog)
             elif unit.kind.is_plsql and unit.kind is not UnitKind.ANONYMOUS_BLOCK:
                 _plsql(unit, catalog, parsed(unit).tree)
+            if (
+                unit.kind.is_plsql
+                and "FORMAT_ERROR_" in unit.text.upper()
+                and _error_outside_handler(parsed(unit).tree)
+            ):
+                # a routine reads the error of the handler that called it: handlers publish theirs
+                catalog.flags.add("error_stack_callee")
         except Exception:  # this unit's own conversion reports the failure
             continue
+
+
+def _error_outside_handler(node) -> bool:
+    """Does DBMS_UTILITY.FORMAT_ERROR_STACK/BACKTRACE occur outside every exception handler?"""
+    if isinstance(node, Token):
+        return node.upper in ("FORMAT_ERROR_STACK", "FORMAT_ERROR_BACKTRACE")
+    if isinstance(node, A.Handler):
+        return False
+    if isinstance(node, (list, tuple)):
+        return any(_error_outside_handler(x) for x in node)
+    if dataclasses.is_dataclass(node):
+        return any(_error_outside_handler(getattr(node, f.name)) for f in dataclasses.fields(node))
+    return False
 
 
 def _entry(catalog: Catalog, unit: Unit) -> CatalogEntry:
@@ -95,13 +117,18 @@ def _plsql(unit: Unit, catalog: Catalog, tree) -> None:
             "plsql_package", {"vars": {}, "types": {}, "members": {}, "exceptions": {}, "cursors": {}, "spec_vars": []}
         )
         base = f"{unit.schema}.{unit.name}"
+        # variables and types in declaration order, the spec's before the body's: a SUBTYPE may
+        # be anchored to a variable declared before it (SUBTYPE t IS g_var%TYPE)
+        order = pkg.setdefault("body_order" if tree.is_body else "spec_order", [])
         for d in tree.decls:
             if isinstance(d, A.VarDecl):
                 pkg["vars"].setdefault(d.name, d)
+                order.append(("var", d.name))
                 if not tree.is_body:
                     pkg["spec_vars"].append(d.name)
             elif isinstance(d, A.TypeDecl):
                 pkg["types"].setdefault(d.name, d)
+                order.append(("type", d.name))
             elif isinstance(d, A.Routine):
                 sigs = pkg["members"].setdefault(d.name, [])
                 if not any(_same_sig(s, d) for s in sigs):
@@ -155,6 +182,8 @@ def _schema_type(unit: Unit, catalog: Catalog) -> None:
                     end = m
                     break
             info = {"kind": "table" if w == "TABLE" else "varray", "elem": type_text(toks[j + 1 : end])}
+            if w != "TABLE":  # VARRAY(n) / VARYING ARRAY(n): its limit
+                info["limit"] = next((int(t.text) for t in toks[i:j] if t.text.isdigit()), None)
             break
         if w == "OBJECT":
             info["attrs"] = _object_attrs(toks[i + 1 :])

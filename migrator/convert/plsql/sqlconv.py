@@ -12,7 +12,7 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql import convert as sqlrules
-from migrator.convert.sql.expression_types import NUMBER, STRING, classify
+from migrator.convert.sql.expression_types import CHAR_TYPE, NUMBER, STRING, classify
 from migrator.convert.sql.names import ORACLE_RESERVED
 
 _KEYWORDS = {"AND", "OR", "NOT", "IS", "NULL", "TRUE", "FALSE", "IN", "BETWEEN", "LIKE"}
@@ -92,8 +92,9 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
                     return None  # a date-typed record field: date arithmetic needs the SQL rules
                 parts.append(quote_ident(low))  # as the SQL converter would write it (emp# → "emp#")
                 continue
-            if not is_known(low) or scope_types.get(low, "").upper().startswith(("DATE", "TIMESTAMP")):
-                return None
+            ora = scope_types.get(low, "").upper()
+            if not is_known(low) or ora.startswith(("DATE", "TIMESTAMP")) or CHAR_TYPE.match(ora):
+                return None  # date arithmetic, CHAR comparisons: the SQL rules must see them
             kinds.add(classify(scope_types.get(low)))
             parts.append(quote_ident(low))
         elif k == "number":

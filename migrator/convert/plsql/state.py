@@ -30,10 +30,13 @@ class RoutineFrame:
     block_savepoints: set[str] = field(default_factory=set)
     autonomous: bool = False  # PRAGMA AUTONOMOUS_TRANSACTION in the declarations
     pipelined: bool = False  # a PIPELINED function: RETURN ends the set
+    returns_self: bool = False  # an object type's CONSTRUCTOR: RETURN gives back SELF
     # Where the statement being emitted stands (set with Emitter.within, undone afterwards):
     in_handler: bool = False  # in an exception handler (SQLCODE, SQLERRM, ROLLBACK)
     handler_diag: dict | None = None  # that handler's diagnostics for SQLERRM (emit_exceptions.diag_needs)
+    handler_error: dict | None = None  # that handler's error for FORMAT_ERROR_* (emit_supplied)
     in_forall: bool = False  # the statement of a FORALL (SQL%ROWCOUNT adds up)
+    bulk_deferred: bool = False  # a SAVE EXCEPTIONS FORALL whose block raises ORA-24381 after it (block_lines)
 
 
 class EmitterState:
@@ -54,4 +57,5 @@ class EmitterState:
     uses_sql_rowcount: bool  # SQL%ROWCOUNT and friends are read
     uses_put: bool  # DBMS_OUTPUT.PUT is used (line buffering)
     sparse_names: set[str]  # nested tables on which DELETE(i) is called
+    bulk_rowcount: bool  # SQL%BULK_ROWCOUNT is read: FORALL keeps every iteration's row count
     frame: RoutineFrame  # the routine being emitted

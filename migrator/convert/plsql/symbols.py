@@ -21,6 +21,8 @@ class Coll:
     elem_ora: str = ""
     numeric_keys: bool = True
     elem_composite: bool = False
+    elem_object: tuple[str, str] | None = None  # elements of a schema-level object type (its methods)
+    limit: int | None = None  # a VARRAY's declared size (a nested table has none)
 
 
 @dataclass
@@ -33,6 +35,12 @@ class PgType:
     object_key: tuple[str, str] | None = None  # schema-level object type: (schema, name) (for its methods)
     array_pg: str | None = None  # a nested table made sparse by DELETE(i), held as jsonb: its array type
     fields: dict[str, str] | None = None  # record: field → Oracle type, where known
+    base: str = ""  # a domain (a package SUBTYPE or collection type): the PostgreSQL type it is over
+
+    @property
+    def plain_pg(self) -> str:
+        """The PostgreSQL type with a domain taken back to its base (varchar(30), numeric ...)."""
+        return self.base or self.pg
 
 
 @dataclass
@@ -47,6 +55,7 @@ class Sym:
     conditions: tuple[str, ...] = ()
     cursor_params: list = field(default_factory=list)
     sigs: list = field(default_factory=list)  # lifted nested subprograms: their A.Routine(s)
+    extras: tuple[str, ...] = ()  # lifted nested subprogram: the enclosing variables it takes first
 
     @property
     def typed(self) -> PgType:

@@ -76,6 +76,8 @@ class ValueMixin(EmitterState):
             return self.sqlerrm_text(toks, j, scope)
         if len(parts) == 1 and self.frame.trigger is not None and u in ("INSERTING", "UPDATING", "DELETING"):
             return self.trigger_predicate(u, toks, j)
+        if (supplied := self.supplied_value(parts, toks, j, scope)) is not None:  # emit_supplied
+            return supplied
         ref = self.package_ref(parts)
         if ref is not None:
             pkg, sym, rest = ref
@@ -85,11 +87,27 @@ class ValueMixin(EmitterState):
                 text, j, ptype = self.access(f"{sym.getter}()", sym.type, rest, toks, j, scope)
                 return text, j, (ptype.ora if ptype else "")
             return None
+        if len(parts) == 2 and (static := self.static_method(parts, toks, j, scope)) is not None:
+            return static
         if len(parts) <= 2 and j < len(toks) and toks[j].is_op("("):
             styp = self.schema_collection_type(parts)
             if styp is not None:
                 return self.constructor(styp, toks, j, scope)
         return None
+
+    def static_method(self, parts, toks, j, scope):
+        """type.method(args) for a STATIC method of a schema-level object type → <type>__<method>(args)."""
+        entry = self.lookup(parts[:1])
+        if entry is None or "plsql_type" not in entry.info:
+            return None
+        sigs = self.object_methods((entry.schema, entry.name)).get(parts[1], [])
+        if not any(r.flavour == "STATIC" for r in sigs):
+            return None
+        args: list[str] = []
+        if j < len(toks) and toks[j].is_op("("):
+            inner, j = self.paren_at(toks, j)
+            args = self.call_args(inner, scope) if inner else []
+        return f"{sql(derived((entry.schema, entry.name), parts[1]))}({', '.join(args)})", j, ""
 
     def access(self, base: str, ptype: PgType | None, rest: list[str], toks, j, scope):
         """Apply `(index)`, `.field` and `.METHOD` accessors to a value."""
@@ -104,12 +122,21 @@ class ValueMixin(EmitterState):
                 method = rest.pop(0).upper()
                 base, ptype = self.coll_method(base, coll, method, arg), _method_type(coll, method)
                 continue
+            key = ptype.object_key if ptype is not None else None
+            if rest and key is not None and rest[0] in self.object_methods(key):  # coll(i).method(...)
+                method = rest.pop(0)
+                args: list[str] = []
+                if j < len(toks) and toks[j].is_op("("):
+                    inner, j = self.paren_at(toks, j)
+                    args = self.call_args(inner, scope) if inner else []
+                base, ptype = f"{sql(derived(key, method))}({', '.join([base] + args)})", None
+                continue
             if rest:
                 base, ptype = f"({base}).{quote_ident(rest.pop(0))}", None
                 continue
             if coll is not None and j < len(toks) and toks[j].is_op("("):
                 inner, j = self.paren_at(toks, j)
-                base, ptype = self.element(base, coll, self.expr(inner, scope))
+                base, ptype = self.element(base, coll, self.expr(inner, scope), checked=True)
                 while j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("word", "qident"):
                     rest.append(norm_name(toks[j + 1]))
                     j += 2

@@ -22,6 +22,8 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.convert.sql import analytic as analytic
+from migrator.convert.sql import collections as sql_collections
 from migrator.convert.sql import dates as dates
 from migrator.convert.sql import dml as sql_dml
 from migrator.convert.sql import hierarchy as sql_hierarchy
@@ -29,8 +31,11 @@ from migrator.convert.sql import implicit as implicit
 from migrator.convert.sql import merge as sql_merge
 from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nulls as nulls
+from migrator.convert.sql import pivot as sql_pivot
+from migrator.convert.sql import regexp as regexp
 from migrator.convert.sql import select as sql_select
 from migrator.convert.sql import strings as strings
+from migrator.convert.sql import supplied as supplied
 from migrator.convert.sql import text as text
 from migrator.convert.sql.expression_types import TypeEnv
 from migrator.convert.sql.nodes import as_expression, marker
@@ -45,7 +50,7 @@ def convert_statement(text: str, ctx: ConversionContext, *, types: Mapping[str, 
     tree = _parse(text, ctx, "sql statement")
     if tree is None:
         return unconverted_marker("sql statement", text)
-    return _print(_convert_tree(tree, ctx, types))
+    return _print(_convert_tree(tree, ctx, types, pivots="PIVOT" in text.upper()))
 
 
 def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str, str] | None = None) -> str:
@@ -55,7 +60,7 @@ def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str,
         if tree is not None:
             ctx.unconverted("sql expression", f"not a single expression: {text}")
         return unconverted_marker("sql expression", text)
-    tree = _convert_tree(tree, ctx, types)
+    tree = _convert_tree(tree, ctx, types, pivots="PIVOT" in text.upper())
     return _print(tree.expressions[0] if isinstance(tree, exp.Select) else tree)
 
 
@@ -79,8 +84,10 @@ def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression 
     return as_expression(found[0])
 
 
-def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types) -> exp.Expression:
+def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types, *, pivots: bool = True) -> exp.Expression:
     sql_names.fold_names(tree)
+    if pivots:  # a walk of every tree for a rare construct: only where the text names it
+        tree = sql_pivot.rewrite(tree, ctx)
     env = TypeEnv.build(tree, ctx, types)
     tree = _bad_into(tree, ctx)
     tree = sql_select.outer_joins(tree, ctx)
@@ -153,9 +160,13 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
     return (
         implicit.routine_call(node, ctx, env)
         or dates.unsupported_date_fn(node, ctx, env)
+        or dates.interval_function(node, ctx, env)
+        or strings.remainder(node, ctx, env)
         or dates.trunc_date(node, ctx, env)
         or strings.raw_hex(node, ctx, env)
         or strings.lob_conversion(node, ctx, env)
+        or supplied.sys_context(node, ctx, env)
+        or sql_collections.type_constructor(node, ctx, env)
     )
 
 
@@ -180,7 +191,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.StrToTime: (dates.to_date,),
     exp.ToChar: (text.to_char_default, text.to_char_nls, dates.to_char),
     exp.TimeToStr: (dates.to_char,),
-    exp.NextDay: (dates.unsupported_date_fn,),
+    exp.NextDay: (dates.next_day,),
     exp.DateStrToDate: (dates.date_literal,),
     exp.Cast: (dates.date_cast,),
     exp.StrPosition: (strings.instr,),
@@ -194,15 +205,24 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Length: (text.length,),
     exp.Trim: (text.empty_result,),
     exp.Translate: (text.empty_result,),
-    exp.RegexpReplace: (text.empty_result,),
+    exp.RegexpReplace: (regexp.regexp, text.empty_result),
+    exp.RegexpLike: (regexp.regexp,),
+    exp.RegexpSubstr: (regexp.regexp,),
+    exp.RegexpInstr: (regexp.regexp,),
+    exp.RegexpCount: (regexp.regexp,),
     exp.Div: (strings.division,),
-    exp.Column: (sql_select.sequence_ref, sql_select.session_user),
+    exp.Column: (sql_select.sequence_ref, sql_select.session_user, supplied.reference),
+    exp.Dot: (supplied.call,),
+    exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
+    exp.Window: (analytic.keep, analytic.ratio_to_report),
+    exp.Table: (sql_collections.table_function,),
     exp.Insert: (implicit.insert_values,),
-    exp.EQ: (implicit.compare,),
-    exp.NEQ: (implicit.compare,),
-    exp.GT: (implicit.compare,),
-    exp.GTE: (implicit.compare,),
-    exp.LT: (implicit.compare,),
-    exp.LTE: (implicit.compare,),
+    # both rewrite operands in place: CHAR against VARCHAR2 unpadded, text against NUMBER/DATE converted
+    exp.EQ: (text.char_compare, implicit.compare),
+    exp.NEQ: (text.char_compare, implicit.compare),
+    exp.GT: (text.char_compare, implicit.compare),
+    exp.GTE: (text.char_compare, implicit.compare),
+    exp.LT: (text.char_compare, implicit.compare),
+    exp.LTE: (text.char_compare, implicit.compare),
 }

@@ -161,18 +161,30 @@ def to_date(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression
     if not is_date and literal_str(fmt) == _TS_LITERAL_FMT and isinstance(node.this, exp.Literal):
         ctx.applied("expr.to_date")  # an ANSI TIMESTAMP '...' literal: a plain cast reads it
         return tag(exp.cast(node.this, "TIMESTAMP"), TIMESTAMP)
-    if fmt is None:
-        ctx.note("TO_DATE/TO_TIMESTAMP without a format uses NLS settings; converted to a cast")
+    if fmt is None and is_date:
+        # the session's NLS_DATE_FORMAT: AMERICAN's DD-MON-RR, as every other rule assumes
         ctx.applied("expr.to_date")
-        return tag(ts0(node.this) if is_date else exp.cast(node.this, "TIMESTAMP"), DATE if is_date else TIMESTAMP)
+        return tag(ts0(compat("to_date", node.this, exp.Literal.string("DD-MON-RR"))), DATE)
+    if fmt is None:
+        ctx.note("TO_TIMESTAMP without a format uses NLS settings; converted to a cast")
+        ctx.applied("expr.to_date")
+        return tag(exp.cast(node.this, "TIMESTAMP"), TIMESTAMP)
     text = literal_str(fmt)
-    if text is None:
-        return marker(ctx, "TO_DATE(format expression)", node, "format model is not a literal")
-    pg, problem = pg_datetime_format(format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE) or text)
+    if text is None:  # a format known at run time: translated there (oracompat.datetime_format)
+        ctx.applied("expr.to_date")
+        if is_date:
+            return tag(ts0(compat("to_date", node.this, compat("datetime_format", fmt, exp.true()))), DATE)
+        call = fn("TO_TIMESTAMP", node.this, compat("datetime_format", fmt, exp.false()))
+        return tag(exp.cast(call, "TIMESTAMP"), TIMESTAMP)
+    oracle_fmt = format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE) or text
+    pg, problem = pg_datetime_format(oracle_fmt, keep_rr=True)
     if problem:
         return marker(ctx, "TO_DATE format", node, problem)
     ctx.applied("expr.to_date")
-    call = fn("TO_TIMESTAMP", node.this, exp.Literal.string(pg))
+    if _RR.search(pg):  # Oracle's RR century rule: oracompat.to_date
+        call = compat("to_date", node.this, exp.Literal.string(pg))
+    else:
+        call = fn("TO_TIMESTAMP", node.this, exp.Literal.string(pg))
     return tag(ts0(call) if is_date else exp.cast(call, "TIMESTAMP"), DATE if is_date else TIMESTAMP)
 
 
@@ -192,6 +204,9 @@ def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
     if fmt is None or not ctx.enabled("expr.to_char"):
         return None
     text = literal_str(fmt)
+    if text is None and env.kind(node.this) in _DATEISH:  # a date's format known at run time
+        ctx.applied("expr.to_char")
+        return exp.ToChar(this=node.this, format=compat("datetime_format", fmt, exp.false()))
     if text is None or env.kind(node.this) == NUMBER or not re.search(r"[%A-WYZa-wyz]", text.replace("FM", "")):
         return None  # number format models are the same in both databases
     if isinstance(node, exp.TimeToStr):  # sqlglot already turned the model into strftime codes
@@ -203,14 +218,17 @@ def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
     return exp.ToChar(this=node.this, format=exp.Literal.string(pg))
 
 
-_FMT_TOKEN = re.compile(r'"[^"]*"|RRRR|RR|SYYYY|SYEAR|YEAR|FF[1-9]?|SSSSS', re.I)
+# SS is matched so that its S never starts an SP (HH:MI:SSPM is seconds, then PM)
+_FMT_TOKEN = re.compile(r'"[^"]*"|RRRR|RR|SYYYY|SYEAR|YEAR|FF[1-9]?|SSSSS|SS|SPTH|THSP|SP', re.I)
+_RR = re.compile(r"RR")
 
 
-def pg_datetime_format(text: str) -> tuple[str, str | None]:
+def pg_datetime_format(text: str, keep_rr: bool = False) -> tuple[str, str | None]:
     """Oracle datetime format model → PostgreSQL template (returns text, problem-or-None).
 
-    RR becomes YY: both map two-digit years into a century window, but Oracle's RR puts 50-99 in
-    the 1900s and PostgreSQL's YY puts 70-99 there (50-69 differ; noted in the rule docs).
+    For output RR is YY and RRRR YYYY. For input (`keep_rr`) they stay, for oracompat.to_date,
+    which reads the year as Oracle does: a two-digit year goes to the century that puts it
+    nearest the current year (PostgreSQL's YY would read 50-69 as 2050-2069).
     """
     problems = []
 
@@ -218,15 +236,22 @@ def pg_datetime_format(text: str) -> tuple[str, str | None]:
         tok = m.group(0).upper()
         if tok.startswith('"'):
             return m.group(0)
+        if tok in ("RRRR", "RR") and keep_rr:
+            return tok
         if tok in ("RRRR", "SYYYY"):
             return "YYYY"
         if tok == "RR":
             return "YY"
+        if tok in ("SP", "SPTH", "THSP"):
+            problems.append("spelled-out numbers (SP) have no PostgreSQL template pattern")
+            return tok
         if tok in ("YEAR", "SYEAR"):
             problems.append("spelled-out year (YEAR) has no PostgreSQL template pattern")
             return tok
         if tok == "SSSSS":
             return "SSSS"
+        if tok == "SS":
+            return m.group(0)
         if tok.startswith("FF"):
             digits = tok[2:]
             return f"FF{digits}" if digits and int(digits) <= 6 else "US"
@@ -244,7 +269,41 @@ def date_cast(node: exp.Cast, ctx: ConversionContext, env) -> exp.Expression | N
 
 
 def unsupported_date_fn(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression | None:
-    name = "NEXT_DAY" if isinstance(node, exp.NextDay) else node.name.upper()
-    if name in ("NEXT_DAY", "NEW_TIME"):
-        return marker(ctx, name, node, "day names / time zone names depend on NLS settings")
+    if node.name.upper() == "NEW_TIME":
+        return marker(ctx, "NEW_TIME", node, "Oracle's time zone abbreviations have no PostgreSQL counterpart")
+    return None
+
+
+def next_day(node: exp.NextDay, ctx: ConversionContext, env) -> exp.Expression | None:
+    """NEXT_DAY(d, day) → oracompat.next_day: English day names (NLS_DATE_LANGUAGE AMERICAN, as
+    every other rule assumes), the time of day kept, ORA-01846 for another name."""
+    if not ctx.enabled("expr.next_day"):
+        return marker(ctx, "NEXT_DAY", node, "rule expr.next_day is disabled")
+    ctx.applied("expr.next_day")
+    return tag(compat("next_day", node.this, node.expression), DATE)
+
+
+# NUMTODSINTERVAL's units with a PostgreSQL interval literal.
+_DS_UNITS = frozenset({"DAY", "HOUR", "MINUTE", "SECOND"})
+
+
+def interval_function(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """NUMTODSINTERVAL(n, 'HOUR') → n * INTERVAL '1 HOUR'; NUMTOYMINTERVAL and a unit known only at
+    run time → oracompat.numto*interval; TO_DSINTERVAL / TO_YMINTERVAL → oracompat.to_interval (a
+    leading sign applies to the whole value, as in Oracle)."""
+    name = node.name.upper()
+    args = node.expressions
+    if name in ("NUMTODSINTERVAL", "NUMTOYMINTERVAL") and len(args) == 2:
+        if not ctx.enabled("expr.interval_functions"):
+            return marker(ctx, name, node, "rule expr.interval_functions is disabled")
+        ctx.applied("expr.interval_functions")
+        unit = (literal_str(args[1]) or "").strip().upper()
+        if name == "NUMTODSINTERVAL" and unit in _DS_UNITS:
+            return tag(exp.Mul(this=paren(args[0]), expression=interval(f"1 {unit.lower()}")), INTERVAL)
+        return tag(compat(name.lower(), args[0], args[1]), INTERVAL)
+    if name in ("TO_DSINTERVAL", "TO_YMINTERVAL") and len(args) == 1:
+        if not ctx.enabled("expr.interval_functions"):
+            return marker(ctx, name, node, "rule expr.interval_functions is disabled")
+        ctx.applied("expr.interval_functions")
+        return tag(compat("to_interval", args[0]), INTERVAL)
     return None

@@ -8,6 +8,7 @@ the PL/SQL variables in scope. Unknown stays ``None``: callers keep numeric sema
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -35,6 +36,7 @@ def classify(oracle_type: str | None) -> str | None:
     return None
 
 
+CHAR_TYPE = re.compile(r"^(N?CHAR|CHARACTER|NATIONAL\s+CHAR(ACTER)?)\s*(\(\s*\d+\s*(BYTE|CHAR)?\s*\))?$")
 _NUMBER_TYPES = frozenset(
     "NUMBER NUMERIC DECIMAL INTEGER INT SMALLINT FLOAT REAL BINARY_FLOAT BINARY_DOUBLE PLS_INTEGER "
     "BINARY_INTEGER SIMPLE_INTEGER NATURAL NATURALN POSITIVE POSITIVEN SIGNTYPE".split()
@@ -42,8 +44,9 @@ _NUMBER_TYPES = frozenset(
 _STRING_TYPES = frozenset("VARCHAR2 VARCHAR NVARCHAR2 CHAR NCHAR CLOB NCLOB LONG".split())
 
 # Functions whose Oracle result is a DATE whatever their arguments.
-_DATE_FUNCS = (exp.AddMonths, exp.LastDay, exp.StrToDate, exp.DateStrToDate)
+_DATE_FUNCS = (exp.AddMonths, exp.LastDay, exp.StrToDate, exp.DateStrToDate, exp.NextDay)
 _DATE_ANON = frozenset({"NEXT_DAY", "ADD_MONTHS", "LAST_DAY", "TO_DATE", "NEW_TIME"})
+_INTERVAL_ANON = frozenset({"NUMTODSINTERVAL", "NUMTOYMINTERVAL", "TO_DSINTERVAL", "TO_YMINTERVAL"})
 # Functions whose Oracle result is text (their result needs no implicit conversion in ||).
 _STRING_FUNCS = (
     exp.DPipe,
@@ -98,6 +101,31 @@ class TypeEnv:
                 return classify(cols[name])
         return classify(self.variables.get(name))
 
+    def oracle_type(self, node: exp.Expression | None) -> str | None:
+        """The Oracle type spelling of a column, variable or CAST, where known."""
+        if isinstance(node, exp.Paren):
+            return self.oracle_type(node.this)
+        if isinstance(node, exp.Cast):
+            return node.to.sql(dialect="oracle")
+        if not isinstance(node, exp.Column):
+            return None
+        name, qual = node.name.lower(), node.table.lower()
+        if qual:
+            cols = self.aliases.get(qual)
+            if cols is not None and name in cols:
+                return cols[name]
+            return self.variables.get(f"{qual}.{name}")
+        for cols in self.aliases.values():
+            if name in cols:
+                return cols[name]
+        return self.variables.get(name)
+
+    def is_char(self, node: exp.Expression | None) -> bool:
+        """A blank-padded CHAR/NCHAR value (Oracle keeps its blanks; PostgreSQL's cast to text drops
+        them)."""
+        spelling = (self.oracle_type(node) or "").strip().upper()
+        return CHAR_TYPE.match(spelling) is not None
+
     def kind(self, node: exp.Expression | None) -> str | None:
         """Coarse Oracle type of ``node`` or None when unknown."""
         if node is None:
@@ -128,7 +156,7 @@ def _kind(env: TypeEnv, node: exp.Expression) -> str | None:
         return TIMESTAMP
     if isinstance(node, _DATE_FUNCS) or (isinstance(node, exp.Anonymous) and node.name.upper() in _DATE_ANON):
         return DATE
-    if isinstance(node, exp.Interval):
+    if isinstance(node, exp.Interval) or (isinstance(node, exp.Anonymous) and node.name.upper() in _INTERVAL_ANON):
         return INTERVAL
     if isinstance(node, exp.Cast):
         return _cast_kind(node)
@@ -140,7 +168,7 @@ def _kind(env: TypeEnv, node: exp.Expression) -> str | None:
         return _round_kind(env, node)
     if isinstance(node, (exp.Add, exp.Sub)):
         return _arith_kind(env, node)
-    if isinstance(node, (exp.Mul, exp.Div, exp.Mod, exp.Length, exp.StrPosition, exp.Count)):
+    if isinstance(node, (exp.Mul, exp.Div, exp.Mod, exp.Length, exp.StrPosition, exp.Count, exp.Extract, exp.Trunc)):
         return NUMBER
     if isinstance(node, _STRING_FUNCS) or (isinstance(node, exp.Anonymous) and node.name.upper() in _STRING_ANON):
         return STRING

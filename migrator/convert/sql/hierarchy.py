@@ -11,10 +11,11 @@ Shape produced (for ``SELECT cols FROM t a WHERE w START WITH s CONNECT BY PRIOR
     SELECT cols' FROM connect_by AS a WHERE w ORDER BY a.cb_sort
 
 ``cb_sort`` (one row number per level, ordered by ORDER SIBLINGS BY when given) reproduces
-Oracle's depth-first output order; ``cb_rows`` stops at rows that are their own ancestors, which
-is NOCYCLE's result (without NOCYCLE Oracle raises ORA-01436 instead; we stop rather than loop).
-WHERE is applied after the hierarchy is built, as in Oracle. One base table only; other shapes
-and CONNECT_BY_ISCYCLE are reported as unconverted; CONNECT_BY_ISLEAF is a NOT EXISTS probe.
+Oracle's depth-first output order; ``cb_rows`` holds the path's rows, for NOCYCLE and loops.
+WHERE is applied after the hierarchy is built, as in Oracle. Without NOCYCLE a row that is its own
+ancestor raises ORA-01436 (CONNECT BY loop in user data) when the walk reaches it, as Oracle does;
+with NOCYCLE the walk stops there, and CONNECT_BY_ISCYCLE is 1 for a row with a child among its
+ancestors (a probe like CONNECT_BY_ISLEAF's). One base table only; other shapes are reported.
 """
 
 from __future__ import annotations
@@ -46,13 +47,19 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
         return marker(ctx, "CONNECT BY", select, "SELECT * needs the table's columns (not in the catalog)")
     ctx.applied("sql.connect_by")
     own = _column_test(table, env)
-    extras = _Extras(alias, _is_leaf(table, alias, conn.args["connect"], own))
+    extras = _Extras(
+        alias, _is_leaf(table, alias, conn.args["connect"], own), _is_cycle(table, alias, conn.args["connect"], own)
+    )
     outer_exprs = [extras.outer(e) for e in select.expressions]
     cte = _cte(table, alias, conn, select.args.get("order"), extras, own)
     outer = exp.select(*outer_exprs).from_(exp.to_table(CTE).as_(alias))
     if select.args.get("where") is not None:
         outer.set("where", exp.Where(this=extras.outer(select.args["where"].this)))
-    outer.set("order", _outer_order(select.args.get("order"), alias, extras))
+    aggregated = select.args.get("group") is not None or any(_aggregates(e, select) for e in select.expressions)
+    if not aggregated:  # the hierarchy's order; an aggregate returns one row per group anyway
+        outer.set("order", _outer_order(select.args.get("order"), alias, extras))
+    elif select.args.get("order") is not None and not select.args["order"].args.get("siblings"):
+        outer.set("order", extras.outer(select.args["order"]))
     for key in ("distinct", "group", "having", "limit"):
         outer.set(key, select.args.get(key))
     withs = select.args.get("with_")
@@ -64,9 +71,10 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
 def _unsupported(select: exp.Select, table) -> str | None:
     if not isinstance(table, exp.Table) or select.args.get("joins"):
         return "hierarchical query over a join or subquery (one base table supported)"
+    conn = select.args["connect"]
     for col in select.find_all(exp.Column):
-        if col.name.upper() == "CONNECT_BY_ISCYCLE" and not col.table:
-            return "CONNECT_BY_ISCYCLE is not supported"
+        if col.name.upper() == "CONNECT_BY_ISCYCLE" and not col.table and not conn.args.get("nocycle"):
+            return "CONNECT_BY_ISCYCLE without NOCYCLE (Oracle refuses it: ORA-30930)"
     return None
 
 
@@ -90,9 +98,10 @@ def _expand_star(select: exp.Select, table: exp.Table, alias: str, env: TypeEnv)
 class _Extras:
     """Columns the CTE carries for LEVEL, SYS_CONNECT_BY_PATH and CONNECT_BY_ROOT."""
 
-    def __init__(self, alias: str, is_leaf: exp.Expression):
+    def __init__(self, alias: str, is_leaf: exp.Expression, is_cycle: exp.Expression):
         self.alias = alias
         self.is_leaf = is_leaf
+        self.is_cycle = is_cycle
         self.paths: list[tuple[exp.Expression, exp.Expression]] = []  # (column expr, separator)
         self.roots: list[exp.Expression] = []
 
@@ -104,6 +113,8 @@ class _Extras:
             return exp.column("cb_level", table=self.alias)
         if isinstance(node, exp.Column) and not node.table and node.name.upper() == "CONNECT_BY_ISLEAF":
             return self.is_leaf.copy()
+        if isinstance(node, exp.Column) and not node.table and node.name.upper() == "CONNECT_BY_ISCYCLE":
+            return self.is_cycle.copy()
         if isinstance(node, exp.Anonymous) and node.name.upper() == "SYS_CONNECT_BY_PATH":
             self.paths.append((node.expressions[0], node.expressions[1]))
             return exp.column(f"cb_path_{len(self.paths)}", table=self.alias)
@@ -115,6 +126,21 @@ class _Extras:
 
 def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Expression:
     """CONNECT_BY_ISLEAF: 1 when no row satisfies the CONNECT BY condition as this row's child."""
+    has_child = exp.Exists(this=_child_probe(table, alias, cond, own))
+    return exp.Case(ifs=[exp.If(this=has_child, true=exp.Literal.number(0))], default=exp.Literal.number(1))
+
+
+def _is_cycle(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Expression:
+    """CONNECT_BY_ISCYCLE: 1 when a child of this row is also one of its ancestors (or itself)."""
+    probe = _child_probe(table, alias, cond, own)
+    probe = probe.where(_p("cb_child.ctid = ANY({a}.cb_rows)", alias, bare=True))
+    return exp.Case(
+        ifs=[exp.If(this=exp.Exists(this=probe), true=exp.Literal.number(1))], default=exp.Literal.number(0)
+    )
+
+
+def _child_probe(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Select:
+    """SELECT 1 FROM <table> cb_child WHERE cb_child is a child of this row."""
 
     def fix(n: exp.Expression) -> exp.Expression:
         if isinstance(n, exp.Prior):
@@ -131,9 +157,7 @@ def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Exp
 
     child = table.copy()
     child.set("alias", exp.TableAlias(this=exp.to_identifier("cb_child")))
-    probe = exp.select("1").from_(child).where(cond.copy().transform(fix))
-    has_child = exp.Exists(this=probe)
-    return exp.Case(ifs=[exp.If(this=has_child, true=exp.Literal.number(0))], default=exp.Literal.number(1))
+    return exp.select("1").from_(child).where(cond.copy().transform(fix))
 
 
 def _column_test(table: exp.Table, env: TypeEnv):
@@ -179,11 +203,22 @@ def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras
     ).from_(base.copy())
     if conn.args.get("start") is not None:
         anchor.set("where", exp.Where(this=_qualify(conn.args["start"], alias, own)))
+    nocycle = bool(conn.args.get("nocycle"))
+    # NOCYCLE: a row already on the path is not joined again. Without it such a row is ORA-01436, raised
+    # in cb_rows (a column the next step reads, so it is always computed).
+    rows = (
+        "cb_rows || {a}.ctid"
+        if nocycle
+        else (
+            "CASE WHEN {a}.ctid = ANY(prior_row.cb_rows) THEN oracompat.connect_by_loop(prior_row.cb_rows || {a}.ctid)"
+            " ELSE prior_row.cb_rows || {a}.ctid END"
+        )
+    )
     recursive = (
         exp.select(
             exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
             _p("cb_level + 1"),
-            _p("cb_rows || {a}.ctid", alias),
+            _p(rows, alias, bare=not nocycle),
             _done(exp.DPipe(this=exp.column("cb_sort", table=PRIOR), expression=rn)),
             *[
                 fn("CONCAT", exp.column(f"cb_path_{i}", table=PRIOR), sep.copy(), _qualify(col, alias, own))
@@ -196,7 +231,7 @@ def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras
             exp.to_table(CTE).as_(PRIOR),
             on=exp.and_(
                 _connect_cond(conn.args["connect"], alias, own),
-                _p("{a}.ctid <> ALL(prior_row.cb_rows)", alias, bare=True),
+                *([_p("{a}.ctid <> ALL(prior_row.cb_rows)", alias, bare=True)] if nocycle else []),
             ),
         )
     )
@@ -234,3 +269,12 @@ def _outer_order(order, alias: str, extras: _Extras):
     if order is None or order.args.get("siblings"):
         return exp.Order(expressions=[exp.Ordered(this=exp.column("cb_sort", table=alias))])
     return extras.outer(order)
+
+
+def _aggregates(e: exp.Expression, select: exp.Select) -> bool:
+    """Whether a select-list item aggregates this query's rows (not a scalar subquery's, not a
+    window function's)."""
+    return any(
+        agg.find_ancestor(exp.Select) is select and agg.find_ancestor(exp.Window) is None
+        for agg in e.find_all(exp.AggFunc)
+    )

@@ -23,8 +23,12 @@ def fn(name: str, *args: exp.Expression) -> exp.Expression:
 
 
 def compat(name: str, *args: exp.Expression) -> exp.Expression:
-    """A call into the support library (migrator/convert/oracompat/support.sql)."""
-    return exp.Dot(this=exp.to_identifier(COMPAT_SCHEMA), expression=fn(name, *args))
+    """A call into the support library (migrator/convert/oracompat/support.sql). The call node is
+    final (a rule for an Oracle function of the same name must not convert it again); the
+    arguments are still converted."""
+    call = fn(name, *args)
+    call.meta["ora_done"] = True
+    return exp.Dot(this=exp.to_identifier(COMPAT_SCHEMA), expression=call)
 
 
 def interval(text: str) -> exp.Interval:

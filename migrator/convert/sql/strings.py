@@ -11,7 +11,7 @@ from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
 from migrator.convert.sql.expression_types import NUMBER
-from migrator.convert.sql.nodes import compat, empty_text, literal_int, paren, tag
+from migrator.convert.sql.nodes import compat, empty_text, literal_int, marker, paren, tag
 from migrator.convert.sql.text import text_operand
 
 
@@ -106,6 +106,17 @@ def division(node: exp.Div, ctx: ConversionContext, env) -> exp.Expression | Non
         return None
     ctx.applied("expr.division")
     return exp.Div(this=exp.cast(left, "NUMERIC"), expression=node.expression, typed=True)
+
+
+def remainder(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """REMAINDER(n2, n1) → oracompat.remainder: n2 - n1 * ROUND(n2 / n1), ties to the even integer
+    (MOD floors instead; PostgreSQL has no REMAINDER)."""
+    if node.name.upper() != "REMAINDER" or len(node.expressions) != 2:
+        return None
+    if not ctx.enabled("expr.remainder"):
+        return marker(ctx, "REMAINDER", node, "rule expr.remainder is disabled")
+    ctx.applied("expr.remainder")
+    return tag(compat("remainder", *node.expressions), NUMBER)
 
 
 def raw_hex(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:

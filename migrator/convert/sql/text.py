@@ -116,6 +116,8 @@ def text_operand(arg: exp.Expression, ctx: ConversionContext, env) -> exp.Expres
     Of the operands of unknown type only record fields (``r.col`` where ``r`` is no table of the
     statement: a cursor loop record, typed by its query) go through the run-time overloads; a
     bare unknown name is almost always text and stays as written."""
+    if env.is_char(arg):
+        return char_text(arg, ctx)
     kind = env.kind(arg)
     record_field = isinstance(arg, exp.Column) and arg.table and arg.table.lower() not in env.aliases
     if kind not in (NUMBER, DATE) and not (kind is None and record_field):
@@ -124,6 +126,28 @@ def text_operand(arg: exp.Expression, ctx: ConversionContext, env) -> exp.Expres
         return arg
     ctx.applied("expr.implicit_to_text")
     return compat("to_text", arg)
+
+
+def char_text(arg: exp.Expression, ctx: ConversionContext) -> exp.Expression:
+    """A CHAR(n) value as Oracle's text: blank-padded to n (LENGTH counts the blanks, SUBSTR and
+    INSTR see them); PostgreSQL's cast of char(n) to text would drop them."""
+    if not ctx.enabled("expr.char_semantics"):
+        return arg
+    ctx.applied("expr.char_semantics")
+    return tag(compat("to_text", arg), STRING)
+
+
+def char_compare(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression | None:
+    """CHAR compared with VARCHAR2: Oracle compares without blank-padding ('AB    ' <> 'AB');
+    PostgreSQL would cast the char(n) to text and drop the blanks. CHAR with CHAR or a literal
+    compares blank-padded in both."""
+    left, right = node.this, node.expression
+    for char, other, key in ((left, right, "this"), (right, left, "expression")):
+        if env.is_char(char) and not env.is_char(other) and not isinstance(other, exp.Literal):
+            if env.kind(other) == STRING:
+                node.set(key, char_text(char, ctx))
+            return None
+    return None
 
 
 def length(node: exp.Length, ctx: ConversionContext, env) -> exp.Expression | None:

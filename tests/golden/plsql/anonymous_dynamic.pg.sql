@@ -7,7 +7,7 @@ DECLARE
 BEGIN
     SELECT coalesce(array_agg(q__.c1), '{}') FROM (SELECT id FROM emp ORDER BY id) AS q__(c1) INTO v_ids;
     FOR i IN 1..coalesce(cardinality(v_ids), 0) LOOP
-        DELETE FROM emp WHERE id = v_ids[i];
+        DELETE FROM emp WHERE id = oracompat.arr_get(v_ids, i);
     END LOOP;
     EXECUTE 'SELECT COUNT(*) FROM emp WHERE dept = $1 AND id > $2' INTO STRICT v_n USING 10, (CASE WHEN coalesce(cardinality(v_ids), 0) > 0 THEN 1 END);
     EXECUTE 'TRUNCATE TABLE emp_stage';

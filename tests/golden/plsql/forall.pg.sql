@@ -11,7 +11,7 @@ BEGIN
     GET DIAGNOSTICS sql__rowcount = ROW_COUNT;
     sql__rowcount := 0;
     FOR i IN 1..coalesce(cardinality(v_ids), 0) LOOP
-        UPDATE emp SET salary = salary * (1 + CAST(p_pct AS DECIMAL) / 100) WHERE id = v_ids[i];
+        UPDATE emp SET salary = salary * (1 + CAST(p_pct AS DECIMAL) / 100) WHERE id = oracompat.arr_get(v_ids, i);
         GET DIAGNOSTICS forall__rowcount = ROW_COUNT;
         sql__rowcount := sql__rowcount + forall__rowcount;
     END LOOP;

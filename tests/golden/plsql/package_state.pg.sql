@@ -1,4 +1,4 @@
--- rules: plsql.package, ddl.varchar2, ddl.plsql_integer, expr.concat_null, expr.implicit_to_text, plsql.function, plsql.collections, plsql.procedure
+-- rules: plsql.package, ddl.plsql_integer, ddl.varchar2, expr.concat_null, expr.implicit_to_text, plsql.function, plsql.collections, plsql.procedure
 CREATE SCHEMA IF NOT EXISTS counter_pkg;
 
 CREATE OR REPLACE FUNCTION counter_pkg.g_names()
@@ -97,7 +97,7 @@ BEGIN
     PERFORM counter_pkg.initialize__();
     tmp__4 := '{}'::jsonb;
     PERFORM counter_pkg.set__g_names(tmp__4);
-    tmp__5 := counter_pkg.next_val - counter_pkg.next_val;
+    tmp__5 := counter_pkg.next_val() - counter_pkg.next_val();
     PERFORM counter_pkg.set__g_count(tmp__5);
 END;
 $fn$;

@@ -16,6 +16,7 @@ from migrator.assess.packages import HANDLED, find_calls
 from migrator.assess.scan import convert_schema
 from migrator.batch.pipeline import MigrateOptions, migrate
 from migrator.cli.main import main
+from migrator.convert import supplied
 from tests.migrator.review.site_links import broken_links
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -86,24 +87,26 @@ def test_supplied_packages_and_messy_input_match_migrate(utl, tmp_path):
         }
     a = assess(utl, AssessOptions(calibrate=False))
     proc = next(u for u in a.units if u.id == "procedure:ops.write_log")
-    assert [(x.construct_name, x.file_line) for x in proc.will_not_convert] == [("Oracle supplied package", 6)]
-    # the status is what the converter did, not what it should do: SYS.UTL_FILE.FCLOSE passes through
+    # a package without a PostgreSQL equivalent: reported once, every call site listed (SYS.
+    # included); DBMS_UTILITY.GET_TIME has a faithful translation
+    assert [(x.construct_name, x.file_line) for x in proc.will_not_convert] == [
+        ("needs an Oracle-supplied package with no PostgreSQL equivalent: UTL_FILE", 2)
+    ]
     status = {(p.package, p.member): p.status for p in proc.packages}
     assert status == {
-        ("UTL_FILE", "FILE_TYPE"): "no translation",
-        ("UTL_FILE", "FOPEN"): "no translation",
+        ("UTL_FILE", "FILE_TYPE"): "not converted",
+        ("UTL_FILE", "FOPEN"): "not converted",
         ("UTL_FILE", "PUT_LINE"): "not converted",
-        ("UTL_FILE", "FCLOSE"): "no translation",
+        ("UTL_FILE", "FCLOSE"): "not converted",
         ("DBMS_OUTPUT", "PUT_LINE"): "handled",
     }
     assert proc.complexity == "complex"
     assert {p.package: p.status for p in a.packages} == {
         "DBMS_OUTPUT": "handled",
-        "DBMS_UTILITY": "no translation",
+        "DBMS_UTILITY": "handled",
         "UTL_FILE": "not converted",
     }
     assert [i.what for i in a.effort.one_time if "package" in i.what] == [
-        "replace Oracle package DBMS_UTILITY (1 units)",
         "replace Oracle package UTL_FILE (1 units)",
     ]
 
@@ -121,18 +124,37 @@ def test_package_calls_are_found_by_tokens_not_text():
     assert find_calls("SELECT t.dbms_flag FROM t") == []  # a column named like a package
 
 
-@pytest.mark.parametrize(("package", "member"), sorted(HANDLED))
+CALLABLE = sorted(
+    [(m.package, m.name) for m in supplied.MEMBERS] + [("DBMS_OUTPUT", n) for n in supplied.DBMS_OUTPUT_MEMBERS]
+)
+
+
+def test_the_handled_table_is_the_converters():
+    assert set(CALLABLE) <= set(HANDLED)
+    assert {k for k in HANDLED if k not in CALLABLE} == (
+        set(supplied.CONSTANTS) | set(supplied.TYPES) | set(supplied.EXCEPTIONS)
+    )
+
+
+@pytest.mark.parametrize(("package", "member"), CALLABLE)
 def test_handled_members_really_are_translated(package, member, tmp_path):
     src = tmp_path / "app"
     src.mkdir()
-    args = {"PUT_LINE": "('x')", "PUT": "('x')", "SLEEP": "(0)"}.get(member, "")
-    body = f"CREATE OR REPLACE PROCEDURE p IS\nBEGIN\n  {package}.{member}{args};\nEND p;\n/\n"
+    m = supplied.BY_NAME.get((package, member))
+    args = f"({m.example})" if m is not None and m.example else ("('x')" if member.startswith("PUT") else "")
+    call = f"{package}.{member}{args}"
+    stmt = f"{call};" if m is None or m.kind == "PROCEDURE" else f"IF {call} IS NULL THEN NULL; END IF;"
+    variables = (
+        "v_clob CLOB; v_blob BLOB; v_n NUMBER; v_s VARCHAR2(4000); v_raw RAW(100); v_c INTEGER;"
+        " v_tab DBMS_UTILITY.UNCL_ARRAY;"
+    )
+    body = f"CREATE OR REPLACE PROCEDURE p IS\n  {variables}\nBEGIN\n  {stmt}\nEND p;\n/\n"
     (src / "p.prc").write_text(body)
     _, converted = convert_schema(src)
     conversion = converted[0].conversion
     assert conversion.error is None and conversion.unconverted == []
     code = re.sub(r"--[^\n]*", "", conversion.output)  # a note in a comment is no call
-    assert package.lower() not in code.lower()
+    assert f"{package}.{member}".lower() not in code.lower()
 
 
 def test_counts_effort_and_model_add_up():

@@ -117,9 +117,9 @@ def test_disabling_a_family_disables_its_rules():
         ("SELECT a FROM t WHERE x = :b1", "bind variable"),
         ("SELECT x FROM t WHERE ROWNUM > 5", "ROWNUM condition"),
         ("SELECT TRUNC(hiredate, 'WW') FROM emp", "TRUNC(date, format)"),
-        ("SELECT ename, CONNECT_BY_ISCYCLE FROM emp CONNECT BY NOCYCLE PRIOR empno = mgr", "CONNECT BY"),
+        ("SELECT ename, CONNECT_BY_ISCYCLE FROM emp CONNECT BY PRIOR empno = mgr", "CONNECT BY"),
         ("SELECT e.x FROM a e, b f WHERE e.id = f.id START WITH e.id = 1 CONNECT BY PRIOR e.id = e.p", "CONNECT BY"),
-        ("SELECT NEXT_DAY(hiredate, 'MONDAY') FROM emp", "NEXT_DAY"),
+        ("SELECT NEW_TIME(hiredate, 'EST', 'PST') FROM emp", "NEW_TIME"),
         (
             "MERGE INTO t USING s ON (t.id = s.id) WHEN MATCHED THEN UPDATE SET v = 1 DELETE WHERE v = 2",
             "sql statement",

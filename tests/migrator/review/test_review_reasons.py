@@ -19,6 +19,12 @@ def test_the_first_thing_that_went_wrong_is_the_reason():
         construct_name="Oracle supplied package", message="utl_file.put_line has no PostgreSQL equivalent"
     )
     assert reason_of(unit(unconverted=[utl], static_ok=False)).label == "needs Oracle package UTL_FILE"
+    redesign = UnconvertedItem(
+        construct_name="needs an Oracle-supplied package with no PostgreSQL equivalent: UTL_HTTP",
+        message="2 call site(s): line 4 UTL_HTTP.REQUEST, line 9 UTL_HTTP.REQUEST",
+        line=4,
+    )
+    assert reason_of(unit(unconverted=[redesign])).label == redesign.construct_name
     nocycle = UnconvertedItem(construct_name="CONNECT BY NOCYCLE", message="cycle detection", line=3)
     assert reason_of(unit(unconverted=[nocycle])).label == "will not convert: CONNECT BY NOCYCLE"
     assert reason_of(unit(static_ok=False, static_error='syntax error at or near "("')).stage == "parse"

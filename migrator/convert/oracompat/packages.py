@@ -1,0 +1,19 @@
+"""The Oracle-supplied packages the ``oracompat`` library implements, deployed after `support.sql`
+and `runtime.sql` (it calls both): DBMS_LOB and UTL_RAW (`packages_lob_raw.sql`), DBMS_UTILITY,
+DBMS_RANDOM, DBMS_ASSERT, DBMS_APPLICATION_INFO, DBMS_SESSION and SYS_CONTEXT
+(`packages_misc.sql`), DBMS_SQL (`packages_dbms_sql.sql`).
+
+Each member is a function ``oracompat.<package>_<member>`` with Oracle's parameter names, defaults
+and documented results; a procedure's IN OUT and OUT parameters are the function's INOUT and OUT
+parameters, which the converter assigns back to the caller's variables. What converts to which
+function is the table in `migrator.convert.supplied`; packages without a faithful PostgreSQL
+meaning (UTL_FILE, UTL_HTTP, HTP, APEX_* ...) are not here, and units that call them are reported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_FILES = ("packages_lob_raw.sql", "packages_misc.sql", "packages_dbms_sql.sql")
+
+PACKAGES_SQL: str = "\n\n".join(Path(__file__).with_name(f).read_text(encoding="utf-8") for f in _FILES)

@@ -1,0 +1,122 @@
+"""``TABLE(f(...))`` in a FROM clause of plain SQL (a view, a query outside PL/SQL): the rows of a
+collection a function returns (rule sql.table_collection). A PIPELINED function is read as the set
+it returns, a function returning a nested table or VARRAY through unnest; a scalar element is the
+column COLUMN_VALUE, a record's or object's fields are columns — as in Oracle. The function's
+signature comes from the catalog (`migrator.convert.plsql.prepare`); inside PL/SQL the emitter,
+which also knows local collection variables, does the same (`plsql/emit_collections.py`).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from harness.quoting import qualified
+from migrator.convert.context import ConversionContext
+from migrator.convert.sql.nodes import fn, marker
+from migrator.source.identifiers import fold
+
+
+def table_function(node: exp.Table, ctx: ConversionContext, env) -> exp.Expression | None:
+    call = node.this
+    if not (isinstance(call, exp.Anonymous) and call.name.upper() == "TABLE" and len(call.expressions) == 1):
+        return None
+    inner = call.expressions[0]
+    if isinstance(inner, exp.Column) and inner.table and not inner.args.get("db"):
+        # TABLE(pkg.f): a function called without parentheses
+        inner = exp.Dot(this=exp.to_identifier(inner.table), expression=exp.Anonymous(this=inner.name, expressions=[]))
+    shape = _shape(inner, ctx)
+    if shape is None:
+        return marker(ctx, "TABLE()", node, "the collection's function or type is not in the schema")
+    if not ctx.enabled("sql.table_collection"):
+        return marker(ctx, "TABLE()", node, "rule sql.table_collection is disabled")
+    ctx.applied("sql.table_collection")
+    setof, composite = shape
+    source = inner if setof else fn("unnest", inner)
+    if composite:
+        select = exp.select(exp.Star()).from_(exp.Table(this=source))
+    else:
+        alias = exp.TableAlias(this=exp.to_identifier("u"), columns=[exp.to_identifier("column_value")])
+        select = exp.select(exp.column("column_value", table="u")).from_(exp.Table(this=source, alias=alias))
+    alias = node.args.get("alias") or exp.TableAlias(this=exp.to_identifier("table__"))
+    return exp.Lateral(this=exp.Subquery(this=select), alias=alias)
+
+
+def _shape(inner: exp.Expression, ctx: ConversionContext) -> tuple[bool, bool] | None:
+    """(PIPELINED, elements composite) for a call of a catalog function returning a collection."""
+    if (
+        isinstance(inner, exp.Dot)
+        and isinstance(inner.this, exp.Identifier)
+        and isinstance(inner.expression, exp.Anonymous)
+    ):
+        pkg, name = inner.this.name, inner.expression.name
+        entry = ctx.catalog.lookup(pkg)
+        info = entry.info.get("plsql_package") if entry is not None else None
+        sigs = (info or {}).get("members", {}).get(fold(name)) if info else None
+        types = (info or {}).get("types", {})
+    elif isinstance(inner, exp.Anonymous):
+        entry = ctx.catalog.lookup(fold(inner.name))
+        sigs = entry.info.get("plsql_sigs") if entry is not None else None
+        types = {}
+    else:
+        return None
+    if not sigs or sigs[0].returns is None or sigs[0].kind != "FUNCTION":
+        return None
+    routine = sigs[0]
+    ret = " ".join(t.text for t in routine.returns.toks)
+    elem = _element(ret, types, ctx)
+    if elem is None:
+        return None
+    return bool(routine.pipelined), _composite(elem, types, ctx)
+
+
+def _element(type_name: str, types: dict, ctx: ConversionContext) -> str | None:
+    """The Oracle element type of a collection type named by `type_name` (package or schema)."""
+    name = fold(type_name.split(".")[-1])
+    decl = types.get(name)
+    if decl is not None and decl.kind in ("table", "varray") and decl.elem is not None:
+        return " ".join(t.text for t in decl.elem.toks)
+    entry = ctx.catalog.lookup(*[fold(p) for p in type_name.split(".")])
+    info = entry.info.get("plsql_type") if entry is not None else None
+    if info and info.get("kind") in ("table", "varray"):
+        return info["elem"]
+    return None
+
+
+def _composite(elem: str, types: dict, ctx: ConversionContext) -> bool:
+    if "%ROWTYPE" in elem.upper():
+        return True
+    name = fold(elem.split(".")[-1]) if "(" not in elem else ""
+    decl = types.get(name)
+    if decl is not None and decl.kind == "record":
+        return True
+    entry = ctx.catalog.lookup(*[fold(p) for p in elem.split(".")]) if name else None
+    info = entry.info.get("plsql_type") if entry is not None else None
+    return bool(info and info.get("kind") == "object")
+
+
+def type_constructor(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """``t(a, b)`` for a schema-level object or collection type in SQL (rule expr.type_constructor):
+    an object's attribute-value constructor is ``CAST(ROW(a, b) AS t)`` — or the type's own
+    CONSTRUCTOR function ``t__new(a, b)`` when it declares one with as many parameters — and a
+    nested table's or VARRAY's is ``CAST(ARRAY[a, b] AS t)``."""
+    if not isinstance(node.this, str):
+        return None
+    entry = ctx.catalog.lookup(fold(node.this))
+    info = entry.info.get("plsql_type") if entry is not None else None
+    if entry is None or not info:
+        return None
+    if not ctx.enabled("expr.type_constructor"):
+        return marker(ctx, "type constructor", node, "rule expr.type_constructor is disabled")
+    ctx.applied("expr.type_constructor")
+    args = list(node.expressions)
+    target = exp.DataType.build(qualified(entry.schema, entry.name), dialect="postgres", udt=True)
+    if info.get("kind") == "object":
+        own = entry.info.get("plsql_methods", {}).get(entry.name, [])
+        if any(r.flavour == "CONSTRUCTOR" and len(r.params) == len(args) for r in own):
+            call = exp.Anonymous(this=f"{entry.name}__new", expressions=args)
+            call.meta["ora_done"] = True
+            return exp.Paren(this=exp.Dot(this=exp.to_identifier(entry.schema), expression=call))
+        return exp.Paren(this=exp.cast(fn("ROW", *args), target))  # (...) so that .attribute reads it
+    if not args:
+        return exp.cast(exp.Literal.string("{}"), target)
+    return exp.cast(exp.Array(expressions=args), target)

@@ -1,0 +1,351 @@
+"""Oracle-supplied packages (DBMS_*, UTL_*, HTP, APEX_* ...): what the converter makes of a reference.
+
+One table for the SQL rules (`sql/supplied.py`: functions in expressions, constants), the PL/SQL
+emitter (`plsql/emit_supplied.py`: procedure calls, types, exceptions, functions that need the
+handler's error) and the assessment (`migrator.assess.packages`). A member with a faithful
+PostgreSQL meaning maps to a function of the ``oracompat`` library (`oracompat/packages_*.sql`)
+with Oracle's parameter names and defaults; its IN OUT and OUT parameters come back from the
+function and are assigned to the caller's arguments.
+
+A package with no faithful meaning (UTL_FILE, UTL_HTTP, UTL_TCP, UTL_SMTP, HTP/HTF/OWA_*, APEX_*,
+SDO_* ...) is never imitated: every reference to it gets a marker (deployment fails), and the unit
+is reported once per package with the category ``needs an Oracle-supplied package with no
+PostgreSQL equivalent: <name>`` and all its call sites (`report_redesign`), so a reader can plan the
+redesign. A member of a converted package that is not in the table is reported at its call site.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from migrator.convert.context import ConversionContext, Unconverted, unconverted_marker
+from migrator.source.lexer import QIDENT, WORD, LineIndex, code_tokens, normalize_identifier
+
+SUPPLIED_CONSTRUCT = "Oracle supplied package"  # the construct name of a member not converted
+REDESIGN = "needs an Oracle-supplied package with no PostgreSQL equivalent"
+PREFIXES = ("DBMS_", "UTL_", "OWA_", "APEX_", "CTX_", "SDO_", "XDB_", "WWV_", "HTMLDB_", "ORD_")
+NAMES = frozenset({"HTP", "HTF", "OWA", "WPG_DOCLOAD", "BFILENAME"})
+# Oracle-supplied object types named without a package (MDSYS.SDO_GEOMETRY ...).
+SUPPLIED_TYPES = frozenset({"SDO_GEOMETRY", "SDO_POINT_TYPE", "SDO_ELEM_INFO_ARRAY", "SDO_ORDINATE_ARRAY"})
+_OWNERS = ("SYS", "MDSYS", "CTXSYS", "XDB", "PUBLIC")
+NUMBER, STRING = "number", "string"  # result kinds (migrator.convert.sql.expression_types)
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str  # Oracle's name, lower case; also the oracompat function's
+    mode: str = "IN"  # IN | INOUT | OUT, as the oracompat function declares it
+    default: bool = False  # the function has a default for it (Oracle's)
+
+
+@dataclass(frozen=True)
+class Member:
+    package: str
+    name: str
+    kind: str  # FUNCTION | PROCEDURE
+    params: tuple[Param, ...]
+    pg: str  # the PostgreSQL function (SQL text, qualified)
+    result: str | None = None  # coarse Oracle kind of a function's result
+    example: str = ""  # arguments of a typical call (tests call every member with them)
+    noop: str = ""  # a procedure with nothing to do in PostgreSQL: why
+
+    @property
+    def label(self) -> str:
+        return f"{self.package}.{self.name}"
+
+    def param(self, name: str) -> tuple[int, Param] | None:
+        return next(((k, p) for k, p in enumerate(self.params) if p.name == name.lower()), None)
+
+
+def _params(spec: str) -> tuple[Param, ...]:
+    """'INOUT lob_loc, amount=, OUT buffer' → Params (= marks a default)."""
+    out = []
+    for item in filter(None, (s.strip() for s in spec.split(","))):
+        words = item.split()
+        mode = words[0] if words[0] in ("INOUT", "OUT") else "IN"
+        name = words[-1]
+        out.append(Param(name.rstrip("=").lower(), mode, name.endswith("=")))
+    return tuple(out)
+
+
+def _fn(package: str, name: str, params: str, result: str | None = None, example: str = "", pg: str = "") -> Member:
+    pg = pg or f"oracompat.{package.lower()}_{name.lower()}"
+    return Member(package, name, "FUNCTION", _params(params), pg, result, example)
+
+
+def _proc(package: str, name: str, params: str, example: str = "", pg: str = "", noop: str = "") -> Member:
+    pg = pg or f"oracompat.{package.lower()}_{name.lower()}"
+    return Member(package, name, "PROCEDURE", _params(params), pg, None, example, noop)
+
+
+# Examples use these PL/SQL variables: v_clob CLOB, v_blob BLOB, v_n NUMBER, v_s VARCHAR2(4000),
+# v_raw RAW(100), v_c INTEGER (an open DBMS_SQL cursor), v_tab DBMS_UTILITY.UNCL_ARRAY, v_o INTEGER
+# (1), v_i INTEGER (0), v_w INTEGER.
+# fmt: off
+MEMBERS: tuple[Member, ...] = (
+    # DBMS_LOB: CLOB is text, BLOB bytea (one overload each)
+    _fn("DBMS_LOB", "GETLENGTH", "lob_loc", NUMBER, "v_clob"),
+    _fn("DBMS_LOB", "SUBSTR", "lob_loc, amount=, offset=", None, "v_clob, 3, 2"),
+    _fn("DBMS_LOB", "INSTR", "lob_loc, pattern, offset=, nth=", NUMBER, "v_clob, 'b'"),
+    _fn("DBMS_LOB", "COMPARE", "lob_1, lob_2, amount=, offset_1=, offset_2=", NUMBER, "v_clob, v_clob"),
+    _proc("DBMS_LOB", "APPEND", "INOUT dest_lob, src_lob", "v_clob, 'xyz'"),
+    _proc("DBMS_LOB", "WRITEAPPEND", "INOUT lob_loc, amount, buffer", "v_clob, 2, 'pq'"),
+    _proc("DBMS_LOB", "COPY", "INOUT dest_lob, src_lob, amount, dest_offset=, src_offset=", "v_clob, 'AB', 2, 1"),
+    _proc("DBMS_LOB", "TRIM", "INOUT lob_loc, newlen", "v_clob, 2"),
+    _proc("DBMS_LOB", "ERASE", "INOUT lob_loc, INOUT amount, offset=", "v_clob, v_n, 1"),
+    _proc("DBMS_LOB", "CREATETEMPORARY", "INOUT lob_loc, cache, dur=", "v_clob, TRUE"),
+    _proc("DBMS_LOB", "FREETEMPORARY", "INOUT lob_loc", "v_blob"),
+    _proc("DBMS_LOB", "READ", "lob_loc, INOUT amount, offset, OUT buffer", "v_clob, v_n, 1, v_s"),
+    _proc("DBMS_LOB", "WRITE", "INOUT lob_loc, amount, offset, buffer", "v_clob, 1, 1, 'Z'"),
+    _proc("DBMS_LOB", "OPEN", "INOUT lob_loc, open_mode", "v_clob, DBMS_LOB.LOB_READWRITE"),
+    _proc("DBMS_LOB", "CLOSE", "INOUT lob_loc", "v_clob"),
+    _proc("DBMS_LOB", "CONVERTTOBLOB", "INOUT dest_lob, src_clob, amount, INOUT dest_offset, INOUT src_offset, blob_csid, INOUT lang_context, OUT warning", "v_blob, 'h\u00e9', DBMS_LOB.LOBMAXSIZE, v_n, v_o, DBMS_LOB.DEFAULT_CSID, v_i, v_w"),
+    _proc("DBMS_LOB", "CONVERTTOCLOB", "INOUT dest_lob, src_blob, amount, INOUT dest_offset, INOUT src_offset, blob_csid, INOUT lang_context, OUT warning", "v_clob, v_blob, DBMS_LOB.LOBMAXSIZE, v_n, v_o, DBMS_LOB.DEFAULT_CSID, v_i, v_w"),
+    # UTL_RAW: RAW is bytea
+    _fn("UTL_RAW", "CAST_TO_RAW", "c", None, "'AB'"),
+    _fn("UTL_RAW", "CAST_TO_VARCHAR2", "r", STRING, "v_raw"),
+    _fn("UTL_RAW", "LENGTH", "r", NUMBER, "v_raw"),
+    _fn("UTL_RAW", "CONCAT", "r1=, r2=, r3=, r4=, r5=, r6=, r7=, r8=, r9=, r10=, r11=, r12=", None, "v_raw, v_raw"),
+    _fn("UTL_RAW", "SUBSTR", "r, pos, len=", None, "v_raw, 1, 1"),
+    _fn("UTL_RAW", "BIT_AND", "r1, r2", None, "v_raw, v_raw"),
+    _fn("UTL_RAW", "BIT_OR", "r1, r2", None, "v_raw, v_raw"),
+    _fn("UTL_RAW", "BIT_XOR", "r1, r2", None, "v_raw, v_raw"),
+    _fn("UTL_RAW", "BIT_COMPLEMENT", "r", None, "v_raw"),
+    _fn("UTL_RAW", "COMPARE", "r1, r2, pad=", NUMBER, "v_raw, v_raw"),
+    _fn("UTL_RAW", "REVERSE", "r", None, "v_raw"),
+    _fn("UTL_RAW", "COPIES", "r, n", None, "v_raw, 2"),
+    _fn("UTL_RAW", "CAST_FROM_BINARY_INTEGER", "n, endianess=", None, "258"),
+    _fn("UTL_RAW", "CAST_TO_BINARY_INTEGER", "r, endianess=", NUMBER, "HEXTORAW('0102')"),
+    # DBMS_UTILITY (FORMAT_ERROR_STACK / BACKTRACE read the handler's error: emit_supplied)
+    _fn("DBMS_UTILITY", "GET_TIME", "", NUMBER),
+    _fn("DBMS_UTILITY", "FORMAT_CALL_STACK", "", STRING),
+    _fn("DBMS_UTILITY", "FORMAT_ERROR_STACK", "", STRING),
+    _fn("DBMS_UTILITY", "FORMAT_ERROR_BACKTRACE", "", STRING),
+    _proc("DBMS_UTILITY", "COMMA_TO_TABLE", "list, OUT tablen, OUT tab", "'a,b', v_n, v_tab"),
+    _proc("DBMS_UTILITY", "TABLE_TO_COMMA", "tab, OUT tablen, OUT list", "v_tab, v_n, v_s"),
+    # DBMS_RANDOM
+    _fn("DBMS_RANDOM", "VALUE", "low=, high=", NUMBER, "1, 10"),
+    _fn("DBMS_RANDOM", "RANDOM", "", NUMBER),
+    _fn("DBMS_RANDOM", "NORMAL", "", NUMBER),
+    _fn("DBMS_RANDOM", "STRING", "opt, len", STRING, "'x', 8"),
+    _proc("DBMS_RANDOM", "SEED", "val", "42"),
+    _proc("DBMS_RANDOM", "INITIALIZE", "val", "42", pg="oracompat.dbms_random_seed"),
+    _proc("DBMS_RANDOM", "TERMINATE", "", noop="DBMS_RANDOM.TERMINATE: nothing to release"),
+    # DBMS_ASSERT
+    _fn("DBMS_ASSERT", "NOOP", "str", STRING, "'x'"),
+    _fn("DBMS_ASSERT", "SIMPLE_SQL_NAME", "str", STRING, "'emp'"),
+    _fn("DBMS_ASSERT", "QUALIFIED_SQL_NAME", "str", STRING, "'hr.emp'"),
+    _fn("DBMS_ASSERT", "ENQUOTE_NAME", "str, capitalize=", STRING, "'emp'"),
+    _fn("DBMS_ASSERT", "ENQUOTE_LITERAL", "str", STRING, "'x'"),
+    _fn("DBMS_ASSERT", "SCHEMA_NAME", "str", STRING, "'ORACOMPAT'"),
+    _fn("DBMS_ASSERT", "SQL_OBJECT_NAME", "str", STRING, "'oracompat.instr'"),
+    # DBMS_APPLICATION_INFO
+    _proc("DBMS_APPLICATION_INFO", "SET_MODULE", "module_name, action_name", "'app', 'start'"),
+    _proc("DBMS_APPLICATION_INFO", "SET_ACTION", "action_name", "'step'"),
+    _proc("DBMS_APPLICATION_INFO", "SET_CLIENT_INFO", "client_info", "'batch'"),
+    _proc("DBMS_APPLICATION_INFO", "READ_MODULE", "OUT module_name, OUT action_name", "v_s, v_s"),
+    _proc("DBMS_APPLICATION_INFO", "READ_CLIENT_INFO", "OUT client_info", "v_s"),
+    # DBMS_SESSION, DBMS_LOCK
+    _proc("DBMS_SESSION", "SLEEP", "seconds", "0", pg="pg_catalog.pg_sleep"),
+    _proc("DBMS_LOCK", "SLEEP", "seconds", "0", pg="pg_catalog.pg_sleep"),
+    _proc("DBMS_SESSION", "SET_IDENTIFIER", "client_id", "'ann'"),
+    _proc("DBMS_SESSION", "CLEAR_IDENTIFIER", ""),
+    _proc("DBMS_SESSION", "SET_CONTEXT", "namespace, attribute, value, username=, client_id=", "'ctx', 'k', 'v'"),
+    _proc("DBMS_SESSION", "CLEAR_CONTEXT", "namespace, client_id=, attribute=", "'ctx'"),
+    _fn("DBMS_SESSION", "UNIQUE_SESSION_ID", "", STRING),
+    # DBMS_SQL: the cursor cycle (COLUMN_VALUE's OUT value carries its type in: INOUT)
+    _fn("DBMS_SQL", "OPEN_CURSOR", "", NUMBER),
+    _proc("DBMS_SQL", "PARSE", "c, statement, language_flag", "v_c, 'SELECT 1 FROM dual', DBMS_SQL.NATIVE"),
+    _proc("DBMS_SQL", "BIND_VARIABLE", "c, name, value, out_value_size=", "v_c, ':x', 1"),
+    _proc("DBMS_SQL", "DEFINE_COLUMN", "c, position, column, column_size=", "v_c, 1, v_n"),
+    _fn("DBMS_SQL", "EXECUTE", "c", NUMBER, "v_c"),
+    _fn("DBMS_SQL", "FETCH_ROWS", "c", NUMBER, "v_c"),
+    _fn("DBMS_SQL", "EXECUTE_AND_FETCH", "c, exact=", NUMBER, "v_c"),
+    _proc("DBMS_SQL", "COLUMN_VALUE", "c, position, INOUT value", "v_c, 1, v_n"),
+    _fn("DBMS_SQL", "LAST_ROW_COUNT", "", NUMBER),
+    _fn("DBMS_SQL", "IS_OPEN", "c", None, "v_c"),
+    _proc("DBMS_SQL", "CLOSE_CURSOR", "INOUT c", "v_c"),
+)
+# fmt: on
+BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
+# DBMS_OUTPUT is converted by the PL/SQL emitter itself (rule plsql.dbms_output).
+DBMS_OUTPUT_MEMBERS = frozenset({"PUT_LINE", "PUT", "NEW_LINE", "ENABLE", "DISABLE"})
+CONVERTED_PACKAGES = frozenset({m.package for m in MEMBERS} | {"DBMS_OUTPUT"})
+
+# Package constants, as SQL literals.
+CONSTANTS: dict[tuple[str, str], str] = {
+    ("DBMS_LOB", "CALL"): "12",
+    ("DBMS_LOB", "SESSION"): "10",
+    ("DBMS_LOB", "LOB_READONLY"): "0",
+    ("DBMS_LOB", "LOB_READWRITE"): "1",
+    ("DBMS_LOB", "LOBMAXSIZE"): "18446744073709551615",
+    ("DBMS_LOB", "DEFAULT_CSID"): "0",
+    ("DBMS_LOB", "DEFAULT_LANG_CTX"): "0",
+    ("DBMS_LOB", "NO_WARNING"): "0",
+    ("DBMS_LOB", "WARN_INCONVERTIBLE_CHAR"): "1",
+    ("UTL_RAW", "BIG_ENDIAN"): "1",
+    ("UTL_RAW", "LITTLE_ENDIAN"): "2",
+    ("UTL_RAW", "MACHINE_ENDIAN"): "3",
+    ("DBMS_SQL", "NATIVE"): "1",
+    ("DBMS_SQL", "V6"): "0",
+    ("DBMS_SQL", "V7"): "2",
+}
+
+# Package types: (collection kind, Oracle element type); INDEX BY tables are jsonb maps.
+TYPES: dict[tuple[str, str], tuple[str, str]] = {
+    ("DBMS_UTILITY", "UNCL_ARRAY"): ("assoc", "VARCHAR2(227)"),
+    ("DBMS_UTILITY", "NAME_ARRAY"): ("assoc", "VARCHAR2(128)"),
+    ("DBMS_UTILITY", "LNAME_ARRAY"): ("assoc", "VARCHAR2(4000)"),
+    ("DBMS_SQL", "VARCHAR2_TABLE"): ("assoc", "VARCHAR2(2000)"),
+    ("DBMS_SQL", "VARCHAR2A"): ("assoc", "VARCHAR2(32767)"),
+    ("DBMS_SQL", "VARCHAR2S"): ("assoc", "VARCHAR2(256)"),
+    ("DBMS_SQL", "NUMBER_TABLE"): ("assoc", "NUMBER"),
+    ("DBMS_SQL", "DATE_TABLE"): ("assoc", "DATE"),
+}
+
+# Exceptions the packages declare, as their Oracle error codes (harness/errors.py maps them).
+EXCEPTIONS: dict[tuple[str, str], int] = {
+    ("DBMS_ASSERT", "INVALID_SCHEMA_NAME"): -44001,
+    ("DBMS_ASSERT", "INVALID_OBJECT_NAME"): -44002,
+    ("DBMS_ASSERT", "INVALID_SQL_NAME"): -44003,
+    ("DBMS_ASSERT", "INVALID_QUALIFIED_SQL_NAME"): -44004,
+    ("DBMS_LOB", "INVALID_ARGVAL"): -21560,
+    ("DBMS_LOB", "VALUE_ERROR"): -6502,
+}
+
+
+def is_supplied(name: str) -> bool:
+    """Does a (package or type) name belong to Oracle's supplied packages?"""
+    upper = name.upper()
+    return upper.startswith(PREFIXES) or upper in NAMES or upper in SUPPLIED_TYPES
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to a supplied package: PACKAGE[.MEMBER], as written (SYS. dropped)."""
+
+    package: str  # upper case
+    member: str  # upper case; "" for a bare package or type name
+    line: int = 0  # 1-based within the unit
+    text: str = ""  # as written in the source, for the report
+
+    @property
+    def label(self) -> str:
+        return f"{self.package}.{self.member}" if self.member else self.package
+
+
+def split_ref(parts, user_object: Callable[[str], bool] = lambda name: False) -> tuple[Ref, int] | None:
+    """(reference, number of name parts it uses) when a name (plain parts, any case) starts with a
+    supplied package — `[SYS.]PKG[.MEMBER]` — that is no object of the schema itself."""
+    up = [p.upper() for p in parts]
+    skip = 1 if len(up) >= 2 and up[0] in _OWNERS and is_supplied(up[1]) else 0
+    if not up[skip:] or not is_supplied(up[skip]) or user_object(parts[skip]):
+        return None
+    if len(up) > skip + 1:
+        return Ref(up[skip], up[skip + 1]), skip + 2
+    return Ref(up[skip], ""), skip + 1
+
+
+# Members of a converted package with no PostgreSQL meaning either: DBMS_LOB's BFILE operations
+# read files on the database server, as UTL_FILE does. Reported as a package without an
+# equivalent is, under this name.
+_BFILE = "DBMS_LOB file operations (BFILE)"
+NO_EQUIVALENT_MEMBERS: dict[tuple[str, str], str] = {
+    ("DBMS_LOB", m): _BFILE
+    for m in ("FILEOPEN", "FILECLOSE", "FILECLOSEALL", "FILEEXISTS", "FILEGETNAME", "FILEISOPEN",
+              "LOADFROMFILE", "LOADBLOBFROMFILE", "LOADCLOBFROMFILE", "FILE_READONLY")
+}  # fmt: skip
+
+
+def is_redesign(ref: Ref) -> bool:
+    """A reference to a package (or type, or member) the library has no faithful meaning for."""
+    return ref.package not in CONVERTED_PACKAGES or (ref.package, ref.member) in NO_EQUIVALENT_MEMBERS
+
+
+def redesign_name(ref: Ref) -> str:
+    """What a reference without an equivalent is reported under: its package, or the group of
+    members of a converted package it belongs to."""
+    return NO_EQUIVALENT_MEMBERS.get((ref.package, ref.member), ref.package)
+
+
+def member(ref: Ref) -> Member | None:
+    return BY_NAME.get((ref.package, ref.member))
+
+
+def redesign_marker(ref: Ref, original: str = "") -> str:
+    """The marker written where such a reference stood (reported once per unit: report_redesign)."""
+    return unconverted_marker(f"Oracle-supplied package {redesign_name(ref)}", original or ref.label)
+
+
+def references(text: str, user_object: Callable[[str], bool] = lambda name: False) -> list[Ref]:
+    """Every reference to a supplied package in a unit's code (never in comments or strings)."""
+    toks = [t for t in code_tokens(text) if t.kind != "comment"]
+    lines = LineIndex(text)
+    out: list[Ref] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.kind not in (WORD, QIDENT) or (i and toks[i - 1].text in (".", "%")):
+            i += 1
+            continue
+        parts, j = [normalize_identifier(t.text)], i
+        while j + 2 < len(toks) and toks[j + 1].text == "." and toks[j + 2].kind in (WORD, QIDENT):
+            parts.append(normalize_identifier(toks[j + 2].text))
+            j += 2
+        hit = split_ref(parts, user_object)
+        if hit is not None and (hit[0].member or hit[0].package in SUPPLIED_TYPES or hit[0].package in NAMES):
+            line = lines.line(t.start)
+            written = text[t.start : toks[min(j, i + 2 * hit[1] - 2)].end]
+            out.append(Ref(hit[0].package, hit[0].member, line, written))
+        i = j + 1
+    return out
+
+
+@dataclass
+class RedesignReport:
+    package: str
+    sites: list[Ref] = field(default_factory=list)
+
+    @property
+    def construct(self) -> str:
+        return f"{REDESIGN}: {self.package}"
+
+    @property
+    def message(self) -> str:
+        calls = ", ".join(f"line {r.line} {r.text}" for r in self.sites)
+        return f"{len(self.sites)} call site(s): {calls}"
+
+
+def redesign_reports(text: str, user_object: Callable[[str], bool] = lambda name: False) -> list[RedesignReport]:
+    """The unit's references to packages without a PostgreSQL equivalent, grouped by package."""
+    upper = text.upper()
+    if not any(p in upper for p in (*PREFIXES, *NAMES, *SUPPLIED_TYPES)):
+        return []  # no name of a supplied package anywhere: no need to read the tokens
+    groups: dict[str, RedesignReport] = {}
+    for ref in references(text, user_object):
+        if is_redesign(ref):
+            name = redesign_name(ref)
+            groups.setdefault(name, RedesignReport(name)).sites.append(ref)
+    return list(groups.values())
+
+
+def report_redesign(text: str, output: str, ctx: ConversionContext, user_object: Callable[[str], bool]) -> str:
+    """Report each package without an equivalent once (construct `REDESIGN: <name>`, every call
+    site in the message), replacing what the converters said about single references to it, and
+    make sure the output carries a marker for it (so it cannot deploy)."""
+    reports = redesign_reports(text, user_object)
+    if not reports:
+        return output
+    # what the converters said about single references is said here once
+    keys = {s.label if (s.package, s.member) in NO_EQUIVALENT_MEMBERS else s.package for r in reports for s in r.sites}
+    ctx.unconverted_items = [u for u in ctx.unconverted_items if not _about(u, keys)]
+    for r in reports:
+        ctx.unconverted(r.construct, r.message, r.sites[0].line)
+        if f"Oracle-supplied package {r.package})" not in output:
+            output = redesign_marker(r.sites[0], r.sites[0].text) + ";\n" + output
+    return output
+
+
+def _about(item: Unconverted, keys: set[str]) -> bool:
+    return item.construct == SUPPLIED_CONSTRUCT and any(k in item.message.upper() for k in keys)

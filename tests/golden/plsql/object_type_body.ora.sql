@@ -1,0 +1,17 @@
+CREATE OR REPLACE TYPE BODY point_t AS
+  CONSTRUCTOR FUNCTION point_t (p_xy IN VARCHAR2) RETURN SELF AS RESULT IS
+  BEGIN
+    SELF.x := TO_NUMBER(SUBSTR(p_xy, 1, INSTR(p_xy, ',') - 1));
+    y := TO_NUMBER(SUBSTR(p_xy, INSTR(p_xy, ',') + 1));
+    RETURN;
+  END;
+  MEMBER FUNCTION norm1 RETURN NUMBER IS
+  BEGIN
+    RETURN ABS(x) + ABS(y);
+  END;
+  STATIC FUNCTION origin RETURN point_t IS
+  BEGIN
+    RETURN point_t(0, 0);
+  END;
+END;
+/

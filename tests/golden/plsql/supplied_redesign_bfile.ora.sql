@@ -1,0 +1,11 @@
+CREATE OR REPLACE FUNCTION file_blob (p_file IN VARCHAR2) RETURN BLOB IS
+  l_bfile BFILE := BFILENAME('DIR', p_file);
+  l_blob  BLOB;
+BEGIN
+  DBMS_LOB.CREATETEMPORARY(l_blob, TRUE);
+  DBMS_LOB.FILEOPEN(l_bfile, DBMS_LOB.FILE_READONLY);
+  DBMS_LOB.LOADFROMFILE(l_blob, l_bfile, DBMS_LOB.GETLENGTH(l_bfile));
+  DBMS_LOB.FILECLOSE(l_bfile);
+  RETURN l_blob;
+END file_blob;
+/

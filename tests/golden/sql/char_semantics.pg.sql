@@ -1,0 +1,1 @@
+SELECT CONCAT(CAST(ename AS CHAR(10)), '|', oracompat.to_text(LENGTH(oracompat.to_text(CAST(ename AS CHAR(10)))))), oracompat.substr(oracompat.to_text(CAST(job AS CHAR(12))), 8) FROM emp WHERE oracompat.to_text(CAST(ename AS CHAR(10))) = job OR CAST(ename AS CHAR(10)) = 'KING'

@@ -1,0 +1,1 @@
+SELECT hiredate + 36 * INTERVAL '1 HOUR', hiredate - oracompat.numtodsinterval(sal, job), oracompat.add_months(hiredate, 1) + oracompat.numtoyminterval(1, 'YEAR'), oracompat.to_interval('2 10:00:00'), oracompat.to_interval('01-02'), EXTRACT(EPOCH FROM (((hiredate + 12 * INTERVAL '1 HOUR')) - hiredate)) / 86400 FROM emp

@@ -1,0 +1,2 @@
+SELECT NEXT_DAY(hiredate, 'FRIDAY'), NEXT_DAY(TRUNC(SYSDATE), 'MON') + 1, REMAINDER(sal, 7), MOD(sal, 7)
+FROM emp

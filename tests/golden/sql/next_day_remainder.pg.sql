@@ -1,0 +1,1 @@
+SELECT oracompat.next_day(hiredate, 'FRIDAY'), oracompat.next_day(CAST(DATE_TRUNC('day', oracompat.sysdate()) AS TIMESTAMP(0)), 'MON') + INTERVAL '1 DAY', oracompat.remainder(sal, 7), sal % 7 FROM emp

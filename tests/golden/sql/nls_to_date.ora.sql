@@ -1,0 +1,3 @@
+SELECT TO_DATE('15-MAR-62'), TO_DATE('01-JAN-55', 'DD-MON-RR'), TO_DATE('01-JAN-2055', 'DD-MON-RRRR'),
+       TO_CHAR(hiredate, 'Day, DD Month RR'), TO_DATE('2024-03-05', 'YYYY-MM-DD')
+FROM emp

@@ -1,0 +1,1 @@
+SELECT CAST(oracompat.to_date('15-MAR-62', 'DD-MON-RR') AS TIMESTAMP(0)), CAST(oracompat.to_date('01-JAN-55', 'DD-MON-RR') AS TIMESTAMP(0)), CAST(oracompat.to_date('01-JAN-2055', 'DD-MON-RRRR') AS TIMESTAMP(0)), TO_CHAR(hiredate, 'Day, DD Month YY'), CAST(TO_TIMESTAMP('2024-03-05', 'YYYY-MM-DD') AS TIMESTAMP(0)) FROM emp

@@ -1,0 +1,1 @@
+SELECT ename, RATIO_TO_REPORT(sal) OVER (PARTITION BY deptno), RATIO_TO_REPORT(sal) OVER () FROM emp

@@ -1,0 +1,1 @@
+SELECT ename, (CAST(sal AS DECIMAL) / SUM(sal) OVER (PARTITION BY deptno)), (CAST(sal AS DECIMAL) / SUM(sal) OVER ()) FROM emp

@@ -1,0 +1,1 @@
+SELECT TO_CHAR(hiredate, 'DDSPTH "of" Month') FROM emp
