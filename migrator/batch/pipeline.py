@@ -7,14 +7,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
 from harness.deploy import DeployOutcome, deploy_units
 from harness.postgres import scratch_database
-from harness.verify import UnitToVerify
 from migrator import __name__ as _pkg
-from migrator.agent.run import AgentRequest, run_plsql_agent
 from migrator.batch.output import (
     EXTENSIONS_FILE,
     PREAMBLE,
@@ -50,6 +49,9 @@ from migrator.fixes.settings import ActiveSettings
 from migrator.source.dependencies import DependencyGraph, analyze_dependencies
 from migrator.source.reader import read_schema_dir
 from migrator.source.units import SourceSet, Unit, UnitKind
+
+if TYPE_CHECKING:  # judging and repair are imported when a run asks for them, not for every migrate
+    from harness.verify import UnitToVerify
 
 VERSION = "0.1.0"
 
@@ -178,7 +180,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
         for i in source.issues
     ]
     units = [_entry(d, sandbox) for d in done]
-    lines = sum(d.unit.span.end_line - d.unit.span.start_line + 1 for d in done)
+    lines = sum(nonblank_lines(d.unit.text) for d in done)
     report = RunReport(
         tool=_pkg,
         version=VERSION,
@@ -213,8 +215,15 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     return report
 
 
+def nonblank_lines(text: str) -> int:
+    """Source lines that hold something (blank and whitespace-only lines are not counted)."""
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
 def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
     """Judge the rules' output (the rules-only row), then run the repair agent on it."""
+    from migrator.agent.run import AgentRequest, run_plsql_agent
+
     if not (opts.deploy and opts.verify):
         raise MigratorError("the repair agent needs --verify (it is judged by execution, never by the model)")
     by_id = {d.unit.id: d for d in done}
@@ -246,4 +255,6 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
 
 
 def done_units(done: list[_Done]) -> list[UnitToVerify]:
+    from harness.verify import UnitToVerify
+
     return [UnitToVerify(d.unit.id, d.conversion.output, tuple(d.deps), d.static.ok) for d in done]

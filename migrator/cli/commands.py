@@ -114,6 +114,7 @@ def _migrate_options(args, settings: ActiveSettings):
         kb=args.kb,
         attempts=args.attempts,
         settings=settings,
+        workers=args.workers,
     )
 
 
