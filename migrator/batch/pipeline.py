@@ -24,10 +24,12 @@ from migrator.batch.output import (
     extensions_sql,
     preamble_sql,
     prepare_out_dir,
+    record_written,
     source_hash,
     unit_file_text,
     unit_path,
     write_output,
+    write_recorded,
 )
 from migrator.batch.parallel import convert_in_order, default_workers, static_of
 from migrator.batch.report import (
@@ -104,6 +106,8 @@ def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: Mig
     fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers)
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     done: list[_Done] = []
+    # every unit file in the manifest at once, before any is written (not one re-read per file)
+    record_written(out, [unit_path(by_id[uid]) for uid in graph.order])
     for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
         unit = by_id[uid]
         if uid in resumed:
@@ -114,7 +118,7 @@ def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: Mig
             assert got.id == uid, "conversions must come back in dependency order"
             journal.append(unit, digests[uid], conversion)
         path = unit_path(unit)
-        write_output(out, path, unit_file_text(unit, conversion))
+        write_recorded(out, path, unit_file_text(unit, conversion))
         done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
 
