@@ -115,6 +115,7 @@ def _migrate_options(args, settings: ActiveSettings):
         attempts=args.attempts,
         settings=settings,
         workers=args.workers,
+        memo=args.memo,
     )
 
 

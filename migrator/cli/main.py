@@ -114,6 +114,13 @@ def _add_migrate(sub) -> None:
     m.add_argument("--kb", type=Path, help="knowledge base directory (experience memory) for the repair agent")
     m.add_argument("--attempts", type=int, default=3, help="repair attempts per unit (default 3)")
     m.add_argument(
+        "--memo",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="reuse a converted SQL fragment when the same text comes again in this run (default on; "
+        "--no-memo converts every fragment, as benchmarks/bench_convert.py's headline does)",
+    )
+    m.add_argument(
         "--workers",
         type=_positive_int,
         metavar="N",
