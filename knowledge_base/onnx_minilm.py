@@ -171,6 +171,7 @@ class OnnxMiniLMEmbedder:
     semantic = True
     name = NAME
     dim = 384
+    releases_gil = True  # onnxruntime runs without the GIL: KnowledgeBase.retrieve overlaps it with BM25
 
     def __init__(self, path: Path | None = None, threads: int = 1, query_cache: int = QUERY_CACHE):
         try:
