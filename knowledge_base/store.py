@@ -271,7 +271,7 @@ class KnowledgeBase:
 
     def _retrieve(self, query: RetrievalQuery, qvec: np.ndarray, mask: np.ndarray, lexical: np.ndarray):
         cfg, cat = self.config, self.catalog
-        dense = self.dense.scores(qvec)
+        dense = self.dense.ranking_scores(qvec)
         vectors = self.dense.matrix() if cfg.mmr_lambda is not None else None
         hits, pools = {}, {}
         for (
