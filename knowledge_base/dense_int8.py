@@ -30,7 +30,7 @@ SLACK = 1e-4  # rounding: the float32 kernel's own sum (<= ~2e-5 at 384 dims) an
 def available() -> bool:
     import importlib.util
 
-    return importlib.util.find_spec("onnxruntime") is not None
+    return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnx"))
 
 
 class Int8Codes:
