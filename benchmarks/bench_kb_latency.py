@@ -142,7 +142,8 @@ def torch_peer():
     return make_embedder("minilm-torch")
 
 
-def run(n: int, count: int, workdir: Path, embedder, peer) -> dict:
+def run(n: int, count: int, workdir: Path, spec: str, peer) -> dict:
+    embedder = make_embedder(spec)  # a fresh one per size: its query cache starts empty
     _release()
     base_rss = rss_mb()
     t0 = time.perf_counter()
@@ -167,11 +168,11 @@ def run(n: int, count: int, workdir: Path, embedder, peer) -> dict:
                     timed(lambda query=query: kb.retrieve_vector(query, peer.embed([query.text])[0]), f"peer{n}")
                 )
     for q in filler(50, seed=12345):
-        embed_only.append(timed(lambda q=q: embedder.embed([q + " (embedding only)"])))
+        embed_only.append(timed(lambda q=q: embedder.embed([f"{q} (embedding only, {n})"])))
     repeat = [timed(lambda: kb.retrieve(qs[20])) for _ in range(50)]
     vis, seen = [], 0
     for i in range(30):
-        text = f"written back correction number {i} zq{i}x for gap case {i}: XMLTABLE column {i} needs a cast"
+        text = f"written back correction number {i} zq{i}x for gap case {i}: XMLTABLE column {i} of {n} needs a cast"
         corr = Correction(construct_id=f"gap-{i}", context=text, fix=f"fix {i}: cast the PATH value to numeric")
         t1 = time.perf_counter()
         cid = kb.ingest(corr, APPROVAL)
@@ -199,7 +200,13 @@ def run(n: int, count: int, workdir: Path, embedder, peer) -> dict:
     print(f"   query embedding alone, {embedder.name}: {stats(embed_only)}")
     print(f"   the same query again (embedding cache): {stats(repeat)}")
     print(f"   ingest() -> next retrieve() returns it: {stats(vis)}  ({seen}/{len(vis)} first)")
-    return {"n": n, "p50": float(np.median(ours)), "mean": float(np.mean(ours)), "vis_p50": float(np.median(vis))}
+    return {
+        "n": n,
+        "p50": float(np.median(ours)),
+        "mean": float(np.mean(ours)),
+        "vis_p50": float(np.median(vis)),
+        "name": embedder.name,
+    }
 
 
 def main() -> int:
@@ -211,7 +218,6 @@ def main() -> int:
     ap.add_argument("--keep", type=Path, help="keep the stores here (for kb_query.py)")
     args = ap.parse_args()
     print(f"load before: {uptime()}")
-    embedder = make_embedder(args.embedder)
     peer = None if args.no_peer else torch_peer()
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-kb-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -219,7 +225,7 @@ def main() -> int:
     try:
         for n in (int(s) for s in args.sizes.split(",")):
             shutil.rmtree(work / f"kb{n}", ignore_errors=True)
-            results.append(run(n, args.queries, work, embedder, peer))
+            results.append(run(n, args.queries, work, args.embedder, peer))
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -228,7 +234,7 @@ def main() -> int:
         verdict = "met" if r["p50"] <= 10 else "missed"
         vis = "met" if r["vis_p50"] <= 20 else "missed"
         print(
-            f"HEADLINE {r['n']} entries: retrieve() p50 {r['p50']:.2f} ms (mean {r['mean']:.2f}) with {embedder.name} "
+            f"HEADLINE {r['n']} entries: retrieve() p50 {r['p50']:.2f} ms (mean {r['mean']:.2f}) with {r['name']} "
             f"[goal <= 10 ms at 100k: {verdict}]; ingest -> visible p50 {r['vis_p50']:.1f} ms [goal <= 20 ms: {vis}]"
         )
     return 0
