@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-import traceback
 from pathlib import Path
 
 from knowledge_base.cli import add_kb_parser
@@ -239,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"migrator: error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # anything else is our bug, whatever its type (a ValueError too)
+        import traceback
+
         traceback.print_exc()
         print(
             f"migrator: internal error: {type(exc).__name__}: {exc}\n"

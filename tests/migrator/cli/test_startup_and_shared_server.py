@@ -186,8 +186,16 @@ def test_a_dead_shared_server_is_reaped_and_never_attached_to(shared_root):
     assert json.loads((info.folder / OWNER_FILE).read_text())["pid"] == info.pid  # owned by its postmaster
     assert reap_stale_workdirs(str(shared_root)) == []  # alive: kept
     os.kill(info.pid, signal.SIGKILL)
+    import psutil
+
+    def gone() -> bool:
+        try:
+            return psutil.Process(info.pid).status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return True
+
     deadline = time.monotonic() + 10
-    while shared_server() is not None and time.monotonic() < deadline:
+    while not gone() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert shared_server() is None
     # a private server instead, whose start reaps the dead shared server's folder first
