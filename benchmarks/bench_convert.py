@@ -70,10 +70,11 @@ def ora2pg_setup(work: Path, corpus: Path, jobs: int) -> tuple[Path, list[list[s
         ["ora2pg", "-c", str(conf), "-i", str(f), "-t", ORA2PG_TYPE[f.suffix], "-o", f"{f.name}.sql", "-q"]
         for f in files
     ]
+    (work / "ora2pg_cmds.txt").write_text("".join(" ".join(c) + "\n" for c in cmds))
     script = work / "ora2pg_all.sh"
-    lines = "\n".join(" ".join(c) for c in cmds)
     script.write_text(
-        f"#!/bin/bash\n# one ora2pg per file, {jobs} at a time\nxargs -P {jobs} -L 1 <<'EOF'\n{lines}\nEOF\n"
+        f"#!/bin/bash\n# one ora2pg per file, {jobs} at a time (the independent whole-process check)\n"
+        f"xargs -P {jobs} -d '\\n' -I CMD sh -c CMD < {work / 'ora2pg_cmds.txt'}\n"
     )
     return out, cmds
 
