@@ -1,113 +1,193 @@
-"""Conversion throughput on the fixture corpus replicated to >= 2,000 units.
+"""Conversion speed, whole process against whole process: `migrator migrate --no-deploy` vs ora2pg.
 
-Prints units/s, lines/s and peak RSS for the whole batch path without deployment (read, split,
-dependency order, convert, pglast check, write files and report). Where Debian's `ora2pg` is
-installed it also times `ora2pg -i` (its offline file-conversion mode) on the same files and
-prints the ratio. Not a test: speed is measured here, never asserted in the suite.
+Input: a generated ERP-style export (benchmarks/gen_schema.py): every object distinct, one kind
+of object per file, named as a real export names them. Ours: one `migrator migrate SRC --out OUT
+--no-deploy` process per run (start-up, imports, read, split, dependency order, convert, pglast
+check of every output, unit files, reports), memo off (`--no-memo`, the headline: no fragment is
+reused) and memo on, each into a fresh folder. Peer: Debian's ora2pg in file mode, one process per
+file with the object type that matches the file (`-t TABLE`, `SEQUENCE`, `VIEW`, `PACKAGE`,
+`FUNCTION`, `PROCEDURE`, `TRIGGER`, `TYPE`), as many at a time as we use conversion processes.
+The arms are interleaved round by round (the order rotates), so a burst of load from elsewhere
+hits each; the first round is reported as cold, the others as warm (min / median / max). The
+ratio is taken per round. Not a test: figures are printed, never asserted.
 
-    python benchmarks/bench_convert.py [--units 2000] [--keep DIR]
+    python benchmarks/bench_convert.py [--modules 60] [--rounds 4] [--workers 2] [--keep]
+
+Independent whole-process check (the commands are printed at the end, with the corpus kept):
+    hyperfine -r 3 -p 'rm -rf OUT' 'migrator migrate CORPUS --out OUT --no-deploy --no-memo --workers 2'
+    hyperfine -r 3 'bash WORK/ora2pg_all.sh'
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from migrator.batch.pipeline import MigrateOptions, migrate
-from migrator.source.reader import read_schema_dir
+from gen_schema import ORA2PG_TYPE, generate
 
-SCHEMAS = ROOT / "fixtures" / "schemas"
-
-
-def build_corpus(dest: Path, min_units: int) -> tuple[int, int]:
-    """Copy every fixture schema's files into dest/copy_NNN/<schema>/ until >= min_units units.
-
-    The copies define the same object names again; the reader reports them as duplicates and
-    still converts each one, so the work per unit is the same as for distinct objects."""
-    per_copy = sum(len(read_schema_dir(d).units) for d in sorted(SCHEMAS.iterdir()) if d.is_dir())
-    copies = -(-min_units // per_copy)
-    for i in range(copies):
-        for schema in sorted(p for p in SCHEMAS.iterdir() if p.is_dir()):
-            shutil.copytree(schema, dest / f"copy_{i:03d}" / schema.name)
-    return copies, per_copy * copies
+MIGRATOR = [sys.executable, "-m", "migrator.cli.main"]
 
 
-def time_ora2pg(corpus: Path) -> float | None:
-    exe = shutil.which("ora2pg")
-    if exe is None:
-        return None
-    conf = corpus.parent / "ora2pg.conf"
-    # Minimal config for file mode: no Oracle connection is made with -i.
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def ours(corpus: Path, out: Path, memo: bool, workers: int) -> tuple[float, str]:
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [*MIGRATOR, "migrate", str(corpus), "--out", str(out), "--no-deploy", "--workers", str(workers)]
+    cmd.append("--memo" if memo else "--no-memo")
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    elapsed = time.perf_counter() - t0
+    if r.returncode not in (0, 1):
+        raise SystemExit(f"migrator failed ({r.returncode}):\n{r.stderr[-2000:]}")
+    return elapsed, r.stdout.splitlines()[0] if r.stdout else ""
+
+
+def ora2pg_setup(work: Path, corpus: Path, jobs: int) -> tuple[Path, list[list[str]]]:
+    conf = work / "ora2pg.conf"
+    out = work / "ora2pg_out"
+    out.mkdir(parents=True, exist_ok=True)
+    # file mode (-i) makes no Oracle connection; the DSN only has to be well-formed
     conf.write_text(
         "ORACLE_DSN dbi:Oracle:host=localhost;sid=none\nORACLE_USER none\nORACLE_PWD none\n"
-        "PLSQL_PGSQL 1\nOUTPUT_DIR " + str(corpus.parent / "ora2pg_out") + "\n"
+        f"PLSQL_PGSQL 1\nPG_VERSION 15\nOUTPUT_DIR {out}\n"
     )
-    (corpus.parent / "ora2pg_out").mkdir(exist_ok=True)
-    files = sorted(p for p in corpus.rglob("*") if p.is_file())
+    files = sorted(p for p in corpus.iterdir() if p.is_file())
+    cmds = [
+        ["ora2pg", "-c", str(conf), "-i", str(f), "-t", ORA2PG_TYPE[f.suffix], "-o", f"{f.name}.sql", "-q"]
+        for f in files
+    ]
+    (work / "ora2pg_cmds.txt").write_text("".join(" ".join(c) + "\n" for c in cmds))
+    script = work / "ora2pg_all.sh"
+    script.write_text(
+        f"#!/bin/bash\n# one ora2pg per file, {jobs} at a time (the independent whole-process check)\n"
+        f"xargs -P {jobs} -d '\\n' -I CMD sh -c CMD < {work / 'ora2pg_cmds.txt'}\n"
+    )
+    return out, cmds
+
+
+def ora2pg(cmds: list[list[str]], jobs: int) -> tuple[float, int]:
+    def one(cmd):
+        return subprocess.run(cmd, capture_output=True, text=True).returncode
+
     t0 = time.perf_counter()
-    failures = 0
-    for i, f in enumerate(files):
-        r = subprocess.run(
-            [exe, "-c", str(conf), "-i", str(f), "-t", "FUNCTION", "-o", f"out_{i}.sql", "-q"],
-            capture_output=True,
-            text=True,
+    with ThreadPoolExecutor(jobs) as pool:
+        codes = list(pool.map(one, cmds))
+    return time.perf_counter() - t0, sum(c != 0 for c in codes)
+
+
+def ora2pg_startup(work: Path, conf: Path) -> float:
+    empty = work / "empty.sql"
+    empty.write_text("\n")
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        subprocess.run(
+            ["ora2pg", "-c", str(conf), "-i", str(empty), "-t", "TABLE", "-o", "e.sql", "-q"], capture_output=True
         )
-        failures += r.returncode != 0
-    elapsed = time.perf_counter() - t0
-    print(f"ora2pg -i: {len(files)} files in {elapsed:.2f} s ({failures} exited non-zero)")
-    return elapsed
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--units", type=int, default=2000)
-    ap.add_argument("--keep", type=Path, help="keep the corpus and output here")
+def spread(values: list[float], unit: str = "s") -> str:
+    return f"min {min(values):.2f} / median {statistics.median(values):.2f} / max {max(values):.2f} {unit}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--modules", type=int, default=60, help="modules in the generated export (about 250 lines each)")
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--workers", type=int, default=2, help="our conversion processes = ora2pg processes at a time")
     ap.add_argument(
         "--workdir",
         type=Path,
         default=Path(".bench-work"),
-        help="where the corpus and output go (default ./.bench-work; on the development machines "
-        "/tmp writes 2,142 small files ~13x slower than the work disk, which would measure the disk)",
+        help="where corpus and outputs go (default ./.bench-work: /tmp on the development machines is a slow disk)",
     )
-    ap.add_argument("--no-ora2pg", action="store_true", help="skip the ora2pg comparison")
+    ap.add_argument("--keep", action="store_true", help="keep the corpus and outputs (for hyperfine)")
+    ap.add_argument("--no-ora2pg", action="store_true")
     args = ap.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
-    work = args.keep or Path(tempfile.mkdtemp(prefix="migrator-bench-", dir=args.workdir))
-    corpus = work / "corpus"
-    copies, expected = build_corpus(corpus, args.units)
-    # Cold first: the corpus repeats the same text, so the per-run fragment memo would make the
-    # replicated figure look better than a real schema of this size; the cold run is the headline.
-    for label, memo in (("cold, fragment memo off", False), ("fragment memo on", True)):
-        t0 = time.perf_counter()
-        report = migrate(corpus, work / "out", MigrateOptions(schema="bench", force=True, progress=False, memo=memo))
-        elapsed = time.perf_counter() - t0
-        s = report.summary
-        rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"corpus: {copies} copies of the fixture schemas, {s.units} units, {s.converted_lines} source lines")
-        print(f"migrator [{label}] (read+split+order+convert+pglast check+write, no deploy): {elapsed:.2f} s")
+    work = Path(tempfile.mkdtemp(prefix="bench-convert-", dir=args.workdir)).resolve()
+    corpus = work / "corpus" / "erp"
+    counts = generate(corpus, args.modules)
+    print(f"load before: {uptime()}")
+    print(f"corpus: {counts['files']} files, {counts['lines']} non-blank lines ({args.modules} generated modules)")
+    have_ora2pg = shutil.which("ora2pg") is not None and not args.no_ora2pg
+    if have_ora2pg:
+        o2p_out, cmds = ora2pg_setup(work, corpus, args.workers)
+        startup = ora2pg_startup(work, work / "ora2pg.conf")
+    arms = ["off", "on"] + (["ora2pg"] if have_ora2pg else [])
+    times: dict[str, list[float]] = {a: [] for a in arms}
+    summary = ""
+    for r in range(args.rounds):
+        order = arms[r % len(arms) :] + arms[: r % len(arms)]
+        for arm in order:
+            if arm == "ora2pg":
+                elapsed, failed = ora2pg(cmds, args.workers)
+                note = f"{failed} non-zero exits"
+            else:
+                elapsed, summary = ours(corpus, work / f"out-{arm}-{r}", arm == "on", args.workers)
+                note = summary
+            times[arm].append(elapsed)
+            print(f"round {r + 1} {arm:>6}: {elapsed:6.2f} s  {note}")
+    lines = counts["lines"]
+    label = {
+        "off": "migrator, memo off",
+        "on": "migrator, memo on",
+        "ora2pg": f"ora2pg -t <type>, {args.workers} at a time",
+    }
+    print()
+    for arm in arms:
+        t = times[arm]
+        warm = t[1:] or t
+        print(f"{label[arm]:<28} cold {t[0]:6.2f} s; warm {spread(warm)}; {lines / statistics.median(t):,.0f} lines/s")
+    if have_ora2pg:
+        ratios = [o / m for o, m in zip(times["ora2pg"], times["off"])]
+        print(f"ora2pg / migrator (memo off) per round: {spread(ratios, 'x')}")
         print(
-            f"  {s.units / elapsed:.0f} units/s   {s.converted_lines / elapsed:.0f} lines/s   peak RSS {rss_mb:.0f} MiB"
+            f"ora2pg start-up per process: {startup:.2f} s x {len(cmds)} files = {startup * len(cmds) / args.workers:.1f} s "
+            f"of its wall time at {args.workers} at a time"
         )
-        print(f"  status: {s.by_status}  parses: {s.static_ok}/{s.units}")
-    theirs = None if args.no_ora2pg else time_ora2pg(corpus)
-    if theirs:
-        print(f"ora2pg / migrator time ratio: {theirs / elapsed:.2f}")
-    elif args.no_ora2pg:
-        print("ora2pg comparison skipped (--no-ora2pg)")
+        made = sum(1 for p in o2p_out.glob("*.sql") if "CREATE" in p.read_text(errors="replace"))
+        print(f"ora2pg wrote a CREATE statement for {made} of {len(cmds)} files")
+    print(f"load after: {uptime()}  (cores: {os.cpu_count()})")
+    median_off = statistics.median(times["off"])
+    rate = lines / median_off
+    headline = (
+        f"HEADLINE migrator migrate --no-deploy --no-memo, whole process, {args.workers} workers: "
+        f"median {median_off:.2f} s for {lines:,} non-blank lines = {rate:,.0f} lines/s "
+        f"[goal >= 10,000: {'met' if rate >= 10000 else f'missed by {10000 / rate:.1f}x'}]"
+    )
+    if have_ora2pg:
+        ratio = statistics.median(ratios)
+        headline += f"; ora2pg typed per file {statistics.median(times['ora2pg']):.2f} s, ratio {ratio:.1f}x [goal >= 10x: {'met' if ratio >= 10 else 'missed'}]"
+    print(headline)
+    if args.keep:
+        print("\nindependent check (whole processes):")
+        print(
+            f"  hyperfine -r 3 -p 'rm -rf {work}/hf' "
+            f"'migrator migrate {corpus} --out {work}/hf --no-deploy --no-memo --workers {args.workers}'"
+        )
+        if have_ora2pg:
+            print(f"  hyperfine -r 3 'bash {work}/ora2pg_all.sh'")
     else:
-        print("ora2pg not installed: no comparison (apt-get install ora2pg)")
-    if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

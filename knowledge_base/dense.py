@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from knowledge_base import dense_int8
+
 
 def _faiss():
     try:
@@ -33,10 +35,14 @@ class IndexState:
 
 
 class DenseIndex:
+    # int8 first pass (knowledge_base.dense_int8) for stores of at least this many rows; None: never
+    int8_min_rows: int | None = dense_int8.MIN_ROWS
+
     def __init__(self, dim: int):
         faiss = _faiss()
         self.dim = dim
         self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+        self._codes: dense_int8.Int8Codes | None = None
 
     def __len__(self) -> int:
         return int(self.index.ntotal)
@@ -48,6 +54,44 @@ class DenseIndex:
             )
         if len(ids) >= 1000:
             self.reserve(max(1024, len(self) // 4))
+        self._refresh_codes()
+
+    def _refresh_codes(self) -> None:
+        """(Re)build the int8 codes when the store is big enough and the uncoded tail has grown
+        past max(TAIL_MIN, TAIL_SHARE x coded rows); on the write path, never on a query."""
+        n, minimum = len(self), self.int8_min_rows
+        if minimum is None or n < minimum or not dense_int8.available():
+            self._codes = None
+            return
+        coded = self._codes.rows if self._codes is not None else 0
+        if n - coded > max(dense_int8.TAIL_MIN, dense_int8.TAIL_SHARE * coded) or coded == 0:
+            self._codes = dense_int8.Int8Codes(self.matrix())
+
+    def ranking_scores(self, query: np.ndarray) -> np.ndarray | dense_int8.BoundedScores:
+        """What retrieval ranks with: every exact score (small stores), or bounded int8 scores
+        with exact values on demand (search_pool gives the same results either way)."""
+        codes = self._codes
+        if codes is None:
+            return self.scores(query)
+        q = np.ascontiguousarray(query, dtype=np.float32)
+        approx, bound = codes.scores(q)
+        n = len(self)
+        if n > codes.rows:  # rows added since the codes were built: exact, bound 0
+            approx = np.concatenate([approx, self._exact(q, np.arange(codes.rows, n))])
+            bound = np.concatenate([bound, np.zeros(n - codes.rows, dtype=np.float32)])
+        return dense_int8.BoundedScores(approx, bound, lambda rows: self._exact(q, rows))
+
+    def _exact(self, q: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """scores(q)[rows] without reading the other rows: the same faiss kernel on a gathered
+        copy (its value for a row does not depend on the row's position; tested)."""
+        faiss = _faiss()
+        picked = np.ascontiguousarray(self.matrix()[rows])
+        out = np.empty(len(rows), dtype=np.float32)
+        if len(rows):
+            faiss.fvec_inner_products_ny(
+                faiss.swig_ptr(out), faiss.swig_ptr(q), faiss.swig_ptr(picked), self.dim, len(rows)
+            )
+        return out
 
     def reserve(self, extra: int) -> None:
         """Grow the vector storage's capacity now (resize up, then back: std::vector keeps the
@@ -103,10 +147,11 @@ class DenseIndex:
         except (ValueError, TypeError, RuntimeError):
             return None  # unreadable or from another format: the caller rebuilds from SQLite
         self = cls.__new__(cls)
-        self.dim, self.index = state.dim, index
+        self.dim, self.index, self._codes = state.dim, index, None
         if len(self) != state.count:
             return None
         self.reserve(max(1024, len(self) // 4))
+        self._refresh_codes()
         return self, state
 
 

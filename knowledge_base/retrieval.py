@@ -19,6 +19,7 @@ import numpy as np
 
 from knowledge_base.catalog import KIND_CODES, NONE, Catalog
 from knowledge_base.config import KBConfig
+from knowledge_base.dense_int8 import BoundedScores
 from knowledge_base.records import RetrievalQuery
 
 
@@ -70,12 +71,18 @@ def search_pool(
     cat: Catalog,
     pool: np.ndarray,
     failure_type: str | None,
-    dense: np.ndarray,
+    dense: np.ndarray | BoundedScores,
     lexical: np.ndarray,
     k: int,
     cfg: KBConfig,
     vectors: np.ndarray | None,
+    every_score: bool = False,
 ) -> PoolOutcome:
+    """`dense` is every exact score, or int8 scores with error bounds (knowledge_base.dense_int8),
+    of which only the rows that could change the outcome are computed exactly: the min and max
+    the normalisation needs, and every row that could reach the top `want`. Same result.
+    `every_score` (the monitor's margin needs them) scores every searched row exactly and returns
+    the rows with their hybrid scores."""
     eligible = int(pool.sum())
     typed = False
     if failure_type:
@@ -86,19 +93,68 @@ def search_pool(
     rows = np.flatnonzero(pool)
     if k == 0 or rows.size == 0:
         return PoolOutcome(eligible, int(rows.size), typed, [])
-    d, b = dense[rows].astype(np.float64), lexical[rows].astype(np.float64)
-    dn, bn = minmax(d), minmax(b)
-    score = cfg.dense_weight * dn + cfg.lexical_weight * bn
-    if cfg.rule_bonus:
-        score = score + cfg.rule_bonus * (cat.kind.view[rows] == KIND_CODES["rule"])
     want = k if cfg.mmr_lambda is None else max(k, cfg.mmr_pool)
+    searched = int(rows.size)
+    bonus = _rule_bonus(cat, rows, cfg)
+    if isinstance(dense, BoundedScores) and not every_score:
+        rows, d, b, dn, bn, bonus = _candidates(rows, dense, lexical, want, cfg, bonus)
+    else:
+        exact = dense.exact(rows) if isinstance(dense, BoundedScores) else dense[rows]
+        d, b = exact.astype(np.float64), lexical[rows].astype(np.float64)
+        dn, bn = minmax(d), minmax(b)
+    score = cfg.dense_weight * dn + cfg.lexical_weight * bn + bonus
     order = _top(score, d, b, cat.ids.view[rows], want)
     ranked = [
         Ranked(int(rows[i]), float(score[i]), float(d[i]), float(b[i]), float(dn[i]), float(bn[i])) for i in order
     ]
     if cfg.mmr_lambda is not None and vectors is not None:  # the caller gives vectors for MMR
         ranked = mmr(ranked, vectors, cfg.mmr_lambda, k)
-    return PoolOutcome(eligible, int(rows.size), typed, ranked[:k], rows, score)
+    if every_score:
+        return PoolOutcome(eligible, searched, typed, ranked[:k], rows, score)
+    return PoolOutcome(eligible, searched, typed, ranked[:k])
+
+
+def _rule_bonus(cat: Catalog, rows: np.ndarray, cfg: KBConfig) -> np.ndarray | float:
+    if not cfg.rule_bonus:
+        return 0.0
+    return cfg.rule_bonus * (cat.kind.view[rows] == KIND_CODES["rule"])
+
+
+def _candidates(
+    rows: np.ndarray,
+    dense: BoundedScores,
+    lexical: np.ndarray,
+    want: int,
+    cfg: KBConfig,
+    bonus: np.ndarray | float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | float]:
+    """The pool rows that could be among the `want` best, with exact dense scores and the pool's
+    exact normalisation; every other row provably scores below the want-th best.
+
+    The pool's true max has an upper bound >= every lower bound, its true min a lower bound <=
+    every upper bound, so the exact extremes are among those rows. A row whose best possible
+    score is below the want-th largest worst possible score cannot reach the top (nor tie it)."""
+    approx, bound = dense.approx[rows], dense.bound[rows]
+    lo, hi = approx - bound, approx + bound
+    b = lexical[rows].astype(np.float64)
+    bn = minmax(b)
+    ends = np.flatnonzero((hi >= lo.max()) | (lo <= hi.min()))
+    end_scores = dense.exact(rows[ends]).astype(np.float64)
+    dmin, dmax = float(end_scores.min()), float(end_scores.max())
+    if dmax > dmin:
+        s_lo = cfg.dense_weight * (lo - dmin) / (dmax - dmin) + cfg.lexical_weight * bn + bonus
+        s_hi = cfg.dense_weight * (hi - dmin) / (dmax - dmin) + cfg.lexical_weight * bn + bonus
+    else:  # every exact dense score is equal: minmax makes them 0, BM25 and the rule bonus decide
+        s_lo = s_hi = cfg.lexical_weight * bn + bonus
+    if rows.size > want:
+        cut = np.partition(s_lo, rows.size - want)[rows.size - want]  # want-th largest lower bound
+        keep = np.flatnonzero(s_hi >= cut - 1e-6)  # float32 rounding; the bounds carry SLACK (1e-4)
+    else:
+        keep = np.arange(rows.size)
+    d = dense.exact(rows[keep]).astype(np.float64)
+    dn = (d - dmin) / (dmax - dmin) if dmax > dmin else np.zeros(d.shape, dtype=np.float64)
+    kept_bonus = bonus[keep] if isinstance(bonus, np.ndarray) else bonus
+    return rows[keep], d, b[keep], dn, bn[keep], kept_bonus
 
 
 def _top(score: np.ndarray, d: np.ndarray, b: np.ndarray, ids: np.ndarray, want: int) -> np.ndarray:

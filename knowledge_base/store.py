@@ -22,6 +22,7 @@ one stores a candidate, whatever its evidence would earn.
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -93,6 +94,7 @@ class KnowledgeBase:
         self._writes_since_flush = 0
         self._clock: int | None = None  # the next stream position, once read
         self._tags: dict[int, frozenset[str]] = {}  # entry id -> tags (records never change them)
+        self._embed_pool: ThreadPoolExecutor | None = None
         # Taken before SQLite is opened: opening a writable store already writes (meta, index repair).
         self._lock = None if read_only else StoreLock.acquire(self.root, lock_timeout)
         try:
@@ -117,6 +119,10 @@ class KnowledgeBase:
             self._release()
 
     def _release(self) -> None:
+        pool = getattr(self, "_embed_pool", None)
+        if pool is not None:
+            pool.shutdown(wait=True)
+            self._embed_pool = None
         if self._lock is not None:
             self._lock.release()
             self._lock = None
@@ -277,19 +283,36 @@ class KnowledgeBase:
         }
 
     def retrieve(self, query: RetrievalQuery) -> RetrievalResult:
-        return self.retrieve_vector(query, self.embedder.embed([query.text])[0])
+        embedder = self.embedder
+        if not getattr(embedder, "releases_gil", False):
+            return self.retrieve_vector(query, embedder.embed([query.text])[0])
+        # The query is embedded on a second thread (onnxruntime lets go of the GIL) while this one
+        # works out eligibility and BM25, which do not need the vector.
+        pending = self._embedding_thread().submit(embedder.embed, [query.text])
+        mask = eligibility(self.catalog, query, self.held_out)
+        lexical = self.lexical.scores(tokenize(query.text))
+        return self._retrieve(query, pending.result()[0], mask, lexical)
+
+    def _embedding_thread(self):
+        if self._embed_pool is None:
+            self._embed_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-embed")
+        return self._embed_pool
 
     def retrieve_vector(self, query: RetrievalQuery, qvec: np.ndarray) -> RetrievalResult:
         """Retrieval with a precomputed query vector (so benchmarks can time embedding apart)."""
+        mask = eligibility(self.catalog, query, self.held_out)
+        return self._retrieve(query, qvec, mask, self.lexical.scores(tokenize(query.text)))
+
+    def _retrieve(self, query: RetrievalQuery, qvec: np.ndarray, mask: np.ndarray, lexical: np.ndarray):
         cfg, cat = self.config, self.catalog
-        mask = eligibility(cat, query, self.held_out)
-        dense, lexical = self.dense.scores(qvec), self.lexical.scores(tokenize(query.text))
+        dense = self.dense.ranking_scores(qvec)
         vectors = self.dense.matrix() if cfg.mmr_lambda is not None else None
         hits, pools, margin = {}, {}, None
         for pol, k in (("+", query.k_positive), ("-", query.k_negative)):
             k = (cfg.k_positive if pol == "+" else cfg.k_negative) if k is None else k
             pool = mask & (cat.positive.view if pol == "+" else ~cat.positive.view)
-            out = search_pool(cat, pool, query.failure_type, dense, lexical, k, cfg, vectors)
+            every = pol == "+" and bool(query.relevant)  # the margin needs every searched row's score
+            out = search_pool(cat, pool, query.failure_type, dense, lexical, k, cfg, vectors, every)
             pools[pol] = PoolReport(eligible=out.eligible, searched=out.searched, type_conditioned=out.type_conditioned)
             hits[pol] = tuple(self._hit(r, pol) for r in out.ranked)
             if pol == "+" and query.relevant and out.rows is not None and out.scores is not None:

@@ -135,6 +135,11 @@ def write_output(out: Path, rel: str, text: str) -> Path:
         manifest.parent.mkdir(parents=True, exist_ok=True)
         with manifest.open("a", encoding="utf-8") as fh:
             fh.write(rel + "\n")
+    return write_recorded(out, rel, text)
+
+
+def write_recorded(out: Path, rel: str, text: str) -> Path:
+    """Write OUT/rel, already in the manifest (record_written)."""
     target = out / rel
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")

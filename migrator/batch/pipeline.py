@@ -7,14 +7,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
 from harness.deploy import DeployOutcome, deploy_units
 from harness.postgres import scratch_database
-from harness.verify import UnitToVerify
 from migrator import __name__ as _pkg
-from migrator.agent.run import AgentRequest, run_plsql_agent
 from migrator.batch.output import (
     EXTENSIONS_FILE,
     PREAMBLE,
@@ -25,10 +24,12 @@ from migrator.batch.output import (
     extensions_sql,
     preamble_sql,
     prepare_out_dir,
+    record_written,
     source_hash,
     unit_file_text,
     unit_path,
     write_output,
+    write_recorded,
 )
 from migrator.batch.parallel import convert_in_order, default_workers, static_of
 from migrator.batch.report import (
@@ -50,6 +51,9 @@ from migrator.fixes.settings import ActiveSettings
 from migrator.source.dependencies import DependencyGraph, analyze_dependencies
 from migrator.source.reader import read_schema_dir
 from migrator.source.units import SourceSet, Unit, UnitKind
+
+if TYPE_CHECKING:  # judging and repair are imported when a run asks for them, not for every migrate
+    from harness.verify import UnitToVerify
 
 VERSION = "0.1.0"
 
@@ -103,6 +107,8 @@ def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: Mig
     fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers)
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     done: list[_Done] = []
+    # every unit file in the manifest at once, before any is written (not one re-read per file)
+    record_written(out, [unit_path(by_id[uid]) for uid in graph.order])
     for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
         unit = by_id[uid]
         if uid in resumed:
@@ -113,7 +119,7 @@ def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: Mig
             assert got.id == uid, "conversions must come back in dependency order"
             journal.append(unit, digests[uid], conversion)
         path = unit_path(unit)
-        write_output(out, path, unit_file_text(unit, conversion))
+        write_recorded(out, path, unit_file_text(unit, conversion))
         done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
 
@@ -179,7 +185,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
         for i in source.issues
     ]
     units = [_entry(d, sandbox) for d in done]
-    lines = sum(d.unit.span.end_line - d.unit.span.start_line + 1 for d in done)
+    lines = sum(nonblank_lines(d.unit.text) for d in done)
     report = RunReport(
         tool=_pkg,
         version=VERSION,
@@ -214,8 +220,15 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     return report
 
 
+def nonblank_lines(text: str) -> int:
+    """Source lines that hold something (blank and whitespace-only lines are not counted)."""
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
 def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
     """Judge the rules' output (the rules-only row), then run the repair agent on it."""
+    from migrator.agent.run import AgentRequest, run_plsql_agent
+
     if not (opts.deploy and opts.verify):
         raise MigratorError("the repair agent needs --verify (it is judged by execution, never by the model)")
     by_id = {d.unit.id: d for d in done}
@@ -248,4 +261,6 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
 
 
 def done_units(done: list[_Done]) -> list[UnitToVerify]:
+    from harness.verify import UnitToVerify
+
     return [UnitToVerify(d.unit.id, d.conversion.output, tuple(d.deps), d.static.ok) for d in done]

@@ -114,7 +114,7 @@ class Summary(_Frozen):
     deployed: int | None
     deploy_failed: int | None
     issues_by_severity: dict[str, int]
-    converted_lines: int
+    converted_lines: int  # non-blank lines of the units' source text
     seconds: float
 
 
@@ -254,7 +254,7 @@ def to_markdown(report: RunReport) -> str:
     out = [
         f"# Migration report: `{report.schema_name}`",
         "",
-        f"Source `{report.source_dir}` · {s.units} units · {s.converted_lines} source lines · {s.seconds} s",
+        f"Source `{report.source_dir}` · {s.units} units · {s.converted_lines} non-blank source lines · {s.seconds} s",
         f"Disabled rules: {', '.join(report.disabled_rules) or 'none'} · deployment engine: {report.engine or 'not run'}",
         "",
         "| measure | count |",

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import statistics
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from harness.scenarios import load_scenarios, load_transcript
-from harness.verify import SideResult, UnitToVerify, VerifyResult, verify
 from migrator.batch.output import PREAMBLE, REVIEW_DIR, remove_output, remove_written_under, write_output
 from migrator.batch.report import (
     AgentSummary,
@@ -30,6 +30,9 @@ from migrator.batch.report_pages import to_html, to_junit
 from migrator.batch.sandboxing import affected_note, open_engine, sandbox_summary
 from migrator.batch.steps_file import STEPS_FILE, dump_steps, steps_file
 from migrator.errors import MigratorError
+
+if TYPE_CHECKING:  # harness.verify is imported where a run is judged, not for every migrate
+    from harness.verify import SideResult, UnitToVerify, VerifyResult
 
 AGENT_MANIFEST = "run_manifest.json"  # written by the repair agent (migrator.agent.run)
 
@@ -76,6 +79,8 @@ def _merge(unit: UnitEntry, result: VerifyResult, index: int) -> UnitEntry:
 
 def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmRow, dict[str, str]]:
     """Judge the deterministic rules' output alone: the row the agent must beat."""
+    from harness.verify import verify
+
     scenario_file = load_scenarios(opts.scenarios) if opts.scenarios else None
     transcript_file = load_transcript(opts.transcript) if opts.transcript else None
     with open_engine(opts.deploy) as engine:
@@ -140,6 +145,8 @@ def attach_verification(
     arm_name: str = "agent (rules only)",
     extra_rows: list[ArmRow] = (),
 ) -> RunReport:
+    from harness.verify import UnitToVerify, verify
+
     scenario_file = load_scenarios(scenarios) if scenarios else None
     transcript_file = load_transcript(transcript) if transcript else None
     # A unit whose conversion crashed has only header comments in its file: judge it as the

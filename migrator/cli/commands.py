@@ -115,6 +115,8 @@ def _migrate_options(args, settings: ActiveSettings):
         attempts=args.attempts,
         settings=settings,
         checkpoint_every=args.checkpoint_every,
+        workers=args.workers,
+        memo=args.memo,
     )
 
 

@@ -4,26 +4,28 @@ Exit codes: 0 success (every unit converted/deployed; no regression); 1 some uni
 regression; 2 bad usage or unreadable input (a MigratorError or HarnessError: its message, no
 traceback); 3 an internal error — a bug, printed with its traceback and a request to report it,
 never passed off as the user's mistake.
+
+Only argparse and the parser builders are imported here: a command's handler (and with it
+psycopg, numpy, the converter, the knowledge base) is imported when that command runs, so
+`migrator --help` and a usage error answer at once (benchmarks/bench_cli.py measures it).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-import traceback
 from pathlib import Path
 
-from harness.exceptions import HarnessError
-from knowledge_base.cli import add_kb_parser, run_kb
-from migrator.cli import commands as cmd
-from migrator.cli.assess import add_assess_parser, run_assess
-from migrator.cli.eval import add_eval_parser, run_eval_command
-from migrator.cli.fix import add_fix_parser, run_fix
-from migrator.cli.review import add_review_parser, run_review
-from migrator.cli.scenarios import add_scenarios_parser, run_scenarios
-from migrator.cli.swe import add_swe_parser, run_swe_command
-from migrator.cli.text2sql import add_text2sql_parser, run_text2sql
-from migrator.errors import MigratorError
+from knowledge_base.cli import add_kb_parser
+from migrator.cli.assess import add_assess_parser
+from migrator.cli.eval import add_eval_parser
+from migrator.cli.fix import add_fix_parser
+from migrator.cli.pg import add_pg_parser
+from migrator.cli.review import add_review_parser
+from migrator.cli.scenarios import add_scenarios_parser
+from migrator.cli.swe import add_swe_parser
+from migrator.cli.text2sql import add_text2sql_parser
 
 INTERNAL_ERROR = 3
 
@@ -41,6 +43,16 @@ EXAMPLES = """examples:
   migrator assess fixtures/schemas/hr_payroll --out assessment/   # size and effort, before migrating
   migrator eval run fixtures/eval/plsql-memory-sensitive.yaml --out out/eval   # does memory help?
 """
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
 
 
 def _engine_args(p: argparse.ArgumentParser) -> None:
@@ -108,6 +120,20 @@ def _add_migrate(sub) -> None:
         metavar="N",
         help="with --kb: snapshot the memory every N units and report the monitor's figures "
         "(default: about eight checkpoints per run, at least 50 units apart)",
+    )
+    m.add_argument(
+        "--memo",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="reuse a converted SQL fragment when the same text comes again in this run (default on; "
+        "--no-memo converts every fragment, as benchmarks/bench_convert.py's headline does)",
+    )
+    m.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="conversion processes (default: one per core, at most 8, for schemas of 200 units or more; "
+        "1 below that, where starting processes costs more than it saves); 1 converts in this process",
     )
     _engine_args(m)
     _evidence_args(m)
@@ -185,33 +211,46 @@ def _parser() -> argparse.ArgumentParser:
     add_text2sql_parser(sub)
     add_swe_parser(sub)
     add_eval_parser(sub)
+    add_pg_parser(sub)
     return parser
 
 
+# command -> "module:function", imported only when that command runs
 HANDLERS = {
-    "migrate": cmd.run_migrate,
-    "verify": cmd.run_verify,
-    "regress": cmd.run_regress,
-    "record": cmd.run_record,
-    "scenarios": run_scenarios,
-    "review": run_review,
-    "assess": run_assess,
-    "fix": run_fix,
-    "kb": run_kb,
-    "text2sql": run_text2sql,
-    "swe": run_swe_command,
-    "eval": run_eval_command,
+    "migrate": "migrator.cli.commands:run_migrate",
+    "verify": "migrator.cli.commands:run_verify",
+    "regress": "migrator.cli.commands:run_regress",
+    "record": "migrator.cli.commands:run_record",
+    "scenarios": "migrator.cli.scenarios:run_scenarios",
+    "review": "migrator.cli.review:run_review",
+    "assess": "migrator.cli.assess:run_assess",
+    "fix": "migrator.cli.fix:run_fix",
+    "kb": "knowledge_base.cli:run_kb",
+    "text2sql": "migrator.cli.text2sql:run_text2sql",
+    "swe": "migrator.cli.swe:run_swe_command",
+    "eval": "migrator.cli.eval:run_eval_command",
+    "pg": "migrator.cli.pg:run_pg",
 }
+
+
+def handler(command: str):
+    module, name = HANDLERS[command].split(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    from harness.exceptions import HarnessError
+    from migrator.errors import MigratorError
+
     try:
-        return HANDLERS[args.command](args)
+        return handler(args.command)(args)
     except (MigratorError, HarnessError) as exc:
         print(f"migrator: error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # anything else is our bug, whatever its type (a ValueError too)
+        import traceback
+
         traceback.print_exc()
         print(
             f"migrator: internal error: {type(exc).__name__}: {exc}\n"

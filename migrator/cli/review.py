@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import webbrowser
 from pathlib import Path
 
 EXAMPLES = """examples:
@@ -50,5 +49,7 @@ def run_review(args) -> int:
         return 2
     print(f"review site: {site.index} ({site.pages} pages in {site.seconds} s)")
     if args.open:
+        import webbrowser
+
         webbrowser.open(site.index.resolve().as_uri())
     return 0

@@ -83,10 +83,11 @@ def analyze_dependencies(source: SourceSet) -> DependencyGraph:
     graph = nx.DiGraph()
     graph.add_nodes_from(u.id for u in units)
     missing: dict[str, list[str]] = {}
+    schemas = _schemas(source)  # once: per unit it made the scan quadratic in the number of units
     for unit in units:
         _link_parent(unit, providers)
         declared = scans[unit.id].declared | (scans[unit.parent_id].declared if unit.parent_id else set())
-        refs, absent = _resolve(unit, scans[unit.id].chains, declared, providers, _schemas(source))
+        refs, absent = _resolve(unit, scans[unit.id].chains, declared, providers, schemas)
         unit.references = refs
         for name in refs:
             provider = providers.get(name)

