@@ -9,45 +9,40 @@ run-time error ("record r has no field"), found here before anything runs.
 from __future__ import annotations
 
 
-def _record_targets(node, datums: list, found: list[str]) -> None:
-    """Names of the records every statement under `node` assigns (INTO, FETCH, loops, :=)."""
+def _statements(node):
+    """Every (statement kind, its fields) in a parse_plpgsql JSON tree, depth first."""
     if isinstance(node, list):
         for item in node:
-            _record_targets(item, datums, found)
+            yield from _statements(item)
         return
     if not isinstance(node, dict):
         return
     for kind, body in node.items():
-        if not isinstance(body, dict):
-            continue
+        if isinstance(body, dict):
+            yield kind, body
+            for value in body.values():
+                yield from _statements(value)
+
+
+def _record_targets(node, datums: list, found: list[str]) -> None:
+    """Names of the records every statement under `node` assigns (INTO, FETCH, loops, :=)."""
+    for kind, body in _statements(node):
         for key in ("var", "target"):
             rec = body.get(key, {}).get("PLpgSQL_rec") if isinstance(body.get(key), dict) else None
             if rec is not None:
                 found.append(rec.get("refname", ""))
         if kind == "PLpgSQL_stmt_assign" and "PLpgSQL_rec" in datums[body.get("varno", 0)]:
             found.append(datums[body.get("varno", 0)]["PLpgSQL_rec"].get("refname", ""))
-        for value in body.values():
-            _record_targets(value, datums, found)
 
 
 def _loop_queries(node, datums: list, out: list[tuple[str, str]]) -> None:
-    if isinstance(node, list):
-        for item in node:
-            _loop_queries(item, datums, out)
-        return
-    if not isinstance(node, dict):
-        return
-    for kind, body in node.items():
-        if not isinstance(body, dict):
-            continue
+    for kind, body in _statements(node):
         rec = body.get("var", {}).get("PLpgSQL_rec", {}).get("refname") if isinstance(body.get("var"), dict) else None
         if kind == "PLpgSQL_stmt_fors" and rec:
             out.append((rec, body.get("query", {}).get("PLpgSQL_expr", {}).get("query", "")))
         elif kind == "PLpgSQL_stmt_forc" and rec:
             cursor = next(iter(datums[body.get("curvar", 0)].values()))
             out.append((rec, cursor.get("cursor_explicit_expr", {}).get("PLpgSQL_expr", {}).get("query", "")))
-        for value in body.values():
-            _loop_queries(value, datums, out)
 
 
 def loop_records(tree: dict, typed: set[str]) -> dict[str, str]:
