@@ -171,6 +171,13 @@ class FixCycle(_Frozen):
     run: RunRecord | None = None
     decisions: list[Decision] = []  # a hold may be followed by a later promote or revert
 
+    @property
+    def ran(self) -> RunRecord:
+        """The run record of a cycle that has been run (a clear error for one that has not)."""
+        if self.run is None:
+            raise GateError(f"{self.id} has not been run yet (`migrator fix run {self.id}`)")
+        return self.run
+
     @field_validator("id")
     @classmethod
     def _id(cls, value: str) -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from migrator.agent.models import Completion, Message, Model, ModelError, ModelValidationError
 
@@ -51,19 +51,25 @@ class Item:
     extra: dict = field(default_factory=dict)
 
 
-class Task(Protocol):
+J = TypeVar("J", bound=Judgement)
+
+
+class Task(Protocol[J]):
+    """A task adapter; `J` is its own judgement type (each task judges differently, and its
+    methods take back what its `judge` returned)."""
+
     name: str
 
     def items(self) -> Iterator[Item]: ...
-    def judge(self, item: Item, candidate: str) -> Judgement: ...
-    def needs_repair(self, judgement: Judgement) -> bool: ...
-    def classify(self, item: Item, candidate: str, judgement: Judgement) -> str: ...
-    def query_text(self, item: Item, judgement: Judgement) -> str: ...
+    def judge(self, item: Item, candidate: str) -> J: ...
+    def needs_repair(self, judgement: J) -> bool: ...
+    def classify(self, item: Item, candidate: str, judgement: J) -> str: ...
+    def query_text(self, item: Item, judgement: J) -> str: ...
     def prompt(
-        self, item: Item, candidate: str, judgement: Judgement, failure_type: str, hits: Any, strategy: str
+        self, item: Item, candidate: str, judgement: J, failure_type: str, hits: Any, strategy: str
     ) -> list[Message]: ...
     def extract(self, answer: str) -> str | None: ...
-    def commit(self, item: Item, final: str, judgement: Judgement) -> None: ...
+    def commit(self, item: Item, final: str, judgement: J) -> None: ...
     def experience(self, item: Item, episode: Episode, position: int) -> Any: ...
 
 
@@ -118,7 +124,7 @@ def _better(new: Judgement, old: Judgement) -> bool:
 
 
 def _attempt(
-    task: Task, model: Model, kb, item: Item, state: tuple, position: int, cfg: AgentConfig, number: int
+    task: Task[Any], model: Model, kb, item: Item, state: tuple, position: int, cfg: AgentConfig, number: int
 ) -> tuple[Attempt, str | None, Judgement | None]:
     candidate, judgement = state
     failure_type = task.classify(item, candidate, judgement)
@@ -166,18 +172,21 @@ def _attempt(
     return record, new, new_judgement
 
 
-def _reflect(task: Task, model: Model, item: Item, state: tuple, failure_type: str, cfg: AgentConfig):
+def _reflect(task: Task[Any], model: Model, item: Item, state: tuple, failure_type: str, cfg: AgentConfig):
     """The optional reflection call: its answer goes back to the task, its cost into the attempt."""
     ask = getattr(task, "reflection_messages", None)
-    messages = ask(item, state[0], state[1], failure_type) if ask is not None else None
+    reflected = getattr(task, "reflected", None)  # a task that asks to reflect takes the answer back
+    if ask is None or reflected is None:
+        return None
+    messages = ask(item, state[0], state[1], failure_type)
     if not messages:
         return None
     completion = model.complete(messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens)
-    task.reflected(item, completion.text)
+    reflected(item, completion.text)
     return completion
 
 
-def _extract(task: Task, item: Item, answer: str) -> tuple[str | None, str]:
+def _extract(task: Task[Any], item: Item, answer: str) -> tuple[str | None, str]:
     act = getattr(task, "act", None)
     if act is not None:
         return act(item, answer)
@@ -192,7 +201,7 @@ class ModelState:
     failure: str | None = None
 
 
-def run_episode(task: Task, state: ModelState, kb, item: Item, position: int, cfg: AgentConfig) -> Episode:
+def run_episode(task: Task[Any], state: ModelState, kb, item: Item, position: int, cfg: AgentConfig) -> Episode:
     t0 = time.perf_counter()
     candidate, judgement = item.candidate, task.judge(item, item.candidate)
     episode = Episode(item.id, judgement.category, judgement.category, judgement.tier, judgement.reason)
@@ -200,6 +209,8 @@ def run_episode(task: Task, state: ModelState, kb, item: Item, position: int, cf
     while asking and task.needs_repair(judgement) and len(episode.attempts) < cfg.attempts:
         if state.failure is not None:
             episode.model_error = f"not attempted: {state.failure}"
+            break
+        if state.model is None:  # never: `asking` means a model or a failure (this narrows the type)
             break
         try:
             record, new, new_judgement = _attempt(
@@ -246,7 +257,7 @@ def stream_position(kb, fallback: int) -> int:
 
 
 def run_agent(
-    task: Task,
+    task: Task[Any],
     model: Model | None,
     kb,
     cfg: AgentConfig,

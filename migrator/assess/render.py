@@ -114,7 +114,10 @@ def to_html(a: Assessment) -> str:
     e = a.effort
     total = sum(e.by_complexity.values())
     bar = Bar("complexity", "per unit", total, segments(e.by_complexity, ("simple", "medium", "complex"), ""))
-    nav = (("Summary", "assessment.html#summary"), ("Will not convert", "assessment.html#not-converting"))
+    nav: tuple[tuple[str, str], ...] = (
+        ("Summary", "assessment.html#summary"),
+        ("Will not convert", "assessment.html#not-converting"),
+    )
     nav += (
         ("Packages", "assessment.html#packages"),
         ("Effort", "assessment.html#effort"),

@@ -32,6 +32,7 @@ def static_of(conversion: Conversion) -> StaticResult:
 
 
 def _convert_chunk(bounds: tuple[int, int]) -> list[tuple[Conversion, StaticResult]]:
+    assert _STATE is not None, "set in the parent before the pool forks"
     units, ctx, convert = _STATE
     out = []
     for unit in units[bounds[0] : bounds[1]]:

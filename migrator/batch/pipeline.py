@@ -174,7 +174,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     write_output(out, EXTENSIONS_FILE, extensions_sql())
     write_output(out, PREAMBLE, preamble)
     write_output(out, "deploy.sql", deploy_script([d.path for d in done]))
-    agent = _repair(done, preamble, out, opts) if opts.model else None
+    agent = _repair(done, preamble, out, opts, opts.model) if opts.model else None
     engine_name, preamble_error, sandbox = (None, None, None)
     if opts.deploy and not opts.verify:  # verification deploys (and reports) on its own
         engine_name, preamble_error, sandbox = _deploy(done, preamble, opts.deploy)
@@ -225,7 +225,7 @@ def nonblank_lines(text: str) -> int:
     return sum(1 for line in text.splitlines() if line.strip())
 
 
-def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
+def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions, model: str):
     """Judge the rules' output (the rules-only row), then run the repair agent on it."""
     from migrator.agent.run import AgentRequest, run_plsql_agent
 
@@ -241,7 +241,7 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
         d.static = static_of(d.conversion)
 
     req = AgentRequest(
-        model=opts.model,
+        model=model,
         kb=opts.kb,
         attempts=opts.attempts,
         settings=opts.settings,

@@ -286,7 +286,7 @@ def to_markdown(report: RunReport) -> str:
             or "; ".join(f"{i.construct_name}: {i.message}" for i in u.unconverted)
         )
         if u.category and u.category != "correct":
-            problem = problem or u.verdict
+            problem = problem or u.verdict or ""
         if u.agent_error:
             problem = f"{problem}; repair: {u.agent_error}" if problem else f"repair: {u.agent_error}"
         dep = "—" if u.deployed is None else ("yes" if u.deployed else "**no**")

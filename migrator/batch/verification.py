@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -143,7 +144,7 @@ def attach_verification(
     *,
     step_timeout_ms: int = 5000,
     arm_name: str = "agent (rules only)",
-    extra_rows: list[ArmRow] = (),
+    extra_rows: Sequence[ArmRow] = (),
 ) -> RunReport:
     from harness.verify import UnitToVerify, verify
 

@@ -172,7 +172,7 @@ def _run(args, ctx) -> int:
     for line in _arms(cycle) + _predicates(cycle):
         print(line)
     print(f"next: `migrator fix show {cycle.id}`, then `migrator fix decide {cycle.id} promote|revert|hold`")
-    return 0 if cycle.run.all_met else 1
+    return 0 if cycle.ran.all_met else 1
 
 
 def _show(args, ctx) -> int:
@@ -223,7 +223,7 @@ def _arms(cycle: FixCycle) -> list[str]:
         "  | arm | correct | wrong | unverified | rejected | do-nothing correct | steps agreeing |",
         "  |---|---|---|---|---|---|---|",
     ]
-    for arm in (cycle.run.baseline, cycle.run.candidate):
+    for arm in (cycle.ran.baseline, cycle.ran.candidate):
         cells = [str(arm.total("agent_row", c)) for c in ("correct", "wrong", "unverified", "rejected")]
         steps = f"{sum(s.steps_agreeing for s in arm.schemas)}/{sum(s.steps_total for s in arm.schemas)}"
         lines.append(
@@ -234,8 +234,8 @@ def _arms(cycle: FixCycle) -> list[str]:
 
 
 def _predicates(cycle: FixCycle) -> list[str]:
-    lines = [f"  predicates ({'all met' if cycle.run.all_met else 'NOT all met'}):"]
-    lines += [f"    [{'met' if p.met else 'FAILED'}] {p.name}: {p.detail}" for p in cycle.run.predicates]
+    lines = [f"  predicates ({'all met' if cycle.ran.all_met else 'NOT all met'}):"]
+    lines += [f"    [{'met' if p.met else 'FAILED'}] {p.name}: {p.detail}" for p in cycle.ran.predicates]
     return lines
 
 

@@ -59,9 +59,9 @@ def run_pg(args) -> int:
 
     if args.action == "start":
         t0 = time.perf_counter()
-        info, started = start_shared_server()
+        running, started = start_shared_server()
         what = f"started in {time.perf_counter() - t0:.1f} s" if started else "already running"
-        print(f"shared PostgreSQL {what}: pid {info.pid}, folder {info.folder}")
+        print(f"shared PostgreSQL {what}: pid {running.pid}, folder {running.folder}")
         return 0
     info = shared_server()
     if args.action == "status":

@@ -357,9 +357,9 @@ def decide_cycle(
 
 def _check_settings_unchanged(ctx: FixContext, cycle: FixCycle) -> None:
     version = load_settings(ctx.settings).version
-    if version != cycle.run.baseline.settings_version:
+    if version != cycle.ran.baseline.settings_version:
         raise GateError(
-            f"{cycle.id} was run against settings v{cycle.run.baseline.settings_version}, the active "
+            f"{cycle.id} was run against settings v{cycle.ran.baseline.settings_version}, the active "
             f"settings are v{version}; run it again (`migrator fix run {cycle.id}`) before promoting"
         )
 
@@ -378,7 +378,7 @@ def _apply(ctx: FixContext, cycle: FixCycle, decision: Decision) -> str:
         save_settings(ctx.settings, changed.model_copy(update={"version": version, "history": [*active.history, line]}))
         applied = f"settings {ctx.settings} v{version}: {describe_change(cycle)}"
     if ctx.baselines is not None:
-        for arm in cycle.run.candidate.schemas:
+        for arm in cycle.ran.candidate.schemas:
             write_baseline(
                 ctx.baselines / f"{arm.schema_name}.json", arm.schema_name, arm.provenance, dict(arm.categories)
             )

@@ -67,8 +67,8 @@ def _replace(left: list[Line], right: list[Line]) -> list[AlignedRow]:
     row, the lines before and after it are paired the same way; a line like no other on the far
     side stands alone (a dropped comment is not "changed into" the next statement)."""
     if len(left) * len(right) > MAX_PAIRING:  # a huge rewritten block: keep it linear, pair in order
-        rows = [AlignedRow(a, b, CHANGED) for a, b in zip(left, right)]
-        return rows + _alone(left[len(right) :], right[len(left) :])
+        paired = [AlignedRow(a, b, CHANGED) for a, b in zip(left, right)]
+        return paired + _alone(left[len(right) :], right[len(left) :])
     scores = _scores([_tokens(_norm(x.text)) for x in left], [_tokens(_norm(x.text)) for x in right])
     rows: list[AlignedRow] = []
     _pair_range(left, right, scores, (0, len(left)), (0, len(right)), rows)

@@ -104,8 +104,8 @@ def _problem(unit: UnitEntry) -> str:
     return first[0][:240] if first else ""
 
 
-FIELDS = ("id", "href", "kind", "name", "category", "tier", "status", "reason", "constructs", "source")
-FIELDS += ("steps", "tokens", "problem")
+FIELDS: tuple[str, ...] = ("id", "href", "kind", "name", "category", "tier", "status", "reason", "constructs")
+FIELDS += ("source", "steps", "tokens", "problem")
 
 
 def _row(unit: UnitEntry, extras: list[str]) -> list:

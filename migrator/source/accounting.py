@@ -55,7 +55,9 @@ def accounting_problems(source: SourceSet) -> list[str]:
     for f in source.files:
         text = decode_bytes((root / f.path).read_bytes()).text
         intervals = []
-        covered = [(u.id, u.span, u.text) for u in source.units if u.span.file == f.path]
+        covered: list[tuple[str, SourceSpan | None, str]] = [
+            (u.id, u.span, u.text) for u in source.units if u.span.file == f.path
+        ]
         covered += [(i.code, i.span, i.text) for i in source.issues if i.text and i.file == f.path]
         for what, span, piece in covered:
             if span is None:

@@ -172,10 +172,13 @@ class _Reader:
 
     def unit(self, f: _File, piece: sqlplus.Piece) -> None:
         head = piece.head
+        # called for recognised heads only, and every recognised head is named ("unnamed" at worst)
+        assert head is not None and head.kind is not None and head.name is not None
+        kind, name = head.kind, head.name
         schema = head.schema or f.state.schema
         span = f.span(piece.start, piece.end)
-        unit_id = self.allocate(head.kind, schema, head.name, span)
-        unit = Unit(unit_id, head.kind, schema, head.name, f.text[piece.start : piece.end], span, f.encoding)
+        unit_id = self.allocate(kind, schema, name, span)
+        unit = Unit(unit_id, kind, schema, name, f.text[piece.start : piece.end], span, f.encoding)
         if head.target:
             unit.target = f"{head.target[0] or f.state.schema}.{head.target[1]}"
         self.result.units.append(unit)
@@ -205,14 +208,15 @@ class _Reader:
         new_schema = statement_kind.session_schema(f.text, piece.start, piece.end)
         if new_schema:
             f.state.schema = new_schema
-        quiet = piece.head.verb in statement_kind.TRANSACTION_VERBS or new_schema
+        verb = piece.head.verb if piece.head is not None else None
+        quiet = verb in statement_kind.TRANSACTION_VERBS or new_schema
         why = f"; later objects in this file belong to {new_schema}" if new_schema else ""
         self.issue("other-statement", Severity.INFO if quiet else Severity.WARNING, f.rel, unit.span.start_line,
-                   f"{piece.head.verb or 'statement'} is SQL but not an object we migrate{why}",
+                   f"{verb or 'statement'} is SQL but not an object we migrate{why}",
                    span=unit.span, unit_id=unit.id)  # fmt: skip
 
     def substitutions(self, f: _File, piece: sqlplus.Piece, unit: Unit) -> None:
-        found = sqlplus.substitution_variables(f.text, piece.start, piece.end, f.state.define_char)
+        found = sqlplus.substitution_variables(f.text, piece.start, piece.end, f.state.define_char or "&")
         if not found:
             return
         known = [f"{v} (DEFINE {f.state.defines[k]!r})" if (k := v.lstrip(f.state.define_char).lower())

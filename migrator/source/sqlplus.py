@@ -230,7 +230,7 @@ def split_script(text: str) -> list[Piece]:
     return _Splitter(text).run()
 
 
-_SUBST = {}
+_SUBST: dict[str, re.Pattern[str]] = {}
 
 
 def substitution_variables(text: str, start: int, end: int, define_char: str = "&") -> list[str]:

@@ -63,7 +63,8 @@ class _Cursor:
 
     def __init__(self, text: str, tokens: Iterator[Token]):
         # Tokens are pulled only as far as the head is read: most heads need a handful.
-        self.text, self.source, self.tokens, self.i = text, tokens, [], 0
+        self.text, self.source, self.i = text, tokens, 0
+        self.tokens: list[Token] = []
 
     def at(self, j: int) -> Token | None:
         while len(self.tokens) <= j:

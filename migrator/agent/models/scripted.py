@@ -138,10 +138,10 @@ class _RuleSpec(BaseModel):
         return self
 
     def to_rule(self) -> ScriptRule:
-        answers = self.answers if self.answers is not None else [self.answer]
+        answers = self.answers if self.answers is not None else [self.answer or ""]  # one is set (validated)
         if self.regex is not None:
             return ScriptRule(when=self.regex, answers=answers, regex=True)
-        return ScriptRule(when=self.when, answers=answers)
+        return ScriptRule(when=self.when or "", answers=answers)
 
 
 class _ScriptFile(BaseModel):
@@ -188,7 +188,7 @@ class SkillModel(ScriptedModel):
     def _answer(self, prompt: str) -> str:
         unit, why = self._decide(prompt)
         self.decisions.append((unit, why))
-        if why != "answered":
+        if why != "answered" or unit is None:
             return self.default
         return self.spec.answer_format.format(answer=self.answers[unit])
 
@@ -224,8 +224,8 @@ def load_script(path: Path, *, name: str | None = None) -> ScriptedModel:
                 raise ValueError(f"{spec.answers}: expected a map of unit id -> answer")
             re.compile(spec.unit)
             return SkillModel(spec, {str(k): str(v) for k, v in answers.items()}, name=name)
-        spec = _ScriptFile.model_validate(data)
-        rules = [r.to_rule() for r in spec.rules]
+        script = _ScriptFile.model_validate(data)
+        rules = [r.to_rule() for r in script.rules]
     except (OSError, yaml.YAMLError, ValidationError, ValueError, re.error) as err:
         raise ModelError(f"cannot load scripted model from {path}: {err}") from err
-    return ScriptedModel(rules, spec.default, name=name)
+    return ScriptedModel(rules, script.default, name=name)

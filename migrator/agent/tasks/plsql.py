@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from harness.incremental import IncrementalJudge, Judged
@@ -140,7 +140,7 @@ class PlsqlTask:
         outputs: dict[str, str],
         deps: dict[str, list[str]],
         judge: IncrementalJudge,
-        write: callable,
+        write: Callable[[str, str], None],
         paragraphs: list[str],
         run_id: str,
         groups: dict[str, str] | None = None,

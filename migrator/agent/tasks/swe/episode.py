@@ -247,6 +247,8 @@ class SweEpisode:
         return record
 
     def _check_stuck(self, step: int, record: StepRecord) -> None:
+        if self.planner is None:  # only called with a planner (plan-and-act episodes)
+            return
         active = self.planner.active
         signals = stuck_signals(self.stats, active.steps if active else 0, self.settings.stuck)
         if signals and self.planner.can_backtrack(step):

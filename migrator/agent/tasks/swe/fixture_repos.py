@@ -211,7 +211,7 @@ def _partial_patch(tree: Path, base: str, folder: Path, spec: PartialSpec, gold:
 
 
 def write_generated(fixtures: Path, gen: Generated) -> list[Path]:
-    files = {
+    files: dict[Path, list[SweInstance] | list[Prediction]] = {
         fixtures / "instances.jsonl": gen.instances,
         fixtures / "predictions" / "gold.jsonl": gen.gold,
         fixtures / "predictions" / "empty.jsonl": gen.empty,
@@ -233,7 +233,7 @@ def write_generated(fixtures: Path, gen: Generated) -> list[Path]:
 def gold_agent_script(gen: Generated) -> str:
     """A scripted model that knows every gold patch: it checks the pipeline end to end (plan,
     reproduce, read, patch, test, submit) and is no result of any kind."""
-    rules = []
+    rules: list[dict[str, str | list[str]]] = []
     for inst in gen.instances:
         target = patch_files(inst.patch)[0]
         plan = '```json\n[{"phase": "reproduce", "goal": "reproduce the issue"}, {"phase": "localize", '

@@ -194,7 +194,7 @@ def select(
     beams: list[tuple[tuple[MemoryNode, ...], float, int]] = [((), 0.0, 0)]
     best = beams[0]
     for _ in range(MAX_ITEMS):
-        grown = {}
+        grown: dict[frozenset[str], tuple[tuple[MemoryNode, ...], float, int]] = {}
         prefix: dict[frozenset[str], float] = {}
         for chosen, gain, cost in beams:
             keys = {c.key for c in chosen}

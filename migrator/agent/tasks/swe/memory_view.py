@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from knowledge_base.records import untrusted_block
+from knowledge_base.records import Hit, untrusted_block
 from migrator.agent.tasks.swe.memory import MemoryNode, past_files, policy_for, select, words
 
 _PATH = re.compile(r"\b[\w./-]+\.py\b")
@@ -27,11 +27,11 @@ def anchor(episode) -> tuple[frozenset[str], tuple[str, ...]]:
     return words(text), tuple(dict.fromkeys(focus + named))
 
 
-def candidates(episode, hits) -> tuple[list[MemoryNode], dict[str, object]]:
+def candidates(episode, hits) -> tuple[list[MemoryNode], dict[str, Hit]]:
     visible = episode.settings.history_steps
     hidden = {r.step for r in episode.records[: max(0, len(episode.records) - visible)]}
     nodes = [n for n in episode.nodes if n.step in hidden]
-    past = {}
+    past: dict[str, Hit] = {}
     for hit in (hits.positives + hits.negatives) if hits else ():
         key = f"kb:{hit.id}"
         past[key] = hit

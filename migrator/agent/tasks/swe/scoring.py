@@ -8,6 +8,7 @@ patch that does not apply or an error counts as unresolved.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -34,7 +35,7 @@ def score_predictions(
     instances: list[SweInstance],
     predictions: dict[str, Prediction],
     ctx: JudgeContext,
-    input_errors: list[LineError] = (),
+    input_errors: Sequence[LineError] = (),
     progress=None,
 ) -> ScoreReport:
     per: dict[str, InstanceResult] = {}

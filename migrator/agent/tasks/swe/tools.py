@@ -10,6 +10,7 @@ Python file must still compile; otherwise nothing changes and the observation sa
 
 from __future__ import annotations
 
+import builtins
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,7 +83,8 @@ class Workspace:
 
     def search(self, action: Search) -> Observation:
         root = self.resolve(action.path)
-        hits, total = [], 0
+        hits: list[str] = []
+        total = 0
         for path in self._files(root):
             try:
                 text = path.read_text(encoding="utf-8")
@@ -173,7 +175,7 @@ class Workspace:
             f"reverted to the base commit: {', '.join(rels) or 'nothing had changed'}", True, tuple(rels), True
         )
 
-    def changed_files(self) -> list[str]:
+    def changed_files(self) -> builtins.list[str]:  # `list` here is the ListDir action
         res = git(["status", "--porcelain", "--untracked-files=all", "--", ".", *NOT_IN_PATCH], self.tree)
         return [line[3:].split(" -> ")[-1] for line in res.stdout.splitlines() if line.strip()]
 

@@ -27,7 +27,7 @@ FAILURE_TYPES = (
 )
 
 # (failure type, PostgreSQL SQLSTATEs, SQLite message pattern)
-_RULES = (
+_RULES: tuple[tuple[str, set[str], str], ...] = (
     ("schema-linking", {"42P01", "42703", "42702", "3F000", "42704"}, r"no such (table|column)|ambiguous column name"),
     (
         "syntax",

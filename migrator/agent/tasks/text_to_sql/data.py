@@ -86,6 +86,8 @@ class Databases:
         return "postgres" if self.pg_dsn else "sqlite"
 
     def sqlite_path(self, db_id: str) -> Path:
+        if self.root is None:
+            raise ValueError(f"no data folder for {db_id}: this dataset's databases are on PostgreSQL")
         return self.root / db_id / f"{db_id}.sqlite"
 
     def missing(self, db_id: str) -> str | None:

@@ -49,6 +49,10 @@ def _has_agg(node) -> bool:
     return any(True for _ in node.find_all(*AGGREGATES)) if node is not None else False
 
 
+def _clause(tree: exp.Select, name: str) -> exp.Expression:
+    return tree.args[name]
+
+
 def _counts(tree) -> tuple[int, int, int]:
     comp2 = 0
     while isinstance(tree, exp.Union | exp.Intersect | exp.Except):
@@ -56,10 +60,10 @@ def _counts(tree) -> tuple[int, int, int]:
     if not isinstance(tree, exp.Select):
         raise ValueError("not a SELECT")
     joins = tree.args.get("joins") or []
-    where = tree.args.get("where").this if tree.args.get("where") else None
-    having = tree.args.get("having").this if tree.args.get("having") else None
-    group = tree.args.get("group").expressions if tree.args.get("group") else []
-    order = tree.args.get("order").expressions if tree.args.get("order") else []
+    where = _clause(tree, "where").this if tree.args.get("where") else None
+    having = _clause(tree, "having").this if tree.args.get("having") else None
+    group = _clause(tree, "group").expressions if tree.args.get("group") else []
+    order = _clause(tree, "order").expressions if tree.args.get("order") else []
     ons = [j.args["on"] for j in joins if j.args.get("on") is not None]
     conds = [c for node in ons + [where, having] for c in _conditions(node)]
     comp1 = sum(map(bool, (where, group, order, tree.args.get("limit")))) + len(joins)

@@ -87,7 +87,8 @@ def initial_predictions(
 
 def _predict(entry: Entry, context, model: Model | None, max_tokens: int, failure: str | None):
     qh = question_hash(entry)
-    if failure is not None:
+    if failure is not None or model is None:
+        failure = failure or "no model"
         return InitialPrediction(uid=entry.uid, question_hash=qh, sql=None, error=f"not asked: {failure}"), failure
     try:
         done = model.complete(p.initial_messages(context(entry)), temperature=0.0, max_tokens=max_tokens)

@@ -185,7 +185,9 @@ class RunFiles:
         tmp.replace(self.run_dir / "manifest.json")
 
     def episodes(self) -> list[EpisodeRecord]:
-        path, out, seen = self.run_dir / "episodes.jsonl", [], set()
+        path = self.run_dir / "episodes.jsonl"
+        out: list[EpisodeRecord] = []
+        seen: set[str] = set()
         if not path.is_file():
             return out
         for line in path.read_text(encoding="utf-8").splitlines():

@@ -96,7 +96,10 @@ def run_system(req: RunRequest, progress: bool = False, dataset: Dataset | None 
     finally:
         dataset.databases.close()
     write_report(req.out)
-    return files.load_manifest()
+    final = files.load_manifest()
+    if final is None:  # load_manifest returns None only with missing_ok
+        raise RuntimeError(f"{req.out}: the run wrote no manifest")
+    return final
 
 
 def _start_manifest(req, files: RunFiles, dataset: Dataset, system, initial, failure) -> Manifest:

@@ -109,7 +109,8 @@ def _db_ids(dataset: Dataset) -> dict[int, str]:
 
 def score_predictions(dataset: Dataset, predictions: dict[int, str], progress: bool = False) -> ScoreReport:
     judge = ExecutionJudge(dataset)
-    scores, buckets = [], {}
+    scores: list[EntryScore] = []
+    buckets: dict[str, tuple[int, int]] = {}
     for entry in tqdm(dataset.entries, desc="scoring", unit="q", disable=not progress):
         outcome = judge.judge(entry, predictions.get(entry.index))
         scores.append(

@@ -53,7 +53,7 @@ class SystemMemory:
         self.kb, self.system = kb, system
 
     def retrieve(self, query: RetrievalQuery) -> RetrievalResult:
-        update = {"k_positive": self.system.k_positive, "k_negative": self.system.k_negative}
+        update: dict[str, int | None] = {"k_positive": self.system.k_positive, "k_negative": self.system.k_negative}
         if not self.system.typed:
             update["failure_type"] = None
         return self.kb.retrieve(query.model_copy(update=update))
