@@ -57,6 +57,7 @@ class Arg:
     name: str | None  # named notation (`p => v`): the parameter's plain name
     kind: str | None = None  # coarse Oracle type (sql.expression_types); None: unknown
     pg: str | None = None  # PostgreSQL type of the argument when known; "unknown" for '...' and NULL
+    lob: bool = False  # known to be a CLOB/NCLOB value (text that is not, binds to VARCHAR2 first)
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,18 @@ def conversion(arg: Arg, param: ParamSig) -> str | None:
     return None if source in (NUMBER, INTERVAL) else "cast"  # a date or timestamp
 
 
+def pins_overload(arg: Arg, param: ParamSig, overloaded: bool) -> bool:
+    """Whether an argument PostgreSQL would pass as it is must still be cast to the parameter's
+    type so that PostgreSQL picks the overload Oracle picked: an untyped literal or NULL, or a
+    value of the parameter's kind but another type (text for a VARCHAR2 overload beside a CLOB
+    one, which is text here too; or converted text whose PostgreSQL type is not known)."""
+    if not overloaded or family(param.pg) is None:
+        return False
+    if arg.pg == "unknown":
+        return True
+    return arg.kind is not None and arg.kind == param.kind and (arg.pg is None or base_type(arg.pg) != param.base)
+
+
 # ---- binding a call ---------------------------------------------------------------------------------
 def bind(sig: RoutineSig, args: list[Arg]) -> tuple[ParamSig, ...] | None:
     """The parameter of each argument when the call fits `sig` by Oracle's rules (positional
@@ -179,21 +192,48 @@ def bind(sig: RoutineSig, args: list[Arg]) -> tuple[ParamSig, ...] | None:
     return tuple(bound)
 
 
-def _distance(arg: Arg, param: ParamSig) -> tuple[int, int] | None:
-    """How far `arg` is from `param` in Oracle's overload resolution: (0, 0) its own kind and
-    type, (0, 1) its kind, (1, 0) through an implicit conversion, None not at all."""
-    if arg.kind is None or param.kind is None or param.mode != "IN":
-        return (0, 0)
+# Oracle types a scalar argument (text, number, datetime) never converts to implicitly: a call
+# with one cannot bind to such a parameter (PLS-00306). RAW and BLOB take text (as hex).
+_NO_SCALAR = re.compile(r"^(BOOLEAN|XMLTYPE|SYS\.XMLTYPE|SYS_REFCURSOR|BFILE|ANYDATA|ROWID|UROWID)$")
+_FROM_TEXT_ONLY = re.compile(r"^(RAW|LONG\s+RAW|BLOB)\b")
+_LOB_TEXT = re.compile(r"^N?CLOB$")
+
+
+def _scalar_distance(arg: Arg, param: ParamSig) -> tuple[int, int, int] | None:
+    """A scalar argument's distance to a parameter whose type is no scalar kind: records,
+    collections and objects (no Oracle spelling), XMLTYPE, BOOLEAN, cursors take none; RAW and
+    BLOB take text through a conversion; anything else is not known to refuse it."""
+    ora = " ".join(param.ora.upper().split())
+    if not ora or _NO_SCALAR.match(ora):
+        return None
+    if _FROM_TEXT_ONLY.match(ora):
+        return (1, 0, 0) if arg.kind == STRING else None
+    return (0, 0, 0)
+
+
+def _distance(arg: Arg, param: ParamSig) -> tuple[int, int, int] | None:
+    """How far `arg` is from `param` in Oracle's overload resolution: (0, 0, 0) its own kind and
+    type; (0, 1, 0) text into a CLOB where it is no CLOB (or a CLOB into VARCHAR2): Oracle
+    prefers the character overload for a character value; (0, 0, 1) its kind, another type;
+    (1, 0, 0) through an implicit conversion; None not at all."""
+    if param.mode != "IN" or arg.kind is None:
+        return (0, 0, 0)
+    if param.kind is None:
+        return _scalar_distance(arg, param)
     if arg.kind == param.kind:
-        return (0, 0 if arg.pg is None or base_type(arg.pg) == param.base else 1)
-    return (1, 0) if (arg.kind, param.kind) in _ORACLE_IMPLICIT else None
+        lob = arg.kind == STRING and (arg.lob != bool(_LOB_TEXT.match(param.ora.strip().upper())))
+        return (0, int(lob), 0 if arg.pg is None or base_type(arg.pg) == param.base else 1)
+    return (1, 0, 0) if (arg.kind, param.kind) in _ORACLE_IMPLICIT else None
 
 
-def choose(sigs: list[RoutineSig], args: list[Arg]) -> Binding | str | None:
+def choose(sigs: list[RoutineSig], args: list[Arg], kind: str | None = None) -> Binding | str | None:
     """The signature Oracle binds the call to; a message when Oracle would refuse the call (no
     signature fits, or several fit equally: PLS-00306 / PLS-00307); None when the arguments' types
-    are too little known to tell overloads apart."""
-    fitting: list[tuple[tuple[int, int], Binding]] = []
+    are too little known to tell overloads apart. `kind` (FUNCTION in an expression, PROCEDURE
+    in a call statement) keeps the overloads a call of that place can reach."""
+    if kind is not None and any(s.kind == kind for s in sigs):
+        sigs = [s for s in sigs if s.kind == kind]
+    fitting: list[tuple[tuple[int, int, int], Binding]] = []
     arity = False
     for sig in sigs:
         params = bind(sig, args)
@@ -202,7 +242,11 @@ def choose(sigs: list[RoutineSig], args: list[Arg]) -> Binding | str | None:
         arity = True
         dists = [_distance(a, p) for a, p in zip(args, params)]
         if all(d is not None for d in dists):
-            total = (sum(d[0] for d in dists if d), sum(d[1] for d in dists if d))
+            total = (
+                sum(d[0] for d in dists if d),
+                sum(d[1] for d in dists if d),
+                sum(d[2] for d in dists if d),
+            )
             fitting.append((total, Binding(sig, params)))
     if not fitting:
         if not arity:

@@ -94,7 +94,7 @@ class CallMixin(EmitterState):
         returned."""
         if not found or not self.ctx.enabled("plsql.call_conversion"):
             return None
-        chosen = signatures.choose(found, args)
+        chosen = signatures.choose(found, args, "PROCEDURE")
         if isinstance(chosen, str):
             self.unconverted("call of a converted routine", f"{label(tuple(parts))}: {chosen}", line)
             return unconverted_marker("call of a converted routine", f"{label(tuple(parts))}: {chosen}")
@@ -105,8 +105,8 @@ class CallMixin(EmitterState):
     def in_argument(self, text: str, arg: Arg, param: ParamSig, overloaded: bool) -> str:
         """An IN argument converted where PostgreSQL would not pass it to `param` as Oracle does."""
         how = signatures.conversion(arg, param)
-        if how is None and overloaded and arg.pg == "unknown" and signatures.family(param.pg):
-            how = "cast"  # an untyped literal or NULL: PostgreSQL must pick the same overload
+        if how is None and signatures.pins_overload(arg, param, overloaded):
+            how = "cast"  # PostgreSQL must pick the overload Oracle picked
         if how is None:
             return text
         self.ctx.applied("plsql.call_conversion")

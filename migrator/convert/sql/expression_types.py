@@ -36,6 +36,8 @@ def classify(oracle_type: str | None) -> str | None:
     return None
 
 
+# PL/SQL's own functions written without parentheses (a variable of the name shadows them).
+_PLSQL_NAMES = {"sqlerrm": STRING, "sqlcode": NUMBER}
 CHAR_TYPE = re.compile(r"^(N?CHAR|CHARACTER|NATIONAL\s+CHAR(ACTER)?)\s*(\(\s*\d+\s*(BYTE|CHAR)?\s*\))?$")
 _NUMBER_TYPES = frozenset(
     "NUMBER NUMERIC DECIMAL INTEGER INT SMALLINT FLOAT REAL BINARY_FLOAT BINARY_DOUBLE PLS_INTEGER "
@@ -99,7 +101,9 @@ class TypeEnv:
         for cols in self.aliases.values():
             if name in cols:
                 return classify(cols[name])
-        return classify(self.variables.get(name))
+        if name in self.variables:
+            return classify(self.variables[name])
+        return _PLSQL_NAMES.get(name)
 
     def oracle_type(self, node: exp.Expression | None) -> str | None:
         """The Oracle type spelling of a column, variable or CAST, where known."""

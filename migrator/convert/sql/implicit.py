@@ -105,7 +105,7 @@ def argument(node: exp.Expression, ctx: ConversionContext, env: TypeEnv, name: s
     """What is known of an argument's type: its Oracle kind and, where known, PostgreSQL type."""
     while isinstance(node, exp.Paren):
         node = node.this
-    kind, pg = env.kind(node), None
+    kind, pg, ora = env.kind(node), None, None
     if isinstance(node, exp.Literal):
         pg = _literal_pg(node)
     elif isinstance(node, exp.Null):
@@ -114,14 +114,22 @@ def argument(node: exp.Expression, ctx: ConversionContext, env: TypeEnv, name: s
         pg = _literal_pg(node.this)
     elif isinstance(node, exp.Column):
         ora = _column_ora(env, node)
-        pg = map_type(ora) if ora and classify(ora) else None
+        placeholder = node.name.lower().startswith("plx__")  # converted text: its own PostgreSQL type
+        pg = map_type(ora) if ora and classify(ora) and not placeholder else None
     elif isinstance(node, exp.Cast):
         pg = node.to.sql(dialect="postgres")
     elif (found := called(node, ctx)) and len({s.returns_pg for s in found}) == 1:
         kind, pg = kind or classify(found[0].returns_ora), found[0].returns_pg or None
+        ora = found[0].returns_ora
     if pg is None and kind in _KIND_TYPES:
         pg = _KIND_TYPES[kind]
-    return Arg(name, kind, pg)
+    return Arg(name, kind, pg, is_lob(ora))
+
+
+def is_lob(oracle_type: str | None) -> bool:
+    """A CLOB/NCLOB (Oracle binds it to a CLOB overload before a VARCHAR2 one, and text that is
+    not one the other way round)."""
+    return oracle_type is not None and oracle_type.strip().upper() in ("CLOB", "NCLOB")
 
 
 # What a value of a coarse Oracle kind is in PostgreSQL whatever its exact type (an Oracle DATE is
@@ -155,7 +163,7 @@ def routine_call(node: exp.Anonymous, ctx: ConversionContext, env: TypeEnv) -> e
         argument(v, ctx, env, a.this.name.lower() if isinstance(a, exp.Kwarg) else None)
         for a, v in zip(node.expressions, values)
     ]
-    chosen = sigs.choose(found, args)
+    chosen = sigs.choose(found, args, "FUNCTION")
     if isinstance(chosen, str):
         return marker(ctx, "call of a converted routine", node, f"{'.'.join(_call_parts(node) or ())}: {chosen}")
     if chosen is None:
@@ -164,8 +172,8 @@ def routine_call(node: exp.Anonymous, ctx: ConversionContext, env: TypeEnv) -> e
     out, changed = list(node.expressions), False
     for k, (a, param) in enumerate(zip(args, chosen.params)):
         how = sigs.conversion(a, param)
-        if how is None and len(found) > 1 and a.pg == "unknown" and sigs.family(param.pg):
-            how = "cast"  # an untyped literal or NULL: PostgreSQL must pick the same overload
+        if how is None and sigs.pins_overload(a, param, len(found) > 1):
+            how = "cast"  # PostgreSQL must pick the overload Oracle picked
         if how is None or param.mode != "IN":
             continue
         new = convert_node(values[k], how, param, ctx, env)
@@ -262,7 +270,10 @@ def text_argument(oracle_text: str, ctx: ConversionContext, types: Mapping[str, 
     ora = next((v for k, v in types.items() if k.lower() == oracle_text.lower()), None)
     if ora is not None and _NAME.fullmatch(oracle_text):  # a variable: its declared type says it all
         kind = classify(ora)
-        return Arg(name, kind, map_type(ora) if kind else None)
+        # a placeholder stands for converted text whose PostgreSQL type is its own (SQLERRM
+        # outside a handler is a literal): only its Oracle type is known
+        pg = map_type(ora) if kind and not oracle_text.lower().startswith("plx__") else None
+        return Arg(name, kind, pg, is_lob(ora))
     if _NUMBER.fullmatch(oracle_text):
         return Arg(name, NUMBER, _literal_pg(exp.Literal(this=oracle_text, is_string=False)))
     if _STRING.fullmatch(oracle_text) and oracle_text != "''":
@@ -273,8 +284,8 @@ def text_argument(oracle_text: str, ctx: ConversionContext, types: Mapping[str, 
     key = ("argument", oracle_text, rel)
     memo = ctx.memo
     if memo is not None and key in memo:
-        kind, pg = memo[key]
-        return Arg(name, kind, pg)
+        kind, pg, lob = memo[key]
+        return Arg(name, kind, pg, lob)
     try:
         tree = sqlglot.parse_one(f"SELECT {oracle_text}", read="oracle")
     except SqlglotError:
@@ -284,8 +295,8 @@ def text_argument(oracle_text: str, ctx: ConversionContext, types: Mapping[str, 
     sql_names.fold_names(tree)
     found = argument(tree.expressions[0], ctx, TypeEnv.build(tree, ctx, dict(rel)))
     if memo is not None:
-        memo[key] = (found.kind, found.pg)
-    return Arg(name, found.kind, found.pg)
+        memo[key] = (found.kind, found.pg, found.lob)
+    return Arg(name, found.kind, found.pg, found.lob)
 
 
 _NAME = re.compile(r"[A-Za-z_][\w$#]*")

@@ -370,3 +370,60 @@ END bad_caller;
     problems = units["function:lib.bad_caller"].unconverted
     assert [p.construct_name for p in problems] == ["call of a converted routine"]
     assert "copies_of: no signature takes these arguments" in problems[0].message
+
+
+# ---- character values and LOB / XMLTYPE overloads ---------------------------------------------------
+LOB_OVERLOADS = """
+CREATE OR REPLACE PACKAGE says AS
+    FUNCTION kind_of (p_msg IN VARCHAR2) RETURN VARCHAR2;
+    FUNCTION kind_of (p_clob IN CLOB) RETURN VARCHAR2;
+    FUNCTION kind_of (p_xml IN XMLTYPE) RETURN VARCHAR2;
+    FUNCTION bytes_of (p_raw IN BLOB) RETURN VARCHAR2;
+    FUNCTION bytes_of (p_txt IN NCLOB) RETURN VARCHAR2;
+END says;
+/
+CREATE OR REPLACE PACKAGE BODY says AS
+    FUNCTION kind_of (p_msg IN VARCHAR2) RETURN VARCHAR2 IS
+    BEGIN
+        RETURN 'varchar2';
+    END kind_of;
+    FUNCTION kind_of (p_clob IN CLOB) RETURN VARCHAR2 IS
+    BEGIN
+        RETURN 'clob';
+    END kind_of;
+    FUNCTION kind_of (p_xml IN XMLTYPE) RETURN VARCHAR2 IS
+    BEGIN
+        RETURN 'xml';
+    END kind_of;
+    FUNCTION bytes_of (p_raw IN BLOB) RETURN VARCHAR2 IS
+    BEGIN
+        RETURN 'blob';
+    END bytes_of;
+    FUNCTION bytes_of (p_txt IN NCLOB) RETURN VARCHAR2 IS
+    BEGIN
+        RETURN 'nclob';
+    END bytes_of;
+END says;
+/
+CREATE OR REPLACE FUNCTION picks RETURN VARCHAR2 IS
+    v_text VARCHAR2(10) := 'abc';
+    v_clob CLOB := 'abc';
+    v_out  VARCHAR2(200);
+BEGIN
+    v_out := says.kind_of('lit') || '|' || says.kind_of(v_text || '!') || '|' || says.kind_of(v_clob)
+        || '|' || says.kind_of(SQLERRM) || '|' || says.bytes_of('ab') || '|' || says.bytes_of(v_text);
+    RETURN v_out;
+EXCEPTION
+    WHEN OTHERS THEN
+        RETURN 'handler';
+END picks;
+/
+"""
+
+
+def test_character_values_bind_to_the_character_overload(tmp_path, pg_dsn):
+    """A VARCHAR2 value or literal binds to the VARCHAR2 overload before CLOB, a CLOB to CLOB,
+    text to NCLOB before BLOB, never to XMLTYPE (each of these was 'N signatures fit equally')."""
+    report, conn = migrate_and_deploy(tmp_path, pg_dsn, LOB_OVERLOADS)
+    assert [u.unconverted for u in report.units if u.id.startswith("function:lib.picks")] == [[]]
+    assert scalar(conn, "SELECT picks()") == "varchar2|varchar2|clob|varchar2|nclob|nclob"
