@@ -152,6 +152,10 @@ EXAMPLES: dict[str, str] = {
     "plsql.nested_subprogram": (
         "CREATE OR REPLACE PROCEDURE p IS\n  PROCEDURE q IS BEGIN NULL; END q;\nBEGIN q; END;\n/\n"
     ),
+    "plsql.goto": (
+        "CREATE OR REPLACE PROCEDURE p (n IN NUMBER) IS\nBEGIN\n  IF n > 0 THEN GOTO done; END IF;\n"
+        "  DBMS_OUTPUT.PUT_LINE('n');\n  <<done>>\n  NULL;\nEND;\n/\n"
+    ),
     "plsql.where_current_of": (
         "CREATE OR REPLACE PROCEDURE p IS CURSOR c IS SELECT a FROM t FOR UPDATE;\n"
         "BEGIN FOR r IN c LOOP DELETE FROM t WHERE CURRENT OF c; END LOOP; END;\n/\n"

@@ -1,5 +1,5 @@
 """Control flow → PL/pgSQL: assignments, IF, CASE, loops (LOOP, WHILE, numeric and cursor FOR),
-EXIT/CONTINUE, GOTO (unconverted), RETURN, PIPE ROW, NULL, and blocks with their labels. Which
+EXIT/CONTINUE, forward GOTO (gotos.py), RETURN, PIPE ROW, NULL, and blocks with their labels. Which
 method emits which statement class is `emitter.STATEMENTS`."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import re
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
+from migrator.convert.plsql import gotos
 from migrator.convert.plsql.naming import Owner, label, sql, target_text
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
@@ -22,15 +23,35 @@ RAW_TYPE = re.compile(r"^(RAW\s*\(|LONG\s+RAW|BLOB)")
 
 class StmtMixin(EmitterState):
     def stmts(self, body: list, scope: Scope, ind: str) -> list[str]:
+        """A statement list. A label on a statement other than a loop or block is only a GOTO
+        target (PL/pgSQL labels nothing else): forward jumps to it leave a block wrapped around
+        the statements before it (`gotos.py`, rule plsql.goto)."""
         out: list[str] = []
-        for st in body:
-            lines = self.stmt(st, scope, ind)
-            if st.label and not isinstance(st, (A.Loop, A.While, A.ForRange, A.ForCursor, A.BlockStmt)):
-                out.append(f"{ind}<<{quote_ident(st.label)}>>")
-                if not lines:
-                    lines = [f"{ind}NULL;"]
-            out.extend(lines)
+        wrap = {r.start: r for r in gotos.regions(body)} if self.ctx.enabled("plsql.goto") else {}
+        k = 0
+        while k < len(body):
+            region = wrap.get(k)
+            if region is not None:
+                out.extend(self.goto_block(body[region.start : region.end], region, scope, ind))
+                k = region.end
+                continue
+            out.extend(self.stmt(body[k], scope, ind))
+            k += 1
         return out
+
+    def goto_block(self, body: list, region: gotos.Region, scope: Scope, ind: str) -> list[str]:
+        exits = self.frame.goto_exits
+        before = exits.get(region.target)
+        exits[region.target] = region.block
+        try:
+            inner = self.stmts(body, scope, ind + IND)
+        finally:
+            if before is None:
+                del exits[region.target]
+            else:
+                exits[region.target] = before
+        self.ctx.applied("plsql.goto")
+        return [f"{ind}<<{quote_ident(region.block)}>>", f"{ind}BEGIN", *inner, f"{ind}END;"]
 
     def text_valued(self, toks, scope) -> bool:
         """A string literal or a variable of a character type."""
@@ -134,7 +155,11 @@ class StmtMixin(EmitterState):
         return [f"{ind}{text};"]
 
     def st_goto(self, st: A.Goto, scope, ind):
-        self.unconverted("GOTO", f"GOTO {st.target}: PL/pgSQL has no GOTO", st.line)
+        block = self.frame.goto_exits.get(st.target.lower())
+        if block is not None:
+            return [f"{ind}EXIT {quote_ident(block)};  -- GOTO {st.target}"]
+        how = "a backward GOTO" if self.ctx.enabled("plsql.goto") else "GOTO"
+        self.unconverted("GOTO", f"GOTO {st.target}: PL/pgSQL has no GOTO ({how} is not converted)", st.line)
         return [f"{ind}{unconverted_marker('GOTO', 'GOTO ' + st.target)};"]
 
     def st_blockstmt(self, st: A.BlockStmt, scope, ind):

@@ -37,6 +37,7 @@ class RoutineFrame:
     handler_error: dict | None = None  # that handler's error for FORMAT_ERROR_* (emit_supplied)
     in_forall: bool = False  # the statement of a FORALL (SQL%ROWCOUNT adds up)
     bulk_deferred: bool = False  # a SAVE EXCEPTIONS FORALL whose block raises ORA-24381 after it (block_lines)
+    goto_exits: dict[str, str] = field(default_factory=dict)  # GOTO target -> the block its EXIT leaves
 
 
 class EmitterState:

@@ -202,14 +202,15 @@ def test_unconvertible_construct_is_marked_reported_and_refused(tmp_path, pg_eng
     src = tmp_path / "app"
     src.mkdir()
     (src / "goto.prc").write_text(
-        "CREATE OR REPLACE PROCEDURE jumpy IS\nBEGIN\n  GOTO done;\n  <<done>>\n  NULL;\nEND jumpy;\n/\n"
+        "CREATE OR REPLACE PROCEDURE jumpy IS\n  n NUMBER := 0;\nBEGIN\n  <<again>>\n  n := n + 1;\n"
+        "  IF n < 3 THEN\n    GOTO again;  -- backward: not converted\n  END IF;\nEND jumpy;\n/\n"
     )
     report = migrate(src, tmp_path / "out", MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
     (unit,) = report.units
     assert unit.status == "partial" and unit.unconverted
     assert not unit.static_ok and unit.deployed is False
     text = (tmp_path / "out" / unit.output).read_text()
-    assert "MIGRATOR_UNCONVERTED" in text and "GOTO done" in text
+    assert "MIGRATOR_UNCONVERTED" in text and "GOTO again" in text
 
 
 def test_parallel_conversion_equals_sequential(tmp_path):

@@ -104,3 +104,35 @@ def test_nested_subprograms_share_the_enclosing_variables(pg_dsn):
     )
     got = notices(conn)
     assert got == []
+
+
+def test_forward_goto_skips_to_its_label(pg_dsn):
+    conn = deploy(pg_dsn, golden("goto_forward") + "\n/\n" + golden("goto_from_handler"))
+    # GOTO next_char skips the rest of the loop body, GOTO done leaves the loop; both from IFs
+    assert conn.execute("SELECT s.split_quoted('a,\"b,c\",d')").fetchone()[0] == "[a][b,c][d]"
+    assert conn.execute("SELECT s.split_quoted(NULL)").fetchone()[0] == "[]"
+    # a GOTO from a nested block and from its exception handler to a label of the enclosing list
+    assert conn.execute("CALL s.checked_count(NULL, NULL)").fetchone()[0] == "start end"
+    assert conn.execute("CALL s.checked_count(3, NULL)").fetchone()[0] == "start counted 3 checked end"
+
+
+CROSSING_GOTOS = """CREATE OR REPLACE FUNCTION crossing (p IN NUMBER) RETURN VARCHAR2 IS
+  r VARCHAR2(100);
+BEGIN
+  IF p = 1 THEN GOTO a; END IF;
+  r := r || 'x';
+  IF p = 2 THEN GOTO b; END IF;
+  r := r || 'y';
+  <<a>> r := r || 'A';
+  r := r || 'z';
+  <<b>> r := r || 'B';
+  RETURN r;
+END crossing;
+"""
+
+
+def test_forward_gotos_whose_spans_cross(pg_dsn):
+    """GOTO a jumps over GOTO b's statement and b's label lies after a's: one block inside the other."""
+    conn = deploy(pg_dsn, CROSSING_GOTOS)
+    got = [conn.execute("SELECT s.crossing(%s)", (p,)).fetchone()[0] for p in (1, 2, 3)]
+    assert got == ["AzB", "xB", "xyAzB"]
