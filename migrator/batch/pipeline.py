@@ -46,6 +46,7 @@ from migrator.batch.static_check import StaticResult
 from migrator.batch.verification import attach_agent, attach_verification, rules_only_row, write_reports
 from migrator.convert.context import Conversion
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.convert.plsql import conditional
 from migrator.errors import MigratorError
 from migrator.fixes.settings import ActiveSettings
 from migrator.source.dependencies import DependencyGraph, analyze_dependencies
@@ -79,6 +80,8 @@ class MigrateOptions:
     settings: ActiveSettings = field(default_factory=ActiveSettings)
     held_out_targets: frozenset[str] = frozenset()
     checkpoint_every: int | None = None  # memory snapshots and monitor figures (None: about 8 per run)
+    # Conditional compilation: the Oracle release the export targets and its PLSQL_CCFLAGS.
+    compile_target: conditional.Target = field(default_factory=conditional.Target)
 
 
 @dataclass
@@ -92,8 +95,22 @@ class _Done:
 
 
 def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions) -> list[_Done]:
+    """Every unit converted, for this run's conditional compilation target (read while parsing;
+    forked workers inherit it; the caller's is restored, so one run never changes another's)."""
+    before = conditional.TARGET
+    conditional.TARGET = opts.compile_target
+    try:
+        return _convert_units(source, graph, out, opts)
+    finally:
+        conditional.TARGET = before
+
+
+def _convert_units(source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions) -> list[_Done]:
     ctx = make_context(build_catalog(source), opts.disabled_rules, memo=opts.memo)
+    target = opts.compile_target
     config = json.dumps(sorted(opts.disabled_rules))
+    if target != conditional.Target():  # the journal of a run for another target is not reused
+        config = json.dumps([sorted(opts.disabled_rules), list(target.version), [list(f) for f in target.ccflags]])
     journal = Journal(out)
     finished = journal.load() if opts.resume else {}
     if not opts.resume:

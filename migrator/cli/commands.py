@@ -117,7 +117,23 @@ def _migrate_options(args, settings: ActiveSettings):
         checkpoint_every=args.checkpoint_every,
         workers=args.workers,
         memo=args.memo,
+        compile_target=_compile_target(args),
     )
+
+
+def _compile_target(args):
+    """--oracle-version and --plsql-ccflags as the conditional compilation target."""
+    from migrator.convert.plsql.conditional import Target, parse_ccflags
+
+    version = getattr(args, "oracle_version", None) or "19.0"
+    parts = version.split(".")
+    if not (1 <= len(parts) <= 2 and all(p.isdigit() for p in parts)):
+        raise MigratorError(f"--oracle-version {version!r}: expected a release such as 19 or 12.2")
+    try:
+        flags = parse_ccflags(getattr(args, "plsql_ccflags", None) or "")
+    except ValueError as exc:
+        raise MigratorError(f"--plsql-ccflags: {exc}") from None
+    return Target((int(parts[0]), int(parts[1]) if len(parts) > 1 else 0), flags)
 
 
 def _model_spec_problem(spec: str) -> str | None:

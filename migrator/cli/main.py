@@ -122,6 +122,17 @@ def _add_migrate(sub) -> None:
         "(default: about eight checkpoints per run, at least 50 units apart)",
     )
     m.add_argument(
+        "--oracle-version",
+        metavar="V",
+        help="the Oracle release the export was written for, as conditional compilation sees it "
+        "(DBMS_DB_VERSION; default 19.0)",
+    )
+    m.add_argument(
+        "--plsql-ccflags",
+        metavar="FLAGS",
+        help="PLSQL_CCFLAGS for conditional compilation ($$flag), e.g. 'debug:FALSE,level:2' (default: none)",
+    )
+    m.add_argument(
         "--memo",
         action=argparse.BooleanOptionalAction,
         default=True,

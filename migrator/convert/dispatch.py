@@ -7,6 +7,7 @@ import traceback
 from migrator.convert import plsql, supplied
 from migrator.convert.context import Catalog, CatalogEntry, Conversion, ConversionContext, RuleSet
 from migrator.convert.ddl import dispatch as ddl
+from migrator.convert.plsql.prepare import compiled_text
 from migrator.source.units import SourceSet, Unit
 
 
@@ -28,7 +29,8 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
             output = plsql.convert_unit(unit, ctx)
         else:
             output = ddl.convert_unit(unit, ctx)
-        output = supplied.report_redesign(unit.text, output, ctx, _user_object(ctx, unit))
+        source = compiled_text(unit) if unit.kind.is_plsql else unit.text  # not code Oracle leaves out
+        output = supplied.report_redesign(source, output, ctx, _user_object(ctx, unit))
         error = None
     except Exception as exc:  # a rule crash must not stop the batch; it is reported per unit
         output = ""

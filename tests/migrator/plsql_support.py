@@ -8,6 +8,7 @@ from pathlib import Path
 from migrator.convert import plsql, supplied
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
 from migrator.convert.ddl import dispatch as ddl
+from migrator.convert.plsql.prepare import compiled_text
 from migrator.source.units import SourceSpan, Unit, UnitKind
 
 _HEAD = re.compile(
@@ -89,7 +90,8 @@ def convert_all(units: list[Unit], schema: str = "s", disabled: frozenset[str] =
         ctx.begin_unit()
         text = plsql.convert_unit(u, ctx)
         # as migrator.convert.dispatch does: packages without an equivalent reported once per unit
-        text = supplied.report_redesign(u.text, text, ctx, lambda name: cat.lookup(schema, name) is not None)
+        source = compiled_text(u) if u.kind.is_plsql else u.text
+        text = supplied.report_redesign(source, text, ctx, lambda name: cat.lookup(schema, name) is not None)
         out.append((u, text, list(ctx.unconverted_items), list(ctx.applied_rules), list(ctx.notes)))
     return out
 

@@ -152,6 +152,10 @@ EXAMPLES: dict[str, str] = {
     "plsql.nested_subprogram": (
         "CREATE OR REPLACE PROCEDURE p IS\n  PROCEDURE q IS BEGIN NULL; END q;\nBEGIN q; END;\n/\n"
     ),
+    "plsql.conditional_compilation": (
+        "CREATE OR REPLACE FUNCTION f RETURN VARCHAR2 IS\nBEGIN\n  $IF DBMS_DB_VERSION.VERSION >= 12 $THEN\n"
+        "  RETURN 'new';\n  $ELSE\n  RETURN 'old';\n  $END\nEND;\n/\n"
+    ),
     "plsql.goto": (
         "CREATE OR REPLACE PROCEDURE p (n IN NUMBER) IS\nBEGIN\n  IF n > 0 THEN GOTO done; END IF;\n"
         "  DBMS_OUTPUT.PUT_LINE('n');\n  <<done>>\n  NULL;\nEND;\n/\n"

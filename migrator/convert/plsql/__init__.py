@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
+from migrator.convert.plsql import conditional
 from migrator.convert.plsql.emit_package import emit_package
 from migrator.convert.plsql.emit_trigger import emit_trigger
 from migrator.convert.plsql.emit_unit import emit_anonymous, emit_routine_unit, emit_type_body
@@ -34,9 +35,13 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
 
 def convert_unit(unit: Unit, ctx: ConversionContext) -> str:
     """PostgreSQL statements (each ending with ';') for one PL/SQL unit."""
+    if conditional.has_directives(unit.text) and not ctx.enabled("plsql.conditional_compilation"):
+        return conditional.refused(unit.text, ctx)
     pu = parsed(unit)  # a ParseError propagates: the batch reports it for this unit
     tree = pu.tree
-    em = Emitter(ctx, unit.schema, unit.text, pu.parser.toks)
+    if pu.parser.text != unit.text:  # conditional compilation was resolved
+        conditional.record(ctx)
+    em = Emitter(ctx, unit.schema, pu.parser.text, pu.parser.toks)
     if isinstance(tree, A.Routine):
         out = emit_routine_unit(em, tree)
     elif isinstance(tree, A.Package):

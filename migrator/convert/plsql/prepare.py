@@ -18,13 +18,14 @@ from typing import Any
 from harness.errors import user_exception_sqlstate
 from migrator.convert.context import Catalog, CatalogEntry
 from migrator.convert.plsql import ast as A
+from migrator.convert.plsql import conditional
 from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import type_text
 from migrator.source.lexer import Token, matching_paren, split_top_level, tokenize
 from migrator.source.units import Unit, UnitKind
 
-_PARSED: dict[str, tuple[str, ParsedUnit | Exception]] = {}
+_PARSED: dict[str, tuple[object, ParsedUnit | Exception]] = {}
 _COL_STOP = {
     "DEFAULT",
     "NOT",
@@ -49,12 +50,16 @@ _COL_STOP = {
 def parsed(unit: Unit) -> ParsedUnit:
     """Parse a unit once per text (prepare and convert share the tree); parse errors re-raise."""
     hit = _PARSED.get(unit.id)
-    if hit is None or hit[0] is not unit.text and hit[0] != unit.text:
+    # with conditional compilation the tree depends on the target and the package constants too
+    key: object = unit.text
+    if conditional.has_directives(unit.text):
+        key = (unit.text, conditional.TARGET, tuple(sorted(conditional.STATICS.constants.items())))
+    if hit is None or hit[0] is not key and hit[0] != key:
         try:
-            result: ParsedUnit | Exception = parse_unit(unit.text)
+            result: ParsedUnit | Exception = parse_unit(compiled_text(unit))
         except Exception as exc:  # kept so convert_unit reports it for this unit
             result = exc
-        hit = (unit.text, result)
+        hit = (key, result)
         if len(_PARSED) > 50000:
             _PARSED.clear()
         _PARSED[unit.id] = hit
@@ -63,7 +68,29 @@ def parsed(unit: Unit) -> ParsedUnit:
     return hit[1]
 
 
+_UNIT_TYPES = {
+    UnitKind.FUNCTION: "FUNCTION",
+    UnitKind.PROCEDURE: "PROCEDURE",
+    UnitKind.PACKAGE_SPEC: "PACKAGE",
+    UnitKind.PACKAGE_BODY: "PACKAGE BODY",
+    UnitKind.TRIGGER: "TRIGGER",
+    UnitKind.TYPE: "TYPE",
+    UnitKind.TYPE_BODY: "TYPE BODY",
+    UnitKind.ANONYMOUS_BLOCK: "ANONYMOUS BLOCK",
+}
+
+
+def compiled_text(unit: Unit) -> str:
+    """The unit as Oracle's compiler reads it: conditional compilation resolved (conditional.py)."""
+    if not conditional.has_directives(unit.text):
+        return unit.text
+    name = "" if unit.kind is UnitKind.ANONYMOUS_BLOCK else unit.name
+    return conditional.preprocess(unit.text, name, unit.schema, _UNIT_TYPES.get(unit.kind, ""))
+
+
 def prepare(units: list[Unit], catalog: Catalog) -> None:
+    conditional.STATICS.constants.clear()  # this schema's package constants only
+    conditional.collect_statics([(u.name, u.text) for u in units if u.kind is UnitKind.PACKAGE_SPEC])
     for unit in units:
         try:
             if unit.kind is UnitKind.TABLE:

@@ -35,7 +35,7 @@ def prepare_signatures(units: list[Unit], catalog: Catalog) -> None:
             if isinstance(tree, A.Routine):
                 entry = catalog.entries.get((unit.schema, unit.name))
                 if entry is not None and entry.unit_id == unit.id:
-                    em = Emitter(ctx, unit.schema, unit.text, pu.parser.toks)
+                    em = Emitter(ctx, unit.schema, pu.parser.text, pu.parser.toks)
                     em.suppress_pre = True
                     entry.info["pg_sigs"] = [signature(em, tree, (unit.schema, tree.name), Scope())]
             elif isinstance(tree, A.Package):  # spec and body members are listed together already
@@ -49,7 +49,7 @@ def _package(catalog: Catalog, unit: Unit, tree, pu, ctx: ConversionContext, emi
     info = entry.info.get("plsql_package") if entry is not None else None
     if info is None or "pg_members" in info or not isinstance(tree, A.Package):
         return
-    em = emitter(ctx, unit.schema, unit.text, pu.parser.toks, pkg=tree.name)
+    em = emitter(ctx, unit.schema, pu.parser.text, pu.parser.toks, pkg=tree.name)
     em.suppress_pre = True
     scope = em.pkg_scope((tree.name,))
     info["pg_members"] = {

@@ -136,3 +136,35 @@ def test_forward_gotos_whose_spans_cross(pg_dsn):
     conn = deploy(pg_dsn, CROSSING_GOTOS)
     got = [conn.execute("SELECT s.crossing(%s)", (p,)).fetchone()[0] for p in (1, 2, 3)]
     assert got == ["AzB", "xB", "xyAzB"]
+
+
+def test_conditional_compilation_selects_code_for_the_target_release(pg_dsn):
+    conn = deploy(pg_dsn, golden("conditional_compilation"))
+    # 19c: not <= 11.2, VERSION >= 18 and the flag undefined; default optimize level 2; the
+    # unit's name and the line of the RETURN (line 14 of the unit, as Oracle counts)
+    assert conn.execute("SELECT s.build_info('x')").fetchone()[0] == "BUILD_INFO@14: current/optimized x"
+
+
+def test_conditional_compilation_for_another_release_flags_and_package_constants(tmp_path):
+    from migrator.batch.pipeline import MigrateOptions, migrate
+    from migrator.convert.plsql.conditional import Target
+
+    src = tmp_path / "app"
+    src.mkdir()
+    (src / "cfg.pks").write_text("CREATE OR REPLACE PACKAGE cfg AS\n  c_trace CONSTANT BOOLEAN := TRUE;\nEND cfg;\n/\n")
+    (src / "info.fnc").write_text(golden("conditional_compilation") + "\n/\n")
+    (src / "traced.fnc").write_text(
+        "CREATE OR REPLACE FUNCTION traced RETURN NUMBER IS\nBEGIN\n"
+        "  $IF cfg.c_trace AND $$level > 1 $THEN RETURN 2; $ELSE RETURN 1; $END\nEND traced;\n/\n"
+    )
+    report = migrate(src, tmp_path / "o1", MigrateOptions(progress=False, compile_target=Target((11, 2))))
+    units = {u.id: u for u in report.units}
+    assert "'legacy'" in (tmp_path / "o1" / units["function:app.build_info"].output).read_text()
+    assert "RETURN 1;" in (tmp_path / "o1" / units["function:app.traced"].output).read_text()
+    assert any("Oracle 11.2" in n for n in units["function:app.traced"].notes)
+    flags = Target((19, 0), (("level", 2), ("trace_level", 1)))
+    report = migrate(src, tmp_path / "o2", MigrateOptions(progress=False, compile_target=flags))
+    units = {u.id: u for u in report.units}
+    assert "RETURN 2;" in (tmp_path / "o2" / units["function:app.traced"].output).read_text()
+    # $$trace_level is set: neither branch is taken and the selected $ERROR refuses the unit
+    assert "$ERROR unsupported release 19" in (units["function:app.build_info"].error or "")
