@@ -154,6 +154,10 @@ MEMBERS: tuple[Member, ...] = (
     _proc("DBMS_SESSION", "SET_CONTEXT", "namespace, attribute, value, username=, client_id=", "'ctx', 'k', 'v'"),
     _proc("DBMS_SESSION", "CLEAR_CONTEXT", "namespace, client_id=, attribute=", "'ctx'"),
     _fn("DBMS_SESSION", "UNIQUE_SESSION_ID", "", STRING),
+    # DBMS_CRYPTO (digests PostgreSQL has built in), UTL_I18N (text <-> bytes in a character set)
+    _fn("DBMS_CRYPTO", "HASH", "src, typ", None, "'abc', DBMS_CRYPTO.HASH_SH256"),
+    _fn("UTL_I18N", "STRING_TO_RAW", "data, dst_charset=", None, "'h\u00e9', 'WE8ISO8859P1'"),
+    _fn("UTL_I18N", "RAW_TO_CHAR", "data, src_charset=", STRING, "HEXTORAW('68C3A9'), 'AL32UTF8'"),
     # DBMS_SQL: the cursor cycle (COLUMN_VALUE's OUT value carries its type in: INOUT)
     _fn("DBMS_SQL", "OPEN_CURSOR", "", NUMBER),
     _proc("DBMS_SQL", "PARSE", "c, statement, language_flag", "v_c, 'SELECT 1 FROM dual', DBMS_SQL.NATIVE"),
@@ -187,6 +191,12 @@ CONSTANTS: dict[tuple[str, str], str] = {
     ("UTL_RAW", "BIG_ENDIAN"): "1",
     ("UTL_RAW", "LITTLE_ENDIAN"): "2",
     ("UTL_RAW", "MACHINE_ENDIAN"): "3",
+    ("DBMS_CRYPTO", "HASH_MD4"): "1",
+    ("DBMS_CRYPTO", "HASH_MD5"): "2",
+    ("DBMS_CRYPTO", "HASH_SH1"): "3",
+    ("DBMS_CRYPTO", "HASH_SH256"): "4",
+    ("DBMS_CRYPTO", "HASH_SH384"): "5",
+    ("DBMS_CRYPTO", "HASH_SH512"): "6",
     ("DBMS_SQL", "NATIVE"): "1",
     ("DBMS_SQL", "V6"): "0",
     ("DBMS_SQL", "V7"): "2",
@@ -258,15 +268,35 @@ NO_EQUIVALENT_MEMBERS: dict[tuple[str, str], str] = {
 }  # fmt: skip
 
 
+# Packages of which the library holds only some members: every other member (and constant) is
+# reported under the group's name, as a package without an equivalent is.
+PARTLY_CONVERTED: dict[str, str] = {
+    "DBMS_CRYPTO": "DBMS_CRYPTO encryption, MACs and random bytes (pgcrypto)",
+    "UTL_I18N": "UTL_I18N beyond STRING_TO_RAW / RAW_TO_CHAR",
+}
+
+
+def _partly(ref: Ref) -> str | None:
+    group = PARTLY_CONVERTED.get(ref.package)
+    if group is None or not ref.member:
+        return None
+    known = (ref.package, ref.member) in BY_NAME or (ref.package, ref.member) in CONSTANTS
+    return None if known else group
+
+
 def is_redesign(ref: Ref) -> bool:
     """A reference to a package (or type, or member) the library has no faithful meaning for."""
-    return ref.package not in CONVERTED_PACKAGES or (ref.package, ref.member) in NO_EQUIVALENT_MEMBERS
+    return (
+        ref.package not in CONVERTED_PACKAGES
+        or (ref.package, ref.member) in NO_EQUIVALENT_MEMBERS
+        or _partly(ref) is not None
+    )
 
 
 def redesign_name(ref: Ref) -> str:
     """What a reference without an equivalent is reported under: its package, or the group of
     members of a converted package it belongs to."""
-    return NO_EQUIVALENT_MEMBERS.get((ref.package, ref.member), ref.package)
+    return NO_EQUIVALENT_MEMBERS.get((ref.package, ref.member)) or _partly(ref) or ref.package
 
 
 def member(ref: Ref) -> Member | None:
@@ -338,7 +368,11 @@ def report_redesign(text: str, output: str, ctx: ConversionContext, user_object:
     if not reports:
         return output
     # what the converters said about single references is said here once
-    keys = {s.label if (s.package, s.member) in NO_EQUIVALENT_MEMBERS else s.package for r in reports for s in r.sites}
+    keys = {
+        s.label if (s.package, s.member) in NO_EQUIVALENT_MEMBERS or _partly(s) else s.package
+        for r in reports
+        for s in r.sites
+    }
     ctx.unconverted_items = [u for u in ctx.unconverted_items if not _about(u, keys)]
     for r in reports:
         ctx.unconverted(r.construct, r.message, r.sites[0].line)

@@ -699,3 +699,91 @@ BEGIN
     RETURN v;
 END;
 $fn$;
+
+-- DBMS_CRYPTO.HASH(src, typ): the digest as RAW. A CLOB is hashed as its AL32UTF8 bytes (Oracle
+-- converts a CLOB to AL32UTF8 before any DBMS_CRYPTO operation). HASH_MD5 (2) and the SHA-2
+-- family (HASH_SH256 4, HASH_SH384 5, HASH_SH512 6) are PostgreSQL built-ins; HASH_MD4 (1) and
+-- HASH_SH1 (3) need pgcrypto, which the execution role cannot install: they raise, naming the
+-- algorithm, rather than return another digest. NULL in, NULL out.
+CREATE OR REPLACE FUNCTION oracompat.dbms_crypto_hash(src bytea, typ numeric) RETURNS bytea
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
+BEGIN
+    IF src IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN CASE round(typ)
+        WHEN 2 THEN decode(md5(src), 'hex')
+        WHEN 4 THEN sha256(src)
+        WHEN 5 THEN sha384(src)
+        WHEN 6 THEN sha512(src)
+        ELSE oracompat.crypto_unsupported(typ) END;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_crypto_hash(src text, typ numeric) RETURNS bytea
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$ SELECT oracompat.dbms_crypto_hash(convert_to(src, 'UTF8'), typ) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.crypto_unsupported(typ numeric) RETURNS bytea
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    RAISE EXCEPTION 'DBMS_CRYPTO hash type % (%) needs pgcrypto, not available to the execution role',
+        typ, CASE round(typ) WHEN 1 THEN 'HASH_MD4' WHEN 3 THEN 'HASH_SH1' ELSE 'unknown' END
+        USING ERRCODE = 'OS560';
+END;
+$fn$;
+
+-- UTL_I18N.STRING_TO_RAW(data, dst_charset) / RAW_TO_CHAR(data, src_charset): text <-> bytes in
+-- an Oracle character set (NULL: the database's), with CONVERTTOBLOB/CONVERTTOCLOB's conversion
+-- (a character the set cannot hold becomes its replacement character). The sets lob_charset knows
+-- are accepted by name (AL32UTF8, UTF8, WE8ISO8859P1, WE8MSWIN1252, US7ASCII); any other raises.
+CREATE OR REPLACE FUNCTION oracompat.charset_id(name text) RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+DECLARE
+    id numeric := CASE upper(btrim(name))
+        WHEN 'AL32UTF8' THEN 873 WHEN 'UTF8' THEN 871 WHEN 'WE8ISO8859P1' THEN 31
+        WHEN 'WE8MSWIN1252' THEN 178 WHEN 'US7ASCII' THEN 1 END;
+BEGIN
+    IF name IS NULL THEN
+        RETURN 0;  -- the database's character set
+    END IF;
+    IF id IS NULL THEN
+        RAISE EXCEPTION 'character set % is not one this library converts', name USING ERRCODE = 'OS560';
+    END IF;
+    RETURN id;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.utl_i18n_string_to_raw(data text, dst_charset text DEFAULT NULL) RETURNS bytea
+LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+    dest bytea := '';
+    dest_offset numeric := 1;
+    src_offset numeric := 1;
+    ctx numeric := 0;
+    warn numeric;
+BEGIN
+    IF data IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT r.dest_lob INTO dest FROM oracompat.dbms_lob_converttoblob(
+        dest, data, 18446744073709551615, dest_offset, src_offset, oracompat.charset_id(dst_charset), ctx) r;
+    RETURN dest;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.utl_i18n_raw_to_char(data bytea, src_charset text DEFAULT NULL) RETURNS text
+LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+    dest text := '';
+    dest_offset numeric := 1;
+    src_offset numeric := 1;
+    ctx numeric := 0;
+BEGIN
+    IF data IS NULL OR octet_length(data) = 0 THEN
+        RETURN NULL;
+    END IF;
+    SELECT r.dest_lob INTO dest FROM oracompat.dbms_lob_converttoclob(
+        dest, data, 18446744073709551615, dest_offset, src_offset, oracompat.charset_id(src_charset), ctx) r;
+    RETURN nullif(dest, '');
+END;
+$fn$;

@@ -1,5 +1,5 @@
-"""The oracompat library's Oracle-supplied packages (DBMS_LOB, UTL_RAW, DBMS_UTILITY, DBMS_RANDOM,
-DBMS_ASSERT, DBMS_APPLICATION_INFO, DBMS_SESSION, DBMS_SQL, SYS_CONTEXT) and SQL functions (NEXT_DAY,
+"""The oracompat library's Oracle-supplied packages (DBMS_LOB, UTL_RAW, DBMS_CRYPTO.HASH, UTL_I18N,
+DBMS_UTILITY, DBMS_RANDOM, DBMS_ASSERT, DBMS_APPLICATION_INFO, DBMS_SESSION, DBMS_SQL, SYS_CONTEXT) and SQL functions (NEXT_DAY,
 REMAINDER, intervals, REGEXP match parameters, KEEP), deployed on a real PostgreSQL as the
 execution role and held to the results the Oracle 19c references document."""
 
@@ -185,6 +185,41 @@ def test_utl_raw_errors(db):
 
 
 # ---- DBMS_UTILITY ------------------------------------------------------------------------------
+# ---- DBMS_CRYPTO.HASH, UTL_I18N ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        # the standard test vectors (RFC 1321, FIPS 180-2) for 'abc'
+        ("encode(oracompat.dbms_crypto_hash('\\x616263'::bytea, 2), 'hex')", "900150983cd24fb0d6963f7d28e17f72"),
+        (
+            "encode(oracompat.dbms_crypto_hash('\\x616263'::bytea, 4), 'hex')",
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        ),
+        ("octet_length(oracompat.dbms_crypto_hash('\\x616263'::bytea, 5))", 48),
+        ("octet_length(oracompat.dbms_crypto_hash('\\x616263'::bytea, 6))", 64),
+        # a CLOB is hashed as its AL32UTF8 bytes: 'é' is C3 A9
+        ("oracompat.dbms_crypto_hash('\u00e9'::text, 4) = sha256('\\xc3a9'::bytea)", True),
+        ("oracompat.dbms_crypto_hash(NULL::bytea, 4)", None),
+        ("encode(oracompat.utl_i18n_string_to_raw('h\u00e9', 'WE8ISO8859P1'), 'hex')", "68e9"),
+        ("encode(oracompat.utl_i18n_string_to_raw('h\u00e9', 'AL32UTF8'), 'hex')", "68c3a9"),
+        ("encode(oracompat.utl_i18n_string_to_raw('h\u00e9', 'US7ASCII'), 'hex')", "683f"),  # replaced
+        ("encode(oracompat.utl_i18n_string_to_raw('h\u00e9'), 'hex')", "68c3a9"),  # the database's set
+        ("oracompat.utl_i18n_string_to_raw(NULL, 'AL32UTF8')", None),
+        ("oracompat.utl_i18n_raw_to_char('\\x68c3a9'::bytea, 'AL32UTF8')", "h\u00e9"),
+        ("oracompat.utl_i18n_raw_to_char('\\x68e9'::bytea, 'WE8ISO8859P1')", "h\u00e9"),
+        ("oracompat.utl_i18n_raw_to_char(NULL::bytea, 'AL32UTF8')", None),
+    ],
+)
+def test_crypto_hash_and_i18n(db, expr, expected):
+    assert one(db, f"SELECT {expr}") == expected
+
+
+def test_crypto_and_i18n_refuse_what_they_cannot_do(db):
+    # SHA-1 and MD4 need pgcrypto: an error naming the algorithm, never another digest
+    assert sqlstate(db, "SELECT oracompat.dbms_crypto_hash('\\x61'::bytea, 3)") == "OS560"
+    assert sqlstate(db, "SELECT oracompat.utl_i18n_string_to_raw('a', 'JA16SJIS')") == "OS560"
+
+
 def test_dbms_utility_comma_to_table_and_back(db):
     tablen, tab = db.execute("SELECT * FROM oracompat.dbms_utility_comma_to_table('a,b.c,\"x y\"')").fetchone()
     assert tablen == 3
