@@ -700,11 +700,61 @@ BEGIN
 END;
 $fn$;
 
+-- SHA-1 (FIPS 180-4), for DBMS_CRYPTO.HASH_SH1: PostgreSQL has it only in pgcrypto, which the
+-- execution role cannot install. 32-bit words in bigint, masked after every addition and shift.
+CREATE OR REPLACE FUNCTION oracompat.sha1(msg bytea) RETURNS bytea
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+DECLARE
+    m constant bigint := 4294967295;
+    bits bigint := octet_length(msg)::bigint * 8;
+    data bytea := msg || '\x80'::bytea;
+    h bigint[] := ARRAY[1732584193, 4023233417, 2562383102, 271733878, 3285377520];
+    w bigint[];
+    a bigint; b bigint; c bigint; d bigint; e bigint; f bigint; k bigint; tmp bigint;
+    chunk integer;
+    t integer;
+BEGIN
+    WHILE octet_length(data) % 64 <> 56 LOOP
+        data := data || '\x00'::bytea;
+    END LOOP;
+    data := data || int8send(bits);
+    FOR chunk IN 0 .. octet_length(data) / 64 - 1 LOOP
+        w := ARRAY[]::bigint[];
+        FOR t IN 0 .. 15 LOOP
+            w[t] := (get_byte(data, chunk * 64 + t * 4)::bigint << 24) | (get_byte(data, chunk * 64 + t * 4 + 1) << 16)
+                | (get_byte(data, chunk * 64 + t * 4 + 2) << 8) | get_byte(data, chunk * 64 + t * 4 + 3);
+        END LOOP;
+        FOR t IN 16 .. 79 LOOP
+            tmp := w[t - 3] # w[t - 8] # w[t - 14] # w[t - 16];
+            w[t] := ((tmp << 1) | (tmp >> 31)) & m;
+        END LOOP;
+        a := h[1]; b := h[2]; c := h[3]; d := h[4]; e := h[5];
+        FOR t IN 0 .. 79 LOOP
+            IF t < 20 THEN
+                f := (b & c) | ((~b & m) & d); k := 1518500249;
+            ELSIF t < 40 THEN
+                f := b # c # d; k := 1859775393;
+            ELSIF t < 60 THEN
+                f := (b & c) | (b & d) | (c & d); k := 2400959708;
+            ELSE
+                f := b # c # d; k := 3395469782;
+            END IF;
+            tmp := ((((a << 5) | (a >> 27)) & m) + f + e + k + w[t]) & m;
+            e := d; d := c; c := ((b << 30) | (b >> 2)) & m; b := a; a := tmp;
+        END LOOP;
+        h[1] := (h[1] + a) & m; h[2] := (h[2] + b) & m; h[3] := (h[3] + c) & m;
+        h[4] := (h[4] + d) & m; h[5] := (h[5] + e) & m;
+    END LOOP;
+    RETURN substring(int8send(h[1]) FROM 5) || substring(int8send(h[2]) FROM 5) || substring(int8send(h[3]) FROM 5)
+        || substring(int8send(h[4]) FROM 5) || substring(int8send(h[5]) FROM 5);
+END;
+$fn$;
+
 -- DBMS_CRYPTO.HASH(src, typ): the digest as RAW. A CLOB is hashed as its AL32UTF8 bytes (Oracle
 -- converts a CLOB to AL32UTF8 before any DBMS_CRYPTO operation). HASH_MD5 (2) and the SHA-2
--- family (HASH_SH256 4, HASH_SH384 5, HASH_SH512 6) are PostgreSQL built-ins; HASH_MD4 (1) and
--- HASH_SH1 (3) need pgcrypto, which the execution role cannot install: they raise, naming the
--- algorithm, rather than return another digest. NULL in, NULL out.
+-- family (HASH_SH256 4, HASH_SH384 5, HASH_SH512 6) are PostgreSQL built-ins, HASH_SH1 (3) is
+-- oracompat.sha1; HASH_MD4 (1) needs pgcrypto, which the execution role cannot install: it
+-- raises, naming the algorithm, rather than return another digest. NULL in, NULL out.
 CREATE OR REPLACE FUNCTION oracompat.dbms_crypto_hash(src bytea, typ numeric) RETURNS bytea
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
 BEGIN
@@ -713,6 +763,7 @@ BEGIN
     END IF;
     RETURN CASE round(typ)
         WHEN 2 THEN decode(md5(src), 'hex')
+        WHEN 3 THEN oracompat.sha1(src)
         WHEN 4 THEN sha256(src)
         WHEN 5 THEN sha384(src)
         WHEN 6 THEN sha512(src)
@@ -727,7 +778,7 @@ CREATE OR REPLACE FUNCTION oracompat.crypto_unsupported(typ numeric) RETURNS byt
 LANGUAGE plpgsql AS $fn$
 BEGIN
     RAISE EXCEPTION 'DBMS_CRYPTO hash type % (%) needs pgcrypto, not available to the execution role',
-        typ, CASE round(typ) WHEN 1 THEN 'HASH_MD4' WHEN 3 THEN 'HASH_SH1' ELSE 'unknown' END
+        typ, CASE round(typ) WHEN 1 THEN 'HASH_MD4' ELSE 'unknown' END
         USING ERRCODE = 'OS560';
 END;
 $fn$;

@@ -6,6 +6,7 @@ execution role and held to the results the Oracle 19c references document."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from decimal import Decimal
 
 import psycopg
@@ -215,8 +216,16 @@ def test_crypto_hash_and_i18n(db, expr, expected):
 
 
 def test_crypto_and_i18n_refuse_what_they_cannot_do(db):
-    # SHA-1 and MD4 need pgcrypto: an error naming the algorithm, never another digest
-    assert sqlstate(db, "SELECT oracompat.dbms_crypto_hash('\\x61'::bytea, 3)") == "OS560"
+    # MD4 needs pgcrypto: an error naming the algorithm, never another digest
+    assert sqlstate(db, "SELECT oracompat.dbms_crypto_hash('\\x61'::bytea, 1)") == "OS560"
+
+
+@pytest.mark.parametrize(
+    "data", [b"", b"abc", b"The quick brown fox jumps over the lazy dog", b"a" * 1000, bytes(range(256)) * 3]
+)
+def test_sha1_is_sha1(db, data):
+    """DBMS_CRYPTO.HASH_SH1 without pgcrypto: our SHA-1 against Python's, across block boundaries."""
+    assert bytes(one(db, "SELECT oracompat.dbms_crypto_hash(%s::bytea, 3)", data)) == hashlib.sha1(data).digest()
     assert sqlstate(db, "SELECT oracompat.utl_i18n_string_to_raw('a', 'JA16SJIS')") == "OS560"
 
 
