@@ -154,8 +154,9 @@ MEMBERS: tuple[Member, ...] = (
     _proc("DBMS_SESSION", "SET_CONTEXT", "namespace, attribute, value, username=, client_id=", "'ctx', 'k', 'v'"),
     _proc("DBMS_SESSION", "CLEAR_CONTEXT", "namespace, client_id=, attribute=", "'ctx'"),
     _fn("DBMS_SESSION", "UNIQUE_SESSION_ID", "", STRING),
-    # DBMS_CRYPTO (digests PostgreSQL has built in), UTL_I18N (text <-> bytes in a character set)
+    # DBMS_CRYPTO (digests and HMACs), UTL_I18N (text <-> bytes in a character set)
     _fn("DBMS_CRYPTO", "HASH", "src, typ", None, "'abc', DBMS_CRYPTO.HASH_SH256"),
+    _fn("DBMS_CRYPTO", "MAC", "src, typ, key", None, "'abc', DBMS_CRYPTO.HMAC_SH1, HEXTORAW('6B6579')"),
     _fn("UTL_I18N", "STRING_TO_RAW", "data, dst_charset=", None, "'h\u00e9', 'WE8ISO8859P1'"),
     _fn("UTL_I18N", "RAW_TO_CHAR", "data, src_charset=", STRING, "HEXTORAW('68C3A9'), 'AL32UTF8'"),
     # DBMS_SQL: the cursor cycle (COLUMN_VALUE's OUT value carries its type in: INOUT)
@@ -197,6 +198,11 @@ CONSTANTS: dict[tuple[str, str], str] = {
     ("DBMS_CRYPTO", "HASH_SH256"): "4",
     ("DBMS_CRYPTO", "HASH_SH384"): "5",
     ("DBMS_CRYPTO", "HASH_SH512"): "6",
+    ("DBMS_CRYPTO", "HMAC_MD5"): "1",
+    ("DBMS_CRYPTO", "HMAC_SH1"): "2",
+    ("DBMS_CRYPTO", "HMAC_SH256"): "3",
+    ("DBMS_CRYPTO", "HMAC_SH384"): "4",
+    ("DBMS_CRYPTO", "HMAC_SH512"): "5",
     ("DBMS_SQL", "NATIVE"): "1",
     ("DBMS_SQL", "V6"): "0",
     ("DBMS_SQL", "V7"): "2",
@@ -271,7 +277,7 @@ NO_EQUIVALENT_MEMBERS: dict[tuple[str, str], str] = {
 # Packages of which the library holds only some members: every other member (and constant) is
 # reported under the group's name, as a package without an equivalent is.
 PARTLY_CONVERTED: dict[str, str] = {
-    "DBMS_CRYPTO": "DBMS_CRYPTO encryption, MACs and random bytes (pgcrypto)",
+    "DBMS_CRYPTO": "DBMS_CRYPTO encryption and random bytes (pgcrypto)",
     "UTL_I18N": "UTL_I18N beyond STRING_TO_RAW / RAW_TO_CHAR",
 }
 

@@ -838,3 +838,39 @@ BEGIN
     RETURN nullif(dest, '');
 END;
 $fn$;
+
+-- DBMS_CRYPTO.MAC(src, typ, key): HMAC (RFC 2104) over the digests above: HMAC_MD5 (1),
+-- HMAC_SH1 (2), HMAC_SH256 (3), HMAC_SH384 (4), HMAC_SH512 (5); block 64 bytes (128 for SHA-384
+-- and SHA-512), a longer key hashed first. A CLOB is its AL32UTF8 bytes. NULL in, NULL out.
+CREATE OR REPLACE FUNCTION oracompat.dbms_crypto_mac(src bytea, typ numeric, key bytea) RETURNS bytea
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
+DECLARE
+    hash_typ integer := CASE round(typ) WHEN 1 THEN 2 WHEN 2 THEN 3 WHEN 3 THEN 4 WHEN 4 THEN 5 WHEN 5 THEN 6 END;
+    block integer := CASE WHEN round(typ) IN (4, 5) THEN 128 ELSE 64 END;
+    k bytea := key;
+    inner_pad bytea;
+    outer_pad bytea;
+    i integer;
+BEGIN
+    IF src IS NULL OR key IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF hash_typ IS NULL THEN
+        RAISE EXCEPTION 'DBMS_CRYPTO MAC type % is not one of HMAC_MD5 .. HMAC_SH512', typ USING ERRCODE = 'OS560';
+    END IF;
+    IF octet_length(k) > block THEN
+        k := oracompat.dbms_crypto_hash(k, hash_typ);
+    END IF;
+    k := k || decode(repeat('00', block - octet_length(k)), 'hex');
+    inner_pad := k;
+    outer_pad := k;
+    FOR i IN 0 .. block - 1 LOOP
+        inner_pad := set_byte(inner_pad, i, get_byte(k, i) # 54);
+        outer_pad := set_byte(outer_pad, i, get_byte(k, i) # 92);
+    END LOOP;
+    RETURN oracompat.dbms_crypto_hash(outer_pad || oracompat.dbms_crypto_hash(inner_pad || src, hash_typ), hash_typ);
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_crypto_mac(src text, typ numeric, key bytea) RETURNS bytea
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$ SELECT oracompat.dbms_crypto_mac(convert_to(src, 'UTF8'), typ, key) $fn$;

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 from decimal import Decimal
 
 import psycopg
@@ -213,6 +214,15 @@ def test_utl_raw_errors(db):
 )
 def test_crypto_hash_and_i18n(db, expr, expected):
     assert one(db, f"SELECT {expr}") == expected
+
+
+@pytest.mark.parametrize(("typ", "algo"), [(1, "md5"), (2, "sha1"), (3, "sha256"), (4, "sha384"), (5, "sha512")])
+@pytest.mark.parametrize("key", [b"key", b"k" * 64, b"long key " * 20])
+def test_mac_is_hmac(db, typ, algo, key):
+    """DBMS_CRYPTO.MAC is RFC 2104 HMAC: against Python's hmac, short, block-sized and long keys."""
+    data = b"The quick brown fox jumps over the lazy dog"
+    got = one(db, "SELECT oracompat.dbms_crypto_mac(%s::bytea, %s, %s::bytea)", data, typ, key)
+    assert bytes(got) == hmac.new(key, data, algo).digest()
 
 
 def test_crypto_and_i18n_refuse_what_they_cannot_do(db):
