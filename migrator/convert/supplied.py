@@ -159,6 +159,9 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_CRYPTO", "MAC", "src, typ, key", None, "'abc', DBMS_CRYPTO.HMAC_SH1, HEXTORAW('6B6579')"),
     _fn("UTL_I18N", "STRING_TO_RAW", "data, dst_charset=", None, "'h\u00e9', 'WE8ISO8859P1'"),
     _fn("UTL_I18N", "RAW_TO_CHAR", "data, src_charset=", STRING, "HEXTORAW('68C3A9'), 'AL32UTF8'"),
+    # UTL_ENCODE: base64 (the other encodings are reported)
+    _fn("UTL_ENCODE", "BASE64_ENCODE", "r", None, "HEXTORAW('616263')"),
+    _fn("UTL_ENCODE", "BASE64_DECODE", "r", None, "HEXTORAW('59574a6a')"),
     # DBMS_SQL: the cursor cycle (COLUMN_VALUE's OUT value carries its type in: INOUT)
     _fn("DBMS_SQL", "OPEN_CURSOR", "", NUMBER),
     _proc("DBMS_SQL", "PARSE", "c, statement, language_flag", "v_c, 'SELECT 1 FROM dual', DBMS_SQL.NATIVE"),
@@ -279,6 +282,7 @@ NO_EQUIVALENT_MEMBERS: dict[tuple[str, str], str] = {
 PARTLY_CONVERTED: dict[str, str] = {
     "DBMS_CRYPTO": "DBMS_CRYPTO encryption and random bytes (pgcrypto)",
     "UTL_I18N": "UTL_I18N beyond STRING_TO_RAW / RAW_TO_CHAR",
+    "UTL_ENCODE": "UTL_ENCODE beyond base64 (UUENCODE, QUOTED_PRINTABLE, MIMEHEADER, TEXT)",
 }
 
 

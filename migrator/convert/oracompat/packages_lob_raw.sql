@@ -874,3 +874,31 @@ $fn$;
 
 CREATE OR REPLACE FUNCTION oracompat.dbms_crypto_mac(src text, typ numeric, key bytea) RETURNS bytea
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$ SELECT oracompat.dbms_crypto_mac(convert_to(src, 'UTF8'), typ, key) $fn$;
+
+-- UTL_ENCODE.BASE64_ENCODE(r) / BASE64_DECODE(r): RAW in, RAW (of the base64 text) out. Oracle
+-- writes 64 characters a line, each full line ended by CR LF (every 48 input bytes make one; a
+-- last, shorter line has none: why only chunks of a multiple of 48 bytes encode piecewise to the
+-- same text). Decoding skips CR, LF and blanks. NULL in, NULL out.
+CREATE OR REPLACE FUNCTION oracompat.utl_encode_base64_encode(r bytea) RETURNS bytea
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
+DECLARE
+    out text := '';
+    pos integer := 1;
+    n integer := octet_length(r);
+BEGIN
+    IF r IS NULL THEN
+        RETURN NULL;
+    END IF;
+    WHILE pos + 47 <= n LOOP
+        out := out || encode(substring(r FROM pos FOR 48), 'base64') || E'\r\n';
+        pos := pos + 48;
+    END LOOP;
+    IF pos <= n THEN
+        out := out || encode(substring(r FROM pos), 'base64');
+    END IF;
+    RETURN convert_to(out, 'UTF8');
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.utl_encode_base64_decode(r bytea) RETURNS bytea
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$ SELECT decode(convert_from(r, 'UTF8'), 'base64') $fn$;

@@ -5,6 +5,7 @@ execution role and held to the results the Oracle 19c references document."""
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import hashlib
 import hmac
@@ -223,6 +224,18 @@ def test_mac_is_hmac(db, typ, algo, key):
     data = b"The quick brown fox jumps over the lazy dog"
     got = one(db, "SELECT oracompat.dbms_crypto_mac(%s::bytea, %s, %s::bytea)", data, typ, key)
     assert bytes(got) == hmac.new(key, data, algo).digest()
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 47, 48, 49, 96, 100, 500])
+def test_base64_lines_and_round_trip(db, size):
+    """64 characters a line: CR LF after the text of each 48 input bytes, none after a shorter
+    last group; decoding skips the line ends and gives the bytes back."""
+    data = bytes((7 * i + 3) % 256 for i in range(size))
+    encoded = bytes(one(db, "SELECT oracompat.utl_encode_base64_encode(%s::bytea)", data))
+    groups = [data[k : k + 48] for k in range(0, len(data), 48)]
+    expected = b"".join(base64.b64encode(g) + (b"\r\n" if len(g) == 48 else b"") for g in groups)
+    assert encoded == expected
+    assert bytes(one(db, "SELECT oracompat.utl_encode_base64_decode(%s::bytea)", encoded)) == data
 
 
 def test_crypto_and_i18n_refuse_what_they_cannot_do(db):
