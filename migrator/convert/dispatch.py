@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import re
 import traceback
 
 from migrator.convert import plsql, supplied
-from migrator.convert.context import Catalog, CatalogEntry, Conversion, ConversionContext, RuleSet
+from migrator.convert.context import (
+    MARKER_TOKEN,
+    Catalog,
+    CatalogEntry,
+    Conversion,
+    ConversionContext,
+    RuleSet,
+    unconverted_marker,
+)
 from migrator.convert.ddl import dispatch as ddl
 from migrator.convert.plsql.prepare import compiled_text
 from migrator.source.units import SourceSet, Unit
@@ -31,6 +40,7 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
             output = ddl.convert_unit(unit, ctx)
         source = compiled_text(unit) if unit.kind.is_plsql else unit.text  # not code Oracle leaves out
         output = supplied.report_redesign(source, output, ctx, _user_object(ctx, unit))
+        output = refuse_partial(output, ctx)
         error = None
     except Exception as exc:  # a rule crash must not stop the batch; it is reported per unit
         output = ""
@@ -43,6 +53,20 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         notes=list(ctx.notes),
         error=error,
     )
+
+
+def refuse_partial(output: str, ctx: ConversionContext) -> str:
+    """A unit with anything not converted must not deploy. A marker in statement position is a
+    syntax error at CREATE time, but one inside an expression of a PL/pgSQL body is only an
+    unknown name, found when that line runs: such a unit would deploy and fail in production.
+    So unless a statement-position marker is already there, one leads the unit."""
+    if not ctx.unconverted_items or _STATEMENT_MARKER.search(output):
+        return output
+    names = ", ".join(dict.fromkeys(u.construct for u in ctx.unconverted_items))
+    return unconverted_marker("not converted", names) + ";\n" + output
+
+
+_STATEMENT_MARKER = re.compile(rf"^[ \t]*/\* {MARKER_TOKEN}\(.*\*/ {MARKER_TOKEN};[ \t]*$", re.MULTILINE)
 
 
 def _user_object(ctx: ConversionContext, unit: Unit):

@@ -213,6 +213,23 @@ def test_unconvertible_construct_is_marked_reported_and_refused(tmp_path, pg_eng
     assert "MIGRATOR_UNCONVERTED" in text and "GOTO again" in text
 
 
+def test_a_marker_inside_an_expression_still_refuses_the_unit(tmp_path, pg_engine):
+    """PL/pgSQL resolves names when a line runs: a marker standing for an expression would let
+    the unit deploy and fail in production. Every unit with something not converted is refused."""
+    src = tmp_path / "app"
+    src.mkdir()
+    (src / "enc.fnc").write_text(
+        "CREATE OR REPLACE FUNCTION enc (p IN VARCHAR2) RETURN VARCHAR2 IS\nBEGIN\n"
+        "  RETURN UTL_RAW.CAST_TO_VARCHAR2(UTL_ENCODE.UUENCODE(UTL_RAW.CAST_TO_RAW(p)));\nEND enc;\n/\n"
+    )
+    report = migrate(src, tmp_path / "out", MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
+    (unit,) = report.units
+    assert unit.status == "partial" and unit.unconverted
+    assert not unit.static_ok and unit.deployed is False
+    text = (tmp_path / "out" / unit.output).read_text()
+    assert "UUENCODE" in text and text.count("MIGRATOR_UNCONVERTED;") >= 1
+
+
 def test_parallel_conversion_equals_sequential(tmp_path):
     corpus = tmp_path / "corpus"
     for i in range(3):  # > MIN_UNITS_FOR_WORKERS units, so workers really start
