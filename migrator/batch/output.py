@@ -23,6 +23,7 @@ import importlib
 import json
 import re
 from pathlib import Path
+from typing import TextIO
 
 from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import Conversion, Unconverted
@@ -261,6 +262,16 @@ class Journal:
     def __init__(self, out: Path):
         self.path = out / STATE_DIR / JOURNAL
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh: TextIO | None = None  # open between __enter__ and __exit__ (one open per run)
+
+    def __enter__(self) -> Journal:
+        self._fh = self.path.open("a", encoding="utf-8")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
 
     def load(self) -> dict[str, dict]:
         done: dict[str, dict] = {}
@@ -284,8 +295,13 @@ class Journal:
             "notes": conversion.notes,
             "error": conversion.error,
         }
+        line = json.dumps(record) + "\n"
+        if self._fh is not None:
+            self._fh.write(line)
+            self._fh.flush()  # on disk as each unit finishes, as when the file was opened per line
+            return
         with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record) + "\n")
+            fh.write(line)
             fh.flush()
 
 

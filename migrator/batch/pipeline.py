@@ -103,24 +103,31 @@ def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: Mig
     resumed = {uid for uid in graph.order if uid in finished and finished[uid]["hash"] == digests[uid]}
     todo = [by_id[uid] for uid in graph.order if uid not in resumed]
     workers = opts.workers if opts.workers is not None else default_workers(len(todo))
+
+    def write(unit: Unit, conversion: Conversion) -> None:
+        write_recorded(out, unit_path(unit), unit_file_text(unit, conversion))
+
     # Looked up at call time (not bound at import) so that tests can interpose on convert_unit.
-    fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers)
+    # Each fresh unit's file is written where it was converted (in the workers), before it is
+    # journalled here: a crash in between only redoes the unit.
+    fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers, write)
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     done: list[_Done] = []
     # every unit file in the manifest at once, before any is written (not one re-read per file)
     record_written(out, [unit_path(by_id[uid]) for uid in graph.order])
-    for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
-        unit = by_id[uid]
-        if uid in resumed:
-            conversion = conversion_from_record(finished[uid])
-            static = static_of(conversion)
-        else:
-            got, conversion, static = next(fresh)
-            assert got.id == uid, "conversions must come back in dependency order"
-            journal.append(unit, digests[uid], conversion)
-        path = unit_path(unit)
-        write_recorded(out, path, unit_file_text(unit, conversion))
-        done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
+    with journal:
+        for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
+            unit = by_id[uid]
+            path = unit_path(unit)
+            if uid in resumed:
+                conversion = conversion_from_record(finished[uid])
+                static = static_of(conversion)
+                write_recorded(out, path, unit_file_text(unit, conversion))
+            else:
+                got, conversion, static = next(fresh)
+                assert got.id == uid, "conversions must come back in dependency order"
+                journal.append(unit, digests[uid], conversion)
+            done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
 
 
