@@ -36,6 +36,7 @@ WRITTEN = "written.txt"
 PREAMBLE = "support/00_preamble.sql"
 EXTENSIONS_FILE = "support/00_extensions.sql"
 REVIEW_DIR = "review"  # `migrator review OUT` writes its static site here
+STEPS_FILE = "steps.json"  # every scenario step's outcomes (migrator.batch.steps_file)
 
 # Support libraries shipped with the rules (module, attribute). They define functions the
 # converted code calls (schema `oracompat`); each is deployed once, before any unit.

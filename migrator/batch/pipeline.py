@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from harness.deploy import DeployOutcome, deploy_units
-from harness.postgres import scratch_database
 from migrator import __name__ as _pkg
 from migrator.batch.output import (
     EXTENSIONS_FILE,
@@ -41,9 +39,7 @@ from migrator.batch.report import (
     exit_code,  # noqa: F401  (re-exported: callers know it from here)
     summarize,
 )
-from migrator.batch.sandboxing import affected_note, open_engine, sandbox_summary
 from migrator.batch.static_check import StaticResult
-from migrator.batch.verification import attach_agent, attach_verification, rules_only_row, write_reports
 from migrator.convert.context import Conversion
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
 from migrator.errors import MigratorError
@@ -53,6 +49,7 @@ from migrator.source.reader import read_schema_dir
 from migrator.source.units import SourceSet, Unit, UnitKind
 
 if TYPE_CHECKING:  # judging and repair are imported when a run asks for them, not for every migrate
+    from harness.deploy import DeployOutcome
     from harness.verify import UnitToVerify
 
 VERSION = "0.1.0"
@@ -132,6 +129,11 @@ def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: Mig
 
 
 def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | None, SandboxSummary]:
+    # the server side (psycopg, the embedded server) is imported only by runs that deploy
+    from harness.deploy import deploy_units
+    from harness.postgres import scratch_database
+    from migrator.batch.sandboxing import open_engine, sandbox_summary
+
     with open_engine(spec) as engine, scratch_database(engine, prefix="deploy") as dsn:
         items = [(d.unit.id, d.conversion.output, d.deps) for d in done]
         pre, outcomes = deploy_units(dsn, preamble, items)
@@ -142,7 +144,11 @@ def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | Non
 
 def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
     c, dep = d.conversion, d.deploy
-    affected = affected_note(c.output, sandbox.notes) if sandbox else None
+    affected = None
+    if sandbox:
+        from migrator.batch.sandboxing import affected_note
+
+        affected = affected_note(c.output, sandbox.notes)
     return UnitEntry(
         id=d.unit.id,
         kind=d.unit.kind.value,
@@ -169,6 +175,8 @@ def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
 
 def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunReport:
     """Run the whole batch. Raises SourceError for unreadable input and OutputDirError for OUT."""
+    from migrator.batch.verification import attach_agent, attach_verification, write_reports
+
     opts = opts or MigrateOptions()
     t0 = time.perf_counter()
     check_overlap(src, out)  # before anything is read or written
@@ -235,6 +243,7 @@ def nonblank_lines(text: str) -> int:
 def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions):
     """Judge the rules' output (the rules-only row), then run the repair agent on it."""
     from migrator.agent.run import AgentRequest, run_plsql_agent
+    from migrator.batch.verification import rules_only_row
 
     if not (opts.deploy and opts.verify):
         raise MigratorError("the repair agent needs --verify (it is judged by execution, never by the model)")

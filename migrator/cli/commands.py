@@ -8,7 +8,6 @@ import os
 import tempfile
 from pathlib import Path
 
-from harness.postgres import ENV_DSN
 from migrator.batch.report import RunReport, exit_code, verification_table
 from migrator.convert.registry import check_rule_ids
 from migrator.errors import MigratorError
@@ -16,6 +15,8 @@ from migrator.fixes.settings import ActiveSettings, load_settings
 
 
 def _engine_spec(args) -> str:
+    from harness.postgres import ENV_DSN  # only runs that use a server ask
+
     return args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
 
 
