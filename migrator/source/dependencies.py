@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from migrator.source.digraph import DiGraph
-from migrator.source.lexer import QIDENT, WORD, code_tokens, normalize_identifier
+from migrator.source.lexer import QIDENT, WORD, code_texts, normalize_identifier
 from migrator.source.oracle_names import FROM_EXPRESSION_WORDS, is_builtin
 from migrator.source.units import Severity, SourceIssue, SourceSet, Unit, UnitKind
 
@@ -128,10 +128,8 @@ def _link_parent(unit: Unit, providers: dict[str, str]) -> None:
 def _scan(text: str) -> _Scan:
     """Identifier chains in code, and names the text itself declares (locals, parameters,
     nested routines, cursors, types): those are never reported as missing."""
-    toks = [t for t in code_tokens(text)]
-    words = [t.text for t in toks]
-    kinds = [t.kind for t in toks]
-    chains, declared, i, n = [], set(), 0, len(toks)
+    kinds, words = code_texts(text)
+    chains, declared, i, n = [], set(), 0, len(words)
     while i < n:
         if kinds[i] not in (WORD, QIDENT) or (i and words[i - 1] in (".", ":", "%", "@")):
             i += 1

@@ -168,6 +168,60 @@ def code_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[T
             yield token
 
 
+# The same tokens as _TOKEN, for `code_texts`: strings, q-strings, quoted identifiers and block
+# comments match whole when they close; the `*_open` alternatives catch only an opening
+# delimiter that never closes. Possessive repeats (`*+`, `++`) keep an escaped quote (`''`,
+# `""`) from being read back as a closing one; a q-quote opened by `[ ( { <` closes only with its
+# mirror (the generic `qd` branch excludes those four). A test compares it with iter_tokens.
+_WHOLE_TOKEN = re.compile(
+    rf"""
+    (?P<ws>\s+)
+  | (?P<line_comment>--[^\n]*)
+  | (?P<block_comment>/\*.*?\*/)
+  | (?P<open_block_comment>/\*)
+  | (?P<qstring>[nN]?[qQ]'(?:\[.*?\]|\(.*?\)|\{{.*?\}}|<.*?>|(?P<qd>[^\[({{<]).*?(?P=qd))')
+  | (?P<open_qstring>[nN]?[qQ]')
+  | (?P<string>[nN]?'(?:[^']++|'')*+')
+  | (?P<open_string>[nN]?')
+  | (?P<qident>"(?:[^"]++|"")*+")
+  | (?P<open_qident>")
+  | (?P<bind>:(?:[^\W\d][\w$#]*|\d+))
+  | (?P<word>[^\W\d][\w$#]*)
+  | (?P<number>(?:\d+(?:\.(?!\.)\d*)?|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?)
+  | (?P<op>{_MULTI_OPS}|.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_CODE_KIND = {
+    "qstring": STRING,
+    "string": STRING,
+    "qident": QIDENT,
+    "bind": BIND,
+    "word": WORD,
+    "number": NUMBER,
+    "op": OP,
+}
+
+
+def code_texts(text: str) -> tuple[list[str], list[str]]:
+    """(kinds, texts) of `code_tokens(text)`, without building a Token for each: for scans
+    that read only those two (the dependency scan reads every unit of a schema)."""
+    kinds: list[str] = []
+    texts: list[str] = []
+    code = _CODE_KIND
+    for m in _WHOLE_TOKEN.finditer(text):
+        group = m.lastgroup
+        kind = code.get(group)  # type: ignore[arg-type]
+        if kind is not None:
+            kinds.append(kind)
+            texts.append(m.group())
+        elif group is not None and group.startswith("open_"):  # never closes: runs to the end
+            kinds.append(UNTERMINATED)
+            texts.append(text[m.start() :])
+            break
+    return kinds, texts
+
+
 def tokenize(text: str, *, eof: bool = False) -> list[Token]:
     """The code tokens of `text` (one statement or unit); LexError for what Oracle would not read.
     With `eof`, a final EOF token at len(text) lets a parser look ahead past the last token."""

@@ -22,6 +22,7 @@ from migrator.source.lexer import (
     LexError,
     LineIndex,
     Token,
+    code_texts,
     code_tokens,
     find_top_level,
     is_slash_line,
@@ -50,6 +51,23 @@ def test_every_token_together_is_the_text_with_offsets_kept(text):
         assert (t.start, t.text) == (pos, text[t.start : t.end]) and t.end > t.start
         pos = t.end
     assert pos == len(text)
+
+
+@given(st.one_of(ANY_TEXT, SQLISH))
+def test_code_texts_reads_what_code_tokens_reads(text):
+    # the dependency scan's fast path (one regex, no Token objects) must see the same tokens
+    kinds, texts = code_texts(text)
+    assert list(zip(kinds, texts)) == [(t.kind, t.text) for t in code_tokens(text)]
+
+
+EDGES = ["q'[a]]'", "q'[a]' ]'", "q'''", "q''", "'a''", "''''", '""""', '"a""', "/*/", "/**/", "nq'(a)b)'",
+         "x q'{a}' y", "Q'!a!'", "q'\n\n'", "'abc", "/* abc", "1..5", ":a :1 : $ # ~", "n'x' N'"]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", EDGES + [a + b for a in EDGES for b in EDGES])
+def test_code_texts_on_the_delimiters_edge_cases(text):
+    kinds, texts = code_texts(text)
+    assert list(zip(kinds, texts)) == [(t.kind, t.text) for t in code_tokens(text)]
 
 
 @given(SQLISH)
