@@ -163,10 +163,13 @@ def record_written(out: Path, rels: list[str]) -> None:
 def remove_written_under(out: Path, folder: str, keep: frozenset[str] = frozenset()) -> int:
     """Remove the files an earlier run of ours wrote under OUT/folder/ (except `keep`); returns how
     many. Nothing else there is touched, as with --force."""
+    prefix = folder.rstrip("/") + "/"
     removed = 0
     for rel in sorted(written_files(out)):
+        if not rel.startswith(prefix) or rel in keep:
+            continue  # only the files under folder are resolved (a system call per path part)
         target = _inside(out, rel)
-        if rel.startswith(folder.rstrip("/") + "/") and rel not in keep and target is not None and target.is_file():
+        if target is not None and target.is_file():
             target.unlink()
             removed += 1
     return removed
