@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-import yaml
 from pydantic import ValidationError
 
 T = TypeVar("T")
@@ -36,6 +35,8 @@ def validation_reasons(exc: ValidationError) -> str:
 
 def read_input(path: Path, what: str, parse: Callable[[str], T]) -> T:
     """`parse(text of path)`, with every way the file can be bad raised as one InputFileError."""
+    import yaml  # here: every command imports this module (HarnessError), few read YAML
+
     try:
         return parse(path.read_text(encoding="utf-8"))
     except ValidationError as exc:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 
 from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
-from psycopg import sql
 
 _BARE = re.compile(r"[a-z_][a-z0-9_$]*")
 # As PostgreSQL's quote_identifier(): every keyword that is not unreserved is quoted, because the
@@ -34,6 +33,9 @@ def quote_ident(name: str) -> str:
         raise UnsafeName(f"name {name!r} holds a NUL character, which PostgreSQL cannot store")
     if _BARE.fullmatch(name) and name not in _KEYWORDS:
         return name
+    from psycopg import sql  # here, not at import: most names stay bare, and a run that never
+    # talks to a server (migrate --no-deploy) need not load psycopg for them
+
     return sql.Identifier(name).as_string(None)
 
 

@@ -23,6 +23,7 @@ import importlib
 import json
 import re
 from pathlib import Path
+from typing import TextIO
 
 from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import Conversion, Unconverted
@@ -35,6 +36,7 @@ WRITTEN = "written.txt"
 PREAMBLE = "support/00_preamble.sql"
 EXTENSIONS_FILE = "support/00_extensions.sql"
 REVIEW_DIR = "review"  # `migrator review OUT` writes its static site here
+STEPS_FILE = "steps.json"  # every scenario step's outcomes (migrator.batch.steps_file)
 
 # Support libraries shipped with the rules (module, attribute). They define functions the
 # converted code calls (schema `oracompat`); each is deployed once, before any unit.
@@ -161,10 +163,13 @@ def record_written(out: Path, rels: list[str]) -> None:
 def remove_written_under(out: Path, folder: str, keep: frozenset[str] = frozenset()) -> int:
     """Remove the files an earlier run of ours wrote under OUT/folder/ (except `keep`); returns how
     many. Nothing else there is touched, as with --force."""
+    prefix = folder.rstrip("/") + "/"
     removed = 0
     for rel in sorted(written_files(out)):
+        if not rel.startswith(prefix) or rel in keep:
+            continue  # only the files under folder are resolved (a system call per path part)
         target = _inside(out, rel)
-        if rel.startswith(folder.rstrip("/") + "/") and rel not in keep and target is not None and target.is_file():
+        if target is not None and target.is_file():
             target.unlink()
             removed += 1
     return removed
@@ -261,6 +266,16 @@ class Journal:
     def __init__(self, out: Path):
         self.path = out / STATE_DIR / JOURNAL
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh: TextIO | None = None  # open between __enter__ and __exit__ (one open per run)
+
+    def __enter__(self) -> Journal:
+        self._fh = self.path.open("a", encoding="utf-8")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
 
     def load(self) -> dict[str, dict]:
         done: dict[str, dict] = {}
@@ -284,8 +299,13 @@ class Journal:
             "notes": conversion.notes,
             "error": conversion.error,
         }
+        line = json.dumps(record) + "\n"
+        if self._fh is not None:
+            self._fh.write(line)
+            self._fh.flush()  # on disk as each unit finishes, as when the file was opened per line
+            return
         with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record) + "\n")
+            fh.write(line)
             fh.flush()
 
 

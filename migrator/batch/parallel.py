@@ -21,7 +21,9 @@ from migrator.convert.context import Conversion, ConversionContext
 from migrator.source.units import Unit
 
 Converter = Callable[[Unit, ConversionContext], Conversion]
-_STATE: tuple[list[Unit], ConversionContext, Converter] | None = None  # set in the parent before forking
+Writer = Callable[[Unit, Conversion], object]
+# set in the parent before forking
+_STATE: tuple[list[Unit], ConversionContext, Converter, Writer | None] | None = None
 
 MIN_UNITS_FOR_WORKERS = 200  # below this, starting processes costs more than it saves
 CHUNK = 24
@@ -33,10 +35,12 @@ def static_of(conversion: Conversion) -> StaticResult:
 
 def _convert_chunk(bounds: tuple[int, int]) -> list[tuple[Conversion, StaticResult]]:
     assert _STATE is not None, "set in the parent before the pool forks"
-    units, ctx, convert = _STATE
+    units, ctx, convert, write = _STATE
     out = []
     for unit in units[bounds[0] : bounds[1]]:
         conversion = convert(unit, ctx)
+        if write is not None:
+            write(unit, conversion)
         out.append((conversion, static_of(conversion)))
     return out
 
@@ -61,16 +65,20 @@ def default_workers(n_units: int) -> int:
 
 
 def convert_in_order(
-    units: list[Unit], ctx: ConversionContext, convert: Converter, workers: int
+    units: list[Unit], ctx: ConversionContext, convert: Converter, workers: int, write: Writer | None = None
 ) -> Iterator[tuple[Unit, Conversion, StaticResult]]:
-    """Yield (unit, conversion, static check) for `units`, in their order."""
+    """Yield (unit, conversion, static check) for `units`, in their order. `write(unit,
+    conversion)`, when given, runs where the unit was converted (in the worker), before the unit is
+    yielded: creating files costs the kernel time, and the workers share it out over the cores."""
     if workers <= 1:
         for unit in units:
             conversion = convert(unit, ctx)
+            if write is not None:
+                write(unit, conversion)
             yield unit, conversion, static_of(conversion)
         return
     global _STATE
-    _STATE = (units, ctx, convert)
+    _STATE = (units, ctx, convert, write)
     chunks = [(i, min(i + CHUNK, len(units))) for i in range(0, len(units), CHUNK)]
     try:
         with ProcessPoolExecutor(

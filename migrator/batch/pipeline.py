@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from harness.deploy import DeployOutcome, deploy_units
-from harness.postgres import scratch_database
 from migrator import __name__ as _pkg
 from migrator.batch.output import (
     EXTENSIONS_FILE,
@@ -41,9 +39,7 @@ from migrator.batch.report import (
     exit_code,  # noqa: F401  (re-exported: callers know it from here)
     summarize,
 )
-from migrator.batch.sandboxing import affected_note, open_engine, sandbox_summary
 from migrator.batch.static_check import StaticResult
-from migrator.batch.verification import attach_agent, attach_verification, rules_only_row, write_reports
 from migrator.convert.context import Conversion
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
 from migrator.convert.plsql import conditional
@@ -54,6 +50,7 @@ from migrator.source.reader import read_schema_dir
 from migrator.source.units import SourceSet, Unit, UnitKind
 
 if TYPE_CHECKING:  # judging and repair are imported when a run asks for them, not for every migrate
+    from harness.deploy import DeployOutcome
     from harness.verify import UnitToVerify
 
 VERSION = "0.1.0"
@@ -120,28 +117,40 @@ def _convert_units(source: SourceSet, graph: DependencyGraph, out: Path, opts: M
     resumed = {uid for uid in graph.order if uid in finished and finished[uid]["hash"] == digests[uid]}
     todo = [by_id[uid] for uid in graph.order if uid not in resumed]
     workers = opts.workers if opts.workers is not None else default_workers(len(todo))
+
+    def write(unit: Unit, conversion: Conversion) -> None:
+        write_recorded(out, unit_path(unit), unit_file_text(unit, conversion))
+
     # Looked up at call time (not bound at import) so that tests can interpose on convert_unit.
-    fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers)
+    # Each fresh unit's file is written where it was converted (in the workers), before it is
+    # journalled here: a crash in between only redoes the unit.
+    fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers, write)
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     done: list[_Done] = []
     # every unit file in the manifest at once, before any is written (not one re-read per file)
     record_written(out, [unit_path(by_id[uid]) for uid in graph.order])
-    for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
-        unit = by_id[uid]
-        if uid in resumed:
-            conversion = conversion_from_record(finished[uid])
-            static = static_of(conversion)
-        else:
-            got, conversion, static = next(fresh)
-            assert got.id == uid, "conversions must come back in dependency order"
-            journal.append(unit, digests[uid], conversion)
-        path = unit_path(unit)
-        write_recorded(out, path, unit_file_text(unit, conversion))
-        done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
+    with journal:
+        for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
+            unit = by_id[uid]
+            path = unit_path(unit)
+            if uid in resumed:
+                conversion = conversion_from_record(finished[uid])
+                static = static_of(conversion)
+                write_recorded(out, path, unit_file_text(unit, conversion))
+            else:
+                got, conversion, static = next(fresh)
+                assert got.id == uid, "conversions must come back in dependency order"
+                journal.append(unit, digests[uid], conversion)
+            done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
 
 
 def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | None, SandboxSummary]:
+    # the server side (psycopg, the embedded server) is imported only by runs that deploy
+    from harness.deploy import deploy_units
+    from harness.postgres import scratch_database
+    from migrator.batch.sandboxing import open_engine, sandbox_summary
+
     with open_engine(spec) as engine, scratch_database(engine, prefix="deploy") as dsn:
         items = [(d.unit.id, d.conversion.output, d.deps) for d in done]
         pre, outcomes = deploy_units(dsn, preamble, items)
@@ -152,7 +161,11 @@ def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | Non
 
 def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
     c, dep = d.conversion, d.deploy
-    affected = affected_note(c.output, sandbox.notes) if sandbox else None
+    affected = None
+    if sandbox:
+        from migrator.batch.sandboxing import affected_note
+
+        affected = affected_note(c.output, sandbox.notes)
     return UnitEntry(
         id=d.unit.id,
         kind=d.unit.kind.value,
@@ -179,6 +192,8 @@ def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
 
 def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunReport:
     """Run the whole batch. Raises SourceError for unreadable input and OutputDirError for OUT."""
+    from migrator.batch.verification import attach_agent, attach_verification, write_reports
+
     opts = opts or MigrateOptions()
     t0 = time.perf_counter()
     check_overlap(src, out)  # before anything is read or written
@@ -245,6 +260,7 @@ def nonblank_lines(text: str) -> int:
 def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions, model: str):
     """Judge the rules' output (the rules-only row), then run the repair agent on it."""
     from migrator.agent.run import AgentRequest, run_plsql_agent
+    from migrator.batch.verification import rules_only_row
 
     if not (opts.deploy and opts.verify):
         raise MigratorError("the repair agent needs --verify (it is judged by execution, never by the model)")

@@ -13,8 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from harness.step_record import ScenarioRecord
-
-STEPS_FILE = "steps.json"
+from migrator.batch.output import STEPS_FILE
 
 
 class _Frozen(BaseModel):

@@ -15,8 +15,14 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from harness.scenarios import load_scenarios, load_transcript
-from migrator.batch.output import PREAMBLE, REVIEW_DIR, remove_output, remove_written_under, write_output
+from migrator.batch.output import (
+    PREAMBLE,
+    REVIEW_DIR,
+    STEPS_FILE,
+    remove_output,
+    remove_written_under,
+    write_output,
+)
 from migrator.batch.report import (
     AgentSummary,
     ArmRow,
@@ -27,13 +33,13 @@ from migrator.batch.report import (
     summarize,
     to_markdown,
 )
-from migrator.batch.report_pages import to_html, to_junit
-from migrator.batch.sandboxing import affected_note, open_engine, sandbox_summary
-from migrator.batch.steps_file import STEPS_FILE, dump_steps, steps_file
 from migrator.errors import MigratorError
 
 if TYPE_CHECKING:  # harness.verify is imported where a run is judged, not for every migrate
     from harness.verify import SideResult, UnitToVerify, VerifyResult
+
+# What only a verified run needs (scenario files, the server, the steps file) is imported by the
+# functions that use it: `migrate --no-deploy` writes its reports without loading psycopg or yaml.
 
 AGENT_MANIFEST = "run_manifest.json"  # written by the repair agent (migrator.agent.run)
 
@@ -80,7 +86,9 @@ def _merge(unit: UnitEntry, result: VerifyResult, index: int) -> UnitEntry:
 
 def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmRow, dict[str, str]]:
     """Judge the deterministic rules' output alone: the row the agent must beat."""
+    from harness.scenarios import load_scenarios, load_transcript
     from harness.verify import verify
+    from migrator.batch.sandboxing import open_engine
 
     scenario_file = load_scenarios(opts.scenarios) if opts.scenarios else None
     transcript_file = load_transcript(opts.transcript) if opts.transcript else None
@@ -146,7 +154,10 @@ def attach_verification(
     arm_name: str = "agent (rules only)",
     extra_rows: Sequence[ArmRow] = (),
 ) -> RunReport:
+    from harness.scenarios import load_scenarios, load_transcript
     from harness.verify import UnitToVerify, verify
+    from migrator.batch.sandboxing import open_engine, sandbox_summary
+    from migrator.batch.steps_file import dump_steps, steps_file
 
     scenario_file = load_scenarios(scenarios) if scenarios else None
     transcript_file = load_transcript(transcript) if transcript else None
@@ -197,6 +208,8 @@ def attach_verification(
 
 
 def _with_sandbox_note(unit: UnitEntry, output: str, notes: list[str]) -> UnitEntry:
+    from migrator.batch.sandboxing import affected_note
+
     note = affected_note(output, notes)
     if note is None or note in unit.notes:
         return unit
@@ -209,6 +222,8 @@ def write_reports(report: RunReport, out: Path) -> None:
     files a run of ours wrote are ever removed (OUT/.migrator/written.txt)."""
     write_output(out, "report.json", report.model_dump_json(indent=2))
     write_output(out, "report.md", to_markdown(report))
+    from migrator.batch.report_pages import to_html, to_junit  # verified runs only (html, xml)
+
     verified = {"report.html": lambda: to_html(report, out), "junit.xml": lambda: to_junit(report)}
     for name, render in verified.items():
         if report.verification is not None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from harness.exceptions import validation_reasons
@@ -54,6 +53,8 @@ class ActiveSettings(BaseModel):
 def load_settings(path: Path | None) -> ActiveSettings:
     if path is None or not path.exists():
         return ActiveSettings()
+    import yaml  # only when there is a settings file to read
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
@@ -65,6 +66,8 @@ def load_settings(path: Path | None) -> ActiveSettings:
 
 
 def save_settings(path: Path, settings: ActiveSettings) -> None:
+    import yaml
+
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(yaml.safe_dump(settings.model_dump(), sort_keys=False, allow_unicode=True), encoding="utf-8")

@@ -161,26 +161,104 @@ def _closed(kind: str, text: str, start: int, end: int, stop: int, what: str) ->
     return Token(kind, text[start:end], start, end)
 
 
+# The same tokens as _TOKEN, for the readers that skip the trivia (`code_tokens`, `code_texts`,
+# `tokenize`: no Token is made for whitespace or a comment, about half of all tokens). Strings,
+# q-strings, quoted identifiers and block comments match whole when they close; the `open_*`
+# alternatives catch only an opening delimiter that never closes. Possessive repeats (`*+`, `++`)
+# keep an escaped quote (`''`, `""`) from being read back as a closing one; a q-quote opened by
+# `[ ( { <` closes only with its mirror (the generic `qd` branch excludes those four). Tests
+# compare every reader with `iter_tokens`.
+_WHOLE_TOKEN = re.compile(
+    rf"""
+    (?P<ws>\s+)
+  | (?P<line_comment>--[^\n]*)
+  | (?P<block_comment>/\*.*?\*/)
+  | (?P<open_block_comment>/\*)
+  | (?P<qstring>[nN]?[qQ]'(?:\[.*?\]|\(.*?\)|\{{.*?\}}|<.*?>|(?P<qd>[^\[({{<]).*?(?P=qd))')
+  | (?P<open_qstring>[nN]?[qQ]')
+  | (?P<string>[nN]?'(?:[^']++|'')*+')
+  | (?P<open_string>[nN]?')
+  | (?P<qident>"(?:[^"]++|"")*+")
+  | (?P<open_qident>")
+  | (?P<bind>:(?:[^\W\d][\w$#]*|\d+))
+  | (?P<word>[^\W\d][\w$#]*)
+  | (?P<number>(?:\d+(?:\.(?!\.)\d*)?|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?)
+  | (?P<op>{_MULTI_OPS}|.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_CODE_KIND = {
+    "qstring": STRING,
+    "string": STRING,
+    "qident": QIDENT,
+    "bind": BIND,
+    "word": WORD,
+    "number": NUMBER,
+    "op": OP,
+}
+_UNCLOSED = {
+    "open_block_comment": "comment",
+    "open_qstring": "string",
+    "open_string": "string",
+    "open_qident": "identifier",
+}
+
+
 def code_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]:
-    """Tokens that are not whitespace or comments."""
-    for token in iter_tokens(text, start, end):
-        if token.kind not in TRIVIA_KINDS:
-            yield token
+    """Tokens that are not whitespace or comments: those of `iter_tokens`, read with
+    `_WHOLE_TOKEN` so that no Token is made for the trivia (a test compares the two)."""
+    stop = len(text) if end is None else end
+    code = _CODE_KIND
+    for m in _WHOLE_TOKEN.finditer(text, start, stop):
+        group = m.lastgroup
+        kind = code.get(group)  # type: ignore[arg-type]
+        if kind is not None:
+            s, e = m.span()
+            yield Token(kind, m.group(), s, e)
+        elif group in _UNCLOSED:  # never closes: one UNTERMINATED token to the end
+            yield Token(UNTERMINATED, text[m.start() : stop], m.start(), stop, _UNCLOSED[group])
+            return
+
+
+def code_texts(text: str) -> tuple[list[str], list[str]]:
+    """(kinds, texts) of `code_tokens(text)`, without building a Token for each: for scans
+    that read only those two (the dependency scan reads every unit of a schema)."""
+    kinds: list[str] = []
+    texts: list[str] = []
+    code = _CODE_KIND
+    for m in _WHOLE_TOKEN.finditer(text):
+        group = m.lastgroup
+        kind = code.get(group)  # type: ignore[arg-type]
+        if kind is not None:
+            kinds.append(kind)
+            texts.append(m.group())
+        elif group is not None and group.startswith("open_"):  # never closes: runs to the end
+            kinds.append(UNTERMINATED)
+            texts.append(text[m.start() :])
+            break
+    return kinds, texts
 
 
 def tokenize(text: str, *, eof: bool = False) -> list[Token]:
     """The code tokens of `text` (one statement or unit); LexError for what Oracle would not read.
-    With `eof`, a final EOF token at len(text) lets a parser look ahead past the last token."""
+    With `eof`, a final EOF token at len(text) lets a parser look ahead past the last token.
+
+    The tokens of `iter_tokens` less the trivia, read with `_WHOLE_TOKEN` so that no Token is made
+    for whitespace or a comment (a test compares the two)."""
     tokens: list[Token] = []
-    for tok in iter_tokens(text):
-        kind = tok.kind
-        if kind in TRIVIA_KINDS:
-            continue
-        if kind == UNTERMINATED:
-            raise LexError(f"unterminated {tok.detail} at offset {tok.start}")
-        if kind == OP and tok.text not in ORACLE_OPS and len(tok.text) == 1:
-            raise LexError(f"unexpected character {tok.text!r} at offset {tok.start}")
-        tokens.append(tok)
+    code = _CODE_KIND
+    for m in _WHOLE_TOKEN.finditer(text):
+        group = m.lastgroup
+        kind = code.get(group)  # type: ignore[arg-type]
+        if kind is None:
+            if group in _UNCLOSED:
+                raise LexError(f"unterminated {_UNCLOSED[group]} at offset {m.start()}")
+            continue  # whitespace or a comment
+        word = m.group()
+        if kind == OP and len(word) == 1 and word not in ORACLE_OPS:
+            raise LexError(f"unexpected character {word!r} at offset {m.start()}")
+        start, end = m.span()
+        tokens.append(Token(kind, word, start, end))
     if eof:
         tokens.append(Token(EOF, "", len(text), len(text)))
     return tokens

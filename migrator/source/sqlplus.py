@@ -25,7 +25,17 @@ import re
 from dataclasses import dataclass, field
 
 from migrator.source import statement_kind as classify
-from migrator.source.lexer import COMMENT_KINDS, OP, STRING, UNTERMINATED, WORD, WS, is_slash_line, iter_tokens
+from migrator.source.lexer import (
+    COMMENT_KINDS,
+    OP,
+    STRING,
+    UNTERMINATED,
+    WORD,
+    WS,
+    code_tokens,
+    is_slash_line,
+    iter_tokens,
+)
 
 # Piece kinds.
 STATEMENT = "statement"
@@ -173,10 +183,8 @@ class _Splitter:
         """Find the end of the statement or block starting at `start`; return where to go on."""
         depth, prev, text = 0, None, self.text
         may_split = not (head.verb == "CREATE" and head.name == "schema")
-        for tok in iter_tokens(text, start):
+        for tok in code_tokens(text, start):
             kind = tok.kind
-            if kind == WS or kind in COMMENT_KINDS:
-                continue
             if kind == UNTERMINATED:
                 return self.unterminated(start, tok, head)
             if kind == OP:

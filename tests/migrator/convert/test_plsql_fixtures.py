@@ -3,7 +3,6 @@ unless the converter reported what it could not convert (then the output fails l
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pglast
@@ -27,14 +26,3 @@ def test_fixture_plsql_units_convert_and_parse(schema_dir):
             if not unconverted:
                 silent_failures.append((unit.name, str(exc)))
     assert not silent_failures
-
-
-def test_conversion_speed():
-    units = [u for d in SCHEMAS for u in fixture_units(d)]
-    lines = sum(u.text.count("\n") + 1 for u in units if u.kind.is_plsql)
-    n = sum(u.kind.is_plsql for u in units)
-    start = time.perf_counter()
-    for d in SCHEMAS:
-        convert_all(fixture_units(d), d.name)
-    elapsed = time.perf_counter() - start
-    assert n / elapsed >= 100 or lines / elapsed >= 5000, (n / elapsed, lines / elapsed)

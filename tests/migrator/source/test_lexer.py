@@ -14,6 +14,7 @@ from migrator.source.lexer import (
     BIND,
     NUMBER,
     OP,
+    ORACLE_OPS,
     QIDENT,
     STRING,
     TRIVIA_KINDS,
@@ -22,6 +23,7 @@ from migrator.source.lexer import (
     LexError,
     LineIndex,
     Token,
+    code_texts,
     code_tokens,
     find_top_level,
     is_slash_line,
@@ -50,6 +52,64 @@ def test_every_token_together_is_the_text_with_offsets_kept(text):
         assert (t.start, t.text) == (pos, text[t.start : t.end]) and t.end > t.start
         pos = t.end
     assert pos == len(text)
+
+
+@given(st.one_of(ANY_TEXT, SQLISH))
+def test_code_texts_reads_what_code_tokens_reads(text):
+    # the dependency scan's fast path (one regex, no Token objects) must see the same tokens
+    kinds, texts = code_texts(text)
+    assert list(zip(kinds, texts)) == [(t.kind, t.text) for t in code_tokens(text)]
+
+
+EDGES = ["q'[a]]'", "q'[a]' ]'", "q'''", "q''", "'a''", "''''", '""""', '"a""', "/*/", "/**/", "nq'(a)b)'",
+         "x q'{a}' y", "Q'!a!'", "q'\n\n'", "'abc", "/* abc", "1..5", ":a :1 : $ # ~", "n'x' N'"]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", EDGES + [a + b for a in EDGES for b in EDGES])
+def test_code_texts_on_the_delimiters_edge_cases(text):
+    kinds, texts = code_texts(text)
+    assert list(zip(kinds, texts)) == [(t.kind, t.text) for t in code_tokens(text)]
+    assert _fields(code_tokens(text)) == _fields(_reference_code_tokens(text))
+    assert _tokenized(tokenize, text) == _tokenized(_reference_tokenize, text)
+
+
+def _fields(tokens) -> list[tuple]:
+    return [(t.kind, t.text, t.start, t.end, t.detail) for t in tokens]
+
+
+def _reference_code_tokens(text: str, start: int = 0, end: int | None = None):
+    """code_tokens as it was first written: iter_tokens less the trivia."""
+    return [t for t in iter_tokens(text, start, end) if t.kind not in TRIVIA_KINDS]
+
+
+def _reference_tokenize(text: str, *, eof: bool = False) -> list[Token]:
+    """tokenize as it was first written, over iter_tokens."""
+    tokens = []
+    for tok in _reference_code_tokens(text):
+        if tok.kind == UNTERMINATED:
+            raise LexError(f"unterminated {tok.detail} at offset {tok.start}")
+        if tok.kind == OP and tok.text not in ORACLE_OPS and len(tok.text) == 1:
+            raise LexError(f"unexpected character {tok.text!r} at offset {tok.start}")
+        tokens.append(tok)
+    if eof:
+        tokens.append(Token("eof", "", len(text), len(text)))
+    return tokens
+
+
+def _tokenized(tokenizer, text: str):
+    try:
+        return _fields(tokenizer(text, eof=True))
+    except LexError as exc:
+        return str(exc)
+
+
+@given(st.one_of(ANY_TEXT, SQLISH), st.integers(0, 250), st.integers(0, 250))
+def test_the_trivia_skipping_readers_read_what_iter_tokens_reads(text, a, b):
+    # code_tokens and tokenize make no Token for whitespace and comments (one regex of their own)
+    start, end = sorted((min(a, len(text)), min(b, len(text))))
+    assert _fields(code_tokens(text, start, end)) == _fields(_reference_code_tokens(text, start, end))
+    assert _fields(code_tokens(text, start)) == _fields(_reference_code_tokens(text, start))
+    assert _tokenized(tokenize, text) == _tokenized(_reference_tokenize, text)
 
 
 @given(SQLISH)
