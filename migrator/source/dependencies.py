@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrator.source.digraph import DiGraph
+import networkx as nx
+
 from migrator.source.lexer import QIDENT, WORD, code_texts, normalize_identifier
 from migrator.source.oracle_names import FROM_EXPRESSION_WORDS, is_builtin
 from migrator.source.units import Severity, SourceIssue, SourceSet, Unit, UnitKind
@@ -46,7 +47,7 @@ _GRAPH_CODES = frozenset({"dependency-cycle", "missing-reference"})
 
 @dataclass
 class DependencyGraph:
-    graph: DiGraph  # edge a → b: a must be deployed before b
+    graph: nx.DiGraph  # edge a → b: a must be deployed before b
     order: list[str]
     cycles: list[list[str]] = field(default_factory=list)
     missing: dict[str, list[str]] = field(default_factory=dict)
@@ -79,7 +80,7 @@ def analyze_dependencies(source: SourceSet) -> DependencyGraph:
     # created, and in PostgreSQL they exist once the body is deployed, not the spec
     bodies = {u.qualified_name: u.id for u in units if u.kind in (K.PACKAGE_BODY, K.TYPE_BODY)}
     scans = {u.id: _scan(u.text) for u in units}
-    graph = DiGraph()
+    graph = nx.DiGraph()
     graph.add_nodes_from(u.id for u in units)
     missing: dict[str, list[str]] = {}
     schemas = _schemas(source)  # once: per unit it made the scan quadratic in the number of units
@@ -100,7 +101,7 @@ def analyze_dependencies(source: SourceSet) -> DependencyGraph:
             missing[unit.id] = sorted(absent)
     rank = {u.id: (KIND_PRIORITY[u.kind], i) for i, u in enumerate(units)}
     cycles = _break_cycles(graph, rank)
-    order = graph.topological_order(key=lambda n: rank[n])
+    order = list(nx.lexicographical_topological_sort(graph, key=lambda n: rank[n]))
     graph_result = DependencyGraph(_full_graph(graph, cycles, units, providers), order, cycles, missing)
     _report(source, graph_result)
     return graph_result
@@ -204,23 +205,22 @@ def _in_table_position(chain: _Chain) -> bool:
     return chain.before in _TABLE_POSITION
 
 
-def _break_cycles(graph: DiGraph, rank: dict) -> list[list[str]]:
+def _break_cycles(graph: nx.DiGraph, rank: dict) -> list[list[str]]:
     """Report each strongly connected group and keep only its edges that go from a lower to a
     higher rank (kind priority, then source order): deterministic, and acyclic afterwards."""
     cycles = []
-    for group in graph.strongly_connected_components():
+    for group in nx.strongly_connected_components(graph):
         if len(group) < 2:
             continue
         members = sorted(group, key=lambda n: rank[n])
         cycles.append(members)
-        inside = [(a, b) for a in group for b in graph.successors(a) if b in group]
-        for a, b in inside:
+        for a, b in list(graph.subgraph(group).edges):
             if rank[a] > rank[b]:
                 graph.remove_edge(a, b)
     return sorted(cycles, key=lambda c: rank[c[0]])
 
 
-def _full_graph(graph: DiGraph, cycles, units, providers) -> DiGraph:
+def _full_graph(graph: nx.DiGraph, cycles, units, providers) -> nx.DiGraph:
     """The graph handed back keeps the cycle edges that ordering had to drop (marked)."""
     full = graph.copy()
     ids = {u.id for u in units}
