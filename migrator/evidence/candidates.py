@@ -28,6 +28,7 @@ class Candidate:
     # parameters) or an input class (NULL, a number written as text) where conversions differ
     # without a branch to show it — coverage is measured on the conversion, which may be wrong.
     keep: bool = False
+    values: dict[str, Value] | None = None  # a routine call's inputs (None: DML, a query)
 
 
 def routine_candidates(
@@ -50,6 +51,7 @@ def routine_candidates(
             if k < len(vals):
                 calls.append(({**base, name: vals[k]}, True, False))
     plans = [(values, named, [], keep) for values, named, keep in calls if keep]
+    plans += [(base, True, [s], False) for s in _ambiguous(inputs, base, data)]
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
     plans[len([c for c in calls if c[2]]) : len([c for c in calls if c[2]])] = [
         (values, named, [], False) for values, named, keep in calls if not keep
@@ -59,8 +61,45 @@ def routine_candidates(
     for n, (values, named, setup, keep) in enumerate(plans[:budget], 1):
         step = call_step(f"call_{n}", target, values, pg_args, named=named)
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
-        out.append(Candidate(step, checks, setup, keep))
+        out.append(Candidate(step, checks, setup, keep, values))
     return out
+
+
+def routine_options(target: Target, data: DataView) -> dict[str, list[Value]]:
+    """Every input parameter's candidate values (as routine_candidates orders them)."""
+    inputs = [p for p in target.params if p.mode != "OUT"]
+    options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
+    _distinct_keys(inputs, options, data)
+    return options
+
+
+def neighbours(target: Target, centre: Candidate, options: dict[str, list[Value]], pg_args: list[PgArg],
+               seen: set, first: int) -> list[Candidate]:  # fmt: skip
+    """Calls one parameter away from `centre` (the kept call that executed the most), with its
+    data changes: a branch deep in the body needs the inputs that got that far, and one more
+    (a raise percentage above 0 once the transfer reached another department). Round-robin over
+    the parameters; calls already tried (`seen`: their values) are left out."""
+    assert centre.values is not None
+    out: list[Candidate] = []
+    depth = max((len(v) for v in options.values()), default=0)
+    for k in range(depth):
+        for name, vals in options.items():
+            if k >= len(vals) or (name in centre.values and vals[k].oracle == centre.values[name].oracle):
+                continue
+            values = {**centre.values, name: vals[k]}
+            sig = call_signature(values, centre.setup)
+            if sig in seen:
+                continue
+            seen.add(sig)
+            n = first + len(out)
+            step = call_step(f"call_{n}", target, values, pg_args, named=True)
+            checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
+            out.append(Candidate(step, checks, list(centre.setup), False, values))
+    return out
+
+
+def call_signature(values: dict[str, Value], setup: list[Statement]) -> tuple:
+    return tuple(sorted((k, v.oracle) for k, v in values.items())), tuple(st.postgres for st in setup)
 
 
 def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Value]) -> list[dict[str, Value]]:
@@ -102,6 +141,20 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
             out += [_set(table, {column: v}) for v in values + [NULL]]
         out += [_set(table, {a: literal(0, "number"), b: literal(0, "number")})
                 for i, a in enumerate(numbers) for b in numbers[i + 1 :]]  # fmt: skip
+    return out
+
+
+def _ambiguous(inputs, base: dict[str, Value], data: DataView) -> list[Statement]:
+    """Every row given the value the typical call looks up, in a column a parameter is about that
+    is no key (a last name): the lookup finds too many rows (TOO_MANY_ROWS). A unique column
+    refuses the change, and the candidate is dropped."""
+    out = []
+    for p in inputs:
+        column = data.column_for(p)
+        if column is None or base[p.name].is_null or column[1] in data.keys.get(column[0], []):
+            continue
+        if column[1] in data.columns.get(column[0], []):
+            out.append(_set(column[0], {column[1]: base[p.name]}))
     return out
 
 
@@ -151,10 +204,17 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
     out: list[Candidate] = []
     mentioned = {c for c in families if c in target.words and c not in keys}
     for event, update_cols in trg.events if trg else []:
-        for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target), 1):
+        for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target, data), 1):
             step = dml_step(f"{event.lower()}_{n}", table, event, row, where)
             checks = [table_check(f"after_{event.lower()}_{n}_{t}", t) for t in sorted(target.writes)]
             out.append(Candidate(step, checks, keep=n == 1 or _classy(row, rows, mentioned, event)))
+        if event == "DELETE" and rows and keys:  # a row inserted first (no other row refers to it yet)
+            new = _new_row(rows, keys, families, target, data)
+            if all(not new[k].is_null for k in keys):
+                ins = dml_step("setup", table, "INSERT", new, {})
+                step = dml_step("delete_new", table, "DELETE", {}, {k: new[k] for k in keys})
+                checks = [table_check(f"after_delete_new_{t}", t) for t in sorted(target.writes)]
+                out.append(Candidate(step, checks, [Statement(oracle=ins.oracle, postgres=ins.postgres)], keep=True))
     kept = [c for c in out if c.keep]
     return kept + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept)))
 
@@ -169,7 +229,7 @@ def _classy(row: dict[str, Value], rows: list[dict], mentioned: set[str], event:
     return len(nulled) == 1
 
 
-def _event_rows(event, update_cols, rows, keys, families, target):
+def _event_rows(event, update_cols, rows, keys, families, target, data=None):
     """(row values, WHERE) pairs for one event. The columns the trigger body mentions are varied
     first, round-robin (every column's first alternative before any second), then the others."""
     if not rows:
@@ -179,15 +239,28 @@ def _event_rows(event, update_cols, rows, keys, families, target):
     if event == "DELETE":
         # the first row is often a parent others refer to: try a middle and the last one as well
         picks = [rows[-1], rows[len(rows) // 2], rows[0]]
+        # ... after the rows no other row refers to (a child row would refuse the delete)
+        free = [r for r in reversed(rows) if data is not None and not _referenced(r, target.pg_name, data)]
+        picks = [r for i, r in enumerate(free[:2] + picks) if r not in (free[:2] + picks)[:i]]
         return [({}, _key_of(r, keys, families)) for r in picks if keys] if keys else []
     if event == "INSERT":
-        new = {c: literal(v, families.get(c, "text")) for c, v in rows[0].items()}
-        for k in keys:
-            new[k] = _fresh_key(rows, k, families.get(k, "text"))
+        new = _new_row(rows, keys, families, target, data)
         variants = [new] + [{**new, k: NULL} for k in keys]  # a key left for the trigger to fill
-        for group in (mentioned, [c for c in columns if c not in mentioned]):
-            options = {c: _literal_values(target, families[c])[:3] + [NULL] for c in group if c in families}
-            variants += [{**new, c: v} for c, v in _round_robin_values(options)]
+        for cols, parent, pcols in data.foreign.get(target.pg_name, []) if data is not None else []:
+            if len(cols) == 1 and cols[0] in new:  # a row whose parent does not exist (the failing row)
+                parent_rows = data.rows.get(parent, []) if data.rows else []
+                variants.append({**new, cols[0]: _fresh_key(parent_rows or rows, pcols[0] if parent_rows else cols[0],
+                                                            families.get(cols[0], "text"))})  # fmt: skip
+        singles = {c: _literal_values(target, families[c])[:3] + [NULL] for c in mentioned if c in families}
+        variants += [{**new, c: v} for c, v in _round_robin_values(singles)]
+        # two columns the body reads, each set to a value it compares with (an ADJUST of 0 units)
+        twos = {c: [v for v in vals if not v.is_null][:3] for c, vals in singles.items()}
+        names = list(twos)
+        variants += [{**new, a: va, b: vb} for i, a in enumerate(names) for b in names[i + 1 :]
+                     for va in twos[a] for vb in twos[b]]  # fmt: skip
+        others = {c: _literal_values(target, families[c])[:3] + [NULL] for c in columns
+                  if c not in mentioned and c in families}  # fmt: skip
+        variants += [{**new, c: v} for c, v in _round_robin_values(others)]
         return [(v, {}) for v in variants]
     if not keys:
         return []
@@ -226,6 +299,43 @@ def _distinct_rows(rows: list[dict], columns: list[str], most: int = 4) -> list[
     return picked
 
 
+def _new_row(rows, keys, families, target, data) -> dict[str, Value]:
+    """A copy of the first row with a new key and new values in its unique columns."""
+    new = {c: literal(v, families.get(c, "text")) for c, v in rows[0].items()}
+    for k in keys:
+        new[k] = _fresh_key(rows, k, families.get(k, "text"))
+    for cols in data.uniques.get(target.pg_name, []) if data is not None else []:
+        for c in cols:  # a copy of the row would break a unique constraint before the trigger shows
+            new[c] = _fresh_value(rows, c, families.get(c, "text"))
+    return new
+
+
+def _referenced(row: dict, table: str, data: DataView) -> bool:
+    """Whether a row of another table (among those read) refers to `row` by a foreign key."""
+    for child, fks in data.foreign.items():
+        for cols, parent, pcols in fks:
+            if parent != table:
+                continue
+            key = tuple(row.get(c) for c in pcols)
+            if any(tuple(r.get(c) for c in cols) == key for r in (data.rows or {}).get(child, [])):
+                return True
+    return False
+
+
+def _fresh_value(rows: list[dict], col: str, fam: str) -> Value:
+    """A value no row holds in `col`, as long as the first row's (a CHAR(8) code stays 8 long)."""
+    if fam != "text":
+        return _fresh_key(rows, col, fam)
+    held = {r.get(col) for r in rows}
+    first = str(rows[0].get(col) or "") if rows else ""
+    for n in range(1, 100):
+        tail = f"Z{n}"
+        text = (first[: -len(tail)] + tail) if len(first) > len(tail) else tail
+        if text not in held and (not first or len(text) <= len(first) or not first.strip()):
+            return literal(text, fam)
+    return literal("SYN-KEY", fam)
+
+
 def _key_of(row: dict, keys: list[str], families: dict[str, str]) -> dict[str, Value]:
     return {k: literal(row.get(k), families.get(k, "text")) for k in keys}
 
@@ -246,8 +356,8 @@ def _fresh_key(rows, key, fam) -> Value:
 
 
 def _literal_values(target: Target, fam: str) -> list[Value]:
-    if fam == "number":
-        return [literal(v, fam) for v in target.literals if not isinstance(v, str)]
+    if fam == "number":  # RAISE_APPLICATION_ERROR codes are not values the code compares
+        return [literal(v, fam) for v in target.literals if not isinstance(v, str) and not -20999 <= v <= -20000]
     if fam == "text":
         return [literal(v, fam) for v in target.literals if isinstance(v, str) and len(v) <= 40]
     return []

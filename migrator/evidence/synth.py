@@ -37,7 +37,15 @@ from migrator.batch.output import preamble_sql
 from migrator.batch.parallel import convert_in_order, default_workers
 from migrator.batch.sandboxing import open_engine
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
-from migrator.evidence.candidates import as_scenarios, routine_candidates, trigger_candidates, view_candidates
+from migrator.evidence.candidates import (
+    as_scenarios,
+    call_signature,
+    neighbours,
+    routine_candidates,
+    routine_options,
+    trigger_candidates,
+    view_candidates,
+)
 from migrator.evidence.catalog_reads import pg_routine_args, read_tables
 from migrator.evidence.steps import table_check
 from migrator.evidence.targets import Target, family, find_targets
@@ -175,6 +183,7 @@ class _Session:
                     break
                 self._run_round(batch, state, bar, offset)
                 offset += ROUND
+            self._near(targets, state, bar, offset)
         out: list[Scenario] = []
         for t in targets:
             sel = state[id(t)]
@@ -185,6 +194,40 @@ class _Session:
             if sel.kept:
                 out += [sc for sc, _ in as_scenarios(t, sel.kept, _scenario_id(t), self.user)]
         return out
+
+    def _near(self, targets: list[Target], state: dict, bar, offset: int) -> None:
+        """Second phase, for routines whose code is not yet all executed: calls one parameter
+        away from the kept call that executed the most (re-centred when a call gets further),
+        up to half the budget again."""
+        extra = self.opts.budget_steps // 2
+        near: dict[int, dict] = {}
+        for t in targets:
+            sel = state[id(t)]
+            if t.kind in ("function", "procedure") and not sel.complete and any(c.values is not None for c in sel.kept):
+                seen = {call_signature(c.values, c.setup) for c in sel.tried_cands if c.values is not None}
+                near[id(t)] = {"t": t, "centre": None, "queue": [], "spent": 0, "seen": seen,
+                               "options": routine_options(t, self.data)}  # fmt: skip
+        while True:
+            batch = []
+            for entry in near.values():
+                t, sel = entry["t"], state[id(entry["t"])]
+                if sel.complete or entry["spent"] >= extra:
+                    continue
+                best = max((c for c in sel.kept if c.values is not None), key=lambda c: sel.score.get(id(c), 0))
+                if best is not entry["centre"]:
+                    entry["centre"] = best
+                    entry["queue"] = neighbours(t, best, entry["options"], self.routine[t.key][1], entry["seen"],
+                                                1000 + entry["spent"] + sel.tried)  # fmt: skip
+                take = entry["queue"][: min(ROUND, extra - entry["spent"])]
+                entry["queue"] = entry["queue"][len(take) :]
+                if take:
+                    entry["spent"] += len(take)
+                    bar.total += len(take)
+                    batch.append((t, take))
+            if not batch:
+                return
+            self._run_round(batch, state, bar, offset)
+            offset += ROUND
 
     def _run_round(self, batch, state, bar, offset: int) -> None:
         scenarios, owners = [], {}
@@ -229,6 +272,8 @@ class _Selection:
     tried: int = 0
 
     must_try: int = 0  # candidates kept whatever they cover (call forms, input classes): all tried first
+    score: dict[int, int] = field(default_factory=dict)  # id(candidate) -> probes its run executed
+    tried_cands: list = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -239,6 +284,8 @@ class _Selection:
         for c in cands:
             self.tried += 1
             hits = run.step_hits.get(c.step.name, set()) if len(cands) > 1 else run.hits
+            self.tried_cands.append(c)
+            self.score[id(c)] = len(hits & self.want)
             new = (hits & self.want) - self.have
             if new or not self.kept or c.keep:
                 self.kept.append(c)

@@ -31,6 +31,8 @@ class ParamInfo:
     family: str  # number | text | date | bool | other
     column: tuple[str, str] | None  # (table, column) for a %TYPE anchored on a column
     has_default: bool
+    # a schema-level collection of scalars (TABLE OF / VARRAY OF): (element family, schema, type)
+    element: tuple[str, str, str] | None = None
 
 
 @dataclass
@@ -46,6 +48,7 @@ class Target:
     returns: str | None = None  # Oracle return type (functions)
     return_family: str | None = None
     literals: list = field(default_factory=list)  # numbers (Decimal) and strings the body uses
+    callee_literals: list = field(default_factory=list)  # those of the routines it calls, not its own
     writes: set[str] = field(default_factory=set)  # tables written (plain names), callees included
     reads: set[str] = field(default_factory=set)  # tables the body names (read or written)
     deep_words: set[str] = field(default_factory=set)  # words of the body and of every routine it calls
@@ -78,12 +81,27 @@ def family(type_text: str, catalog: Catalog, schema: str) -> tuple[str, tuple[st
     return "other", None
 
 
+def collection_of(type_text: str, catalog: Catalog, schema: str) -> tuple[str, str, str] | None:
+    """(element family, schema, type name) when `type_text` names a schema-level nested table or
+    VARRAY of a scalar type."""
+    if not re.fullmatch(r"[A-Za-z][\w$#]*(\.[A-Za-z][\w$#]*)?", type_text.strip()):
+        return None
+    parts = [x.strip('"').lower() for x in type_text.strip().split(".")]
+    owner, name = (parts[0], parts[1]) if len(parts) == 2 else (schema, parts[0])
+    entry = catalog.lookup(owner, name)
+    if entry is None or entry.kind is not UnitKind.TYPE or entry.info.get("type_kind") not in ("table_of", "varray"):
+        return None
+    fam = family(str(entry.info.get("element") or ""), catalog, schema)[0]
+    return (fam, owner, name) if fam in ("number", "text", "date") else None
+
+
 def _param_infos(params: list[A.Param], catalog: Catalog, schema: str) -> list[ParamInfo]:
     out = []
     for p in params:
         text = type_source(p.type.text)
         fam, column = family(text, catalog, schema)
-        out.append(ParamInfo(p.name, p.mode, text, fam, column, p.default is not None))
+        out.append(ParamInfo(p.name, p.mode, text, fam, column, p.default is not None,
+                             collection_of(text, catalog, schema)))  # fmt: skip
     return out
 
 
@@ -163,7 +181,9 @@ def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
                                   skip=f"not parsed: {type(exc).__name__}: {str(exc)[:160]}"))  # fmt: skip
     _close_writes(targets, catalog)
     for t in targets:
-        t.literals = _unique(t.literals + _package_constants(t.words, catalog, source.schema))
+        package = t.oracle_name.split(".")[0] if "." in t.oracle_name else None
+        t.literals = _unique(t.literals + _package_constants(t.words, catalog, source.schema, package))
+    _callee_literals(targets)
     seen: dict[str, int] = {}
     for t in targets:
         base = f"{t.kind}.{t.trigger.name if t.trigger is not None else t.oracle_name}"
@@ -250,12 +270,30 @@ def _close_writes(targets: list[Target], catalog: Catalog) -> None:
         t.reads = (t.deep_words & tables) | t.writes
 
 
-def _package_constants(words: set[str], catalog: Catalog, schema: str) -> list:
-    """Values of the package constants a body compares against (`emp_util.c_max_raise_pct`):
-    the threshold of a branch often lives in another package's spec."""
+def _callee_literals(targets: list[Target]) -> None:
+    """After its own literals, those of the routines a target calls directly (`str_to_bool_str`
+    branches on what `str_to_bool(p)` compares `p` with): a value that reaches a callee's branch
+    decides the caller's."""
+    by_name: dict[str, list[Target]] = {}
+    for t in targets:
+        if t.kind in ("function", "procedure"):
+            by_name.setdefault(t.pg_name, []).append(t)
+    mine = {id(t): list(t.literals) for t in targets}
+    for t in targets:
+        extra = [v for w in sorted(t.words) for c in by_name.get(w, []) if c is not t for v in mine[id(c)]]
+        own = {(type(v).__name__, v) for v in mine[id(t)]}
+        t.callee_literals = [v for v in _unique(extra) if (type(v).__name__, v) not in own]
+
+
+def _package_constants(words: set[str], catalog: Catalog, schema: str, package: str | None = None) -> list:
+    """Values of the package constants a body compares against (`emp_util.c_max_raise_pct`, or
+    `g_yes` unqualified inside its own package): the threshold of a branch often lives in a
+    package's spec."""
     out = []
-    for word in words:
+    for word in sorted(words):
         pkg, _, name = word.partition(".")
+        if not name and package:
+            pkg, name = package, word
         entry = catalog.lookup(schema, pkg) if name else None
         decl = ((entry.info.get("plsql_package") or {}).get("vars") or {}).get(name) if entry else None
         if decl is None or not decl.constant or not decl.default:
