@@ -36,7 +36,7 @@ def routine_candidates(
 ) -> list[Candidate]:
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
-    _distinct_keys(inputs, options, data)
+    _distinct_keys(inputs, options, data, target.deep_words)
     base = {name: vals[0] for name, vals in options.items()}
     calls: list[tuple[dict[str, Value], bool, bool]] = [(base, True, True)]
     defaulted = [p.name for p in inputs if p.has_default]
@@ -51,7 +51,7 @@ def routine_candidates(
             if k < len(vals):
                 calls.append(({**base, name: vals[k]}, True, False))
     plans = [(values, named, [], keep) for values, named, keep in calls if keep]
-    plans += [(base, True, [s], False) for s in _ambiguous(inputs, base, data)]
+    plans += [(base, True, [s], False) for s in _ambiguous(inputs, base, data, target.deep_words)]
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
     plans[len([c for c in calls if c[2]]) : len([c for c in calls if c[2]])] = [
         (values, named, [], False) for values, named, keep in calls if not keep
@@ -69,7 +69,7 @@ def routine_options(target: Target, data: DataView) -> dict[str, list[Value]]:
     """Every input parameter's candidate values (as routine_candidates orders them)."""
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
-    _distinct_keys(inputs, options, data)
+    _distinct_keys(inputs, options, data, target.deep_words)
     return options
 
 
@@ -141,16 +141,22 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
             out += [_set(table, {column: v}) for v in values + [NULL]]
         out += [_set(table, {a: literal(0, "number"), b: literal(0, "number")})
                 for i, a in enumerate(numbers) for b in numbers[i + 1 :]]  # fmt: skip
+    # a table of detail rows the code reads emptied (an order without lines): one whose foreign
+    # key points at another table the code reads, and that no table refers to
+    parents = {t for fks in data.foreign.values() for _c, t, _p in fks}
+    for table in sorted(target.reads):
+        if table not in parents and any(parent in target.reads for _c, parent, _p in data.foreign.get(table, [])):
+            out.append(Statement(oracle=f"DELETE FROM {oracle_ident(table)}", postgres=f"DELETE FROM {quote_ident(table)}"))
     return out
 
 
-def _ambiguous(inputs, base: dict[str, Value], data: DataView) -> list[Statement]:
+def _ambiguous(inputs, base: dict[str, Value], data: DataView, hint: set[str]) -> list[Statement]:
     """Every row given the value the typical call looks up, in a column a parameter is about that
     is no key (a last name): the lookup finds too many rows (TOO_MANY_ROWS). A unique column
     refuses the change, and the candidate is dropped."""
     out = []
     for p in inputs:
-        column = data.column_for(p)
+        column = data.column_for(p, hint)
         if column is None or base[p.name].is_null or column[1] in data.keys.get(column[0], []):
             continue
         if column[1] in data.columns.get(column[0], []):
@@ -164,12 +170,12 @@ def _set(table: str, values: dict[str, Value]) -> Statement:
     return Statement(oracle=f"UPDATE {oracle_ident(table)} SET {ora}", postgres=f"UPDATE {quote_ident(table)} SET {pg}")
 
 
-def _distinct_keys(inputs, options: dict[str, list[Value]], data: DataView) -> None:
+def _distinct_keys(inputs, options: dict[str, list[Value]], data: DataView, hint: set[str]) -> None:
     """Two parameters about the same key column (from/to account, old/new department) start from
     different existing rows: with the same one, most calls stop at a "same account" check."""
     used: dict[tuple[str, str], set[str]] = {}
     for p in inputs:
-        column = data.column_for(p)
+        column = data.column_for(p, hint)
         vals = options[p.name]
         if column is None or len(vals) < 2:
             continue
@@ -249,12 +255,16 @@ def _event_rows(event, update_cols, rows, keys, families, target, data=None):
         for cols, parent, pcols in data.foreign.get(target.pg_name, []) if data is not None else []:
             if len(cols) == 1 and cols[0] in new:  # a row whose parent does not exist (the failing row)
                 parent_rows = data.rows.get(parent, []) if data.rows else []
-                variants.append({**new, cols[0]: _fresh_key(parent_rows or rows, pcols[0] if parent_rows else cols[0],
-                                                            families.get(cols[0], "text"))})  # fmt: skip
+                orphan = {**new, cols[0]: _fresh_key(parent_rows or rows, pcols[0] if parent_rows else cols[0],
+                                                     families.get(cols[0], "text"))}  # fmt: skip
+                # ... and with a column the trigger reads left NULL (it looks the parent up to fill it)
+                variants += [orphan] + [{**orphan, c: NULL} for c in mentioned if c != cols[0] and c in new]
         singles = {c: _literal_values(target, families[c])[:3] + [NULL] for c in mentioned if c in families}
         variants += [{**new, c: v} for c, v in _round_robin_values(singles)]
-        # two columns the body reads, each set to a value it compares with (an ADJUST of 0 units)
-        twos = {c: [v for v in vals if not v.is_null][:3] for c, vals in singles.items()}
+        # two columns the body reads, each set to a value it compares with or another row holds
+        # (an ADJUST of 0 units, an OUT of 0)
+        twos = {c: _unique_values([v for v in vals if not v.is_null][:3] + _column_values(rows, c, families[c])[:2])
+                for c, vals in singles.items()}  # fmt: skip
         names = list(twos)
         variants += [{**new, a: va, b: vb} for i, a in enumerate(names) for b in names[i + 1 :]
                      for va in twos[a] for vb in twos[b]]  # fmt: skip
@@ -286,9 +296,14 @@ def _distinct_rows(rows: list[dict], columns: list[str], most: int = 4) -> list[
     column with few distinct values (an OPEN, a FROZEN and a CLOSED account): the states a
     trigger's conditions tell apart."""
     categorical = [c for c in columns if 1 < len({repr(r.get(c)) for r in rows}) <= 5]
-    picked, seen = rows[:1], {(c, repr(rows[0].get(c))) for c in categorical} if rows else set()
+    nullable = [c for c in columns if c not in categorical and len({r.get(c) is None for r in rows}) == 2]
+
+    def state(r: dict) -> set:  # a value of a column with few, or NULL against a value (discontinued)
+        return {(c, repr(r.get(c))) for c in categorical} | {(c, r.get(c) is None) for c in nullable}
+
+    picked, seen = rows[:1], state(rows[0]) if rows else set()
     for r in rows[1:]:
-        new = {(c, repr(r.get(c))) for c in categorical} - seen
+        new = state(r) - seen
         if new and len(picked) < most:
             picked.append(r)
             seen |= new
@@ -297,6 +312,20 @@ def _distinct_rows(rows: list[dict], columns: list[str], most: int = 4) -> list[
             continue
         picked.append(r)
     return picked
+
+
+def _column_values(rows: list[dict], col: str, fam: str) -> list[Value]:
+    return _unique_values([literal(r.get(col), fam) for r in rows if r.get(col) is not None])
+
+
+def _unique_values(values: list[Value]) -> list[Value]:
+    seen: set[str] = set()
+    out = []
+    for v in values:
+        if v.oracle not in seen:
+            seen.add(v.oracle)
+            out.append(v)
+    return out
 
 
 def _new_row(rows, keys, families, target, data) -> dict[str, Value]:

@@ -88,7 +88,7 @@ class DataView:
     def repeated(self, table: str, column: str) -> list:
         return (self._repeated(table, column) if self._repeated else None) or []
 
-    def column_for(self, param: ParamInfo) -> tuple[str, str] | None:
+    def column_for(self, param: ParamInfo, hint: set[str] | None = None) -> tuple[str, str] | None:
         """The column a parameter is about: its %TYPE anchor; else a primary key column, then any
         column, that carries the parameter's name without its prefix; else the key of a table
         the name mentions (`p_from_account` → accounts' key, `p_dept_no` → dept's)."""
@@ -105,7 +105,17 @@ class DataView:
             stems |= {k.rsplit("_", 1)[0] for k in keys if "_" in k}
             if len(keys) == 1 and (words & stems or bare in stems):
                 return table, keys[0]
-        return None
+        # the one single-column key or unique column named as the name ends (`p_from_code` →
+        # warehouses.code), among the tables the code names when several are
+        last = bare.rsplit("_", 1)[-1]
+        if last in ("id", "no", "key", "name") or last == bare:
+            return None
+        ends = sorted({(t, cols[0]) for pool in (self.keys, self.uniques) for t, v in pool.items()
+                       for cols in ([v] if pool is self.keys else v)
+                       if len(cols) == 1 and (cols[0] == last or cols[0].endswith("_" + last))})  # fmt: skip
+        if len(ends) > 1 and hint:
+            ends = [e for e in ends if e[0] in hint]
+        return ends[0] if len(ends) == 1 else None
 
 
 def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
@@ -116,7 +126,7 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
     if param.element is not None:
         return collections(param, target)
     fam = param.family
-    column = data.column_for(param)
+    column = data.column_for(param, target.deep_words)
     existing = (data.values(*column) if column else None) or []
     typical = [_tag(literal(existing[0], fam), "data")] if existing else []
     missing: list[Value] = []
