@@ -51,6 +51,9 @@ def routine_candidates(
             if k < len(vals):
                 calls.append(({**base, name: vals[k]}, True, False))
     plans = [(values, named, [], keep) for values, named, keep in calls if keep]
+    if target.writes:  # the typical call made twice: the second finds what the first wrote (a duplicate)
+        first = call_step("again", target, base, pg_args, named=True)
+        plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
     plans += [(base, True, [s], False) for s in _ambiguous(inputs, base, data, target.deep_words)]
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
     plans[len([c for c in calls if c[2]]) : len([c for c in calls if c[2]])] = [
@@ -74,27 +77,31 @@ def routine_options(target: Target, data: DataView) -> dict[str, list[Value]]:
 
 
 def neighbours(target: Target, centre: Candidate, options: dict[str, list[Value]], pg_args: list[PgArg],
-               seen: set, first: int) -> list[Candidate]:  # fmt: skip
+               seen: set, first: int, setups: list[list[Statement]] = ()) -> list[Candidate]:  # fmt: skip
     """Calls one parameter away from `centre` (the kept call that executed the most), with its
     data changes: a branch deep in the body needs the inputs that got that far, and one more
     (a raise percentage above 0 once the transfer reached another department). Round-robin over
     the parameters; calls already tried (`seen`: their values) are left out."""
     assert centre.values is not None
     out: list[Candidate] = []
+
+    def add(values: dict[str, Value], setup: list[Statement]) -> None:
+        sig = call_signature(values, setup)
+        if sig in seen:
+            return
+        seen.add(sig)
+        n = first + len(out)
+        step = call_step(f"call_{n}", target, values, pg_args, named=True)
+        checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
+        out.append(Candidate(step, checks, list(setup), False, values))
+
+    for setup in setups:  # the data changes tried with the typical call, now with this one
+        add(centre.values, setup)
     depth = max((len(v) for v in options.values()), default=0)
     for k in range(depth):
         for name, vals in options.items():
-            if k >= len(vals) or (name in centre.values and vals[k].oracle == centre.values[name].oracle):
-                continue
-            values = {**centre.values, name: vals[k]}
-            sig = call_signature(values, centre.setup)
-            if sig in seen:
-                continue
-            seen.add(sig)
-            n = first + len(out)
-            step = call_step(f"call_{n}", target, values, pg_args, named=True)
-            checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
-            out.append(Candidate(step, checks, list(centre.setup), False, values))
+            if k < len(vals) and not (name in centre.values and vals[k].oracle == centre.values[name].oracle):
+                add({**centre.values, name: vals[k]}, centre.setup)
     return out
 
 
@@ -221,7 +228,14 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
                 step = dml_step("delete_new", table, "DELETE", {}, {k: new[k] for k in keys})
                 checks = [table_check(f"after_delete_new_{t}", t) for t in sorted(target.writes)]
                 out.append(Candidate(step, checks, [Statement(oracle=ins.oracle, postgres=ins.postgres)], keep=True))
-    kept = [c for c in out if c.keep]
+    # the classes kept whatever they cover take at most a quarter of the budget beyond the first
+    # step of each event: the other events' variations need the rest
+    firsts = [c for c in out if c.keep and c.step.name.endswith(("_1", "_new"))]
+    classy = [c for c in out if c.keep and c not in firsts][: budget // 4]
+    for c in out:
+        if c.keep and c not in firsts and c not in classy:
+            c.keep = False
+    kept = firsts + classy
     return kept + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept)))
 
 
@@ -276,19 +290,23 @@ def _event_rows(event, update_cols, rows, keys, families, target, data=None):
         return []
     allowed = [c for c in columns if not update_cols or c in update_cols]
     targets_rows = _distinct_rows(rows, [c for c in allowed if c in mentioned])
-    out = []
     first = [c for c in allowed if c in mentioned]
+    singles = []
     for group in (first, [c for c in allowed if c not in mentioned]):
         options = {c: _update_values(rows, c, families.get(c, "text"), target) for c in group}
         for c, v in _round_robin_values(options):
-            out += [({c: v}, _key_of(r, keys, families)) for r in targets_rows]
-    # two columns at once (close an account and empty it): after the single-column updates
+            singles += [({c: v}, _key_of(r, keys, families)) for r in targets_rows
+                        if literal(r.get(c), families.get(c, "text")).oracle != v.oracle]  # not a no-op
+    # two columns the body reads at once (close an account and empty it): after the first values
+    # of the single-column updates
+    pairs = []
     options = {c: _update_values(rows, c, families.get(c, "text"), target)[:3] for c in first}
     for i, a in enumerate(first):
         for b in first[i + 1 :]:
-            out += [({a: va, b: vb}, _key_of(r, keys, families))
-                    for va in options[a] for vb in options[b] for r in targets_rows[:2]]  # fmt: skip
-    return out
+            pairs += [({a: va, b: vb}, _key_of(r, keys, families))
+                      for va in options[a] for vb in options[b] for r in targets_rows[:2]]  # fmt: skip
+    head = 2 * len(first) * len(targets_rows)
+    return singles[:head] + pairs + singles[head:]
 
 
 def _distinct_rows(rows: list[dict], columns: list[str], most: int = 4) -> list[dict]:
@@ -394,10 +412,10 @@ def _literal_values(target: Target, fam: str) -> list[Value]:
 
 def _update_values(rows, col, fam, target) -> list[Value]:
     others = [literal(r.get(col), fam) for r in rows[1:3] if r.get(col) != rows[0].get(col)]
-    # another row's value, the type's largest (a raise where a trigger forbids lowering), the
-    # body's literals, NULL, then the rest
+    # another row's value, the body's literals, the type's largest and smallest (a raise, a cut
+    # where a trigger forbids lowering), NULL, then the rest
     vals = (
-        others[:1] + boundaries(fam)[-1:] + _literal_values(target, fam)[:2] + [NULL] + others[1:] + boundaries(fam)[:1]
+        others[:1] + _literal_values(target, fam)[:2] + boundaries(fam)[-1:] + boundaries(fam)[:1] + [NULL] + others[1:]
     )
     seen, out = set(), []
     for v in vals:

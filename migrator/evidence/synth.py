@@ -216,8 +216,9 @@ class _Session:
                 best = max((c for c in sel.kept if c.values is not None), key=lambda c: sel.score.get(id(c), 0))
                 if best is not entry["centre"]:
                     entry["centre"] = best
+                    setups = [c.setup for c in sel.tried_cands if c.setup and not best.setup]
                     entry["queue"] = neighbours(t, best, entry["options"], self.routine[t.key][1], entry["seen"],
-                                                1000 + entry["spent"] + sel.tried)  # fmt: skip
+                                                1000 + entry["spent"] + sel.tried, setups[:8])  # fmt: skip
                 take = entry["queue"][: min(ROUND, extra - entry["spent"])]
                 entry["queue"] = entry["queue"][len(take) :]
                 if take:

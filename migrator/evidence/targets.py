@@ -122,7 +122,10 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
             except InvalidOperation:
                 pass
         elif kind == lexer.STRING and value.startswith("'"):
-            literals.append(value[1:-1].replace("''", "'"))
+            # a piece of a message (`'Account ' || id`) is not a value the code compares with
+            joined = (i and toks[i - 1][1] == "||") or (i + 1 < len(toks) and toks[i + 1][1] == "||")
+            if not joined:
+                literals.append(value[1:-1].replace("''", "'"))
             _dynamic_writes(value, writes)
         elif kind in (lexer.WORD, lexer.QIDENT):
             words.add(lexer.normalize_identifier(value))
