@@ -153,7 +153,9 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
     parents = {t for fks in data.foreign.values() for _c, t, _p in fks}
     for table in sorted(target.reads):
         if table not in parents and any(parent in target.reads for _c, parent, _p in data.foreign.get(table, [])):
-            out.append(Statement(oracle=f"DELETE FROM {oracle_ident(table)}", postgres=f"DELETE FROM {quote_ident(table)}"))
+            out.append(
+                Statement(oracle=f"DELETE FROM {oracle_ident(table)}", postgres=f"DELETE FROM {quote_ident(table)}")
+            )
     return out
 
 
@@ -295,8 +297,11 @@ def _event_rows(event, update_cols, rows, keys, families, target, data=None):
     for group in (first, [c for c in allowed if c not in mentioned]):
         options = {c: _update_values(rows, c, families.get(c, "text"), target) for c in group}
         for c, v in _round_robin_values(options):
-            singles += [({c: v}, _key_of(r, keys, families)) for r in targets_rows
-                        if literal(r.get(c), families.get(c, "text")).oracle != v.oracle]  # not a no-op
+            singles += [
+                ({c: v}, _key_of(r, keys, families))
+                for r in targets_rows
+                if literal(r.get(c), families.get(c, "text")).oracle != v.oracle
+            ]  # not a no-op
     # two columns the body reads at once (close an account and empty it): after the first values
     # of the single-column updates
     pairs = []
@@ -411,11 +416,23 @@ def _literal_values(target: Target, fam: str) -> list[Value]:
 
 
 def _update_values(rows, col, fam, target) -> list[Value]:
-    others = [literal(r.get(col), fam) for r in rows[1:3] if r.get(col) != rows[0].get(col)]
-    # another row's value, the body's literals, the type's largest and smallest (a raise, a cut
-    # where a trigger forbids lowering), NULL, then the rest
+    held = [r.get(col) for r in rows if r.get(col) is not None]
+    others = _column_values([r for r in rows if r.get(col) != rows[0].get(col)], col, fam) + _column_values(
+        rows[:1], col, fam
+    )
+    # another row's value (the first row's too: an update of a row that differs), the body's
+    # literals, the type's largest and smallest (a raise, a cut where a trigger forbids
+    # lowering), NULL, then the rest; a text longer than the column holds only last
+    longest = max((len(v) for v in held if isinstance(v, str)), default=0)
+    fits = [v for v in boundaries(fam) if fam != "text" or len(v.oracle) - 2 <= max(longest, 1)]
     vals = (
-        others[:1] + _literal_values(target, fam)[:2] + boundaries(fam)[-1:] + boundaries(fam)[:1] + [NULL] + others[1:]
+        others[:2]
+        + _literal_values(target, fam)[:2]
+        + fits[-1:]
+        + fits[:1]
+        + [NULL]
+        + others[2:]
+        + boundaries(fam)[-1:]
     )
     seen, out = set(), []
     for v in vals:

@@ -124,7 +124,7 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
         elif kind == lexer.STRING and value.startswith("'"):
             # a piece of a message (`'Account ' || id`) is not a value the code compares with
             joined = (i and toks[i - 1][1] == "||") or (i + 1 < len(toks) and toks[i + 1][1] == "||")
-            if not joined:
+            if not joined and not _format_model(toks, i):
                 literals.append(value[1:-1].replace("''", "'"))
             _dynamic_writes(value, writes)
         elif kind in (lexer.WORD, lexer.QIDENT):
@@ -139,6 +139,28 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
             if up in ("COMMIT", "ROLLBACK", "EXECUTE", "AUTONOMOUS_TRANSACTION"):
                 mutates = True
     return literals, writes, words, mutates
+
+
+_CONVERSIONS = {"TO_CHAR", "TO_DATE", "TO_NUMBER", "TO_TIMESTAMP", "TRUNC", "ROUND"}
+
+
+def _format_model(toks: list[tuple[str, str]], i: int) -> bool:
+    """Whether the string at `i` is a later argument of TO_CHAR / TO_DATE / ... (a format model
+    such as 'FM999G990D00' or 'YYYY-MM', not a value the code compares with)."""
+    if not i or toks[i - 1][1] != ",":
+        return False
+    depth = 0
+    for j in range(i - 1, -1, -1):
+        text = toks[j][1]
+        if text == ")":
+            depth += 1
+        elif text == "(":
+            if depth == 0:
+                return j > 0 and toks[j - 1][1].upper() in _CONVERSIONS
+            depth -= 1
+        elif text == ";":
+            return False
+    return False
 
 
 def _dml_target(toks: list[tuple[str, str]], i: int) -> str | None:
