@@ -55,10 +55,9 @@ def routine_candidates(
         first = call_step("again", target, base, pg_args, named=True)
         plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
     plans += [(base, True, [s], False) for s in _ambiguous(inputs, base, data, target.deep_words)]
+    at = len(plans)  # the one-parameter variations next, before the data perturbations
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
-    plans[len([c for c in calls if c[2]]) : len([c for c in calls if c[2]])] = [
-        (values, named, [], False) for values, named, keep in calls if not keep
-    ]
+    plans[at:at] = [(values, named, [], False) for values, named, keep in calls if not keep]
     plans += [(v, True, [], False) for v in _pairs(options, base)]
     out = []
     for n, (values, named, setup, keep) in enumerate(plans[:budget], 1):
