@@ -57,6 +57,7 @@ class Target:
     skip: str | None = None  # why no step can be built (reported, never silently dropped)
     words: set[str] = field(default_factory=set)  # names the body mentions (callees among them)
     key: str = ""  # unique among the targets: kind.name, with #n for overloads
+    ordered: bool = False  # a view whose query ends with its own ORDER BY: its rows compared in order
 
 
 def type_source(type_text: str) -> str:
@@ -75,7 +76,8 @@ def family(type_text: str, catalog: Catalog, schema: str) -> tuple[str, tuple[st
         entry = catalog.lookup(schema, table)
         col_type = (entry.info.get("plsql_columns") or entry.info.get("columns") or {}).get(column) if entry else None
         return (family(col_type, catalog, schema)[0] if col_type else "other"), (table, column)
-    for name, fam in ((NUMBER, "number"), (TEXT, "text"), (DATE, "date"), ({"BOOLEAN"}, "bool")):
+    for name, fam in ((NUMBER, "number"), (TEXT, "text"), (DATE, "date"), ({"BOOLEAN"}, "bool"),
+                      ({"SYS_REFCURSOR"}, "cursor")):  # fmt: skip
         if head in name:
             return fam, None
     return "other", None
@@ -163,6 +165,19 @@ def _format_model(toks: list[tuple[str, str]], i: int) -> bool:
     return False
 
 
+def _ordered_query(text: str) -> bool:
+    """Whether a view's query sorts its result: an ORDER BY outside every parenthesis."""
+    depth = 0
+    for t in lexer.code_tokens(text):
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        elif depth == 0 and t.text.upper() == "ORDER":
+            return True
+    return False
+
+
 def _dml_target(toks: list[tuple[str, str]], i: int) -> str | None:
     j = i + 1
     keyword = _DML[toks[i][1].upper()]
@@ -198,7 +213,8 @@ def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
             elif unit.kind is UnitKind.PACKAGE_SPEC:
                 targets += _package_targets(unit, bodies.get(unit.name), catalog)
             elif unit.kind in (UnitKind.VIEW, UnitKind.MATERIALIZED_VIEW):
-                targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name))
+                targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name,
+                                      ordered=_ordered_query(unit.text)))  # fmt: skip
             elif unit.kind is UnitKind.TRIGGER:
                 targets.append(_trigger_target(unit, catalog))
         except Exception as exc:  # a unit the parser refuses: its conversion reports it in detail
