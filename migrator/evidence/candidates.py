@@ -9,6 +9,7 @@ all its candidates as steps of one scenario (one database copy), selected step b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from harness.quoting import quote_ident
 from harness.scenarios import Scenario, Statement, Step
@@ -94,6 +95,9 @@ def neighbours(target: Target, centre: Candidate, options: dict[str, list[Value]
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
         out.append(Candidate(step, checks, list(setup), False, values))
 
+    defaulted = {p.name for p in target.params if p.has_default}
+    if defaulted & set(centre.values):  # ... its defaulted parameters left out (the defaults in play)
+        add({k: v for k, v in centre.values.items() if k not in defaulted}, centre.setup)
     for setup in setups:  # the data changes tried with the typical call, now with this one
         add(centre.values, setup)
     depth = max((len(v) for v in options.values()), default=0)
@@ -454,8 +458,24 @@ def _round_robin(cands: list[Candidate], budget: int) -> list[Candidate]:
     return out
 
 
-def view_candidates(target: Target) -> list[Candidate]:
-    return [Candidate(view_step("rows", target))]
+def view_candidates(target: Target, data: DataView | None = None) -> list[Candidate]:
+    """The view's rows; then, for each table it reads that refers to another one it reads, the
+    rows of one parent detached first (a department without employees: an outer join's NULLs,
+    a SUM of nothing) — kept whatever they show, a view has no statements to cover."""
+    out = [Candidate(view_step("rows", target))]
+    if data is None:
+        return out
+    for child in sorted(target.reads):
+        for cols, parent, _pcols in data.foreign.get(child, []):
+            held = [r.get(cols[0]) for r in data.rows.get(child, []) if r.get(cols[0]) is not None]
+            if len(cols) != 1 or parent not in target.reads or not held:
+                continue
+            key = literal(held[0], "number" if isinstance(held[0], (int, Decimal)) else "text")
+            col = cols[0]
+            setup = Statement(oracle=f"UPDATE {oracle_ident(child)} SET {oracle_ident(col)} = NULL WHERE {oracle_ident(col)} = {key.oracle}",
+                              postgres=f"UPDATE {quote_ident(child)} SET {quote_ident(col)} = NULL WHERE {quote_ident(col)} = {key.pg}")  # fmt: skip
+            out.append(Candidate(view_step(f"rows_without_{child}_{len(out)}", target), setup=[setup], keep=True))
+    return out[:4]
 
 
 def as_scenarios(

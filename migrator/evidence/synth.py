@@ -146,7 +146,7 @@ class _Session:
 
     def _candidates(self, target: Target):
         if target.kind == "view":
-            return view_candidates(target)
+            return view_candidates(target, self.data)
         if target.kind == "trigger":
             table = target.pg_name
             return trigger_candidates(target, self.data, self.rows.get(table, []), self._families(table),
@@ -274,6 +274,7 @@ class _Selection:
 
     must_try: int = 0  # candidates kept whatever they cover (call forms, input classes): all tried first
     score: dict[int, int] = field(default_factory=dict)  # id(candidate) -> probes its run executed
+    outcomes: set = field(default_factory=set)  # what the kept steps observed (see _outcome)
     tried_cands: list = field(default_factory=list)
 
     @property
@@ -288,9 +289,26 @@ class _Selection:
             self.tried_cands.append(c)
             self.score[id(c)] = len(hits & self.want)
             new = (hits & self.want) - self.have
-            if new or not self.kept or c.keep:
+            outcome = _outcome(run.observed.get(c.step.name), shared=not (c.checks or c.setup))
+            if new or not self.kept or c.keep or (outcome is not None and outcome not in self.outcomes):
                 self.kept.append(c)
                 self.have |= hits & self.want
+            if outcome is not None:
+                self.outcomes.add(outcome)
+
+
+def _outcome(observed, shared: bool):
+    """What a step observed, for keeping a step that executes nothing new but answers differently
+    (a score of 100 is BLOCK where 99 is HIGH: a comparison mutated from `<` to `<=` shows only
+    there). A call that only reads: its result, output and error; a call that writes (its own
+    scenario, a database copy each): its output and error only, so that a new result alone does
+    not cost a copy."""
+    if observed is None:
+        return None
+    rows = None if observed.rows is None else tuple(str(normalize(r)) for r in observed.rows)
+    return (
+        (rows, tuple(observed.notices), observed.sqlstate) if shared else (tuple(observed.notices), observed.sqlstate)
+    )
 
 
 def _scenario_id(t: Target) -> str:
@@ -299,7 +317,10 @@ def _scenario_id(t: Target) -> str:
 
 def _stable(sc: Scenario, a: ScenarioRun, b: ScenarioRun, data) -> Scenario | None:
     steps = []
+    dropped: list[str] = []  # the checks that follow a dropped call go with it
     for step in sc.steps:
+        if any(step.name.startswith(prefix) for prefix in dropped):
+            continue
         oa, ob = a.observed.get(step.name), b.observed.get(step.name)
         if oa is None or ob is None:
             return None
@@ -307,8 +328,12 @@ def _stable(sc: Scenario, a: ScenarioRun, b: ScenarioRun, data) -> Scenario | No
             steps.append(step)
             continue
         if not step.name.startswith("after_"):  # the call itself varies: not a usable step
-            return None
+            n = step.name.removeprefix("call_")
+            dropped.append(f"after_{n}_" if n != step.name else f"after_{step.name}_")
+            continue
         steps.append(_stable_check(step, oa, ob, data))
+    if not any(not s.name.startswith("after_") for s in steps):
+        return None
     return sc.model_copy(update={"steps": steps})
 
 

@@ -213,7 +213,8 @@ def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
             elif unit.kind is UnitKind.PACKAGE_SPEC:
                 targets += _package_targets(unit, bodies.get(unit.name), catalog)
             elif unit.kind in (UnitKind.VIEW, UnitKind.MATERIALIZED_VIEW):
-                targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name,
+                words = _body_facts(unit.text)[2]
+                targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name, words=words,
                                       ordered=_ordered_query(unit.text)))  # fmt: skip
             elif unit.kind is UnitKind.TRIGGER:
                 targets.append(_trigger_target(unit, catalog))
