@@ -184,6 +184,7 @@ class _Session:
                 self._run_round(batch, state, bar, offset)
                 offset += ROUND
             self._near(targets, state, bar, offset)
+            self._sweep(targets, pool, state, bar, offset + 10 * ROUND)
         out: list[Scenario] = []
         for t in targets:
             sel = state[id(t)]
@@ -229,6 +230,29 @@ class _Session:
                 return
             self._run_round(batch, state, bar, offset)
             offset += ROUND
+
+    def _sweep(self, targets: list[Target], pool: dict, state: dict, bar, offset: int) -> None:
+        """Last, for routines that only read (their steps share one database copy, so more steps
+        cost little): the candidates not tried yet and the calls one parameter away from each
+        kept call, all in one more run, a step kept where it answers differently. Coverage is
+        blind to a boundary inside one expression (`p_score < 100`) and to a parameter that
+        matters only with another one set (a status when no termination date is given)."""
+        batch = []
+        for t in targets:
+            sel = state[id(t)]
+            if t.kind not in ("function", "procedure") or t.mutates or t.key not in self.routine:
+                continue
+            seen = {call_signature(c.values, c.setup) for c in sel.tried_cands if c.values is not None}
+            rest = [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
+            options = routine_options(t, self.data)
+            for c in [c for c in sel.kept if c.values is not None and not c.setup]:
+                rest += neighbours(t, c, options, self.routine[t.key][1], seen, 2000 + len(rest))
+            rest = rest[: 2 * self.opts.budget_steps]
+            if rest:
+                bar.total += len(rest)
+                batch.append((t, rest))
+        if batch:
+            self._run_round(batch, state, bar, offset)
 
     def _run_round(self, batch, state, bar, offset: int) -> None:
         scenarios, owners = [], {}
