@@ -30,6 +30,7 @@ from harness.coverage import CoveragePlan, instrument
 from harness.deploy import deploy_units
 from harness.postgres import scratch_database
 from harness.quoting import quote_ident
+from harness.reference_outcomes import outcome_of
 from harness.references import RoutineTracker
 from harness.runner import ScenarioRun, iter_runs
 from harness.scenarios import Scenario, ScenarioFile, Synthesis
@@ -313,7 +314,10 @@ class _Selection:
             self.tried_cands.append(c)
             self.score[id(c)] = len(hits & self.want)
             new = (hits & self.want) - self.have
-            outcome = _outcome(run.observed.get(c.step.name), shared=not (c.checks or c.setup))
+            observed = run.observed.get(c.step.name)
+            if observed is not None and outcome_of(observed)[0] is None:
+                continue  # an error with no Oracle code (or a timeout): no ground truth can be recorded for it
+            outcome = _outcome(observed, shared=not (c.checks or c.setup))
             if new or not self.kept or c.keep or (outcome is not None and outcome not in self.outcomes):
                 self.kept.append(c)
                 self.have |= hits & self.want
