@@ -157,6 +157,7 @@ def run_schema(
     targets = [u for u in report.units if u.category == "correct" and u.steps and (not only or u.id in only)]
     print(f"{schema}: {len(targets)} correct units with scenarios")
     reference = fingerprint(engine, preamble, base)
+    before_n, before_c = sum(totals.values()), sum(caught_by.values())
     for u in targets:
         own = scenarios.model_copy(update={"scenarios": [s for s in scenarios.scenarios if u.id in s.units]})
         index = next(i for i, b in enumerate(base) if b.unit_id == u.id)
@@ -173,6 +174,8 @@ def run_schema(
                 caught_by[m.operator] += 1
             else:
                 survivors.append(f"{u.id}: {m.description}\n      {context(base[index].sql, m.text)}")
+    n, c = sum(totals.values()) - before_n, sum(caught_by.values()) - before_c
+    print(f"{schema}: mutants caught {c}/{n} ({100 * c / max(n, 1):.1f} %)")
 
 
 if __name__ == "__main__":

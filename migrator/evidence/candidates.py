@@ -9,6 +9,7 @@ all its candidates as steps of one scenario (one database copy), selected step b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from harness.quoting import quote_ident
 from harness.scenarios import Scenario, Statement, Step
@@ -28,6 +29,7 @@ class Candidate:
     # parameters) or an input class (NULL, a number written as text) where conversions differ
     # without a branch to show it — coverage is measured on the conversion, which may be wrong.
     keep: bool = False
+    values: dict[str, Value] | None = None  # a routine call's inputs (None: DML, a query)
 
 
 def routine_candidates(
@@ -35,7 +37,7 @@ def routine_candidates(
 ) -> list[Candidate]:
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
-    _distinct_keys(inputs, options, data)
+    _distinct_keys(inputs, options, data, target.deep_words)
     base = {name: vals[0] for name, vals in options.items()}
     calls: list[tuple[dict[str, Value], bool, bool]] = [(base, True, True)]
     defaulted = [p.name for p in inputs if p.has_default]
@@ -50,17 +52,64 @@ def routine_candidates(
             if k < len(vals):
                 calls.append(({**base, name: vals[k]}, True, False))
     plans = [(values, named, [], keep) for values, named, keep in calls if keep]
+    if target.writes:  # the typical call made twice: the second finds what the first wrote (a duplicate)
+        first = call_step("again", target, base, pg_args, named=True)
+        plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
+    plans += [(base, True, [s], False) for s in _ambiguous(inputs, base, data, target.deep_words)]
+    at = len(plans)  # the one-parameter variations next, before the data perturbations
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
-    plans[len([c for c in calls if c[2]]) : len([c for c in calls if c[2]])] = [
-        (values, named, [], False) for values, named, keep in calls if not keep
-    ]
+    plans[at:at] = [(values, named, [], False) for values, named, keep in calls if not keep]
     plans += [(v, True, [], False) for v in _pairs(options, base)]
     out = []
     for n, (values, named, setup, keep) in enumerate(plans[:budget], 1):
         step = call_step(f"call_{n}", target, values, pg_args, named=named)
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
-        out.append(Candidate(step, checks, setup, keep))
+        out.append(Candidate(step, checks, setup, keep, values))
     return out
+
+
+def routine_options(target: Target, data: DataView) -> dict[str, list[Value]]:
+    """Every input parameter's candidate values (as routine_candidates orders them)."""
+    inputs = [p for p in target.params if p.mode != "OUT"]
+    options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
+    _distinct_keys(inputs, options, data, target.deep_words)
+    return options
+
+
+def neighbours(target: Target, centre: Candidate, options: dict[str, list[Value]], pg_args: list[PgArg],
+               seen: set, first: int, setups: list[list[Statement]] = ()) -> list[Candidate]:  # fmt: skip
+    """Calls one parameter away from `centre` (the kept call that executed the most), with its
+    data changes: a branch deep in the body needs the inputs that got that far, and one more
+    (a raise percentage above 0 once the transfer reached another department). Round-robin over
+    the parameters; calls already tried (`seen`: their values) are left out."""
+    assert centre.values is not None
+    out: list[Candidate] = []
+
+    def add(values: dict[str, Value], setup: list[Statement]) -> None:
+        sig = call_signature(values, setup)
+        if sig in seen:
+            return
+        seen.add(sig)
+        n = first + len(out)
+        step = call_step(f"call_{n}", target, values, pg_args, named=True)
+        checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
+        out.append(Candidate(step, checks, list(setup), False, values))
+
+    defaulted = {p.name for p in target.params if p.has_default}
+    if defaulted & set(centre.values):  # ... its defaulted parameters left out (the defaults in play)
+        add({k: v for k, v in centre.values.items() if k not in defaulted}, centre.setup)
+    for setup in setups:  # the data changes tried with the typical call, now with this one
+        add(centre.values, setup)
+    depth = max((len(v) for v in options.values()), default=0)
+    for k in range(depth):
+        for name, vals in options.items():
+            if k < len(vals) and not (name in centre.values and vals[k].oracle == centre.values[name].oracle):
+                add({**centre.values, name: vals[k]}, centre.setup)
+    return out
+
+
+def call_signature(values: dict[str, Value], setup: list[Statement]) -> tuple:
+    return tuple(sorted((k, v.oracle) for k, v in values.items())), tuple(st.postgres for st in setup)
 
 
 def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Value]) -> list[dict[str, Value]]:
@@ -102,6 +151,28 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
             out += [_set(table, {column: v}) for v in values + [NULL]]
         out += [_set(table, {a: literal(0, "number"), b: literal(0, "number")})
                 for i, a in enumerate(numbers) for b in numbers[i + 1 :]]  # fmt: skip
+    # a table of detail rows the code reads emptied (an order without lines): one whose foreign
+    # key points at another table the code reads, and that no table refers to
+    parents = {t for fks in data.foreign.values() for _c, t, _p in fks}
+    for table in sorted(target.reads):
+        if table not in parents and any(parent in target.reads for _c, parent, _p in data.foreign.get(table, [])):
+            out.append(
+                Statement(oracle=f"DELETE FROM {oracle_ident(table)}", postgres=f"DELETE FROM {quote_ident(table)}")
+            )
+    return out
+
+
+def _ambiguous(inputs, base: dict[str, Value], data: DataView, hint: set[str]) -> list[Statement]:
+    """Every row given the value the typical call looks up, in a column a parameter is about that
+    is no key (a last name): the lookup finds too many rows (TOO_MANY_ROWS). A unique column
+    refuses the change, and the candidate is dropped."""
+    out = []
+    for p in inputs:
+        column = data.column_for(p, hint)
+        if column is None or base[p.name].is_null or column[1] in data.keys.get(column[0], []):
+            continue
+        if column[1] in data.columns.get(column[0], []):
+            out.append(_set(column[0], {column[1]: base[p.name]}))
     return out
 
 
@@ -111,12 +182,12 @@ def _set(table: str, values: dict[str, Value]) -> Statement:
     return Statement(oracle=f"UPDATE {oracle_ident(table)} SET {ora}", postgres=f"UPDATE {quote_ident(table)} SET {pg}")
 
 
-def _distinct_keys(inputs, options: dict[str, list[Value]], data: DataView) -> None:
+def _distinct_keys(inputs, options: dict[str, list[Value]], data: DataView, hint: set[str]) -> None:
     """Two parameters about the same key column (from/to account, old/new department) start from
     different existing rows: with the same one, most calls stop at a "same account" check."""
     used: dict[tuple[str, str], set[str]] = {}
     for p in inputs:
-        column = data.column_for(p)
+        column = data.column_for(p, hint)
         vals = options[p.name]
         if column is None or len(vals) < 2:
             continue
@@ -151,11 +222,25 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
     out: list[Candidate] = []
     mentioned = {c for c in families if c in target.words and c not in keys}
     for event, update_cols in trg.events if trg else []:
-        for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target), 1):
+        for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target, data), 1):
             step = dml_step(f"{event.lower()}_{n}", table, event, row, where)
             checks = [table_check(f"after_{event.lower()}_{n}_{t}", t) for t in sorted(target.writes)]
             out.append(Candidate(step, checks, keep=n == 1 or _classy(row, rows, mentioned, event)))
-    kept = [c for c in out if c.keep]
+        if event == "DELETE" and rows and keys:  # a row inserted first (no other row refers to it yet)
+            new = _new_row(rows, keys, families, target, data)
+            if all(not new[k].is_null for k in keys):
+                ins = dml_step("setup", table, "INSERT", new, {})
+                step = dml_step("delete_new", table, "DELETE", {}, {k: new[k] for k in keys})
+                checks = [table_check(f"after_delete_new_{t}", t) for t in sorted(target.writes)]
+                out.append(Candidate(step, checks, [Statement(oracle=ins.oracle, postgres=ins.postgres)], keep=True))
+    # the classes kept whatever they cover take at most a quarter of the budget beyond the first
+    # step of each event: the other events' variations need the rest
+    firsts = [c for c in out if c.keep and c.step.name.endswith(("_1", "_new"))]
+    classy = [c for c in out if c.keep and c not in firsts][: budget // 4]
+    for c in out:
+        if c.keep and c not in firsts and c not in classy:
+            c.keep = False
+    kept = firsts + classy
     return kept + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept)))
 
 
@@ -169,7 +254,7 @@ def _classy(row: dict[str, Value], rows: list[dict], mentioned: set[str], event:
     return len(nulled) == 1
 
 
-def _event_rows(event, update_cols, rows, keys, families, target):
+def _event_rows(event, update_cols, rows, keys, families, target, data=None):
     """(row values, WHERE) pairs for one event. The columns the trigger body mentions are varied
     first, round-robin (every column's first alternative before any second), then the others."""
     if not rows:
@@ -179,33 +264,57 @@ def _event_rows(event, update_cols, rows, keys, families, target):
     if event == "DELETE":
         # the first row is often a parent others refer to: try a middle and the last one as well
         picks = [rows[-1], rows[len(rows) // 2], rows[0]]
+        # ... after the rows no other row refers to (a child row would refuse the delete)
+        free = [r for r in reversed(rows) if data is not None and not _referenced(r, target.pg_name, data)]
+        picks = [r for i, r in enumerate(free[:2] + picks) if r not in (free[:2] + picks)[:i]]
         return [({}, _key_of(r, keys, families)) for r in picks if keys] if keys else []
     if event == "INSERT":
-        new = {c: literal(v, families.get(c, "text")) for c, v in rows[0].items()}
-        for k in keys:
-            new[k] = _fresh_key(rows, k, families.get(k, "text"))
+        new = _new_row(rows, keys, families, target, data)
         variants = [new] + [{**new, k: NULL} for k in keys]  # a key left for the trigger to fill
-        for group in (mentioned, [c for c in columns if c not in mentioned]):
-            options = {c: _literal_values(target, families[c])[:3] + [NULL] for c in group if c in families}
-            variants += [{**new, c: v} for c, v in _round_robin_values(options)]
+        for cols, parent, pcols in data.foreign.get(target.pg_name, []) if data is not None else []:
+            if len(cols) == 1 and cols[0] in new:  # a row whose parent does not exist (the failing row)
+                parent_rows = data.rows.get(parent, []) if data.rows else []
+                orphan = {**new, cols[0]: _fresh_key(parent_rows or rows, pcols[0] if parent_rows else cols[0],
+                                                     families.get(cols[0], "text"))}  # fmt: skip
+                # ... and with a column the trigger reads left NULL (it looks the parent up to fill it)
+                variants += [orphan] + [{**orphan, c: NULL} for c in mentioned if c != cols[0] and c in new]
+        singles = {c: _literal_values(target, families[c])[:3] + [NULL] for c in mentioned if c in families}
+        variants += [{**new, c: v} for c, v in _round_robin_values(singles)]
+        # two columns the body reads, each set to a value it compares with or another row holds
+        # (an ADJUST of 0 units, an OUT of 0)
+        twos = {c: _unique_values([v for v in vals if not v.is_null][:3] + _column_values(rows, c, families[c])[:2])
+                for c, vals in singles.items()}  # fmt: skip
+        names = list(twos)
+        variants += [{**new, a: va, b: vb} for i, a in enumerate(names) for b in names[i + 1 :]
+                     for va in twos[a] for vb in twos[b]]  # fmt: skip
+        others = {c: _literal_values(target, families[c])[:3] + [NULL] for c in columns
+                  if c not in mentioned and c in families}  # fmt: skip
+        variants += [{**new, c: v} for c, v in _round_robin_values(others)]
         return [(v, {}) for v in variants]
     if not keys:
         return []
     allowed = [c for c in columns if not update_cols or c in update_cols]
     targets_rows = _distinct_rows(rows, [c for c in allowed if c in mentioned])
-    out = []
     first = [c for c in allowed if c in mentioned]
+    singles = []
     for group in (first, [c for c in allowed if c not in mentioned]):
         options = {c: _update_values(rows, c, families.get(c, "text"), target) for c in group}
         for c, v in _round_robin_values(options):
-            out += [({c: v}, _key_of(r, keys, families)) for r in targets_rows]
-    # two columns at once (close an account and empty it): after the single-column updates
+            singles += [
+                ({c: v}, _key_of(r, keys, families))
+                for r in targets_rows
+                if literal(r.get(c), families.get(c, "text")).oracle != v.oracle
+            ]  # not a no-op
+    # two columns the body reads at once (close an account and empty it): after the first values
+    # of the single-column updates
+    pairs = []
     options = {c: _update_values(rows, c, families.get(c, "text"), target)[:3] for c in first}
     for i, a in enumerate(first):
         for b in first[i + 1 :]:
-            out += [({a: va, b: vb}, _key_of(r, keys, families))
-                    for va in options[a] for vb in options[b] for r in targets_rows[:2]]  # fmt: skip
-    return out
+            pairs += [({a: va, b: vb}, _key_of(r, keys, families))
+                      for va in options[a] for vb in options[b] for r in targets_rows[:2]]  # fmt: skip
+    head = 2 * len(first) * len(targets_rows)
+    return singles[:head] + pairs + singles[head:]
 
 
 def _distinct_rows(rows: list[dict], columns: list[str], most: int = 4) -> list[dict]:
@@ -213,9 +322,14 @@ def _distinct_rows(rows: list[dict], columns: list[str], most: int = 4) -> list[
     column with few distinct values (an OPEN, a FROZEN and a CLOSED account): the states a
     trigger's conditions tell apart."""
     categorical = [c for c in columns if 1 < len({repr(r.get(c)) for r in rows}) <= 5]
-    picked, seen = rows[:1], {(c, repr(rows[0].get(c))) for c in categorical} if rows else set()
+    nullable = [c for c in columns if c not in categorical and len({r.get(c) is None for r in rows}) == 2]
+
+    def state(r: dict) -> set:  # a value of a column with few, or NULL against a value (discontinued)
+        return {(c, repr(r.get(c))) for c in categorical} | {(c, r.get(c) is None) for c in nullable}
+
+    picked, seen = rows[:1], state(rows[0]) if rows else set()
     for r in rows[1:]:
-        new = {(c, repr(r.get(c))) for c in categorical} - seen
+        new = state(r) - seen
         if new and len(picked) < most:
             picked.append(r)
             seen |= new
@@ -224,6 +338,57 @@ def _distinct_rows(rows: list[dict], columns: list[str], most: int = 4) -> list[
             continue
         picked.append(r)
     return picked
+
+
+def _column_values(rows: list[dict], col: str, fam: str) -> list[Value]:
+    return _unique_values([literal(r.get(col), fam) for r in rows if r.get(col) is not None])
+
+
+def _unique_values(values: list[Value]) -> list[Value]:
+    seen: set[str] = set()
+    out = []
+    for v in values:
+        if v.oracle not in seen:
+            seen.add(v.oracle)
+            out.append(v)
+    return out
+
+
+def _new_row(rows, keys, families, target, data) -> dict[str, Value]:
+    """A copy of the first row with a new key and new values in its unique columns."""
+    new = {c: literal(v, families.get(c, "text")) for c, v in rows[0].items()}
+    for k in keys:
+        new[k] = _fresh_key(rows, k, families.get(k, "text"))
+    for cols in data.uniques.get(target.pg_name, []) if data is not None else []:
+        for c in cols:  # a copy of the row would break a unique constraint before the trigger shows
+            new[c] = _fresh_value(rows, c, families.get(c, "text"))
+    return new
+
+
+def _referenced(row: dict, table: str, data: DataView) -> bool:
+    """Whether a row of another table (among those read) refers to `row` by a foreign key."""
+    for child, fks in data.foreign.items():
+        for cols, parent, pcols in fks:
+            if parent != table:
+                continue
+            key = tuple(row.get(c) for c in pcols)
+            if any(tuple(r.get(c) for c in cols) == key for r in (data.rows or {}).get(child, [])):
+                return True
+    return False
+
+
+def _fresh_value(rows: list[dict], col: str, fam: str) -> Value:
+    """A value no row holds in `col`, as long as the first row's (a CHAR(8) code stays 8 long)."""
+    if fam != "text":
+        return _fresh_key(rows, col, fam)
+    held = {r.get(col) for r in rows}
+    first = str(rows[0].get(col) or "") if rows else ""
+    for n in range(1, 100):
+        tail = f"Z{n}"
+        text = (first[: -len(tail)] + tail) if len(first) > len(tail) else tail
+        if text not in held and (not first or len(text) <= len(first) or not first.strip()):
+            return literal(text, fam)
+    return literal("SYN-KEY", fam)
 
 
 def _key_of(row: dict, keys: list[str], families: dict[str, str]) -> dict[str, Value]:
@@ -246,19 +411,31 @@ def _fresh_key(rows, key, fam) -> Value:
 
 
 def _literal_values(target: Target, fam: str) -> list[Value]:
-    if fam == "number":
-        return [literal(v, fam) for v in target.literals if not isinstance(v, str)]
+    if fam == "number":  # RAISE_APPLICATION_ERROR codes are not values the code compares
+        return [literal(v, fam) for v in target.literals if not isinstance(v, str) and not -20999 <= v <= -20000]
     if fam == "text":
         return [literal(v, fam) for v in target.literals if isinstance(v, str) and len(v) <= 40]
     return []
 
 
 def _update_values(rows, col, fam, target) -> list[Value]:
-    others = [literal(r.get(col), fam) for r in rows[1:3] if r.get(col) != rows[0].get(col)]
-    # another row's value, the type's largest (a raise where a trigger forbids lowering), the
-    # body's literals, NULL, then the rest
+    held = [r.get(col) for r in rows if r.get(col) is not None]
+    others = _column_values([r for r in rows if r.get(col) != rows[0].get(col)], col, fam) + _column_values(
+        rows[:1], col, fam
+    )
+    # another row's value (the first row's too: an update of a row that differs), the body's
+    # literals, the type's largest and smallest (a raise, a cut where a trigger forbids
+    # lowering), NULL, then the rest; a text longer than the column holds only last
+    longest = max((len(v) for v in held if isinstance(v, str)), default=0)
+    fits = [v for v in boundaries(fam) if fam != "text" or len(v.oracle) - 2 <= max(longest, 1)]
     vals = (
-        others[:1] + boundaries(fam)[-1:] + _literal_values(target, fam)[:2] + [NULL] + others[1:] + boundaries(fam)[:1]
+        others[:2]
+        + _literal_values(target, fam)[:2]
+        + fits[-1:]
+        + fits[:1]
+        + [NULL]
+        + others[2:]
+        + boundaries(fam)[-1:]
     )
     seen, out = set(), []
     for v in vals:
@@ -281,8 +458,24 @@ def _round_robin(cands: list[Candidate], budget: int) -> list[Candidate]:
     return out
 
 
-def view_candidates(target: Target) -> list[Candidate]:
-    return [Candidate(view_step("rows", target))]
+def view_candidates(target: Target, data: DataView | None = None) -> list[Candidate]:
+    """The view's rows; then, for each table it reads that refers to another one it reads, the
+    rows of one parent detached first (a department without employees: an outer join's NULLs,
+    a SUM of nothing) — kept whatever they show, a view has no statements to cover."""
+    out = [Candidate(view_step("rows", target))]
+    if data is None:
+        return out
+    for child in sorted(target.reads):
+        for cols, parent, _pcols in data.foreign.get(child, []):
+            held = [r.get(cols[0]) for r in data.rows.get(child, []) if r.get(cols[0]) is not None]
+            if len(cols) != 1 or parent not in target.reads or not held:
+                continue
+            key = literal(held[0], "number" if isinstance(held[0], (int, Decimal)) else "text")
+            col = cols[0]
+            setup = Statement(oracle=f"UPDATE {oracle_ident(child)} SET {oracle_ident(col)} = NULL WHERE {oracle_ident(col)} = {key.oracle}",
+                              postgres=f"UPDATE {quote_ident(child)} SET {quote_ident(col)} = NULL WHERE {quote_ident(col)} = {key.pg}")  # fmt: skip
+            out.append(Candidate(view_step(f"rows_without_{child}_{len(out)}", target), setup=[setup], keep=True))
+    return out[:4]
 
 
 def as_scenarios(

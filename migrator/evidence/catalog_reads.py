@@ -31,6 +31,26 @@ def read_tables(dsn: str, schema: str) -> tuple[DataView, dict[str, list[dict]]]
             "WHERE n.nspname = %s AND k.contype = 'p' ORDER BY c.relname, array_position(k.conkey, a.attnum)",
             (schema,),
         ).fetchall()
+        uniques = conn.execute(  # UNIQUE constraints and unique indexes alike (not the primary key)
+            "SELECT c.relname, ARRAY(SELECT a.attname::text FROM unnest(i.indkey) WITH ORDINALITY u(n, o) "
+            "      JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = u.n ORDER BY u.o) "
+            "FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indrelid "
+            "JOIN pg_catalog.pg_class x ON x.oid = i.indexrelid "
+            "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND i.indisunique AND NOT i.indisprimary ORDER BY c.relname, x.relname",
+            (schema,),
+        ).fetchall()
+        constraints = conn.execute(
+            "SELECT k.contype, c.relname, "
+            "ARRAY(SELECT a.attname::text FROM unnest(k.conkey) WITH ORDINALITY u(n, i) JOIN pg_catalog.pg_attribute a "
+            "      ON a.attrelid = k.conrelid AND a.attnum = u.n ORDER BY u.i), "
+            "r.relname, ARRAY(SELECT a.attname::text FROM unnest(k.confkey) WITH ORDINALITY u(n, i) "
+            "      JOIN pg_catalog.pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.n ORDER BY u.i) "
+            "FROM pg_catalog.pg_constraint k JOIN pg_catalog.pg_class c ON c.oid = k.conrelid "
+            "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_catalog.pg_class r ON r.oid = k.confrelid "
+            "WHERE n.nspname = %s AND k.contype = 'f' ORDER BY c.relname, k.conname",
+            (schema,),
+        ).fetchall()
         columns: dict[str, list[str]] = {}
         for table, col in cols:
             columns.setdefault(table, []).append(col)
@@ -54,11 +74,25 @@ def read_tables(dsn: str, schema: str) -> tuple[DataView, dict[str, list[dict]]]
                 out.append(value)
         return out
 
-    view = DataView(distinct)
+    def repeated(table: str, column: str) -> list:
+        counts: dict[str, list] = {}
+        for row in rows.get(table, []):
+            value = row.get(column)
+            if value is not None:
+                counts.setdefault(repr(value), []).append(value)
+        return [vs[0] for vs in counts.values() if len(vs) > 1]
+
+    view = DataView(distinct, repeated)
     view.columns = columns
     view.texts = _texts(rows)
+    view.rows = rows
     for table, col in keys:
         view.keys.setdefault(table, []).append(col)
+    for table, cols in uniques:
+        if cols:  # an expression index has no column names
+            view.uniques.setdefault(table, []).append(list(cols))
+    for _kind, table, cols, parent, parent_cols in constraints:
+        view.foreign.setdefault(table, []).append((list(cols), parent, list(parent_cols)))
     return view, rows
 
 

@@ -86,12 +86,78 @@ def _function_step(name: str, target: Target, values: dict[str, Value], named: b
     ora_call = f"{oracle_call_name(target)}({_args(target.params, values, named, 'oracle', {})})"
     pg_call = f"{pg_call_name(target)}({_args(target.params, values, named, 'pg', {})})"
     fam = target.return_family or "other"
+    if fam == "cursor":
+        return _cursor_step(name, ora_call, pg_call)
     if not target.mutates and fam != "bool":
         return Step(name=name, oracle=f"SELECT {ora_call} FROM dual", postgres=f"SELECT {pg_call}")
     ora = (f"DECLARE\n    r {target.returns};\nBEGIN\n    r := {ora_call};\n"
            f"    DBMS_OUTPUT.PUT_LINE('result=' || {_render(fam, 'r', 'oracle')});\nEND;")  # fmt: skip
     pg = (f"DO $synth$\nDECLARE\n    r {_pg_return_type(fam)};\nBEGIN\n    r := {pg_call};\n"
           f"    RAISE NOTICE '%', 'result=' || coalesce({_render(fam, 'r', 'pg')}, '');\nEND $synth$")  # fmt: skip
+    return Step(name=name, oracle=ora, postgres=pg)
+
+
+def _cursor_step(name: str, ora_call: str, pg_call: str) -> Step:
+    """A function returning a REF CURSOR: every row fetched and printed, its columns joined by
+    '|' — numbers as TO_CHAR prints them, dates as 'YYYY-MM-DD HH24:MI:SS', then the row count.
+    Oracle reads the cursor through DBMS_SQL (its columns are not known in advance), PostgreSQL
+    through row_to_json, which keeps the columns in order."""
+    ora = f"""DECLARE
+    c SYS_REFCURSOR;
+    h INTEGER;
+    n INTEGER;
+    k PLS_INTEGER := 0;
+    d DBMS_SQL.DESC_TAB;
+    v VARCHAR2(4000);
+    vn NUMBER;
+    vd DATE;
+    line VARCHAR2(32767);
+BEGIN
+    c := {ora_call};
+    h := DBMS_SQL.TO_CURSOR_NUMBER(c);
+    DBMS_SQL.DESCRIBE_COLUMNS(h, n, d);
+    FOR i IN 1 .. n LOOP
+        IF d(i).col_type = 2 THEN DBMS_SQL.DEFINE_COLUMN(h, i, vn);
+        ELSIF d(i).col_type = 12 THEN DBMS_SQL.DEFINE_COLUMN(h, i, vd);
+        ELSE DBMS_SQL.DEFINE_COLUMN(h, i, v, 4000);
+        END IF;
+    END LOOP;
+    WHILE DBMS_SQL.FETCH_ROWS(h) > 0 LOOP
+        line := NULL;
+        FOR i IN 1 .. n LOOP
+            IF d(i).col_type = 2 THEN DBMS_SQL.COLUMN_VALUE(h, i, vn); v := TO_CHAR(vn);
+            ELSIF d(i).col_type = 12 THEN DBMS_SQL.COLUMN_VALUE(h, i, vd); v := TO_CHAR(vd, 'YYYY-MM-DD HH24:MI:SS');
+            ELSE DBMS_SQL.COLUMN_VALUE(h, i, v);
+            END IF;
+            line := line || CASE WHEN i > 1 THEN '|' END || v;
+        END LOOP;
+        k := k + 1;
+        DBMS_OUTPUT.PUT_LINE(line);
+    END LOOP;
+    DBMS_SQL.CLOSE_CURSOR(h);
+    DBMS_OUTPUT.PUT_LINE(k || ' row(s)');
+END;"""
+    pg = f"""DO $synth$
+DECLARE
+    c refcursor;
+    r record;
+    k integer := 0;
+BEGIN
+    c := {pg_call};
+    LOOP
+        FETCH c INTO r;
+        EXIT WHEN NOT FOUND;
+        k := k + 1;
+        RAISE NOTICE '%', (SELECT string_agg(coalesce(CASE json_typeof(j.value)
+                   WHEN 'number' THEN oracompat.to_text((j.value #>> '{{}}')::numeric)
+                   WHEN 'string' THEN CASE WHEN (j.value #>> '{{}}') ~ '^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}}$'
+                                           THEN replace(j.value #>> '{{}}', 'T', ' ') ELSE j.value #>> '{{}}' END
+                   ELSE j.value #>> '{{}}' END, ''), '|' ORDER BY j.n)
+               FROM json_each(row_to_json(r)) WITH ORDINALITY AS j(key, value, n));
+    END LOOP;
+    CLOSE c;
+    RAISE NOTICE '%', k || ' row(s)';
+END $synth$"""
     return Step(name=name, oracle=ora, postgres=pg)
 
 
@@ -140,8 +206,9 @@ def table_check(name: str, table: str, columns: list[str] | None = None) -> Step
 
 
 def view_step(name: str, target: Target) -> Step:
+    """The view's rows: in the order its own ORDER BY gives, else as a multiset."""
     return Step(name=name, oracle=f"SELECT * FROM {oracle_ident(target.pg_name)}",
-                postgres=f"SELECT * FROM {quote_ident(target.pg_name)}", unordered=True)  # fmt: skip
+                postgres=f"SELECT * FROM {quote_ident(target.pg_name)}", unordered=not target.ordered)  # fmt: skip
 
 
 def dml_step(name: str, table: str, event: str, row: dict[str, Value], where: dict[str, Value]) -> Step:

@@ -30,6 +30,7 @@ from harness.coverage import CoveragePlan, instrument
 from harness.deploy import deploy_units
 from harness.postgres import scratch_database
 from harness.quoting import quote_ident
+from harness.reference_outcomes import outcome_of
 from harness.references import RoutineTracker
 from harness.runner import ScenarioRun, iter_runs
 from harness.scenarios import Scenario, ScenarioFile, Synthesis
@@ -37,7 +38,15 @@ from migrator.batch.output import preamble_sql
 from migrator.batch.parallel import convert_in_order, default_workers
 from migrator.batch.sandboxing import open_engine
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
-from migrator.evidence.candidates import as_scenarios, routine_candidates, trigger_candidates, view_candidates
+from migrator.evidence.candidates import (
+    as_scenarios,
+    call_signature,
+    neighbours,
+    routine_candidates,
+    routine_options,
+    trigger_candidates,
+    view_candidates,
+)
 from migrator.evidence.catalog_reads import pg_routine_args, read_tables
 from migrator.evidence.steps import table_check
 from migrator.evidence.targets import Target, family, find_targets
@@ -138,7 +147,7 @@ class _Session:
 
     def _candidates(self, target: Target):
         if target.kind == "view":
-            return view_candidates(target)
+            return view_candidates(target, self.data)
         if target.kind == "trigger":
             table = target.pg_name
             return trigger_candidates(target, self.data, self.rows.get(table, []), self._families(table),
@@ -175,6 +184,8 @@ class _Session:
                     break
                 self._run_round(batch, state, bar, offset)
                 offset += ROUND
+            self._near(targets, state, bar, offset)
+            self._sweep(targets, pool, state, bar, offset + 10 * ROUND)
         out: list[Scenario] = []
         for t in targets:
             sel = state[id(t)]
@@ -185,6 +196,64 @@ class _Session:
             if sel.kept:
                 out += [sc for sc, _ in as_scenarios(t, sel.kept, _scenario_id(t), self.user)]
         return out
+
+    def _near(self, targets: list[Target], state: dict, bar, offset: int) -> None:
+        """Second phase, for routines whose code is not yet all executed: calls one parameter
+        away from the kept call that executed the most (re-centred when a call gets further),
+        up to half the budget again."""
+        extra = self.opts.budget_steps // 2
+        near: dict[int, dict] = {}
+        for t in targets:
+            sel = state[id(t)]
+            if t.kind in ("function", "procedure") and not sel.complete and any(c.values is not None for c in sel.kept):
+                seen = {call_signature(c.values, c.setup) for c in sel.tried_cands if c.values is not None}
+                near[id(t)] = {"t": t, "centre": None, "queue": [], "spent": 0, "seen": seen,
+                               "options": routine_options(t, self.data)}  # fmt: skip
+        while True:
+            batch = []
+            for entry in near.values():
+                t, sel = entry["t"], state[id(entry["t"])]
+                if sel.complete or entry["spent"] >= extra:
+                    continue
+                best = max((c for c in sel.kept if c.values is not None), key=lambda c: sel.score.get(id(c), 0))
+                if best is not entry["centre"]:
+                    entry["centre"] = best
+                    setups = [c.setup for c in sel.tried_cands if c.setup and not best.setup]
+                    entry["queue"] = neighbours(t, best, entry["options"], self.routine[t.key][1], entry["seen"],
+                                                1000 + entry["spent"] + sel.tried, setups[:8])  # fmt: skip
+                take = entry["queue"][: min(ROUND, extra - entry["spent"])]
+                entry["queue"] = entry["queue"][len(take) :]
+                if take:
+                    entry["spent"] += len(take)
+                    bar.total += len(take)
+                    batch.append((t, take))
+            if not batch:
+                return
+            self._run_round(batch, state, bar, offset)
+            offset += ROUND
+
+    def _sweep(self, targets: list[Target], pool: dict, state: dict, bar, offset: int) -> None:
+        """Last, for routines that only read (their steps share one database copy, so more steps
+        cost little): the candidates not tried yet and the calls one parameter away from each
+        kept call, all in one more run, a step kept where it answers differently. Coverage is
+        blind to a boundary inside one expression (`p_score < 100`) and to a parameter that
+        matters only with another one set (a status when no termination date is given)."""
+        batch = []
+        for t in targets:
+            sel = state[id(t)]
+            if t.kind not in ("function", "procedure") or t.mutates or t.key not in self.routine:
+                continue
+            seen = {call_signature(c.values, c.setup) for c in sel.tried_cands if c.values is not None}
+            rest = [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
+            options = routine_options(t, self.data)
+            for c in [c for c in sel.kept if c.values is not None and not c.setup]:
+                rest += neighbours(t, c, options, self.routine[t.key][1], seen, 2000 + len(rest))
+            rest = rest[: 2 * self.opts.budget_steps]
+            if rest:
+                bar.total += len(rest)
+                batch.append((t, rest))
+        if batch:
+            self._run_round(batch, state, bar, offset)
 
     def _run_round(self, batch, state, bar, offset: int) -> None:
         scenarios, owners = [], {}
@@ -229,6 +298,9 @@ class _Selection:
     tried: int = 0
 
     must_try: int = 0  # candidates kept whatever they cover (call forms, input classes): all tried first
+    score: dict[int, int] = field(default_factory=dict)  # id(candidate) -> probes its run executed
+    outcomes: set = field(default_factory=set)  # what the kept steps observed (see _outcome)
+    tried_cands: list = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -239,10 +311,32 @@ class _Selection:
         for c in cands:
             self.tried += 1
             hits = run.step_hits.get(c.step.name, set()) if len(cands) > 1 else run.hits
+            self.tried_cands.append(c)
+            self.score[id(c)] = len(hits & self.want)
             new = (hits & self.want) - self.have
-            if new or not self.kept or c.keep:
+            observed = run.observed.get(c.step.name)
+            if observed is not None and outcome_of(observed)[0] is None:
+                continue  # an error with no Oracle code (or a timeout): no ground truth can be recorded for it
+            outcome = _outcome(observed, shared=not (c.checks or c.setup))
+            if new or not self.kept or c.keep or (outcome is not None and outcome not in self.outcomes):
                 self.kept.append(c)
                 self.have |= hits & self.want
+            if outcome is not None:
+                self.outcomes.add(outcome)
+
+
+def _outcome(observed, shared: bool):
+    """What a step observed, for keeping a step that executes nothing new but answers differently
+    (a score of 100 is BLOCK where 99 is HIGH: a comparison mutated from `<` to `<=` shows only
+    there). A call that only reads: its result, output and error; a call that writes (its own
+    scenario, a database copy each): its output and error only, so that a new result alone does
+    not cost a copy."""
+    if observed is None:
+        return None
+    rows = None if observed.rows is None else tuple(str(normalize(r)) for r in observed.rows)
+    return (
+        (rows, tuple(observed.notices), observed.sqlstate) if shared else (tuple(observed.notices), observed.sqlstate)
+    )
 
 
 def _scenario_id(t: Target) -> str:
@@ -251,7 +345,10 @@ def _scenario_id(t: Target) -> str:
 
 def _stable(sc: Scenario, a: ScenarioRun, b: ScenarioRun, data) -> Scenario | None:
     steps = []
+    dropped: list[str] = []  # the checks that follow a dropped call go with it
     for step in sc.steps:
+        if any(step.name.startswith(prefix) for prefix in dropped):
+            continue
         oa, ob = a.observed.get(step.name), b.observed.get(step.name)
         if oa is None or ob is None:
             return None
@@ -259,8 +356,12 @@ def _stable(sc: Scenario, a: ScenarioRun, b: ScenarioRun, data) -> Scenario | No
             steps.append(step)
             continue
         if not step.name.startswith("after_"):  # the call itself varies: not a usable step
-            return None
+            n = step.name.removeprefix("call_")
+            dropped.append(f"after_{n}_" if n != step.name else f"after_{step.name}_")
+            continue
         steps.append(_stable_check(step, oa, ob, data))
+    if not any(not s.name.startswith("after_") for s in steps):
+        return None
     return sc.model_copy(update={"steps": steps})
 
 

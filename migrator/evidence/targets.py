@@ -31,6 +31,8 @@ class ParamInfo:
     family: str  # number | text | date | bool | other
     column: tuple[str, str] | None  # (table, column) for a %TYPE anchored on a column
     has_default: bool
+    # a schema-level collection of scalars (TABLE OF / VARRAY OF): (element family, schema, type)
+    element: tuple[str, str, str] | None = None
 
 
 @dataclass
@@ -46,6 +48,7 @@ class Target:
     returns: str | None = None  # Oracle return type (functions)
     return_family: str | None = None
     literals: list = field(default_factory=list)  # numbers (Decimal) and strings the body uses
+    callee_literals: list = field(default_factory=list)  # those of the routines it calls, not its own
     writes: set[str] = field(default_factory=set)  # tables written (plain names), callees included
     reads: set[str] = field(default_factory=set)  # tables the body names (read or written)
     deep_words: set[str] = field(default_factory=set)  # words of the body and of every routine it calls
@@ -54,6 +57,7 @@ class Target:
     skip: str | None = None  # why no step can be built (reported, never silently dropped)
     words: set[str] = field(default_factory=set)  # names the body mentions (callees among them)
     key: str = ""  # unique among the targets: kind.name, with #n for overloads
+    ordered: bool = False  # a view whose query ends with its own ORDER BY: its rows compared in order
 
 
 def type_source(type_text: str) -> str:
@@ -72,10 +76,25 @@ def family(type_text: str, catalog: Catalog, schema: str) -> tuple[str, tuple[st
         entry = catalog.lookup(schema, table)
         col_type = (entry.info.get("plsql_columns") or entry.info.get("columns") or {}).get(column) if entry else None
         return (family(col_type, catalog, schema)[0] if col_type else "other"), (table, column)
-    for name, fam in ((NUMBER, "number"), (TEXT, "text"), (DATE, "date"), ({"BOOLEAN"}, "bool")):
+    for name, fam in ((NUMBER, "number"), (TEXT, "text"), (DATE, "date"), ({"BOOLEAN"}, "bool"),
+                      ({"SYS_REFCURSOR"}, "cursor")):  # fmt: skip
         if head in name:
             return fam, None
     return "other", None
+
+
+def collection_of(type_text: str, catalog: Catalog, schema: str) -> tuple[str, str, str] | None:
+    """(element family, schema, type name) when `type_text` names a schema-level nested table or
+    VARRAY of a scalar type."""
+    if not re.fullmatch(r"[A-Za-z][\w$#]*(\.[A-Za-z][\w$#]*)?", type_text.strip()):
+        return None
+    parts = [x.strip('"').lower() for x in type_text.strip().split(".")]
+    owner, name = (parts[0], parts[1]) if len(parts) == 2 else (schema, parts[0])
+    entry = catalog.lookup(owner, name)
+    if entry is None or entry.kind is not UnitKind.TYPE or entry.info.get("type_kind") not in ("table_of", "varray"):
+        return None
+    fam = family(str(entry.info.get("element") or ""), catalog, schema)[0]
+    return (fam, owner, name) if fam in ("number", "text", "date") else None
 
 
 def _param_infos(params: list[A.Param], catalog: Catalog, schema: str) -> list[ParamInfo]:
@@ -83,7 +102,8 @@ def _param_infos(params: list[A.Param], catalog: Catalog, schema: str) -> list[P
     for p in params:
         text = type_source(p.type.text)
         fam, column = family(text, catalog, schema)
-        out.append(ParamInfo(p.name, p.mode, text, fam, column, p.default is not None))
+        out.append(ParamInfo(p.name, p.mode, text, fam, column, p.default is not None,
+                             collection_of(text, catalog, schema)))  # fmt: skip
     return out
 
 
@@ -104,7 +124,10 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
             except InvalidOperation:
                 pass
         elif kind == lexer.STRING and value.startswith("'"):
-            literals.append(value[1:-1].replace("''", "'"))
+            # a piece of a message (`'Account ' || id`) is not a value the code compares with
+            joined = (i and toks[i - 1][1] == "||") or (i + 1 < len(toks) and toks[i + 1][1] == "||")
+            if not joined and not _format_model(toks, i):
+                literals.append(value[1:-1].replace("''", "'"))
             _dynamic_writes(value, writes)
         elif kind in (lexer.WORD, lexer.QIDENT):
             words.add(lexer.normalize_identifier(value))
@@ -118,6 +141,41 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
             if up in ("COMMIT", "ROLLBACK", "EXECUTE", "AUTONOMOUS_TRANSACTION"):
                 mutates = True
     return literals, writes, words, mutates
+
+
+_CONVERSIONS = {"TO_CHAR", "TO_DATE", "TO_NUMBER", "TO_TIMESTAMP", "TRUNC", "ROUND"}
+
+
+def _format_model(toks: list[tuple[str, str]], i: int) -> bool:
+    """Whether the string at `i` is a later argument of TO_CHAR / TO_DATE / ... (a format model
+    such as 'FM999G990D00' or 'YYYY-MM', not a value the code compares with)."""
+    if not i or toks[i - 1][1] != ",":
+        return False
+    depth = 0
+    for j in range(i - 1, -1, -1):
+        text = toks[j][1]
+        if text == ")":
+            depth += 1
+        elif text == "(":
+            if depth == 0:
+                return j > 0 and toks[j - 1][1].upper() in _CONVERSIONS
+            depth -= 1
+        elif text == ";":
+            return False
+    return False
+
+
+def _ordered_query(text: str) -> bool:
+    """Whether a view's query sorts its result: an ORDER BY outside every parenthesis."""
+    depth = 0
+    for t in lexer.code_tokens(text):
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        elif depth == 0 and t.text.upper() == "ORDER":
+            return True
+    return False
 
 
 def _dml_target(toks: list[tuple[str, str]], i: int) -> str | None:
@@ -155,7 +213,9 @@ def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
             elif unit.kind is UnitKind.PACKAGE_SPEC:
                 targets += _package_targets(unit, bodies.get(unit.name), catalog)
             elif unit.kind in (UnitKind.VIEW, UnitKind.MATERIALIZED_VIEW):
-                targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name))
+                words = _body_facts(unit.text)[2]
+                targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name, words=words,
+                                      ordered=_ordered_query(unit.text)))  # fmt: skip
             elif unit.kind is UnitKind.TRIGGER:
                 targets.append(_trigger_target(unit, catalog))
         except Exception as exc:  # a unit the parser refuses: its conversion reports it in detail
@@ -163,7 +223,9 @@ def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
                                   skip=f"not parsed: {type(exc).__name__}: {str(exc)[:160]}"))  # fmt: skip
     _close_writes(targets, catalog)
     for t in targets:
-        t.literals = _unique(t.literals + _package_constants(t.words, catalog, source.schema))
+        package = t.oracle_name.split(".")[0] if "." in t.oracle_name else None
+        t.literals = _unique(t.literals + _package_constants(t.words, catalog, source.schema, package))
+    _callee_literals(targets)
     seen: dict[str, int] = {}
     for t in targets:
         base = f"{t.kind}.{t.trigger.name if t.trigger is not None else t.oracle_name}"
@@ -250,12 +312,30 @@ def _close_writes(targets: list[Target], catalog: Catalog) -> None:
         t.reads = (t.deep_words & tables) | t.writes
 
 
-def _package_constants(words: set[str], catalog: Catalog, schema: str) -> list:
-    """Values of the package constants a body compares against (`emp_util.c_max_raise_pct`):
-    the threshold of a branch often lives in another package's spec."""
+def _callee_literals(targets: list[Target]) -> None:
+    """After its own literals, those of the routines a target calls directly (`str_to_bool_str`
+    branches on what `str_to_bool(p)` compares `p` with): a value that reaches a callee's branch
+    decides the caller's."""
+    by_name: dict[str, list[Target]] = {}
+    for t in targets:
+        if t.kind in ("function", "procedure"):
+            by_name.setdefault(t.pg_name, []).append(t)
+    mine = {id(t): list(t.literals) for t in targets}
+    for t in targets:
+        extra = [v for w in sorted(t.words) for c in by_name.get(w, []) if c is not t for v in mine[id(c)]]
+        own = {(type(v).__name__, v) for v in mine[id(t)]}
+        t.callee_literals = [v for v in _unique(extra) if (type(v).__name__, v) not in own]
+
+
+def _package_constants(words: set[str], catalog: Catalog, schema: str, package: str | None = None) -> list:
+    """Values of the package constants a body compares against (`emp_util.c_max_raise_pct`, or
+    `g_yes` unqualified inside its own package): the threshold of a branch often lives in a
+    package's spec."""
     out = []
-    for word in words:
+    for word in sorted(words):
         pkg, _, name = word.partition(".")
+        if not name and package:
+            pkg, name = package, word
         entry = catalog.lookup(schema, pkg) if name else None
         decl = ((entry.info.get("plsql_package") or {}).get("vars") or {}).get(name) if entry else None
         if decl is None or not decl.constant or not decl.default:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from harness.quoting import quote_ident
 from migrator.evidence import regex_samples
 from migrator.evidence.targets import ParamInfo, Target
 
@@ -44,6 +45,9 @@ def literal(value, family: str) -> Value:
     """`value` (a Python value read from the data or the body) as a literal of `family`."""
     if value is None:
         return NULL
+    if isinstance(value, (bytes, bytearray, memoryview)):  # a RAW / BLOB column's value
+        hexa = bytes(value).hex().upper()
+        return Value(f"HEXTORAW('{hexa}')", f"'\\x{hexa}'::bytea", "raw")
     if family == "bool":
         word = "TRUE" if value else "FALSE"
         return Value(word, word, word.lower())
@@ -63,11 +67,16 @@ def literal(value, family: str) -> Value:
 class DataView:
     """What the deployed export holds: distinct values per column, read once per column."""
 
-    def __init__(self, query):
+    def __init__(self, query, repeated=None):
         self._query = query  # (table, column) -> list of distinct values, or None when absent
+        self._repeated = repeated  # (table, column) -> values held by more than one row
         self._cache: dict[tuple[str, str], list | None] = {}
         self.columns: dict[str, list[str]] = {}  # table -> columns (filled by the caller)
         self.keys: dict[str, list[str]] = {}  # table -> primary key columns
+        self.uniques: dict[str, list[list[str]]] = {}  # table -> columns of each UNIQUE constraint
+        # table -> (columns, parent table, parent columns) of each foreign key
+        self.foreign: dict[str, list[tuple[list[str], str, list[str]]]] = {}
+        self.rows: dict[str, list[dict]] = {}  # table -> the rows read (a few)
         self.texts: list[str] = []  # distinct text values of the export, the unusual ones first
 
     def values(self, table: str, column: str) -> list | None:
@@ -76,7 +85,10 @@ class DataView:
             self._cache[key] = self._query(table, column)
         return self._cache[key]
 
-    def column_for(self, param: ParamInfo) -> tuple[str, str] | None:
+    def repeated(self, table: str, column: str) -> list:
+        return (self._repeated(table, column) if self._repeated else None) or []
+
+    def column_for(self, param: ParamInfo, hint: set[str] | None = None) -> tuple[str, str] | None:
         """The column a parameter is about: its %TYPE anchor; else a primary key column, then any
         column, that carries the parameter's name without its prefix; else the key of a table
         the name mentions (`p_from_account` → accounts' key, `p_dept_no` → dept's)."""
@@ -93,7 +105,17 @@ class DataView:
             stems |= {k.rsplit("_", 1)[0] for k in keys if "_" in k}
             if len(keys) == 1 and (words & stems or bare in stems):
                 return table, keys[0]
-        return None
+        # the one single-column key or unique column named as the name ends (`p_from_code` →
+        # warehouses.code), among the tables the code names when several are
+        last = bare.rsplit("_", 1)[-1]
+        if last in ("id", "no", "key", "name") or last == bare:
+            return None
+        ends = sorted({(t, cols[0]) for pool in (self.keys, self.uniques) for t, v in pool.items()
+                       for cols in ([v] if pool is self.keys else v)
+                       if len(cols) == 1 and (cols[0] == last or cols[0].endswith("_" + last))})  # fmt: skip
+        if len(ends) > 1 and hint:
+            ends = [e for e in ends if e[0] in hint]
+        return ends[0] if len(ends) == 1 else None
 
 
 def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
@@ -101,8 +123,10 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
     `IF p IS NULL`), a key that does not exist (NO_DATA_FOUND, a foreign key violation), the
     body's literals and their neighbours, the other existing values, the type's boundaries, and
     '' last."""
+    if param.element is not None:
+        return collections(param, target)
     fam = param.family
-    column = data.column_for(param)
+    column = data.column_for(param, target.deep_words)
     existing = (data.values(*column) if column else None) or []
     typical = [_tag(literal(existing[0], fam), "data")] if existing else []
     missing: list[Value] = []
@@ -110,8 +134,17 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
         missing.append(_tag(literal(max(Decimal(v) for v in existing) + 1000, fam), "missing"))
     elif existing and fam == "text":
         missing.append(_tag(literal("ZZ-NO-SUCH", fam), "missing"))
-    out = typical + [NULL] + missing + [_tag(v, "literal") for v in _from_literals(target.literals, fam)]
+    # a value more than one row holds: a lookup by it finds too many rows (TOO_MANY_ROWS)
+    shared = [_tag(literal(v, fam), "data") for v in data.repeated(*column)[:1]] if column else []
+    named: list[Value] = []
+    if fam == "text" and not typical and _dynamic(target):
+        named = _statements(param, target, data) + _table_names(target, data)
+    out = named[:1] + typical + [NULL] + missing + shared + named[1:]
+    out += [_tag(v, "literal") for v in _from_literals(target.literals, fam)]
     out += [_tag(literal(v, fam), "data") for v in existing[1:6]]
+    out += [_tag(v, "literal") for v in _from_literals(target.callee_literals, fam)]
+    if column is None and fam == "date":  # a date the code looks up (a holiday): the dates of the tables it reads
+        out += [_tag(literal(v, fam), "data") for v in _read_dates(target, data)]
     if fam == "text":  # text the export holds elsewhere: line breaks, trailing blanks, accents
         out += [_tag(literal(v, fam), "data") for v in data.texts[:3]]
     out += [_tag(v, "boundary") for v in boundaries(fam)]
@@ -125,6 +158,76 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
             seen.add(v.oracle)
             unique.append(v)
     return unique
+
+
+_DYNAMIC = {"execute", "dbms_sql", "dbms_assert"}
+_SQL_PARAM = re.compile(r"sql|query|stmt|statement|select", re.IGNORECASE)
+
+
+def _dynamic(target: Target) -> bool:
+    return bool(_DYNAMIC & target.words)
+
+
+def _plain(name: str) -> bool:
+    return re.fullmatch(r"[a-z][a-z0-9_]*", name) is not None
+
+
+def _table_names(target: Target, data: DataView) -> list[Value]:
+    """For code that builds SQL from its text parameters: the names of the export's tables, those
+    it names itself first (Oracle folds an unquoted name to upper case, PostgreSQL to lower)."""
+    names = sorted(t for t in data.columns if _plain(t))
+    written = [x for x in target.literals if isinstance(x, str) and x.lower() in names]  # a whitelist
+    rest = [t for t in names if t in target.deep_words] + [t for t in names if t not in target.deep_words]
+    return [_tag(literal(t, "text"), "name") for t in (written + rest)[:3]]
+
+
+def _statements(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
+    """For a parameter the code runs as SQL (its name says so): queries over an export table
+    with rows — one column, two columns, and one with the bind placeholder the body uses."""
+    if not _SQL_PARAM.search(_PREFIX.sub("", param.name)):
+        return []
+    tables = [t for t in sorted(data.columns) if _plain(t) and data.values(t, data.columns[t][0])]
+    tables = [t for t in tables if t in target.deep_words] + [t for t in tables if t not in target.deep_words]
+    if not tables:
+        return []
+    table = tables[0]
+    cols = [c for c in data.columns[table] if _plain(c)][:2]
+    if not cols:
+        return []
+    binds = [x for x in target.literals if isinstance(x, str) and re.fullmatch(r":\w+", x)]
+    texts = [f"SELECT {', '.join(cols)} FROM {table} ORDER BY 1", f"SELECT {cols[0]} FROM {table} ORDER BY 1"]
+    if binds:
+        texts.append(f"SELECT {cols[0]} FROM {table} WHERE {cols[0]} = {binds[0]} ORDER BY 1")
+    return [_tag(literal(t, "text"), "query") for t in texts]
+
+
+def collections(param: ParamInfo, target: Target) -> list[Value]:
+    """A collection of scalars: one element, several (the body's literals first), with a NULL
+    element, empty, and NULL — a loop over it runs once, several times, or not at all."""
+    assert param.element is not None
+    fam, owner, name = param.element
+    items = [v for v in _from_literals(target.literals, fam)[:3] if not v.is_null]
+    items += [v for v in boundaries(fam)[:3] if v.oracle not in {i.oracle for i in items}]
+    ora_type = param.oracle_type.strip()
+    pg_type = f"{quote_ident(owner)}.{quote_ident(name)}"
+
+    def make(elems: list[Value], label: str) -> Value:
+        if not elems:
+            return Value(f"{ora_type}()", f"'{{}}'::{pg_type}", label)
+        return Value(f"{ora_type}({', '.join(e.oracle for e in elems)})",
+                     f"ARRAY[{', '.join(e.pg for e in elems)}]::{pg_type}", label)  # fmt: skip
+
+    return [make(items[:3], "list3"), make(items[:1], "list1"), make([items[0], NULL, items[1]], "with_null"),
+            make([], "empty"), NULL]  # fmt: skip
+
+
+def _read_dates(target: Target, data: DataView, most: int = 4) -> list:
+    out: list = []
+    for table in sorted(target.reads):
+        for col in data.columns.get(table, []):
+            vals = data.values(table, col) or []
+            out += [v for v in vals[:2] if isinstance(v, (dt.date, dt.datetime)) and v not in out]
+    return out[:most]
 
 
 def _tag(value: Value, source: str) -> Value:

@@ -13,7 +13,8 @@ from migrator.evidence.synth import SynthOptions, synthesize
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "schemas"
 # Share of targets whose PL/pgSQL the kept steps execute completely (views count as complete):
 # measured with the default budget; a drop below is a regression of the synthesis.
-FULLY_COVERED_AT_LEAST = {"hr_payroll": 0.85, "banking": 0.75, "inventory": 0.80}
+# (measured: hr_payroll 33/35, banking 32/35, inventory 33/35; utilities 79/83 is not run here: 50 s)
+FULLY_COVERED_AT_LEAST = {"hr_payroll": 0.90, "banking": 0.90, "inventory": 0.90}
 
 
 @pytest.fixture(scope="module", params=sorted(FULLY_COVERED_AT_LEAST))
