@@ -8,6 +8,7 @@ all its candidates as steps of one scenario (one database copy), selected step b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -51,7 +52,9 @@ def routine_candidates(
         for name, vals in options.items():
             if k < len(vals):
                 calls.append(({**base, name: vals[k]}, True, False))
-    plans = [(values, named, [], keep) for values, named, keep in calls if keep]
+    plans: list[tuple[dict[str, Value], bool, list[Statement], bool]] = [
+        (values, named, [], keep) for values, named, keep in calls if keep
+    ]
     if target.writes:  # the typical call made twice: the second finds what the first wrote (a duplicate)
         first = call_step("again", target, base, pg_args, named=True)
         plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
@@ -77,7 +80,7 @@ def routine_options(target: Target, data: DataView) -> dict[str, list[Value]]:
 
 
 def neighbours(target: Target, centre: Candidate, options: dict[str, list[Value]], pg_args: list[PgArg],
-               seen: set, first: int, setups: list[list[Statement]] = ()) -> list[Candidate]:  # fmt: skip
+               seen: set, first: int, setups: Sequence[list[Statement]] = ()) -> list[Candidate]:  # fmt: skip
     """Calls one parameter away from `centre` (the kept call that executed the most), with its
     data changes: a branch deep in the body needs the inputs that got that far, and one more
     (a raise percentage above 0 once the transfer reached another department). Round-robin over
@@ -278,12 +281,12 @@ def _event_rows(event, update_cols, rows, keys, families, target, data=None):
                                                      families.get(cols[0], "text"))}  # fmt: skip
                 # ... and with a column the trigger reads left NULL (it looks the parent up to fill it)
                 variants += [orphan] + [{**orphan, c: NULL} for c in mentioned if c != cols[0] and c in new]
-        singles = {c: _literal_values(target, families[c])[:3] + [NULL] for c in mentioned if c in families}
-        variants += [{**new, c: v} for c, v in _round_robin_values(singles)]
+        mentioned_values = {c: _literal_values(target, families[c])[:3] + [NULL] for c in mentioned if c in families}
+        variants += [{**new, c: v} for c, v in _round_robin_values(mentioned_values)]
         # two columns the body reads, each set to a value it compares with or another row holds
         # (an ADJUST of 0 units, an OUT of 0)
         twos = {c: _unique_values([v for v in vals if not v.is_null][:3] + _column_values(rows, c, families[c])[:2])
-                for c, vals in singles.items()}  # fmt: skip
+                for c, vals in mentioned_values.items()}  # fmt: skip
         names = list(twos)
         variants += [{**new, a: va, b: vb} for i, a in enumerate(names) for b in names[i + 1 :]
                      for va in twos[a] for vb in twos[b]]  # fmt: skip

@@ -14,7 +14,7 @@ import re
 try:  # the parser behind `re`; the module was renamed in 3.11
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover
-    import sre_parse  # type: ignore[no-redef]
+    import sre_parse
 
 _META = re.compile(r"[\[\].+*?^$\\(){}|]")
 _CATEGORY = {"CATEGORY_DIGIT": "1", "CATEGORY_SPACE": " ", "CATEGORY_WORD": "a",

@@ -134,7 +134,7 @@ class _Session:
 
     def __init__(self, engine, dsn: str, plan: CoveragePlan, opts: SynthOptions, schema: str, catalog):
         self.engine, self.dsn, self.plan, self.opts, self.schema = engine, dsn, plan, opts, schema
-        self.template = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
+        self.template = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
         self.data, self.rows = read_tables(dsn, schema)
         self.catalog = catalog
         self.user = schema.upper()  # the steps run as the schema's owner, on Oracle and here (USER)

@@ -209,7 +209,9 @@ def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
     for unit in source.units:
         try:
             if unit.kind in (UnitKind.FUNCTION, UnitKind.PROCEDURE):
-                targets.append(_routine_target(unit, parsed(unit).tree, catalog, (unit.id,), unit.name, unit.schema))
+                tree = parsed(unit).tree
+                assert isinstance(tree, A.Routine), "a function or procedure unit parses to a routine"
+                targets.append(_routine_target(unit, tree, catalog, (unit.id,), unit.name, unit.schema))
             elif unit.kind is UnitKind.PACKAGE_SPEC:
                 targets += _package_targets(unit, bodies.get(unit.name), catalog)
             elif unit.kind in (UnitKind.VIEW, UnitKind.MATERIALIZED_VIEW):
@@ -252,6 +254,7 @@ def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, ora
 
 def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Target]:
     tree = parsed(spec).tree
+    assert isinstance(tree, A.Package), "a package specification parses to a package"
     units = (spec.id, body.id) if body else (spec.id,)
     spans = _member_texts(body) if body else {}
     out = []
@@ -271,6 +274,8 @@ def _member_texts(body: Unit) -> dict[tuple[str, int], str]:
         tree = parsed(body).tree
     except Exception:
         return {}
+    if not isinstance(tree, A.Package):
+        return {}
     lines = body.text.splitlines(keepends=True)
     members = [d for d in tree.decls if isinstance(d, A.Routine) and d.line]
     starts = [d.line for d in members] + [len(lines) + 1]
@@ -279,6 +284,7 @@ def _member_texts(body: Unit) -> dict[tuple[str, int], str]:
 
 def _trigger_target(unit: Unit, catalog: Catalog) -> Target:
     trg = parsed(unit).tree
+    assert isinstance(trg, A.Trigger), "a trigger unit parses to a trigger"
     literals, writes, words, _ = _body_facts(unit.text)
     table = trg.table[-1]
     t = Target("trigger", (unit.id,), table, unit.schema, table, literals=_unique(literals),
@@ -331,7 +337,7 @@ def _package_constants(words: set[str], catalog: Catalog, schema: str, package: 
     """Values of the package constants a body compares against (`emp_util.c_max_raise_pct`, or
     `g_yes` unqualified inside its own package): the threshold of a branch often lives in a
     package's spec."""
-    out = []
+    out: list[Decimal | str] = []
     for word in sorted(words):
         pkg, _, name = word.partition(".")
         if not name and package:

@@ -110,8 +110,8 @@ class DataView:
         last = bare.rsplit("_", 1)[-1]
         if last in ("id", "no", "key", "name") or last == bare:
             return None
-        ends = sorted({(t, cols[0]) for pool in (self.keys, self.uniques) for t, v in pool.items()
-                       for cols in ([v] if pool is self.keys else v)
+        single = [(t, [key]) for t, key in self.keys.items()] + list(self.uniques.items())
+        ends = sorted({(t, cols[0]) for t, groups in single for cols in groups
                        if len(cols) == 1 and (cols[0] == last or cols[0].endswith("_" + last))})  # fmt: skip
         if len(ends) > 1 and hint:
             ends = [e for e in ends if e[0] in hint]
