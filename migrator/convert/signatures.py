@@ -196,7 +196,12 @@ def bind(sig: RoutineSig, args: list[Arg]) -> tuple[ParamSig, ...] | None:
 # with one cannot bind to such a parameter (PLS-00306). RAW and BLOB take text (as hex).
 _NO_SCALAR = re.compile(r"^(BOOLEAN|XMLTYPE|SYS\.XMLTYPE|SYS_REFCURSOR|BFILE|ANYDATA|ROWID|UROWID)$")
 _FROM_TEXT_ONLY = re.compile(r"^(RAW|LONG\s+RAW|BLOB)\b")
-_LOB_TEXT = re.compile(r"^N?CLOB$")
+
+
+def is_lob(oracle_type: str | None) -> bool:
+    """A CLOB/NCLOB (Oracle binds it to a CLOB overload before a VARCHAR2 one, and text that is
+    not one the other way round)."""
+    return oracle_type is not None and oracle_type.strip().upper() in ("CLOB", "NCLOB")
 
 
 def _scalar_distance(arg: Arg, param: ParamSig) -> tuple[int, int, int] | None:
@@ -221,7 +226,7 @@ def _distance(arg: Arg, param: ParamSig) -> tuple[int, int, int] | None:
     if param.kind is None:
         return _scalar_distance(arg, param)
     if arg.kind == param.kind:
-        lob = arg.kind == STRING and (arg.lob != bool(_LOB_TEXT.match(param.ora.strip().upper())))
+        lob = arg.kind == STRING and arg.lob != is_lob(param.ora)
         return (0, int(lob), 0 if arg.pg is None or base_type(arg.pg) == param.base else 1)
     return (1, 0, 0) if (arg.kind, param.kind) in _ORACLE_IMPLICIT else None
 

@@ -123,13 +123,7 @@ def argument(node: exp.Expression, ctx: ConversionContext, env: TypeEnv, name: s
         ora = found[0].returns_ora
     if pg is None and kind in _KIND_TYPES:
         pg = _KIND_TYPES[kind]
-    return Arg(name, kind, pg, is_lob(ora))
-
-
-def is_lob(oracle_type: str | None) -> bool:
-    """A CLOB/NCLOB (Oracle binds it to a CLOB overload before a VARCHAR2 one, and text that is
-    not one the other way round)."""
-    return oracle_type is not None and oracle_type.strip().upper() in ("CLOB", "NCLOB")
+    return Arg(name, kind, pg, sigs.is_lob(ora))
 
 
 # What a value of a coarse Oracle kind is in PostgreSQL whatever its exact type (an Oracle DATE is
@@ -273,7 +267,7 @@ def text_argument(oracle_text: str, ctx: ConversionContext, types: Mapping[str, 
         # a placeholder stands for converted text whose PostgreSQL type is its own (SQLERRM
         # outside a handler is a literal): only its Oracle type is known
         pg = map_type(ora) if kind and not oracle_text.lower().startswith("plx__") else None
-        return Arg(name, kind, pg, is_lob(ora))
+        return Arg(name, kind, pg, sigs.is_lob(ora))
     if _NUMBER.fullmatch(oracle_text):
         return Arg(name, NUMBER, _literal_pg(exp.Literal(this=oracle_text, is_string=False)))
     if _STRING.fullmatch(oracle_text) and oracle_text != "''":
