@@ -199,7 +199,9 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     check_overlap(src, out)  # before anything is read or written
     source = read_schema_dir(src, opts.schema)
     graph = analyze_dependencies(source)
-    kept = prepare_out_dir(out, force=opts.force, resume=opts.resume)
+    # unit files are rewritten in place by this run (prepare_out_dir says why)
+    rewrites = frozenset(unit_path(u) for u in source.units)
+    kept = prepare_out_dir(out, force=opts.force, resume=opts.resume, rewrites=rewrites)
     done = _convert_all(source, graph, out, opts)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)

@@ -129,6 +129,26 @@ def test_force_removes_only_what_a_run_wrote(tmp_path):
     assert second.output_kept == ["notes.txt", "table/my_edit.sql"]
 
 
+def test_force_rewrites_unit_files_in_place_and_drops_the_rest(tmp_path):
+    from migrator.batch.output import prepare_out_dir, written_files
+
+    src = _schema(tmp_path, "hr", {"t.tab": "CREATE TABLE t (id NUMBER);\nCREATE TABLE u (id NUMBER);\n"})
+    out = tmp_path / "out"
+    first = migrate(src, out, MigrateOptions(progress=False))
+    kept, gone = (next(u.output for u in first.units if u.name.endswith(x)) for x in (".t", ".u"))
+    inode = (out / kept).stat().st_ino
+    (src / "t.tab").write_text("CREATE TABLE t (id NUMBER, name VARCHAR2(10));\n")
+    # what a stopped run finds after this step: its unit file still there and still ours,
+    # the other unit's file, deploy.sql and the reports gone
+    prepare_out_dir(out, force=True, resume=False, rewrites=frozenset({kept}))
+    assert (out / kept).exists() and kept in written_files(out)
+    assert not (out / gone).exists() and not (out / "deploy.sql").exists() and not (out / "report.json").exists()
+    migrate(src, out, MigrateOptions(force=True, progress=False))
+    assert (out / kept).stat().st_ino == inode  # the same file, rewritten
+    assert "name" in (out / kept).read_text() and not (out / gone).exists()
+    assert written_files(out) >= {kept, "deploy.sql", "report.json"} and gone not in written_files(out)
+
+
 def test_rerun_without_verify_leaves_no_stale_pages(tmp_path):
     src = _schema(tmp_path, "hr", {"t.tab": "CREATE TABLE t (id NUMBER);\n"})
     out = tmp_path / "out"
