@@ -9,15 +9,12 @@ conversion stays sequential.
 
 from __future__ import annotations
 
-import ctypes
-import multiprocessing
-import os
-import signal
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 
+from migrator import forked
 from migrator.batch.static_check import StaticResult, check_sql
 from migrator.convert.context import Conversion, ConversionContext
+from migrator.forked import forked_pool
 from migrator.source.units import Unit
 
 Converter = Callable[[Unit, ConversionContext], Conversion]
@@ -45,23 +42,8 @@ def _convert_chunk(bounds: tuple[int, int]) -> list[tuple[Conversion, StaticResu
     return out
 
 
-def die_with_parent(parent: int) -> None:
-    """Worker initializer: the kernel kills this worker when its parent dies (PR_SET_PDEATHSIG),
-    so a `migrate` killed with SIGKILL leaves no converter processes behind (Linux; elsewhere the
-    executor's own shutdown is all there is)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
-
-
 def default_workers(n_units: int) -> int:
-    if n_units < MIN_UNITS_FOR_WORKERS or "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return max(1, min(os.cpu_count() or 1, 8))
+    return forked.default_workers(n_units, MIN_UNITS_FOR_WORKERS)
 
 
 def convert_in_order(
@@ -81,12 +63,7 @@ def convert_in_order(
     _STATE = (units, ctx, convert, write)
     chunks = [(i, min(i + CHUNK, len(units))) for i in range(0, len(units), CHUNK)]
     try:
-        with ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("fork"),
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        ) as pool:
+        with forked_pool(workers) as pool:
             for (start, _end), results in zip(chunks, pool.map(_convert_chunk, chunks)):
                 for offset, (conversion, static) in enumerate(results):
                     yield units[start + offset], conversion, static

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from migrator import __name__ as _pkg
+from migrator import forked
 from migrator.batch.output import (
     EXTENSIONS_FILE,
     PREAMBLE,
@@ -29,7 +30,7 @@ from migrator.batch.output import (
     write_output,
     write_recorded,
 )
-from migrator.batch.parallel import convert_in_order, default_workers, static_of
+from migrator.batch.parallel import MIN_UNITS_FOR_WORKERS, convert_in_order, default_workers, static_of
 from migrator.batch.report import (
     IssueEntry,
     RunReport,
@@ -197,8 +198,10 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     opts = opts or MigrateOptions()
     t0 = time.perf_counter()
     check_overlap(src, out)  # before anything is read or written
-    source = read_schema_dir(src, opts.schema)
-    graph = analyze_dependencies(source)
+    # the phases that handle each file or unit on its own share the conversion's processes
+    many = opts.workers if opts.workers is not None else forked.core_workers()
+    source = read_schema_dir(src, opts.schema, workers=many)
+    graph = analyze_dependencies(source, workers=many if len(source.units) >= MIN_UNITS_FOR_WORKERS else 1)
     # unit files are rewritten in place by this run (prepare_out_dir says why)
     rewrites = frozenset(unit_path(u) for u in source.units)
     kept = prepare_out_dir(out, force=opts.force, resume=opts.resume, rewrites=rewrites)

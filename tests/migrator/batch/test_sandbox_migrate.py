@@ -260,7 +260,7 @@ _POOL_AND_HANG = """
 import os, time
 from concurrent.futures import ProcessPoolExecutor
 import multiprocessing
-from migrator.batch.parallel import die_with_parent
+from migrator.forked import die_with_parent
 pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent,
                            initargs=(os.getpid(),))
 print(" ".join(str(f.result()) for f in [pool.submit(os.getpid) for _ in range(4)]), flush=True)

@@ -1,0 +1,85 @@
+"""Run a function over many items on forked worker processes, results in order.
+
+The function and the items reach the workers through fork (copy-on-write), not through pickling:
+only the results travel back, so a worker may close over anything the parent holds (the units of
+a schema, a catalog). Where fork does not exist (Windows, macOS default) everything runs in this
+process. Used by the phases of a batch that handle each file or unit on its own: splitting files
+into statements, scanning units for references, converting units.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# set in the parent just before the pool forks; read by the workers
+_JOB: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def core_workers() -> int:
+    """One process per core, at most 8 (1 where fork does not exist)."""
+    return max(1, min(os.cpu_count() or 1, 8)) if can_fork() else 1
+
+
+def default_workers(n_items: int, minimum: int) -> int:
+    """core_workers() for `minimum` items or more; below that, starting processes costs more
+    than it saves."""
+    return core_workers() if n_items >= minimum else 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Worker initializer: the kernel kills this worker when its parent dies (PR_SET_PDEATHSIG),
+    so a `migrate` killed with SIGKILL leaves no worker processes behind (Linux; elsewhere the
+    executor's own shutdown is all there is)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+@contextmanager
+def forked_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
+        yield pool
+
+
+def _run_chunk(bounds: tuple[int, int]) -> list[Any]:
+    assert _JOB is not None, "set in the parent before the pool forks"
+    fn, items = _JOB
+    return [fn(item) for item in items[bounds[0] : bounds[1]]]
+
+
+def fork_map(fn: Callable[[T], R], items: Sequence[T], workers: int, chunk: int = 32) -> list[R]:
+    """[fn(x) for x in items], on `workers` forked processes when there are more than one and
+    fork exists. fn's results must pickle; fn itself and the items need not."""
+    if workers <= 1 or len(items) <= chunk or not can_fork():
+        return [fn(item) for item in items]
+    global _JOB
+    _JOB = (fn, items)
+    bounds = [(i, min(i + chunk, len(items))) for i in range(0, len(items), chunk)]
+    try:
+        with forked_pool(min(workers, len(bounds))) as pool:
+            return [result for part in pool.map(_run_chunk, bounds) for result in part]
+    finally:
+        _JOB = None
