@@ -68,7 +68,7 @@ def _print(tree: exp.Expression) -> str:
     sql_names.quote_names(tree)
     # The tree is ours and printed once: sqlglot's default defensive deep copy before printing
     # costs as much as all our rules together.
-    return tree.sql(dialect=sql_names.OraPostgres, copy=False)
+    return sql_names.to_postgres(tree, copy=False)
 
 
 def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression | None:

@@ -305,7 +305,7 @@ def convert_text(pg_text: str, how: str, param: ParamSig, ctx: ConversionContext
     node = tag(exp.column(_PLACEHOLDER), kind)
     out = convert_node(node, how, param, ctx, env)
     operand = pg_text if _SIMPLE.fullmatch(pg_text) else f"({pg_text})"
-    return out.sql(dialect=sql_names.OraPostgres).replace(_PLACEHOLDER, operand)
+    return sql_names.to_postgres(out).replace(_PLACEHOLDER, operand)
 
 
 _SIMPLE = re.compile(r'[\w$]+|"(?:[^"]|"")+"')  # a variable or a number: no parentheses needed

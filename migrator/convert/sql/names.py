@@ -22,8 +22,6 @@ from __future__ import annotations
 import re
 
 from sqlglot import exp
-from sqlglot.dialects.postgres import Postgres
-from sqlglot.generators.postgres import PostgresGenerator
 
 from harness.quoting import quote_ident
 from migrator.source.identifiers import fold
@@ -76,13 +74,20 @@ def quote_names(tree: exp.Expression) -> None:
             call.set("this", exp.Identifier(this=name.lower(), quoted=True))
 
 
-class OraPostgres(Postgres):
-    """PostgreSQL output, except that a quoted function name keeps its case (sqlglot upper-cases
-    unqualified function names, quoted ones included: "My Func"(1) became "MY FUNC"(1))."""
-
-    class Generator(PostgresGenerator):  # what Postgres.Generator names
-        def anonymous_sql(self, expression: exp.Anonymous) -> str:
-            name = expression.this
-            if isinstance(name, exp.Identifier) and name.quoted:
-                return self.func(self.sql(expression, "this"), *expression.expressions, normalize=False)
-            return super().anonymous_sql(expression)
+def to_postgres(tree: exp.Expression, copy: bool = True) -> str:
+    """The tree printed as PostgreSQL, a quoted function name in its own case: sqlglot upper-cases
+    unqualified function names, quoted ones included ("My Func"(1) became "MY FUNC"(1)). Such a
+    call is printed as a user-defined function call, which sqlglot writes as it stands. (Not by
+    overriding the generator: the compiled sqlglot, sqlglotc, refuses Python subclasses of its
+    generators.)"""
+    if copy:
+        tree = tree.copy()
+    for call in list(tree.find_all(exp.Anonymous)):
+        name = call.this
+        if isinstance(name, exp.Identifier) and name.quoted:
+            verbatim = exp.UserDefinedFunction(this=name, expressions=list(call.expressions), wrapped=True)
+            if call is tree:
+                tree = verbatim
+            else:
+                call.replace(verbatim)
+    return tree.sql(dialect="postgres", copy=False)
