@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from tqdm import tqdm
 
 from migrator import __name__ as _pkg
 from migrator import forked
@@ -131,7 +130,7 @@ def _convert_units(source: SourceSet, graph: DependencyGraph, out: Path, opts: M
     # every unit file in the manifest at once, before any is written (not one re-read per file)
     record_written(out, [unit_path(by_id[uid]) for uid in graph.order])
     with journal:
-        for uid in tqdm(graph.order, desc="converting", unit="unit", disable=not show):
+        for uid in _progress(graph.order, show, desc="converting", unit="unit"):
             unit = by_id[uid]
             path = unit_path(unit)
             if uid in resumed:
@@ -144,6 +143,16 @@ def _convert_units(source: SourceSet, graph: DependencyGraph, out: Path, opts: M
                 journal.append(unit, digests[uid], conversion)
             done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
+
+
+def _progress(items: list[str], show: bool, **bar) -> Iterable[str]:
+    """A progress bar over items when one is shown (tqdm is imported only then: 25-80 ms of a
+    run that shows none)."""
+    if not show:
+        return items
+    from tqdm import tqdm
+
+    return tqdm(items, **bar)
 
 
 def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | None, SandboxSummary]:
@@ -292,6 +301,8 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions, m
     )
     outputs = {d.unit.id: d.conversion.output for d in done}
     deps = {d.unit.id: d.deps for d in done}
+    from tqdm import tqdm
+
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     with tqdm(total=len(done), desc="judging/repairing", unit="unit", disable=not show) as bar:
         episodes, model_error = run_plsql_agent([d.unit for d in done], outputs, deps, preamble, write, req, out, bar)
