@@ -16,6 +16,7 @@ redesign. A member of a converted package that is not in the table is reported a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -234,6 +235,13 @@ EXCEPTIONS: dict[tuple[str, str], int] = {
 }
 
 
+# Text that could hold a supplied name (a superset: strings and comments match too).
+_MAYBE_SUPPLIED = re.compile(
+    "|".join([*(re.escape(p) for p in PREFIXES), *(rf"\b{n}\b" for n in sorted(NAMES | SUPPLIED_TYPES))]),
+    re.IGNORECASE,
+)
+
+
 def is_supplied(name: str) -> bool:
     """Does a (package or type) name belong to Oracle's supplied packages?"""
     upper = name.upper()
@@ -320,6 +328,8 @@ def redesign_marker(ref: Ref, original: str = "") -> str:
 
 def references(text: str, user_object: Callable[[str], bool] = lambda name: False) -> list[Ref]:
     """Every reference to a supplied package in a unit's code (never in comments or strings)."""
+    if not _MAYBE_SUPPLIED.search(text):  # most units name none: no token walk for them
+        return []
     toks = [t for t in code_tokens(text) if t.kind != "comment"]
     lines = LineIndex(text)
     out: list[Ref] = []

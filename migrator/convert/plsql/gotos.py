@@ -51,6 +51,8 @@ def gotos_in(node, found: set[str]) -> None:
 def regions(body: list) -> list[Region]:
     """The blocks to wrap in this statement list, outermost only and in order (a region inside
     another is found again when the wrapped statements are emitted)."""
+    if not any(getattr(st, "label", None) for st in body):  # no GOTO can land in this list
+        return []
     jumps: list[set[str]] = []
     for st in body:
         found: set[str] = set()
