@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
 import re
 from pathlib import Path
 from typing import TextIO
@@ -106,16 +107,22 @@ def prepare_out_dir(out: Path, *, force: bool, resume: bool, rewrites: frozenset
         (out / STATE_DIR / rel).unlink(missing_ok=True)
     # the files left to be rewritten stay in the manifest (a run stopped before rewriting them
     # must not leave a file of ours that a later --force would not remove)
-    kept_ours = sorted(rel for rel in previous & rewrites if (out / rel).is_file())
+    present = _files_under(out)
+    kept_ours = sorted(previous & rewrites & present)
     record_written(out, kept_ours)
-    ours = set(kept_ours)
-    return sorted(
-        rel
-        for p in out.rglob("*")
-        if (p.is_file() or p.is_symlink())
-        and STATE_DIR not in p.relative_to(out).parts
-        and (rel := p.relative_to(out).as_posix()) not in ours
-    )
+    return sorted(present - set(kept_ours))
+
+
+def _files_under(out: Path) -> set[str]:
+    """OUT-relative paths of the files and symbolic links under OUT, state folders left out
+    (one directory listing per folder: no system call per file)."""
+    found: set[str] = set()
+    for folder, dirs, files in os.walk(out):
+        rel = Path(folder).relative_to(out)
+        dirs[:] = [d for d in dirs if d != STATE_DIR]
+        links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]  # listed, never entered
+        found.update((rel / name).as_posix() for name in (*files, *links))
+    return found
 
 
 def _inside(out: Path, rel: str) -> Path | None:
