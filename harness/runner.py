@@ -10,6 +10,7 @@ and the scenario's remaining steps are skipped.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -136,35 +137,50 @@ def run_scenario(
     return run
 
 
+def _clone_run_drop(
+    engine: PostgresEngine, template: str, scenario: Scenario, step_timeout_ms: int, probe: ProbeReader | None
+) -> ScenarioRun:
+    t0 = time.perf_counter()
+    db = _clone(engine, template)
+    try:
+        run = _run_in(engine, db, scenario, step_timeout_ms, None, probe)
+    finally:
+        _drop(engine, db)
+    run.seconds = time.perf_counter() - t0
+    return run
+
+
 def iter_runs(
     engine: PostgresEngine,
     template: str,
     scenarios: list[Scenario],
     *,
     step_timeout_ms: int = 5000,
-    ahead: int = 2,
+    parallel: int = 2,
     probe: ProbeReader | None = None,
 ) -> Iterator[ScenarioRun]:
-    """Run every scenario in its own clone, pipelined: the next clones are created (and used ones
-    dropped) by a background thread while the current scenario runs, so the server's copy work
-    overlaps the client's. Isolation is unchanged: one fresh clone per scenario. `seconds` of a
-    run is the wall time the pipeline spent on it (waiting for its clone, then its steps)."""
+    """Run every scenario in its own clone, `parallel` at a time, results yielded in order.
+
+    A run spends its time waiting on the server (the client only sends steps and reads what comes
+    back), so `parallel` sessions keep that many server cores busy; a further thread clones the
+    next template copy meanwhile. Isolation is unchanged: one fresh clone per scenario, each
+    session on its own database. `seconds` of a run is its own wall time (clone, steps, drop)."""
     if not scenarios:
         return
-    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="clone") as pool:
-        pending = [pool.submit(_clone, engine, template) for _ in scenarios[:ahead]]
+    window = max(1, parallel) + 1  # runs in flight: `parallel` running steps, one cloning
+    with ThreadPoolExecutor(max_workers=window, thread_name_prefix="scenario") as pool:
+        todo = iter(scenarios)
+        pending = [
+            pool.submit(_clone_run_drop, engine, template, s, step_timeout_ms, probe)
+            for s in itertools.islice(todo, window)
+        ]
         try:
-            for i, scenario in enumerate(scenarios):
-                t0 = time.perf_counter()
-                db = pending.pop(0).result()
-                if i + ahead < len(scenarios):
-                    pending.append(pool.submit(_clone, engine, template))
-                try:
-                    run = _run_in(engine, db, scenario, step_timeout_ms, None, probe)
-                finally:
-                    pool.submit(_drop, engine, db)
-                run.seconds = time.perf_counter() - t0
+            while pending:
+                run = pending.pop(0).result()
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending.append(pool.submit(_clone_run_drop, engine, template, nxt, step_timeout_ms, probe))
                 yield run
-        finally:  # stopped early (error, generator closed): never leave clones behind on a DSN server
-            for future in pending:
-                pool.submit(_drop, engine, future.result())
+        finally:  # stopped early (error, generator closed): runs not started never start; the
+            for future in pending:  # running ones drop their own clones before the pool closes
+                future.cancel()
