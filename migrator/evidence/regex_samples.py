@@ -17,6 +17,14 @@ except ImportError:  # pragma: no cover
     import sre_parse
 
 _META = re.compile(r"[\[\].+*?^$\\(){}|]")
+# POSIX classes inside a bracket expression (Oracle's `[[:digit:]]`), which Python's parser
+# would read as the characters `[`, `:`, `d`...: each becomes the same set in Python's syntax.
+_POSIX = {
+    "alpha": "A-Za-z", "digit": "0-9", "alnum": "0-9A-Za-z", "upper": "A-Z", "lower": "a-z",
+    "space": r" \t\n\r\f\v", "blank": r" \t", "punct": r"!-/:-@\[-`{-~", "xdigit": "0-9A-Fa-f",
+    "cntrl": r"\x00-\x1f\x7f", "print": r" -~", "graph": r"!-~",
+}  # fmt: skip
+_POSIX_CLASS = re.compile(r"\[:(" + "|".join(_POSIX) + r"):\]")
 _CATEGORY = {"CATEGORY_DIGIT": "1", "CATEGORY_SPACE": " ", "CATEGORY_WORD": "a",
              "CATEGORY_NOT_DIGIT": "a", "CATEGORY_NOT_SPACE": "a", "CATEGORY_NOT_WORD": "-"}  # fmt: skip
 
@@ -25,6 +33,7 @@ def samples(pattern: str) -> list[str]:
     """Up to two strings `pattern` matches: `.` as a newline, and `.` as a letter."""
     if not _META.search(pattern) or len(pattern) > 200:
         return []
+    pattern = _POSIX_CLASS.sub(lambda m: _POSIX[m.group(1)], pattern)
     try:
         tree = sre_parse.parse(pattern)
         out = [_build(tree, "\n"), _build(tree, "x")]
