@@ -92,3 +92,24 @@ def test_synthesized_correct_is_never_wrong_by_the_hand_written_evidence(synthes
     assert len(correct) >= 10
     assert [u for u in correct if by_hand[u] == "wrong"] == []
     assert all(u.category != "wrong" for u in synth.units)  # the port is this very output
+
+
+def test_no_step_keeps_an_answer_oracle_cannot_give(pg_engine, tmp_path):
+    """A width of 99,999,999 is a fine boundary value for a NUMBER(8), but LPAD to it returns
+    100 MB in PostgreSQL where Oracle raises: such a step is never kept (it once put 100 MB into
+    hr_payroll's transcript)."""
+    from migrator.evidence.synth import ORACLE_MAX_TEXT
+
+    src = tmp_path / "pad"
+    src.mkdir()
+    (src / "pad_to.fnc").write_text(
+        "CREATE OR REPLACE FUNCTION pad_to(p_amount IN NUMBER, p_width IN PLS_INTEGER DEFAULT 14) RETURN VARCHAR2 IS\n"
+        "BEGIN\n  RETURN LPAD(TO_CHAR(NVL(p_amount, 0)), p_width, ' ');\nEND;\n/\n"
+    )
+    result = synthesize(src, SynthOptions(engine=pg_engine.admin_dsn(), progress=False))
+    path = tmp_path / "s.yaml"
+    dump_scenarios(result.scenarios, path)
+    assert path.stat().st_size < 100_000
+    calls = [st.postgres for sc in result.scenarios.scenarios for st in sc.steps]
+    assert calls and not any("p_width => 99999999" in c for c in calls)
+    assert ORACLE_MAX_TEXT == 32767
