@@ -89,3 +89,19 @@ def test_a_view_is_also_read_with_one_parents_details_detached():
     assert len(cands) == 2 and cands[1].keep
     assert cands[1].setup[0].postgres == "UPDATE employees SET department_id = NULL WHERE department_id = 10"
     assert literal(Decimal("10"), "number").oracle == "10"
+
+
+def test_a_function_reading_a_random_source_is_compared_by_whether_it_answers():
+    from migrator.evidence.steps import nondeterministic
+
+    p = ParamInfo("p_low", "IN", "NUMBER", "number", None, False)
+    pick = Target("function", ("u",), "rnd.pick", "rnd", "pick", [p], returns="NUMBER", return_family="number")
+    pick.deep_words = {"dbms_random", "dbms_random.value", "trunc"}
+    plain = Target("function", ("u",), "twice", "app", "twice", [p], returns="NUMBER", return_family="number")
+    plain.deep_words = {"p_low"}
+    assert nondeterministic(pick) and not nondeterministic(plain)
+    values = {"p_low": literal(1, "number")}
+    step = call_step("call_1", pick, values, [], named=True)
+    assert step.oracle == "SELECT CASE WHEN rnd.pick(p_low => 1) IS NULL THEN 'null' ELSE 'value' END FROM dual"
+    assert "CASE WHEN" in step.postgres and "rnd.pick(p_low => 1)" in step.postgres
+    assert call_step("call_1", plain, values, [], named=True).oracle == "SELECT twice(p_low => 1) FROM dual"
