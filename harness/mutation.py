@@ -28,6 +28,9 @@ class Mutant:
     operator: str  # constant | comparison | handler | notice | order_by
     description: str
     text: str
+    # why no input can tell this mutant from the original (counted apart, never as caught or
+    # survived); empty when it may differ
+    equivalent: str = ""
 
 
 def tokens(text: str, base: int = 0) -> list[Tok]:
@@ -58,11 +61,58 @@ def _constants(text: str, toks: list[Tok]) -> Iterator[Mutant]:
             yield Mutant("constant", f"{t.text} -> {t.text}+1 at {t.start}", _replace(text, t, f"({t.text} + 1)"))
 
 
+# Tokens that bind less tightly than a comparison (or end the expression): a NULL literal
+# between one of them and the operator is that operand entire, not part of `NULL || x`.
+_BEFORE_OPERAND = {"(", ",", ";", "WHERE", "AND", "OR", "NOT", "WHEN", "IF", "ELSIF", "THEN", "ELSE", "HAVING",
+                   "ON", "SELECT", "RETURN", "WHILE", "CASE", "UNTIL"}  # fmt: skip
+_AFTER_OPERAND = {")", ",", ";", "AND", "OR", "NOT", "THEN", "ELSE", "END", "WHEN", "LOOP", "IS", "ISNULL",
+                  "NOTNULL", "FROM", "INTO", "ORDER", "GROUP", "HAVING", "LIMIT", "UNION", "AS"}  # fmt: skip
+NULL_COMPARISON = (
+    "a comparison with the NULL literal is NULL whatever the other operand (the built-in comparison "
+    "operators are strict; transform_null_equals is off): another comparison with it is NULL too"
+)
+
+
+# Where a condition starts: the `=` found after one of these (at the same depth) compares;
+# after SET, or at the start of a statement, it may assign (`SET x = NULL`, PL/pgSQL's `x = 1;`).
+_CONDITION_START = {"WHERE", "AND", "OR", "NOT", "WHEN", "IF", "ELSIF", "ON", "HAVING", "RETURN", "WHILE", "UNTIL",
+                    "SELECT", "(", ","}  # fmt: skip
+_NOT_A_CONDITION = {"SET", ";", "BEGIN", "THEN", "LOOP", "ELSE", "DECLARE", "DEFAULT"}
+
+
+def _in_condition(toks: list[Tok], i: int) -> bool:
+    depth = 0
+    for k in range(i - 1, -1, -1):
+        text = toks[k].text.upper()
+        if text == ")":
+            depth += 1
+        elif text == "(" and depth:
+            depth -= 1
+        elif depth == 0 and text in _NOT_A_CONDITION:
+            return False
+        elif depth == 0 and text in _CONDITION_START:
+            # an argument list `f(a, b = NULL)` or an UPDATE's `SET a = 1, b = NULL`: look further
+            if text == "," or (text == "(" and k and toks[k - 1].name not in ("ASCII_40", "ASCII_44")):
+                continue
+            return True
+    return False
+
+
+def _null_operand(toks: list[Tok], i: int) -> bool:
+    """Whether one operand of the comparison at toks[i] is the bare NULL literal, in a condition."""
+    right = i + 1 < len(toks) and toks[i + 1].name == "NULL_P"
+    right = right and (toks[i + 2].text.upper() if i + 2 < len(toks) else ";") in _AFTER_OPERAND
+    left = i >= 1 and toks[i - 1].name == "NULL_P"
+    left = left and (toks[i - 2].text.upper() if i >= 2 else ";") in _BEFORE_OPERAND
+    return (right or left) and _in_condition(toks, i)
+
+
 def _comparisons(text: str, toks: list[Tok]) -> Iterator[Mutant]:
-    for t in toks:
+    for i, t in enumerate(toks):
         op = _COMPARISON_NAMES.get(t.name) or (t.text if t.name == "ASCII_61" else None)
         if op and op in _SWAPS:
-            yield Mutant("comparison", f"{op} -> {_SWAPS[op]} at {t.start}", _replace(text, t, _SWAPS[op]))
+            yield Mutant("comparison", f"{op} -> {_SWAPS[op]} at {t.start}", _replace(text, t, _SWAPS[op]),
+                         NULL_COMPARISON if _null_operand(toks, i) else "")  # fmt: skip
 
 
 def _handlers(text: str, toks: list[Tok]) -> Iterator[Mutant]:
