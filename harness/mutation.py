@@ -51,6 +51,7 @@ def _replace(text: str, tok: Tok, new: str) -> str:
     return text[: tok.start] + new + text[tok.end :]
 
 
+_COMPARISON_TOKENS = {"ASCII_60", "ASCII_62", "LESS_EQUALS", "GREATER_EQUALS", "NOT_EQUALS", "ASCII_61"}
 _SWAPS = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "=": "<>", "<>": "="}
 _COMPARISON_NAMES = {"ASCII_60": "<", "ASCII_62": ">", "LESS_EQUALS": "<=", "GREATER_EQUALS": ">=", "NOT_EQUALS": "<>"}
 
@@ -98,10 +99,24 @@ def _in_condition(toks: list[Tok], i: int) -> bool:
     return False
 
 
+def _after_null(toks: list[Tok], k: int) -> int:
+    """The index after the NULL literal at toks[k] and its cast to a one-word type, if any
+    (`NULL::numeric`, `NULL::varchar(40)`: still NULL)."""
+    k += 1
+    if k + 1 < len(toks) and toks[k].name == "TYPECAST":
+        k += 2
+        if k < len(toks) and toks[k].text == "(":
+            while k < len(toks) and toks[k].text != ")":
+                k += 1
+            k += 1
+    return k
+
+
 def _null_operand(toks: list[Tok], i: int) -> bool:
     """Whether one operand of the comparison at toks[i] is the bare NULL literal, in a condition."""
     right = i + 1 < len(toks) and toks[i + 1].name == "NULL_P"
-    right = right and (toks[i + 2].text.upper() if i + 2 < len(toks) else ";") in _AFTER_OPERAND
+    after = _after_null(toks, i + 1)
+    right = right and (toks[after].text.upper() if after < len(toks) else ";") in _AFTER_OPERAND
     left = i >= 1 and toks[i - 1].name == "NULL_P"
     left = left and (toks[i - 2].text.upper() if i >= 2 else ";") in _BEFORE_OPERAND
     return (right or left) and _in_condition(toks, i)
@@ -159,7 +174,8 @@ def _order_by(text: str, toks: list[Tok]) -> Iterator[Mutant]:
                 depth -= 1
             elif depth == 0 and (
                 n in ("ASCII_44", "ASCII_59", "LIMIT", "OFFSET", "FETCH", "ASC", "DESC", "NULLS_P", "NULLS_LA")
-                or n in ("FOR", "INTO", "LOOP")
+                or n in ("FOR", "INTO")
+                or toks[k].text.upper() == "LOOP"  # PL/pgSQL's FOR ... IN query LOOP: an identifier to the scanner
             ):
                 break
             k += 1
@@ -171,7 +187,45 @@ def _order_by(text: str, toks: list[Tok]) -> Iterator[Mutant]:
             new = _replace(text, toks[k], "DESC")
         else:
             new = text[: last.end] + " DESC" + text[last.end :]
-        yield Mutant("order_by", f"ORDER BY at {t.start} reversed", new)
+        yield Mutant("order_by", f"ORDER BY at {t.start} reversed", new, NO_ROWS if _no_rows(toks, i) else "")
+
+
+NO_ROWS = (
+    "the query's WHERE is a conjunction with a comparison with the NULL literal (never true): it returns "
+    "no rows, in any order"
+)
+
+
+def _no_rows(toks: list[Tok], i: int) -> bool:
+    """Whether the query whose ORDER BY is at toks[i] has a WHERE, at its own level, that ANDs a
+    comparison with the bare NULL literal and has no OR (e.g. a view made only for its row type)."""
+    depth, k = 0, i - 1
+    while k >= 0:
+        text = toks[k].text.upper()
+        if text == ")":
+            depth += 1
+        elif text == "(":
+            if depth == 0:
+                return False
+            depth -= 1
+        elif depth == 0 and text in (";", "UNION", "INTERSECT", "EXCEPT", "FROM", "SELECT"):
+            return False
+        elif depth == 0 and text == "WHERE":
+            break
+        k -= 1
+    if k < 0:
+        return False
+    found = False
+    depth = 0
+    for j in range(k + 1, i):
+        text = toks[j].text.upper()
+        if text in ("(", ")"):
+            depth += 1 if text == "(" else -1
+        elif depth == 0 and text == "OR":
+            return False
+        elif depth == 0 and toks[j].name in _COMPARISON_TOKENS and _null_operand(toks, j):
+            found = True
+    return found
 
 
 OPERATORS = (_constants, _comparisons, _handlers, _notices, _order_by)

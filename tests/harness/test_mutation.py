@@ -40,7 +40,7 @@ def test_only_comparisons_with_a_bare_null_are_equivalent():
     "text",
     [
         "SELECT 1 WHERE s = NULL || 'x' OR t < NULL + 1;",  # the NULL is part of an operand, not all of it
-        "SELECT 1 WHERE s = NULL::int;",  # (a cast is left to be run, not reasoned about)
+        "SELECT 1 WHERE s = NULL::int + 1;",
     ],
 )
 def test_a_null_inside_an_operand_is_never_claimed(text):
@@ -70,3 +70,35 @@ def test_claimed_equivalents_behave_the_same_and_the_others_do_not(pg_dsn):
     original = results(FUNCTION)
     for m in _comparison_mutants(FUNCTION):
         assert (results(m.text) == original) == bool(m.equivalent), m.description
+
+
+def test_a_cast_null_is_null_too_and_a_query_it_filters_has_no_rows_to_order(pg_dsn):
+    """A view made for its row type only (`WHERE k = NULL::numeric`): its comparison and its
+    ORDER BY are equivalent mutants; the same view filtered by a value is not."""
+    never = "CREATE VIEW v AS SELECT a, b FROM t WHERE a = NULL::numeric AND b >= 0 ORDER BY b DESC;"
+    some = "CREATE VIEW v AS SELECT a, b FROM t WHERE a = 1 AND b >= 0 ORDER BY b DESC;"
+    either = "CREATE VIEW v AS SELECT a, b FROM t WHERE a = NULL OR b >= 0 ORDER BY b DESC;"
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE t (a numeric, b numeric); INSERT INTO t VALUES (1, 1), (1, 2), (NULL, 3)")
+
+        def rows(text: str) -> list:
+            conn.execute("DROP VIEW IF EXISTS v")
+            conn.execute(text)
+            return conn.execute("SELECT * FROM v").fetchall()
+
+        for text, claimed in ((never, True), (some, False), (either, False)):
+            original = rows(text)
+            for m in mutants(text, per_operator=99):
+                if m.description.startswith(("= ", "ORDER")):
+                    # the comparison with NULL is equivalent in `either` too; its ORDER BY is not
+                    assert bool(m.equivalent) == (claimed or (text == either and m.operator == "comparison"))
+                    if m.equivalent:
+                        assert rows(m.text) == original, (text, m.description)
+            if not claimed:
+                assert any(rows(m.text) != original for m in mutants(text) if m.operator == "order_by")
+
+
+def test_the_sort_of_a_for_loop_query_is_reversed_before_loop():
+    text = "CREATE FUNCTION h() RETURNS void LANGUAGE plpgsql AS $$ BEGIN FOR r IN SELECT x FROM t ORDER BY x LOOP y := r.x; END LOOP; END $$;"
+    (m,) = [m for m in mutants(text) if m.operator == "order_by"]
+    assert "ORDER BY x DESC LOOP y := r.x;" in m.text
