@@ -55,6 +55,10 @@ def routine_candidates(
     plans: list[tuple[dict[str, Value], bool, list[Statement], bool]] = [
         (values, named, [], keep) for values, named, keep in calls if keep
     ]
+    # the hierarchy flattened, with the typical call and without its defaulted parameters (a
+    # walk from every root when the root is left out): tried first and kept, as a call form is
+    forms = [values for values, _named, keep in calls[:2] if keep]
+    plans += [(values, True, [s], True) for s in _flattened(target, data) for values in forms]
     if target.writes:  # the typical call made twice: the second finds what the first wrote (a duplicate)
         first = call_step("again", target, base, pg_args, named=True)
         plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
@@ -162,6 +166,20 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
             out.append(
                 Statement(oracle=f"DELETE FROM {oracle_ident(table)}", postgres=f"DELETE FROM {quote_ident(table)}")
             )
+    return out
+
+
+def _flattened(target: Target, data: DataView) -> list[Statement]:
+    """A hierarchy flattened: a column the code names that refers to its own table's key (a
+    manager, a parent category) set NULL in every row, so that every row is a root. A tree walk
+    from the roots (START WITH manager_id IS NULL) then meets several, and the order it visits
+    them in (ORDER SIBLINGS BY last_name) shows in what it prints or returns; with one root it
+    cannot."""
+    out = []
+    for table in sorted(target.reads):
+        for cols, parent, _pcols in data.foreign.get(table, []):
+            if parent == table and len(cols) == 1 and cols[0] in target.deep_words:
+                out.append(_set(table, {cols[0]: NULL}))
     return out
 
 

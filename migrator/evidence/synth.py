@@ -39,6 +39,7 @@ from migrator.batch.parallel import convert_in_order, default_workers
 from migrator.batch.sandboxing import open_engine
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
 from migrator.evidence.candidates import (
+    Candidate,
     as_scenarios,
     call_signature,
     neighbours,
@@ -48,7 +49,7 @@ from migrator.evidence.candidates import (
     view_candidates,
 )
 from migrator.evidence.catalog_reads import pg_routine_args, read_tables
-from migrator.evidence.steps import table_check
+from migrator.evidence.steps import call_step, table_check
 from migrator.evidence.targets import Target, family, find_targets
 from migrator.source.dependencies import analyze_dependencies
 from migrator.source.reader import read_schema_dir
@@ -186,6 +187,7 @@ class _Session:
                 offset += ROUND
             self._near(targets, state, bar, offset)
             self._sweep(targets, pool, state, bar, offset + 10 * ROUND)
+            self._defaults(targets, pool, state, bar, offset + 11 * ROUND)
         out: list[Scenario] = []
         for t in targets:
             sel = state[id(t)]
@@ -234,24 +236,77 @@ class _Session:
 
     def _sweep(self, targets: list[Target], pool: dict, state: dict, bar, offset: int) -> None:
         """Last, for routines that only read (their steps share one database copy, so more steps
-        cost little): the candidates not tried yet and the calls one parameter away from each
-        kept call, all in one more run, a step kept where it answers differently. Coverage is
-        blind to a boundary inside one expression (`p_score < 100`) and to a parameter that
-        matters only with another one set (a status when no termination date is given)."""
+        cost little): calls one parameter away from each kept call, all in one more run, a step
+        kept where it answers differently. Coverage is blind to a boundary inside one expression
+        (`p_score < 100`) and to a parameter that matters only with another one set (a status
+        when no termination date is given): the calls that change another parameter than the
+        one a kept call already changed from the typical call come first, round-robin over the
+        kept calls, then the candidates not tried yet and the other neighbours."""
         batch = []
         for t in targets:
             sel = state[id(t)]
             if t.kind not in ("function", "procedure") or t.mutates or t.key not in self.routine:
                 continue
             seen = {call_signature(c.values, c.setup) for c in sel.tried_cands if c.values is not None}
-            rest = [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
+            calls = [c for c in sel.kept if c.values is not None and not c.setup]
+            base = _base(pool[id(t)])
+            rest: list[Candidate] = []
             options = routine_options(t, self.data)
-            for c in [c for c in sel.kept if c.values is not None and not c.setup]:
-                rest += neighbours(t, c, options, self.routine[t.key][1], seen, 2000 + len(rest))
+            focused: list[list] = []
+            for c in calls:
+                assert c.values is not None
+                changed = {k for k, v in c.values.items() if k in base and v.oracle != base[k].oracle}
+                if changed:
+                    others = {k: v for k, v in options.items() if k not in changed}
+                    focused.append(neighbours(t, c, others, self.routine[t.key][1], seen, 10000 + 1000 * len(focused)))
+            depth = max((len(f) for f in focused), default=0)
+            rest += [f[k] for k in range(depth) for f in focused if k < len(f)]
+            rest += [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
+            for c in calls:
+                rest += neighbours(t, c, options, self.routine[t.key][1], seen, 5000 + len(rest))
             rest = rest[: 2 * self.opts.budget_steps]
             if rest:
                 bar.total += len(rest)
                 batch.append((t, rest))
+        if batch:
+            self._run_round(batch, state, bar, offset)
+
+    def _defaults(self, targets: list[Target], pool: dict, state: dict, bar, offset: int) -> None:
+        """After the sweep: a kept call that passes defaulted parameters and changes another one
+        from the typical call is also made without them, and that form is kept whatever it
+        answers: a default (`DEFAULT 0`) shows only in a call that leaves it out and gets to
+        where it is used (the department with a leaver). Up to a quarter of the budget per
+        routine that only reads; a routine that writes (a database copy each) gets it for its
+        kept call that executed the most."""
+        batch = []
+        for t in targets:
+            defaulted = {p.name for p in t.params if p.has_default}
+            base = _base(pool.get(id(t), []))
+            if t.kind not in ("function", "procedure") or t.key not in self.routine or not defaulted or not base:
+                continue
+            sel = state[id(t)]
+            calls = [c for c in sel.kept if c.values is not None and not c.setup]
+            fit = [c for c in calls if defaulted & set(c.values)
+                   and any(c.values[k].oracle != v.oracle for k, v in base.items() if k not in defaulted)]  # fmt: skip
+            # the calls that executed the most first, then those whose inputs come from the data
+            fit.sort(key=lambda c: (-sel.score.get(id(c), 0), -sum(v.source == "data" for v in c.values.values())))
+            out: list[Candidate] = []
+            have = {call_signature(c.values, c.setup) for c in calls}
+            for c in fit:
+                if len(out) >= (1 if t.mutates else self.opts.budget_steps // 4):
+                    break
+                values = {k: v for k, v in c.values.items() if k not in defaulted}
+                sig = call_signature(values, [])
+                if sig in have:
+                    continue
+                have.add(sig)
+                n = 4000 + len(out)
+                step = call_step(f"call_{n}", t, values, self.routine[t.key][1], named=True)
+                checks = [table_check(f"after_{n}_{w}", w) for w in sorted(t.writes)]
+                out.append(Candidate(step, checks, [], True, values))
+            if out:
+                bar.total += len(out)
+                batch.append((t, out))
         if batch:
             self._run_round(batch, state, bar, offset)
 
@@ -337,6 +392,11 @@ def _outcome(observed, shared: bool):
     return (
         (rows, tuple(observed.notices), observed.sqlstate) if shared else (tuple(observed.notices), observed.sqlstate)
     )
+
+
+def _base(pool: list[Candidate]) -> dict:
+    """The typical call's values (the first candidate of a routine), or {}."""
+    return dict(pool[0].values) if pool and pool[0].values is not None else {}
 
 
 def _scenario_id(t: Target) -> str:
