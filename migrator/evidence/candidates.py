@@ -46,7 +46,8 @@ def routine_candidates(
         calls.append(({k: v for k, v in base.items() if k not in defaulted}, True, True))
     if len(inputs) > 1 and not defaulted:
         calls.append((base, False, True))
-    calls += [(v, True, True) for v in _input_classes(inputs, options, base)]
+    numbers = [v for v in target.literals if isinstance(v, Decimal)]
+    calls += [(v, True, True) for v in _input_classes(inputs, options, base, numbers)]
     depth = max((len(v) for v in options.values()), default=1)
     for k in range(1, depth):  # one parameter at a time, round-robin
         for name, vals in options.items():
@@ -119,7 +120,8 @@ def call_signature(values: dict[str, Value], setup: list[Statement]) -> tuple:
     return tuple(sorted((k, v.oracle) for k, v in values.items())), tuple(st.postgres for st in setup)
 
 
-def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Value]) -> list[dict[str, Value]]:
+def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Value],
+                   target_numbers: Sequence = ()) -> list[dict[str, Value]]:  # fmt: skip
     """The base call with one parameter NULL, with a text parameter holding a number (where
     Oracle's implicit conversions and '' = NULL meet the converted code), and with each of the
     first values the body compares that parameter's kind with (a CASE inside one SQL statement
@@ -133,7 +135,11 @@ def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Valu
             if digits.oracle != base[p.name].oracle:
                 out.append({**base, p.name: digits})
         compared = [v for v in options[p.name] if v.source == "literal" and v.oracle != base[p.name].oracle]
-        out += [{**base, p.name: v} for v in compared[:3]]
+        # the numbers the body itself writes first (`p_days < 30` differs from `< 31` at 30
+        # only), then their neighbours
+        exact = {literal(n, "number").oracle for n in target_numbers}
+        compared = [v for v in compared if v.oracle in exact][:3] + [v for v in compared if v.oracle not in exact]
+        out += [{**base, p.name: v} for v in compared[: 4 if p.family == "number" else 3]]
     return out
 
 
@@ -433,7 +439,9 @@ def _fresh_key(rows, key, fam) -> Value:
 
 def _literal_values(target: Target, fam: str) -> list[Value]:
     if fam == "number":  # RAISE_APPLICATION_ERROR codes are not values the code compares
-        return [literal(v, fam) for v in target.literals if not isinstance(v, str) and not -20999 <= v <= -20000]
+        # each with its neighbours, which sit on the other side of a `<=` or `>` (0 and 1 for `<= 0`)
+        numbers = [v for v in target.literals if not isinstance(v, str) and not -20999 <= v <= -20000]
+        return _unique_values([literal(x, fam) for v in numbers for x in (v, v + 1, v - 1)])
     if fam == "text":
         return [literal(v, fam) for v in target.literals if isinstance(v, str) and len(v) <= 40]
     return []
@@ -496,7 +504,16 @@ def view_candidates(target: Target, data: DataView | None = None) -> list[Candid
             setup = Statement(oracle=f"UPDATE {oracle_ident(child)} SET {oracle_ident(col)} = NULL WHERE {oracle_ident(col)} = {key.oracle}",
                               postgres=f"UPDATE {quote_ident(child)} SET {quote_ident(col)} = NULL WHERE {quote_ident(col)} = {key.pg}")  # fmt: skip
             out.append(Candidate(view_step(f"rows_without_{child}_{len(out)}", target), setup=[setup], keep=True))
-    return out[:4]
+    out = out[:4]
+    # a column the view reads through NVL / COALESCE set NULL in every row: the replacement shows
+    # (a refused change, NOT NULL, drops the candidate)
+    for table in sorted(target.reads):
+        keys = set(data.keys.get(table, []))
+        for col in sorted(target.defaulted & set(data.columns.get(table, [])) - keys):
+            if len(out) < 7:
+                out.append(Candidate(view_step(f"rows_{table}_{col}_null", target), setup=[_set(table, {col: NULL})],
+                                     keep=True))  # fmt: skip
+    return out
 
 
 def as_scenarios(

@@ -141,6 +141,8 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
         named = _statements(param, target, data) + _table_names(target, data)
     out = named[:1] + typical + [NULL] + missing + shared + named[1:]
     out += [_tag(v, "literal") for v in _from_literals(target.literals, fam)]
+    if fam == "text":
+        out += [_tag(v, "literal") for v in _lengths(target, existing) + _numeric_texts(target)]
     out += [_tag(literal(v, fam), "data") for v in existing[1:6]]
     out += [_tag(v, "literal") for v in _from_literals(target.callee_literals, fam)]
     if column is None and fam == "date":  # a date the code looks up (a holiday): the dates of the tables it reads
@@ -158,6 +160,31 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
             seen.add(v.oracle)
             unique.append(v)
     return unique
+
+
+def _lengths(target: Target, existing: list) -> list[Value]:
+    """For code that measures a text (LENGTH): texts exactly as long as each number the body
+    writes, and one longer (`LENGTH(p) <= 8` differs from `<= 9` at 9 characters only), made
+    from the first existing value (or letters) repeated."""
+    if not {"length", "lengthb", "lengthc"} & target.words:
+        return []
+    seed = next((v for v in existing if isinstance(v, str) and v.strip()), "ABCDEFGHIJ")
+    sizes = _unique([int(n) + k for n in target.literals if isinstance(n, Decimal) and n == int(n)
+                     and 1 <= n <= 64 for k in (0, 1)])  # fmt: skip
+    return [literal((seed * (n // len(seed) + 1))[:n], "text") for n in sizes[:6]]
+
+
+def _numeric_texts(target: Target) -> list[Value]:
+    """For code that reads a number from a text (TO_NUMBER): numbers written the ways a file
+    or a user writes them — a decimal point, a decimal comma, thousands separators, a sign —
+    where NLS settings and format models decide the value."""
+    if "to_number" not in target.words:
+        return []
+    return [literal(v, "text") for v in ("1234.5", "1,5", "1.234,56", "-12,00", "1,234.56")]
+
+
+def _unique(values: list) -> list:
+    return list(dict.fromkeys(values))
 
 
 _DYNAMIC = {"execute", "dbms_sql", "dbms_assert"}
