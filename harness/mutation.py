@@ -56,10 +56,39 @@ _SWAPS = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "=": "<>", "<>": "="}
 _COMPARISON_NAMES = {"ASCII_60": "<", "ASCII_62": ">", "LESS_EQUALS": "<=", "GREATER_EQUALS": ">=", "NOT_EQUALS": "<>"}
 
 
+SUBSTR_START = (
+    "SUBSTR counts a start position of 0 as 1 (Oracle's rule, which oracompat.substr implements): "
+    "the start 0 made 1 reads the same characters"
+)
+
+
+def _argument(toks: list[Tok], i: int) -> tuple[str, int] | None:
+    """(the called function's name, lower case and schema-qualified as written, the argument's
+    0-based position) when toks[i] is a whole argument of a call, else None."""
+    if i + 1 >= len(toks) or toks[i + 1].text not in (",", ")") or not i or toks[i - 1].text not in (",", "("):
+        return None
+    depth, commas = 0, 0
+    for k in range(i - 1, -1, -1):
+        text = toks[k].text
+        if text == ")":
+            depth += 1
+        elif text == "(":
+            if depth == 0:
+                name = [toks[k - 1].text.lower()] if k else []
+                if k >= 3 and toks[k - 2].text == ".":
+                    name.insert(0, toks[k - 3].text.lower() + ".")
+                return "".join(name), commas
+            depth -= 1
+        elif text == "," and depth == 0:
+            commas += 1
+    return None
+
+
 def _constants(text: str, toks: list[Tok]) -> Iterator[Mutant]:
-    for t in toks:
+    for i, t in enumerate(toks):
         if t.name in ("ICONST", "FCONST"):
-            yield Mutant("constant", f"{t.text} -> {t.text}+1 at {t.start}", _replace(text, t, f"({t.text} + 1)"))
+            why = SUBSTR_START if t.text == "0" and _argument(toks, i) == ("oracompat.substr", 1) else ""
+            yield Mutant("constant", f"{t.text} -> {t.text}+1 at {t.start}", _replace(text, t, f"({t.text} + 1)"), why)
 
 
 # Tokens that bind less tightly than a comparison (or end the expression): a NULL literal

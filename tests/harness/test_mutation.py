@@ -4,8 +4,12 @@ real PostgreSQL over inputs that include NULL."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import psycopg
 import pytest
+
+from migrator.convert import oracompat
 
 from harness.mutation import NULL_COMPARISON, mutants
 
@@ -102,3 +106,20 @@ def test_the_sort_of_a_for_loop_query_is_reversed_before_loop():
     text = "CREATE FUNCTION h() RETURNS void LANGUAGE plpgsql AS $$ BEGIN FOR r IN SELECT x FROM t ORDER BY x LOOP y := r.x; END LOOP; END $$;"
     (m,) = [m for m in mutants(text) if m.operator == "order_by"]
     assert "ORDER BY x DESC LOOP y := r.x;" in m.text
+
+
+def test_substr_from_0_made_from_1_is_equivalent(pg_dsn):
+    """Oracle's SUBSTR reads from 1 when asked for 0 (oracompat.substr implements it); other
+    positions and other functions' zeros are mutants like any other."""
+    text = "SELECT oracompat.substr(s, 0, 3), oracompat.substr(s, 2, 1), substr(s, 0, 2) FROM t;"
+    support = Path(oracompat.__file__).parent / "support.sql"
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(support.read_text())
+        conn.execute("CREATE TABLE t (s text); INSERT INTO t VALUES ('abcdef'), ('x'), (NULL)")
+        original = conn.execute(text).fetchall()
+        flagged = []
+        for m in mutants(text, per_operator=99):
+            if m.operator == "constant":
+                flagged.append(bool(m.equivalent))
+                assert (conn.execute(m.text).fetchall() == original) == bool(m.equivalent), m.description
+    assert flagged == [True, False, False, False, False, False]
