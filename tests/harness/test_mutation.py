@@ -9,9 +9,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from migrator.convert import oracompat
-
 from harness.mutation import NULL_COMPARISON, mutants
+from migrator.convert import oracompat
 
 FUNCTION = """CREATE FUNCTION f(x integer, s text) RETURNS text LANGUAGE plpgsql AS $fn$
 DECLARE
