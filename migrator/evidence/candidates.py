@@ -439,9 +439,7 @@ def _fresh_key(rows, key, fam) -> Value:
 
 def _literal_values(target: Target, fam: str) -> list[Value]:
     if fam == "number":  # RAISE_APPLICATION_ERROR codes are not values the code compares
-        # each with its neighbours, which sit on the other side of a `<=` or `>` (0 and 1 for `<= 0`)
-        numbers = [v for v in target.literals if not isinstance(v, str) and not -20999 <= v <= -20000]
-        return _unique_values([literal(x, fam) for v in numbers for x in (v, v + 1, v - 1)])
+        return [literal(v, fam) for v in target.literals if not isinstance(v, str) and not -20999 <= v <= -20000]
     if fam == "text":
         return [literal(v, fam) for v in target.literals if isinstance(v, str) and len(v) <= 40]
     return []

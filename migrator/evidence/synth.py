@@ -239,9 +239,9 @@ class _Session:
         cost little): calls one parameter away from each kept call, all in one more run, a step
         kept where it answers differently. Coverage is blind to a boundary inside one expression
         (`p_score < 100`) and to a parameter that matters only with another one set (a status
-        when no termination date is given): the calls that change another parameter than the
-        one a kept call already changed from the typical call come first, round-robin over the
-        kept calls, then the candidates not tried yet and the other neighbours."""
+        when no termination date is given): the candidates not tried yet, alternating with the
+        calls that change another parameter than the one a kept call already changed from the
+        typical call (round-robin over the kept calls), then the other neighbours."""
         batch = []
         for t in targets:
             sel = state[id(t)]
@@ -260,8 +260,9 @@ class _Session:
                     others = {k: v for k, v in options.items() if k not in changed}
                     focused.append(neighbours(t, c, others, self.routine[t.key][1], seen, 10000 + 1000 * len(focused)))
             depth = max((len(f) for f in focused), default=0)
-            rest += [f[k] for k in range(depth) for f in focused if k < len(f)]
-            rest += [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
+            pairs = [f[k] for k in range(depth) for f in focused if k < len(f)]
+            untried = [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
+            rest += [c for k in range(max(len(pairs), len(untried))) for c in (untried[k : k + 1] + pairs[k : k + 1])]
             for c in calls:
                 rest += neighbours(t, c, options, self.routine[t.key][1], seen, 5000 + len(rest))
             rest = rest[: 2 * self.opts.budget_steps]

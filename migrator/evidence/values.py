@@ -91,7 +91,8 @@ class DataView:
     def column_for(self, param: ParamInfo, hint: set[str] | None = None) -> tuple[str, str] | None:
         """The column a parameter is about: its %TYPE anchor; else a primary key column, then any
         column, that carries the parameter's name without its prefix; else the key of a table
-        the name mentions (`p_from_account` → accounts' key, `p_dept_no` → dept's)."""
+        the name mentions (`p_from_account` → accounts' key, `p_dept_no` → dept's); for a
+        one-word name, the one column of the tables the code names that ends with it."""
         if param.column is not None:
             return param.column
         bare = _PREFIX.sub("", param.name).lower()
@@ -108,6 +109,11 @@ class DataView:
         # the one single-column key or unique column named as the name ends (`p_from_code` →
         # warehouses.code), among the tables the code names when several are
         last = bare.rsplit("_", 1)[-1]
+        if last == bare and hint and last not in ("id", "no", "key", "name"):
+            # a one-word name (`p_group`): the one column of the tables the code names that ends
+            # with it (app_settings.setting_group)
+            ends = sorted({(t, c) for t in hint for c in self.columns.get(t, []) if c.endswith("_" + bare)})
+            return ends[0] if len(ends) == 1 else None
         if last in ("id", "no", "key", "name") or last == bare:
             return None
         single = [(t, [key]) for t, key in self.keys.items()] + list(self.uniques.items())
