@@ -140,6 +140,10 @@ class _Session:
         self.catalog = catalog
         self.user = schema.upper()  # the steps run as the schema's owner, on Oracle and here (USER)
         self.routine: dict[str, tuple[list[int], list]] = {}  # target key -> (OIDs, PostgreSQL args)
+        # id(candidate) -> its run, for a candidate that ran in a scenario of its own (data changes,
+        # or a target that writes): the very scenario it is kept as, so that run is its first one
+        self.own_runs: dict[int, ScenarioRun] = {}
+        self.prior: dict[str, ScenarioRun] = {}  # kept scenario id -> that first run
 
     def _families(self, table: str) -> dict[str, str]:
         entry = self.catalog.lookup(self.schema, table)
@@ -196,7 +200,10 @@ class _Session:
             probes = {p.id: p for u in t.units for p in self.plan.probes.get(u, [])}
             res.uncovered = sorted(probes[i].where() for i in sel.want - sel.have)
             if sel.kept:
-                out += [sc for sc, _ in as_scenarios(t, sel.kept, _scenario_id(t), self.user)]
+                for sc, group in as_scenarios(t, sel.kept, _scenario_id(t), self.user):
+                    if _own(t, group) and id(group[0]) in self.own_runs:
+                        self.prior[sc.id] = self.own_runs[id(group[0])]
+                    out.append(sc)
         return out
 
     def _near(self, targets: list[Target], state: dict, bar, offset: int) -> None:
@@ -239,9 +246,10 @@ class _Session:
         cost little): calls one parameter away from each kept call, all in one more run, a step
         kept where it answers differently. Coverage is blind to a boundary inside one expression
         (`p_score < 100`) and to a parameter that matters only with another one set (a status
-        when no termination date is given): the candidates not tried yet, alternating with the
-        calls that change another parameter than the one a kept call already changed from the
-        typical call (round-robin over the kept calls), then the other neighbours."""
+        when no termination date is given): the candidates not tried yet and the calls one
+        parameter away from the typical call, alternating with the calls that change another
+        parameter than the one a kept call already changed from the typical call (round-robin
+        over the kept calls), then the other neighbours."""
         batch = []
         for t in targets:
             sel = state[id(t)]
@@ -261,10 +269,12 @@ class _Session:
                     focused.append(neighbours(t, c, others, self.routine[t.key][1], seen, 10000 + 1000 * len(focused)))
             depth = max((len(f) for f in focused), default=0)
             pairs = [f[k] for k in range(depth) for f in focused if k < len(f)]
-            untried = [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
-            rest += [c for k in range(max(len(pairs), len(untried))) for c in (untried[k : k + 1] + pairs[k : k + 1])]
-            for c in calls:
-                rest += neighbours(t, c, options, self.routine[t.key][1], seen, 5000 + len(rest))
+            singles = [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
+            for c in calls[:1]:  # the typical call: one parameter at a time
+                singles += neighbours(t, c, options, self.routine[t.key][1], seen, 5000)
+            rest += [c for k in range(max(len(pairs), len(singles))) for c in (singles[k : k + 1] + pairs[k : k + 1])]
+            for c in calls[1:]:
+                rest += neighbours(t, c, options, self.routine[t.key][1], seen, 6000 + len(rest))
             rest = rest[: 2 * self.opts.budget_steps]
             if rest:
                 bar.total += len(rest)
@@ -324,15 +334,22 @@ class _Session:
                 bar.update(len(cands))
                 continue
             state[id(t)].take(cands, run)
+            if _own(t, cands):
+                self.own_runs[id(cands[0])] = run
             bar.update(len(cands))
 
     def stabilise(self, scenarios: list[Scenario], results: dict) -> list[Scenario]:
-        """Run the kept scenarios twice more; keep what both runs agree on."""
+        """Run the kept scenarios twice; keep what both runs agree on. A scenario that ran alone
+        during the selection (a candidate with data changes, or of a target that writes: the same
+        setup and steps as the scenario it is kept as) has had its first run there: it runs once
+        more only."""
         if not scenarios:
             return scenarios
-        started = time.monotonic()
-        first = {r.scenario_id: r for r in iter_runs(self.engine, self.template, scenarios,
-                                                     step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
+        started = time.monotonic()  # every run of the selection ended before this
+        rest = [sc for sc in scenarios if sc.id not in self.prior]
+        first = {sc.id: self.prior[sc.id] for sc in scenarios if sc.id in self.prior}
+        first |= {r.scenario_id: r for r in iter_runs(self.engine, self.template, rest,
+                                                      step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
         # a clock read at whole seconds (a timestamp(0) column set from CURRENT_TIMESTAMP) must
         # read another second in the second run, or it would pass for stable
         time.sleep(max(0.0, 1.1 - (time.monotonic() - started)))
@@ -393,6 +410,11 @@ def _outcome(observed, shared: bool):
     return (
         (rows, tuple(observed.notices), observed.sqlstate) if shared else (tuple(observed.notices), observed.sqlstate)
     )
+
+
+def _own(t: Target, cands: list) -> bool:
+    """Whether `cands` ran as a scenario of its own that as_scenarios makes the same way again."""
+    return len(cands) == 1 and (t.mutates or t.kind == "trigger" or bool(cands[0].setup))
 
 
 def _base(pool: list[Candidate]) -> dict:
