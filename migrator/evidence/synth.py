@@ -348,12 +348,14 @@ class _Session:
         started = time.monotonic()  # every run of the selection ended before this
         rest = [sc for sc in scenarios if sc.id not in self.prior]
         first = {sc.id: self.prior[sc.id] for sc in scenarios if sc.id in self.prior}
-        first |= {r.scenario_id: r for r in iter_runs(self.engine, self.template, rest,
+        # (the template is instrumented: its coverage NOTICEs are set apart in every run, as in
+        # the selection's, not taken for output)
+        first |= {r.scenario_id: r for r in iter_runs(self.engine, self.template, rest, probe=self.plan.hit,
                                                       step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
         # a clock read at whole seconds (a timestamp(0) column set from CURRENT_TIMESTAMP) must
         # read another second in the second run, or it would pass for stable
         time.sleep(max(0.0, 1.1 - (time.monotonic() - started)))
-        second = {r.scenario_id: r for r in iter_runs(self.engine, self.template, scenarios,
+        second = {r.scenario_id: r for r in iter_runs(self.engine, self.template, scenarios, probe=self.plan.hit,
                                                       step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
         out = []
         for sc in scenarios:
