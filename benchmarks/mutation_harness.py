@@ -8,7 +8,10 @@ Takes the `correct` units of a verified run (`migrator migrate ... --verify`), a
 to their PostgreSQL output (harness.mutation: a constant, a comparison, an exception handler, a
 NOTICE, an ORDER BY direction), re-verifies each mutant with that unit's scenarios, and reports
 the share caught (category no longer `correct`). Bar: >= 95 %. A surviving mutant means the
-scenarios cannot tell that change apart: add a scenario step.
+scenarios cannot tell that change apart: add a scenario step. A mutant that no input can tell
+apart (harness.mutation states why, e.g. `x = NULL` -> `x <> NULL`: both always NULL) is run too,
+and counted apart, printed with its reason, when it survives; one that is caught counts as caught
+and is flagged: the equivalence claim was wrong.
 
     python benchmarks/mutation_harness.py fixtures/schemas/hr_payroll [--per-operator 2] [--synth]
 """
@@ -55,16 +58,21 @@ def main() -> None:
     totals, caught_by = Counter(), Counter()
     survivors: list[str] = []
     overwritten: list[str] = []
+    equivalent: list[str] = []
     t0 = time.perf_counter()
     with EmbeddedPostgres(extensions=required_extensions()) as engine:
         for src in args.schema_dirs:
             run_schema(engine, src, args.per_operator, totals, caught_by, survivors, overwritten, set(args.unit),
-                       synth=args.synth)  # fmt: skip
+                       synth=args.synth, equivalent=equivalent)  # fmt: skip
     n, c = sum(totals.values()), sum(caught_by.values())
     print(f"\nmutants: {n}, caught: {c} ({100 * c / max(n, 1):.1f} %), {time.perf_counter() - t0:.0f} s")
     for op in sorted(totals):
         print(f"  {op:<11} {caught_by[op]}/{totals[op]}")
     print(f"not counted: {len(overwritten)} mutants of code a later unit replaces (deployed database unchanged)")
+    if equivalent:
+        print(f"not counted: {len(equivalent)} equivalent mutants (no input tells them apart; they survived):")
+        for s in equivalent:
+            print("  " + s)
     if survivors:
         print("surviving mutants (scenario gaps):")
         for s in survivors:
@@ -137,6 +145,7 @@ def run_schema(
     overwritten: list[str],
     only: set[str],
     synth: bool = False,
+    equivalent: list[str] | None = None,
 ) -> None:
     schema = src.name.lower()
     out = Path(tempfile.mkdtemp(prefix="mutation-")) / schema
@@ -169,6 +178,11 @@ def run_schema(
                 continue
             result = verify(engine, preamble, units, own, transcript, do_nothing=False)
             verdict = result.agent.verdicts[index]
+            if m.equivalent and verdict.category == "correct" and equivalent is not None:
+                equivalent.append(f"{u.id}: {m.description} ({m.equivalent})\n      {context(base[index].sql, m.text)}")
+                continue
+            if m.equivalent:
+                print(f"  caught a mutant claimed equivalent (the claim is wrong): {u.id}: {m.description}")
             totals[m.operator] += 1
             if verdict.category != "correct":
                 caught_by[m.operator] += 1

@@ -28,6 +28,9 @@ class Mutant:
     operator: str  # constant | comparison | handler | notice | order_by
     description: str
     text: str
+    # why no input can tell this mutant from the original (counted apart, never as caught or
+    # survived); empty when it may differ
+    equivalent: str = ""
 
 
 def tokens(text: str, base: int = 0) -> list[Tok]:
@@ -48,21 +51,112 @@ def _replace(text: str, tok: Tok, new: str) -> str:
     return text[: tok.start] + new + text[tok.end :]
 
 
+_COMPARISON_TOKENS = {"ASCII_60", "ASCII_62", "LESS_EQUALS", "GREATER_EQUALS", "NOT_EQUALS", "ASCII_61"}
 _SWAPS = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "=": "<>", "<>": "="}
 _COMPARISON_NAMES = {"ASCII_60": "<", "ASCII_62": ">", "LESS_EQUALS": "<=", "GREATER_EQUALS": ">=", "NOT_EQUALS": "<>"}
 
 
+SUBSTR_START = (
+    "SUBSTR counts a start position of 0 as 1 (Oracle's rule, which oracompat.substr implements): "
+    "the start 0 made 1 reads the same characters"
+)
+
+
+def _argument(toks: list[Tok], i: int) -> tuple[str, int] | None:
+    """(the called function's name, lower case and schema-qualified as written, the argument's
+    0-based position) when toks[i] is a whole argument of a call, else None."""
+    if i + 1 >= len(toks) or toks[i + 1].text not in (",", ")") or not i or toks[i - 1].text not in (",", "("):
+        return None
+    depth, commas = 0, 0
+    for k in range(i - 1, -1, -1):
+        text = toks[k].text
+        if text == ")":
+            depth += 1
+        elif text == "(":
+            if depth == 0:
+                name = [toks[k - 1].text.lower()] if k else []
+                if k >= 3 and toks[k - 2].text == ".":
+                    name.insert(0, toks[k - 3].text.lower() + ".")
+                return "".join(name), commas
+            depth -= 1
+        elif text == "," and depth == 0:
+            commas += 1
+    return None
+
+
 def _constants(text: str, toks: list[Tok]) -> Iterator[Mutant]:
-    for t in toks:
+    for i, t in enumerate(toks):
         if t.name in ("ICONST", "FCONST"):
-            yield Mutant("constant", f"{t.text} -> {t.text}+1 at {t.start}", _replace(text, t, f"({t.text} + 1)"))
+            why = SUBSTR_START if t.text == "0" and _argument(toks, i) == ("oracompat.substr", 1) else ""
+            yield Mutant("constant", f"{t.text} -> {t.text}+1 at {t.start}", _replace(text, t, f"({t.text} + 1)"), why)
+
+
+# Tokens that bind less tightly than a comparison (or end the expression): a NULL literal
+# between one of them and the operator is that operand entire, not part of `NULL || x`.
+_BEFORE_OPERAND = {"(", ",", ";", "WHERE", "AND", "OR", "NOT", "WHEN", "IF", "ELSIF", "THEN", "ELSE", "HAVING",
+                   "ON", "SELECT", "RETURN", "WHILE", "CASE", "UNTIL"}  # fmt: skip
+_AFTER_OPERAND = {")", ",", ";", "AND", "OR", "NOT", "THEN", "ELSE", "END", "WHEN", "LOOP", "IS", "ISNULL",
+                  "NOTNULL", "FROM", "INTO", "ORDER", "GROUP", "HAVING", "LIMIT", "UNION", "AS"}  # fmt: skip
+NULL_COMPARISON = (
+    "a comparison with the NULL literal is NULL whatever the other operand (the built-in comparison "
+    "operators are strict; transform_null_equals is off): another comparison with it is NULL too"
+)
+
+
+# Where a condition starts: the `=` found after one of these (at the same depth) compares;
+# after SET, or at the start of a statement, it may assign (`SET x = NULL`, PL/pgSQL's `x = 1;`).
+_CONDITION_START = {"WHERE", "AND", "OR", "NOT", "WHEN", "IF", "ELSIF", "ON", "HAVING", "RETURN", "WHILE", "UNTIL",
+                    "SELECT", "(", ","}  # fmt: skip
+_NOT_A_CONDITION = {"SET", ";", "BEGIN", "THEN", "LOOP", "ELSE", "DECLARE", "DEFAULT"}
+
+
+def _in_condition(toks: list[Tok], i: int) -> bool:
+    depth = 0
+    for k in range(i - 1, -1, -1):
+        text = toks[k].text.upper()
+        if text == ")":
+            depth += 1
+        elif text == "(" and depth:
+            depth -= 1
+        elif depth == 0 and text in _NOT_A_CONDITION:
+            return False
+        elif depth == 0 and text in _CONDITION_START:
+            # an argument list `f(a, b = NULL)` or an UPDATE's `SET a = 1, b = NULL`: look further
+            if text == "," or (text == "(" and k and toks[k - 1].name not in ("ASCII_40", "ASCII_44")):
+                continue
+            return True
+    return False
+
+
+def _after_null(toks: list[Tok], k: int) -> int:
+    """The index after the NULL literal at toks[k] and its cast to a one-word type, if any
+    (`NULL::numeric`, `NULL::varchar(40)`: still NULL)."""
+    k += 1
+    if k + 1 < len(toks) and toks[k].name == "TYPECAST":
+        k += 2
+        if k < len(toks) and toks[k].text == "(":
+            while k < len(toks) and toks[k].text != ")":
+                k += 1
+            k += 1
+    return k
+
+
+def _null_operand(toks: list[Tok], i: int) -> bool:
+    """Whether one operand of the comparison at toks[i] is the bare NULL literal, in a condition."""
+    right = i + 1 < len(toks) and toks[i + 1].name == "NULL_P"
+    after = _after_null(toks, i + 1)
+    right = right and (toks[after].text.upper() if after < len(toks) else ";") in _AFTER_OPERAND
+    left = i >= 1 and toks[i - 1].name == "NULL_P"
+    left = left and (toks[i - 2].text.upper() if i >= 2 else ";") in _BEFORE_OPERAND
+    return (right or left) and _in_condition(toks, i)
 
 
 def _comparisons(text: str, toks: list[Tok]) -> Iterator[Mutant]:
-    for t in toks:
+    for i, t in enumerate(toks):
         op = _COMPARISON_NAMES.get(t.name) or (t.text if t.name == "ASCII_61" else None)
         if op and op in _SWAPS:
-            yield Mutant("comparison", f"{op} -> {_SWAPS[op]} at {t.start}", _replace(text, t, _SWAPS[op]))
+            yield Mutant("comparison", f"{op} -> {_SWAPS[op]} at {t.start}", _replace(text, t, _SWAPS[op]),
+                         NULL_COMPARISON if _null_operand(toks, i) else "")  # fmt: skip
 
 
 def _handlers(text: str, toks: list[Tok]) -> Iterator[Mutant]:
@@ -109,7 +203,8 @@ def _order_by(text: str, toks: list[Tok]) -> Iterator[Mutant]:
                 depth -= 1
             elif depth == 0 and (
                 n in ("ASCII_44", "ASCII_59", "LIMIT", "OFFSET", "FETCH", "ASC", "DESC", "NULLS_P", "NULLS_LA")
-                or n in ("FOR", "INTO", "LOOP")
+                or n in ("FOR", "INTO")
+                or toks[k].text.upper() == "LOOP"  # PL/pgSQL's FOR ... IN query LOOP: an identifier to the scanner
             ):
                 break
             k += 1
@@ -121,7 +216,45 @@ def _order_by(text: str, toks: list[Tok]) -> Iterator[Mutant]:
             new = _replace(text, toks[k], "DESC")
         else:
             new = text[: last.end] + " DESC" + text[last.end :]
-        yield Mutant("order_by", f"ORDER BY at {t.start} reversed", new)
+        yield Mutant("order_by", f"ORDER BY at {t.start} reversed", new, NO_ROWS if _no_rows(toks, i) else "")
+
+
+NO_ROWS = (
+    "the query's WHERE is a conjunction with a comparison with the NULL literal (never true): it returns "
+    "no rows, in any order"
+)
+
+
+def _no_rows(toks: list[Tok], i: int) -> bool:
+    """Whether the query whose ORDER BY is at toks[i] has a WHERE, at its own level, that ANDs a
+    comparison with the bare NULL literal and has no OR (e.g. a view made only for its row type)."""
+    depth, k = 0, i - 1
+    while k >= 0:
+        text = toks[k].text.upper()
+        if text == ")":
+            depth += 1
+        elif text == "(":
+            if depth == 0:
+                return False
+            depth -= 1
+        elif depth == 0 and text in (";", "UNION", "INTERSECT", "EXCEPT", "FROM", "SELECT"):
+            return False
+        elif depth == 0 and text == "WHERE":
+            break
+        k -= 1
+    if k < 0:
+        return False
+    found = False
+    depth = 0
+    for j in range(k + 1, i):
+        text = toks[j].text.upper()
+        if text in ("(", ")"):
+            depth += 1 if text == "(" else -1
+        elif depth == 0 and text == "OR":
+            return False
+        elif depth == 0 and toks[j].name in _COMPARISON_TOKENS and _null_operand(toks, j):
+            found = True
+    return found
 
 
 OPERATORS = (_constants, _comparisons, _handlers, _notices, _order_by)

@@ -46,7 +46,8 @@ def routine_candidates(
         calls.append(({k: v for k, v in base.items() if k not in defaulted}, True, True))
     if len(inputs) > 1 and not defaulted:
         calls.append((base, False, True))
-    calls += [(v, True, True) for v in _input_classes(inputs, options, base)]
+    numbers = [v for v in target.literals if isinstance(v, Decimal)]
+    calls += [(v, True, True) for v in _input_classes(inputs, options, base, numbers)]
     depth = max((len(v) for v in options.values()), default=1)
     for k in range(1, depth):  # one parameter at a time, round-robin
         for name, vals in options.items():
@@ -55,6 +56,10 @@ def routine_candidates(
     plans: list[tuple[dict[str, Value], bool, list[Statement], bool]] = [
         (values, named, [], keep) for values, named, keep in calls if keep
     ]
+    # the hierarchy flattened, with the typical call and without its defaulted parameters (a
+    # walk from every root when the root is left out): tried first and kept, as a call form is
+    forms = [values for values, _named, keep in calls[:2] if keep]
+    plans += [(values, True, [s], True) for s in _flattened(target, data) for values in forms]
     if target.writes:  # the typical call made twice: the second finds what the first wrote (a duplicate)
         first = call_step("again", target, base, pg_args, named=True)
         plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
@@ -115,7 +120,8 @@ def call_signature(values: dict[str, Value], setup: list[Statement]) -> tuple:
     return tuple(sorted((k, v.oracle) for k, v in values.items())), tuple(st.postgres for st in setup)
 
 
-def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Value]) -> list[dict[str, Value]]:
+def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Value],
+                   target_numbers: Sequence = ()) -> list[dict[str, Value]]:  # fmt: skip
     """The base call with one parameter NULL, with a text parameter holding a number (where
     Oracle's implicit conversions and '' = NULL meet the converted code), and with each of the
     first values the body compares that parameter's kind with (a CASE inside one SQL statement
@@ -129,7 +135,11 @@ def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Valu
             if digits.oracle != base[p.name].oracle:
                 out.append({**base, p.name: digits})
         compared = [v for v in options[p.name] if v.source == "literal" and v.oracle != base[p.name].oracle]
-        out += [{**base, p.name: v} for v in compared[:3]]
+        # the numbers the body itself writes first (`p_days < 30` differs from `< 31` at 30
+        # only), then their neighbours
+        exact = {literal(n, "number").oracle for n in target_numbers}
+        compared = [v for v in compared if v.oracle in exact][:3] + [v for v in compared if v.oracle not in exact]
+        out += [{**base, p.name: v} for v in compared[: 4 if p.family == "number" else 3]]
     return out
 
 
@@ -162,6 +172,20 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
             out.append(
                 Statement(oracle=f"DELETE FROM {oracle_ident(table)}", postgres=f"DELETE FROM {quote_ident(table)}")
             )
+    return out
+
+
+def _flattened(target: Target, data: DataView) -> list[Statement]:
+    """A hierarchy flattened: a column the code names that refers to its own table's key (a
+    manager, a parent category) set NULL in every row, so that every row is a root. A tree walk
+    from the roots (START WITH manager_id IS NULL) then meets several, and the order it visits
+    them in (ORDER SIBLINGS BY last_name) shows in what it prints or returns; with one root it
+    cannot."""
+    out = []
+    for table in sorted(target.reads):
+        for cols, parent, _pcols in data.foreign.get(table, []):
+            if parent == table and len(cols) == 1 and cols[0] in target.deep_words:
+                out.append(_set(table, {cols[0]: NULL}))
     return out
 
 
@@ -478,7 +502,16 @@ def view_candidates(target: Target, data: DataView | None = None) -> list[Candid
             setup = Statement(oracle=f"UPDATE {oracle_ident(child)} SET {oracle_ident(col)} = NULL WHERE {oracle_ident(col)} = {key.oracle}",
                               postgres=f"UPDATE {quote_ident(child)} SET {quote_ident(col)} = NULL WHERE {quote_ident(col)} = {key.pg}")  # fmt: skip
             out.append(Candidate(view_step(f"rows_without_{child}_{len(out)}", target), setup=[setup], keep=True))
-    return out[:4]
+    out = out[:4]
+    # a column the view reads through NVL / COALESCE set NULL in every row: the replacement shows
+    # (a refused change, NOT NULL, drops the candidate)
+    for table in sorted(target.reads):
+        keys = set(data.keys.get(table, []))
+        for col in sorted(target.defaulted & set(data.columns.get(table, [])) - keys):
+            if len(out) < 7:
+                out.append(Candidate(view_step(f"rows_{table}_{col}_null", target), setup=[_set(table, {col: NULL})],
+                                     keep=True))  # fmt: skip
+    return out
 
 
 def as_scenarios(

@@ -39,6 +39,7 @@ from migrator.batch.parallel import convert_in_order, default_workers
 from migrator.batch.sandboxing import open_engine
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
 from migrator.evidence.candidates import (
+    Candidate,
     as_scenarios,
     call_signature,
     neighbours,
@@ -48,7 +49,7 @@ from migrator.evidence.candidates import (
     view_candidates,
 )
 from migrator.evidence.catalog_reads import pg_routine_args, read_tables
-from migrator.evidence.steps import table_check
+from migrator.evidence.steps import call_step, table_check
 from migrator.evidence.targets import Target, family, find_targets
 from migrator.source.dependencies import analyze_dependencies
 from migrator.source.reader import read_schema_dir
@@ -139,6 +140,10 @@ class _Session:
         self.catalog = catalog
         self.user = schema.upper()  # the steps run as the schema's owner, on Oracle and here (USER)
         self.routine: dict[str, tuple[list[int], list]] = {}  # target key -> (OIDs, PostgreSQL args)
+        # id(candidate) -> its run, for a candidate that ran in a scenario of its own (data changes,
+        # or a target that writes): the very scenario it is kept as, so that run is its first one
+        self.own_runs: dict[int, ScenarioRun] = {}
+        self.prior: dict[str, ScenarioRun] = {}  # kept scenario id -> that first run
 
     def _families(self, table: str) -> dict[str, str]:
         entry = self.catalog.lookup(self.schema, table)
@@ -186,6 +191,7 @@ class _Session:
                 offset += ROUND
             self._near(targets, state, bar, offset)
             self._sweep(targets, pool, state, bar, offset + 10 * ROUND)
+            self._defaults(targets, pool, state, bar, offset + 11 * ROUND)
         out: list[Scenario] = []
         for t in targets:
             sel = state[id(t)]
@@ -194,7 +200,10 @@ class _Session:
             probes = {p.id: p for u in t.units for p in self.plan.probes.get(u, [])}
             res.uncovered = sorted(probes[i].where() for i in sel.want - sel.have)
             if sel.kept:
-                out += [sc for sc, _ in as_scenarios(t, sel.kept, _scenario_id(t), self.user)]
+                for sc, group in as_scenarios(t, sel.kept, _scenario_id(t), self.user):
+                    if _own(t, group) and id(group[0]) in self.own_runs:
+                        self.prior[sc.id] = self.own_runs[id(group[0])]
+                    out.append(sc)
         return out
 
     def _near(self, targets: list[Target], state: dict, bar, offset: int) -> None:
@@ -234,24 +243,81 @@ class _Session:
 
     def _sweep(self, targets: list[Target], pool: dict, state: dict, bar, offset: int) -> None:
         """Last, for routines that only read (their steps share one database copy, so more steps
-        cost little): the candidates not tried yet and the calls one parameter away from each
-        kept call, all in one more run, a step kept where it answers differently. Coverage is
-        blind to a boundary inside one expression (`p_score < 100`) and to a parameter that
-        matters only with another one set (a status when no termination date is given)."""
+        cost little): calls one parameter away from each kept call, all in one more run, a step
+        kept where it answers differently. Coverage is blind to a boundary inside one expression
+        (`p_score < 100`) and to a parameter that matters only with another one set (a status
+        when no termination date is given): the candidates not tried yet and the calls one
+        parameter away from the typical call, alternating with the calls that change another
+        parameter than the one a kept call already changed from the typical call (round-robin
+        over the kept calls), then the other neighbours."""
         batch = []
         for t in targets:
             sel = state[id(t)]
             if t.kind not in ("function", "procedure") or t.mutates or t.key not in self.routine:
                 continue
             seen = {call_signature(c.values, c.setup) for c in sel.tried_cands if c.values is not None}
-            rest = [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
+            calls = [c for c in sel.kept if c.values is not None and not c.setup]
+            base = _base(pool[id(t)])
+            rest: list[Candidate] = []
             options = routine_options(t, self.data)
-            for c in [c for c in sel.kept if c.values is not None and not c.setup]:
-                rest += neighbours(t, c, options, self.routine[t.key][1], seen, 2000 + len(rest))
+            focused: list[list] = []
+            for c in calls:
+                assert c.values is not None
+                changed = {k for k, v in c.values.items() if k in base and v.oracle != base[k].oracle}
+                if changed:
+                    others = {k: v for k, v in options.items() if k not in changed}
+                    focused.append(neighbours(t, c, others, self.routine[t.key][1], seen, 10000 + 1000 * len(focused)))
+            depth = max((len(f) for f in focused), default=0)
+            pairs = [f[k] for k in range(depth) for f in focused if k < len(f)]
+            singles = [c for c in pool[id(t)] if c not in sel.tried_cands and not c.setup]
+            for c in calls[:1]:  # the typical call: one parameter at a time
+                singles += neighbours(t, c, options, self.routine[t.key][1], seen, 5000)
+            rest += [c for k in range(max(len(pairs), len(singles))) for c in (singles[k : k + 1] + pairs[k : k + 1])]
+            for c in calls[1:]:
+                rest += neighbours(t, c, options, self.routine[t.key][1], seen, 6000 + len(rest))
             rest = rest[: 2 * self.opts.budget_steps]
             if rest:
                 bar.total += len(rest)
                 batch.append((t, rest))
+        if batch:
+            self._run_round(batch, state, bar, offset)
+
+    def _defaults(self, targets: list[Target], pool: dict, state: dict, bar, offset: int) -> None:
+        """After the sweep: a kept call that passes defaulted parameters and changes another one
+        from the typical call is also made without them, and that form is kept whatever it
+        answers: a default (`DEFAULT 0`) shows only in a call that leaves it out and gets to
+        where it is used (the department with a leaver). Up to a quarter of the budget per
+        routine that only reads; a routine that writes (a database copy each) gets it for its
+        kept call that executed the most."""
+        batch = []
+        for t in targets:
+            defaulted = {p.name for p in t.params if p.has_default}
+            base = _base(pool.get(id(t), []))
+            if t.kind not in ("function", "procedure") or t.key not in self.routine or not defaulted or not base:
+                continue
+            sel = state[id(t)]
+            calls = [c for c in sel.kept if c.values is not None and not c.setup]
+            fit = [c for c in calls if defaulted & set(c.values)
+                   and any(c.values[k].oracle != v.oracle for k, v in base.items() if k not in defaulted)]  # fmt: skip
+            # the calls that executed the most first, then those whose inputs come from the data
+            fit.sort(key=lambda c: (-sel.score.get(id(c), 0), -sum(v.source == "data" for v in c.values.values())))
+            out: list[Candidate] = []
+            have = {call_signature(c.values, c.setup) for c in calls}
+            for c in fit:
+                if len(out) >= (1 if t.mutates else self.opts.budget_steps // 4):
+                    break
+                values = {k: v for k, v in c.values.items() if k not in defaulted}
+                sig = call_signature(values, [])
+                if sig in have:
+                    continue
+                have.add(sig)
+                n = 4000 + len(out)
+                step = call_step(f"call_{n}", t, values, self.routine[t.key][1], named=True)
+                checks = [table_check(f"after_{n}_{w}", w) for w in sorted(t.writes)]
+                out.append(Candidate(step, checks, [], True, values))
+            if out:
+                bar.total += len(out)
+                batch.append((t, out))
         if batch:
             self._run_round(batch, state, bar, offset)
 
@@ -268,19 +334,28 @@ class _Session:
                 bar.update(len(cands))
                 continue
             state[id(t)].take(cands, run)
+            if _own(t, cands):
+                self.own_runs[id(cands[0])] = run
             bar.update(len(cands))
 
     def stabilise(self, scenarios: list[Scenario], results: dict) -> list[Scenario]:
-        """Run the kept scenarios twice more; keep what both runs agree on."""
+        """Run the kept scenarios twice; keep what both runs agree on. A scenario that ran alone
+        during the selection (a candidate with data changes, or of a target that writes: the same
+        setup and steps as the scenario it is kept as) has had its first run there: it runs once
+        more only."""
         if not scenarios:
             return scenarios
-        started = time.monotonic()
-        first = {r.scenario_id: r for r in iter_runs(self.engine, self.template, scenarios,
-                                                     step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
+        started = time.monotonic()  # every run of the selection ended before this
+        rest = [sc for sc in scenarios if sc.id not in self.prior]
+        first = {sc.id: self.prior[sc.id] for sc in scenarios if sc.id in self.prior}
+        # (the template is instrumented: its coverage NOTICEs are set apart in every run, as in
+        # the selection's, not taken for output)
+        first |= {r.scenario_id: r for r in iter_runs(self.engine, self.template, rest, probe=self.plan.hit,
+                                                      step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
         # a clock read at whole seconds (a timestamp(0) column set from CURRENT_TIMESTAMP) must
         # read another second in the second run, or it would pass for stable
         time.sleep(max(0.0, 1.1 - (time.monotonic() - started)))
-        second = {r.scenario_id: r for r in iter_runs(self.engine, self.template, scenarios,
+        second = {r.scenario_id: r for r in iter_runs(self.engine, self.template, scenarios, probe=self.plan.hit,
                                                       step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
         out = []
         for sc in scenarios:
@@ -350,6 +425,16 @@ def _outcome(observed, shared: bool):
     return (
         (rows, tuple(observed.notices), observed.sqlstate) if shared else (tuple(observed.notices), observed.sqlstate)
     )
+
+
+def _own(t: Target, cands: list) -> bool:
+    """Whether `cands` ran as a scenario of its own that as_scenarios makes the same way again."""
+    return len(cands) == 1 and (t.mutates or t.kind == "trigger" or bool(cands[0].setup))
+
+
+def _base(pool: list[Candidate]) -> dict:
+    """The typical call's values (the first candidate of a routine), or {}."""
+    return dict(pool[0].values) if pool and pool[0].values is not None else {}
 
 
 def _scenario_id(t: Target) -> str:

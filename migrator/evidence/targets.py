@@ -58,6 +58,7 @@ class Target:
     words: set[str] = field(default_factory=set)  # names the body mentions (callees among them)
     key: str = ""  # unique among the targets: kind.name, with #n for overloads
     ordered: bool = False  # a view whose query ends with its own ORDER BY: its rows compared in order
+    defaulted: set[str] = field(default_factory=set)  # columns a view reads through NVL / COALESCE (a NULL replaced)
 
 
 def type_source(type_text: str) -> str:
@@ -178,6 +179,17 @@ def _ordered_query(text: str) -> bool:
     return False
 
 
+def _null_defaulted(text: str) -> set[str]:
+    """The columns a query reads as the first argument of NVL, NVL2 or COALESCE (`NVL(s.qty, 0)`)."""
+    toks = [t.text for t in lexer.code_tokens(text)]
+    out = set()
+    for i, word in enumerate(toks[:-2]):
+        if word.upper() in ("NVL", "NVL2", "COALESCE") and toks[i + 1] == "(":
+            j = i + 3 if i + 3 < len(toks) and toks[i + 3] == "." else i + 1
+            out.add(lexer.normalize_identifier(toks[j + 1]))
+    return out
+
+
 def _dml_target(toks: list[tuple[str, str]], i: int) -> str | None:
     j = i + 1
     keyword = _DML[toks[i][1].upper()]
@@ -217,7 +229,7 @@ def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
             elif unit.kind in (UnitKind.VIEW, UnitKind.MATERIALIZED_VIEW):
                 words = _body_facts(unit.text)[2]
                 targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name, words=words,
-                                      ordered=_ordered_query(unit.text)))  # fmt: skip
+                                      ordered=_ordered_query(unit.text), defaulted=_null_defaulted(unit.text)))  # fmt: skip
             elif unit.kind is UnitKind.TRIGGER:
                 targets.append(_trigger_target(unit, catalog))
         except Exception as exc:  # a unit the parser refuses: its conversion reports it in detail

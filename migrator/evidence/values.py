@@ -91,7 +91,8 @@ class DataView:
     def column_for(self, param: ParamInfo, hint: set[str] | None = None) -> tuple[str, str] | None:
         """The column a parameter is about: its %TYPE anchor; else a primary key column, then any
         column, that carries the parameter's name without its prefix; else the key of a table
-        the name mentions (`p_from_account` → accounts' key, `p_dept_no` → dept's)."""
+        the name mentions (`p_from_account` → accounts' key, `p_dept_no` → dept's); for a
+        one-word name, the one column of the tables the code names that ends with it."""
         if param.column is not None:
             return param.column
         bare = _PREFIX.sub("", param.name).lower()
@@ -108,6 +109,11 @@ class DataView:
         # the one single-column key or unique column named as the name ends (`p_from_code` →
         # warehouses.code), among the tables the code names when several are
         last = bare.rsplit("_", 1)[-1]
+        if last == bare and hint and last not in ("id", "no", "key", "name"):
+            # a one-word name (`p_group`): the one column of the tables the code names that ends
+            # with it (app_settings.setting_group)
+            ends = sorted({(t, c) for t in hint for c in self.columns.get(t, []) if c.endswith("_" + bare)})
+            return ends[0] if len(ends) == 1 else None
         if last in ("id", "no", "key", "name") or last == bare:
             return None
         single = [(t, [key]) for t, key in self.keys.items()] + list(self.uniques.items())
@@ -141,6 +147,8 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
         named = _statements(param, target, data) + _table_names(target, data)
     out = named[:1] + typical + [NULL] + missing + shared + named[1:]
     out += [_tag(v, "literal") for v in _from_literals(target.literals, fam)]
+    if fam == "text":
+        out += [_tag(v, "literal") for v in _lengths(target, existing) + _numeric_texts(target)]
     out += [_tag(literal(v, fam), "data") for v in existing[1:6]]
     out += [_tag(v, "literal") for v in _from_literals(target.callee_literals, fam)]
     if column is None and fam == "date":  # a date the code looks up (a holiday): the dates of the tables it reads
@@ -158,6 +166,31 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
             seen.add(v.oracle)
             unique.append(v)
     return unique
+
+
+def _lengths(target: Target, existing: list) -> list[Value]:
+    """For code that measures a text (LENGTH): texts exactly as long as each number the body
+    writes, and one longer (`LENGTH(p) <= 8` differs from `<= 9` at 9 characters only), made
+    from the first existing value (or letters) repeated."""
+    if not {"length", "lengthb", "lengthc"} & target.words:
+        return []
+    seed = next((v for v in existing if isinstance(v, str) and v.strip()), "ABCDEFGHIJ")
+    sizes = _unique([int(n) + k for n in target.literals if isinstance(n, Decimal) and n == int(n)
+                     and 1 <= n <= 64 for k in (0, 1)])  # fmt: skip
+    return [literal((seed * (n // len(seed) + 1))[:n], "text") for n in sizes[:6]]
+
+
+def _numeric_texts(target: Target) -> list[Value]:
+    """For code that reads a number from a text (TO_NUMBER): numbers written the ways a file
+    or a user writes them — a decimal point, a decimal comma, thousands separators, a sign —
+    where NLS settings and format models decide the value."""
+    if "to_number" not in target.words:
+        return []
+    return [literal(v, "text") for v in ("1234.5", "1,5", "1.234,56", "-12,00", "1,234.56")]
+
+
+def _unique(values: list) -> list:
+    return list(dict.fromkeys(values))
 
 
 _DYNAMIC = {"execute", "dbms_sql", "dbms_assert"}

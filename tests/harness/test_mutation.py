@@ -1,0 +1,124 @@
+"""Mutants of converted code (harness.mutation): the comparison mutants that no input can tell
+apart are flagged with the reason, and only those — checked by running original and mutant on a
+real PostgreSQL over inputs that include NULL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from harness.mutation import NULL_COMPARISON, mutants
+from migrator.convert import oracompat
+
+FUNCTION = """CREATE FUNCTION f(x integer, s text) RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+    r text := '';
+BEGIN
+    IF x = NULL THEN
+        r := r || 'a';
+    END IF;
+    IF x > 1 THEN
+        r := r || 'b';
+    END IF;
+    r := r || coalesce((SELECT 'c' WHERE NULL <> s), '-');
+    r := r || coalesce((SELECT 'd' WHERE s = 'y'), '-');
+    RETURN r;
+END;
+$fn$;
+"""
+
+
+def _comparison_mutants(text: str):
+    return [m for m in mutants(text, per_operator=99) if m.operator == "comparison"]
+
+
+def test_only_comparisons_with_a_bare_null_are_equivalent():
+    flagged = [(m.description.split(" at ")[0], m.equivalent) for m in _comparison_mutants(FUNCTION)]
+    assert flagged == [("= -> <>", NULL_COMPARISON), ("> -> <=", ""), ("<> -> =", NULL_COMPARISON), ("= -> <>", "")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT 1 WHERE s = NULL || 'x' OR t < NULL + 1;",  # the NULL is part of an operand, not all of it
+        "SELECT 1 WHERE s = NULL::int + 1;",
+    ],
+)
+def test_a_null_inside_an_operand_is_never_claimed(text):
+    assert [m.equivalent for m in _comparison_mutants(text)] == [""] * len(_comparison_mutants(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "UPDATE t SET a = 1, b = NULL WHERE c > 0;",  # an assignment, not a comparison
+        "CREATE FUNCTION g() RETURNS void LANGUAGE plpgsql AS $$ BEGIN v = NULL; END $$;",
+    ],
+)
+def test_an_assignment_to_null_is_never_claimed(text):
+    assert all(not m.equivalent for m in _comparison_mutants(text))
+
+
+def test_claimed_equivalents_behave_the_same_and_the_others_do_not(pg_dsn):
+    inputs = [(None, None), (0, "x"), (2, "y"), (5, None), (None, "z")]
+
+    def results(text: str) -> list:
+        with psycopg.connect(pg_dsn, autocommit=True) as conn:
+            conn.execute("DROP FUNCTION IF EXISTS f(integer, text)")
+            conn.execute(text)
+            return [conn.execute("SELECT f(%s, %s)", args).fetchone()[0] for args in inputs]
+
+    original = results(FUNCTION)
+    for m in _comparison_mutants(FUNCTION):
+        assert (results(m.text) == original) == bool(m.equivalent), m.description
+
+
+def test_a_cast_null_is_null_too_and_a_query_it_filters_has_no_rows_to_order(pg_dsn):
+    """A view made for its row type only (`WHERE k = NULL::numeric`): its comparison and its
+    ORDER BY are equivalent mutants; the same view filtered by a value is not."""
+    never = "CREATE VIEW v AS SELECT a, b FROM t WHERE a = NULL::numeric AND b >= 0 ORDER BY b DESC;"
+    some = "CREATE VIEW v AS SELECT a, b FROM t WHERE a = 1 AND b >= 0 ORDER BY b DESC;"
+    either = "CREATE VIEW v AS SELECT a, b FROM t WHERE a = NULL OR b >= 0 ORDER BY b DESC;"
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE t (a numeric, b numeric); INSERT INTO t VALUES (1, 1), (1, 2), (NULL, 3)")
+
+        def rows(text: str) -> list:
+            conn.execute("DROP VIEW IF EXISTS v")
+            conn.execute(text)
+            return conn.execute("SELECT * FROM v").fetchall()
+
+        for text, claimed in ((never, True), (some, False), (either, False)):
+            original = rows(text)
+            for m in mutants(text, per_operator=99):
+                if m.description.startswith(("= ", "ORDER")):
+                    # the comparison with NULL is equivalent in `either` too; its ORDER BY is not
+                    assert bool(m.equivalent) == (claimed or (text == either and m.operator == "comparison"))
+                    if m.equivalent:
+                        assert rows(m.text) == original, (text, m.description)
+            if not claimed:
+                assert any(rows(m.text) != original for m in mutants(text) if m.operator == "order_by")
+
+
+def test_the_sort_of_a_for_loop_query_is_reversed_before_loop():
+    text = "CREATE FUNCTION h() RETURNS void LANGUAGE plpgsql AS $$ BEGIN FOR r IN SELECT x FROM t ORDER BY x LOOP y := r.x; END LOOP; END $$;"
+    (m,) = [m for m in mutants(text) if m.operator == "order_by"]
+    assert "ORDER BY x DESC LOOP y := r.x;" in m.text
+
+
+def test_substr_from_0_made_from_1_is_equivalent(pg_dsn):
+    """Oracle's SUBSTR reads from 1 when asked for 0 (oracompat.substr implements it); other
+    positions and other functions' zeros are mutants like any other."""
+    text = "SELECT oracompat.substr(s, 0, 3), oracompat.substr(s, 2, 1), substr(s, 0, 2) FROM t;"
+    support = Path(oracompat.__file__).parent / "support.sql"
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(support.read_text())
+        conn.execute("CREATE TABLE t (s text); INSERT INTO t VALUES ('abcdef'), ('x'), (NULL)")
+        original = conn.execute(text).fetchall()
+        flagged = []
+        for m in mutants(text, per_operator=99):
+            if m.operator == "constant":
+                flagged.append(bool(m.equivalent))
+                assert (conn.execute(m.text).fetchall() == original) == bool(m.equivalent), m.description
+    assert flagged == [True, False, False, False, False, False]

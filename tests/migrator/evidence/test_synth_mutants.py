@@ -1,0 +1,107 @@
+"""Synthesized scenarios catch the mutants that need a derivation beyond one call per branch.
+
+tests/migrator/evidence/crew is a small schema whose units each need one: a tree walk whose
+order shows only with several roots (a self-referencing column set NULL), a DEFAULT that shows
+only for a team with a leaver (kept calls made without their defaulted parameters), a parameter
+that decides only when another one is NULL (calls one parameter away from a kept call, varying
+another parameter), a LENGTH boundary (texts as long as the body's numbers and one longer), a
+view's NVL (the column set NULL). Scenarios are synthesized from the Oracle source, recorded on
+the migration's own output (the trusted port), and each unit's mutants (harness.mutation) are
+judged with them on a real PostgreSQL, as benchmarks/mutation_harness.py --synth does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.mutation import mutants
+from harness.reference_port import record_reference
+from harness.scenarios import dump_scenarios, dump_transcript, load_scenarios, load_transcript
+from harness.verify import UnitToVerify, verify
+from migrator.batch.output import PREAMBLE, preamble_sql
+from migrator.batch.pipeline import MigrateOptions, migrate
+from migrator.batch.sandboxing import open_engine
+from migrator.evidence.synth import SynthOptions, synthesize
+
+SRC = Path(__file__).resolve().parent / "crew"
+
+
+@pytest.fixture(scope="module")
+def judged(pg_engine, tmp_path_factory):
+    work = tmp_path_factory.mktemp("crew")
+    result = synthesize(SRC, SynthOptions(engine=pg_engine.admin_dsn(), progress=False))
+    port_out = work / "port-out"
+    converted = migrate(SRC, port_out, MigrateOptions(progress=False))
+    port = work / "port"
+    port.mkdir()
+    for n, u in enumerate(converted.units, 1):
+        (port / f"{n:04d}.sql").write_text((port_out / u.output).read_text())
+    with open_engine(pg_engine.admin_dsn()) as engine:
+        rec = record_reference(engine, port, result.scenarios, preamble=preamble_sql("crew", []))
+    dump_scenarios(result.scenarios, work / "s.yaml")
+    dump_transcript(rec.transcript, work / "t.yaml")
+    out = work / "out"
+    report = migrate(SRC, out, MigrateOptions(deploy=pg_engine.admin_dsn(), verify=True, progress=False,
+                                              scenarios=work / "s.yaml", transcript=work / "t.yaml"))  # fmt: skip
+    base = [UnitToVerify(u.id, (out / u.output).read_text(), tuple(u.depends_on), bool(u.static_ok))
+            for u in report.units]  # fmt: skip
+    return report, base, (out / PREAMBLE).read_text(), load_scenarios(work / "s.yaml"), load_transcript(work / "t.yaml")
+
+
+def _caught(pg_engine, judged, unit_id: str, pick) -> list[tuple[str, bool]]:
+    report, base, preamble, scenarios, transcript = judged
+    assert {u.id: u.category for u in report.units}[unit_id] == "correct"
+    index = next(i for i, u in enumerate(base) if u.unit_id == unit_id)
+    own = scenarios.model_copy(update={"scenarios": [s for s in scenarios.scenarios if unit_id in s.units]})
+    out = []
+    for m in mutants(base[index].sql, per_operator=99):
+        if not pick(m):
+            continue
+        units = list(base)
+        units[index] = UnitToVerify(unit_id, m.text, base[index].depends_on, True)
+        verdict = verify(pg_engine, preamble, units, own, transcript, do_nothing=False).agent.verdicts[index]
+        out.append((m.description, verdict.category != "correct"))
+    assert out, unit_id
+    return out
+
+
+@pytest.mark.parametrize(
+    ("unit", "pick"),
+    [
+        # every sort of the walk reversed, the roots' (ORDER SIBLINGS BY in the anchor) among them
+        ("procedure:crew.print_crew_tree", lambda m: m.operator == "order_by"),
+        ("function:crew.team_size", lambda m: m.operator == "constant" and "DEFAULT (0 + 1)" in m.text),
+        ("function:crew.crew_label", lambda m: m.operator == "comparison" and "p_status <> 'S'" in m.text),
+        ("function:crew.short_code", lambda m: m.operator == "constant" and "<= (6 + 1)" in m.text),
+        ("view:crew.v_crew_bonus", lambda m: m.operator == "constant"),
+    ],
+)
+def test_the_mutant_is_caught(pg_engine, judged, unit, pick):
+    results = _caught(pg_engine, judged, unit, pick)
+    assert all(caught for _d, caught in results), results
+
+
+def test_a_text_read_as_a_number_is_tried_with_a_decimal_comma(judged):
+    _report, _base, _preamble, scenarios, _transcript = judged
+    steps = [st.postgres for sc in scenarios.scenarios if "function:crew.read_amount" in sc.units for st in sc.steps]
+    assert any("'1,5'" in s for s in steps), steps
+
+
+def test_the_hierarchy_is_flattened_by_a_data_change_before_the_call(judged):
+    _report, _base, _preamble, scenarios, _transcript = judged
+    setups = [st.postgres for sc in scenarios.scenarios if "procedure:crew.print_crew_tree" in sc.units
+              for st in sc.setup]  # fmt: skip
+    assert "UPDATE crew SET lead_id = NULL" in setups
+
+
+def test_a_column_written_at_random_is_left_out_of_its_check(judged):
+    """A call that writes kept from its run during the selection and one more run: the column
+    whose values differ between the two (DBMS_RANDOM) is not compared, the others are."""
+    report, _base, _preamble, scenarios, _transcript = judged
+    checks = [st.postgres for sc in scenarios.scenarios if "procedure:crew.log_visit" in sc.units
+              for st in sc.steps if st.name.startswith("after_")]  # fmt: skip
+    # (a call that inserts nothing, p_crew_id NULL refused, leaves the table as it was: read in full)
+    assert "SELECT crew_id FROM visits" in checks and not any("token" in c for c in checks), checks
+    assert {u.id: u.category for u in report.units}["procedure:crew.log_visit"] == "correct"
