@@ -77,11 +77,18 @@ def _lit(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def _touch(path: Path) -> str:
+    """A shell command for COPY ... TO PROGRAM that creates `path`. It reads what COPY writes
+    first: a bare `touch` may exit before the server writes its row, and the server then fails
+    the COPY with 'could not close pipe to external command: Broken pipe' (seen under load)."""
+    return f"cat > /dev/null; touch {path}"
+
+
 def test_canaries_fire_for_the_admin(engine, canary):
     """The attacks are real: as the admin they reach the host and the DSN's database."""
     folder, table = canary
     with psycopg.connect(engine.admin_dsn(), autocommit=True) as conn:
-        conn.execute(f"COPY (SELECT 1) TO PROGRAM {_lit('touch ' + str(folder / 'admin'))}")
+        conn.execute(f"COPY (SELECT 1) TO PROGRAM {_lit(_touch(folder / 'admin'))}")
         conn.execute(sql.SQL("DROP TABLE {}").format(sql.Identifier(table)))
     assert (folder / "admin").exists()
     assert not _table_exists(engine, table)
@@ -91,7 +98,7 @@ def _attacks(folder: Path, table: str, admin_db: str, host_dsn_base: str) -> dic
     """unit id -> hostile SQL that runs when the unit deploys (as converted code would)."""
     dsn_to_admin_db = psycopg.conninfo.make_conninfo(host_dsn_base, dbname=admin_db)
     return {
-        "data:s.copy_program": f"COPY (SELECT 1) TO PROGRAM {_lit('touch ' + str(folder / 'program'))};",
+        "data:s.copy_program": f"COPY (SELECT 1) TO PROGRAM {_lit(_touch(folder / 'program'))};",
         "data:s.copy_file": f"COPY (SELECT 'x') TO {_lit(str(folder / 'file'))};",
         "data:s.lo_export": f"SELECT lo_export(lo_from_bytea(0, 'x'), {_lit(str(folder / 'lo'))});",
         "data:s.read_file": "CREATE TABLE leaked AS SELECT pg_read_file('/etc/hostname') AS t;",
@@ -104,7 +111,7 @@ def _attacks(folder: Path, table: str, admin_db: str, host_dsn_base: str) -> dic
         # Built at run time from pieces, called by a data statement: the deploy-time route.
         "function:s.sneaky": (
             "CREATE FUNCTION sneaky() RETURNS int LANGUAGE plpgsql AS $$ DECLARE v text := 'CO'; BEGIN "
-            f"EXECUTE v || 'PY (SELECT 1) TO PRO' || 'GRAM ' || {_lit(_lit('touch ' + str(folder / 'sneaky')))}; "
+            f"EXECUTE v || 'PY (SELECT 1) TO PRO' || 'GRAM ' || {_lit(_lit(_touch(folder / 'sneaky')))}; "
             "RETURN 1; END $$;"
         ),
         "data:s.call_sneaky": "CREATE TABLE called AS SELECT sneaky() AS x;",
@@ -145,7 +152,7 @@ def test_runtime_attack_in_a_scenario_step(engine, canary):
     folder, table = canary
     fn = (
         "CREATE FUNCTION app_total() RETURNS int LANGUAGE plpgsql AS $$ BEGIN "
-        f"EXECUTE 'COPY (SELECT 1) TO PROGRAM ' || quote_literal({_lit('touch ' + str(folder / 'step'))}); "
+        f"EXECUTE 'COPY (SELECT 1) TO PROGRAM ' || quote_literal({_lit(_touch(folder / 'step'))}); "
         "RETURN 1; END $$;"
     )
     scen = ScenarioFile.model_validate(
