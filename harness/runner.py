@@ -123,27 +123,20 @@ def _run_in(
 
 
 def run_scenario(
-    engine: PostgresEngine, template: str, scenario: Scenario, *, step_timeout_ms: int, prelude: str | None = None
+    engine: PostgresEngine,
+    template: str,
+    scenario: Scenario,
+    *,
+    step_timeout_ms: int,
+    prelude: str | None = None,
+    probe: ProbeReader | None = None,
 ) -> ScenarioRun:
     """Run `scenario` in a fresh clone of `template`. `prelude` (e.g. a candidate version of the
     unit under repair) is deployed into the clone first; its failure is a setup error."""
     t0 = time.perf_counter()
     db = _clone(engine, template)
     try:
-        run = _run_in(engine, db, scenario, step_timeout_ms, prelude)
-    finally:
-        _drop(engine, db)
-    run.seconds = time.perf_counter() - t0
-    return run
-
-
-def _clone_run_drop(
-    engine: PostgresEngine, template: str, scenario: Scenario, step_timeout_ms: int, probe: ProbeReader | None
-) -> ScenarioRun:
-    t0 = time.perf_counter()
-    db = _clone(engine, template)
-    try:
-        run = _run_in(engine, db, scenario, step_timeout_ms, None, probe)
+        run = _run_in(engine, db, scenario, step_timeout_ms, prelude, probe)
     finally:
         _drop(engine, db)
     run.seconds = time.perf_counter() - t0
@@ -171,7 +164,7 @@ def iter_runs(
     with ThreadPoolExecutor(max_workers=window, thread_name_prefix="scenario") as pool:
         todo = iter(scenarios)
         pending = [
-            pool.submit(_clone_run_drop, engine, template, s, step_timeout_ms, probe)
+            pool.submit(run_scenario, engine, template, s, step_timeout_ms=step_timeout_ms, probe=probe)
             for s in itertools.islice(todo, window)
         ]
         try:
@@ -179,7 +172,9 @@ def iter_runs(
                 run = pending.pop(0).result()
                 nxt = next(todo, None)
                 if nxt is not None:
-                    pending.append(pool.submit(_clone_run_drop, engine, template, nxt, step_timeout_ms, probe))
+                    pending.append(
+                        pool.submit(run_scenario, engine, template, nxt, step_timeout_ms=step_timeout_ms, probe=probe)
+                    )
                 yield run
         finally:  # stopped early (error, generator closed): runs not started never start; the
             for future in pending:  # running ones drop their own clones before the pool closes

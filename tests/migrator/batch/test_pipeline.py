@@ -198,35 +198,34 @@ def test_exit_code_2_for_unreadable_input(tmp_path, capsys):
     assert "error" in capsys.readouterr().err
 
 
-def test_unconvertible_construct_is_marked_reported_and_refused(tmp_path, pg_engine):
+def _refused_unit(tmp_path, pg_engine, file: str, source: str) -> str:
+    """Migrate a one-unit schema with deploy; the unit must be partial, reported and refused.
+    Returns its output text."""
     src = tmp_path / "app"
     src.mkdir()
-    (src / "goto.prc").write_text(
-        "CREATE OR REPLACE PROCEDURE jumpy IS\n  n NUMBER := 0;\nBEGIN\n  <<again>>\n  n := n + 1;\n"
-        "  IF n < 3 THEN\n    GOTO again;  -- backward: not converted\n  END IF;\nEND jumpy;\n/\n"
-    )
+    (src / file).write_text(source)
     report = migrate(src, tmp_path / "out", MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
     (unit,) = report.units
     assert unit.status == "partial" and unit.unconverted
     assert not unit.static_ok and unit.deployed is False
-    text = (tmp_path / "out" / unit.output).read_text()
+    return (tmp_path / "out" / unit.output).read_text()
+
+
+def test_unconvertible_construct_is_marked_reported_and_refused(tmp_path, pg_engine):
+    text = _refused_unit(tmp_path, pg_engine, "goto.prc",
+        "CREATE OR REPLACE PROCEDURE jumpy IS\n  n NUMBER := 0;\nBEGIN\n  <<again>>\n  n := n + 1;\n"
+        "  IF n < 3 THEN\n    GOTO again;  -- backward: not converted\n  END IF;\nEND jumpy;\n/\n",
+    )  # fmt: skip
     assert "MIGRATOR_UNCONVERTED" in text and "GOTO again" in text
 
 
 def test_a_marker_inside_an_expression_still_refuses_the_unit(tmp_path, pg_engine):
     """PL/pgSQL resolves names when a line runs: a marker standing for an expression would let
     the unit deploy and fail in production. Every unit with something not converted is refused."""
-    src = tmp_path / "app"
-    src.mkdir()
-    (src / "enc.fnc").write_text(
+    text = _refused_unit(tmp_path, pg_engine, "enc.fnc",
         "CREATE OR REPLACE FUNCTION enc (p IN VARCHAR2) RETURN VARCHAR2 IS\nBEGIN\n"
-        "  RETURN UTL_RAW.CAST_TO_VARCHAR2(UTL_ENCODE.UUENCODE(UTL_RAW.CAST_TO_RAW(p)));\nEND enc;\n/\n"
-    )
-    report = migrate(src, tmp_path / "out", MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
-    (unit,) = report.units
-    assert unit.status == "partial" and unit.unconverted
-    assert not unit.static_ok and unit.deployed is False
-    text = (tmp_path / "out" / unit.output).read_text()
+        "  RETURN UTL_RAW.CAST_TO_VARCHAR2(UTL_ENCODE.UUENCODE(UTL_RAW.CAST_TO_RAW(p)));\nEND enc;\n/\n",
+    )  # fmt: skip
     assert "UUENCODE" in text and text.count("MIGRATOR_UNCONVERTED;") >= 1
 
 
