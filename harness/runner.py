@@ -151,31 +151,46 @@ def iter_runs(
     step_timeout_ms: int = 5000,
     parallel: int = 2,
     probe: ProbeReader | None = None,
+    shared: Callable[[Scenario], bool] | None = None,
 ) -> Iterator[ScenarioRun]:
     """Run every scenario in its own clone, `parallel` at a time, results yielded in order.
 
     A run spends its time waiting on the server (the client only sends steps and reads what comes
     back), so `parallel` sessions keep that many server cores busy; a further thread clones the
     next template copy meanwhile. Isolation is unchanged: one fresh clone per scenario, each
-    session on its own database. `seconds` of a run is its own wall time (clone, steps, drop)."""
+    session on its own database. `seconds` of a run is its own wall time (clone, steps, drop).
+
+    `shared` (the synthesizer's selection only): the scenarios it accepts run in a transaction that
+    is rolled back, on a few long-lived clones (harness.rollback_runs), and fall back to a clone
+    of their own when that cannot hold them."""
     if not scenarios:
         return
+    from harness.rollback_runs import SharedClones  # (it builds on this module)
+
+    clones = SharedClones(engine, template, step_timeout_ms=step_timeout_ms, probe=probe) if shared else None
+
+    def one(s: Scenario) -> ScenarioRun:
+        if clones is not None and shared is not None and shared(s):
+            run = clones.run(s)
+            if run is not None:
+                return run
+        return run_scenario(engine, template, s, step_timeout_ms=step_timeout_ms, probe=probe)
+
     window = max(1, parallel) + 1  # runs in flight: `parallel` running steps, one cloning
-    with ThreadPoolExecutor(max_workers=window, thread_name_prefix="scenario") as pool:
-        todo = iter(scenarios)
-        pending = [
-            pool.submit(run_scenario, engine, template, s, step_timeout_ms=step_timeout_ms, probe=probe)
-            for s in itertools.islice(todo, window)
-        ]
-        try:
-            while pending:
-                run = pending.pop(0).result()
-                nxt = next(todo, None)
-                if nxt is not None:
-                    pending.append(
-                        pool.submit(run_scenario, engine, template, nxt, step_timeout_ms=step_timeout_ms, probe=probe)
-                    )
-                yield run
-        finally:  # stopped early (error, generator closed): runs not started never start; the
-            for future in pending:  # running ones drop their own clones before the pool closes
-                future.cancel()
+    try:
+        with ThreadPoolExecutor(max_workers=window, thread_name_prefix="scenario") as pool:
+            todo = iter(scenarios)
+            pending = [pool.submit(one, s) for s in itertools.islice(todo, window)]
+            try:
+                while pending:
+                    run = pending.pop(0).result()
+                    nxt = next(todo, None)
+                    if nxt is not None:
+                        pending.append(pool.submit(one, nxt))
+                    yield run
+            finally:  # stopped early (error, generator closed): runs not started never start; the
+                for future in pending:  # running ones drop their own clones before the pool closes
+                    future.cancel()
+    finally:
+        if clones is not None:
+            clones.close()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -51,11 +52,15 @@ from migrator.evidence.candidates import (
 from migrator.evidence.catalog_reads import pg_routine_args, read_tables
 from migrator.evidence.steps import call_step, table_check
 from migrator.evidence.targets import Target, family, find_targets
+from migrator.source import lexer
 from migrator.source.dependencies import analyze_dependencies
 from migrator.source.reader import read_schema_dir
 from migrator.source.units import UnitKind
 
 ROUND = 4  # candidates per target added in each round
+# Per step while selecting. A step that takes longer is not kept (a candidate that loops until
+# it is cancelled has nothing to compare), so waiting the full step timeout for it buys nothing.
+SELECT_TIMEOUT_MS = 2000
 
 
 @dataclass
@@ -114,6 +119,7 @@ def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
         deploy_units(dsn, preamble, items, probe=tracker)
         plan = instrument(dsn, tracker.created)
         session = _Session(engine, dsn, plan, opts, source.schema, catalog)
+        session.transactional, session.transactional_tables = _transactional(source, targets)
         live = [t for t in targets if not t.skip]
         kept = session.select(live, results)
         kept = session.stabilise(kept, results)
@@ -121,6 +127,33 @@ def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
                      created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))  # fmt: skip
     scenario_file = ScenarioFile(schema=source.schema, synthesis=info, scenarios=kept)
     return SynthResult(scenario_file, [results[id(t)] for t in targets], time.perf_counter() - t0)
+
+
+_ENDS_TRANSACTIONS = {"commit", "rollback", "savepoint", "autonomous_transaction"}
+
+
+def _transactional(source, targets: list[Target]) -> tuple[set[str], set[str]]:
+    """The targets whose runs a rolled-back transaction cannot hold (harness.rollback_runs): a
+    unit that commits, rolls back or is autonomous (a dblink session commits apart from ours) is
+    among the target's own units, among the routines it names (itself or through what it calls),
+    or among the triggers of the tables it writes (and of the tables those write). And the tables
+    with such a trigger: a candidate's data change there (its setup) fires it."""
+    ends = set()
+    for unit in source.units:
+        words = {lexer.normalize_identifier(t.text) for t in lexer.code_tokens(unit.text) if t.kind == lexer.WORD}
+        if words & _ENDS_TRANSACTIONS:
+            ends |= {unit.id, unit.name.lower()}
+    hit = {t.key for t in targets if ends & (set(t.units) | t.deep_words)}
+    while True:  # a table whose trigger is transactional makes its writers transactional
+        tables = {t.pg_name for t in targets if t.kind == "trigger" and t.key in hit}
+        more = {t.key for t in targets if t.key not in hit and t.writes & tables}
+        if not more:
+            return hit, tables
+        hit |= more
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z_][\w$#]*", text)}
 
 
 def _source_hash(source) -> str:
@@ -144,6 +177,9 @@ class _Session:
         # or a target that writes): the very scenario it is kept as, so that run is its first one
         self.own_runs: dict[int, ScenarioRun] = {}
         self.prior: dict[str, ScenarioRun] = {}  # kept scenario id -> that first run
+        self.transactional: set[str] = set()  # target keys whose runs a rollback cannot undo
+        self.owner: dict[str, str] = {}  # kept scenario id -> its target's key
+        self.transactional_tables: set[str] = set()  # tables whose triggers a rollback cannot undo
 
     def _families(self, table: str) -> dict[str, str]:
         entry = self.catalog.lookup(self.schema, table)
@@ -203,6 +239,7 @@ class _Session:
                 for sc, group in as_scenarios(t, sel.kept, _scenario_id(t), self.user):
                     if _own(t, group) and id(group[0]) in self.own_runs:
                         self.prior[sc.id] = self.own_runs[id(group[0])]
+                    self.owner[sc.id] = t.key
                     out.append(sc)
         return out
 
@@ -321,14 +358,33 @@ class _Session:
         if batch:
             self._run_round(batch, state, bar, offset)
 
+    def _shareable(self, key: str, sc: Scenario) -> bool:
+        """Whether `sc` may run in a shared, rolled-back database copy: its target does nothing a
+        rollback cannot undo, and its data changes fire no trigger that does."""
+        return key not in self.transactional and not any(
+            _words(s.postgres) & self.transactional_tables for s in sc.setup
+        )
+
     def _run_round(self, batch, state, bar, offset: int) -> None:
         scenarios, owners = [], {}
         for t, cands in batch:
+            sel = state[id(t)]
+            if sel.timed_out:  # the same call again would hang again: tried, not run
+                skip = [c for c in cands if c.step.postgres in sel.timed_out]
+                sel.tried += len(skip)
+                bar.update(len(skip))
+                cands = [c for c in cands if c.step.postgres not in sel.timed_out]
+                if not cands:
+                    continue
             for sc, group in as_scenarios(t, cands, f"{_scenario_id(t)}.r{offset}", self.user):
                 scenarios.append(sc)
                 owners[sc.id] = (t, group)
-        for run in iter_runs(self.engine, self.template, scenarios, step_timeout_ms=self.opts.step_timeout_ms,
-                             probe=self.plan.hit):  # fmt: skip
+        # selection runs share database copies, each rolled back (harness.rollback_runs), except
+        # where a rollback cannot undo what the code does
+        shared = lambda sc: self._shareable(owners[sc.id][0].key, sc)  # noqa: E731
+        timeout = min(self.opts.step_timeout_ms, SELECT_TIMEOUT_MS)
+        for run in iter_runs(self.engine, self.template, scenarios, step_timeout_ms=timeout, probe=self.plan.hit,
+                             shared=shared):  # fmt: skip
             t, cands = owners[run.scenario_id]
             if run.setup_error:  # a data change the schema refuses (NOT NULL, a check): not a candidate
                 bar.update(len(cands))
@@ -350,8 +406,12 @@ class _Session:
         first = {sc.id: self.prior[sc.id] for sc in scenarios if sc.id in self.prior}
         # (the template is instrumented: its coverage NOTICEs are set apart in every run, as in
         # the selection's, not taken for output)
+        # The first run may share a database copy (rolled back, harness.rollback_runs): what a
+        # rollback changes is the same in every run, so it cannot make two runs agree that would
+        # not; the second run is in a fresh clone of its own, as `record` and the judge run.
+        shared = lambda sc: self._shareable(self.owner[sc.id], sc)  # noqa: E731
         first |= {r.scenario_id: r for r in iter_runs(self.engine, self.template, rest, probe=self.plan.hit,
-                                                      step_timeout_ms=self.opts.step_timeout_ms)}  # fmt: skip
+                                                      step_timeout_ms=self.opts.step_timeout_ms, shared=shared)}  # fmt: skip
         # a clock read at whole seconds (a timestamp(0) column set from CURRENT_TIMESTAMP) must
         # read another second in the second run, or it would pass for stable
         time.sleep(max(0.0, 1.1 - (time.monotonic() - started)))
@@ -376,6 +436,7 @@ class _Selection:
     score: dict[int, int] = field(default_factory=dict)  # id(candidate) -> probes its run executed
     outcomes: set = field(default_factory=set)  # what the kept steps observed (see _outcome)
     tried_cands: list = field(default_factory=list)
+    timed_out: set[str] = field(default_factory=set)  # step texts cancelled by the timeout
 
     @property
     def complete(self) -> bool:
@@ -390,6 +451,8 @@ class _Selection:
             self.score[id(c)] = len(hits & self.want)
             new = (hits & self.want) - self.have
             observed = run.observed.get(c.step.name)
+            if observed is not None and observed.timed_out:
+                self.timed_out.add(c.step.postgres)
             if observed is not None and outcome_of(observed)[0] is None:
                 continue  # an error with no Oracle code (or a timeout): no ground truth can be recorded for it
             if observed is not None and _beyond_oracle(observed):
