@@ -592,22 +592,22 @@ def copies(target: Target, data: DataView, families) -> list[Statement]:
         nxt = ready[0] if ready else pending[0]
         order.append(nxt)
         pending.remove(nxt)
-    moved: dict[tuple[str, str], tuple[str, str]] = {}  # (table, column) -> (Oracle, PostgreSQL) expression
+    moved: dict[tuple[str, str], int | None] = {}  # (table, column) -> the number added, None: text 'Z'
 
-    def own(table: str, column: str) -> tuple[str, str] | None:
-        fam = families(table).get(column)
-        ora, pg = oracle_ident(column), quote_ident(column)
-        if fam == "number":
-            held = [abs(Decimal(str(r[column]))) for r in data.rows[table] if r.get(column) is not None]
-            step = 10 ** len(str(int(max(held, default=Decimal(0))))) if held else 1000
-            return f"{ora} + {step}", f"{pg} + {step}"
-        if fam == "text":
-            return f"'Z' || SUBSTR({ora}, 2)", f"'Z' || SUBSTR({pg}, 2)"
-        return None
+    def shift(table: str, column: str) -> int | None:
+        """How a number key of `table` is made new: the number added (a text's: None)."""
+        if families(table).get(column) != "number":
+            return None
+        held = [abs(Decimal(str(r[column]))) for r in data.rows[table] if r.get(column) is not None]
+        return 10 ** len(str(int(max(held)))) if held else 1000
+
+    def render(column: str, how: int | None, side: str) -> str:
+        name = oracle_ident(column) if side == "oracle" else quote_ident(column)
+        return f"{name} + {how}" if how is not None else f"'Z' || SUBSTR({name}, 2)"
 
     out = []
     for table in order:
-        exprs: dict[str, tuple[str, str]] = {}
+        exprs: dict[str, int | None] = {}  # column -> how it is made new (a foreign key: as its parent's key)
         for cols, parent, pcols in data.foreign.get(table, []):
             for c, pc in zip(cols, pcols):
                 if (parent, pc) in moved and parent != table:
@@ -616,19 +616,20 @@ def copies(target: Target, data: DataView, families) -> list[Statement]:
         for n, group in enumerate([keys] + data.uniques.get(table, [])):
             if group and not any(c in exprs for c in group):
                 for c in group if n == 0 else group[:1]:
-                    made = own(table, c)
-                    if made is None:
-                        break
-                    exprs[c] = moved[(table, c)] = made
+                    if families(table).get(c) not in ("number", "text"):
+                        break  # (a date key: left as it is, the copy refused)
+                    exprs[c] = moved[(table, c)] = shift(table, c)
         for c in keys:  # a key moved along with its parent's is moved
             if c in exprs:
                 moved.setdefault((table, c), exprs[c])
         cols = data.columns[table]
+        ora = [render(c, exprs[c], "oracle") if c in exprs else oracle_ident(c) for c in cols]
+        pg = [render(c, exprs[c], "pg") if c in exprs else quote_ident(c) for c in cols]
         out.append(Statement(
             oracle=f"INSERT INTO {oracle_ident(table)} ({', '.join(oracle_ident(c) for c in cols)}) "
-                   f"SELECT {', '.join(exprs.get(c, (oracle_ident(c), ''))[0] for c in cols)} FROM {oracle_ident(table)}",
+                   f"SELECT {', '.join(ora)} FROM {oracle_ident(table)}",
             postgres=f"INSERT INTO {quote_ident(table)} ({', '.join(quote_ident(c) for c in cols)}) "
-                     f"SELECT {', '.join(exprs.get(c, ('', quote_ident(c)))[1] for c in cols)} FROM {quote_ident(table)}",
+                     f"SELECT {', '.join(pg)} FROM {quote_ident(table)}",
         ))  # fmt: skip
     return out
 
