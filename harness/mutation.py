@@ -84,10 +84,48 @@ def _argument(toks: list[Tok], i: int) -> tuple[str, int] | None:
     return None
 
 
+ROWCOUNT_START = (
+    "the initial value of the converter's SQL%ROWCOUNT variable is never read: every read of "
+    "sql__rowcount directly follows a GET DIAGNOSTICS that sets it (no branch or block between)"
+)
+_ROWCOUNT = "sql__rowcount"
+# Where control can enter between two statements (a branch, a loop's body, a handler, a block):
+# a read after one of them may run without the statement before it.
+_SET_ROWCOUNT = ["GET", "DIAGNOSTICS", _ROWCOUNT.upper(), "=", "ROW_COUNT"]
+_ENTRY = {"THEN", "ELSE", "ELSIF", "WHEN", "LOOP", "BEGIN", "DECLARE", "END", "EXCEPTION", "<<"}
+
+
+def _rowcount_start(toks: list[Tok], i: int) -> bool:
+    """Whether toks[i] is the initializer of a `sql__rowcount integer := <n>` declaration in a
+    text where every other use of sql__rowcount is set by GET DIAGNOSTICS or read in the
+    statement right after one (straight-line: no branch, loop head or block between them)."""
+    if i < 3 or toks[i - 3].text.lower() != _ROWCOUNT or toks[i - 1].text != ":=":
+        return False
+    for k, t in enumerate(toks):
+        if t.text.lower() != _ROWCOUNT or k == i - 3:
+            continue
+        if k >= 2 and toks[k - 1].text.upper() == "DIAGNOSTICS" and toks[k - 2].text.upper() == "GET":
+            continue
+        if k + 4 < len(toks) and [x.text for x in toks[k + 1 : k + 3]] == ["integer", ":="]:
+            if toks[k + 3].name == "ICONST" and toks[k + 4].text == ";":  # another declaration
+                continue
+            return False
+        j = k - 1
+        while j >= 0 and toks[j].text != ";" and toks[j].text.upper() not in _ENTRY:
+            j -= 1
+        if j < 0 or toks[j].text != ";":
+            return False
+        # the statement that `;` ends: GET DIAGNOSTICS sql__rowcount = ROW_COUNT
+        if [x.text.upper() for x in toks[max(0, j - 5) : j]] != _SET_ROWCOUNT:
+            return False
+    return True
+
+
 def _constants(text: str, toks: list[Tok]) -> Iterator[Mutant]:
     for i, t in enumerate(toks):
         if t.name in ("ICONST", "FCONST"):
             why = SUBSTR_START if t.text == "0" and _argument(toks, i) == ("oracompat.substr", 1) else ""
+            why = why or (ROWCOUNT_START if _rowcount_start(toks, i) else "")
             yield Mutant("constant", f"{t.text} -> {t.text}+1 at {t.start}", _replace(text, t, f"({t.text} + 1)"), why)
 
 

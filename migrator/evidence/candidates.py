@@ -8,6 +8,8 @@ all its candidates as steps of one scenario (one database copy), selected step b
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -31,6 +33,9 @@ class Candidate:
     # without a branch to show it — coverage is measured on the conversion, which may be wrong.
     keep: bool = False
     values: dict[str, Value] | None = None  # a routine call's inputs (None: DML, a query)
+    # kept for a result no kept step returned, although it changes data first (a data change
+    # the code's bounds show in, e.g. more stock than a warehouse holds: a percentage clamped)
+    by_result: bool = False
 
 
 def routine_candidates(
@@ -60,9 +65,21 @@ def routine_candidates(
     # walk from every root when the root is left out): tried first and kept, as a call form is
     forms = [values for values, _named, keep in calls[:2] if keep]
     plans += [(values, True, [s], True) for s in _flattened(target, data) for values in forms]
+    # a number left to its default (a limit, a count) with the data copied once: kept, as a call form is
+    if len(forms) > 1 and any(p.has_default and p.family == "number" for p in inputs):
+        copied = copies(target, data, families)
+        if copied:
+            plans.append((forms[1], True, copied, True))
+    # the dates of the data just either side of the frozen SYSDATE moved by the body's numbers
+    # (a cutoff `ADD_MONTHS(SYSDATE, -p_months)`, p_months DEFAULT 24): with the defaults in play
+    plans += [(forms[-1], True, [s], True) for s in dated(target, data, families)]
     if target.writes:  # the typical call made twice: the second finds what the first wrote (a duplicate)
         first = call_step("again", target, base, pg_args, named=True)
         plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
+    # (read-only code) a number column set large: tried first, as the kept candidates are, and
+    # kept for a new result
+    large = [] if target.writes else _large(target, data, families)
+    plans += [(base, True, [s], False) for s in large]
     plans += [(base, True, [s], False) for s in _ambiguous(inputs, base, data, target.deep_words)]
     at = len(plans)  # the one-parameter variations next, before the data perturbations
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
@@ -72,7 +89,7 @@ def routine_candidates(
     for n, (values, named, setup, keep) in enumerate(plans[:budget], 1):
         step = call_step(f"call_{n}", target, values, pg_args, named=named)
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
-        out.append(Candidate(step, checks, setup, keep, values))
+        out.append(Candidate(step, checks, setup, keep, values, by_result=any(s in large for s in setup)))
     return out
 
 
@@ -175,6 +192,20 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
     return out
 
 
+def _large(target: Target, data: DataView, families, most: int = 3) -> list[Statement]:
+    """For code that only reads: each number column the code names of a table it reads (no key)
+    set in every row to the type's largest boundary — beyond what the code's bounds expect (a
+    fill percentage above 100 is clamped). A column too narrow for it refuses the change and the
+    candidate is dropped. At most `most`, tried whatever the others cover (they are few)."""
+    big = boundaries("number")[-1]
+    out = []
+    for table in sorted(target.reads):
+        keys, fams = set(data.keys.get(table, [])), families(table)
+        out += [_set(table, {c: big}) for c in data.columns.get(table, []) if c not in keys and c in target.deep_words
+                and not c.endswith("_id") and fams.get(c) == "number"]  # fmt: skip
+    return out[:most]
+
+
 def _flattened(target: Target, data: DataView) -> list[Statement]:
     """A hierarchy flattened: a column the code names that refers to its own table's key (a
     manager, a parent category) set NULL in every row, so that every row is a root. A tree walk
@@ -247,12 +278,23 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
     trg, table = target.trigger, target.pg_name
     keys = data.keys.get(table) or []
     out: list[Candidate] = []
+    extra: list[Candidate] = []  # kept whatever they cover, beyond the budget's quarter for the classes
     mentioned = {c for c in families if c in target.words and c not in keys}
     for event, update_cols in trg.events if trg else []:
         for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target, data), 1):
             step = dml_step(f"{event.lower()}_{n}", table, event, row, where)
             checks = [table_check(f"after_{event.lower()}_{n}_{t}", t) for t in sorted(target.writes)]
             out.append(Candidate(step, checks, keep=n == 1 or _classy(row, rows, mentioned, event)))
+        if event == "INSERT" and rows:  # the neighbours of the numbers the body compares, kept
+            for n, row in enumerate(_edge_rows(rows, keys, families, target, data), 1):
+                step = dml_step(f"insert_edge_{n}", table, event, row, {})
+                checks = [table_check(f"after_insert_edge_{n}_{t}", t) for t in sorted(target.writes)]
+                extra.append(Candidate(step, checks, keep=True))
+        if event == "DELETE" and rows:  # every row of one group (an order's last line goes too), kept
+            for n, where in enumerate(_groups(rows, table, families, data), 1):
+                step = dml_step(f"delete_group_{n}", table, event, {}, where)
+                checks = [table_check(f"after_delete_group_{n}_{t}", t) for t in sorted(target.writes)]
+                extra.append(Candidate(step, checks, keep=True))
         if event == "DELETE" and rows and keys:  # a row inserted first (no other row refers to it yet)
             new = _new_row(rows, keys, families, target, data)
             if all(not new[k].is_null for k in keys):
@@ -267,7 +309,7 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
     for c in out:
         if c.keep and c not in firsts and c not in classy:
             c.keep = False
-    kept = firsts + classy
+    kept = firsts + classy + extra
     return kept + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept)))
 
 
@@ -532,3 +574,157 @@ def as_scenarios(
                       steps=[c.step, *c.checks])  # fmt: skip
         out.append((sc, [c]))
     return out
+
+
+def copies(target: Target, data: DataView, families) -> list[Statement]:
+    """Every row of the tables the code names copied once, with new keys (a number key moved up
+    by a power of ten above its largest value, a text key's first character made 'Z', the same
+    for each UNIQUE constraint's first column when the key does not change) and the foreign keys
+    into a copied table moved along with it: twice the data, so that a limit or a count that the
+    export's few rows never reach (`p_limit DEFAULT 5` over five products) shows. Parents are
+    copied before the tables that refer to them; a table with no rows is left alone."""
+    tables = [t for t in sorted(target.reads) if data.rows.get(t) and data.columns.get(t)]
+    order: list[str] = []
+    pending = list(tables)
+    while pending:  # parents first (a cycle: in name order)
+        ready = [t for t in pending
+                 if not any(p in pending and p != t for _c, p, _pc in data.foreign.get(t, []))]  # fmt: skip
+        nxt = ready[0] if ready else pending[0]
+        order.append(nxt)
+        pending.remove(nxt)
+    moved: dict[tuple[str, str], int | None] = {}  # (table, column) -> the number added, None: text 'Z'
+
+    def shift(table: str, column: str) -> int | None:
+        """How a number key of `table` is made new: the number added (a text's: None)."""
+        if families(table).get(column) != "number":
+            return None
+        held = [abs(Decimal(str(r[column]))) for r in data.rows[table] if r.get(column) is not None]
+        return 10 ** len(str(int(max(held)))) if held else 1000
+
+    def render(column: str, how: int | None, side: str) -> str:
+        name = oracle_ident(column) if side == "oracle" else quote_ident(column)
+        return f"{name} + {how}" if how is not None else f"'Z' || SUBSTR({name}, 2)"
+
+    out = []
+    for table in order:
+        exprs: dict[str, int | None] = {}  # column -> how it is made new (a foreign key: as its parent's key)
+        for cols, parent, pcols in data.foreign.get(table, []):
+            for c, pc in zip(cols, pcols):
+                if (parent, pc) in moved and parent != table:
+                    exprs[c] = moved[(parent, pc)]
+        keys = data.keys.get(table, [])
+        for n, group in enumerate([keys] + data.uniques.get(table, [])):
+            if group and not any(c in exprs for c in group):
+                for c in group if n == 0 else group[:1]:
+                    if families(table).get(c) not in ("number", "text"):
+                        break  # (a date key: left as it is, the copy refused)
+                    exprs[c] = moved[(table, c)] = shift(table, c)
+        for c in keys:  # a key moved along with its parent's is moved
+            if c in exprs:
+                moved.setdefault((table, c), exprs[c])
+        cols = data.columns[table]
+        ora = [render(c, exprs[c], "oracle") if c in exprs else oracle_ident(c) for c in cols]
+        pg = [render(c, exprs[c], "pg") if c in exprs else quote_ident(c) for c in cols]
+        out.append(Statement(
+            oracle=f"INSERT INTO {oracle_ident(table)} ({', '.join(oracle_ident(c) for c in cols)}) "
+                   f"SELECT {', '.join(ora)} FROM {oracle_ident(table)}",
+            postgres=f"INSERT INTO {quote_ident(table)} ({', '.join(quote_ident(c) for c in cols)}) "
+                     f"SELECT {', '.join(pg)} FROM {quote_ident(table)}",
+        ))  # fmt: skip
+    return out
+
+
+def _edges(target: Target) -> list[Value]:
+    """The neighbours of the numbers the body writes that are not themselves among them (`<= 0`
+    differs from `<= 1` at 1 only): each number's successor first, then its predecessor."""
+    numbers = [v for v in target.literals if isinstance(v, Decimal) and not -20999 <= v <= -20000]
+    near = [n + 1 for n in numbers] + [n - 1 for n in numbers]
+    return _unique_values([literal(n, "number") for n in near if n not in numbers])
+
+
+def _edge_rows(rows, keys, families, target, data, most: int = 6) -> list[dict[str, Value]]:
+    """New rows with a number column the trigger reads set to a neighbour of a number its body
+    writes, each with the text values another column it reads takes: the body's literals that
+    fit the column, then one the export holds that is none of them (the CASE's ELSE). A trigger
+    that checks `quantity <= 0` per movement type shows a mutated bound only with a quantity of
+    1 of each type; such a row behaves as others do, so it is kept whatever it covers."""
+    edges = _edges(target)
+    mentioned = [c for c in families if c in target.words and c not in keys]
+    numbers = [c for c in mentioned if families[c] == "number"]
+    if not edges or not numbers:
+        return []
+    new = _new_row(rows, keys, families, target, data)
+    partners: list[tuple[str, Value]] = []
+    for c in mentioned:
+        if families[c] != "text" or c in numbers:
+            continue
+        held = _column_values(rows, c, "text")
+        longest = max((len(v.oracle) for v in held), default=0)
+        fits = [v for v in _literal_values(target, "text") if len(v.oracle) <= longest]
+        others = [v for v in held if v.oracle not in {f.oracle for f in fits}]
+        partners += [(c, v) for v in _unique_values(fits[:3] + others[:1])]
+    out: list[dict[str, Value]] = []
+    seen: set[tuple] = set()
+    for column in numbers:
+        for edge in edges:
+            for row in [{**new, column: edge}] + [{**new, column: edge, c: v} for c, v in partners]:
+                sig = tuple(v.oracle for v in row.values())
+                if sig not in seen:
+                    seen.add(sig)
+                    out.append(row)
+    return out[:most]
+
+
+def _groups(rows: list[dict], table: str, families: dict[str, str], data, most: int = 2) -> list[dict[str, Value]]:
+    """WHERE clauses that delete every row sharing one foreign key value (all the lines of an
+    order): the values of the last row and of the first, per foreign key, at most `most`."""
+    out: list[dict[str, Value]] = []
+    for cols, _parent, _pcols in data.foreign.get(table, []) if data is not None else []:
+        for r in (rows[-1], rows[0]):
+            where = {c: literal(r.get(c), families.get(c, "text")) for c in cols}
+            if len(out) < most and where not in out and not any(v.is_null for v in where.values()):
+                out.append(where)
+    return out
+
+
+_NOW = {"sysdate", "systimestamp", "current_date", "current_timestamp", "localtimestamp"}
+
+
+def add_months(day: dt.datetime, months: int) -> dt.datetime:
+    """Oracle's ADD_MONTHS: the same day `months` later, the month's last day when it has fewer
+    days (or when `day` is the last day of its month)."""
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    last = calendar.monthrange(year, month + 1)[1]
+    at_end = day.day == calendar.monthrange(day.year, day.month)[1]
+    return day.replace(year=year, month=month + 1, day=last if at_end else min(day.day, last))
+
+
+def dated(target: Target, data: DataView, families, most: int = 2) -> list[Statement]:
+    """For code that compares the data's dates with SYSDATE (frozen in every scenario) moved by a
+    number it writes — a default `p_inactive_months DEFAULT 24` among them: every date column the
+    code names of a table it reads set, in every row, to the frozen day moved back by that many
+    months (`ADD_MONTHS`) or days, one day before and one day after (24 months and a day is
+    dormant, 24 months less a day is not; 25 months would tell neither apart). All the date
+    columns of a table at once: `NVL(last_activity, opened_on)` reads the second only when the
+    first is NULL. Up to `most` changes, the first numbers first."""
+    if not _NOW & target.deep_words:
+        return []
+    numbers = _unique_values([literal(n, "number") for n in target.literals if isinstance(n, Decimal)
+                              and n == int(n) and 1 <= n <= 1200])[:2]  # fmt: skip
+    units = (["months"] if "add_months" in target.deep_words else []) + ["days"]
+    frozen = dt.datetime.strptime(FIXED_DATE, "%Y-%m-%d %H:%M:%S").replace(hour=0, minute=0, second=0)
+    shifts = []
+    for n in numbers:
+        back = int(n.oracle)
+        for unit in units:
+            day = add_months(frozen, -back) if unit == "months" else frozen - dt.timedelta(days=back)
+            shifts += [day - dt.timedelta(days=1), day + dt.timedelta(days=1)]
+    out: list[Statement] = []
+    for table in sorted(target.reads):
+        keys = set(data.keys.get(table, []))
+        cols = [c for c in data.columns.get(table, []) if c in target.deep_words and c not in keys
+                and families(table).get(c) == "date"]  # fmt: skip
+        if cols:
+            out += [_set(table, {c: literal(day, "date") for c in cols}) for day in shifts]
+    return out[:most]

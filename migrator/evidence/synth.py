@@ -210,7 +210,10 @@ class _Session:
 
     def select(self, targets: list[Target], results: dict) -> list[Scenario]:
         pool = {id(t): self._candidates(t) for t in targets}
-        state = {id(t): _Selection(self._probes(t), must_try=sum(c.keep for c in pool[id(t)])) for t in targets}
+        state = {
+            id(t): _Selection(self._probes(t), must_try=sum(c.keep or c.by_result for c in pool[id(t)]))
+            for t in targets
+        }
         for t in targets:
             results[id(t)].probes = len(state[id(t)].want)
             if not pool[id(t)]:
@@ -432,7 +435,9 @@ class _Selection:
     kept: list = field(default_factory=list)
     tried: int = 0
 
-    must_try: int = 0  # candidates kept whatever they cover (call forms, input classes): all tried first
+    must_try: int = (
+        0  # candidates kept whatever they cover (call forms, input classes) or for a new result: all tried first
+    )
     score: dict[int, int] = field(default_factory=dict)  # id(candidate) -> probes its run executed
     outcomes: set = field(default_factory=set)  # what the kept steps observed (see _outcome)
     tried_cands: list = field(default_factory=list)
@@ -457,7 +462,7 @@ class _Selection:
                 continue  # an error with no Oracle code (or a timeout): no ground truth can be recorded for it
             if observed is not None and _beyond_oracle(observed):
                 continue  # an answer Oracle cannot give (e.g. LPAD to a width of 99,999,999): nothing to compare
-            outcome = _outcome(observed, shared=not (c.checks or c.setup))
+            outcome = _outcome(observed, shared=c.by_result or not (c.checks or c.setup))
             if new or not self.kept or c.keep or (outcome is not None and outcome not in self.outcomes):
                 self.kept.append(c)
                 self.have |= hits & self.want

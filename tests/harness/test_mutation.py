@@ -122,3 +122,66 @@ def test_substr_from_0_made_from_1_is_equivalent(pg_dsn):
                 flagged.append(bool(m.equivalent))
                 assert (conn.execute(m.text).fetchall() == original) == bool(m.equivalent), m.description
     assert flagged == [True, False, False, False, False, False]
+
+
+ROWCOUNT = """CREATE FUNCTION g(n integer) RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+    sql__rowcount integer := 0;
+    total integer := 0;
+    r record;
+BEGIN
+    FOR r IN SELECT x FROM t WHERE x <= n ORDER BY x LOOP
+        UPDATE t SET y = y + 1 WHERE x = r.x;
+        GET DIAGNOSTICS sql__rowcount = ROW_COUNT;
+        total := total + sql__rowcount;
+    END LOOP;
+    DELETE FROM t WHERE x > n;
+    GET DIAGNOSTICS sql__rowcount = ROW_COUNT;
+    IF sql__rowcount = 0 THEN
+        RETURN 'none ' || total;
+    END IF;
+    RETURN 'some ' || total;
+END;
+$fn$;
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "claimed"),
+    [
+        (ROWCOUNT, True),
+        # a read before any GET DIAGNOSTICS: the initial value shows
+        (ROWCOUNT.replace("    FOR r IN", "    total := sql__rowcount;\n    FOR r IN"), False),
+        # a read in a branch the GET DIAGNOSTICS before it does not lead into
+        (
+            ROWCOUNT.replace(
+                "    FOR r IN",
+                "    IF n > 5 THEN GET DIAGNOSTICS sql__rowcount = ROW_COUNT; "
+                "ELSE total := sql__rowcount; END IF;\n    FOR r IN",
+            ),
+            False,
+        ),  # fmt: skip
+    ],
+)
+def test_the_rowcount_initializer_is_equivalent_only_when_never_read(pg_dsn, text, claimed):
+    """The converter's `sql__rowcount integer := 0` made 1: claimed equivalent only where every
+    read follows a GET DIAGNOSTICS straight away, and then no input tells it apart."""
+    (m,) = [
+        m
+        for m in mutants(text, per_operator=99)
+        if m.operator == "constant" and "sql__rowcount integer := (0 + 1)" in m.text
+    ]
+    assert bool(m.equivalent) == claimed
+
+    def answers(code: str) -> list:
+        out = []
+        with psycopg.connect(pg_dsn) as conn:
+            conn.execute("CREATE TEMP TABLE t (x integer, y integer)")
+            conn.execute(code.replace("CREATE FUNCTION g", "CREATE FUNCTION pg_temp.g"))
+            for n in (0, 2, 9):
+                conn.execute("DELETE FROM t; INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)")
+                out.append(conn.execute("SELECT pg_temp.g(%s)", (n,)).fetchone()[0])
+            conn.rollback()
+        return out
+
+    assert (answers(m.text) == answers(text)) == claimed

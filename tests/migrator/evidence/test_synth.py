@@ -113,3 +113,27 @@ def test_no_step_keeps_an_answer_oracle_cannot_give(pg_engine, tmp_path):
     calls = [st.postgres for sc in result.scenarios.scenarios for st in sc.steps]
     assert calls and not any("p_width => 99999999" in c for c in calls)
     assert ORACLE_MAX_TEXT == 32767
+
+
+def test_the_data_copied_once_moves_keys_and_the_foreign_keys_into_them():
+    """A child's foreign key is moved as its parent's key is, under the child's own column name;
+    a key no foreign key moves is moved by a power of ten above its values, a unique text's first
+    character made 'Z'; parents are copied first."""
+    from migrator.evidence.candidates import copies
+    from migrator.evidence.targets import Target
+    from migrator.evidence.values import DataView
+
+    data = DataView(lambda _t, _c: None)
+    data.columns = {"parent": ["pid", "code"], "child": ["cid", "parent_ref", "qty"]}
+    data.keys = {"parent": ["pid"], "child": ["cid"]}
+    data.uniques = {"parent": [["code"]]}
+    data.foreign = {"child": [(["parent_ref"], "parent", ["pid"])]}
+    data.rows = {"parent": [{"pid": 7, "code": "AB1"}], "child": [{"cid": 120, "parent_ref": 7, "qty": 1}]}
+    fams = {"parent": {"pid": "number", "code": "text"},
+            "child": {"cid": "number", "parent_ref": "number", "qty": "number"}}  # fmt: skip
+    target = Target("function", ("f",), "f", "s", "f", reads={"child", "parent"})
+    got = [st.postgres for st in copies(target, data, lambda t: fams.get(t, {}))]
+    assert got == [
+        "INSERT INTO parent (pid, code) SELECT pid + 10, 'Z' || SUBSTR(code, 2) FROM parent",
+        "INSERT INTO child (cid, parent_ref, qty) SELECT cid + 1000, parent_ref + 10, qty FROM child",
+    ]

@@ -5,7 +5,11 @@ order shows only with several roots (a self-referencing column set NULL), a DEFA
 only for a team with a leaver (kept calls made without their defaulted parameters), a parameter
 that decides only when another one is NULL (calls one parameter away from a kept call, varying
 another parameter), a LENGTH boundary (texts as long as the body's numbers and one longer), a
-view's NVL (the column set NULL). Scenarios are synthesized from the Oracle source, recorded on
+view's NVL (the column set NULL), a limit beyond the export's rows (the data copied once), a
+trigger's bound per kind (the neighbours of its numbers, with each kind), the SUM of a group
+emptied (every row of one foreign key value deleted), a cutoff months before SYSDATE (the dates
+moved back by the body's numbers, a day either side), a clamp at 100 (a number column set to a
+large value, kept for its new result). Scenarios are synthesized from the Oracle source, recorded on
 the migration's own output (the trusted port), and each unit's mutants (harness.mutation) are
 judged with them on a real PostgreSQL, as benchmarks/mutation_harness.py --synth does.
 """
@@ -76,6 +80,19 @@ def _caught(pg_engine, judged, unit_id: str, pick) -> list[tuple[str, bool]]:
         ("function:crew.crew_label", lambda m: m.operator == "comparison" and "p_status <> 'S'" in m.text),
         ("function:crew.short_code", lambda m: m.operator == "constant" and "<= (6 + 1)" in m.text),
         ("view:crew.v_crew_bonus", lambda m: m.operator == "constant"),
+        # a limit beyond the export's rows: the data copied once first
+        ("function:crew.first_crew", lambda m: m.operator == "constant" and "DEFAULT (4 + 1)" in m.text),
+        # the neighbours of the bounds, with each kind (the CASE's ELSE too)
+        (
+            "trigger:crew.shifts_bi",
+            lambda m: m.operator == "constant" and ("<= (0 + 1)" in m.text or "> (8 + 1)" in m.text),
+        ),
+        # every shift of one crew member deleted: the SUM of nothing
+        ("trigger:crew.shifts_total_trg", lambda m: m.operator == "constant" and "SUM(s.hours), (0 + 1))" in m.text),
+        # a bound the export's rows stay below: a number column set to a large value first
+        ("function:crew.load_pct", lambda m: m.operator == "constant" and "(100 + 1)) END" in m.text),
+        # the dates either side of SYSDATE moved back by the default's months
+        ("procedure:crew.close_stale_postings", lambda m: m.operator == "constant" and "DEFAULT (6 + 1)" in m.text),
     ],
 )
 def test_the_mutant_is_caught(pg_engine, judged, unit, pick):

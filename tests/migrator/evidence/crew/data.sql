@@ -4,4 +4,14 @@ INSERT INTO crew (crew_id, last_name, lead_id, team_id, status, bonus) VALUES (1
 INSERT INTO crew (crew_id, last_name, lead_id, team_id, status, bonus) VALUES (11, 'Blake', 10, 1, 'A', 30);
 INSERT INTO crew (crew_id, last_name, lead_id, team_id, status, bonus) VALUES (12, 'Ortiz', 10, 2, 'A', 50);
 INSERT INTO crew (crew_id, last_name, lead_id, team_id, status, bonus) VALUES (13, 'Chen', 12, 2, 'X', 20);
+INSERT INTO shifts (shift_id, crew_id, kind, hours) VALUES (1, 10, 'NIGHT', 6);
+INSERT INTO shifts (shift_id, crew_id, kind, hours) VALUES (2, 10, 'DAY', 8);
+INSERT INTO shifts (shift_id, crew_id, kind, hours) VALUES (3, 11, 'DAY', 4);
+INSERT INTO shifts (shift_id, crew_id, kind, hours) VALUES (4, 11, 'NIGHT', 5);
+INSERT INTO shifts (shift_id, crew_id, kind, hours) VALUES (5, 12, 'DAY', 7);
+INSERT INTO shifts (shift_id, crew_id, kind, hours) VALUES (6, 12, 'DAY', 3);
+INSERT INTO postings (posting_id, status, posted_on) VALUES (1, 'OPEN', DATE '2024-05-01');
+INSERT INTO postings (posting_id, status, posted_on) VALUES (2, 'OPEN', DATE '2023-01-01');
+INSERT INTO loads (crew_id, hours) VALUES (10, 30);
+INSERT INTO loads (crew_id, hours) VALUES (11, 12);
 COMMIT;
