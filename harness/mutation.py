@@ -279,6 +279,7 @@ def _order_by(text: str, toks: list[Tok]) -> Iterator[Mutant]:
             new = text[: last.end] + " DESC" + text[last.end :]
         why = NO_ROWS if _no_rows(toks, i) else (ONE_ROW if _into_strict(toks, i) else "")
         why = why or (FIXED_KEY if k == i + 2 + len(_key(toks, i)) and _fixed_key(toks, i) else "")
+        why = why or (UNORDERED_VIEW if _unordered_walk_view(toks, i) else "")
         yield Mutant("order_by", f"ORDER BY at {t.start} reversed", new, why)
 
 
@@ -373,6 +374,34 @@ def _fixed_in(toks: list[Tok], start: int, key: list[str]) -> bool:
             if (left == key and before in ("WHERE", "AND", "(")) or (right == key and after in ("AND", ")", ";")):
                 found = True
     return found
+
+
+UNORDERED_VIEW = (
+    "the sort a converted CONNECT BY view gives its rows (cb_sort) where the Oracle view orders none "
+    "(no ORDER BY, no ORDER SIBLINGS BY: every cb_sort number is ROW_NUMBER() OVER ()): Oracle fixes "
+    "no order for a view's rows, which are compared as a multiset, the same in any order"
+)
+
+
+def _unordered_walk_view(toks: list[Tok], i: int) -> bool:
+    """Whether the ORDER BY at toks[i] is the last sort of a CREATE VIEW, by `<alias>.cb_sort`
+    alone, outside every parenthesis, in a view whose every ROW_NUMBER() is OVER ()."""
+    lo, hi = _statement(toks, i)
+    lo = next((k for k in range(lo, hi) if toks[k].name not in ("SQL_COMMENT", "C_COMMENT")), hi)
+    if lo >= hi or toks[lo].name != "CREATE" or not any(toks[k].name == "VIEW" for k in range(lo, min(hi, lo + 6))):
+        return False
+    key = [t.text.lower() for t in _key(toks, i)]
+    if len(key) != 3 or key[2] != "cb_sort" or i + 5 != hi:
+        return False
+    depth = 0
+    for k in range(lo, i):
+        if toks[k].text == "(":
+            depth += 1
+        elif toks[k].text == ")":
+            depth -= 1
+        if toks[k].name == "OVER" and (k + 2 >= hi or toks[k + 1].text != "(" or toks[k + 2].text != ")"):
+            return False
+    return depth == 0
 
 
 ONE_ROW = (

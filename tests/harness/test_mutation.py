@@ -239,3 +239,29 @@ $fn$;"""
                 flagged.append(bool(m.equivalent))
                 assert (results(m.text) == original) == bool(m.equivalent), m.description
     assert flagged == [True, False, False]
+
+
+def test_a_walk_view_whose_oracle_query_orders_nothing_has_the_same_rows_in_any_order(pg_dsn):
+    """A converted CONNECT BY view without ORDER SIBLINGS BY (every cb_sort number OVER ()): its
+    sort reversed gives the same multiset of rows (how views without an ORDER BY are compared);
+    with ORDER SIBLINGS BY (cb_sort numbered OVER (ORDER BY ...)) the claim is not made."""
+    view = """CREATE VIEW v AS WITH RECURSIVE connect_by AS (SELECT cat.*, 1 AS cb_level, ARRAY[ROW_NUMBER() OVER ()] AS cb_sort FROM cat AS cat WHERE cat.parent IS NULL UNION ALL SELECT cat.*, prior_row.cb_level + 1, prior_row.cb_sort || ROW_NUMBER() OVER () FROM cat AS cat JOIN connect_by AS prior_row ON (prior_row.id) = cat.parent) SELECT name, cat.cb_level AS lvl FROM connect_by AS cat ORDER BY cat.cb_sort;"""
+    siblings = view.replace("OVER ()", "OVER (ORDER BY cat.name)")
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(TREE)
+
+        def rows(text: str) -> list:
+            conn.execute("DROP VIEW IF EXISTS v")
+            conn.execute(text)
+            return conn.execute("SELECT * FROM v").fetchall()
+
+        for text, claimed in ((view, True), (siblings, False)):
+            (m,) = [
+                m
+                for m in mutants(text, per_operator=99)
+                if m.operator == "order_by" and m.text.endswith("cb_sort DESC;")
+            ]
+            assert bool(m.equivalent) == claimed
+            assert sorted(rows(m.text)) == sorted(rows(text))
+            if not claimed:
+                assert rows(m.text) != rows(text)
