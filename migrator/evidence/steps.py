@@ -136,7 +136,7 @@ def _function_step(name: str, target: Target, values: dict[str, Value], named: b
             # neutralised: whether it answers, errs or gives NULL is compared, never the value
             ora_call, pg_call = (f"CASE WHEN {c} IS NULL THEN 'null' ELSE 'value' END" for c in (ora_call, pg_call))
         return Step(name=name, oracle=f"SELECT {ora_call} FROM dual", postgres=f"SELECT {pg_call}")
-    ora = (f"DECLARE\n    r {target.returns};\nBEGIN\n    r := {ora_call};\n"
+    ora = (f"DECLARE\n    r {_sized(target.returns or '')};\nBEGIN\n    r := {ora_call};\n"
            f"    DBMS_OUTPUT.PUT_LINE('result=' || {_render(fam, 'r', 'oracle')});\nEND;")  # fmt: skip
     pg = (f"DO $synth$\nDECLARE\n    r {_pg_return_type(fam)};\nBEGIN\n    r := {pg_call};\n"
           f"    RAISE NOTICE '%', 'result=' || coalesce({_render(fam, 'r', 'pg')}, '');\nEND $synth$")  # fmt: skip
@@ -231,7 +231,11 @@ def _procedure_step(name: str, target: Target, values: dict[str, Value], pg_args
 
 
 def _oracle_var_type(p: ParamInfo) -> str:
-    text = p.oracle_type
+    return _sized(p.oracle_type)
+
+
+def _sized(text: str) -> str:
+    """A parameter's or return's type as a variable declaration takes it."""
     if re.fullmatch(r"(?i)(n?varchar2?|n?char|string|raw)", text.strip()):
         return f"{text.strip()}(32767)"  # an unconstrained parameter type needs a length in a declaration
     return text

@@ -25,9 +25,10 @@ from migrator.batch.output import PREAMBLE, preamble_sql
 from migrator.batch.pipeline import MigrateOptions, migrate
 from migrator.batch.sandboxing import open_engine
 from migrator.evidence.candidates import routine_candidates
+from migrator.evidence.steps import call_step, in_handler
 from migrator.evidence.synth import SynthOptions, synthesize
 from migrator.evidence.targets import ParamInfo, Target
-from migrator.evidence.values import DataView
+from migrator.evidence.values import DataView, literal
 
 SRC = Path(__file__).resolve().parent / "ledger"
 
@@ -149,3 +150,14 @@ def test_two_dates_are_set_apart_in_order_for_each_key():
     spans = [(k, u, f) for k, u, f in _dates(routine_candidates(target, data, [], 32), "p_acct_id", "p_until", "p_from")
              if u and f and (dt.date.fromisoformat(u) - dt.date.fromisoformat(f)).days > 60]  # fmt: skip
     assert {k for k, _u, _f in spans} == {"1", "2"}, spans
+
+
+def test_a_function_called_from_a_handler_declares_a_variable_oracle_accepts():
+    """`r VARCHAR2;` is refused by Oracle (PLS-00215): the result variable of a function that
+    returns an unconstrained text type gets a length."""
+    code = ParamInfo("p_code", "IN", "NUMBER", "number", None, False)
+    target = Target("function", ("u",), "pkg.err_text", "pkg", "err_text", [code], returns="VARCHAR2",
+                    return_family="text", words={"sqlerrm"})  # fmt: skip
+    step = in_handler(call_step("call_2", target, {"p_code": literal(5, "number")}, [], named=True, block=True))
+    assert "r VARCHAR2(32767);" in step.oracle and "synth_zero := 1 / synth_zero;" in step.oracle
+    assert step.postgres.startswith("DO $synth$") and step.postgres.endswith("END $synth$")
