@@ -301,8 +301,29 @@ def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Ta
             # the member's own text in the body holds its literals; its writes include those of
             # the helpers it calls (resolved with the other routines' in _close_writes)
             text = spans.get((d.name, len(d.params)), body.text if body else spec.text)
+            if (d.name, len(d.params)) in spans:
+                text = _with_private_helpers(
+                    text, spans, {r.name.lower() for r in tree.decls if isinstance(r, A.Routine)}
+                )
             out.append(_routine_target(spec, d, catalog, units, f"{spec.name}.{d.name}", spec.name, text))
     return out
+
+
+def _with_private_helpers(text: str, spans: dict[tuple[str, int], str], public: set[str]) -> str:
+    """A member's text followed by those of the body's private routines it calls (and those
+    they call): a logger's INSERT in a private `write_log` is what the public `log_error` writes
+    (no target of its own carries it to _close_writes)."""
+    private = {name: t for (name, _n), t in spans.items() if name.lower() not in public}
+    seen: set[str] = set()
+    todo, out = [text], [text]
+    while todo:
+        words = {lexer.normalize_identifier(t.text) for t in lexer.code_tokens(todo.pop()) if t.kind == lexer.WORD}
+        for name, helper in private.items():
+            if name.lower() in words and name.lower() not in seen:
+                seen.add(name.lower())
+                out.append(helper)
+                todo.append(helper)
+    return "\n".join(out)
 
 
 def _member_texts(body: Unit) -> dict[tuple[str, int], str]:

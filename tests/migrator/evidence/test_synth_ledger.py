@@ -24,11 +24,13 @@ from harness.verify import UnitToVerify, verify
 from migrator.batch.output import PREAMBLE, preamble_sql
 from migrator.batch.pipeline import MigrateOptions, migrate
 from migrator.batch.sandboxing import open_engine
+from migrator.convert.dispatch import build_catalog
 from migrator.evidence.candidates import routine_candidates
 from migrator.evidence.steps import call_step, in_handler
 from migrator.evidence.synth import SynthOptions, synthesize
-from migrator.evidence.targets import ParamInfo, Target
+from migrator.evidence.targets import ParamInfo, Target, find_targets
 from migrator.evidence.values import DataView, literal
+from migrator.source.reader import read_schema_dir
 
 SRC = Path(__file__).resolve().parent / "ledger"
 
@@ -161,3 +163,22 @@ def test_a_function_called_from_a_handler_declares_a_variable_oracle_accepts():
     step = in_handler(call_step("call_2", target, {"p_code": literal(5, "number")}, [], named=True, block=True))
     assert "r VARCHAR2(32767);" in step.oracle and "synth_zero := 1 / synth_zero;" in step.oracle
     assert step.postgres.startswith("DO $synth$") and step.postgres.endswith("END $synth$")
+
+
+def test_a_public_member_writes_what_its_private_helper_writes(tmp_path):
+    """A package's logger: the public log_error calls the body's private write_log, which
+    inserts into a table; log_error's steps must read that table back."""
+    (tmp_path / "tables.tab").write_text("CREATE TABLE log_rows (msg VARCHAR2(100));\n")
+    (tmp_path / "pkg.pks").write_text(
+        "CREATE OR REPLACE PACKAGE logger AS\n    PROCEDURE log_error (p_msg IN VARCHAR2);\nEND logger;\n/\n"
+    )
+    (tmp_path / "pkg.pkb").write_text(
+        "CREATE OR REPLACE PACKAGE BODY logger AS\n"
+        "    PROCEDURE write_row (p_msg IN VARCHAR2) IS\n    BEGIN\n"
+        "        INSERT INTO log_rows (msg) VALUES (p_msg);\n    END write_row;\n\n"
+        "    PROCEDURE log_error (p_msg IN VARCHAR2) IS\n    BEGIN\n"
+        "        write_row(p_msg || SQLERRM);\n    END log_error;\nEND logger;\n/\n"
+    )
+    source = read_schema_dir(tmp_path, "app")
+    (target,) = [t for t in find_targets(source, build_catalog(source)) if t.key == "procedure.logger.log_error"]
+    assert target.writes == {"log_rows"} and target.mutates
