@@ -121,12 +121,73 @@ def _rowcount_start(toks: list[Tok], i: int) -> bool:
     return True
 
 
+IGNORED_ARGUMENT = (
+    "the oracompat runtime ignores this argument (DBMS_LOB.CREATETEMPORARY's cache and duration: a "
+    "PostgreSQL text or bytea value is no LOB locator and has neither): any value gives the same result"
+)
+# (function as the converted code calls it, 0-based argument position) whose value the oracompat
+# implementation never reads
+_IGNORED_ARGUMENTS = {("oracompat.dbms_lob_createtemporary", 1), ("oracompat.dbms_lob_createtemporary", 2)}
+
+UNREAD_LEVEL = (
+    "the level a converted CONNECT BY counts (cb_level) is read nowhere in its statement (no LEVEL in "
+    "the Oracle query, no `*` over the walk): counting from another number changes no value the "
+    "statement returns"
+)
+
+
 def _constants(text: str, toks: list[Tok]) -> Iterator[Mutant]:
     for i, t in enumerate(toks):
         if t.name in ("ICONST", "FCONST"):
-            why = SUBSTR_START if t.text == "0" and _argument(toks, i) == ("oracompat.substr", 1) else ""
+            arg = _argument(toks, i)
+            why = SUBSTR_START if t.text == "0" and arg == ("oracompat.substr", 1) else ""
             why = why or (ROWCOUNT_START if _rowcount_start(toks, i) else "")
+            why = why or (IGNORED_ARGUMENT if arg in _IGNORED_ARGUMENTS else "")
+            why = why or (UNREAD_LEVEL if _unread_level(toks, i) else "")
             yield Mutant("constant", f"{t.text} -> {t.text}+1 at {t.start}", _replace(text, t, f"({t.text} + 1)"), why)
+
+
+def _statement(toks: list[Tok], i: int) -> tuple[int, int]:
+    """The token range [start, end) of the statement holding toks[i]: between the `;` before it
+    and the `;` after it (a PL/pgSQL statement, or one of a dollar-quoted body's)."""
+    start = next((k + 1 for k in range(i - 1, -1, -1) if toks[k].name == "ASCII_59"), 0)
+    end = next((k for k in range(i + 1, len(toks)) if toks[k].name == "ASCII_59"), len(toks))
+    return start, end
+
+
+def _unread_level(toks: list[Tok], i: int) -> bool:
+    """Whether toks[i] is the start (`1 AS cb_level`) or the step (`prior_row.cb_level + 1`) of a
+    converted CONNECT BY's level, in a statement that reads cb_level nowhere else and selects no
+    `*` from the walk (after the recursive CTE's closing parenthesis, only COUNT(*))."""
+    start = i + 1 < len(toks) and toks[i].text == "1" and toks[i + 1].name == "AS"
+    start = start and i + 2 < len(toks) and toks[i + 2].text.lower() == "cb_level"
+    step = i >= 3 and toks[i].text == "1" and toks[i - 1].text == "+" and toks[i - 2].text.lower() == "cb_level"
+    step = step and toks[i - 3].text == "."
+    if not (start or step):
+        return False
+    lo, hi = _statement(toks, i)
+    uses = [k for k in range(lo, hi) if toks[k].text.lower() == "cb_level"]
+    if len(uses) != 2:
+        return False
+    # the CTE: `connect_by AS (` ... its matching `)`
+    open_at = next((k + 2 for k in range(lo, hi - 2) if toks[k].text.lower() == "connect_by"
+                    and toks[k + 1].name == "AS" and toks[k + 2].text == "("), None)  # fmt: skip
+    if open_at is None or not open_at < uses[0]:
+        return False
+    depth, close = 0, None
+    for k in range(open_at, hi):
+        if toks[k].text == "(":
+            depth += 1
+        elif toks[k].text == ")":
+            depth -= 1
+            if depth == 0:
+                close = k
+                break
+    if close is None or uses[1] > close:
+        return False
+    stars = [k for k in range(close, hi) if toks[k].text == "*"]
+    return all(toks[k - 1].text == "(" and toks[k + 1].text == ")" and toks[k - 2].text.lower() == "count"
+               for k in stars)  # fmt: skip
 
 
 # Tokens that bind less tightly than a comparison (or end the expression): a NULL literal
@@ -254,7 +315,163 @@ def _order_by(text: str, toks: list[Tok]) -> Iterator[Mutant]:
             new = _replace(text, toks[k], "DESC")
         else:
             new = text[: last.end] + " DESC" + text[last.end :]
-        yield Mutant("order_by", f"ORDER BY at {t.start} reversed", new, NO_ROWS if _no_rows(toks, i) else "")
+        why = NO_ROWS if _no_rows(toks, i) else (ONE_ROW if _into_strict(toks, i) else "")
+        why = why or (FIXED_KEY if k == i + 2 + len(_key(toks, i)) and _fixed_key(toks, i) else "")
+        why = why or (UNORDERED_VIEW if _unordered_walk_view(toks, i) else "")
+        yield Mutant("order_by", f"ORDER BY at {t.start} reversed", new, why)
+
+
+FIXED_KEY = (
+    "the sort key is a column the query's WHERE sets equal to one value (`WHERE br.code = p_root`, no "
+    "OR): every row it sorts has the same non-NULL key, so the sort finds every pair equal in either "
+    "direction"
+)
+
+
+def _key(toks: list[Tok], i: int) -> list[Tok]:
+    """The first sort key of the ORDER BY at toks[i] when it is a column (`a.c` or `c`), else []."""
+    k = i + 2
+    if k + 2 < len(toks) and toks[k].name == "IDENT" and toks[k + 1].text == "." and toks[k + 2].name == "IDENT":
+        return toks[k : k + 3]
+    return toks[k : k + 1] if k < len(toks) and toks[k].name == "IDENT" else []
+
+
+def _fixed_key(toks: list[Tok], i: int) -> bool:
+    """Whether the single column the ORDER BY at toks[i] sorts by (inside a window's OVER (...)
+    or a query's own) is set equal to something by a conjunct of the WHERE of the query that
+    holds the sort, at that query's own level, with no OR there."""
+    key = [t.text.lower() for t in _key(toks, i)]
+    lo, hi = _statement(toks, i)
+    if not key or (len(key) == 1 and any(toks[k].name == "AS" and toks[k + 1].text.lower() == key[0]
+                                         for k in range(lo, hi - 1))):  # fmt: skip
+        return False  # (an output column's alias: not the column the WHERE names)
+    depth, k = 0, i - 1
+    window = k >= 1 and toks[k].text == "(" and toks[k - 1].name == "OVER"
+    if window:  # a window: the query whose select list holds it
+        k -= 2
+    while k >= 0:  # back to the SELECT of the query the sort belongs to
+        text = toks[k].text
+        if text == ")":
+            depth += 1
+        elif text == "(":
+            if depth == 0:
+                return False
+            depth -= 1
+        elif depth == 0 and toks[k].name == "SELECT":
+            return (window or not _set_operation(toks, k)) and _fixed_in(toks, k, key)
+        elif depth == 0 and (toks[k].name == "ASCII_59" or text.upper() in ("UNION", "INTERSECT", "EXCEPT")):
+            return False  # (a sort of a whole UNION: each branch has a WHERE of its own)
+        k -= 1
+    return False
+
+
+def _set_operation(toks: list[Tok], k: int) -> bool:
+    """Whether the SELECT at toks[k] is a later branch of a UNION / INTERSECT / EXCEPT (whose
+    ORDER BY sorts every branch's rows)."""
+    depth = 0
+    for j in range(k - 1, -1, -1):
+        text = toks[j].text
+        if text == ")":
+            depth += 1
+        elif text == "(":
+            if depth == 0:
+                return False
+            depth -= 1
+        elif depth == 0 and toks[j].name == "ASCII_59":
+            return False
+        elif depth == 0 and text.upper() in ("UNION", "INTERSECT", "EXCEPT"):
+            return True
+    return False
+
+
+def _fixed_in(toks: list[Tok], start: int, key: list[str]) -> bool:
+    """From the SELECT at toks[start]: its WHERE (at its level) ANDs `key = ...` or `... = key`,
+    and has no OR."""
+    depth, where, found = 0, False, False
+    ends = {"UNION", "INTERSECT", "EXCEPT", "ORDER", "GROUP", "HAVING", "LIMIT", "WINDOW", "INTO"}
+    for k in range(start + 1, len(toks)):
+        t = toks[k]
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (t.name == "ASCII_59" or t.text.upper() in ends or t.text.upper() == "LOOP"):
+            break
+        elif depth == 0 and t.name == "WHERE":
+            where = True
+        elif depth == 0 and where and t.name == "OR":
+            return False
+        elif depth == 0 and where and t.text == "=":
+            n = len(key)
+            left = [x.text.lower() for x in toks[k - n : k]]
+            right = [x.text.lower() for x in toks[k + 1 : k + 1 + n]]
+            after = toks[k + 1 + n].text.upper() if k + 1 + n < len(toks) else ";"
+            before = toks[k - n - 1].text.upper() if k - n - 1 >= 0 else ";"
+            if (left == key and before in ("WHERE", "AND", "(")) or (right == key and after in ("AND", ")", ";")):
+                found = True
+    return found
+
+
+UNORDERED_VIEW = (
+    "the sort a converted CONNECT BY view gives its rows (cb_sort) where the Oracle view orders none "
+    "(no ORDER BY, no ORDER SIBLINGS BY: every cb_sort number is ROW_NUMBER() OVER ()): Oracle fixes "
+    "no order for a view's rows, which are compared as a multiset, the same in any order"
+)
+
+
+def _unordered_walk_view(toks: list[Tok], i: int) -> bool:
+    """Whether the ORDER BY at toks[i] is the last sort of a CREATE VIEW, by `<alias>.cb_sort`
+    alone, outside every parenthesis, in a view whose every ROW_NUMBER() is OVER ()."""
+    lo, hi = _statement(toks, i)
+    lo = next((k for k in range(lo, hi) if toks[k].name not in ("SQL_COMMENT", "C_COMMENT")), hi)
+    if lo >= hi or toks[lo].name != "CREATE" or not any(toks[k].name == "VIEW" for k in range(lo, min(hi, lo + 6))):
+        return False
+    key = [t.text.lower() for t in _key(toks, i)]
+    if len(key) != 3 or key[2] != "cb_sort" or i + 5 != hi:
+        return False
+    depth = 0
+    for k in range(lo, i):
+        if toks[k].text == "(":
+            depth += 1
+        elif toks[k].text == ")":
+            depth -= 1
+        if toks[k].name == "OVER" and (k + 2 >= hi or toks[k + 1].text != "(" or toks[k + 2].text != ")"):
+            return False
+    return depth == 0
+
+
+ONE_ROW = (
+    "the sort of a SELECT ... INTO STRICT (no LIMIT): it stores its one row, and with none or more "
+    "than one it raises the same error whatever their order"
+)
+
+
+def _into_strict(toks: list[Tok], i: int) -> bool:
+    """Whether the ORDER BY at toks[i] sorts a statement's own query (outside every parenthesis)
+    that stores its result INTO STRICT and keeps all of its rows (no LIMIT, OFFSET or FETCH)."""
+    lo, hi = _statement(toks, i)
+    depth = 0
+    for k in range(i - 1, lo - 1, -1):
+        if toks[k].text == ")":
+            depth += 1
+        elif toks[k].text == "(":
+            if depth == 0:
+                return False  # a subquery's or a window's sort
+            depth -= 1
+    level: list[Tok] = []
+    depth = 0
+    for k in range(lo, hi):
+        if toks[k].text == "(":
+            depth += 1
+        elif toks[k].text == ")":
+            depth -= 1
+        elif depth == 0:
+            level.append(toks[k])
+    names = [t.name for t in level]
+    strict = any(a.name == "INTO" and b.text.upper() == "STRICT" for a, b in zip(level, level[1:]))
+    return strict and not {"LIMIT", "OFFSET", "FETCH"} & set(names)
 
 
 NO_ROWS = (

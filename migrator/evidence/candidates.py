@@ -16,7 +16,16 @@ from decimal import Decimal
 
 from harness.quoting import quote_ident
 from harness.scenarios import Scenario, Statement, Step
-from migrator.evidence.steps import PgArg, call_step, dml_step, oracle_ident, table_check, view_step
+from migrator.evidence.steps import (
+    READS_ERROR,
+    PgArg,
+    call_step,
+    dml_step,
+    in_handler,
+    oracle_ident,
+    table_check,
+    view_step,
+)
 from migrator.evidence.targets import Target
 from migrator.evidence.values import FIXED_DATE, NULL, DataView, Value, boundaries, candidates, literal
 
@@ -53,6 +62,8 @@ def routine_candidates(
         calls.append((base, False, True))
     numbers = [v for v in target.literals if isinstance(v, Decimal)]
     calls += [(v, True, True) for v in _input_classes(inputs, options, base, numbers)]
+    keyed = {p.name for p in inputs if data.column_for(p, target.deep_words) in _key_columns(data)}
+    calls += [(v, True, True) for v in _finer([p for p in inputs if p.name not in keyed], base, target.scales)]
     depth = max((len(v) for v in options.values()), default=1)
     for k in range(1, depth):  # one parameter at a time, round-robin
         for name, vals in options.items():
@@ -72,7 +83,7 @@ def routine_candidates(
             plans.append((forms[1], True, copied, True))
     # the dates of the data just either side of the frozen SYSDATE moved by the body's numbers
     # (a cutoff `ADD_MONTHS(SYSDATE, -p_months)`, p_months DEFAULT 24): with the defaults in play
-    plans += [(forms[-1], True, [s], True) for s in dated(target, data, families)]
+    plans += [(forms[-1], True, [s], True) for s in around_frozen_date(target, data, families)]
     if target.writes:  # the typical call made twice: the second finds what the first wrote (a duplicate)
         first = call_step("again", target, base, pg_args, named=True)
         plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
@@ -81,6 +92,12 @@ def routine_candidates(
     large = [] if target.writes else _large(target, data, families)
     plans += [(base, True, [s], False) for s in large]
     plans += [(base, True, [s], False) for s in _ambiguous(inputs, base, data, target.deep_words)]
+    rows_dated = _dated_rows(target, data, inputs, base)
+    # kept whatever coverage they add (a window one period too long shows only where the right
+    # one finds nothing): a routine that writes (a database copy each) the first two only
+    plans += [(values, True, [], True) for values in rows_dated[: ROW_DATED_WRITES if target.mutates else None]]
+    if not target.mutates:
+        plans += [(values, True, [], True) for values in _spans(target, data, inputs, options, base)]
     at = len(plans)  # the one-parameter variations next, before the data perturbations
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
     plans[at:at] = [(values, named, [], False) for values, named, keep in calls if not keep]
@@ -90,6 +107,11 @@ def routine_candidates(
         step = call_step(f"call_{n}", target, values, pg_args, named=named)
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
         out.append(Candidate(step, checks, setup, keep, values, by_result=any(s in large for s in setup)))
+    if READS_ERROR & target.words and out:  # the typical call from a handler: the error it reads
+        n = len(out) + 1
+        step = in_handler(call_step(f"call_{n}", target, base, pg_args, named=True, block=True))
+        checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
+        out.insert(1, Candidate(step, checks, [], True, base))
     return out
 
 
@@ -160,6 +182,35 @@ def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Valu
     return out
 
 
+def _finer(inputs, base: dict[str, Value], scales: Sequence[int]) -> list[dict[str, Value]]:
+    """For a body that rounds to n places (`ROUND(p_salary * 1.03, 2)`): the base call with each
+    number parameter of an unconstrained decimal type (NUMBER, not INTEGER, not through %TYPE)
+    holding more decimals than the largest n, so that what is rounded has digits beyond every
+    scale (a scale of 3 in place of 2 shows there only)."""
+    if not scales:
+        return []
+    defaulted = {p.name for p in inputs if p.has_default}
+    tail = Decimal("0." + ("1234567890" * 4)[: max(scales) + 3])
+    out = []
+    for p in inputs:
+        if p.family != "number" or p.column is not None or p.element is not None:
+            continue
+        if p.oracle_type.strip().upper() not in ("NUMBER", "DECIMAL", "DEC", "NUMERIC"):
+            continue
+        start = base[p.name]
+        try:
+            number = Decimal(start.oracle) if not start.is_null else Decimal(1)
+        except ArithmeticError:
+            number = Decimal(1)
+        finer = literal(number.to_integral_value() + tail, "number")
+        out.append({**base, p.name: finer})
+        # ... and with the defaulted parameters left out (a cap the typical call sets low hides it)
+        rest = {k: v for k, v in base.items() if k == p.name or k not in defaulted}
+        if len(rest) < len(base):
+            out.append({**rest, p.name: finer})
+    return out
+
+
 def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
     """Data changes before the typical call, for branches that depend on the data rather than
     the arguments (every account emptied: the fee cannot be charged): each column of a table the
@@ -204,6 +255,122 @@ def _large(target: Target, data: DataView, families, most: int = 3) -> list[Stat
         out += [_set(table, {c: big}) for c in data.columns.get(table, []) if c not in keys and c in target.deep_words
                 and not c.endswith("_id") and fams.get(c) == "number"]  # fmt: skip
     return out[:most]
+
+
+ROW_DATED_WRITES = 2  # dated-row calls of a routine that writes (a database copy each)
+ROW_DATED_READS = 12  # ... of one that only reads (steps of one scenario)
+_MONTHLY = {"add_months", "last_day", "months_between"}
+
+
+def _dated_rows(target: Target, data: DataView, inputs, base: dict[str, Value]) -> list[dict[str, Value]]:
+    """Calls whose key and date come from the same rows: a routine that takes a key (an
+    account) and a date (a month) filters a table it reads by both (the account's postings of
+    that month), and a date picked apart from the key finds no row of it. For a key parameter,
+    a table the code reads that holds the key's column and a date column the code names: per key
+    value (those with the most rows first), its first row's date (a period that holds rows), the
+    period after its last row (every row lies before it: an opening balance, the latest of
+    several) and the period before its first one (a window one period too long reaches it) — a
+    month apart when the code counts in months (ADD_MONTHS, LAST_DAY, MONTHS_BETWEEN), else a day. Each
+    date parameter in turn, the other parameters as in the typical call."""
+    dates = [p for p in inputs if p.family == "date" and p.element is None]
+    if not dates:
+        return []
+    monthly = bool(_MONTHLY & target.deep_words)
+    out: list[dict[str, Value]] = []
+    for key in inputs:
+        column = data.column_for(key, target.deep_words) if key.family in ("number", "text") else None
+        if column is None:
+            continue
+        home, col = column
+        tables = [t for t in sorted(target.reads) if t != home] + ([home] if home in target.reads else [])
+        for table in tables:
+            rows = data.rows.get(table, []) if data.rows else []
+            if col not in data.columns.get(table, []):
+                continue
+            stamp = next((c for c in data.columns[table] if c in target.deep_words and c != col
+                          and any(isinstance(r.get(c), dt.date) for r in rows)), None)  # fmt: skip
+            if stamp is None:
+                continue
+            held: dict[str, tuple[object, list]] = {}
+            for r in rows:
+                if r.get(col) is not None and isinstance(r.get(stamp), dt.date):
+                    held.setdefault(repr(r[col]), (r[col], []))[1].append(r[stamp])
+            keys = sorted(held.values(), key=lambda kv: -len(kv[1]))[:4]
+            # a routine that writes gets the first two only: the period after the busiest key's
+            # rows first (it finds the most history before it), then its first row's
+            picks = (_after, min, _before) if target.mutates else (min, _after, _before)
+            for pick in picks:
+                for value, stamps in keys[:1] if target.mutates else keys:
+                    when = pick(stamps) if pick is min else pick(stamps, monthly)
+                    for p in dates:
+                        out.append({**base, key.name: _tag_data(literal(value, key.family)),
+                                    p.name: _tag_data(literal(when, "date"))})  # fmt: skip
+            break  # the first such table
+    seen: set = set()
+    unique = []
+    for values in out:
+        sig = call_signature(values, [])
+        if sig not in seen:
+            seen.add(sig)
+            unique.append(values)
+    return unique[:ROW_DATED_READS]
+
+
+def _spans(target: Target, data: DataView, inputs, options: dict[str, list[Value]],
+           base: dict[str, Value]) -> list[dict[str, Value]]:  # fmt: skip
+    """Two date parameters (from / until) set apart, in order: the typical call often has them
+    the wrong way round or equal, and a loop over the periods between them (a month at a time)
+    runs no more than once. Half a year up to the latest date they are tried with, for each of
+    the first existing values of the parameter about a key (an account whose product earns
+    interest, one that does not); then, with the first key, from the earliest date to the latest
+    and back."""
+    dates = [p for p in inputs if p.family == "date" and p.element is None]
+    if len(dates) < 2:
+        return []
+    a, b = dates[0].name, dates[1].name
+    known = sorted({v.label: v for p in (a, b) for v in options[p] if not v.is_null and v.source}.items())
+    if len(known) < 2:
+        return []
+    lo, hi = known[0][1], known[-1][1]
+    try:
+        recent = _tag_data(literal(_shift(dt.date.fromisoformat(hi.label), -6, True), "date"))
+    except ValueError:
+        return []
+    keys: list[Value] = []
+    keyed = None
+    for p in inputs:  # the first parameter about a key column, and that column's first values
+        column = data.column_for(p, target.deep_words) if p.family in ("number", "text") else None
+        if column is not None and column in _key_columns(data):
+            keyed, keys = p.name, [_tag_data(literal(v, p.family)) for v in (data.values(*column) or [])[:3]]
+            break
+    out = [{**base, a: hi, b: recent} | ({keyed: key} if keyed else {}) for key in keys]
+    first = {keyed: keys[0]} if keyed and keys else {}
+    return (out or [{**base, a: hi, b: recent}]) + [{**base, a: hi, b: lo} | first, {**base, a: lo, b: hi} | first]
+
+
+def _key_columns(data: DataView) -> set[tuple[str, str]]:
+    return {(t, k[0]) for t, k in data.keys.items() if len(k) == 1}
+
+
+def _shift(when, months: int, monthly: bool):
+    if not monthly:
+        return when + dt.timedelta(days=months)
+    month = when.month - 1 + months
+    year, month = when.year + month // 12, month % 12 + 1
+    last = calendar.monthrange(year, month)[1]
+    return when.replace(year=year, month=month, day=min(when.day, last))
+
+
+def _after(stamps: list, monthly: bool):
+    return _shift(max(stamps), 1, monthly)
+
+
+def _before(stamps: list, monthly: bool):
+    return _shift(min(stamps), -1, monthly)
+
+
+def _tag_data(value: Value) -> Value:
+    return Value(value.oracle, value.pg, value.label, "data")
 
 
 def _flattened(target: Target, data: DataView) -> list[Statement]:
@@ -700,7 +867,7 @@ def add_months(day: dt.datetime, months: int) -> dt.datetime:
     return day.replace(year=year, month=month + 1, day=last if at_end else min(day.day, last))
 
 
-def dated(target: Target, data: DataView, families, most: int = 2) -> list[Statement]:
+def around_frozen_date(target: Target, data: DataView, families, most: int = 2) -> list[Statement]:
     """For code that compares the data's dates with SYSDATE (frozen in every scenario) moved by a
     number it writes — a default `p_inactive_months DEFAULT 24` among them: every date column the
     code names of a table it reads set, in every row, to the frozen day moved back by that many

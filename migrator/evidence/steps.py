@@ -91,24 +91,52 @@ def nondeterministic(target: Target) -> bool:
     return any(w in NONDETERMINISTIC or w.startswith("dbms_random.") for w in target.deep_words)
 
 
-def call_step(name: str, target: Target, values: dict[str, Value], pg_args: list[PgArg], *, named: bool) -> Step:
+def call_step(name: str, target: Target, values: dict[str, Value], pg_args: list[PgArg], *, named: bool,
+              block: bool = False) -> Step:  # fmt: skip
+    """The call as a step; `block`: a function called from a block that prints its result even
+    where a query could call it."""
     if target.kind == "function":
-        return _function_step(name, target, values, named)
+        return _function_step(name, target, values, named, block)
     return _procedure_step(name, target, values, pg_args, named)
 
 
-def _function_step(name: str, target: Target, values: dict[str, Value], named: bool) -> Step:
+# What the current error is read by: a routine that reads one (a logger's FORMAT_ERROR_STACK)
+# reads nothing outside a handler, where the synthesized calls run; `in_handler` runs a call in
+# the handler of a ZERO_DIVIDE.
+READS_ERROR = frozenset(
+    {"sqlcode", "sqlerrm", "dbms_utility.format_error_stack", "dbms_utility.format_error_backtrace"}
+)
+
+
+def in_handler(step: Step) -> Step:
+    """`step` (a block: call_step with block=True) run inside the exception handler of an error
+    raised just before (1 / 0, ORA-01476 / SQLSTATE 22012). The PostgreSQL handler publishes the
+    error as converted handlers do (oracompat.error_push), for FORMAT_ERROR_STACK read outside
+    the handler itself, in the routine it calls, and takes it back after the call (Oracle's is
+    gone with the handler; the steps after this one must not see it)."""
+    pg_inner = step.postgres.removeprefix("DO $synth$\n").removesuffix(" $synth$")
+    ora = (f"DECLARE\n    synth_zero NUMBER := 0;\nBEGIN\n    synth_zero := 1 / synth_zero;\nEXCEPTION\n"
+           f"    WHEN OTHERS THEN\n{step.oracle}\nEND;")  # fmt: skip
+    pg = (f"DO $synth$\nDECLARE\n    synth_zero numeric := 0;\n    synth_context text;\nBEGIN\n"
+          f"    synth_zero := 1 / synth_zero;\nEXCEPTION\n    WHEN OTHERS THEN\n"
+          f"    GET STACKED DIAGNOSTICS synth_context = PG_EXCEPTION_CONTEXT;\n"
+          f"    PERFORM oracompat.error_push(SQLSTATE, SQLERRM, synth_context);\n{pg_inner};\n"
+          f"    PERFORM oracompat.error_push(NULL, NULL, NULL);\nEND $synth$")  # fmt: skip
+    return Step(name=step.name, oracle=ora, postgres=pg)
+
+
+def _function_step(name: str, target: Target, values: dict[str, Value], named: bool, block: bool = False) -> Step:
     ora_call = f"{oracle_call_name(target)}({_args(target.params, values, named, 'oracle', {})})"
     pg_call = f"{pg_call_name(target)}({_args(target.params, values, named, 'pg', {})})"
     fam = target.return_family or "other"
     if fam == "cursor":
         return _cursor_step(name, ora_call, pg_call)
-    if not target.mutates and fam != "bool":
+    if not target.mutates and fam != "bool" and not block:
         if nondeterministic(target):
             # neutralised: whether it answers, errs or gives NULL is compared, never the value
             ora_call, pg_call = (f"CASE WHEN {c} IS NULL THEN 'null' ELSE 'value' END" for c in (ora_call, pg_call))
         return Step(name=name, oracle=f"SELECT {ora_call} FROM dual", postgres=f"SELECT {pg_call}")
-    ora = (f"DECLARE\n    r {target.returns};\nBEGIN\n    r := {ora_call};\n"
+    ora = (f"DECLARE\n    r {_sized(target.returns or '')};\nBEGIN\n    r := {ora_call};\n"
            f"    DBMS_OUTPUT.PUT_LINE('result=' || {_render(fam, 'r', 'oracle')});\nEND;")  # fmt: skip
     pg = (f"DO $synth$\nDECLARE\n    r {_pg_return_type(fam)};\nBEGIN\n    r := {pg_call};\n"
           f"    RAISE NOTICE '%', 'result=' || coalesce({_render(fam, 'r', 'pg')}, '');\nEND $synth$")  # fmt: skip
@@ -203,7 +231,11 @@ def _procedure_step(name: str, target: Target, values: dict[str, Value], pg_args
 
 
 def _oracle_var_type(p: ParamInfo) -> str:
-    text = p.oracle_type
+    return _sized(p.oracle_type)
+
+
+def _sized(text: str) -> str:
+    """A parameter's or return's type as a variable declaration takes it."""
     if re.fullmatch(r"(?i)(n?varchar2?|n?char|string|raw)", text.strip()):
         return f"{text.strip()}(32767)"  # an unconstrained parameter type needs a length in a declaration
     return text

@@ -230,6 +230,7 @@ class _Session:
                 offset += ROUND
             self._near(targets, state, bar, offset)
             self._sweep(targets, pool, state, bar, offset + 10 * ROUND)
+            self._around_data(targets, pool, state, bar, offset + 12 * ROUND)
             self._defaults(targets, pool, state, bar, offset + 11 * ROUND)
         out: list[Scenario] = []
         for t in targets:
@@ -316,6 +317,38 @@ class _Session:
             for c in calls[1:]:
                 rest += neighbours(t, c, options, self.routine[t.key][1], seen, 6000 + len(rest))
             rest = rest[: 2 * self.opts.budget_steps]
+            if rest:
+                bar.total += len(rest)
+                batch.append((t, rest))
+        if batch:
+            self._run_round(batch, state, bar, offset)
+
+    def _around_data(self, targets: list[Target], pool: dict, state: dict, bar, offset: int) -> None:
+        """After the sweep, for routines that only read: the calls it kept that changed a
+        parameter to another value of the data (the department with a leaver, found by the sweep
+        itself) are varied in their other parameters (leavers included), up to half the budget
+        per routine, in one more run: a parameter that matters only for some rows of the data."""
+        batch = []
+        for t in targets:
+            sel = state[id(t)]
+            if t.kind not in ("function", "procedure") or t.mutates or t.key not in self.routine:
+                continue
+            base = _base(pool[id(t)])
+            seen = {call_signature(c.values, c.setup) for c in sel.tried_cands if c.values is not None}
+            options = routine_options(t, self.data)
+            defaulted = {p.name for p in t.params if p.has_default}
+            lists: list[list[Candidate]] = []
+            for c in sel.kept:
+                if c.values is None or c.setup:
+                    continue
+                changed = {k for k, v in c.values.items() if k in base and v.oracle != base[k].oracle}
+                if changed and all(c.values[k].source == "data" for k in changed):
+                    # (without its defaulted parameters: the next pass, _defaults, makes that one)
+                    seen.add(call_signature({k: v for k, v in c.values.items() if k not in defaulted}, []))
+                    others = {k: v for k, v in options.items() if k not in changed}
+                    lists.append(neighbours(t, c, others, self.routine[t.key][1], seen, 30000 + 1000 * len(lists)))
+            depth = max((len(f) for f in lists), default=0)
+            rest = [f[k] for k in range(depth) for f in lists if k < len(f)][: self.opts.budget_steps // 2]
             if rest:
                 bar.total += len(rest)
                 batch.append((t, rest))

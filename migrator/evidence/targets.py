@@ -59,6 +59,7 @@ class Target:
     key: str = ""  # unique among the targets: kind.name, with #n for overloads
     ordered: bool = False  # a view whose query ends with its own ORDER BY: its rows compared in order
     defaulted: set[str] = field(default_factory=set)  # columns a view reads through NVL / COALESCE (a NULL replaced)
+    scales: list[int] = field(default_factory=list)  # the decimal places ROUND / TRUNC round numbers to in the body
 
 
 def type_source(type_text: str) -> str:
@@ -166,6 +167,30 @@ def _format_model(toks: list[tuple[str, str]], i: int) -> bool:
     return False
 
 
+def rounding_scales(text: str) -> list[int]:
+    """The decimal places of each ROUND(x, n) / TRUNC(x, n) with a literal n (`ROUND(v, 2)`),
+    distinct, in order."""
+    toks = [t.text for t in lexer.code_tokens(text)]
+    out: list[int] = []
+    for i, word in enumerate(toks[:-1]):
+        if word.upper() not in ("ROUND", "TRUNC") or toks[i + 1] != "(":
+            continue
+        depth, last = 0, None
+        for j in range(i + 1, len(toks)):
+            if toks[j] == "(":
+                depth += 1
+            elif toks[j] == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif toks[j] == "," and depth == 1:
+                last = j
+        if last is not None and last + 2 < len(toks) and toks[last + 2] == ")" and toks[last + 1].isdigit():
+            if int(toks[last + 1]) not in out:
+                out.append(int(toks[last + 1]))
+    return out
+
+
 def _ordered_query(text: str) -> bool:
     """Whether a view's query sorts its result: an ORDER BY outside every parenthesis."""
     depth = 0
@@ -253,7 +278,8 @@ def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, ora
     literals, writes, words, mutates = _body_facts(text if text is not None else unit.text)
     t = Target(routine.kind.lower(), tuple(units), oracle_name, pg_schema, routine.name,
                _param_infos(routine.params, catalog, unit.schema), literals=_unique(literals),
-               writes=writes, mutates=mutates, words=words)  # fmt: skip
+               writes=writes, mutates=mutates, words=words,
+               scales=rounding_scales(text if text is not None else unit.text))  # fmt: skip
     if routine.returns is not None:
         t.returns = type_source(routine.returns.text)
         t.return_family = family(t.returns, catalog, unit.schema)[0]
@@ -275,8 +301,29 @@ def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Ta
             # the member's own text in the body holds its literals; its writes include those of
             # the helpers it calls (resolved with the other routines' in _close_writes)
             text = spans.get((d.name, len(d.params)), body.text if body else spec.text)
+            if (d.name, len(d.params)) in spans:
+                text = _with_private_helpers(
+                    text, spans, {r.name.lower() for r in tree.decls if isinstance(r, A.Routine)}
+                )
             out.append(_routine_target(spec, d, catalog, units, f"{spec.name}.{d.name}", spec.name, text))
     return out
+
+
+def _with_private_helpers(text: str, spans: dict[tuple[str, int], str], public: set[str]) -> str:
+    """A member's text followed by those of the body's private routines it calls (and those
+    they call): a logger's INSERT in a private `write_log` is what the public `log_error` writes
+    (no target of its own carries it to _close_writes)."""
+    private = {name: t for (name, _n), t in spans.items() if name.lower() not in public}
+    seen: set[str] = set()
+    todo, out = [text], [text]
+    while todo:
+        words = {lexer.normalize_identifier(t.text) for t in lexer.code_tokens(todo.pop()) if t.kind == lexer.WORD}
+        for name, helper in private.items():
+            if name.lower() in words and name.lower() not in seen:
+                seen.add(name.lower())
+                out.append(helper)
+                todo.append(helper)
+    return "\n".join(out)
 
 
 def _member_texts(body: Unit) -> dict[tuple[str, int], str]:
