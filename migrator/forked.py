@@ -70,16 +70,33 @@ def _run_chunk(bounds: tuple[int, int]) -> list[Any]:
     return [fn(item) for item in items[bounds[0] : bounds[1]]]
 
 
-def fork_map(fn: Callable[[T], R], items: Sequence[T], workers: int, chunk: int = 32) -> list[R]:
+def fork_map(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    workers: int,
+    chunk: int = 32,
+    meanwhile: Callable[[], object] | None = None,
+) -> list[R]:
     """[fn(x) for x in items], on `workers` forked processes when there are more than one and
-    fork exists. fn's results must pickle; fn itself and the items need not."""
+    fork exists. fn's results must pickle; fn itself and the items need not.
+
+    `meanwhile()`, when given, runs in this process while the workers work (after the map when
+    it runs here): serial work of the caller that needs none of the results, which would
+    otherwise leave a core idle before or after the map. The workers were forked before it
+    runs, so nothing it changes reaches them."""
     if workers <= 1 or len(items) <= chunk or not can_fork():
-        return [fn(item) for item in items]
+        results = [fn(item) for item in items]
+        if meanwhile is not None:
+            meanwhile()
+        return results
     global _JOB
     _JOB = (fn, items)
     bounds = [(i, min(i + chunk, len(items))) for i in range(0, len(items), chunk)]
     try:
         with forked_pool(min(workers, len(bounds))) as pool:
-            return [result for part in pool.map(_run_chunk, bounds) for result in part]
+            parts = pool.map(_run_chunk, bounds)  # submitted (and the workers forked) here
+            if meanwhile is not None:
+                meanwhile()
+            return [result for part in parts for result in part]
     finally:
         _JOB = None
