@@ -46,7 +46,7 @@ from migrator.convert.plsql import conditional
 from migrator.errors import MigratorError
 from migrator.fixes.settings import ActiveSettings
 from migrator.source.dependencies import DependencyGraph, analyze_dependencies
-from migrator.source.reader import read_schema_dir
+from migrator.source.reader import Reading, read_schema_dir
 from migrator.source.units import SourceSet, Unit, UnitKind
 
 if TYPE_CHECKING:  # judging and repair are imported when a run asks for them, not for every migrate
@@ -221,8 +221,11 @@ def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
     )
 
 
-def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunReport:
-    """Run the whole batch. Raises SourceError for unreadable input and OutputDirError for OUT."""
+def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: Reading | None = None) -> RunReport:
+    """Run the whole batch. Raises SourceError for unreadable input and OutputDirError for OUT.
+    `reading`: the source's reading, begun by the caller with the same `src`, `opts.schema` and
+    workers (`migrator.cli.commands.run_migrate` begins it before it imports this module, whose
+    imports then overlap the reading); the source is read here otherwise."""
     from migrator.batch.verification import attach_agent, attach_verification, write_reports
 
     opts = opts or MigrateOptions()
@@ -230,7 +233,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     check_overlap(src, out)  # before anything is read or written
     # the phases that handle each file or unit on its own share the conversion's processes
     many = opts.workers if opts.workers is not None else forked.core_workers()
-    source = read_schema_dir(src, opts.schema, workers=many)
+    source = reading.result() if reading is not None else read_schema_dir(src, opts.schema, workers=many)
     graph, kept, done = _order_and_convert(source, out, opts, many)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)

@@ -80,13 +80,23 @@ def run_migrate(args) -> int:
     # collector re-scanned them for ~15 % of the conversion's CPU. Collections stay on, only
     # rarer, for this command's process (the workers it forks inherit it).
     gc.set_threshold(50_000, 20, 100)
-    from migrator.batch.pipeline import migrate
+    # The source is read on forked workers from here on, while this process imports the
+    # converters (pipeline's imports: a good part of a run's serial start-up). Reading writes
+    # nothing, and its errors are raised only where `migrate` takes the result: usage and settings
+    # are still checked first; their errors, and the source's, the output folder's and the
+    # server's, reach `main` as MigratorError/HarnessError.
+    from migrator.forked import core_workers
+    from migrator.source.reader import Reading
 
-    # Usage and settings are checked before anything is read or written; their errors, and the
-    # source's, the output folder's and the server's, reach `main` as MigratorError/HarnessError.
-    _check_migrate_usage(args)
-    opts = _migrate_options(args, load_settings(args.settings))
-    report = migrate(args.src, args.out, opts)
+    reading = Reading(args.src, args.schema, args.workers if args.workers is not None else core_workers())
+    try:
+        from migrator.batch.pipeline import migrate
+
+        _check_migrate_usage(args)
+        opts = _migrate_options(args, load_settings(args.settings))
+        report = migrate(args.src, args.out, opts, reading=reading)
+    finally:
+        reading.close()
     print_summary(report, args.out)
     return exit_code(report)
 
