@@ -8,11 +8,16 @@ import gc
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from migrator.batch.report import RunReport, exit_code, verification_table
 from migrator.convert.registry import check_rule_ids
 from migrator.errors import MigratorError
-from migrator.fixes.settings import ActiveSettings, load_settings
+
+# The report and settings models (pydantic: a good part of start-up) are imported where a command
+# uses them: `migrate` begins reading the source first, and these imports overlap the reading.
+if TYPE_CHECKING:
+    from migrator.batch.report import RunReport
+    from migrator.fixes.settings import ActiveSettings
 
 
 def _engine_spec(args) -> str:
@@ -34,6 +39,8 @@ def _evidence(args, src: Path | None, schema: str) -> tuple[Path | None, Path | 
 
 
 def print_summary(report: RunReport, out: Path) -> None:
+    from migrator.batch.report import verification_table
+
     s = report.summary
     print(
         f"{report.schema_name}: {s.units} units in {s.seconds:.1f} s — "
@@ -91,6 +98,8 @@ def run_migrate(args) -> int:
     reading = Reading(args.src, args.schema, args.workers if args.workers is not None else core_workers())
     try:
         from migrator.batch.pipeline import migrate
+        from migrator.batch.report import exit_code
+        from migrator.fixes.settings import load_settings
 
         _check_migrate_usage(args)
         opts = _migrate_options(args, load_settings(args.settings))
@@ -166,6 +175,7 @@ def _model_spec_problem(spec: str) -> str | None:
 
 
 def run_verify(args) -> int:
+    from migrator.batch.report import exit_code
     from migrator.batch.verification import attach_verification, load_report, write_reports
 
     report = load_report(args.out)
@@ -179,6 +189,7 @@ def run_verify(args) -> int:
 def run_regress(args) -> int:
     from harness.regress import compare, load_baseline, write_baseline
     from migrator.batch.verification import load_report
+    from migrator.fixes.settings import load_settings
 
     if args.report:
         report = load_report(args.report)

@@ -251,15 +251,19 @@ def handler(command: str):
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from harness.exceptions import HarnessError
     from migrator.errors import MigratorError
 
     try:
         return handler(args.command)(args)
-    except (MigratorError, HarnessError) as exc:
-        print(f"migrator: error: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # anything else is our bug, whatever its type (a ValueError too)
+    except Exception as exc:
+        # imported only now: harness.exceptions imports pydantic, which `migrate` imports while
+        # its source is being read (run_migrate), not before
+        from harness.exceptions import HarnessError
+
+        if isinstance(exc, (MigratorError, HarnessError)):
+            print(f"migrator: error: {exc}", file=sys.stderr)
+            return 2
+        # anything else is our bug, whatever its type (a ValueError too)
         import traceback
 
         traceback.print_exc()
