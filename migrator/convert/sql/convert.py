@@ -17,6 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+# sqlglot imports these two on first use, inside a conversion: imported here, with this module,
+# forked conversion workers inherit them instead of each importing them again
+import sqlglot.optimizer.annotate_types  # noqa: F401
+import sqlglot.optimizer.normalize  # noqa: F401
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import SqlglotError
