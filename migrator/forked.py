@@ -83,7 +83,8 @@ def fork_map(
     `meanwhile()`, when given, runs in this process while the workers work (after the map when
     it runs here): serial work of the caller that needs none of the results, which would
     otherwise leave a core idle before or after the map. The workers were forked before it
-    runs, so nothing it changes reaches them."""
+    runs, so nothing it changes reaches them. This process then keeps one of the `workers`
+    cores busy itself, so one process fewer is forked (at least one)."""
     if workers <= 1 or len(items) <= chunk or not can_fork():
         results = [fn(item) for item in items]
         if meanwhile is not None:
@@ -93,7 +94,8 @@ def fork_map(
     _JOB = (fn, items)
     bounds = [(i, min(i + chunk, len(items))) for i in range(0, len(items), chunk)]
     try:
-        with forked_pool(min(workers, len(bounds))) as pool:
+        forks = max(1, workers - 1) if meanwhile is not None else workers
+        with forked_pool(min(forks, len(bounds))) as pool:
             parts = pool.map(_run_chunk, bounds)  # submitted (and the workers forked) here
             if meanwhile is not None:
                 meanwhile()
