@@ -16,7 +16,7 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -70,16 +70,86 @@ def _run_chunk(bounds: tuple[int, int]) -> list[Any]:
     return [fn(item) for item in items[bounds[0] : bounds[1]]]
 
 
-def fork_map(fn: Callable[[T], R], items: Sequence[T], workers: int, chunk: int = 32) -> list[R]:
+def fork_map(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    workers: int,
+    chunk: int = 32,
+    meanwhile: Callable[[], object] | None = None,
+) -> list[R]:
     """[fn(x) for x in items], on `workers` forked processes when there are more than one and
-    fork exists. fn's results must pickle; fn itself and the items need not."""
+    fork exists. fn's results must pickle; fn itself and the items need not.
+
+    `meanwhile()`, when given, runs in this process while the workers work (after the map when
+    it runs here): serial work of the caller that needs none of the results, which would
+    otherwise leave a core idle before or after the map. The workers were forked before it
+    runs, so nothing it changes reaches them. This process then keeps one of the `workers`
+    cores busy itself, so one process fewer is forked (at least one)."""
     if workers <= 1 or len(items) <= chunk or not can_fork():
-        return [fn(item) for item in items]
+        results = [fn(item) for item in items]
+        if meanwhile is not None:
+            meanwhile()
+        return results
     global _JOB
     _JOB = (fn, items)
     bounds = [(i, min(i + chunk, len(items))) for i in range(0, len(items), chunk)]
     try:
-        with forked_pool(min(workers, len(bounds))) as pool:
-            return [result for part in pool.map(_run_chunk, bounds) for result in part]
+        forks = max(1, workers - 1) if meanwhile is not None else workers
+        with forked_pool(min(forks, len(bounds))) as pool:
+            parts = pool.map(_run_chunk, bounds)  # submitted (and the workers forked) here
+            if meanwhile is not None:
+                meanwhile()
+            return [result for part in parts for result in part]
     finally:
         _JOB = None
+
+
+class StartedMap(Generic[R]):
+    """`fork_map` begun now and collected later: the workers are forked (and start) here, while
+    the caller goes on with other work (a process's remaining imports, say); `result()` waits for
+    and returns fork_map's list, and re-raises what the map raised. Without workers (one, few
+    items, no fork) the whole map runs in `result()`. `close()` abandons an uncollected map."""
+
+    def __init__(self, fn: Callable[[T], R], items: Sequence[T], workers: int, chunk: int = 32):
+        self._serial: tuple[Callable[[Any], R], Sequence[Any]] | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        self._parts: Iterator[list[R]] | None = None
+        if workers <= 1 or len(items) <= chunk or not can_fork():
+            self._serial = (fn, items)
+            return
+        global _JOB
+        _JOB = (fn, items)
+        bounds = [(i, min(i + chunk, len(items))) for i in range(0, len(items), chunk)]
+        try:
+            self._pool = ProcessPoolExecutor(
+                max_workers=min(workers, len(bounds)),
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            )
+            # the first submission forks every worker (the fork start method launches them all
+            # at once), so _JOB has reached them when map returns
+            self._parts = self._pool.map(_run_chunk, bounds)
+        except BaseException:
+            self.close()
+            raise
+        finally:
+            _JOB = None
+
+    def result(self) -> list[R]:
+        if self._serial is not None:
+            fn, items = self._serial
+            self._serial = None
+            return [fn(item) for item in items]
+        assert self._parts is not None, "result() is called once"
+        parts, self._parts = self._parts, None
+        try:
+            return [result for part in parts for result in part]
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self._serial = self._parts = None
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            pool.shutdown(wait=True, cancel_futures=True)

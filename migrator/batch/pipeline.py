@@ -40,13 +40,13 @@ from migrator.batch.report import (
     summarize,
 )
 from migrator.batch.static_check import StaticResult
-from migrator.convert.context import Conversion
+from migrator.convert.context import Catalog, Conversion
 from migrator.convert.dispatch import build_catalog, convert_unit, make_context
 from migrator.convert.plsql import conditional
 from migrator.errors import MigratorError
 from migrator.fixes.settings import ActiveSettings
 from migrator.source.dependencies import DependencyGraph, analyze_dependencies
-from migrator.source.reader import read_schema_dir
+from migrator.source.reader import Reading, read_schema_dir
 from migrator.source.units import SourceSet, Unit, UnitKind
 
 if TYPE_CHECKING:  # judging and repair are imported when a run asks for them, not for every migrate
@@ -91,19 +91,40 @@ class _Done:
     deps: list[str] = field(default_factory=list)
 
 
-def _convert_all(source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions) -> list[_Done]:
-    """Every unit converted, for this run's conditional compilation target (read while parsing;
-    forked workers inherit it; the caller's is restored, so one run never changes another's)."""
+def _order_and_convert(
+    source: SourceSet, out: Path, opts: MigrateOptions, many: int
+) -> tuple[DependencyGraph, list[str], list[_Done]]:
+    """The dependency graph, the output folder prepared (what it kept), and every unit converted,
+    for this run's conditional compilation target (read while parsing; forked workers inherit
+    it; the caller's is restored, so one run never changes another's).
+
+    The catalog is built here while forked workers scan the units for references: it needs no
+    part of the graph, and a serial phase next to the scan leaves no core idle."""
+    # unit files are rewritten in place by this run (prepare_out_dir says why)
+    rewrites = frozenset(unit_path(u) for u in source.units)
     before = conditional.TARGET
-    conditional.TARGET = opts.compile_target
+    kept: list[str] = []
+    catalog: Catalog | None = None
+
+    def prepare() -> None:
+        nonlocal catalog
+        kept.extend(prepare_out_dir(out, force=opts.force, resume=opts.resume, rewrites=rewrites))
+        conditional.TARGET = opts.compile_target
+        catalog = build_catalog(source)
+
     try:
-        return _convert_units(source, graph, out, opts)
+        scanners = many if len(source.units) >= MIN_UNITS_FOR_WORKERS else 1
+        graph = analyze_dependencies(source, workers=scanners, meanwhile=prepare)
+        assert catalog is not None, "built by prepare()"
+        return graph, kept, _convert_units(source, graph, out, opts, catalog)
     finally:
         conditional.TARGET = before
 
 
-def _convert_units(source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions) -> list[_Done]:
-    ctx = make_context(build_catalog(source), opts.disabled_rules, memo=opts.memo)
+def _convert_units(
+    source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions, catalog: Catalog
+) -> list[_Done]:
+    ctx = make_context(catalog, opts.disabled_rules, memo=opts.memo)
     target = opts.compile_target
     config = json.dumps(sorted(opts.disabled_rules))
     if target != conditional.Target():  # the journal of a run for another target is not reused
@@ -200,8 +221,11 @@ def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
     )
 
 
-def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunReport:
-    """Run the whole batch. Raises SourceError for unreadable input and OutputDirError for OUT."""
+def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: Reading | None = None) -> RunReport:
+    """Run the whole batch. Raises SourceError for unreadable input and OutputDirError for OUT.
+    `reading`: the source's reading, begun by the caller with the same `src`, `opts.schema` and
+    workers (`migrator.cli.commands.run_migrate` begins it before it imports this module, whose
+    imports then overlap the reading); the source is read here otherwise."""
     from migrator.batch.verification import attach_agent, attach_verification, write_reports
 
     opts = opts or MigrateOptions()
@@ -209,12 +233,8 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None) -> RunRepo
     check_overlap(src, out)  # before anything is read or written
     # the phases that handle each file or unit on its own share the conversion's processes
     many = opts.workers if opts.workers is not None else forked.core_workers()
-    source = read_schema_dir(src, opts.schema, workers=many)
-    graph = analyze_dependencies(source, workers=many if len(source.units) >= MIN_UNITS_FOR_WORKERS else 1)
-    # unit files are rewritten in place by this run (prepare_out_dir says why)
-    rewrites = frozenset(unit_path(u) for u in source.units)
-    kept = prepare_out_dir(out, force=opts.force, resume=opts.resume, rewrites=rewrites)
-    done = _convert_all(source, graph, out, opts)
+    source = reading.result() if reading is not None else read_schema_dir(src, opts.schema, workers=many)
+    graph, kept, done = _order_and_convert(source, out, opts, many)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)
     write_output(out, EXTENSIONS_FILE, extensions_sql())

@@ -222,14 +222,14 @@ def write_reports(report: RunReport, out: Path) -> None:
     files a run of ours wrote are ever removed (OUT/.migrator/written.txt)."""
     write_output(out, "report.json", report.model_dump_json(indent=2))
     write_output(out, "report.md", to_markdown(report))
-    from migrator.batch.report_pages import to_html, to_junit  # verified runs only (html, xml)
+    if report.verification is not None:
+        from migrator.batch.report_pages import to_html, to_junit  # verified runs only (html, xml)
 
-    verified = {"report.html": lambda: to_html(report, out), "junit.xml": lambda: to_junit(report)}
-    for name, render in verified.items():
-        if report.verification is not None:
-            write_output(out, name, render())
-        else:
-            remove_output(out, name)
+        write_output(out, "report.html", to_html(report, out))
+        write_output(out, "junit.xml", to_junit(report))
+    else:
+        remove_output(out, "report.html")
+        remove_output(out, "junit.xml")
     if report.verification is None:  # written by attach_verification, with the verdicts
         remove_output(out, STEPS_FILE)
     remove_written_under(out, REVIEW_DIR)  # a review site shows the report it was built from

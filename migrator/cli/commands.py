@@ -8,11 +8,16 @@ import gc
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from migrator.batch.report import RunReport, exit_code, verification_table
 from migrator.convert.registry import check_rule_ids
 from migrator.errors import MigratorError
-from migrator.fixes.settings import ActiveSettings, load_settings
+
+# The report and settings models (pydantic: a good part of start-up) are imported where a command
+# uses them: `migrate` begins reading the source first, and these imports overlap the reading.
+if TYPE_CHECKING:
+    from migrator.batch.report import RunReport
+    from migrator.fixes.settings import ActiveSettings
 
 
 def _engine_spec(args) -> str:
@@ -34,6 +39,8 @@ def _evidence(args, src: Path | None, schema: str) -> tuple[Path | None, Path | 
 
 
 def print_summary(report: RunReport, out: Path) -> None:
+    from migrator.batch.report import verification_table
+
     s = report.summary
     print(
         f"{report.schema_name}: {s.units} units in {s.seconds:.1f} s — "
@@ -80,13 +87,25 @@ def run_migrate(args) -> int:
     # collector re-scanned them for ~15 % of the conversion's CPU. Collections stay on, only
     # rarer, for this command's process (the workers it forks inherit it).
     gc.set_threshold(50_000, 20, 100)
-    from migrator.batch.pipeline import migrate
+    # The source is read on forked workers from here on, while this process imports the
+    # converters (pipeline's imports: a good part of a run's serial start-up). Reading writes
+    # nothing, and its errors are raised only where `migrate` takes the result: usage and settings
+    # are still checked first; their errors, and the source's, the output folder's and the
+    # server's, reach `main` as MigratorError/HarnessError.
+    from migrator.forked import core_workers
+    from migrator.source.reader import Reading
 
-    # Usage and settings are checked before anything is read or written; their errors, and the
-    # source's, the output folder's and the server's, reach `main` as MigratorError/HarnessError.
-    _check_migrate_usage(args)
-    opts = _migrate_options(args, load_settings(args.settings))
-    report = migrate(args.src, args.out, opts)
+    reading = Reading(args.src, args.schema, args.workers if args.workers is not None else core_workers())
+    try:
+        from migrator.batch.pipeline import migrate
+        from migrator.batch.report import exit_code
+        from migrator.fixes.settings import load_settings
+
+        _check_migrate_usage(args)
+        opts = _migrate_options(args, load_settings(args.settings))
+        report = migrate(args.src, args.out, opts, reading=reading)
+    finally:
+        reading.close()
     print_summary(report, args.out)
     return exit_code(report)
 
@@ -156,6 +175,7 @@ def _model_spec_problem(spec: str) -> str | None:
 
 
 def run_verify(args) -> int:
+    from migrator.batch.report import exit_code
     from migrator.batch.verification import attach_verification, load_report, write_reports
 
     report = load_report(args.out)
@@ -169,6 +189,7 @@ def run_verify(args) -> int:
 def run_regress(args) -> int:
     from harness.regress import compare, load_baseline, write_baseline
     from migrator.batch.verification import load_report
+    from migrator.fixes.settings import load_settings
 
     if args.report:
         report = load_report(args.report)

@@ -13,9 +13,12 @@ psycopg, numpy, the converter, the knowledge base) is imported when that command
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
+import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from knowledge_base.cli import add_kb_parser
 from migrator.cli.assess import add_assess_parser
@@ -249,17 +252,50 @@ def handler(command: str):
     return getattr(importlib.import_module(module), name)
 
 
+# Commands after which the program ends at once (exit_now): every file they write is closed when
+# their handler returns.
+EXITS_AT_ONCE = frozenset({"migrate"})
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit code. Called without `argv`, main is the program itself (the
+    `migrator` script, `python -m migrator.cli.main`): after a command of EXITS_AT_ONCE it then
+    ends the process (exit_now) instead of returning."""
     args = _parser().parse_args(argv)
-    from harness.exceptions import HarnessError
+    code = _run(args)
+    if argv is None and args.command in EXITS_AT_ONCE:
+        exit_now(code)
+    return code
+
+
+def exit_now(code: int) -> NoReturn:
+    """End the process without tearing the interpreter down: freeing a batch's millions of objects
+    (units, token lists, trees, the catalog) one by one took 0.25-0.5 s after a 2 s `migrate`.
+    What a normal exit does that matters is still done: the atexit handlers run (weakref
+    finalizers among them), and stdout and stderr are flushed."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said on it
+            pass
+    os._exit(code)
+
+
+def _run(args: argparse.Namespace) -> int:
     from migrator.errors import MigratorError
 
     try:
         return handler(args.command)(args)
-    except (MigratorError, HarnessError) as exc:
-        print(f"migrator: error: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # anything else is our bug, whatever its type (a ValueError too)
+    except Exception as exc:
+        # imported only now: harness.exceptions imports pydantic, which `migrate` imports while
+        # its source is being read (run_migrate), not before
+        from harness.exceptions import HarnessError
+
+        if isinstance(exc, (MigratorError, HarnessError)):
+            print(f"migrator: error: {exc}", file=sys.stderr)
+            return 2
+        # anything else is our bug, whatever its type (a ValueError too)
         import traceback
 
         traceback.print_exc()

@@ -14,6 +14,7 @@ spec, and (c) target tables that are not defined.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
@@ -75,10 +76,14 @@ class _Scan:
     declared: set[str]
 
 
-def analyze_dependencies(source: SourceSet, workers: int = 1) -> DependencyGraph:
+def analyze_dependencies(
+    source: SourceSet, workers: int = 1, meanwhile: Callable[[], object] | None = None
+) -> DependencyGraph:
     """Fill `references` and `parent_id` of every unit, report cycles and missing references
     as issues on `source`, and return the graph with a deployment order. Safe to call again.
-    `workers` > 1: units are scanned on forked processes (migrator.forked), same result."""
+    `workers` > 1: units are scanned on forked processes (migrator.forked), same result.
+    `meanwhile()`: the caller's work to run here while the workers scan (`fork_map`); it sees
+    the units' `parent_id`, not yet their `references`, nor the issues this adds."""
     units = source.units
     providers = _providers(units)
     # SQL (a view, an index expression) binds the functions of a package or object type when it is
@@ -88,7 +93,8 @@ def analyze_dependencies(source: SourceSet, workers: int = 1) -> DependencyGraph
     for unit in units:
         _link_parent(unit, providers)
     texts = {u.id: u.text for u in units}
-    found = fork_map(partial(_references, texts=texts, providers=providers, schemas=schemas), units, workers, 64)
+    scan = partial(_references, texts=texts, providers=providers, schemas=schemas)
+    found = fork_map(scan, units, workers, 64, meanwhile=meanwhile)
     ids = list(dict.fromkeys(u.id for u in units))
     node = {uid: i for i, uid in enumerate(ids)}
     # rustworkx, not networkx: the same algorithms, and its import costs 6 ms instead of 165 ms

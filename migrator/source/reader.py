@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 
 from migrator.errors import MigratorError
-from migrator.forked import fork_map
+from migrator.forked import StartedMap
 from migrator.source import directives, sqlplus, statement_kind
 from migrator.source.encoding import UTF8, Decoded, decode_bytes, looks_binary
 from migrator.source.lexer import LineIndex
@@ -53,28 +53,59 @@ class SourceError(MigratorError):
 def read_schema_dir(path: str | Path, schema: str | None = None, workers: int = 1) -> SourceSet:
     """`workers` > 1: files are read, decoded and split on forked processes (migrator.forked);
     units, ids and issues come out exactly as from one process."""
-    root = Path(path)
-    if not root.exists():
-        raise SourceError(f"schema directory does not exist: {root}")
-    if not root.is_dir():
-        raise SourceError(f"not a directory: {root}")
-    files, unread = list_files(root)
-    sql_files = [f for f in files if Path(f).suffix.lower() in SQL_EXTENSIONS]
-    if not sql_files:
-        not_read = "".join(f"; {u.rel}: {u.message}" for u in unread)
-        raise SourceError(f"no SQL files ({', '.join(sorted(SQL_EXTENSIONS))}) under {root}{not_read}")
-    reader = _Reader(root, (schema or root.resolve().name).lower(), set(sql_files))
-    for u in unread:
-        reader.issue(u.code, u.severity, u.rel, 1, u.message)
-    workers = workers if len(sql_files) >= MIN_FILES_FOR_WORKERS else 1
-    loaded = dict(zip(sql_files, fork_map(partial(_load, root), sql_files, workers, chunk=8)))
-    for rel in files:
-        if rel in reader.sql_files:
-            reader.read_file(loaded[rel])
-        else:
-            reader.issue("skipped-file", Severity.WARNING, rel, 1,
-                         "not an Oracle source file extension; not read")  # fmt: skip
-    return reader.result
+    return Reading(path, schema, workers).result()
+
+
+class Reading:
+    """`read_schema_dir` begun: the workers are forked and start reading now, while the caller
+    goes on (`migrate` imports the converters meanwhile); `result()` gives the SourceSet, and
+    raises what reading raised (a SourceError for a missing or empty folder too, so a caller
+    that starts early still reports its own earlier checks first). `close()` abandons it."""
+
+    def __init__(self, path: str | Path, schema: str | None = None, workers: int = 1):
+        self._error: Exception | None = None
+        self._loading: StartedMap[_Loaded] | None = None
+        try:
+            self._start(Path(path), schema, workers)
+        except Exception as exc:  # raised by result()
+            self._error = exc
+
+    def _start(self, root: Path, schema: str | None, workers: int) -> None:
+        if not root.exists():
+            raise SourceError(f"schema directory does not exist: {root}")
+        if not root.is_dir():
+            raise SourceError(f"not a directory: {root}")
+        files, unread = list_files(root)
+        sql_files = [f for f in files if Path(f).suffix.lower() in SQL_EXTENSIONS]
+        if not sql_files:
+            not_read = "".join(f"; {u.rel}: {u.message}" for u in unread)
+            raise SourceError(f"no SQL files ({', '.join(sorted(SQL_EXTENSIONS))}) under {root}{not_read}")
+        self._files, self._sql_files = files, sql_files
+        self._reader = _Reader(root, (schema or root.resolve().name).lower(), set(sql_files))
+        for u in unread:
+            self._reader.issue(u.code, u.severity, u.rel, 1, u.message)
+        workers = workers if len(sql_files) >= MIN_FILES_FOR_WORKERS else 1
+        self._loading = StartedMap(partial(_load, root), sql_files, workers, chunk=8)
+
+    def result(self) -> SourceSet:
+        if self._error is not None:
+            raise self._error
+        assert self._loading is not None, "result() is called once"
+        loading, self._loading = self._loading, None
+        loaded = dict(zip(self._sql_files, loading.result()))
+        reader = self._reader
+        for rel in self._files:
+            if rel in reader.sql_files:
+                reader.read_file(loaded[rel])
+            else:
+                reader.issue("skipped-file", Severity.WARNING, rel, 1,
+                             "not an Oracle source file extension; not read")  # fmt: skip
+        return reader.result
+
+    def close(self) -> None:
+        if self._loading is not None:
+            self._loading.close()
+            self._loading = None
 
 
 @dataclass

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 
 from harness.quoting import quote_ident
 from migrator.source.identifiers import fold
@@ -74,6 +75,11 @@ def quote_names(tree: exp.Expression) -> None:
             call.set("this", exp.Identifier(this=name.lower(), quoted=True))
 
 
+# One PostgreSQL generator for every tree: `tree.sql(dialect="postgres")` builds one per call. It
+# keeps no state from one `generate` to the next (its unsupported messages are reset by each).
+_POSTGRES = Dialect.get_or_raise("postgres").generator()
+
+
 def to_postgres(tree: exp.Expression, copy: bool = True) -> str:
     """The tree printed as PostgreSQL, a quoted function name in its own case: sqlglot upper-cases
     unqualified function names, quoted ones included ("My Func"(1) became "MY FUNC"(1)). Such a
@@ -90,4 +96,4 @@ def to_postgres(tree: exp.Expression, copy: bool = True) -> str:
                 tree = verbatim
             else:
                 call.replace(verbatim)
-    return tree.sql(dialect="postgres", copy=False)
+    return _POSTGRES.generate(tree, copy=False)

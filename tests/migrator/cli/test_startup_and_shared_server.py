@@ -53,9 +53,9 @@ def test_workers_flag_reaches_the_pipeline(tmp_path, monkeypatch, capsys):
     seen = {}
     real = pipeline.migrate
 
-    def spy(src, out, opts):
+    def spy(src, out, opts, **kw):  # kw: the reading run_migrate began
         seen["workers"] = opts.workers
-        return real(src, out, opts)
+        return real(src, out, opts, **kw)
 
     monkeypatch.setattr(pipeline, "migrate", spy)
     src = tmp_path / "app"

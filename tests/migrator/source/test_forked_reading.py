@@ -35,3 +35,48 @@ def test_fork_map_keeps_order_and_runs_elsewhere():
     assert [v for v, _ in got] == [x * x for x in items]
     if forked.can_fork():
         assert os.getpid() not in {pid for _, pid in got}
+
+
+def test_fork_map_runs_meanwhile_here_while_the_workers_map():
+    import os
+
+    items = list(range(200))
+    ran: list[int] = []
+    got = forked.fork_map(
+        lambda x: (x + 1, os.getpid()), items, workers=2, chunk=16, meanwhile=lambda: ran.append(os.getpid())
+    )
+    assert [v for v, _ in got] == [x + 1 for x in items]
+    assert ran == [os.getpid()]
+    if forked.can_fork():
+        assert os.getpid() not in {pid for _, pid in got}
+    ran.clear()  # no workers: meanwhile still runs, after the map
+    assert forked.fork_map(lambda x: x, [1, 2], workers=1, meanwhile=lambda: ran.append(1)) == [1, 2]
+    assert ran == [1]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_started_map_gives_fork_map_result_and_its_error(workers):
+    items = list(range(100))
+    started = forked.StartedMap(lambda x: x * 3, items, workers, chunk=8)
+    assert started.result() == [x * 3 for x in items]
+
+    def bad(x: int) -> int:
+        if x == 57:
+            raise ValueError("item 57")
+        return x
+
+    failing = forked.StartedMap(bad, items, workers, chunk=8)
+    with pytest.raises(ValueError, match="item 57"):
+        failing.result()
+    forked.StartedMap(bad, items, workers, chunk=8).close()  # abandoned: nothing raised, no worker left
+
+
+def test_reading_started_early_gives_read_schema_dir_and_defers_its_errors(tmp_path, monkeypatch):
+    monkeypatch.setattr(reader, "MIN_FILES_FOR_WORKERS", 1)
+    one = reader.read_schema_dir(FIXTURES / "utilities")
+    many = reader.Reading(FIXTURES / "utilities", None, 2).result()
+    assert many.units == one.units and many.issues == one.issues and many.files == one.files
+    missing = reader.Reading(tmp_path / "absent", None, 2)  # nothing raised until the result is taken
+    with pytest.raises(reader.SourceError, match="does not exist"):
+        missing.result()
+    missing.close()
