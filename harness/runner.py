@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -146,7 +146,7 @@ def run_scenario(
 def iter_runs(
     engine: PostgresEngine,
     template: str,
-    scenarios: list[Scenario],
+    scenarios: Iterable[Scenario],
     *,
     step_timeout_ms: int = 5000,
     parallel: int = 2,
@@ -159,12 +159,12 @@ def iter_runs(
     back), so `parallel` sessions keep that many server cores busy; a further thread clones the
     next template copy meanwhile. Isolation is unchanged: one fresh clone per scenario, each
     session on its own database. `seconds` of a run is its own wall time (clone, steps, drop).
+    `scenarios` is read as runs are started, at most `parallel` + 1 ahead of the run yielded: a
+    generator may make later scenarios from what earlier runs found.
 
     `shared` (the synthesizer's selection only): the scenarios it accepts run in a transaction that
     is rolled back, on a few long-lived clones (harness.rollback_runs), and fall back to a clone
     of their own when that cannot hold them."""
-    if not scenarios:
-        return
     from harness.rollback_runs import SharedClones  # (it builds on this module)
 
     clones = SharedClones(engine, template, step_timeout_ms=step_timeout_ms, probe=probe) if shared else None

@@ -20,6 +20,7 @@ import hashlib
 import re
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -402,24 +403,31 @@ class _Session:
         )
 
     def _run_round(self, batch, state, bar, offset: int) -> None:
-        scenarios, owners = [], {}
-        for t, cands in batch:
-            sel = state[id(t)]
-            if sel.timed_out:  # the same call again would hang again: tried, not run
-                skip = [c for c in cands if c.step.postgres in sel.timed_out]
-                sel.tried += len(skip)
-                bar.update(len(skip))
-                cands = [c for c in cands if c.step.postgres not in sel.timed_out]
-                if not cands:
-                    continue
-            for sc, group in as_scenarios(t, cands, f"{_scenario_id(t)}.r{offset}", self.user):
-                scenarios.append(sc)
-                owners[sc.id] = (t, group)
+        owners: dict = {}
+
+        def scenarios() -> Iterator[Scenario]:
+            """Chunks of ROUND candidates, round-robin over the targets, made as they are run
+            (iter_runs takes them lazily): by the time a target's next chunk is made, a call of it
+            that hung (cancelled by the timeout) is known, and calls holding what made it hang
+            are not run (_Selection.hangs)."""
+            chunked = [(t, [cands[k : k + ROUND] for k in range(0, len(cands), ROUND)]) for t, cands in batch]
+            for k in range(max((len(chunks) for _t, chunks in chunked), default=0)):
+                for t, chunks in chunked:
+                    if k >= len(chunks):
+                        continue
+                    sel = state[id(t)]
+                    now = [c for c in chunks[k] if not sel.hangs(c)]
+                    sel.tried += len(chunks[k]) - len(now)  # tried, not run
+                    bar.update(len(chunks[k]) - len(now))
+                    for sc, group in as_scenarios(t, now, f"{_scenario_id(t)}.r{offset}.{k}", self.user):
+                        owners[sc.id] = (t, group)
+                        yield sc
+
         # selection runs share database copies, each rolled back (harness.rollback_runs), except
         # where a rollback cannot undo what the code does
         shared = lambda sc: self._shareable(owners[sc.id][0].key, sc)  # noqa: E731
         timeout = min(self.opts.step_timeout_ms, SELECT_TIMEOUT_MS)
-        for run in iter_runs(self.engine, self.template, scenarios, step_timeout_ms=timeout, probe=self.plan.hit,
+        for run in iter_runs(self.engine, self.template, scenarios(), step_timeout_ms=timeout, probe=self.plan.hit,
                              shared=shared):  # fmt: skip
             t, cands = owners[run.scenario_id]
             if run.setup_error:  # a data change the schema refuses (NOT NULL, a check): not a candidate
@@ -475,6 +483,17 @@ class _Selection:
     outcomes: set = field(default_factory=set)  # what the kept steps observed (see _outcome)
     tried_cands: list = field(default_factory=list)
     timed_out: set[str] = field(default_factory=set)  # step texts cancelled by the timeout
+    hung: list[frozenset] = field(default_factory=list)  # the inputs of each call cancelled by the timeout
+    finished: set = field(default_factory=set)  # inputs seen in calls that finished
+
+    def hangs(self, c) -> bool:
+        """Whether `c` would likely hang as a call already tried did: the same step, or a call
+        holding every input of a hung call that no finished call held (the delimiter NULL that
+        made a split loop forever, whatever the text split)."""
+        if c.step.postgres in self.timed_out:
+            return True
+        mine = _inputs(c)
+        return any((p - self.finished) and (p - self.finished) <= mine for p in self.hung)
 
     @property
     def complete(self) -> bool:
@@ -491,6 +510,9 @@ class _Selection:
             observed = run.observed.get(c.step.name)
             if observed is not None and observed.timed_out:
                 self.timed_out.add(c.step.postgres)
+                self.hung.append(_inputs(c))
+            elif observed is not None:
+                self.finished |= _inputs(c)
             if observed is not None and outcome_of(observed)[0] is None:
                 continue  # an error with no Oracle code (or a timeout): no ground truth can be recorded for it
             if observed is not None and _beyond_oracle(observed):
@@ -501,6 +523,12 @@ class _Selection:
                 self.have |= hits & self.want
             if outcome is not None:
                 self.outcomes.add(outcome)
+
+
+def _inputs(c) -> frozenset:
+    """A candidate's inputs as (parameter, Oracle value) pairs, with its data changes."""
+    pairs = {(k, v.oracle) for k, v in (c.values or {}).items()}
+    return frozenset(pairs | {("setup", s.postgres) for s in c.setup})
 
 
 # Oracle's longest character value: a VARCHAR2 in PL/SQL (and a DBMS_OUTPUT line) holds 32,767
