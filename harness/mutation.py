@@ -345,41 +345,41 @@ def _fixed_key(toks: list[Tok], i: int) -> bool:
     if not key or (len(key) == 1 and any(toks[k].name == "AS" and toks[k + 1].text.lower() == key[0]
                                          for k in range(lo, hi - 1))):  # fmt: skip
         return False  # (an output column's alias: not the column the WHERE names)
-    depth, k = 0, i - 1
+    k = i - 1
     window = k >= 1 and toks[k].text == "(" and toks[k - 1].name == "OVER"
     if window:  # a window: the query whose select list holds it
         k -= 2
-    while k >= 0:  # back to the SELECT of the query the sort belongs to
-        text = toks[k].text
-        if text == ")":
-            depth += 1
-        elif text == "(":
-            if depth == 0:
-                return False
-            depth -= 1
-        elif depth == 0 and toks[k].name == "SELECT":
-            return (window or not _set_operation(toks, k)) and _fixed_in(toks, k, key)
-        elif depth == 0 and (toks[k].name == "ASCII_59" or text.upper() in ("UNION", "INTERSECT", "EXCEPT")):
+    for j in _back_at_level(toks, k):  # back to the SELECT of the query the sort belongs to
+        if toks[j].name == "SELECT":
+            return (window or not _set_operation(toks, j)) and _fixed_in(toks, j, key)
+        if toks[j].name == "ASCII_59" or toks[j].text.upper() in ("UNION", "INTERSECT", "EXCEPT"):
             return False  # (a sort of a whole UNION: each branch has a WHERE of its own)
-        k -= 1
     return False
 
 
-def _set_operation(toks: list[Tok], k: int) -> bool:
-    """Whether the SELECT at toks[k] is a later branch of a UNION / INTERSECT / EXCEPT (whose
-    ORDER BY sorts every branch's rows)."""
+def _back_at_level(toks: list[Tok], k: int) -> Iterator[int]:
+    """The positions from k back to 0 of the tokens at toks[k]'s bracket level (what a nested
+    bracket holds is skipped), up to the `(` that opens that level."""
     depth = 0
-    for j in range(k - 1, -1, -1):
+    for j in range(k, -1, -1):
         text = toks[j].text
         if text == ")":
             depth += 1
         elif text == "(":
             if depth == 0:
-                return False
+                return
             depth -= 1
-        elif depth == 0 and toks[j].name == "ASCII_59":
+        elif depth == 0:
+            yield j
+
+
+def _set_operation(toks: list[Tok], k: int) -> bool:
+    """Whether the SELECT at toks[k] is a later branch of a UNION / INTERSECT / EXCEPT (whose
+    ORDER BY sorts every branch's rows)."""
+    for j in _back_at_level(toks, k - 1):
+        if toks[j].name == "ASCII_59":
             return False
-        elif depth == 0 and text.upper() in ("UNION", "INTERSECT", "EXCEPT"):
+        if toks[j].text.upper() in ("UNION", "INTERSECT", "EXCEPT"):
             return True
     return False
 

@@ -8,24 +8,10 @@ from decimal import Decimal
 from migrator.evidence.candidates import _fresh_value, view_candidates
 from migrator.evidence.steps import call_step
 from migrator.evidence.targets import ParamInfo, Target, _body_facts, _ordered_query
-from migrator.evidence.values import DataView, candidates, literal
+from migrator.evidence.values import candidates, literal
+from tests.migrator.evidence.synth_judging import data_view
 
-
-def _data(rows: dict[str, list[dict]], keys=None, uniques=None, foreign=None) -> DataView:
-    def distinct(table, column):
-        out = []
-        for r in rows.get(table, []):
-            if r.get(column) is not None and r[column] not in out:
-                out.append(r[column])
-        return out
-
-    view = DataView(distinct)
-    view.columns = {t: list(rs[0]) for t, rs in rows.items() if rs}
-    view.keys = keys or {}
-    view.uniques = uniques or {}
-    view.foreign = foreign or {}
-    view.rows = rows
-    return view
+_data = data_view
 
 
 def test_messages_and_format_models_are_not_compared_literals():

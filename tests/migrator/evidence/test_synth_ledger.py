@@ -17,61 +17,20 @@ from pathlib import Path
 
 import pytest
 
-from harness.mutation import mutants
-from harness.reference_port import record_reference
-from harness.scenarios import dump_scenarios, dump_transcript, load_scenarios, load_transcript
-from harness.verify import UnitToVerify, verify
-from migrator.batch.output import PREAMBLE, preamble_sql
-from migrator.batch.pipeline import MigrateOptions, migrate
-from migrator.batch.sandboxing import open_engine
 from migrator.convert.dispatch import build_catalog
 from migrator.evidence.candidates import routine_candidates
 from migrator.evidence.steps import call_step, in_handler
-from migrator.evidence.synth import SynthOptions, synthesize
 from migrator.evidence.targets import ParamInfo, Target, find_targets
-from migrator.evidence.values import DataView, literal
+from migrator.evidence.values import literal
 from migrator.source.reader import read_schema_dir
+from tests.migrator.evidence.synth_judging import caught, data_view, judge_schema
 
 SRC = Path(__file__).resolve().parent / "ledger"
 
 
 @pytest.fixture(scope="module")
 def judged(pg_engine, tmp_path_factory):
-    work = tmp_path_factory.mktemp("ledger")
-    result = synthesize(SRC, SynthOptions(engine=pg_engine.admin_dsn(), progress=False))
-    port_out = work / "port-out"
-    converted = migrate(SRC, port_out, MigrateOptions(progress=False))
-    port = work / "port"
-    port.mkdir()
-    for n, u in enumerate(converted.units, 1):
-        (port / f"{n:04d}.sql").write_text((port_out / u.output).read_text())
-    with open_engine(pg_engine.admin_dsn()) as engine:
-        rec = record_reference(engine, port, result.scenarios, preamble=preamble_sql("ledger", []))
-    dump_scenarios(result.scenarios, work / "s.yaml")
-    dump_transcript(rec.transcript, work / "t.yaml")
-    out = work / "out"
-    report = migrate(SRC, out, MigrateOptions(deploy=pg_engine.admin_dsn(), verify=True, progress=False,
-                                              scenarios=work / "s.yaml", transcript=work / "t.yaml"))  # fmt: skip
-    base = [UnitToVerify(u.id, (out / u.output).read_text(), tuple(u.depends_on), bool(u.static_ok))
-            for u in report.units]  # fmt: skip
-    return report, base, (out / PREAMBLE).read_text(), load_scenarios(work / "s.yaml"), load_transcript(work / "t.yaml")
-
-
-def _caught(pg_engine, judged, unit_id: str, pick) -> list[tuple[str, bool]]:
-    report, base, preamble, scenarios, transcript = judged
-    assert {u.id: u.category for u in report.units}[unit_id] == "correct"
-    index = next(i for i, u in enumerate(base) if u.unit_id == unit_id)
-    own = scenarios.model_copy(update={"scenarios": [s for s in scenarios.scenarios if unit_id in s.units]})
-    out = []
-    for m in mutants(base[index].sql, per_operator=99):
-        if not pick(m):
-            continue
-        units = list(base)
-        units[index] = UnitToVerify(unit_id, m.text, base[index].depends_on, True)
-        verdict = verify(pg_engine, preamble, units, own, transcript, do_nothing=False).agent.verdicts[index]
-        out.append((m.description, verdict.category != "correct"))
-    assert out, unit_id
-    return out
+    return judge_schema(pg_engine, SRC, "ledger", tmp_path_factory.mktemp("ledger"))
 
 
 @pytest.mark.parametrize(
@@ -88,7 +47,7 @@ def _caught(pg_engine, judged, unit_id: str, pick) -> list[tuple[str, bool]]:
     ],
 )
 def test_the_mutant_is_caught(pg_engine, judged, unit, pick):
-    results = _caught(pg_engine, judged, unit, pick)
+    results = caught(pg_engine, judged, unit, pick)
     assert all(caught for _d, caught in results), results
 
 
@@ -102,21 +61,6 @@ def test_the_handler_step_is_a_block_each_system_runs(judged):
     assert "WHEN OTHERS THEN\nBEGIN\n    note_error(" in steps[0].oracle and steps[0].oracle.endswith("END;\nEND;")
     assert "oracompat.error_push(SQLSTATE, SQLERRM, synth_context)" in steps[0].postgres
     assert "oracompat.error_push(NULL, NULL, NULL)" in steps[0].postgres
-
-
-def _data(rows: dict[str, list[dict]], keys: dict[str, list[str]]) -> DataView:
-    def distinct(table, column):
-        out = []
-        for r in rows.get(table, []):
-            if r.get(column) is not None and r[column] not in out:
-                out.append(r[column])
-        return out
-
-    view = DataView(distinct)
-    view.columns = {t: list(rs[0]) for t, rs in rows.items() if rs}
-    view.keys = keys
-    view.rows = rows
-    return view
 
 
 ACCOUNTS = [{"acct_id": 1, "kind": "CHK", "opened_on": dt.datetime(2015, 1, 1)},
@@ -137,7 +81,7 @@ def test_key_and_date_come_from_the_same_rows():
     month = ParamInfo("p_month", "IN", "DATE", "date", None, False)
     target = Target("function", ("u",), "month_total", "s", "month_total", [key, month], return_family="number",
                     reads={"accounts", "entries"}, deep_words={"acct_id", "posted_on", "add_months", "entries"})  # fmt: skip
-    data = _data({"accounts": ACCOUNTS, "entries": ENTRIES}, {"accounts": ["acct_id"], "entries": ["entry_id"]})
+    data = data_view({"accounts": ACCOUNTS, "entries": ENTRIES}, {"accounts": ["acct_id"], "entries": ["entry_id"]})
     pairs = set(_dates(routine_candidates(target, data, [], 32), "p_acct_id", "p_month"))
     assert {("1", "2022-03-10"), ("2", "2022-07-01"), ("1", "2022-05-05"), ("1", "2022-02-10")} <= pairs, pairs
 
@@ -148,7 +92,7 @@ def test_two_dates_are_set_apart_in_order_for_each_key():
     since = ParamInfo("p_from", "IN", "DATE", "date", None, True)
     target = Target("function", ("u",), "grown", "s", "grown", [key, until, since], return_family="number",
                     reads={"accounts"}, deep_words={"acct_id", "accounts"})  # fmt: skip
-    data = _data({"accounts": ACCOUNTS}, {"accounts": ["acct_id"]})
+    data = data_view({"accounts": ACCOUNTS}, {"accounts": ["acct_id"]})
     spans = [(k, u, f) for k, u, f in _dates(routine_candidates(target, data, [], 32), "p_acct_id", "p_until", "p_from")
              if u and f and (dt.date.fromisoformat(u) - dt.date.fromisoformat(f)).days > 60]  # fmt: skip
     assert {k for k, _u, _f in spans} == {"1", "2"}, spans

@@ -20,55 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.mutation import mutants
-from harness.reference_port import record_reference
-from harness.scenarios import dump_scenarios, dump_transcript, load_scenarios, load_transcript
-from harness.verify import UnitToVerify, verify
-from migrator.batch.output import PREAMBLE, preamble_sql
-from migrator.batch.pipeline import MigrateOptions, migrate
-from migrator.batch.sandboxing import open_engine
-from migrator.evidence.synth import SynthOptions, synthesize
+from tests.migrator.evidence.synth_judging import caught, judge_schema
 
 SRC = Path(__file__).resolve().parent / "crew"
 
 
 @pytest.fixture(scope="module")
 def judged(pg_engine, tmp_path_factory):
-    work = tmp_path_factory.mktemp("crew")
-    result = synthesize(SRC, SynthOptions(engine=pg_engine.admin_dsn(), progress=False))
-    port_out = work / "port-out"
-    converted = migrate(SRC, port_out, MigrateOptions(progress=False))
-    port = work / "port"
-    port.mkdir()
-    for n, u in enumerate(converted.units, 1):
-        (port / f"{n:04d}.sql").write_text((port_out / u.output).read_text())
-    with open_engine(pg_engine.admin_dsn()) as engine:
-        rec = record_reference(engine, port, result.scenarios, preamble=preamble_sql("crew", []))
-    dump_scenarios(result.scenarios, work / "s.yaml")
-    dump_transcript(rec.transcript, work / "t.yaml")
-    out = work / "out"
-    report = migrate(SRC, out, MigrateOptions(deploy=pg_engine.admin_dsn(), verify=True, progress=False,
-                                              scenarios=work / "s.yaml", transcript=work / "t.yaml"))  # fmt: skip
-    base = [UnitToVerify(u.id, (out / u.output).read_text(), tuple(u.depends_on), bool(u.static_ok))
-            for u in report.units]  # fmt: skip
-    return report, base, (out / PREAMBLE).read_text(), load_scenarios(work / "s.yaml"), load_transcript(work / "t.yaml")
-
-
-def _caught(pg_engine, judged, unit_id: str, pick) -> list[tuple[str, bool]]:
-    report, base, preamble, scenarios, transcript = judged
-    assert {u.id: u.category for u in report.units}[unit_id] == "correct"
-    index = next(i for i, u in enumerate(base) if u.unit_id == unit_id)
-    own = scenarios.model_copy(update={"scenarios": [s for s in scenarios.scenarios if unit_id in s.units]})
-    out = []
-    for m in mutants(base[index].sql, per_operator=99):
-        if not pick(m):
-            continue
-        units = list(base)
-        units[index] = UnitToVerify(unit_id, m.text, base[index].depends_on, True)
-        verdict = verify(pg_engine, preamble, units, own, transcript, do_nothing=False).agent.verdicts[index]
-        out.append((m.description, verdict.category != "correct"))
-    assert out, unit_id
-    return out
+    return judge_schema(pg_engine, SRC, "crew", tmp_path_factory.mktemp("crew"))
 
 
 @pytest.mark.parametrize(
@@ -96,7 +55,7 @@ def _caught(pg_engine, judged, unit_id: str, pick) -> list[tuple[str, bool]]:
     ],
 )
 def test_the_mutant_is_caught(pg_engine, judged, unit, pick):
-    results = _caught(pg_engine, judged, unit, pick)
+    results = caught(pg_engine, judged, unit, pick)
     assert all(caught for _d, caught in results), results
 
 
