@@ -24,6 +24,7 @@ from migrator.evidence.steps import (
     in_handler,
     oracle_ident,
     table_check,
+    variable_step,
     view_step,
 )
 from migrator.evidence.targets import Target
@@ -481,9 +482,12 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
 
 
 def _classy(row: dict[str, Value], rows: list[dict], mentioned: set[str], event: str) -> bool:
-    """A new row with NULL in one column the trigger reads (where the row it copies has a value):
+    """A new row with NULL in one column the trigger reads (where the row it copies has a value),
+    or an update setting one such column NULL:
     kept whatever coverage it adds — a default filled in by the trigger (`NVL(:NEW.x, ...)`) is a
     branch inside one expression, which statement coverage cannot see."""
+    if event == "UPDATE":  # ... or a column it reads set NULL by an update (`NVL(:NEW.x, :OLD.x)`)
+        return len(row) == 1 and all(c in mentioned and v.is_null for c, v in row.items())
     if event != "INSERT" or not rows:
         return False
     nulled = [c for c in row if c in mentioned and row[c].is_null and rows[0].get(c) is not None]
@@ -691,6 +695,21 @@ def _round_robin(cands: list[Candidate], budget: int) -> list[Candidate]:
         for g in groups.values():
             if g and len(out) < budget:
                 out.append(g.pop(0))
+    return out
+
+
+def variable_candidates(target: Target) -> list[Candidate]:
+    """A package variable read as it starts (its default, the package's initialisation); a
+    variable also set to NULL, to its default's kind of value and to a typical value of its
+    family, each read back (a number with decimals, a date with a time: what a text round trip
+    of the converted state may lose). All kept: a getter has no branch to tell them apart."""
+    out = [Candidate(variable_step("read", target), keep=True)]
+    if target.constant:
+        return out
+    fam = target.return_family or "other"
+    values = _unique_values([NULL, *_literal_values(target, fam), *boundaries(fam)[4:6], *boundaries(fam)[:1]])
+    for n, v in enumerate(values[:4], 1):
+        out.append(Candidate(variable_step(f"set_{n}_{v.label}", target, v), keep=True))
     return out
 
 

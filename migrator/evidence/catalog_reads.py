@@ -145,6 +145,52 @@ def pg_routine_args(dsn: str, target: Target) -> tuple[list[int], list[PgArg]]:
     return (best[1], best[2]) if best else (helpers, [])
 
 
+def read_view(dsn: str, schema: str, view: str, data: DataView) -> tuple[list[dict], dict[str, str]]:
+    """A view's rows (up to ROWS_PER_TABLE) and its columns' families, for DML on a view with an
+    INSTEAD OF trigger. A view has no key; the column a row is told apart by is set in `data`
+    (keys and uniques, so a new row gets a value no row holds, as long as the others): a
+    column carrying a base table's primary key name whose values are distinct and not NULL, else
+    the first such column."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        cols = conn.execute(
+            "SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a "
+            "JOIN pg_catalog.pg_class c ON c.oid = a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relname = %s AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+            (schema, view),
+        ).fetchall()
+        names = [c for c, _t in cols]
+        try:
+            query = sql.SQL("SELECT * FROM {} LIMIT {}").format(
+                sql.Identifier(schema, view), sql.Literal(ROWS_PER_TABLE)
+            )
+            rows = [dict(zip(names, r)) for r in conn.execute(query).fetchall()]
+        except psycopg.Error:
+            rows = []
+    families = {c: _family_of(t) for c, t in cols}
+    distinct = [c for c in names if rows and all(r.get(c) is not None for r in rows)
+                and len({repr(r.get(c)) for r in rows}) == len(rows)]  # fmt: skip
+    base_keys = {c for cs in data.keys.values() for c in cs}
+    key = next((c for c in distinct if c in base_keys), distinct[0] if distinct else None)
+    if key is not None:
+        data.keys[view] = [key]
+        data.uniques[view] = [[key]]
+    return rows, families
+
+
+def pg_state_functions(dsn: str, target: Target) -> list[int]:
+    """The OIDs of a package variable's getter and setter (`pkg.v`, `pkg.set__v`): the probes its
+    steps are meant to execute."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        return [
+            oid
+            for (oid,) in conn.execute(
+                "SELECT p.oid::bigint FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace "
+                "WHERE n.nspname = %s AND p.proname IN (%s, %s) ORDER BY p.proname",
+                (target.pg_schema, target.pg_name, f"set__{target.pg_name}"),
+            ).fetchall()
+        ]
+
+
 def _family_of(pg_type: str) -> str:
     t = pg_type.lower()
     if t.startswith(("numeric", "integer", "bigint", "smallint", "double", "real")):

@@ -7,6 +7,8 @@
   'YYYY-MM-DD HH24:MI:SS', booleans as TRUE/FALSE; DBMS_OUTPUT lines ↔ NOTICEs.
 - Calls use named notation (so defaulted parameters can be left out), and one positional form.
 - After a call that writes, each written table is read back in full (compared as a multiset).
+- A package's public variable or constant is read from a block and printed; a variable is also
+  set first (PostgreSQL: through the converted setter `pkg.set__v(value)`), then read back.
 - A trigger is fired by an INSERT, UPDATE or DELETE on its table; a view is queried.
 """
 
@@ -140,6 +142,22 @@ def _function_step(name: str, target: Target, values: dict[str, Value], named: b
            f"    DBMS_OUTPUT.PUT_LINE('result=' || {_render(fam, 'r', 'oracle')});\nEND;")  # fmt: skip
     pg = (f"DO $synth$\nDECLARE\n    r {_pg_return_type(fam)};\nBEGIN\n    r := {pg_call};\n"
           f"    RAISE NOTICE '%', 'result=' || coalesce({_render(fam, 'r', 'pg')}, '');\nEND $synth$")  # fmt: skip
+    return Step(name=name, oracle=ora, postgres=pg)
+
+
+def variable_step(name: str, target: Target, value: Value | None = None) -> Step:
+    """Read a package variable (set to `value` first, when given) and print it. Oracle reads it
+    by name, PostgreSQL through its getter `pkg.v()`; the Oracle block's variable is anchored on
+    the package variable (`%TYPE`), so no type is spelled twice."""
+    fam = target.return_family or "other"
+    ora_name, pg_name = oracle_call_name(target), pg_call_name(target)
+    setter = qualified(target.pg_schema, f"set__{target.pg_name}")
+    ora_set = [f"    {ora_name} := {value.oracle};"] if value is not None else []
+    pg_set = [f"    PERFORM {setter}({value.pg});"] if value is not None else []
+    ora = "\n".join(["DECLARE", f"    r {ora_name}%TYPE;", "BEGIN", *ora_set, f"    r := {ora_name};",
+                     f"    DBMS_OUTPUT.PUT_LINE('value=' || {_render(fam, 'r', 'oracle')});", "END;"])  # fmt: skip
+    pg = "\n".join(["DO $synth$", "DECLARE", f"    r {_pg_return_type(fam)};", "BEGIN", *pg_set, f"    r := {pg_name}();",
+                    f"    RAISE NOTICE '%', 'value=' || coalesce({_render(fam, 'r', 'pg')}, '');", "END $synth$"])  # fmt: skip
     return Step(name=name, oracle=ora, postgres=pg)
 
 

@@ -48,9 +48,10 @@ from migrator.evidence.candidates import (
     routine_candidates,
     routine_options,
     trigger_candidates,
+    variable_candidates,
     view_candidates,
 )
-from migrator.evidence.catalog_reads import pg_routine_args, read_tables
+from migrator.evidence.catalog_reads import pg_routine_args, pg_state_functions, read_tables, read_view
 from migrator.evidence.steps import call_step, table_check
 from migrator.evidence.targets import Target, family, find_targets
 from migrator.source import lexer
@@ -61,7 +62,7 @@ from migrator.source.units import UnitKind
 ROUND = 4  # candidates per target added in each round
 # Per step while selecting. A step that takes longer is not kept (a candidate that loops until
 # it is cancelled has nothing to compare), so waiting the full step timeout for it buys nothing.
-SELECT_TIMEOUT_MS = 2000
+SELECT_TIMEOUT_MS = 1000
 
 
 @dataclass
@@ -190,6 +191,12 @@ class _Session:
     def _candidates(self, target: Target):
         if target.kind == "view":
             return view_candidates(target, self.data)
+        if target.kind == "variable":
+            self.routine[target.key] = (pg_state_functions(self.dsn, target), [])
+            return variable_candidates(target)
+        if target.kind == "trigger" and target.trigger is not None and target.trigger.timing == "INSTEAD OF":
+            rows, families = read_view(self.dsn, self.schema, target.pg_name, self.data)
+            return trigger_candidates(target, self.data, rows, families, self.opts.budget_steps)
         if target.kind == "trigger":
             table = target.pg_name
             return trigger_candidates(target, self.data, self.rows.get(table, []), self._families(table),

@@ -1,5 +1,6 @@
 """What synthesized scenarios exercise, read from the Oracle source alone: every standalone
-function and procedure, every public package member, every view and every trigger, with the
+function and procedure, every public package member (routines, and the variables and constants
+a package specification declares), every view and every trigger, with the
 signature (names, modes, Oracle types, defaults), the literals its body compares, and the tables
 it (or a routine it calls) writes."""
 
@@ -39,7 +40,7 @@ class ParamInfo:
 class Target:
     """One thing to call, query or fire."""
 
-    kind: str  # function | procedure | view | trigger
+    kind: str  # function | procedure | variable (a package specification's) | view | trigger
     units: tuple[str, ...]  # unit ids whose verdict the steps feed
     oracle_name: str  # as Oracle code calls it: f, pkg.f, v, (table for triggers)
     pg_schema: str  # where the converted routine/view lives (plain name)
@@ -60,6 +61,7 @@ class Target:
     ordered: bool = False  # a view whose query ends with its own ORDER BY: its rows compared in order
     defaulted: set[str] = field(default_factory=set)  # columns a view reads through NVL / COALESCE (a NULL replaced)
     scales: list[int] = field(default_factory=list)  # the decimal places ROUND / TRUNC round numbers to in the body
+    constant: bool = False  # a variable target declared CONSTANT (read only, no setter)
 
 
 def type_source(type_text: str) -> str:
@@ -69,8 +71,10 @@ def type_source(type_text: str) -> str:
     return text.replace(",", ", ")
 
 
-def family(type_text: str, catalog: Catalog, schema: str) -> tuple[str, tuple[str, str] | None]:
-    """The value family of an Oracle type, resolving table.column%TYPE through the catalog."""
+def family(type_text: str, catalog: Catalog, schema: str, package: str | None = None,
+           depth: int = 0) -> tuple[str, tuple[str, str] | None]:  # fmt: skip
+    """The value family of an Oracle type, resolving table.column%TYPE through the catalog, and
+    a package's SUBTYPE (`string_util_pkg.t_flag`, or `t_flag` inside `package`) to its base."""
     words = type_text.replace("(", " ").split()
     head = words[0].upper() if words else ""
     if type_text.upper().endswith("%TYPE") and "." in type_text:
@@ -82,7 +86,28 @@ def family(type_text: str, catalog: Catalog, schema: str) -> tuple[str, tuple[st
                       ({"SYS_REFCURSOR"}, "cursor")):  # fmt: skip
         if head in name:
             return fam, None
+    base = _subtype_base(type_text, catalog, schema, package)
+    if base is not None and depth < 8:  # (a subtype of a subtype; a cycle the compiler refuses ends here)
+        return family(base[0], catalog, schema, base[1], depth + 1)
     return "other", None
+
+
+def _subtype_base(type_text: str, catalog: Catalog, schema: str, package: str | None) -> tuple[str, str] | None:
+    """(base type text, its package) of a package SUBTYPE named `pkg.t` or, inside `package`, `t`."""
+    parts = [p.strip('"').lower() for p in type_text.strip().split(".")]
+    if not all(re.fullmatch(r"[a-z][\w$#]*", p) for p in parts):
+        return None
+    if len(parts) == 2:
+        pkg, name = parts
+    elif len(parts) == 1 and package:
+        pkg, name = package.lower(), parts[0]
+    else:
+        return None
+    entry = catalog.lookup(schema, pkg)
+    decl = ((entry.info.get("plsql_package") or {}).get("types") or {}).get(name) if entry else None
+    if decl is None or getattr(decl, "kind", None) != "subtype" or decl.elem is None:
+        return None
+    return type_source(decl.elem.text), pkg
 
 
 def collection_of(type_text: str, catalog: Catalog, schema: str) -> tuple[str, str, str] | None:
@@ -99,11 +124,11 @@ def collection_of(type_text: str, catalog: Catalog, schema: str) -> tuple[str, s
     return (fam, owner, name) if fam in ("number", "text", "date") else None
 
 
-def _param_infos(params: list[A.Param], catalog: Catalog, schema: str) -> list[ParamInfo]:
+def _param_infos(params: list[A.Param], catalog: Catalog, schema: str, package: str | None = None) -> list[ParamInfo]:
     out = []
     for p in params:
         text = type_source(p.type.text)
-        fam, column = family(text, catalog, schema)
+        fam, column = family(text, catalog, schema, package)
         out.append(ParamInfo(p.name, p.mode, text, fam, column, p.default is not None,
                              collection_of(text, catalog, schema)))  # fmt: skip
     return out
@@ -276,13 +301,14 @@ def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
 def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, oracle_name: str,
                     pg_schema: str, text: str | None = None) -> Target:  # fmt: skip
     literals, writes, words, mutates = _body_facts(text if text is not None else unit.text)
+    package = oracle_name.split(".")[0] if "." in oracle_name else None  # its own SUBTYPEs, unqualified
     t = Target(routine.kind.lower(), tuple(units), oracle_name, pg_schema, routine.name,
-               _param_infos(routine.params, catalog, unit.schema), literals=_unique(literals),
+               _param_infos(routine.params, catalog, unit.schema, package), literals=_unique(literals),
                writes=writes, mutates=mutates, words=words,
                scales=rounding_scales(text if text is not None else unit.text))  # fmt: skip
     if routine.returns is not None:
         t.returns = type_source(routine.returns.text)
-        t.return_family = family(t.returns, catalog, unit.schema)[0]
+        t.return_family = family(t.returns, catalog, unit.schema, package)[0]
         if any(p.mode != "IN" for p in t.params):
             t.skip = "a function with OUT parameters cannot be called from SQL on either side"
     if routine.external is not None:
@@ -306,7 +332,31 @@ def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Ta
                     text, spans, {r.name.lower() for r in tree.decls if isinstance(r, A.Routine)}
                 )
             out.append(_routine_target(spec, d, catalog, units, f"{spec.name}.{d.name}", spec.name, text))
+        elif isinstance(d, A.VarDecl):
+            out.append(_variable_target(spec, d, catalog, units))
     return out
+
+
+def _variable_target(spec: Unit, d: A.VarDecl, catalog: Catalog, units: tuple[str, ...]) -> Target:
+    """A public variable or constant of a package specification: the converter makes it a getter
+    function (`pkg.name()`) and, for a variable, a setter (`pkg.set__name(value)`) over session
+    state, each running the package's initialisation first. Read from a block on both sides (SQL
+    cannot name a package variable on Oracle); a variable is also set, then read back."""
+    text = type_source(d.type.text)
+    fam = family(text, catalog, spec.schema, spec.name)[0]
+    literals: list = []
+    if d.default:
+        default = "".join(t.text for t in d.default)
+        try:
+            literals.append(Decimal(default))
+        except InvalidOperation:
+            if len(default) >= 2 and default[0] == default[-1] == "'":
+                literals.append(default[1:-1].replace("''", "'"))
+    t = Target("variable", units, f"{spec.name}.{d.name}", spec.name, d.name, returns=text, return_family=fam,
+               literals=literals, constant=d.constant)  # fmt: skip
+    if fam not in ("number", "text", "date", "bool"):
+        t.skip = f"a package {'constant' if d.constant else 'variable'} of type {text}: no scalar value to print"
+    return t
 
 
 def _with_private_helpers(text: str, spans: dict[tuple[str, int], str], public: set[str]) -> str:
@@ -348,8 +398,6 @@ def _trigger_target(unit: Unit, catalog: Catalog) -> Target:
     table = trg.table[-1]
     t = Target("trigger", (unit.id,), table, unit.schema, table, literals=_unique(literals),
                writes=writes | {table}, mutates=True, trigger=trg, words=words)  # fmt: skip
-    if trg.compound or trg.timing == "INSTEAD OF":
-        t.skip = f"{'compound' if trg.compound else 'INSTEAD OF'} trigger: no DML step is synthesized yet"
     return t
 
 

@@ -1,0 +1,36 @@
+CREATE OR REPLACE PACKAGE panel_cfg AS
+    SUBTYPE t_flag IS VARCHAR2(1);
+    c_enabled  CONSTANT t_flag := 'Y';
+    c_max_tier CONSTANT NUMBER := 5;
+    g_rate     NUMBER := 1.25;
+    g_since    DATE;
+    FUNCTION is_top (p_tier IN NUMBER) RETURN t_flag;
+END panel_cfg;
+/
+
+CREATE OR REPLACE PACKAGE BODY panel_cfg AS
+    FUNCTION is_top (p_tier IN NUMBER) RETURN t_flag IS
+    BEGIN
+        IF p_tier >= c_max_tier THEN
+            RETURN c_enabled;
+        END IF;
+        RETURN 'N';
+    END is_top;
+END panel_cfg;
+/
+
+CREATE OR REPLACE TRIGGER v_regions_io
+INSTEAD OF INSERT OR UPDATE OR DELETE ON v_regions
+FOR EACH ROW
+BEGIN
+    IF INSERTING THEN
+        INSERT INTO regions (region_code, label, tier)
+        VALUES (UPPER(:NEW.region_code), :NEW.label, NVL(:NEW.tier, 3));
+    ELSIF UPDATING THEN
+        UPDATE regions SET label = :NEW.label, tier = NVL(:NEW.tier, tier + 10)
+         WHERE region_code = :OLD.region_code;
+    ELSE
+        DELETE FROM regions WHERE region_code = :OLD.region_code;
+    END IF;
+END;
+/
