@@ -108,7 +108,10 @@ def _run_side(
     transcript: TranscriptFile | None,
     *,
     step_timeout_ms: int,
+    shared: bool = False,
 ) -> tuple[SideResult, list[DeployOutcome], str]:
+    """Deploy `units` into a fresh template and judge every scenario on copies of it. `shared`:
+    the scenarios run on a few long-lived copies, each rolled back (harness.rollback_runs)."""
     tracker = RoutineTracker()
     with scratch_database(engine, prefix="tpl", check_references=True) as tpl_dsn:
         items = [(u.unit_id, u.sql, u.depends_on) for u in units]
@@ -132,7 +135,8 @@ def _run_side(
             plan = instrument(tpl_dsn, tracker.created)  # a copy: only this template is instrumented
             hits: dict[str, set[str]] = {}
             template = _dbname(tpl_dsn)
-            runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms, probe=plan.hit)
+            runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms, probe=plan.hit,
+                             shared=(lambda _s: True) if shared else None)  # fmt: skip
             total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence, hits, records)
             for unit_id, ev in evidence.items():
                 ev.coverage = coverage_of(plan, unit_id, hits.get(unit_id, set()))
@@ -160,6 +164,12 @@ def verify(
     nothing = SideResult([], 0, 0)  # not measured in this call
     if do_nothing:
         empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in units]
-        nothing, _, _ = _run_side(engine, preamble, empty, scenarios, transcript, step_timeout_ms=step_timeout_ms)
+        # Nothing deployed: no table, routine or trigger of the schema exists, so a step can
+        # change nothing a rollback would not undo. Synthesized steps hold no COMMIT of their
+        # own, so each scenario runs rolled back on a shared copy instead of a fresh clone; a
+        # hand-written step may commit (or create), so those keep a clone each.
+        synthesized = scenarios is not None and scenarios.synthesis is not None
+        nothing, _, _ = _run_side(engine, preamble, empty, scenarios, transcript, step_timeout_ms=step_timeout_ms,
+                                  shared=synthesized)  # fmt: skip
     provenance = transcript.provenance.kind if transcript else None
     return VerifyResult(agent, nothing, provenance, True, outcomes, time.perf_counter() - t0, method)

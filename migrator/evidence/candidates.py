@@ -22,6 +22,7 @@ from migrator.evidence.steps import (
     call_step,
     dml_step,
     in_handler,
+    method_step,
     oracle_ident,
     table_check,
     variable_step,
@@ -711,6 +712,30 @@ def variable_candidates(target: Target) -> list[Candidate]:
     for n, v in enumerate(values[:4], 1):
         out.append(Candidate(variable_step(f"set_{n}_{v.label}", target, v), keep=True))
     return out
+
+
+METHOD_KEPT = 8
+
+
+def method_candidates(target: Target, data: DataView, budget: int) -> list[Candidate]:
+    """An object type method's calls: the typical values of its parameters and, for a MEMBER,
+    of the object's attributes; then each input varied alone, round-robin over the inputs
+    (every input's first alternative before any second). The first call, and the first with
+    each input NULL (an atomically NULL attribute, a NULL argument), are kept whatever they
+    cover, and so are the first METHOD_KEPT variations: a method is short, its branches often
+    inside one expression (NVL, a SUBSTR bound) where coverage cannot tell calls apart, and its
+    calls share one scenario (cheap to keep). Coverage and new results choose among the rest."""
+    inputs = list(target.params) + (target.attributes if target.flavour == "MEMBER" else [])
+    options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
+    base = {name: vals[0] for name, vals in options.items()}
+    out = [Candidate(method_step("call", target, base), keep=True, values=base)]
+    for name, value in _round_robin_values({n: vals[1:] for n, vals in options.items()}):
+        values = {**base, name: value}
+        keep = value.is_null or len(out) < METHOD_KEPT
+        out.append(Candidate(method_step(f"call_{len(out)}", target, values), keep=keep, values=values))
+    if target.params:  # positional, as most code calls a method
+        out.insert(1, Candidate(method_step("positional", target, base, named=False), keep=True, values=base))
+    return out[:budget]
 
 
 def view_candidates(target: Target, data: DataView | None = None) -> list[Candidate]:

@@ -177,16 +177,17 @@ def read_view(dsn: str, schema: str, view: str, data: DataView) -> tuple[list[di
     return rows, families
 
 
-def pg_state_functions(dsn: str, target: Target) -> list[int]:
-    """The OIDs of a package variable's getter and setter (`pkg.v`, `pkg.set__v`): the probes its
-    steps are meant to execute."""
+def pg_function_oids(dsn: str, schema: str, names: list[str]) -> list[int]:
+    """The OIDs of the functions and procedures of `schema` named `names` (every overload): a
+    package variable's getter and setter (`pkg.v`, `pkg.set__v`), an object type's method
+    (`t__m`); the probes its steps are meant to execute."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         return [
             oid
             for (oid,) in conn.execute(
                 "SELECT p.oid::bigint FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace "
-                "WHERE n.nspname = %s AND p.proname IN (%s, %s) ORDER BY p.proname",
-                (target.pg_schema, target.pg_name, f"set__{target.pg_name}"),
+                "WHERE n.nspname = %s AND p.proname = ANY(%s) ORDER BY p.proname, p.oid",
+                (schema, names),
             ).fetchall()
         ]
 

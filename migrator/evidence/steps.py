@@ -9,6 +9,9 @@
 - After a call that writes, each written table is read back in full (compared as a multiset).
 - A package's public variable or constant is read from a block and printed; a variable is also
   set first (PostgreSQL: through the converted setter `pkg.set__v(value)`), then read back.
+- An object type's method is called from a block: a MEMBER on an object built from attribute
+  values (`t(a, b)` / `ROW(a, b)::t`), a STATIC through the type, a constructor as `t(...)` /
+  `t__new(...)`; its result and the object's attributes are printed.
 - A trigger is fired by an INSERT, UPDATE or DELETE on its table; a view is queried.
 """
 
@@ -159,6 +162,62 @@ def variable_step(name: str, target: Target, value: Value | None = None) -> Step
     pg = "\n".join(["DO $synth$", "DECLARE", f"    r {_pg_return_type(fam)};", "BEGIN", *pg_set, f"    r := {pg_name}();",
                     f"    RAISE NOTICE '%', 'value=' || coalesce({_render(fam, 'r', 'pg')}, '');", "END $synth$"])  # fmt: skip
     return Step(name=name, oracle=ora, postgres=pg)
+
+
+def method_step(name: str, target: Target, values: dict[str, Value], named: bool = True) -> Step:
+    """An object type method called from a block on both sides; see the module's docstring.
+    `values` holds the method's parameters and, for a MEMBER, the object's attributes
+    (`self.<attribute>`)."""
+    ora_type = oracle_ident(target.type_name)
+    pg_type = qualified(target.pg_schema, target.type_name)
+    pg_fn = qualified(target.pg_schema, target.pg_name)
+    method = oracle_ident(target.oracle_name.split(".")[-1])
+    ora_args = _args(target.params, values, named, "oracle", {})
+    pg_args = _args(target.params, values, named, "pg", {})
+    fam = target.return_family or "other"
+    scalar = target.returns is not None and not target.returns_self and fam in ("number", "text", "date", "bool")
+    ora, pg = ["DECLARE", f"    o {ora_type};"], ["DO $synth$", "DECLARE", f"    o {pg_type};"]
+    if scalar:
+        ora.append(f"    r {_sized(target.returns or '')};")
+        pg.append(f"    r {_pg_return_type(fam)};")
+    ora.append("BEGIN")
+    pg.append("BEGIN")
+    if target.flavour == "MEMBER":
+        attrs = [values.get(a.name, None) for a in target.attributes]
+        ora.append(f"    o := {ora_type}({', '.join(v.oracle if v else 'NULL' for v in attrs)});")
+        pg_attrs = ", ".join(v.pg if v else "NULL" for v in attrs)
+        own = qualified(target.pg_schema, f"{target.type_name}__new")
+        pg.append(f"    o := {own}({pg_attrs});" if target.own_constructor else f"    o := ROW({pg_attrs})::{pg_type};")
+        call_ora, call_pg = f"o.{method}({ora_args})", f"{pg_fn}({', '.join(x for x in ('o', pg_args) if x)})"
+    elif target.flavour == "CONSTRUCTOR":
+        call_ora, call_pg = f"{ora_type}({ora_args})", f"{pg_fn}({pg_args})"
+    else:
+        call_ora, call_pg = f"{ora_type}.{method}({ora_args})", f"{pg_fn}({pg_args})"
+    if target.returns is None:  # a procedure (a MEMBER one may change the object: INOUT self)
+        ora.append(f"    {call_ora};")
+        pg.append(f"    CALL {call_pg};")
+    elif scalar:
+        ora.append(f"    r := {call_ora};")
+        pg.append(f"    r := {call_pg};")
+    else:
+        ora.append(f"    o := {call_ora};")
+        pg.append(f"    o := {call_pg};")
+    if scalar:
+        ora.append(f"    DBMS_OUTPUT.PUT_LINE('result=' || {_render(fam, 'r', 'oracle')});")
+        pg.append(f"    RAISE NOTICE '%', 'result=' || coalesce({_render(fam, 'r', 'pg')}, '');")
+    if target.returns_self or target.returns is None:
+        for a in target.attributes:
+            attr = a.name.removeprefix("self.")
+            if a.family in ("number", "text", "date", "bool"):
+                ora.append(
+                    f"    DBMS_OUTPUT.PUT_LINE('{attr}=' || {_render(a.family, f'o.{oracle_ident(attr)}', 'oracle')});"
+                )
+                pg.append(
+                    f"    RAISE NOTICE '%', '{attr}=' || coalesce({_render(a.family, f'o.{quote_ident(attr)}', 'pg')}, '');"
+                )
+    ora.append("END;")
+    pg.append("END $synth$")
+    return Step(name=name, oracle="\n".join(ora), postgres="\n".join(pg))
 
 
 def _cursor_step(name: str, ora_call: str, pg_call: str) -> Step:

@@ -44,6 +44,7 @@ from migrator.evidence.candidates import (
     Candidate,
     as_scenarios,
     call_signature,
+    method_candidates,
     neighbours,
     routine_candidates,
     routine_options,
@@ -51,7 +52,7 @@ from migrator.evidence.candidates import (
     variable_candidates,
     view_candidates,
 )
-from migrator.evidence.catalog_reads import pg_routine_args, pg_state_functions, read_tables, read_view
+from migrator.evidence.catalog_reads import pg_function_oids, pg_routine_args, read_tables, read_view
 from migrator.evidence.steps import call_step, table_check
 from migrator.evidence.targets import Target, family, find_targets
 from migrator.source import lexer
@@ -192,8 +193,12 @@ class _Session:
         if target.kind == "view":
             return view_candidates(target, self.data)
         if target.kind == "variable":
-            self.routine[target.key] = (pg_state_functions(self.dsn, target), [])
+            names = [target.pg_name, f"set__{target.pg_name}"]
+            self.routine[target.key] = (pg_function_oids(self.dsn, target.pg_schema, names), [])
             return variable_candidates(target)
+        if target.kind == "method":
+            self.routine[target.key] = (pg_function_oids(self.dsn, target.pg_schema, [target.pg_name]), [])
+            return method_candidates(target, self.data, self.opts.budget_steps)
         if target.kind == "trigger" and target.trigger is not None and target.trigger.timing == "INSTEAD OF":
             rows, families = read_view(self.dsn, self.schema, target.pg_name, self.data)
             return trigger_candidates(target, self.data, rows, families, self.opts.budget_steps)

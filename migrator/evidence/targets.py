@@ -1,6 +1,7 @@
 """What synthesized scenarios exercise, read from the Oracle source alone: every standalone
 function and procedure, every public package member (routines, and the variables and constants
-a package specification declares), every view and every trigger, with the
+a package specification declares), every method of an object type body, every view and every
+trigger, with the
 signature (names, modes, Oracle types, defaults), the literals its body compares, and the tables
 it (or a routine it calls) writes."""
 
@@ -40,7 +41,7 @@ class ParamInfo:
 class Target:
     """One thing to call, query or fire."""
 
-    kind: str  # function | procedure | variable (a package specification's) | view | trigger
+    kind: str  # function | procedure | variable (a package specification's) | method | view | trigger
     units: tuple[str, ...]  # unit ids whose verdict the steps feed
     oracle_name: str  # as Oracle code calls it: f, pkg.f, v, (table for triggers)
     pg_schema: str  # where the converted routine/view lives (plain name)
@@ -62,6 +63,16 @@ class Target:
     defaulted: set[str] = field(default_factory=set)  # columns a view reads through NVL / COALESCE (a NULL replaced)
     scales: list[int] = field(default_factory=list)  # the decimal places ROUND / TRUNC round numbers to in the body
     constant: bool = False  # a variable target declared CONSTANT (read only, no setter)
+    # an object type's method: MEMBER | STATIC | CONSTRUCTOR; the type's Oracle name; its
+    # attributes (as IN parameters named `self.<attribute>`, in declaration order: a MEMBER's
+    # object is built from values of them)
+    flavour: str = ""
+    type_name: str = ""
+    attributes: list[ParamInfo] = field(default_factory=list)
+    returns_self: bool = False  # a constructor, or a function returning its own type
+    # a MEMBER's object built by a user-defined constructor (one with as many parameters as the
+    # type has attributes: Oracle calls it for `t(a, b)`, and so does the conversion)
+    own_constructor: bool = False
 
 
 def type_source(type_text: str) -> str:
@@ -282,9 +293,12 @@ def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
                                       ordered=_ordered_query(unit.text), defaulted=_null_defaulted(unit.text)))  # fmt: skip
             elif unit.kind is UnitKind.TRIGGER:
                 targets.append(_trigger_target(unit, catalog))
+            elif unit.kind is UnitKind.TYPE_BODY:
+                targets += _method_targets(unit, catalog, source)
         except Exception as exc:  # a unit the parser refuses: its conversion reports it in detail
             targets.append(Target("unknown", (unit.id,), unit.name, unit.schema, unit.name,
                                   skip=f"not parsed: {type(exc).__name__}: {str(exc)[:160]}"))  # fmt: skip
+    _type_units(targets, source, catalog)
     _close_writes(targets, catalog)
     for t in targets:
         package = t.oracle_name.split(".")[0] if "." in t.oracle_name else None
@@ -335,6 +349,52 @@ def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Ta
         elif isinstance(d, A.VarDecl):
             out.append(_variable_target(spec, d, catalog, units))
     return out
+
+
+def _method_targets(body: Unit, catalog: Catalog, source: SourceSet) -> list[Target]:
+    """The methods of an object type body. The converter makes each a function of the type's
+    schema, `<type>__<method>` (a MEMBER takes the object as its first parameter, `self`), and a
+    user-defined constructor `<type>__new`; steps build the object from its attributes
+    (`t(a, b)` / `ROW(a, b)::t`), call the method and print its result and the object's
+    attributes. The type's own unit is judged by them too (its attributes are what they print)."""
+    tree = parsed(body).tree
+    type_name = body.name
+    entry = catalog.lookup(body.schema, type_name)
+    attrs = (entry.info.get("attributes") or {}) if entry is not None else {}
+    attributes = [ParamInfo(f"self.{a}", "IN", t, family(t, catalog, body.schema)[0], None, False)
+                  for a, t in attrs.items()]  # fmt: skip
+    spec = next((u.id for u in source.units if u.kind is UnitKind.TYPE and u.name == type_name), None)
+    units = (body.id, spec) if spec else (body.id,)
+    spans = _routine_spans(body, getattr(tree, "routines", []))
+    out = []
+    own = any(r.flavour == "CONSTRUCTOR" and len(r.params) == len(attrs) for r in getattr(tree, "routines", []))
+    for r in getattr(tree, "routines", []):
+        flavour = r.flavour or "MEMBER"
+        text = spans.get(id(r), body.text)
+        name = "new" if flavour == "CONSTRUCTOR" else r.name
+        t = _routine_target(body, r, catalog, units, f"{type_name}.{r.name}", body.schema, text)
+        t.kind, t.flavour, t.type_name, t.pg_name = "method", flavour, type_name, f"{type_name}__{name}"
+        t.attributes, t.own_constructor = attributes, own
+        if flavour == "MEMBER":  # SELF declared explicitly (`SELF IN OUT t`): the object the step builds
+            t.params = [p for p in t.params if p.name.lower() != "self"]
+        ret = (t.returns or "").strip().strip('"').lower()
+        t.returns_self = flavour == "CONSTRUCTOR" or ret.split(".")[-1] == type_name.lower()
+        if flavour in ("MAP", "ORDER") or flavour == "CONSTRUCTOR" and r.block is None:
+            t.skip = f"a {flavour} method: the converter does not convert it"
+        elif any(p.mode != "IN" for p in t.params):
+            t.skip = "a method with OUT parameters: no step is synthesized for it yet"
+        elif entry is None or not attributes:
+            t.skip = f"object type {type_name}: its attributes are not in the export"
+        out.append(t)
+    return out
+
+
+def _routine_spans(unit: Unit, routines: list) -> dict[int, str]:
+    """id(routine) -> its text (from its line to the next routine's), for each routine with a line."""
+    lines = unit.text.splitlines(keepends=True)
+    members = [r for r in routines if r.line]
+    starts = [r.line for r in members] + [len(lines) + 1]
+    return {id(r): "".join(lines[r.line - 1 : starts[i + 1] - 1]) for i, r in enumerate(members)}
 
 
 def _variable_target(spec: Unit, d: A.VarDecl, catalog: Catalog, units: tuple[str, ...]) -> Target:
@@ -399,6 +459,29 @@ def _trigger_target(unit: Unit, catalog: Catalog) -> Target:
     t = Target("trigger", (unit.id,), table, unit.schema, table, literals=_unique(literals),
                writes=writes | {table}, mutates=True, trigger=trg, words=words)  # fmt: skip
     return t
+
+
+def _type_units(targets: list[Target], source: SourceSet, catalog: Catalog) -> None:
+    """A schema-level type is judged by the steps of the routines whose signature names it (and
+    of those naming a collection of it): they pass and print its values, as converted. A type
+    no signature names keeps no evidence (its unit says so)."""
+    types = {u.name.lower(): u.id for u in source.units if u.kind is UnitKind.TYPE}
+    if not types:
+        return
+
+    def named(text: str | None, depth: int = 0) -> list[str]:
+        name = (text or "").strip().strip('"').split(".")[-1].lower()
+        if name not in types or depth > 4:
+            return []
+        entry = catalog.lookup(source.schema, name)
+        element = str((entry.info.get("element") or "") if entry else "")
+        return [types[name], *named(element, depth + 1)]
+
+    for t in targets:
+        if t.kind not in ("function", "procedure", "method"):
+            continue
+        ids = [i for p in t.params for i in named(p.oracle_type)] + named(t.returns)
+        t.units = tuple(dict.fromkeys([*t.units, *ids]))
 
 
 def _close_writes(targets: list[Target], catalog: Catalog) -> None:

@@ -145,10 +145,13 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
     named: list[Value] = []
     if fam == "text" and not typical and _dynamic(target):
         named = _statements(param, target, data) + _table_names(target, data)
+    if fam == "text" and not typical and not named:
+        named = _hex_texts(target)
     out = named[:1] + typical + [NULL] + missing + shared + named[1:]
     out += [_tag(v, "literal") for v in _from_literals(target.literals, fam)]
     if fam == "text":
         out += [_tag(v, "literal") for v in _lengths(target, existing) + _numeric_texts(target)]
+        out += [_tag(v, "literal") for v in _separated(target)]
     out += [_tag(literal(v, fam), "data") for v in existing[1:6]]
     out += [_tag(v, "literal") for v in _from_literals(target.callee_literals, fam)]
     if column is None and fam == "date":  # a date the code looks up (a holiday): the dates of the tables it reads
@@ -187,6 +190,23 @@ def _numeric_texts(target: Target) -> list[Value]:
     if "to_number" not in target.words:
         return []
     return [literal(v, "text") for v in ("1234.5", "1,5", "1.234,56", "-12,00", "1,234.56")]
+
+
+def _separated(target: Target) -> list[Value]:
+    """For code that splits a text at a separator it names (`INSTR(p, '-')`, a ',' or '=' it looks
+    for): the separator between two parts, digits then letters (the part before it and the part
+    after it each reach the code; the separator alone leaves both empty)."""
+    seps = [x for x in target.literals if isinstance(x, str) and 1 <= len(x) <= 2 and not any(c.isalnum() for c in x)]
+    return [literal(f"{a}{sep}{b}", "text") for sep in seps[:2] for a, b in (("12", "345"), ("ab", "Cd"))]
+
+
+def _hex_texts(target: Target) -> list[Value]:
+    """For code that reads bytes from a text (HEXTORAW, UTL_RAW): hexadecimal digits — a byte, two
+    bytes each way round, lower case, an odd count (Oracle pads a leading 0) and a text that is
+    not hexadecimal (ORA-01465). Without them every call fails before the body's own logic."""
+    if not {"hextoraw", "utl_raw"} & {w.split(".")[0] for w in target.words}:
+        return []
+    return [_tag(literal(v, "text"), "literal") for v in ("0F", "FF00", "00ff", "A5C3", "ABC", "XYZ")]
 
 
 def _unique(values: list) -> list:

@@ -1,11 +1,14 @@
 """Synthesized scenarios for what is not a routine call or a table's trigger: the variables and
 constants a package specification declares (read through the converted getter, a variable also
-set through its setter first), a SUBTYPE resolved to the family of its base type, and a view
-written through an INSTEAD OF trigger (INSERT, UPDATE and DELETE on the view itself).
+set through its setter first), a SUBTYPE resolved to the family of its base type, a view
+written through an INSTEAD OF trigger (INSERT, UPDATE and DELETE on the view itself), an object
+type's constructor, MEMBER and STATIC methods (the type's own unit judged by them, and by the
+routines whose signature names it), hexadecimal texts for HEXTORAW, texts split at the
+separator a body looks for.
 
 tests/migrator/evidence/panel holds one of each. Before these derivations the specification's
-getters were never executed (the unit stayed `unverified` at a coverage below 100 %) and the
-INSTEAD OF trigger had no step at all. Judged as in test_synth_ledger.py: synthesized from the
+getters were never executed (the unit stayed `unverified` at a coverage below 100 %), the
+INSTEAD OF trigger and the type body had no step at all, and every call of `hex_bytes` failed. Judged as in test_synth_ledger.py: synthesized from the
 Oracle source, recorded on the migration's own output, each mutant verified on a real PostgreSQL.
 """
 
@@ -16,10 +19,11 @@ from pathlib import Path
 import pytest
 
 from migrator.convert.dispatch import build_catalog
-from migrator.evidence.candidates import variable_candidates
+from migrator.evidence.candidates import method_candidates, variable_candidates
 from migrator.evidence.targets import find_targets
+from migrator.evidence.values import candidates
 from migrator.source.reader import read_schema_dir
-from tests.migrator.evidence.synth_judging import caught, judge_schema
+from tests.migrator.evidence.synth_judging import caught, data_view, judge_schema
 
 SRC = Path(__file__).resolve().parent / "panel"
 
@@ -46,6 +50,17 @@ def test_a_specifications_variables_and_constants_are_targets_with_their_family(
     # a member returning the package's own SUBTYPE, unqualified
     assert targets["function.panel_cfg.is_top"].return_family == "text"
     assert targets["trigger.v_regions_io"].skip is None
+    methods = {k: (t.flavour, t.pg_name, t.returns_self) for k, t in targets.items() if t.kind == "method"}
+    assert methods == {
+        "method.t_span.t_span": ("CONSTRUCTOR", "t_span__new", True),
+        "method.t_span.width": ("MEMBER", "t_span__width", False),
+        "method.t_span.widen": ("MEMBER", "t_span__widen", False),
+        "method.t_span.of_width": ("STATIC", "t_span__of_width", True),
+    }
+    # a type is judged by its methods' steps and by those of the routines whose signature names it
+    assert "type:panel.t_span" in targets["method.t_span.width"].units
+    assert targets["function.span_width"].units == ("function:panel.span_width", "type:panel.t_span")
+    assert targets["function.hex_bytes"].units == ("function:panel.hex_bytes",)
 
 
 def test_a_variable_is_read_and_set_through_the_converted_getter_and_setter():
@@ -62,6 +77,28 @@ def test_a_variable_is_read_and_set_through_the_converted_getter_and_setter():
     assert any("1.25" in s.postgres for s in steps[2:])  # its default's value, set again
 
 
+def test_a_member_is_called_on_an_object_built_from_its_attributes():
+    targets = _targets()
+    widen = method_candidates(targets["method.t_span.widen"], data_view({}), 32)
+    first = widen[0].step
+    assert "    o := t_span(" in first.oracle and "    o.widen(p_by => " in first.oracle
+    assert "    o := ROW(" in first.postgres and ")::panel.t_span;" in first.postgres
+    assert "    CALL panel.t_span__widen(o, p_by => " in first.postgres
+    assert "DBMS_OUTPUT.PUT_LINE('hi=' || TO_CHAR(o.hi));" in first.oracle  # the object after the call
+    assert any(c.values and c.values["p_by"].is_null and c.keep for c in widen)
+    ctor = method_candidates(targets["method.t_span.t_span"], data_view({}), 32)
+    assert ctor[0].step.postgres.count("panel.t_span__new(") == 1 and "t_span(p_text => " in ctor[0].step.oracle
+    texts = [c.values["p_text"].oracle for c in ctor if c.values]
+    assert "'12-345'" in texts  # the separator INSTR looks for, between two numbers
+
+
+def test_hexadecimal_texts_reach_hextoraw():
+    targets = _targets()
+    values = [v.oracle for v in candidates(targets["function.hex_bytes"].params[0], targets["function.hex_bytes"],
+                                           data_view({}))]  # fmt: skip
+    assert values[0] == "'0F'" and {"'FF00'", "'00ff'", "'ABC'", "'XYZ'"} <= set(values)
+
+
 def test_the_view_is_written_through_its_instead_of_trigger(judged):
     _report, _base, _preamble, scenarios, _transcript = judged
     dml = [st.postgres for sc in scenarios.scenarios if "trigger:panel.v_regions_io" in sc.units for st in sc.steps]
@@ -74,7 +111,8 @@ def test_the_view_is_written_through_its_instead_of_trigger(judged):
 def test_every_unit_with_steps_is_correct_and_fully_covered(judged):
     report = judged[0]
     units = {u.id: u for u in report.units}
-    for uid in ("package_spec:panel.panel_cfg", "package_body:panel.panel_cfg", "trigger:panel.v_regions_io"):
+    for uid in ("package_spec:panel.panel_cfg", "package_body:panel.panel_cfg", "trigger:panel.v_regions_io",
+                "type:panel.t_span", "type_body:panel.t_span", "function:panel.hex_bytes"):  # fmt: skip
         assert units[uid].category == "correct", (uid, units[uid].verdict)
 
 
@@ -88,8 +126,26 @@ def test_every_unit_with_steps_is_correct_and_fully_covered(judged):
         # NVL(:NEW.tier, 3) on INSERT through the view, NVL(:NEW.tier, tier + 10) on UPDATE
         ("trigger:panel.v_regions_io", lambda m: m.operator == "constant" and "(3 + 1))" in m.text),
         ("trigger:panel.v_regions_io", lambda m: m.operator == "constant" and "(10 + 1))" in m.text),
+        # the type body: every constant (the SUBSTR bounds around the separator, NVL's 1, the + 1)
+        ("type_body:panel.t_span", lambda m: m.operator == "constant"),
     ],
 )
 def test_the_mutant_is_caught(pg_engine, judged, unit, pick):
     results = caught(pg_engine, judged, unit, pick)
     assert all(c for _d, c in results), results
+
+
+def test_the_do_nothing_arm_on_shared_copies_observes_what_fresh_clones_do(pg_engine, judged):
+    """With nothing deployed, synthesized scenarios run rolled back on shared copies (verify's
+    do-nothing arm): every step's record is the one a fresh clone per scenario gives."""
+    import dataclasses
+
+    from harness.verify import UnitToVerify, _run_side
+
+    _report, base, preamble, scenarios, transcript = judged
+    empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in base]
+    sides = [_run_side(pg_engine, preamble, empty, scenarios, transcript, step_timeout_ms=5000, shared=s)[0]
+             for s in (False, True)]  # fmt: skip
+    records = [[dataclasses.replace(r, seconds=0.0) for r in side.records] for side in sides]
+    assert records[0] == records[1] and len(records[0]) == len(scenarios.scenarios)
+    assert sides[0].steps_total == sides[1].steps_total > 0

@@ -34,3 +34,15 @@ BEGIN
     END IF;
 END;
 /
+
+CREATE OR REPLACE FUNCTION hex_bytes (p_hex IN VARCHAR2) RETURN NUMBER IS
+BEGIN
+    RETURN UTL_RAW.LENGTH(HEXTORAW(p_hex));
+END hex_bytes;
+/
+
+CREATE OR REPLACE FUNCTION span_width (p_span IN t_span) RETURN NUMBER IS
+BEGIN
+    RETURN p_span.width;
+END span_width;
+/
