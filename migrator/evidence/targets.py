@@ -35,6 +35,19 @@ class ParamInfo:
     has_default: bool
     # a schema-level collection of scalars (TABLE OF / VARRAY OF): (element family, schema, type)
     element: tuple[str, str, str] | None = None
+    obj: ObjectInfo | None = None  # a schema-level object type
+
+
+@dataclass(frozen=True)
+class ObjectInfo:
+    """A schema-level object type a parameter is declared with: its attributes' families, in
+    order, and whether a user-defined constructor takes as many parameters as there are
+    attributes (Oracle calls it for `t(a, b)`, and so does the conversion: `t__new(a, b)`)."""
+
+    schema: str
+    name: str
+    attributes: tuple[tuple[str, str], ...]  # (attribute, family)
+    own_constructor: bool
 
 
 @dataclass
@@ -135,13 +148,30 @@ def collection_of(type_text: str, catalog: Catalog, schema: str) -> tuple[str, s
     return (fam, owner, name) if fam in ("number", "text", "date") else None
 
 
+def object_of(type_text: str, catalog: Catalog, schema: str) -> ObjectInfo | None:
+    """The object type `type_text` names (plainly or schema-qualified), if the export creates one."""
+    if not re.fullmatch(r"[A-Za-z][\w$#]*(\.[A-Za-z][\w$#]*)?", type_text.strip()):
+        return None
+    parts = [x.strip('"').lower() for x in type_text.strip().split(".")]
+    owner, name = (parts[0], parts[1]) if len(parts) == 2 else (schema, parts[0])
+    entry = catalog.lookup(owner, name)
+    if entry is None or entry.kind is not UnitKind.TYPE or entry.info.get("type_kind") != "object":
+        return None
+    attrs = tuple((a, family(str(t), catalog, schema)[0]) for a, t in (entry.info.get("attributes") or {}).items())
+    methods = entry.info.get("plsql_methods") or {}
+    own = any(getattr(r, "flavour", "") == "CONSTRUCTOR" and len(r.params) == len(attrs)
+              for rs in methods.values() for r in rs)  # fmt: skip
+    return ObjectInfo(entry.schema, entry.name, attrs, own) if attrs else None
+
+
 def _param_infos(params: list[A.Param], catalog: Catalog, schema: str, package: str | None = None) -> list[ParamInfo]:
     out = []
     for p in params:
         text = type_source(p.type.text)
         fam, column = family(text, catalog, schema, package)
+        obj = object_of(text, catalog, schema) if fam == "other" else None
         out.append(ParamInfo(p.name, p.mode, text, fam, column, p.default is not None,
-                             collection_of(text, catalog, schema)))  # fmt: skip
+                             collection_of(text, catalog, schema), obj))  # fmt: skip
     return out
 
 

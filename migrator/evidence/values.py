@@ -131,6 +131,8 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
     '' last."""
     if param.element is not None:
         return collections(param, target)
+    if param.obj is not None:
+        return objects(param, target)
     fam = param.family
     column = data.column_for(param, target.deep_words)
     existing = (data.values(*column) if column else None) or []
@@ -272,6 +274,33 @@ def collections(param: ParamInfo, target: Target) -> list[Value]:
 
     return [make(items[:3], "list3"), make(items[:1], "list1"), make([items[0], NULL, items[1]], "with_null"),
             make([], "empty"), NULL]  # fmt: skip
+
+
+def objects(param: ParamInfo, target: Target) -> list[Value]:
+    """An object of a schema-level type: built from values of its attributes' families (the
+    body's literals first), with one attribute NULL, then atomically NULL. Oracle builds it with
+    the type's constructor `t(a, b)`; the conversion with `ROW(a, b)::t`, or `t__new(a, b)` where
+    a user-defined constructor takes that many parameters."""
+    assert param.obj is not None
+    o = param.obj
+    ora_type, pg_type = param.oracle_type.strip(), f"{quote_ident(o.schema)}.{quote_ident(o.name)}"
+
+    def pick(fam: str, k: int) -> Value:
+        vals = [v for v in _from_literals(target.literals, fam) if not v.is_null] + boundaries(fam)
+        return vals[k % len(vals)] if vals else NULL
+
+    def make(values: list[Value], label: str) -> Value:
+        pg_args = ", ".join(v.pg for v in values)
+        pg = f"{quote_ident(o.schema)}.{quote_ident(o.name + '__new')}({pg_args})" if o.own_constructor else \
+            f"ROW({pg_args})::{pg_type}"  # fmt: skip
+        return Value(f"{ora_type}({', '.join(v.oracle for v in values)})", pg, label)
+
+    first = [pick(fam, 0) for _a, fam in o.attributes]
+    second = [pick(fam, 1) for _a, fam in o.attributes]
+    out = [make(first, "obj"), make(second, "obj2")]
+    out += [make([NULL if i == k else v for i, v in enumerate(first)], f"obj_null_{a}")
+            for k, (a, _f) in enumerate(o.attributes)]  # fmt: skip
+    return out[:6] + [NULL]
 
 
 def _read_dates(target: Target, data: DataView, most: int = 4) -> list:

@@ -99,6 +99,15 @@ def test_hexadecimal_texts_reach_hextoraw():
     assert values[0] == "'0F'" and {"'FF00'", "'00ff'", "'ABC'", "'XYZ'"} <= set(values)
 
 
+def test_an_object_parameter_is_built_from_values_of_its_attributes():
+    target = _targets()["function.span_width"]
+    param = target.params[0]
+    assert param.obj is not None and param.obj.attributes == (("lo", "number"), ("hi", "number"))
+    values = candidates(param, target, data_view({}))
+    assert (values[0].oracle, values[0].pg) == ("t_span(1, 1)", "ROW(1, 1)::panel.t_span")
+    assert any(v.oracle == "t_span(NULL, 1)" for v in values) and values[-1].is_null  # atomically NULL last
+
+
 def test_the_view_is_written_through_its_instead_of_trigger(judged):
     _report, _base, _preamble, scenarios, _transcript = judged
     dml = [st.postgres for sc in scenarios.scenarios if "trigger:panel.v_regions_io" in sc.units for st in sc.steps]
