@@ -60,6 +60,8 @@ def run_scenarios(args) -> int:
     if args.report:
         args.report.write_text(json.dumps([asdict(t) for t in result.targets], indent=2), encoding="utf-8")
     print(f"{args.out}: {len(result.scenarios.scenarios)} scenarios; {result.summary()}")
+    for table, why in sorted(result.unseeded.items()):
+        print(f"  no rows made for empty table {table}: {why}")
     for t in result.targets:
         if t.skipped:
             print(f"  no steps for {t.target} ({', '.join(t.units)}): {t.skipped}")

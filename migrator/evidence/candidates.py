@@ -768,20 +768,21 @@ def view_candidates(target: Target, data: DataView | None = None) -> list[Candid
 
 
 def as_scenarios(
-    target: Target, cands: list[Candidate], sid: str, user: str | None = None
+    target: Target, cands: list[Candidate], sid: str, user: str | None = None, seed: Sequence[Statement] = ()
 ) -> list[tuple[Scenario, list[Candidate]]]:
     """The scenarios that run `cands`, each with the candidates it holds: one per candidate for a
     target that writes and for every candidate that changes data first; the other candidates of
-    a read-only target share one scenario (one database copy) as its steps."""
+    a read-only target share one scenario (one database copy) as its steps. `seed`: set up
+    first in every scenario (rows for the export's empty tables, migrator.evidence.seed_rows)."""
     own = [c for c in cands if target.mutates or target.kind == "trigger" or c.setup]
     shared = [c for c in cands if c not in own]
     out = []
     if shared:
         steps = [c.step for c in shared] + [s for c in shared for s in c.checks]
         out.append((Scenario(id=sid, units=list(target.units), fixed_date=FIXED_DATE, session_user=user,
-                             steps=steps), shared))  # fmt: skip
+                             setup=list(seed), steps=steps), shared))  # fmt: skip
     for n, c in enumerate(own, 1):
-        sc = Scenario(id=f"{sid}.{n}", units=list(target.units), fixed_date=FIXED_DATE, session_user=user, setup=c.setup,
+        sc = Scenario(id=f"{sid}.{n}", units=list(target.units), fixed_date=FIXED_DATE, session_user=user, setup=[*seed, *c.setup],
                       steps=[c.step, *c.checks])  # fmt: skip
         out.append((sc, [c]))
     return out

@@ -53,6 +53,7 @@ from migrator.evidence.candidates import (
     view_candidates,
 )
 from migrator.evidence.catalog_reads import pg_function_oids, pg_routine_args, read_tables, read_view
+from migrator.evidence.seed_rows import seed_empty_tables
 from migrator.evidence.steps import call_step, table_check
 from migrator.evidence.targets import Target, family, find_targets
 from migrator.source import lexer
@@ -93,12 +94,15 @@ class SynthResult:
     scenarios: ScenarioFile
     targets: list[TargetResult]
     seconds: float
+    seeded: list[str] = field(default_factory=list)  # empty tables given rows in every scenario's setup
+    unseeded: dict[str, str] = field(default_factory=dict)  # empty table -> why it got none
 
     def summary(self) -> str:
         made = [t for t in self.targets if not t.skipped]
         full = [t for t in made if t.probes == 0 or t.covered == t.probes]
+        seeded = f", rows made for {len(self.seeded)} empty tables" if self.seeded else ""
         return (f"{len(made)} targets with steps ({sum(t.kept for t in made)} kept of {sum(t.tried for t in made)} tried), "
-                f"{len(full)} fully covered, {len(self.targets) - len(made)} without steps, {self.seconds:.1f} s")  # fmt: skip
+                f"{len(full)} fully covered, {len(self.targets) - len(made)} without steps{seeded}, {self.seconds:.1f} s")  # fmt: skip
 
 
 def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
@@ -129,7 +133,8 @@ def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
     info = Synthesis(tool="migrator 0.1.0", source_hash=_source_hash(source), budget_steps=opts.budget_steps,
                      created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))  # fmt: skip
     scenario_file = ScenarioFile(schema=source.schema, synthesis=info, scenarios=kept)
-    return SynthResult(scenario_file, [results[id(t)] for t in targets], time.perf_counter() - t0)
+    return SynthResult(scenario_file, [results[id(t)] for t in targets], time.perf_counter() - t0,
+                       sorted(session.seed.rows), dict(session.seed.refused))  # fmt: skip
 
 
 _ENDS_TRANSACTIONS = {"commit", "rollback", "savepoint", "autonomous_transaction"}
@@ -173,6 +178,13 @@ class _Session:
         self.engine, self.dsn, self.plan, self.opts, self.schema = engine, dsn, plan, opts, schema
         self.template = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
         self.data, self.rows = read_tables(dsn, schema)
+        # a DDL-only export: rows for its empty tables, in the setup of every scenario
+        oracle_types = {t: {c: str(ty) for c, ty in ((catalog.lookup(schema, t).info.get("columns") or {})
+                                                      if catalog.lookup(schema, t) else {}).items()}
+                        for t in self.data.columns}  # fmt: skip
+        self.seed = seed_empty_tables(dsn, schema, self.data, oracle_types)
+        self.rows.update(self.seed.rows)  # (the DataView reads the same dict)
+        self.setup = [self.seed.statement] if self.seed.statement is not None else []
         self.catalog = catalog
         self.user = schema.upper()  # the steps run as the schema's owner, on Oracle and here (USER)
         self.routine: dict[str, tuple[list[int], list]] = {}  # target key -> (OIDs, PostgreSQL args)
@@ -253,7 +265,7 @@ class _Session:
             probes = {p.id: p for u in t.units for p in self.plan.probes.get(u, [])}
             res.uncovered = sorted(probes[i].where() for i in sel.want - sel.have)
             if sel.kept:
-                for sc, group in as_scenarios(t, sel.kept, _scenario_id(t), self.user):
+                for sc, group in as_scenarios(t, sel.kept, _scenario_id(t), self.user, self.setup):
                     if _own(t, group) and id(group[0]) in self.own_runs:
                         self.prior[sc.id] = self.own_runs[id(group[0])]
                     self.owner[sc.id] = t.key
@@ -431,7 +443,7 @@ class _Session:
                     now = [c for c in chunks[k] if not sel.hangs(c)]
                     sel.tried += len(chunks[k]) - len(now)  # tried, not run
                     bar.update(len(chunks[k]) - len(now))
-                    for sc, group in as_scenarios(t, now, f"{_scenario_id(t)}.r{offset}.{k}", self.user):
+                    for sc, group in as_scenarios(t, now, f"{_scenario_id(t)}.r{offset}.{k}", self.user, self.setup):
                         owners[sc.id] = (t, group)
                         yield sc
 

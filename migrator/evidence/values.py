@@ -135,7 +135,9 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
         return objects(param, target)
     fam = param.family
     column = data.column_for(param, target.deep_words)
-    existing = (data.values(*column) if column else None) or []
+    # (a column found by name may hold values the parameter cannot take: a text `code` for a
+    # numeric `p_code`; those are no values of it)
+    existing = [v for v in (data.values(*column) if column else None) or [] if _fits(v, fam)]
     typical = [_tag(literal(existing[0], fam), "data")] if existing else []
     missing: list[Value] = []
     if existing and fam == "number" and all(isinstance(v, (int, Decimal)) for v in existing):
@@ -171,6 +173,14 @@ def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
             seen.add(v.oracle)
             unique.append(v)
     return unique
+
+
+def _fits(value, fam: str) -> bool:
+    if fam == "number":
+        return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+    if fam == "date":
+        return isinstance(value, (dt.date, dt.datetime))
+    return True  # (any value has a text form)
 
 
 def _lengths(target: Target, existing: list) -> list[Value]:
