@@ -434,14 +434,7 @@ def _variable_target(spec: Unit, d: A.VarDecl, catalog: Catalog, units: tuple[st
     cannot name a package variable on Oracle); a variable is also set, then read back."""
     text = type_source(d.type.text)
     fam = family(text, catalog, spec.schema, spec.name)[0]
-    literals: list = []
-    if d.default:
-        default = "".join(t.text for t in d.default)
-        try:
-            literals.append(Decimal(default))
-        except InvalidOperation:
-            if len(default) >= 2 and default[0] == default[-1] == "'":
-                literals.append(default[1:-1].replace("''", "'"))
+    literals = [v for v in [_default_value(d)] if v is not None]
     t = Target("variable", units, f"{spec.name}.{d.name}", spec.name, d.name, returns=text, return_family=fam,
                literals=literals, constant=d.constant)  # fmt: skip
     if fam not in ("number", "text", "date", "bool"):
@@ -564,15 +557,23 @@ def _package_constants(words: set[str], catalog: Catalog, schema: str, package: 
             pkg, name = package, word
         entry = catalog.lookup(schema, pkg) if name else None
         decl = ((entry.info.get("plsql_package") or {}).get("vars") or {}).get(name) if entry else None
-        if decl is None or not decl.constant or not decl.default:
-            continue
-        text = "".join(t.text for t in decl.default)
-        try:
-            out.append(Decimal(text))
-        except InvalidOperation:
-            if len(text) >= 2 and text[0] == text[-1] == "'":
-                out.append(text[1:-1].replace("''", "'"))
+        value = _default_value(decl) if decl is not None and decl.constant else None
+        if value is not None:
+            out.append(value)
     return out
+
+
+def _default_value(decl: A.VarDecl) -> Decimal | str | None:
+    """A declaration's default when it is one literal: a number or a quoted text."""
+    if not decl.default:
+        return None
+    text = "".join(t.text for t in decl.default)
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        if len(text) >= 2 and text[0] == text[-1] == "'":
+            return text[1:-1].replace("''", "'")
+    return None
 
 
 def _unique(values: list) -> list:
