@@ -17,6 +17,7 @@ from migrator.convert.context import (
 )
 from migrator.convert.ddl import dispatch as ddl
 from migrator.convert.plsql.prepare import compiled_text
+from migrator.source.lexer import keeping_tokens
 from migrator.source.units import SourceSet, Unit
 
 
@@ -25,9 +26,10 @@ def build_catalog(source: SourceSet) -> Catalog:
     for unit in source.units:
         catalog.add(CatalogEntry(unit.kind, unit.schema, unit.name, unit.id))
     # Each converter family adds what it learns in a whole-schema pass (columns, signatures,
-    # package members) before any unit is converted.
-    ddl.prepare(source.units, catalog)
-    plsql.prepare(source.units, catalog)
+    # package members) before any unit is converted; both read the tables, tokenized once.
+    with keeping_tokens():
+        ddl.prepare(source.units, catalog)
+        plsql.prepare(source.units, catalog)
     return catalog
 
 

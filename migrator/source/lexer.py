@@ -32,6 +32,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from migrator.source.identifiers import fold
@@ -245,6 +246,24 @@ def code_texts(text: str) -> tuple[list[str], list[str]]:
 # changes a token once made.
 _RECENT: dict[tuple[str, bool], list[Token]] = {}
 _RECENT_SIZE = 8
+_KEEP_ALL = False  # set by keeping_tokens()
+
+
+@contextmanager
+def keeping_tokens() -> Iterator[None]:
+    """Within: every text tokenized stays cached, not only the last few. For a whole-schema pass
+    whose readers each go over every unit in turn (the catalog: the DDL family's pass and then the
+    PL/SQL family's both read each table, so the last-few cache never held a table for the second).
+    Afterwards the cache is the last few again."""
+    global _KEEP_ALL
+    outer, _KEEP_ALL = _KEEP_ALL, True
+    try:
+        yield
+    finally:
+        _KEEP_ALL = outer
+        if not outer:
+            for key in list(_RECENT)[:-_RECENT_SIZE]:
+                del _RECENT[key]
 
 
 def tokenize(text: str, *, eof: bool = False) -> list[Token]:
@@ -257,7 +276,7 @@ def tokenize(text: str, *, eof: bool = False) -> list[Token]:
     tokens = _RECENT.get(key)
     if tokens is None:
         tokens = _tokenize(text, eof)
-        if len(_RECENT) >= _RECENT_SIZE:
+        if len(_RECENT) >= _RECENT_SIZE and not _KEEP_ALL:
             del _RECENT[next(iter(_RECENT))]
         _RECENT[key] = tokens
     return list(tokens)
