@@ -80,3 +80,20 @@ def test_reading_started_early_gives_read_schema_dir_and_defers_its_errors(tmp_p
     with pytest.raises(reader.SourceError, match="does not exist"):
         missing.result()
     missing.close()
+
+
+@pytest.mark.parametrize("on_before", [True, False])
+def test_collecting_new_freezes_what_exists_and_restores_the_collector(on_before):
+    import gc
+
+    from migrator.forked import collecting_new
+
+    was = gc.isenabled()
+    (gc.enable if on_before else gc.disable)()
+    try:
+        frozen_before = gc.get_freeze_count()
+        with collecting_new():
+            assert gc.isenabled() and gc.get_freeze_count() > frozen_before
+        assert gc.isenabled() is on_before and gc.get_freeze_count() == frozen_before
+    finally:
+        (gc.enable if was else gc.disable)()
