@@ -231,6 +231,23 @@ def code_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[T
             return
 
 
+def code_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[str, int, int, str]]:
+    """(kind, start, end, detail) of each of `code_tokens(text, start, end)`, without building the
+    Token: for the statement splitter, which looks at most tokens' kind only (every script goes
+    through it; making a Token per code token was half its time)."""
+    stop = len(text) if end is None else end
+    code = _CODE_KIND
+    for m in _WHOLE_TOKEN.finditer(text, start, stop):
+        group = m.lastgroup
+        kind = code.get(group)  # type: ignore[arg-type]
+        if kind is not None:
+            s, e = m.span()
+            yield kind, s, e, ""
+        elif group in _UNCLOSED:  # never closes: one UNTERMINATED token to the end
+            yield UNTERMINATED, m.start(), stop, _UNCLOSED[group]
+            return
+
+
 def code_texts(text: str) -> tuple[list[str], list[str]]:
     """(kinds, texts) of `code_tokens(text)`, without building a Token for each: for scans
     that read only those two (the dependency scan reads every unit of a schema)."""
