@@ -260,7 +260,7 @@ def code_texts(text: str) -> tuple[list[str], list[str]]:
         if kind is not None:
             kinds.append(kind)
             texts.append(m.group())
-        elif group is not None and group.startswith("open_"):  # never closes: runs to the end
+        elif group in _UNCLOSED:  # never closes: runs to the end
             kinds.append(UNTERMINATED)
             texts.append(text[m.start() :])
             break
