@@ -355,16 +355,20 @@ def is_slash_line(text: str, tok: Token) -> bool:
 
 
 # -- helpers over token lists ---------------------------------------------------------------------
+# (They look at every token of a statement, often of a whole unit: a token's kind is compared
+# once, where is_op compared it once per operator looked for.)
 def matching_paren(tokens: list[Token], i: int) -> int:
     """Index of the ')' closing the '(' at tokens[i]; LexError when it is never closed."""
     depth = 0
     for j in range(i, len(tokens)):
-        if tokens[j].is_op("("):
-            depth += 1
-        elif tokens[j].is_op(")"):
-            depth -= 1
-            if depth == 0:
-                return j
+        t = tokens[j]
+        if t.kind == OP:
+            if t.text == "(":
+                depth += 1
+            elif t.text == ")":
+                depth -= 1
+                if depth == 0:
+                    return j
     raise LexError("unbalanced parentheses")
 
 
@@ -376,14 +380,16 @@ def split_top_level(tokens: list[Token], sep: str = ",") -> list[list[Token]]:
     parts: list[list[Token]] = [[]]
     depth = 0
     for tok in tokens:
-        if tok.is_op("("):
-            depth += 1
-        elif tok.is_op(")"):
-            depth -= 1
-        if depth == 0 and tok.is_op(sep):
-            parts.append([])
-        else:
-            parts[-1].append(tok)
+        if tok.kind == OP:
+            text = tok.text
+            if text == "(":
+                depth += 1
+            elif text == ")":
+                depth -= 1
+            if depth == 0 and text == sep:
+                parts.append([])
+                continue
+        parts[-1].append(tok)
     return parts
 
 
@@ -392,10 +398,11 @@ def find_top_level(tokens: list[Token], *words: str, start: int = 0) -> int | No
     depth = 0
     for k in range(start, len(tokens)):
         t = tokens[k]
-        if t.is_op("("):
-            depth += 1
-        elif t.is_op(")"):
-            depth -= 1
+        if t.kind == OP:
+            if t.text == "(":
+                depth += 1
+            elif t.text == ")":
+                depth -= 1
         elif depth == 0 and t.is_word(*words):
             return k
     return None
