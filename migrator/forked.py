@@ -155,8 +155,10 @@ def fork_map(
 class StartedMap(Generic[R]):
     """`fork_map` begun now and collected later: the workers are forked (and start) here, while
     the caller goes on with other work (a process's remaining imports, say); `result()` waits for
-    and returns fork_map's list, and re-raises what the map raised. Without workers (one, few
-    items, no fork) the whole map runs in `result()`. `close()` abandons an uncollected map."""
+    and returns fork_map's list, and re-raises what the map raised. As the caller keeps a core
+    busy meanwhile, `workers - 1` processes are forked (at least one), and `result()` runs here what
+    none has begun yet. Without workers (one, few items, no fork) the whole map runs in `result()`.
+    `close()` abandons an uncollected map."""
 
     def __init__(self, fn: Callable[[T], R], items: Sequence[T], workers: int, chunk: int = 32):
         self._serial: tuple[Callable[[Any], R], Sequence[Any]] | None = None
@@ -170,8 +172,10 @@ class StartedMap(Generic[R]):
         _JOB = (fn, items)
         bounds = self._bounds = [(i, min(i + chunk, len(items))) for i in range(0, len(items), chunk)]
         try:
+            # the caller keeps a core busy meanwhile (its imports): one process fewer is forked, as
+            # for fork_map's meanwhile, and what is left when it comes for the result it shares
             self._pool = ProcessPoolExecutor(
-                max_workers=min(workers, len(bounds)),
+                max_workers=min(max(1, workers - 1), len(bounds)),
                 mp_context=multiprocessing.get_context("fork"),
                 initializer=die_with_parent,
                 initargs=(os.getpid(),),
