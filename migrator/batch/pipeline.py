@@ -45,6 +45,7 @@ from migrator.convert.dispatch import build_catalog, convert_unit, make_context
 from migrator.convert.plsql import conditional
 from migrator.errors import MigratorError
 from migrator.fixes.settings import ActiveSettings
+from migrator.forked import collecting_new
 from migrator.source.dependencies import DependencyGraph, analyze_dependencies
 from migrator.source.reader import Reading, read_schema_dir
 from migrator.source.units import SourceSet, Unit, UnitKind
@@ -150,7 +151,8 @@ def _convert_units(
     done: list[_Done] = []
     # every unit file in the manifest at once, before any is written (not one re-read per file)
     record_written(out, [unit_path(by_id[uid]) for uid in graph.order])
-    with journal:
+    # the conversion workers are forked inside (at the first result): they collect what they make
+    with journal, collecting_new():
         for uid in _progress(graph.order, show, desc="converting", unit="unit"):
             unit = by_id[uid]
             path = unit_path(unit)

@@ -16,7 +16,8 @@ from migrator.convert.context import (
     unconverted_marker,
 )
 from migrator.convert.ddl import dispatch as ddl
-from migrator.convert.plsql.prepare import compiled_text
+from migrator.convert.plsql.prepare import compiled_text, parsed
+from migrator.source.lexer import EOF, Token, keeping_tokens
 from migrator.source.units import SourceSet, Unit
 
 
@@ -25,9 +26,10 @@ def build_catalog(source: SourceSet) -> Catalog:
     for unit in source.units:
         catalog.add(CatalogEntry(unit.kind, unit.schema, unit.name, unit.id))
     # Each converter family adds what it learns in a whole-schema pass (columns, signatures,
-    # package members) before any unit is converted.
-    ddl.prepare(source.units, catalog)
-    plsql.prepare(source.units, catalog)
+    # package members) before any unit is converted; both read the tables, tokenized once.
+    with keeping_tokens():
+        ddl.prepare(source.units, catalog)
+        plsql.prepare(source.units, catalog)
     return catalog
 
 
@@ -39,7 +41,8 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         else:
             output = ddl.convert_unit(unit, ctx)
         source = compiled_text(unit) if unit.kind.is_plsql else unit.text  # not code Oracle leaves out
-        output = supplied.report_redesign(source, output, ctx, _user_object(ctx, unit))
+        tokens = _parsed_tokens(unit, source) if unit.kind.is_plsql else None
+        output = supplied.report_redesign(source, output, ctx, _user_object(ctx, unit), tokens)
         output = refuse_partial(output, ctx)
         error = None
     except Exception as exc:  # a rule crash must not stop the batch; it is reported per unit
@@ -53,6 +56,19 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         notes=list(ctx.notes),
         error=error,
     )
+
+
+def _parsed_tokens(unit: Unit, source: str) -> list[Token] | None:
+    """The code tokens of `source` from the unit's parse, when it was parsed from that very text
+    (the PL/SQL converter's tree, cached), without the parser's end token; None otherwise."""
+    try:
+        parser = parsed(unit).parser
+    except Exception:  # not parsed (conditional compilation refused, a parse error): read again
+        return None
+    if parser.text != source:
+        return None
+    toks = parser.toks
+    return toks[:-1] if toks and toks[-1].kind == EOF else toks
 
 
 def refuse_partial(output: str, ctx: ConversionContext) -> str:

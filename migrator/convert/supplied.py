@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from migrator.convert.context import ConversionContext, Unconverted, unconverted_marker
-from migrator.source.lexer import QIDENT, WORD, LineIndex, code_tokens, normalize_identifier
+from migrator.source.lexer import QIDENT, WORD, LineIndex, Token, code_tokens, normalize_identifier
 
 SUPPLIED_CONSTRUCT = "Oracle supplied package"  # the construct name of a member not converted
 REDESIGN = "needs an Oracle-supplied package with no PostgreSQL equivalent"
@@ -330,11 +330,15 @@ def redesign_marker(ref: Ref, original: str = "") -> str:
     return unconverted_marker(f"Oracle-supplied package {redesign_name(ref)}", original or ref.label)
 
 
-def references(text: str, user_object: Callable[[str], bool] = lambda name: False) -> list[Ref]:
-    """Every reference to a supplied package in a unit's code (never in comments or strings)."""
+def references(
+    text: str, user_object: Callable[[str], bool] = lambda name: False, tokens: list[Token] | None = None
+) -> list[Ref]:
+    """Every reference to a supplied package in a unit's code (never in comments or strings).
+    `tokens`: the code tokens of `text` when the caller has them (a parsed unit's, which its parse
+    tokenized already: reading them again was most of this function's time)."""
     if not _may_name_supplied(text):  # most units name none: no token walk for them
         return []
-    toks = [t for t in code_tokens(text) if t.kind != "comment"]
+    toks = [t for t in code_tokens(text) if t.kind != "comment"] if tokens is None else tokens
     lines = LineIndex(text)
     out: list[Ref] = []
     i = 0
@@ -377,23 +381,32 @@ class RedesignReport:
         return f"{len(self.sites)} call site(s): {calls}"
 
 
-def redesign_reports(text: str, user_object: Callable[[str], bool] = lambda name: False) -> list[RedesignReport]:
+def redesign_reports(
+    text: str, user_object: Callable[[str], bool] = lambda name: False, tokens: list[Token] | None = None
+) -> list[RedesignReport]:
     """The unit's references to packages without a PostgreSQL equivalent, grouped by package."""
     if not _may_name_supplied(text):
         return []  # no name of a supplied package anywhere: no need to read the tokens
     groups: dict[str, RedesignReport] = {}
-    for ref in references(text, user_object):
+    for ref in references(text, user_object, tokens):
         if is_redesign(ref):
             name = redesign_name(ref)
             groups.setdefault(name, RedesignReport(name)).sites.append(ref)
     return list(groups.values())
 
 
-def report_redesign(text: str, output: str, ctx: ConversionContext, user_object: Callable[[str], bool]) -> str:
+def report_redesign(
+    text: str,
+    output: str,
+    ctx: ConversionContext,
+    user_object: Callable[[str], bool],
+    tokens: list[Token] | None = None,
+) -> str:
     """Report each package without an equivalent once (construct `REDESIGN: <name>`, every call
     site in the message), replacing what the converters said about single references to it, and
-    make sure the output carries a marker for it (so it cannot deploy)."""
-    reports = redesign_reports(text, user_object)
+    make sure the output carries a marker for it (so it cannot deploy). `tokens`: `text`'s code
+    tokens, when the caller has them (`references`)."""
+    reports = redesign_reports(text, user_object, tokens)
     if not reports:
         return output
     # what the converters said about single references is said here once

@@ -168,9 +168,10 @@ def _scan(text: str) -> _Scan:
         if kinds[i] not in (WORD, QIDENT) or (i and words[i - 1] in (".", ":", "%", "@")):
             i += 1
             continue
-        j, parts = i, [normalize_identifier(words[i])]
+        # a bare word's plain name is its lower case (identifiers.fold), the common case spelled out
+        j, parts = i, [words[i].lower() if kinds[i] == WORD else normalize_identifier(words[i])]
         while j + 2 < n and words[j + 1] == "." and kinds[j + 2] in (WORD, QIDENT):
-            parts.append(normalize_identifier(words[j + 2]))
+            parts.append(words[j + 2].lower() if kinds[j + 2] == WORD else normalize_identifier(words[j + 2]))
             j += 2
         before = words[i - 1].upper() if i else ""
         after = words[j + 1] if j + 1 < n else ""

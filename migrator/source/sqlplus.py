@@ -32,7 +32,8 @@ from migrator.source.lexer import (
     UNTERMINATED,
     WORD,
     WS,
-    code_tokens,
+    Token,
+    code_spans,
     is_slash_line,
     iter_tokens,
 )
@@ -181,43 +182,45 @@ class _Splitter:
 
     def scan(self, start: int, head: classify.Head, block: bool) -> int:
         """Find the end of the statement or block starting at `start`; return where to go on."""
-        depth, prev, text = 0, None, self.text
+        # spans, not Tokens: most code tokens are only looked at for their kind (code_spans)
+        depth, text = 0, self.text
+        prev: tuple[int, int] | None = None  # (start, end) of the code token before
         may_split = not (head.verb == "CREATE" and head.name == "schema")
-        for tok in code_tokens(text, start):
-            kind = tok.kind
+        for kind, s, e, detail in code_spans(text, start):
             if kind == UNTERMINATED:
-                return self.unterminated(start, tok, head)
+                return self.unterminated(start, Token(kind, text[s:e], s, e, detail), head)
             if kind == OP:
-                ch = tok.text
-                if is_slash_line(text, tok):
-                    end = self.rstrip_end(start, self.line_start(tok.start))
-                    return self.finish(start, end, head, (tok.start, tok.end), tok.end)
+                ch = text[s:e]
+                if ch == "/" and is_slash_line(text, Token(kind, ch, s, e)):
+                    end = self.rstrip_end(start, self.line_start(s))
+                    return self.finish(start, end, head, (s, e), e)
                 if ch == ";" and prev is None:  # an empty statement: a stray terminator
-                    self.pieces.append(Piece(SLASH, tok.start, tok.end, command=";"))
-                    return tok.end
+                    self.pieces.append(Piece(SLASH, s, e, command=";"))
+                    return e
                 if ch == ";" and not block:
-                    end = self.rstrip_end(start, tok.start)
-                    return self.finish(start, end, head, (tok.start, tok.end), tok.end)
+                    end = self.rstrip_end(start, s)
+                    return self.finish(start, end, head, (s, e), e)
                 depth += (ch == "(") - (ch == ")")
-            elif kind == WORD and prev is not None and may_split and self.starts_statement(tok, prev, block, depth):
-                end = prev.end if block else self.rstrip_end(start, tok.start)
+            elif kind == WORD and prev is not None and may_split and self.starts_statement(s, e, prev, block, depth):
+                end = prev[1] if block else self.rstrip_end(start, s)
                 piece_end = self.finish(start, end, head, None, end)
                 self.pieces[-1].notes.append(("missing-terminator", (
                     "no '/' line after this PL/SQL block" if block else "no ';' after this statement")
                     + "; it was ended where the next CREATE begins"))  # fmt: skip
                 return piece_end
-            prev = tok
+            prev = (s, e)
         code = "unterminated-block" if block else "unterminated-statement"
         why = "no '/' line ends this PL/SQL block" if block else "no ';' or '/' ends this statement"
         return self.add_error(start, self.n, code, why + " before the end of the file", head)
 
-    def starts_statement(self, tok, prev, block: bool, depth: int) -> bool:
-        if tok.end - tok.start != 6 or self.text[tok.start : tok.end].upper() != "CREATE":
+    def starts_statement(self, start: int, end: int, prev: tuple[int, int], block: bool, depth: int) -> bool:
+        """Does the word at text[start:end] (the code token before it at `prev`) begin a new CREATE?"""
+        if end - start != 6 or self.text[start:end].upper() != "CREATE":
             return False
-        if not self.first_on_line(tok.start):
+        if not self.first_on_line(start):
             return False
         if block:
-            return self.text[prev.start : prev.end] == ";"
+            return self.text[prev[0] : prev[1]] == ";"
         return depth <= 0
 
     def unterminated(self, start: int, tok, head) -> int:

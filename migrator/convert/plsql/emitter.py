@@ -76,9 +76,18 @@ class Emitter(
         self.created_views = set()
         self._pkg_scopes = {}
         self.suppress_pre = False
-        self.tracked_cursors, self.uses_sql_rowcount, self.uses_put = self.prescan(tokens)
-        self.sparse_names = self.sparse_scan(tokens)
-        self.bulk_rowcount = any(t.upper == "BULK_ROWCOUNT" for t in tokens)  # FORALL records each iteration's
+        # Each scan below walks every token of the unit, for words most units never spell: a word
+        # the text does not hold (in any case: upper() maps character by character) has no token,
+        # so the walk is skipped then (it was a fifth of the catalog's signature pass).
+        spelled = text.upper()
+        self.tracked_cursors, self.uses_sql_rowcount, self.uses_put = (
+            self.prescan(tokens)
+            if "FOUND" in spelled or "ROWCOUNT" in spelled or "DBMS_OUTPUT" in spelled
+            else (set(), False, False)
+        )
+        self.sparse_names = self.sparse_scan(tokens) if "DELETE" in spelled else set()
+        # FORALL records each iteration's row count
+        self.bulk_rowcount = "BULK_ROWCOUNT" in spelled and any(t.upper == "BULK_ROWCOUNT" for t in tokens)
         self.frame = RoutineFrame((schema,))  # the unit's own level, outside any routine
 
     # ---- routine frames ----------------------------------------------------------------------------

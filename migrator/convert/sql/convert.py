@@ -69,10 +69,9 @@ def convert_expression(text: str, ctx: ConversionContext, *, types: Mapping[str,
 
 
 def _print(tree: exp.Expression) -> str:
-    sql_names.quote_names(tree)
     # The tree is ours and printed once: sqlglot's default defensive deep copy before printing
-    # costs as much as all our rules together.
-    return sql_names.to_postgres(tree, copy=False)
+    # costs as much as all our rules together (quote_and_print never copies).
+    return sql_names.quote_and_print(tree)
 
 
 # One Oracle tokenizer and parser for every text: `sqlglot.parse(text, read="oracle")` looks the

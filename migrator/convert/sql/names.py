@@ -20,6 +20,7 @@ built-ins there), so it is left as the rules made it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
@@ -60,19 +61,44 @@ def fold_names(tree: exp.Expression) -> None:
 
 
 def quote_names(tree: exp.Expression) -> None:
-    for ident in tree.find_all(exp.Identifier):
+    _quote_identifiers(tree.find_all(exp.Identifier))
+    _quote_calls(tree.find_all(exp.Anonymous))
+
+
+def _quote_identifiers(idents: Iterable[exp.Identifier]) -> None:
+    for ident in idents:
         if isinstance(ident.this, str) and ident.this and not _builtin_word(ident):
             quoted = quote_ident(ident.this) != ident.this
             ident.set("quoted", quoted)
             spelling = ident.meta.get("spelling") if ident._meta else None
             if not quoted and spelling and spelling.lower() == ident.this and _ASCII_WORD.fullmatch(spelling):
                 ident.set("this", spelling)
-    for call in tree.find_all(exp.Anonymous):
+
+
+def _quote_calls(calls: Iterable[exp.Anonymous]) -> None:
+    for call in calls:
         name = call.this
         # an unquoted function name arrives as text: quoted only when PostgreSQL could not read
         # it bare (e.g. `calc#total(...)`, valid unquoted in Oracle)
         if isinstance(name, str) and not _BARE_FUNCTION.fullmatch(name.lower()):
             call.set("this", exp.Identifier(this=name.lower(), quoted=True))
+
+
+def quote_and_print(tree: exp.Expression) -> str:
+    """`quote_names(tree)` then `to_postgres(tree, copy=False)`, the tree walked once for both:
+    they looked for the identifiers and the calls in three walks of every converted tree. The
+    nodes are taken in the order those walks found them (breadth first, sqlglot's default), and
+    neither step adds or removes an identifier or a call the other looks at."""
+    idents: list[exp.Identifier] = []
+    calls: list[exp.Anonymous] = []
+    for node in tree.walk():
+        if isinstance(node, exp.Identifier):
+            idents.append(node)
+        elif isinstance(node, exp.Anonymous):
+            calls.append(node)
+    _quote_identifiers(idents)
+    _quote_calls(calls)
+    return _generate(tree, calls)
 
 
 # One PostgreSQL generator for every tree: `tree.sql(dialect="postgres")` builds one per call. It
@@ -88,7 +114,12 @@ def to_postgres(tree: exp.Expression, copy: bool = True) -> str:
     generators.)"""
     if copy:
         tree = tree.copy()
-    for call in list(tree.find_all(exp.Anonymous)):
+    return _generate(tree, list(tree.find_all(exp.Anonymous)))
+
+
+def _generate(tree: exp.Expression, calls: list[exp.Anonymous]) -> str:
+    """to_postgres for a tree whose calls are `calls`."""
+    for call in calls:
         name = call.this
         if isinstance(name, exp.Identifier) and name.quoted:
             verbatim = exp.UserDefinedFunction(this=name, expressions=list(call.expressions), wrapped=True)

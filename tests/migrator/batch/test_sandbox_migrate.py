@@ -149,6 +149,17 @@ def test_force_rewrites_unit_files_in_place_and_drops_the_rest(tmp_path):
     assert written_files(out) >= {kept, "deploy.sql", "report.json"} and gone not in written_files(out)
 
 
+def test_overwrite_text_reuses_the_file_and_leaves_only_the_new_text(tmp_path):
+    from migrator.batch.output import overwrite_text
+
+    path = tmp_path / "unit.sql"
+    overwrite_text(path, "CREATE TABLE t (id NUMBER, name TEXT);\n")  # a new file
+    inode = path.stat().st_ino
+    for text in ("SELECT 'é';\n", "", "CREATE TABLE t (id NUMBER, name TEXT, note TEXT);\n", "x"):
+        overwrite_text(path, text)  # shorter, empty, longer, shorter: nothing of the old text stays
+        assert path.read_bytes() == text.encode("utf-8") and path.stat().st_ino == inode
+
+
 def test_rerun_without_verify_leaves_no_stale_pages(tmp_path):
     src = _schema(tmp_path, "hr", {"t.tab": "CREATE TABLE t (id NUMBER);\n"})
     out = tmp_path / "out"

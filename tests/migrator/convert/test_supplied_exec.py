@@ -272,3 +272,15 @@ END {name};
 """,
     )
     db.execute(f"CALL s.{name}()")
+
+
+def test_references_from_a_parse_s_tokens_are_those_read_from_the_text():
+    from migrator.source.lexer import tokenize
+
+    text = (
+        "BEGIN\n  -- UTL_FILE.FOPEN in a comment\n  f := UTL_FILE.FOPEN('D', 'x', 'w');\n"
+        "  DBMS_PIPE.PACK_MESSAGE(1);\n  x := 'DBMS_ALERT.SIGNAL';\nEND;"
+    )
+    found = supplied.references(text)
+    assert found and supplied.references(text, tokens=tokenize(text)) == found
+    assert supplied.redesign_reports(text, tokens=tokenize(text)) == supplied.redesign_reports(text)

@@ -47,8 +47,6 @@ def test_fork_map_runs_meanwhile_here_while_the_workers_map():
     )
     assert [v for v, _ in got] == [x + 1 for x in items]
     assert ran == [os.getpid()]
-    if forked.can_fork():
-        assert os.getpid() not in {pid for _, pid in got}
     ran.clear()  # no workers: meanwhile still runs, after the map
     assert forked.fork_map(lambda x: x, [1, 2], workers=1, meanwhile=lambda: ran.append(1)) == [1, 2]
     assert ran == [1]
@@ -80,3 +78,43 @@ def test_reading_started_early_gives_read_schema_dir_and_defers_its_errors(tmp_p
     with pytest.raises(reader.SourceError, match="does not exist"):
         missing.result()
     missing.close()
+
+
+def test_after_meanwhile_this_process_takes_the_chunks_no_worker_has_begun():
+    import os
+    import time
+
+    def slow(x: int) -> tuple[int, int]:
+        time.sleep(0.01)
+        return x * 2, os.getpid()
+
+    items = list(range(96))
+    got = forked.fork_map(slow, items, workers=2, chunk=8)  # no meanwhile: the workers do it all
+    assert [v for v, _ in got] == [x * 2 for x in items]
+    if forked.can_fork():
+        assert os.getpid() not in {pid for _, pid in got}
+    # one worker (this process is busy with meanwhile): once free, it runs the trailing chunks
+    got = forked.fork_map(slow, items, workers=2, chunk=8, meanwhile=lambda: None)
+    assert [v for v, _ in got] == [x * 2 for x in items]
+    if forked.can_fork():
+        pids = [pid for _, pid in got]
+        assert pids[-1] == os.getpid() and pids[0] != os.getpid()
+        here = pids.index(os.getpid())  # the worker's chunks first, then this process's
+        assert set(pids[:here]) == {pids[0]} and set(pids[here:]) == {os.getpid()}
+
+
+@pytest.mark.parametrize("on_before", [True, False])
+def test_collecting_new_freezes_what_exists_and_restores_the_collector(on_before):
+    import gc
+
+    from migrator.forked import collecting_new
+
+    was = gc.isenabled()
+    (gc.enable if on_before else gc.disable)()
+    try:
+        frozen_before = gc.get_freeze_count()
+        with collecting_new():
+            assert gc.isenabled() and gc.get_freeze_count() > frozen_before
+        assert gc.isenabled() is on_before and gc.get_freeze_count() == frozen_before
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -259,3 +259,15 @@ def test_matching_paren_and_find_top_level():
 def test_line_index_maps_offsets_to_lines():
     lines = LineIndex("a\nbc\n\nd")
     assert [lines.line(k) for k in (0, 1, 2, 4, 5, 6)] == [1, 1, 2, 2, 3, 4]
+
+
+def test_keeping_tokens_caches_every_text_then_only_the_last_few():
+    from migrator.source import lexer
+
+    texts = [f"SELECT c{i} FROM t{i}" for i in range(3 * lexer._RECENT_SIZE)]
+    with lexer.keeping_tokens():
+        for text in texts:
+            lexer.tokenize(text)
+        assert all((text, False) in lexer._RECENT for text in texts)
+    assert [key for key in lexer._RECENT if key[0] in texts] == [(t, False) for t in texts[-lexer._RECENT_SIZE :]]
+    assert len(lexer._RECENT) <= lexer._RECENT_SIZE
