@@ -47,12 +47,31 @@ class _Column:
 
 @dataclass
 class Seed:
-    """The rows made for the export's empty tables: one setup statement, and per table the rows
-    (column -> value) as the DataView reads them; `refused`: table -> why it stays empty."""
+    """The rows made for the export's empty tables: per table the rows (column -> value) as the
+    DataView reads them and their INSERTs for each system (in the order they were tried: parents
+    first); `refused`: table -> why it stays empty."""
 
-    statement: Statement | None
     rows: dict[str, list[dict]]
     refused: dict[str, str]
+    inserts: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)  # table -> (Oracle, PostgreSQL)
+    parents: dict[str, set[str]] = field(default_factory=dict)  # table -> the tables its foreign keys name
+
+    def statement(self, tables: set[str] | None = None) -> Statement | None:
+        """One setup statement inserting the rows of `tables` (all, when None) and of the tables
+        their foreign keys need, transitively: a scenario holds the rows its code can reach."""
+        if tables is not None:
+            todo, tables = list(tables), set()
+            while todo:
+                t = todo.pop()
+                if t not in tables:
+                    tables.add(t)
+                    todo += self.parents.get(t, set())
+        chosen = [t for t in self.inserts if tables is None or t in tables]
+        if not chosen:
+            return None
+        ora = [q for t in chosen for q in self.inserts[t][0]]
+        pg = [q for t in chosen for q in self.inserts[t][1]]
+        return Statement(oracle="BEGIN\n" + "\n".join(f"    {q};" for q in ora) + "\nEND;", postgres=";\n".join(pg))
 
 
 def seed_empty_tables(dsn: str, schema: str, data: DataView,
@@ -62,7 +81,7 @@ def seed_empty_tables(dsn: str, schema: str, data: DataView,
     written, a staging table), and rows made up for it would change what its code sees."""
     empty = [t for t, rows in data.rows.items() if not rows]
     if not empty or len(empty) < len(data.rows):
-        return Seed(None, {}, {})
+        return Seed({}, {})
     with psycopg.connect(dsn, autocommit=False) as conn:
         columns = _columns(conn, schema, empty)
         for table, cols in columns.items():
@@ -70,8 +89,7 @@ def seed_empty_tables(dsn: str, schema: str, data: DataView,
                 c.oracle_type = (oracle_types or {}).get(table, {}).get(c.name, "")
         made: dict[str, list[dict]] = {}
         refused: dict[str, str] = {}
-        ora: list[str] = []
-        pg: list[str] = []
+        inserts: dict[str, tuple[list[str], list[str]]] = {}
         try:
             for table in _parents_first(empty, data):
                 rows = _rows(table, columns.get(table, []), data, made)
@@ -91,15 +109,11 @@ def seed_empty_tables(dsn: str, schema: str, data: DataView,
                     continue
                 conn.execute("RELEASE SAVEPOINT seed")
                 made[table] = rows
-                ora += ora_sql
-                pg += pg_sql
+                inserts[table] = (ora_sql, pg_sql)
         finally:
             conn.rollback()  # the template stays the export
-    if not made:
-        return Seed(None, {}, refused)
-    statement = Statement(oracle="BEGIN\n" + "\n".join(f"    {s};" for s in ora) + "\nEND;",
-                          postgres=";\n".join(pg))  # fmt: skip
-    return Seed(statement, made, refused)
+    parents = {t: {p for _c, p, _pc in data.foreign.get(t, []) if p != t and p in inserts} for t in inserts}
+    return Seed(made, refused, inserts, parents)
 
 
 def _columns(conn, schema: str, tables: list[str]) -> dict[str, list[_Column]]:

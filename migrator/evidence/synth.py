@@ -137,6 +137,7 @@ def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
                        sorted(session.seed.rows), dict(session.seed.refused))  # fmt: skip
 
 
+_DYNAMIC_SQL = {"execute", "dbms_sql"}  # words of code that runs SQL text (EXECUTE IMMEDIATE, DBMS_SQL.*)
 _ENDS_TRANSACTIONS = {"commit", "rollback", "savepoint", "autonomous_transaction"}
 
 
@@ -184,7 +185,7 @@ class _Session:
                         for t in self.data.columns}  # fmt: skip
         self.seed = seed_empty_tables(dsn, schema, self.data, oracle_types)
         self.rows.update(self.seed.rows)  # (the DataView reads the same dict)
-        self.setup = [self.seed.statement] if self.seed.statement is not None else []
+        self.setups: dict[str, list] = {}  # target key -> the seed rows its scenarios set up first
         self.catalog = catalog
         self.user = schema.upper()  # the steps run as the schema's owner, on Oracle and here (USER)
         self.routine: dict[str, tuple[list[int], list]] = {}  # target key -> (OIDs, PostgreSQL args)
@@ -233,7 +234,33 @@ class _Session:
                     mine.add(p.id)
         return mine
 
+    def _seed_setups(self, targets: list[Target]) -> None:
+        """Each target's seed rows (a DDL-only export, seed_rows): those of the tables it reads or
+        writes, of the tables the triggers on those read or write (to a fixed point), and their
+        foreign keys' parents; every table for code that builds SQL at run time (its text may
+        name any table)."""
+        if not self.seed.inserts:
+            return
+        triggers: dict[str, list[Target]] = {}
+        for t in targets:
+            if t.kind == "trigger":
+                triggers.setdefault(t.pg_name, []).append(t)
+        for t in targets:
+            if _DYNAMIC_SQL & {w.split(".")[0] for w in t.deep_words}:
+                tables = None
+            else:
+                tables = set(t.reads | t.writes) | ({t.pg_name} if t.kind == "trigger" else set())
+                todo = list(tables)
+                while todo:
+                    for trg in triggers.get(todo.pop(), []):
+                        for more in (trg.reads | trg.writes) - tables:
+                            tables.add(more)
+                            todo.append(more)
+            statement = self.seed.statement(tables)
+            self.setups[t.key] = [statement] if statement is not None else []
+
     def select(self, targets: list[Target], results: dict) -> list[Scenario]:
+        self._seed_setups(targets)
         pool = {id(t): self._candidates(t) for t in targets}
         state = {
             id(t): _Selection(self._probes(t), must_try=sum(c.keep or c.by_result for c in pool[id(t)]))
@@ -265,7 +292,7 @@ class _Session:
             probes = {p.id: p for u in t.units for p in self.plan.probes.get(u, [])}
             res.uncovered = sorted(probes[i].where() for i in sel.want - sel.have)
             if sel.kept:
-                for sc, group in as_scenarios(t, sel.kept, _scenario_id(t), self.user, self.setup):
+                for sc, group in as_scenarios(t, sel.kept, _scenario_id(t), self.user, self.setups.get(t.key, [])):
                     if _own(t, group) and id(group[0]) in self.own_runs:
                         self.prior[sc.id] = self.own_runs[id(group[0])]
                     self.owner[sc.id] = t.key
@@ -443,7 +470,8 @@ class _Session:
                     now = [c for c in chunks[k] if not sel.hangs(c)]
                     sel.tried += len(chunks[k]) - len(now)  # tried, not run
                     bar.update(len(chunks[k]) - len(now))
-                    for sc, group in as_scenarios(t, now, f"{_scenario_id(t)}.r{offset}.{k}", self.user, self.setup):
+                    for sc, group in as_scenarios(t, now, f"{_scenario_id(t)}.r{offset}.{k}", self.user,
+                                                  self.setups.get(t.key, [])):  # fmt: skip
                         owners[sc.id] = (t, group)
                         yield sc
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from migrator.evidence.seed_rows import seed_empty_tables
+from migrator.evidence.seed_rows import Seed, seed_empty_tables
 from tests.migrator.evidence.synth_judging import caught, data_view, judge_schema
 
 SRC = Path(__file__).resolve().parent / "bare"
@@ -25,6 +25,7 @@ def judged(pg_engine, tmp_path_factory):
 def test_every_scenario_sets_up_rows_that_fit_the_oracle_columns(judged):
     _report, _base, _preamble, scenarios, _transcript = judged
     assert scenarios.scenarios and all(sc.setup for sc in scenarios.scenarios)
+    # (both targets reach both tables: the function reads them, the trigger's table needs its parent)
     seed = scenarios.scenarios[0].setup[0]
     assert all(sc.setup[0] == seed for sc in scenarios.scenarios)
     ora, pg = seed.oracle.splitlines(), seed.postgres.split(";\n")
@@ -53,10 +54,23 @@ def test_the_units_are_judged_and_the_mutants_that_need_rows_are_caught(pg_engin
                                      lambda m: m.operator == "constant" and "(5 + 1)" in m.text))  # fmt: skip
 
 
+def test_a_scenario_holds_the_rows_of_the_tables_its_code_reaches_and_their_parents():
+    seed = Seed(
+        {},
+        {},
+        {t: ([f"ora {t}"], [f"pg {t}"]) for t in ("teams", "members", "other")},
+        {"members": {"teams"}, "teams": set(), "other": set()},
+    )
+    assert seed.statement({"members"}).postgres == "pg teams;\npg members"
+    assert seed.statement({"other"}).oracle == "BEGIN\n    ora other;\nEND;"
+    assert seed.statement(None).postgres == "pg teams;\npg members;\npg other"
+    assert seed.statement(set()) is None
+
+
 def test_an_export_with_data_keeps_its_empty_tables_empty():
     """An empty table beside tables with rows is a fact of the source (an audit log): no rows are
     made up for it (and no database is touched)."""
     view = data_view({"teams": [{"team_id": 1, "code": "C1"}], "members": []})
     view.rows["members"] = []
     seed = seed_empty_tables("postgresql://unused", "bare", view)
-    assert seed.statement is None and not seed.rows and not seed.refused
+    assert seed.statement() is None and not seed.rows and not seed.refused
