@@ -116,6 +116,20 @@ def seed_empty_tables(dsn: str, schema: str, data: DataView,
     return Seed(made, refused, inserts, parents)
 
 
+def made_rows(dsn: str, schema: str, table: str, data: DataView,
+              oracle_types: dict[str, str] | None = None) -> list[dict]:  # fmt: skip
+    """Rows for one empty table of an export that has data elsewhere, made as seed rows are
+    (foreign keys take the export's parent rows) but never put into the database: a trigger on
+    the table is fired by inserting them, and its UPDATE and DELETE steps insert them first.
+    [] when the table's columns or parents allow none."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        columns = _columns(conn, schema, [table]).get(table, [])
+    for c in columns:
+        c.oracle_type = (oracle_types or {}).get(c.name, "")
+    rows = _rows(table, columns, data, {})
+    return [] if isinstance(rows, str) else rows
+
+
 def _columns(conn, schema: str, tables: list[str]) -> dict[str, list[_Column]]:
     out: dict[str, list[_Column]] = {}
     for table, name, pg_type, not_null, has_default, generated in conn.execute(

@@ -15,6 +15,7 @@ The file holds steps only. Its ground truth comes from `migrator record --oracle
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import re
@@ -35,7 +36,7 @@ from harness.quoting import quote_ident
 from harness.reference_outcomes import outcome_of
 from harness.references import RoutineTracker
 from harness.runner import ScenarioRun, iter_runs
-from harness.scenarios import Scenario, ScenarioFile, Synthesis
+from harness.scenarios import Scenario, ScenarioFile, Statement, Synthesis
 from migrator.batch.output import preamble_sql
 from migrator.batch.parallel import convert_in_order, default_workers
 from migrator.batch.sandboxing import open_engine
@@ -53,9 +54,10 @@ from migrator.evidence.candidates import (
     view_candidates,
 )
 from migrator.evidence.catalog_reads import pg_function_oids, pg_routine_args, read_tables, read_view
-from migrator.evidence.seed_rows import seed_empty_tables
-from migrator.evidence.steps import call_step, table_check
+from migrator.evidence.seed_rows import made_rows, seed_empty_tables
+from migrator.evidence.steps import call_step, dml_step, table_check
 from migrator.evidence.targets import Target, family, find_targets
+from migrator.evidence.values import literal
 from migrator.source import lexer
 from migrator.source.dependencies import analyze_dependencies
 from migrator.source.reader import read_schema_dir
@@ -137,6 +139,13 @@ def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
                        sorted(session.seed.rows), dict(session.seed.refused))  # fmt: skip
 
 
+def _inserted(table: str, rows: list[dict], families: dict[str, str]) -> list[Statement]:
+    """Data changes inserting `rows` into `table` (rows made for an empty table)."""
+    return [Statement(oracle=s.oracle, postgres=s.postgres)
+            for s in (dml_step("setup", table, "INSERT", {c: literal(v, families.get(c, "text")) for c, v in r.items()}, {})
+                      for r in rows)]  # fmt: skip
+
+
 _DYNAMIC_SQL = {"execute", "dbms_sql"}  # words of code that runs SQL text (EXECUTE IMMEDIATE, DBMS_SQL.*)
 _ENDS_TRANSACTIONS = {"commit", "rollback", "savepoint", "autonomous_transaction"}
 
@@ -180,10 +189,10 @@ class _Session:
         self.template = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
         self.data, self.rows = read_tables(dsn, schema)
         # a DDL-only export: rows for its empty tables, in the setup of every scenario
-        oracle_types = {t: {c: str(ty) for c, ty in ((catalog.lookup(schema, t).info.get("columns") or {})
-                                                      if catalog.lookup(schema, t) else {}).items()}
-                        for t in self.data.columns}  # fmt: skip
-        self.seed = seed_empty_tables(dsn, schema, self.data, oracle_types)
+        self._oracle_types = {t: {c: str(ty) for c, ty in ((catalog.lookup(schema, t).info.get("columns") or {})
+                                                            if catalog.lookup(schema, t) else {}).items()}
+                              for t in self.data.columns}  # fmt: skip
+        self.seed = seed_empty_tables(dsn, schema, self.data, self._oracle_types)
         self.rows.update(self.seed.rows)  # (the DataView reads the same dict)
         self.setups: dict[str, list] = {}  # target key -> the seed rows its scenarios set up first
         self.catalog = catalog
@@ -217,8 +226,15 @@ class _Session:
             return trigger_candidates(target, self.data, rows, families, self.opts.budget_steps)
         if target.kind == "trigger":
             table = target.pg_name
-            return trigger_candidates(target, self.data, self.rows.get(table, []), self._families(table),
-                                      self.opts.budget_steps)  # fmt: skip
+            rows = self.rows.get(table, [])
+            if rows:
+                return trigger_candidates(target, self.data, rows, self._families(table), self.opts.budget_steps)
+            # an empty table beside tables with data: rows made for it, inserted by the steps
+            made = made_rows(self.dsn, self.schema, table, self.data, self._oracle_types.get(table))
+            cands = trigger_candidates(target, self.data, made, self._families(table), self.opts.budget_steps)
+            first = _inserted(table, made, self._families(table))  # what an UPDATE or DELETE finds
+            return [c if c.step.postgres.startswith("INSERT") or c.setup else dataclasses.replace(c, setup=first)
+                    for c in cands]  # fmt: skip
         self.routine[target.key] = pg_routine_args(self.dsn, target)
         return routine_candidates(target, self.data, self.routine[target.key][1], self.opts.budget_steps,
                                   self._families)  # fmt: skip

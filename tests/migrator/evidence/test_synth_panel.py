@@ -4,11 +4,12 @@ set through its setter first), a SUBTYPE resolved to the family of its base type
 written through an INSTEAD OF trigger (INSERT, UPDATE and DELETE on the view itself), an object
 type's constructor, MEMBER and STATIC methods (the type's own unit judged by them, and by the
 routines whose signature names it), hexadecimal texts for HEXTORAW, texts split at the
-separator a body looks for.
+separator a body looks for, and a trigger on a table exported empty beside tables with rows.
 
 tests/migrator/evidence/panel holds one of each. Before these derivations the specification's
 getters were never executed (the unit stayed `unverified` at a coverage below 100 %), the
-INSTEAD OF trigger and the type body had no step at all, and every call of `hex_bytes` failed. Judged as in test_synth_ledger.py: synthesized from the
+INSTEAD OF trigger, the type body and the empty table's trigger had no step at all, and every
+call of `hex_bytes` failed. Judged as in test_synth_ledger.py: synthesized from the
 Oracle source, recorded on the migration's own output, each mutant verified on a real PostgreSQL.
 """
 
@@ -117,11 +118,29 @@ def test_the_view_is_written_through_its_instead_of_trigger(judged):
     assert "SELECT * FROM regions" in dml  # the table the trigger writes, read back
 
 
+def test_a_trigger_on_an_empty_table_beside_data_inserts_rows_made_for_it(judged):
+    """region_notes is exported without rows while regions has some: its trigger's INSERT steps
+    insert rows made for it (the foreign key from the export's regions), and its UPDATE steps
+    insert them first. No rows are put into any other scenario (the export keeps its empty
+    table empty)."""
+    _report, _base, _preamble, scenarios, _transcript = judged
+    mine = [sc for sc in scenarios.scenarios if "trigger:panel.region_notes_biu" in sc.units]
+    steps = [st.postgres for sc in mine for st in sc.steps]
+    assert any(st.startswith("INSERT INTO region_notes") and "'NORTH'" in st for st in steps)
+    updates = [sc for sc in mine if sc.steps[0].postgres.startswith("UPDATE region_notes")]
+    assert updates and all(sc.setup and sc.setup[0].postgres.startswith("INSERT INTO region_notes (note_id, ")
+                           for sc in updates)  # fmt: skip
+    assert any(sc.steps[0].postgres.startswith("UPDATE region_notes SET body = NULL") for sc in updates)
+    others = [s for sc in scenarios.scenarios if sc not in mine for s in sc.setup]
+    assert not any("region_notes" in s.postgres for s in others)
+
+
 def test_every_unit_with_steps_is_correct_and_fully_covered(judged):
     report = judged[0]
     units = {u.id: u for u in report.units}
     for uid in ("package_spec:panel.panel_cfg", "package_body:panel.panel_cfg", "trigger:panel.v_regions_io",
-                "type:panel.t_span", "type_body:panel.t_span", "function:panel.hex_bytes"):  # fmt: skip
+                "type:panel.t_span", "type_body:panel.t_span", "function:panel.hex_bytes",
+                "trigger:panel.region_notes_biu"):  # fmt: skip
         assert units[uid].category == "correct", (uid, units[uid].verdict)
 
 
@@ -135,6 +154,11 @@ def test_every_unit_with_steps_is_correct_and_fully_covered(judged):
         # NVL(:NEW.tier, 3) on INSERT through the view, NVL(:NEW.tier, tier + 10) on UPDATE
         ("trigger:panel.v_regions_io", lambda m: m.operator == "constant" and "(3 + 1))" in m.text),
         ("trigger:panel.v_regions_io", lambda m: m.operator == "constant" and "(10 + 1))" in m.text),
+        # NVL(:NEW.stars, 3) on a table exported empty: a row made for it, inserted without stars
+        (
+            "trigger:panel.region_notes_biu",
+            lambda m: m.operator == "constant" and "LEAST(COALESCE(NEW.stars, (3 + 1))" in m.text,
+        ),
         # the type body: every constant (the SUBSTR bounds around the separator, NVL's 1, the + 1)
         ("type_body:panel.t_span", lambda m: m.operator == "constant"),
     ],

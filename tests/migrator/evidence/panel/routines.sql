@@ -46,3 +46,14 @@ BEGIN
     RETURN p_span.width;
 END span_width;
 /
+
+CREATE OR REPLACE TRIGGER region_notes_biu
+BEFORE INSERT OR UPDATE ON region_notes
+FOR EACH ROW
+BEGIN
+    :NEW.stars := LEAST(NVL(:NEW.stars, 3), 5);
+    IF UPDATING AND :NEW.body IS NULL THEN
+        :NEW.body := :OLD.body || ' (cleared)';
+    END IF;
+END;
+/
