@@ -218,17 +218,8 @@ _UNCLOSED = {
 def code_tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]:
     """Tokens that are not whitespace or comments: those of `iter_tokens`, read with
     `_WHOLE_TOKEN` so that no Token is made for the trivia (a test compares the two)."""
-    stop = len(text) if end is None else end
-    code = _CODE_KIND
-    for m in _WHOLE_TOKEN.finditer(text, start, stop):
-        group = m.lastgroup
-        kind = code.get(group)  # type: ignore[arg-type]
-        if kind is not None:
-            s, e = m.span()
-            yield Token(kind, m.group(), s, e)
-        elif group in _UNCLOSED:  # never closes: one UNTERMINATED token to the end
-            yield Token(UNTERMINATED, text[m.start() : stop], m.start(), stop, _UNCLOSED[group])
-            return
+    for kind, s, e, detail in code_spans(text, start, end):
+        yield Token(kind, text[s:e], s, e, detail)
 
 
 def code_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[str, int, int, str]]:
