@@ -138,7 +138,7 @@ def pg_routine_args(dsn: str, target: Target) -> tuple[list[int], list[PgArg]]:
         pmodes = pmodes or ["i"] * len(types)
         if len(types) != len(target.params):
             continue
-        score = sum(_family_of(t) == p.family for t, p in zip(types, target.params))
+        score = sum(pg_family(t) == p.family for t, p in zip(types, target.params))
         if best is None or score > best[0]:  # overloads: the one whose types match Oracle's
             args = [PgArg(n or "", modes[m], t) for n, m, t in zip(names or [""] * len(types), pmodes, types)]
             best = (score, [oid, *helpers], args)
@@ -166,7 +166,7 @@ def read_view(dsn: str, schema: str, view: str, data: DataView) -> tuple[list[di
             rows = [dict(zip(names, r)) for r in conn.execute(query).fetchall()]
         except psycopg.Error:
             rows = []
-    families = {c: _family_of(t) for c, t in cols}
+    families = {c: pg_family(t) for c, t in cols}
     distinct = [c for c in names if rows and all(r.get(c) is not None for r in rows)
                 and len({repr(r.get(c)) for r in rows}) == len(rows)]  # fmt: skip
     base_keys = {c for cs in data.keys.values() for c in cs}
@@ -192,7 +192,8 @@ def pg_function_oids(dsn: str, schema: str, names: list[str]) -> list[int]:
         ]
 
 
-def _family_of(pg_type: str) -> str:
+def pg_family(pg_type: str) -> str:
+    """The value family of a PostgreSQL type as format_type prints it."""
     t = pg_type.lower()
     if t.startswith(("numeric", "integer", "bigint", "smallint", "double", "real")):
         return "number"

@@ -25,9 +25,9 @@ from decimal import Decimal
 
 import psycopg
 
-from harness.quoting import quote_ident
 from harness.scenarios import Statement
-from migrator.evidence.steps import oracle_ident
+from migrator.evidence.catalog_reads import pg_family
+from migrator.evidence.steps import dml_step
 from migrator.evidence.values import DataView, literal
 
 ROWS = 3
@@ -96,9 +96,8 @@ def seed_empty_tables(dsn: str, schema: str, data: DataView,
                 if isinstance(rows, str):
                     refused[table] = rows
                     continue
-                names = [c.name for c in columns[table] if not c.generated]
-                fams = {c.name: _family(c.pg_type) for c in columns[table]}
-                ora_sql, pg_sql = _inserts(table, names, rows, fams)
+                statements = insert_statements(table, rows, {c.name: _family(c.pg_type) for c in columns[table]})
+                ora_sql, pg_sql = [q.oracle for q in statements], [q.postgres for q in statements]
                 conn.execute("SAVEPOINT seed")
                 try:
                     for text in pg_sql:
@@ -227,7 +226,7 @@ def _value(c: _Column, k: int, key: bool):
         if nums:
             return nums[k % len(nums)]
     if t.startswith(("numeric", "integer", "bigint", "smallint", "double", "real")):
-        top = _oracle_max(c.oracle_type) if c.oracle_type else _number_max(t)
+        top = _largest(c.oracle_type) if c.oracle_type else Decimal(32767) if t.startswith("smallint") else _largest(t)
         if key:  # far from where a sequence starts: the rows the code inserts get keys of their own
             return top - ROWS + k + 1 if top is not None and top < KEY_BASE + ROWS else Decimal(KEY_BASE + k + 1)
         n = Decimal(10 * (k + 1))
@@ -248,41 +247,24 @@ def _value(c: _Column, k: int, key: bool):
     return _UNSUPPORTED
 
 
-def _oracle_max(oracle_type: str) -> Decimal | None:
-    """The largest value an Oracle numeric type holds, when it says (NUMBER(p[, s]))."""
-    m = re.match(r"(?:NUMBER|NUMERIC|DECIMAL|DEC)\((\d+)(?:,(-?\d+))?\)", oracle_type.upper().replace(" ", ""))
+def _largest(type_text: str) -> Decimal | None:
+    """The largest value a NUMBER(p[, s]) / numeric(p[, s]) holds; None when the type says no precision."""
+    m = re.match(r"(?:NUMBER|NUMERIC|DECIMAL|DEC)\((\d+)(?:,(-?\d+))?\)", type_text.upper().replace(" ", ""))
     if not m:
         return None
     precision, scale = int(m.group(1)), int(m.group(2) or 0)
     return Decimal(10) ** (precision - scale) - 1 if precision > scale else Decimal(0)
 
 
-def _number_max(t: str) -> Decimal | None:
-    m = re.match(r"numeric\((\d+)(?:,(\d+))?\)", t.replace(" ", ""))
-    if not m:
-        return Decimal(32767) if t.startswith("smallint") else None
-    precision, scale = int(m.group(1)), int(m.group(2) or 0)
-    return Decimal(10) ** (precision - scale) - 1 if precision > scale else Decimal(0)
-
-
 def _family(pg_type: str) -> str:
-    t = pg_type.lower()
-    if t.startswith(("numeric", "integer", "bigint", "smallint", "double", "real")):
-        return "number"
-    if t.startswith(("timestamp", "date")):
-        return "date"
-    if t == "boolean":
-        return "bool"
-    return "text"
+    fam = pg_family(pg_type)
+    return "text" if fam == "other" else fam  # (a value of another type is written as its text)
 
 
-def _inserts(table: str, names: list[str], rows: list[dict], fams: dict[str, str]) -> tuple[list[str], list[str]]:
-    """One INSERT per row (Oracle has no multi-row VALUES before 23c), for each system."""
-    ora, pg = [], []
+def insert_statements(table: str, rows: list[dict], families: dict[str, str]) -> list[Statement]:
+    """One INSERT per row (Oracle has no multi-row VALUES before 23c), written for each system."""
+    out = []
     for row in rows:
-        vals = [literal(row.get(n), fams.get(n, "text")) for n in names]
-        ora.append(f"INSERT INTO {oracle_ident(table)} ({', '.join(oracle_ident(n) for n in names)}) "
-                   f"VALUES ({', '.join(v.oracle for v in vals)})")  # fmt: skip
-        pg.append(f"INSERT INTO {quote_ident(table)} ({', '.join(quote_ident(n) for n in names)}) "
-                  f"VALUES ({', '.join(v.pg for v in vals)})")  # fmt: skip
-    return ora, pg
+        step = dml_step("setup", table, "INSERT", {c: literal(v, families.get(c, "text")) for c, v in row.items()}, {})
+        out.append(Statement(oracle=step.oracle, postgres=step.postgres))
+    return out

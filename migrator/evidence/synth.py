@@ -36,7 +36,7 @@ from harness.quoting import quote_ident
 from harness.reference_outcomes import outcome_of
 from harness.references import RoutineTracker
 from harness.runner import ScenarioRun, iter_runs
-from harness.scenarios import Scenario, ScenarioFile, Statement, Synthesis
+from harness.scenarios import Scenario, ScenarioFile, Synthesis
 from migrator.batch.output import preamble_sql
 from migrator.batch.parallel import convert_in_order, default_workers
 from migrator.batch.sandboxing import open_engine
@@ -54,10 +54,9 @@ from migrator.evidence.candidates import (
     view_candidates,
 )
 from migrator.evidence.catalog_reads import pg_function_oids, pg_routine_args, read_tables, read_view
-from migrator.evidence.seed_rows import made_rows, seed_empty_tables
-from migrator.evidence.steps import call_step, dml_step, table_check
+from migrator.evidence.seed_rows import insert_statements, made_rows, seed_empty_tables
+from migrator.evidence.steps import call_step, table_check
 from migrator.evidence.targets import Target, family, find_targets
-from migrator.evidence.values import literal
 from migrator.source import lexer
 from migrator.source.dependencies import analyze_dependencies
 from migrator.source.reader import read_schema_dir
@@ -137,13 +136,6 @@ def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
     scenario_file = ScenarioFile(schema=source.schema, synthesis=info, scenarios=kept)
     return SynthResult(scenario_file, [results[id(t)] for t in targets], time.perf_counter() - t0,
                        sorted(session.seed.rows), dict(session.seed.refused))  # fmt: skip
-
-
-def _inserted(table: str, rows: list[dict], families: dict[str, str]) -> list[Statement]:
-    """Data changes inserting `rows` into `table` (rows made for an empty table)."""
-    return [Statement(oracle=s.oracle, postgres=s.postgres)
-            for s in (dml_step("setup", table, "INSERT", {c: literal(v, families.get(c, "text")) for c, v in r.items()}, {})
-                      for r in rows)]  # fmt: skip
 
 
 _DYNAMIC_SQL = {"execute", "dbms_sql"}  # words of code that runs SQL text (EXECUTE IMMEDIATE, DBMS_SQL.*)
@@ -232,7 +224,7 @@ class _Session:
             # an empty table beside tables with data: rows made for it, inserted by the steps
             made = made_rows(self.dsn, self.schema, table, self.data, self._oracle_types.get(table))
             cands = trigger_candidates(target, self.data, made, self._families(table), self.opts.budget_steps)
-            first = _inserted(table, made, self._families(table))  # what an UPDATE or DELETE finds
+            first = insert_statements(table, made, self._families(table))  # what an UPDATE or DELETE finds
             return [c if c.step.postgres.startswith("INSERT") or c.setup else dataclasses.replace(c, setup=first)
                     for c in cands]  # fmt: skip
         self.routine[target.key] = pg_routine_args(self.dsn, target)

@@ -468,10 +468,9 @@ def _member_texts(body: Unit) -> dict[tuple[str, int], str]:
         return {}
     if not isinstance(tree, A.Package):
         return {}
-    lines = body.text.splitlines(keepends=True)
-    members = [d for d in tree.decls if isinstance(d, A.Routine) and d.line]
-    starts = [d.line for d in members] + [len(lines) + 1]
-    return {(d.name, len(d.params)): "".join(lines[d.line - 1 : starts[i + 1] - 1]) for i, d in enumerate(members)}
+    members = [d for d in tree.decls if isinstance(d, A.Routine)]
+    spans = _routine_spans(body, members)
+    return {(d.name, len(d.params)): spans[id(d)] for d in members if id(d) in spans}
 
 
 def _trigger_target(unit: Unit, catalog: Catalog) -> Target:
