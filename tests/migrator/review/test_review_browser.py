@@ -125,7 +125,17 @@ def test_reviewer_filters_to_wrong_and_reads_a_unit(browser, wrong_run):
     page.goto(index.as_uri())
     group = group_reasons(report.units)[0]
     page.locator("#reasons a", has_text=group.reason.label).first.click()
-    assert page.locator("#count").inner_text() == f"{len(group.units)} of {len(report.units)} units"
+    want = f"{len(group.units)} of {len(report.units)} units"
+    # the link loads the page again, filtered by its script: wait for that (up to 10 s), as a
+    # reader sees it, rather than read the count of the page still showing (a loaded machine)
+    page.wait_for_load_state()
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    try:
+        page.wait_for_function("t => document.querySelector('#count')?.innerText === t", arg=want, timeout=10_000)
+    except PageTimeout:
+        pass  # the assertion below says what the page shows instead
+    assert page.locator("#count").inner_text() == want
     assert errors == []
 
 
