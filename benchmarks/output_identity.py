@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -90,7 +91,9 @@ def collect() -> dict[str, dict[str, str]]:
         tmp = Path(t)
         for label, src, extra in _sources(tmp):
             out = tmp / "out" / label.replace(":", "_")
-            cmd = [sys.executable, "-m", "migrator.cli.main", "migrate", str(src), "--out", str(out)]
+            # relative to the checkout, so that two checkouts (worktrees) of one commit agree
+            rel = os.path.relpath(src, ROOT) if not src.is_relative_to(tmp) else str(src)
+            cmd = [sys.executable, "-m", "migrator.cli.main", "migrate", rel, "--out", str(out)]
             cmd += ["--force", "--no-deploy", "--no-memo", "--no-progress", *extra]
             proc = subprocess.run(cmd, capture_output=True, cwd=ROOT)
             files = _hash_tree(out, tmp) if out.exists() else {}
