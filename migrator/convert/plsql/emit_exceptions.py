@@ -15,9 +15,15 @@ from harness.errors import BY_CODE, BY_NAME, ORA_ERRORS, USER_MESSAGE, app_error
 from migrator.convert.context import unconverted_marker
 from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
+from migrator.convert.plsql import emit_package as package_
+from migrator.convert.plsql import emit_stmt as stmt_
+from migrator.convert.plsql import emit_supplied as supplied_
+from migrator.convert.plsql import exprs as exprs_
+from migrator.convert.plsql import values as values_
+from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import Owner, label
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.plsql.state import EmitterState
+from migrator.convert.plsql.statements import emits
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import split_top_level
 
@@ -29,204 +35,209 @@ def _predefined(name: tuple[str, ...]):
     return BY_NAME.get(".".join(name).upper())
 
 
-class ExceptionMixin(EmitterState):
-    # ---- declarations: exceptions and PRAGMA EXCEPTION_INIT ----------------------------------------
-    def exception_sym(self, name: str, scope: Scope, owner: Owner, inits: list) -> Sym:
-        # The declaration itself emits nothing: with the rule off, RAISE and handlers are refused.
-        if self.ctx.enabled("plsql.exceptions"):
-            self.ctx.applied("plsql.exceptions")
-        for p in inits:
-            if len(p.args) == 2 and norm_name(p.args[0][0]) == name:
-                return scope.add(self.exception_init_sym(name, p, owner))
+def exception_sym(em: Emitter, name: str, scope: Scope, owner: Owner, inits: list) -> Sym:
+    # The declaration itself emits nothing: with the rule off, RAISE and handlers are refused.
+    if em.ctx.enabled("plsql.exceptions"):
+        em.ctx.applied("plsql.exceptions")
+    for p in inits:
+        if len(p.args) == 2 and norm_name(p.args[0][0]) == name:
+            return scope.add(exception_init_sym(em, name, p, owner))
+    state = user_exception_sqlstate(f"{label(owner)}.{name}")
+    return scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
+
+
+def exception_init_sym(em: Emitter, name: str, p: A.Pragma, owner: Owner) -> Sym:
+    code = int_arg(em, p.args[1])
+    if code is None:
+        em.unconverted("PRAGMA EXCEPTION_INIT", f"exception {name}: error code is not a literal", p.line)
         state = user_exception_sqlstate(f"{label(owner)}.{name}")
-        return scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
-
-    def exception_init_sym(self, name: str, p: A.Pragma, owner: Owner) -> Sym:
-        code = self.int_arg(p.args[1])
-        if code is None:
-            self.unconverted("PRAGMA EXCEPTION_INIT", f"exception {name}: error code is not a literal", p.line)
-            state = user_exception_sqlstate(f"{label(owner)}.{name}")
-            return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
-        app = app_error_sqlstate(code)
-        if app:
-            return Sym(name, "exception", sqlstate=app, conditions=(f"SQLSTATE '{app}'",))
-        known = BY_CODE.get(code)
-        if known:
-            return Sym(name, "exception", sqlstate=known.sqlstate, conditions=known.conditions)
-        state = f"OX{abs(code) % 1000:03d}"
-        self.ctx.note(
-            f"exception {name}: ORA{code} has no PostgreSQL counterpart; raised and caught as SQLSTATE {state}"
-        )
         return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
+    app = app_error_sqlstate(code)
+    if app:
+        return Sym(name, "exception", sqlstate=app, conditions=(f"SQLSTATE '{app}'",))
+    known = BY_CODE.get(code)
+    if known:
+        return Sym(name, "exception", sqlstate=known.sqlstate, conditions=known.conditions)
+    state = f"OX{abs(code) % 1000:03d}"
+    em.ctx.note(f"exception {name}: ORA{code} has no PostgreSQL counterpart; raised and caught as SQLSTATE {state}")
+    return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
 
-    def int_arg(self, toks) -> int | None:
-        text = "".join(t.text for t in toks)
-        try:
-            return int(text)
-        except ValueError:
-            return None
 
-    # ---- RAISE and RAISE_APPLICATION_ERROR --------------------------------------------------------
-    def st_raise(self, st: A.Raise, scope, ind):
-        if (off := self.rule_off("plsql.exceptions", "RAISE", f"RAISE {'.'.join(st.name or ())}", st.line)) is not None:
-            return [f"{ind}{off};"]
-        self.ctx.applied("plsql.exceptions")
-        if st.name is None:
-            return [f"{ind}RAISE;"]
-        sym = self.exception_lookup(st.name, scope)
-        if sym is not None:
-            # the message is a value: a literal, whatever the exception's name holds
-            msg = USER_MESSAGE if (sym.sqlstate or "").startswith("OU") else label(st.name)
-            return [f"{ind}RAISE EXCEPTION USING ERRCODE = '{sym.sqlstate}', MESSAGE = {pg_string(msg)};"]
-        pre = _predefined(st.name)
-        if pre is not None:
-            return [f"{ind}RAISE {pre.conditions[0]};"]
-        self.unconverted("RAISE", f"unknown exception {label(st.name)}", st.line)
-        return [f"{ind}{unconverted_marker('RAISE', 'RAISE ' + label(st.name))};"]
+def int_arg(em: Emitter, toks) -> int | None:
+    text = "".join(t.text for t in toks)
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
-    def exception_lookup(self, parts: tuple[str, ...], scope) -> Sym | None:
-        """The user-defined exception named by plain parts (local, own package, or pkg.e)."""
-        if len(parts) == 1:
-            sym = scope.get(parts[0])
-            if sym is not None and sym.kind == "exception":
-                return sym
-            if self.pkg:
-                psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
-                if psym is not None and psym.kind == "exception":
-                    return psym
-            return None
-        ref = self.package_ref(list(parts))
-        if ref is not None and ref[1].kind == "exception":
-            return ref[1]
-        return self.supplied_exception(parts)  # DBMS_ASSERT.INVALID_SQL_NAME ... (emit_supplied)
 
-    def raise_app_error(self, st, scope, ind):
-        if not self.ctx.enabled("plsql.raise_application_error"):
-            self.unconverted("RAISE_APPLICATION_ERROR", "rule disabled", st.line)
-            return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
-        args = split_top_level(st.args or [])
-        if not args:  # Oracle refuses the call (PLS-00306): there is no error code to raise
-            self.unconverted("RAISE_APPLICATION_ERROR", "called without an error number", st.line)
-            return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
-        self.ctx.applied("plsql.raise_application_error")
-        code = self.int_arg(args[0])
-        msg = self.expr(args[1], scope) if len(args) > 1 else "''"
-        state = app_error_sqlstate(code) if code is not None else None
-        errcode = f"'{state}'" if state else f"oracompat.app_errcode({self.expr(args[0], scope)})"
-        return [f"{ind}RAISE EXCEPTION USING ERRCODE = {errcode}, MESSAGE = coalesce({msg}, '');"]
+# ---- RAISE and RAISE_APPLICATION_ERROR --------------------------------------------------------
+@emits(A.Raise)
+def st_raise(em: Emitter, st: A.Raise, scope, ind):
+    if (off := em.rule_off("plsql.exceptions", "RAISE", f"RAISE {'.'.join(st.name or ())}", st.line)) is not None:
+        return [f"{ind}{off};"]
+    em.ctx.applied("plsql.exceptions")
+    if st.name is None:
+        return [f"{ind}RAISE;"]
+    sym = exception_lookup(em, st.name, scope)
+    if sym is not None:
+        # the message is a value: a literal, whatever the exception's name holds
+        msg = USER_MESSAGE if (sym.sqlstate or "").startswith("OU") else label(st.name)
+        return [f"{ind}RAISE EXCEPTION USING ERRCODE = '{sym.sqlstate}', MESSAGE = {pg_string(msg)};"]
+    pre = _predefined(st.name)
+    if pre is not None:
+        return [f"{ind}RAISE {pre.conditions[0]};"]
+    em.unconverted("RAISE", f"unknown exception {label(st.name)}", st.line)
+    return [f"{ind}{unconverted_marker('RAISE', 'RAISE ' + label(st.name))};"]
 
-    # ---- handlers, SQLCODE and SQLERRM ------------------------------------------------------------
-    def handler_lines(self, handlers: list[A.Handler], scope, ind) -> list[str]:
-        names = " OR ".join(".".join(n) for h in handlers for n in h.names)
-        if (
-            off := self.rule_off("plsql.exceptions", "EXCEPTION handlers", f"WHEN {names}", handlers[0].line)
-        ) is not None:
-            return [f"{ind}{IND}{off};"]  # in the block's body: the whole block is refused
-        self.ctx.applied("plsql.exceptions")
-        out = [f"{ind}EXCEPTION"]
-        for h in handlers:
-            conds = []
-            for name in h.names:
-                conds.extend(self.handler_conditions(name, scope, h.line))
-            out.append(f"{ind}{IND}WHEN {' OR '.join(dict.fromkeys(conds))} THEN")
-            diag = self.diag_needs(conds)
-            err = {"context": False}
-            with self.within(in_handler=True, handler_diag=diag, handler_error=err):
-                body = self.stmts(h.body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"]
-            if diag is not None and diag["used"]:
-                body = self.diag_wrap(body, diag, ind + IND * 2)
-            first = self.handler_error_lines(err, ind + IND * 3)
-            if first:  # the handler's error context, for FORMAT_ERROR_BACKTRACE (emit_supplied)
-                body = (
-                    [f"{ind}{IND * 2}DECLARE", f"{ind}{IND * 3}error__context text;", f"{ind}{IND * 2}BEGIN"]
-                    + first
-                    + [IND + line for line in body]
-                    + [f"{ind}{IND * 2}END;"]
-                )
-            out.extend(body)
-        return out
 
-    # Oracle's SQLERRM names the constraint (or column) of a constraint error; PostgreSQL's
-    # SQLERRM does not, so a handler that reads SQLERRM and can catch one of those errors first
-    # fetches the names with GET STACKED DIAGNOSTICS for oracompat.sqlerrm().
-    DIAG_VARS = {
-        "constraint": ("sqlerrm__constraint", "CONSTRAINT_NAME"),
-        "schema": ("sqlerrm__schema", "SCHEMA_NAME"),
-        "table": ("sqlerrm__table", "TABLE_NAME"),
-        "column": ("sqlerrm__column", "COLUMN_NAME"),
-    }
+def exception_lookup(em: Emitter, parts: tuple[str, ...], scope) -> Sym | None:
+    """The user-defined exception named by plain parts (local, own package, or pkg.e)."""
+    if len(parts) == 1:
+        sym = scope.get(parts[0])
+        if sym is not None and sym.kind == "exception":
+            return sym
+        if em.pkg:
+            psym = package_.pkg_scope(em, (em.pkg,)).names.get(parts[0])
+            if psym is not None and psym.kind == "exception":
+                return psym
+        return None
+    ref = package_.package_ref(em, list(parts))
+    if ref is not None and ref[1].kind == "exception":
+        return ref[1]
+    return supplied_.supplied_exception(em, parts)  # DBMS_ASSERT.INVALID_SQL_NAME ... (emit_supplied)
 
-    @staticmethod
-    def diag_needs(conds: list[str]) -> dict | None:
-        """Which diagnostics a handler catching `conds` needs for SQLERRM (None: none)."""
-        named = {e.sqlstate for e in ORA_ERRORS if e.object_message}
-        kinds = {c for e in ORA_ERRORS if e.object_message for c in e.conditions}
-        column_kinds = {
-            c for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message for c in e.conditions
-        }
-        column_states = {e.sqlstate for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message}
-        constraint, column = False, False
-        for c in conds:
-            state = c[len("SQLSTATE '") : -1] if c.startswith("SQLSTATE '") else None
-            if c == "OTHERS":
-                constraint = column = True
-            elif c in kinds or state in named:
-                constraint = True
-                column = column or c in column_kinds or state in column_states
-        if not constraint:
-            return None
-        return {"column": column, "used": False}
 
-    def diag_sqlerrm(self) -> str | None:
-        """The SQLERRM call for the current handler when it needs diagnostics (marks them used)."""
-        diag = self.frame.handler_diag
-        if diag is None:
-            return None
-        diag["used"] = True
-        v = self.DIAG_VARS
-        table, col = (v["table"][0], v["column"][0]) if diag["column"] else ("NULL", "NULL")
-        return f"oracompat.sqlerrm(SQLSTATE, SQLERRM, {v['constraint'][0]}, {v['schema'][0]}, {table}, {col})"
+def raise_app_error(em: Emitter, st, scope, ind):
+    if not em.ctx.enabled("plsql.raise_application_error"):
+        em.unconverted("RAISE_APPLICATION_ERROR", "rule disabled", st.line)
+        return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
+    args = split_top_level(st.args or [])
+    if not args:  # Oracle refuses the call (PLS-00306): there is no error code to raise
+        em.unconverted("RAISE_APPLICATION_ERROR", "called without an error number", st.line)
+        return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
+    em.ctx.applied("plsql.raise_application_error")
+    code = int_arg(em, args[0])
+    msg = exprs_.expr(em, args[1], scope) if len(args) > 1 else "''"
+    state = app_error_sqlstate(code) if code is not None else None
+    errcode = f"'{state}'" if state else f"oracompat.app_errcode({exprs_.expr(em, args[0], scope)})"
+    return [f"{ind}RAISE EXCEPTION USING ERRCODE = {errcode}, MESSAGE = coalesce({msg}, '');"]
 
-    def diag_wrap(self, body: list[str], diag: dict, ind: str) -> list[str]:
-        # TABLE_NAME / COLUMN_NAME only for a handler that can catch a NOT NULL violation
-        keys = ["constraint", "schema"] + (["table", "column"] if diag["column"] else [])
-        v = self.DIAG_VARS
-        items = ", ".join(f"{v[k][0]} = {v[k][1]}" for k in keys)
-        return (
-            [f"{ind}DECLARE"]
-            + [f"{ind}{IND}{v[k][0]} text;" for k in keys]
-            + [f"{ind}BEGIN", f"{ind}{IND}GET STACKED DIAGNOSTICS {items};"]
-            + [IND + line for line in body]
-            + [f"{ind}END;"]
-        )
 
-    def handler_conditions(self, name: tuple[str, ...], scope, line) -> list[str]:
-        if name == ("others",):
-            return ["OTHERS"]
-        sym = self.exception_lookup(name, scope)
-        if sym is not None:
-            return list(sym.conditions)
-        pre = _predefined(name)
-        if pre is not None:
-            return list(pre.conditions)
-        self.unconverted("exception handler", f"unknown exception {label(name)}", line)
-        return [unconverted_marker("exception", label(name))]
+# ---- handlers, SQLCODE and SQLERRM ------------------------------------------------------------
+def handler_lines(em: Emitter, handlers: list[A.Handler], scope, ind) -> list[str]:
+    names = " OR ".join(".".join(n) for h in handlers for n in h.names)
+    if (off := em.rule_off("plsql.exceptions", "EXCEPTION handlers", f"WHEN {names}", handlers[0].line)) is not None:
+        return [f"{ind}{IND}{off};"]  # in the block's body: the whole block is refused
+    em.ctx.applied("plsql.exceptions")
+    out = [f"{ind}EXCEPTION"]
+    for h in handlers:
+        conds = []
+        for name in h.names:
+            conds.extend(handler_conditions(em, name, scope, h.line))
+        out.append(f"{ind}{IND}WHEN {' OR '.join(dict.fromkeys(conds))} THEN")
+        diag = diag_needs(conds)
+        err = {"context": False}
+        with em.within(in_handler=True, handler_diag=diag, handler_error=err):
+            body = stmt_.stmts(em, h.body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"]
+        if diag is not None and diag["used"]:
+            body = diag_wrap(em, body, diag, ind + IND * 2)
+        first = supplied_.handler_error_lines(em, err, ind + IND * 3)
+        if first:  # the handler's error context, for FORMAT_ERROR_BACKTRACE (emit_supplied)
+            body = (
+                [f"{ind}{IND * 2}DECLARE", f"{ind}{IND * 3}error__context text;", f"{ind}{IND * 2}BEGIN"]
+                + first
+                + [IND + line for line in body]
+                + [f"{ind}{IND * 2}END;"]
+            )
+        out.extend(body)
+    return out
 
-    def sqlcode_text(self) -> str:
-        if (off := self.rule_off("plsql.exceptions", "SQLCODE", "SQLCODE")) is not None:
-            return off
-        self.ctx.applied("plsql.exceptions")
-        return "oracompat.sqlcode(SQLSTATE)" if self.frame.in_handler else "0"
 
-    def sqlerrm_text(self, toks, j, scope):
-        if (off := self.rule_off("plsql.exceptions", "SQLERRM", "SQLERRM")) is not None:
-            return off, (self.paren_at(toks, j)[1] if j < len(toks) and toks[j].is_op("(") else j), "VARCHAR2"
-        self.ctx.applied("plsql.exceptions")
-        if j < len(toks) and toks[j].is_op("("):
-            inner, j = self.paren_at(toks, j)
-            if not (self.frame.in_handler and len(inner) == 1 and inner[0].is_word("SQLCODE")):
-                return f"oracompat.sqlerrm_of({self.expr(inner, scope)})", j, "VARCHAR2"
-            # SQLERRM(SQLCODE) in a handler is the current error's message, like SQLERRM
-        if self.frame.in_handler:
-            return self.diag_sqlerrm() or "oracompat.sqlerrm(SQLSTATE, SQLERRM)", j, "VARCHAR2"
-        return "'ORA-0000: normal, successful completion'", j, "VARCHAR2"
+# Oracle's SQLERRM names the constraint (or column) of a constraint error; PostgreSQL's
+# SQLERRM does not, so a handler that reads SQLERRM and can catch one of those errors first
+# fetches the names with GET STACKED DIAGNOSTICS for oracompat.sqlerrm().
+DIAG_VARS = {
+    "constraint": ("sqlerrm__constraint", "CONSTRAINT_NAME"),
+    "schema": ("sqlerrm__schema", "SCHEMA_NAME"),
+    "table": ("sqlerrm__table", "TABLE_NAME"),
+    "column": ("sqlerrm__column", "COLUMN_NAME"),
+}
+
+
+def diag_needs(conds: list[str]) -> dict | None:
+    """Which diagnostics a handler catching `conds` needs for SQLERRM (None: none)."""
+    named = {e.sqlstate for e in ORA_ERRORS if e.object_message}
+    kinds = {c for e in ORA_ERRORS if e.object_message for c in e.conditions}
+    column_kinds = {c for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message for c in e.conditions}
+    column_states = {e.sqlstate for e in ORA_ERRORS if e.object_message and "{column}" in e.object_message}
+    constraint, column = False, False
+    for c in conds:
+        state = c[len("SQLSTATE '") : -1] if c.startswith("SQLSTATE '") else None
+        if c == "OTHERS":
+            constraint = column = True
+        elif c in kinds or state in named:
+            constraint = True
+            column = column or c in column_kinds or state in column_states
+    if not constraint:
+        return None
+    return {"column": column, "used": False}
+
+
+def diag_sqlerrm(em: Emitter) -> str | None:
+    """The SQLERRM call for the current handler when it needs diagnostics (marks them used)."""
+    diag = em.frame.handler_diag
+    if diag is None:
+        return None
+    diag["used"] = True
+    v = DIAG_VARS
+    table, col = (v["table"][0], v["column"][0]) if diag["column"] else ("NULL", "NULL")
+    return f"oracompat.sqlerrm(SQLSTATE, SQLERRM, {v['constraint'][0]}, {v['schema'][0]}, {table}, {col})"
+
+
+def diag_wrap(em: Emitter, body: list[str], diag: dict, ind: str) -> list[str]:
+    # TABLE_NAME / COLUMN_NAME only for a handler that can catch a NOT NULL violation
+    keys = ["constraint", "schema"] + (["table", "column"] if diag["column"] else [])
+    v = DIAG_VARS
+    items = ", ".join(f"{v[k][0]} = {v[k][1]}" for k in keys)
+    return (
+        [f"{ind}DECLARE"]
+        + [f"{ind}{IND}{v[k][0]} text;" for k in keys]
+        + [f"{ind}BEGIN", f"{ind}{IND}GET STACKED DIAGNOSTICS {items};"]
+        + [IND + line for line in body]
+        + [f"{ind}END;"]
+    )
+
+
+def handler_conditions(em: Emitter, name: tuple[str, ...], scope, line) -> list[str]:
+    if name == ("others",):
+        return ["OTHERS"]
+    sym = exception_lookup(em, name, scope)
+    if sym is not None:
+        return list(sym.conditions)
+    pre = _predefined(name)
+    if pre is not None:
+        return list(pre.conditions)
+    em.unconverted("exception handler", f"unknown exception {label(name)}", line)
+    return [unconverted_marker("exception", label(name))]
+
+
+def sqlcode_text(em: Emitter) -> str:
+    if (off := em.rule_off("plsql.exceptions", "SQLCODE", "SQLCODE")) is not None:
+        return off
+    em.ctx.applied("plsql.exceptions")
+    return "oracompat.sqlcode(SQLSTATE)" if em.frame.in_handler else "0"
+
+
+def sqlerrm_text(em: Emitter, toks, j, scope):
+    if (off := em.rule_off("plsql.exceptions", "SQLERRM", "SQLERRM")) is not None:
+        return off, (values_.paren_at(em, toks, j)[1] if j < len(toks) and toks[j].is_op("(") else j), "VARCHAR2"
+    em.ctx.applied("plsql.exceptions")
+    if j < len(toks) and toks[j].is_op("("):
+        inner, j = values_.paren_at(em, toks, j)
+        if not (em.frame.in_handler and len(inner) == 1 and inner[0].is_word("SQLCODE")):
+            return f"oracompat.sqlerrm_of({exprs_.expr(em, inner, scope)})", j, "VARCHAR2"
+        # SQLERRM(SQLCODE) in a handler is the current error's message, like SQLERRM
+    if em.frame.in_handler:
+        return diag_sqlerrm(em) or "oracompat.sqlerrm(SQLSTATE, SQLERRM)", j, "VARCHAR2"
+    return "'ORA-0000: normal, successful completion'", j, "VARCHAR2"

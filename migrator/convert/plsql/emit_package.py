@@ -14,103 +14,108 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.emit_routine import IND, RoutineEmitter, create_function
+from migrator.convert.plsql import emit_decl as decl_
+from migrator.convert.plsql import emit_exceptions as exc_
+from migrator.convert.plsql import emit_routine as routine_
+from migrator.convert.plsql import exprs as exprs_
+from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import key_part, sql
-from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
 
 
-class PackageMixin(EmitterState):
-    """Names that reach into packages: pkg.var, pkg.type, pkg.exception, pkg.member(...), and the
-    scope of a package's own declarations (built once per unit, without creating anything)."""
+def lookup(em: Emitter, parts):
+    """Catalog entry for a name (plain parts) as Oracle resolves it: unqualified names in the
+    unit owner's schema first (which may differ from the run's default schema), then the
+    default."""
+    parts = tuple(parts)
+    if len(parts) == 1:
+        entry = em.catalog.lookup(em.schema, parts[0])
+        if entry is not None:
+            return entry
+    return em.catalog.lookup(*parts)
 
-    def lookup(self, parts):
-        """Catalog entry for a name (plain parts) as Oracle resolves it: unqualified names in the
-        unit owner's schema first (which may differ from the run's default schema), then the
-        default."""
-        parts = tuple(parts)
-        if len(parts) == 1:
-            entry = self.catalog.lookup(self.schema, parts[0])
-            if entry is not None:
-                return entry
-        return self.catalog.lookup(*parts)
 
-    def package_info(self, pkg: tuple[str, ...]) -> dict | None:
-        entry = self.lookup(pkg)
-        if entry is None:
-            return None
-        return entry.info.get("plsql_package")
-
-    def pkg_members(self, pkg: tuple[str, ...]) -> dict:
-        info = self.package_info(pkg)
-        return info["members"] if info else {}
-
-    def split_pkg(self, parts: list[str]) -> tuple[tuple[str, ...], list[str]] | None:
-        """(package name parts, remaining parts) when parts start with [schema.]package."""
-        if len(parts) >= 2 and self.package_info(tuple(parts[:1])) is not None:
-            return tuple(parts[:1]), parts[1:]
-        if len(parts) >= 3 and self.package_info(tuple(parts[:2])) is not None:
-            return tuple(parts[:2]), parts[2:]
+def package_info(em: Emitter, pkg: tuple[str, ...]) -> dict | None:
+    entry = lookup(em, pkg)
+    if entry is None:
         return None
+    return entry.info.get("plsql_package")
 
-    def package_ref(self, parts: list[str]):
-        """(package, symbol, rest) for pkg.var / pkg.type / pkg.exception references."""
-        hit = self.split_pkg(parts)
-        if hit is None:
-            return None
-        pkg, rest = hit
-        sym = self.pkg_scope(pkg).names.get(rest[0])
-        if sym is None:
-            return None
-        return pkg[-1], sym, rest[1:]
 
-    def package_member(self, parts: list[str]):
-        hit = self.split_pkg(parts)
-        if hit is None or len(hit[1]) != 1:
-            return None
-        pkg, rest = hit
-        sigs = self.pkg_members(pkg).get(rest[0])
-        if sigs is None:
-            return None
-        return pkg[-1], rest[0], sigs
+def pkg_members(em: Emitter, pkg: tuple[str, ...]) -> dict:
+    info = package_info(em, pkg)
+    return info["members"] if info else {}
 
-    def pkg_scope(self, pkg: tuple[str, ...]) -> Scope:
-        key = pkg[-1]  # a package becomes the schema named after it
-        hit = self._pkg_scopes.get(key)
-        if hit is not None:
-            return hit
-        info = self.package_info(pkg) or {"vars": {}, "types": {}, "exceptions": {}}
-        scope = Scope()
-        self._pkg_scopes[key] = scope
-        saved, self.suppress_pre = self.suppress_pre, True
-        saved_pkg, self.pkg = self.pkg, key
-        try:
-            for name, state in info["exceptions"].items():
-                scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
-            for name, code in info.get("exception_init", {}).items():
-                scope.add(self.exception_init_sym(name, A.Pragma("EXCEPTION_INIT", [[], code]), (key,)))
-            # in declaration order (a type may be anchored to a variable: SUBTYPE t IS g%TYPE)
-            order = list(dict.fromkeys(info.get("spec_order", []) + info.get("body_order", [])))
-            order += [("type", n) for n in info["types"] if ("type", n) not in order]
-            order += [("var", n) for n in info["vars"] if ("var", n) not in order]
-            for what, name in order:
-                if what == "type":
-                    self.type_decl(info["types"][name], scope, (key,))
-                    continue
-                d = info["vars"][name]
-                t = self.resolve_type(d.type, scope)
-                scope.add(
-                    Sym(
-                        d.name,
-                        "pkgconst" if d.constant else "pkgvar",
-                        t,
-                        getter=sql((key, d.name)),
-                        setter=sql((key, f"set__{d.name}")),
-                    )
+
+def split_pkg(em: Emitter, parts: list[str]) -> tuple[tuple[str, ...], list[str]] | None:
+    """(package name parts, remaining parts) when parts start with [schema.]package."""
+    if len(parts) >= 2 and package_info(em, tuple(parts[:1])) is not None:
+        return tuple(parts[:1]), parts[1:]
+    if len(parts) >= 3 and package_info(em, tuple(parts[:2])) is not None:
+        return tuple(parts[:2]), parts[2:]
+    return None
+
+
+def package_ref(em: Emitter, parts: list[str]):
+    """(package, symbol, rest) for pkg.var / pkg.type / pkg.exception references."""
+    hit = split_pkg(em, parts)
+    if hit is None:
+        return None
+    pkg, rest = hit
+    sym = pkg_scope(em, pkg).names.get(rest[0])
+    if sym is None:
+        return None
+    return pkg[-1], sym, rest[1:]
+
+
+def package_member(em: Emitter, parts: list[str]):
+    hit = split_pkg(em, parts)
+    if hit is None or len(hit[1]) != 1:
+        return None
+    pkg, rest = hit
+    sigs = pkg_members(em, pkg).get(rest[0])
+    if sigs is None:
+        return None
+    return pkg[-1], rest[0], sigs
+
+
+def pkg_scope(em: Emitter, pkg: tuple[str, ...]) -> Scope:
+    key = pkg[-1]  # a package becomes the schema named after it
+    hit = em._pkg_scopes.get(key)
+    if hit is not None:
+        return hit
+    info = package_info(em, pkg) or {"vars": {}, "types": {}, "exceptions": {}}
+    scope = Scope()
+    em._pkg_scopes[key] = scope
+    saved, em.suppress_pre = em.suppress_pre, True
+    saved_pkg, em.pkg = em.pkg, key
+    try:
+        for name, state in info["exceptions"].items():
+            scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
+        for name, code in info.get("exception_init", {}).items():
+            scope.add(exc_.exception_init_sym(em, name, A.Pragma("EXCEPTION_INIT", [[], code]), (key,)))
+        # in declaration order (a type may be anchored to a variable: SUBTYPE t IS g%TYPE)
+        order = list(dict.fromkeys(info.get("spec_order", []) + info.get("body_order", [])))
+        order += [("type", n) for n in info["types"] if ("type", n) not in order]
+        order += [("var", n) for n in info["vars"] if ("var", n) not in order]
+        for what, name in order:
+            if what == "type":
+                decl_.type_decl(em, info["types"][name], scope, (key,))
+                continue
+            d = info["vars"][name]
+            t = decl_.resolve_type(em, d.type, scope)
+            scope.add(
+                Sym(
+                    d.name,
+                    "pkgconst" if d.constant else "pkgvar",
+                    t,
+                    getter=sql((key, d.name)),
+                    setter=sql((key, f"set__{d.name}")),
                 )
-        finally:
-            self.suppress_pre, self.pkg = saved, saved_pkg
-        return scope
+            )
+    finally:
+        em.suppress_pre, em.pkg = saved, saved_pkg
+    return scope
 
 
 def state_key(schema: str, pkg: str, var: str) -> str:
@@ -126,16 +131,16 @@ def emit_package(em, p: A.Package, schema: str) -> str:
     em.pkg = pkg
     em.ctx.applied("plsql.package")
     out = [f"CREATE SCHEMA IF NOT EXISTS {quote_ident(pkg)};"]
-    scope = em.pkg_scope((pkg,))  # every spec + body symbol (types resolved, no DDL yet)
+    scope = pkg_scope(em, (pkg,))  # every spec + body symbol (types resolved, no DDL yet)
     local = Scope(scope)
     for d in p.decls:
         if isinstance(d, A.TypeDecl):
-            em.type_decl(d, local, (pkg,))  # now with its CREATE TYPE (record types)
+            decl_.type_decl(em, d, local, (pkg,))  # now with its CREATE TYPE (record types)
         elif isinstance(d, A.CursorDecl):
             em.unconverted("package cursor", f"cursor {d.name} declared at package level", d.line)
             out.append(unconverted_marker("package cursor", d.name) + ";")
         elif isinstance(d, A.Pragma):
-            em.pragma(d)
+            decl_.pragma(em, d)
     out += em.pre
     em.pre = []
     for d in p.decls:
@@ -151,7 +156,7 @@ def emit_package(em, p: A.Package, schema: str) -> str:
 
 def member(em, pkg: str, r: A.Routine, scope: Scope, guard: list[str]) -> str:
     with em.routine_frame((pkg, r.name)) as frame:
-        text = RoutineEmitter(em).routine(r, frame.owner, scope, frame.owner, guard)
+        text = routine_.RoutineEmitter(em).routine(r, frame.owner, scope, frame.owner, guard)
     text = "\n\n".join(em.pre + [text])
     em.pre = []
     return text
@@ -162,35 +167,41 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
     pg = sym.typed.pg
     init = sql((pkg, "initialize__"))
     if d.constant:
-        value = em.expr(d.default, scope) if d.default else "NULL"
+        value = exprs_.expr(em, d.default, scope) if d.default else "NULL"
         return [
-            create_function(
-                f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}", ["BEGIN", f"{IND}RETURN {value};", "END;"]
+            routine_.create_function(
+                f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
+                ["BEGIN", f"{routine_.IND}RETURN {value};", "END;"],
             )
         ]
     key = pg_string(state_key(schema, pkg, d.name))
-    getter = create_function(
+    getter = routine_.create_function(
         f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
         [
             "DECLARE",
-            f"{IND}v {pg};",
+            f"{routine_.IND}v {pg};",
             "BEGIN",
-            f"{IND}PERFORM {init}();",
-            f"{IND}v := oracompat.pkg_get({key});",
-            f"{IND}RETURN v;",
+            f"{routine_.IND}PERFORM {init}();",
+            f"{routine_.IND}v := oracompat.pkg_get({key});",
+            f"{routine_.IND}RETURN v;",
             "END;",
         ],
     )
-    setter = create_function(
+    setter = routine_.create_function(
         f"CREATE OR REPLACE FUNCTION {sym.setter}(p_value {pg})\nRETURNS void",
-        ["BEGIN", f"{IND}PERFORM {init}();", f"{IND}PERFORM oracompat.pkg_set({key}, p_value::text);", "END;"],
+        [
+            "BEGIN",
+            f"{routine_.IND}PERFORM {init}();",
+            f"{routine_.IND}PERFORM oracompat.pkg_set({key}, p_value::text);",
+            "END;",
+        ],
     )
     return [getter, setter]
 
 
 def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
     """Defaults of all package variables (spec and body), then the initialisation section."""
-    info = em.package_info((pkg,)) or {"vars": {}}
+    info = package_info(em, (pkg,)) or {"vars": {}}
     flag = pg_string(state_key(schema, pkg, "_initialized"))
     decls, sets = [], []
     # the spec's version knows only the spec's variables (the body's may name what the spec does
@@ -202,30 +213,30 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
         sym = scope.names[name]
         default = ""
         if d.default:
-            default = f" := {em.expr(d.default, scope)}"
+            default = f" := {exprs_.expr(em, d.default, scope)}"
         elif sym.typed.coll is not None and sym.typed.coll.kind == "assoc":
             default = " := '{}'::jsonb"
         var = quote_ident(f"v__{name}")
-        decls.append(f"{IND}{var} {sym.typed.pg}{default};")
-        sets.append(f"{IND}PERFORM oracompat.pkg_set({pg_string(state_key(schema, pkg, name))}, {var}::text);")
+        decls.append(f"{routine_.IND}{var} {sym.typed.pg}{default};")
+        sets.append(f"{routine_.IND}PERFORM oracompat.pkg_set({pg_string(state_key(schema, pkg, name))}, {var}::text);")
     lines = (
         (["DECLARE"] + decls if decls else [])
         + [
             "BEGIN",
-            f"{IND}IF oracompat.pkg_get({flag}) = 'Y' THEN",
-            f"{IND}{IND}RETURN;",
-            f"{IND}END IF;",
-            f"{IND}PERFORM oracompat.pkg_set({flag}, 'Y');",
+            f"{routine_.IND}IF oracompat.pkg_get({flag}) = 'Y' THEN",
+            f"{routine_.IND}{routine_.IND}RETURN;",
+            f"{routine_.IND}END IF;",
+            f"{routine_.IND}PERFORM oracompat.pkg_set({flag}, 'Y');",
         ]
         + sets
     )
     with em.routine_frame((pkg, "init")) as frame:
         if p.init is not None and p.is_body:
-            body = RoutineEmitter(em).body(p.init, Scope(scope), frame.owner, [], [])
-            lines += [IND + line for line in body[1:]]  # the section's own block, nested
+            body = routine_.RoutineEmitter(em).body(p.init, Scope(scope), frame.owner, [], [])
+            lines += [routine_.IND + line for line in body[1:]]  # the section's own block, nested
         lines.append("END;")
         if frame.extra_decls:
-            extra = [IND + e for e in dict.fromkeys(frame.extra_decls)]
+            extra = [routine_.IND + e for e in dict.fromkeys(frame.extra_decls)]
             lines = (["DECLARE"] + extra + lines[1:]) if lines[0] == "DECLARE" else (["DECLARE"] + extra + lines)
     head = f"CREATE OR REPLACE FUNCTION {sql((pkg, 'initialize__'))}()\nRETURNS void"
-    return "\n\n".join(em.pre + [create_function(head, ["#variable_conflict use_column"] + lines)])
+    return "\n\n".join(em.pre + [routine_.create_function(head, ["#variable_conflict use_column"] + lines)])

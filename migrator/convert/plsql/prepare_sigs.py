@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
+from migrator.convert.plsql import emit_decl as decl_
+from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql.prepare import parsed
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.convert.signatures import ParamSig, RoutineSig, base_type
@@ -51,7 +53,7 @@ def _package(catalog: Catalog, unit: Unit, tree, pu, ctx: ConversionContext, emi
         return
     em = emitter(ctx, unit.schema, pu.parser.text, pu.parser.toks, pkg=tree.name)
     em.suppress_pre = True
-    scope = em.pkg_scope((tree.name,))
+    scope = package_.pkg_scope(em, (tree.name,))
     info["pg_members"] = {
         name: distinct([signature(em, r, (tree.name, name), scope) for r in routines])
         for name, routines in info["members"].items()
@@ -75,9 +77,9 @@ def signature(em, r: A.Routine, target: tuple[str, str], parent: Scope) -> Routi
     scope = parent.child()
     params = []
     for p in r.params:
-        t = em.resolve_type(p.type, scope)
+        t = decl_.resolve_type(em, p.type, scope)
         scope.add(Sym(p.name, "param", t))
         scalar = t.coll is None and not t.composite and not t.refcursor
         params.append(ParamSig(p.name, p.mode, t.pg, t.ora if scalar else "", p.default is not None))
-    ret = em.resolve_type(r.returns, scope) if r.kind == "FUNCTION" and r.returns is not None else None
+    ret = decl_.resolve_type(em, r.returns, scope) if r.kind == "FUNCTION" and r.returns is not None else None
     return RoutineSig(r.kind, target, tuple(params), ret.pg if ret else "", ret.ora if ret else "")
