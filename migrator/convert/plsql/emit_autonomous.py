@@ -18,9 +18,8 @@ from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_routine as routine_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import derived, sql
+from migrator.convert.plsql.output import IND, Out
 from migrator.convert.plsql.symbols import Scope
-
-IND = "    "
 
 
 def autonomous_pragma(em: Emitter, d: A.Pragma) -> None:
@@ -28,20 +27,21 @@ def autonomous_pragma(em: Emitter, d: A.Pragma) -> None:
     em.frame.autonomous = True
 
 
-def autonomous_transaction_stmt(em: Emitter, head: str, st: A.Sql, ind: str) -> list[str] | None:
+def autonomous_transaction_stmt(em: Emitter, head: str, st: A.Sql, out: Out) -> bool:
     """COMMIT (or ROLLBACK in a handler) inside an autonomous routine: the dblink session does
-    it when the call returns, and a handler's block has already rolled back (None: not here)."""
+    it when the call returns, and a handler's block has already rolled back (False: not here,
+    nothing written)."""
     if not (em.frame.autonomous and (head == "COMMIT" or em.frame.in_handler)):
-        return None
+        return False
     em.ctx.note(f"line {st.line}: {head} in an autonomous routine is done by the dblink session")
-    return [f"{ind}NULL;  -- {head}: done by the autonomous (dblink) session"]
+    out.line(f"NULL;  -- {head}: done by the autonomous (dblink) session")
+    return True
 
 
 def autonomous_routine(
     em: Emitter, r: A.Routine, qname: tuple[str, str], params: list[str], ret: str | None, body: list[str], scope: Scope
 ) -> str:
     """The routine's body as `<name>__autonomous`, and `<name>` calling it through dblink."""
-    em = em
     if not em.ctx.enabled("plsql.autonomous"):
         em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", "rule plsql.autonomous disabled", r.line)
         return unconverted_marker("PRAGMA AUTONOMOUS_TRANSACTION", r.name) + ";"

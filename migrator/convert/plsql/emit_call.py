@@ -23,6 +23,7 @@ from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import derived, label, sql
+from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.prepare_sigs import distinct, signature
 from migrator.convert.plsql.statements import emits
@@ -31,21 +32,21 @@ from migrator.convert.signatures import Arg, Binding, ParamSig, RoutineSig
 from migrator.convert.sql.implicit import convert_text
 from migrator.source.lexer import split_top_level
 
-IND = "    "
-
 
 @emits(A.Call)
-def st_call(em: Emitter, st: A.Call, scope, ind):
+def st_call(em: Emitter, st: A.Call, scope, out: Out) -> None:
     parts = [norm_name(t) for t in st.name if not t.is_op(".")]
     up = tuple(p.upper() for p in parts)  # built-ins compared part by part ('.' may be in a name)
     if len(up) == 2 and up[0] == "DBMS_OUTPUT":
-        return dbms_output(em, up[1], st, scope, ind)
+        dbms_output(em, up[1], st, scope, out)
+        return
     if up == ("RAISE_APPLICATION_ERROR",):
-        return exc_.raise_app_error(em, st, scope, ind)
-    if (supplied := supplied_.supplied_call(em, parts, st, scope, ind)) is not None:  # DBMS_LOB ... (emit_supplied)
-        return supplied
-    if (nested := nested_.nested_call(em, parts, st, scope, ind)) is not None:  # enclosing variables (emit_nested)
-        return nested
+        exc_.raise_app_error(em, st, scope, out)
+        return
+    if supplied_.supplied_call(em, parts, st, scope, out):  # DBMS_LOB ... (emit_supplied)
+        return
+    if nested_.nested_call(em, parts, st, scope, out):  # enclosing variables (emit_nested)
+        return
     sym = scope.get(parts[0])
     if (
         len(parts) == 2
@@ -54,15 +55,15 @@ def st_call(em: Emitter, st: A.Call, scope, ind):
         and sym.type.object_key
         and parts[1] in values_.object_methods(em, sym.type.object_key)
     ):
-        args = [quote_ident(parts[0])] + stmt_.call_args(em, st.args, scope)
-        return [f"{ind}CALL {sql(derived(sym.type.object_key, parts[1]))}({', '.join(args)});"]
-    coll = coll_.coll_statement(em, parts, st, scope, ind)
-    if coll is not None:
-        return coll
-    return procedure_call(em, parts, st, scope, ind)
+        args = [out.ident(parts[0])] + stmt_.call_args(em, st.args, scope)
+        out.line(f"CALL {sql(derived(sym.type.object_key, parts[1]))}({', '.join(args)});")
+        return
+    if coll_.coll_statement(em, parts, st, scope, out):
+        return
+    procedure_call(em, parts, st, scope, out)
 
 
-def procedure_call(em: Emitter, parts, st, scope, ind):
+def procedure_call(em: Emitter, parts, st, scope, out: Out) -> None:
     target, kind, sigs = resolve_routine(em, parts, scope)
     pieces = [
         (norm_name(a[0]), a[2:]) if len(a) > 2 and a[1].is_op("=>") else (None, a)
@@ -72,7 +73,8 @@ def procedure_call(em: Emitter, parts, st, scope, ind):
     typed = [exprs_.expr_typed(em, value, scope, name, typed=bool(found)) for name, value in pieces]
     binding = bind_call(em, parts, found, [arg for _, arg in typed], st.line)
     if isinstance(binding, str):
-        return [f"{ind}{binding};"]
+        out.line(f"{binding};")
+        return
     pre: list[str] = []
     post: list[str] = []
     args = []
@@ -84,10 +86,11 @@ def procedure_call(em: Emitter, parts, st, scope, ind):
             text = in_argument(em, text, arg, param, len(found) > 1)
         args.append(f"{quote_ident(name)} => {text}" if name is not None else text)
     if kind == "FUNCTION":
-        return [f"{ind}PERFORM {target}({', '.join(args)});"]
+        out.line(f"PERFORM {target}({', '.join(args)});")
+        return
     if em.ctx.enabled("plsql.procedure"):  # the definitions are what the rule converts
         em.ctx.applied("plsql.procedure")
-    return [f"{ind}{s}" for s in pre + [f"CALL {target}({', '.join(args)});"] + post]
+    out.each(pre + [f"CALL {target}({', '.join(args)});"] + post)
 
 
 # ---- binding a call to the callee's converted signature (rule plsql.call_conversion) -------
@@ -182,10 +185,11 @@ def resolve_routine(em: Emitter, parts, scope) -> tuple[str, str | None, list]:
 
 
 # ---- DBMS_OUTPUT / RAISE_APPLICATION_ERROR --------------------------------------------------
-def dbms_output(em: Emitter, member: str, st, scope, ind):
+def dbms_output(em: Emitter, member: str, st, scope, out: Out) -> None:
     if not em.ctx.enabled("plsql.dbms_output"):
         em.unconverted("DBMS_OUTPUT", "rule plsql.dbms_output disabled", st.line)
-        return [f"{ind}{unconverted_marker('DBMS_OUTPUT', member)};"]
+        out.line(f"{unconverted_marker('DBMS_OUTPUT', member)};")
+        return
     em.ctx.applied("plsql.dbms_output")
     args = stmt_.call_args(em, st.args, scope)
     if member == "PUT_LINE":
@@ -193,19 +197,19 @@ def dbms_output(em: Emitter, member: str, st, scope, ind):
         # through the session's notice sink, which brings the line back to the caller
         autonomous = em.frame.autonomous and em.ctx.enabled("plsql.autonomous_output")
         if em.uses_put or autonomous:
-            return [f"{ind}PERFORM oracompat.put_line({args[0]});"]
+            out.line(f"PERFORM oracompat.put_line({args[0]});")
+            return
         value = args[0]
         if not (st.args and len(st.args) == 1 and st.args[0].kind == "string" and st.args[0].text != "''"):
             value = f"coalesce(({value})::text, '')"  # Oracle prints NULL as an empty line
-        return [f"{ind}RAISE NOTICE '%', {value};"]
-    if member == "PUT":
-        return [f"{ind}PERFORM oracompat.put({args[0]});"]
-    if member == "NEW_LINE":
-        return [f"{ind}PERFORM oracompat.new_line();"]
-    if member in ("ENABLE", "DISABLE"):
+        out.line(f"RAISE NOTICE '%', {value};")
+    elif member == "PUT":
+        out.line(f"PERFORM oracompat.put({args[0]});")
+    elif member == "NEW_LINE":
+        out.line("PERFORM oracompat.new_line();")
+    elif member in ("ENABLE", "DISABLE"):
         em.ctx.note(f"DBMS_OUTPUT.{member}: output is always on as NOTICE messages")
-        return [f"{ind}NULL;  -- DBMS_OUTPUT.{member}: NOTICE output needs no buffer"]
-    em.unconverted(f"DBMS_OUTPUT.{member}", "reading the output buffer is not supported", st.line)
-    return [f"{ind}{unconverted_marker('DBMS_OUTPUT.' + member)};"]
-
-    # ---- collection methods used as statements ---------------------------------------------------
+        out.line(f"NULL;  -- DBMS_OUTPUT.{member}: NOTICE output needs no buffer")
+    else:
+        em.unconverted(f"DBMS_OUTPUT.{member}", "reading the output buffer is not supported", st.line)
+        out.line(f"{unconverted_marker('DBMS_OUTPUT.' + member)};")

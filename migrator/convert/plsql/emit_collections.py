@@ -22,10 +22,10 @@ from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import derived, oracle_tokens, sql
+from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.symbols import Coll, PgType, Scope
 from migrator.source.lexer import Token, split_top_level
 
-IND = "    "
 # Words after TABLE(...) that are no alias of it.
 _NOT_ALIAS = ("WHERE", "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "GROUP", "ORDER", "UNION",
               "MINUS", "INTERSECT", "CONNECT", "START", "HAVING", "FOR", "FETCH", "OFFSET", "LOOP", "INTO")  # fmt: skip
@@ -186,15 +186,17 @@ def routine_type(em: Emitter, parts, tref, scope) -> PgType:
 
 
 # ---- EXTEND, DELETE, TRIM as statements ----------------------------------------------------------
-def coll_statement(em: Emitter, parts, st, scope, ind):
+def coll_statement(em: Emitter, parts, st, scope, out: Out) -> bool:
+    """EXTEND, DELETE or TRIM called on a collection (False: not one, nothing written)."""
     if len(parts) < 2 or parts[-1].upper() not in ("EXTEND", "DELETE", "TRIM"):
-        return None
+        return False
     base_toks = name_toks(em, parts[:-1])
     typ = value_type(em, parts[:-1], scope)
     if typ is None or typ.coll is None:
-        return None
+        return False
     if off := em.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts), st.line):
-        return [f"{ind}{off};"]
+        out.line(f"{off};")
+        return True
     em.ctx.applied("plsql.collections")
     lv = targets_.lvalue(em, base_toks, scope)
     if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
@@ -233,7 +235,8 @@ def coll_statement(em: Emitter, parts, st, scope, ind):
     else:
         em.unconverted("nested table DELETE(i)", "would make a dense PostgreSQL array sparse", st.line)
         body = [f"{unconverted_marker('nested table DELETE(i)')};"]
-    return [f"{ind}{s}" for s in lv.setup + body + lv.finish]
+    out.each(lv.setup + body + lv.finish)
+    return True
 
 
 def name_toks(em: Emitter, parts) -> list[Token]:

@@ -11,36 +11,38 @@ from migrator.convert.plsql import emit_sql as sql_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql.emitter import Emitter
+from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.statements import emits
 from migrator.convert.sql.expression_types import DATE, NUMBER, STRING, TIMESTAMP
 from migrator.convert.sql.implicit import UNKNOWN_BIND
 from migrator.source.lexer import LexError, Token, string_value, tokenize
 
-IND = "    "
 # A bind's Oracle type, as far as the converter knows it, spelled for the SQL converter.
 _KIND_SPELLING: dict[str | None, str] = {NUMBER: "NUMBER", STRING: "VARCHAR2", DATE: "DATE", TIMESTAMP: "TIMESTAMP"}
 
 
 @emits(A.ExecImmediate)
-def st_execimmediate(em: Emitter, st: A.ExecImmediate, scope, ind):
+def st_execimmediate(em: Emitter, st: A.ExecImmediate, scope, out: Out) -> None:
     if any(mode != "IN" for mode, _ in st.using):
         sql = dynamic_sql(em, st.sql, scope)
         em.unconverted("EXECUTE IMMEDIATE USING OUT", "OUT binds of dynamic SQL", st.line)
-        return [f"{ind}{unconverted_marker('EXECUTE IMMEDIATE USING OUT', sql)};"]
+        out.line(f"{unconverted_marker('EXECUTE IMMEDIATE USING OUT', sql)};")
+        return
     using, sql = dynamic_with_binds(em, st.sql, [a for _, a in st.using], scope)
     into = st.into or st.returning
     text = f"EXECUTE {sql}"
     setup: list[str] = []
     finish: list[str] = []
     if st.bulk:
-        return bulk_.bulk_execute(em, st, sql, ind)
+        bulk_.bulk_execute(em, st, sql, out)
+        return
     if into:
         names, setup, finish = targets_.into_targets(em, into, scope)
         # Oracle raises NO_DATA_FOUND / TOO_MANY_ROWS for a dynamic single-row query too
         text += f" INTO {'STRICT ' if st.into else ''}{', '.join(names)}"
     if using:
         text += f" USING {using}"
-    return sql_.into_statement(em, text, setup, finish, ind)
+    sql_.into_statement(em, text, setup, finish, out)
 
 
 def dynamic_with_binds(em: Emitter, sql_toks, using: list, scope) -> tuple[str, str]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from harness.errors import BY_CODE, BY_NAME, ORA_ERRORS, USER_MESSAGE, app_error_sqlstate, user_exception_sqlstate
 from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
@@ -22,12 +21,11 @@ from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import Owner, label
+from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.statements import emits
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import split_top_level
-
-IND = "    "
 
 
 def _predefined(name: tuple[str, ...]):
@@ -73,22 +71,26 @@ def int_arg(em: Emitter, toks) -> int | None:
 
 # ---- RAISE and RAISE_APPLICATION_ERROR --------------------------------------------------------
 @emits(A.Raise)
-def st_raise(em: Emitter, st: A.Raise, scope, ind):
+def st_raise(em: Emitter, st: A.Raise, scope, out: Out) -> None:
     if (off := em.rule_off("plsql.exceptions", "RAISE", f"RAISE {'.'.join(st.name or ())}", st.line)) is not None:
-        return [f"{ind}{off};"]
+        out.line(f"{off};")
+        return
     em.ctx.applied("plsql.exceptions")
     if st.name is None:
-        return [f"{ind}RAISE;"]
+        out.line("RAISE;")
+        return
     sym = exception_lookup(em, st.name, scope)
     if sym is not None:
         # the message is a value: a literal, whatever the exception's name holds
         msg = USER_MESSAGE if (sym.sqlstate or "").startswith("OU") else label(st.name)
-        return [f"{ind}RAISE EXCEPTION USING ERRCODE = '{sym.sqlstate}', MESSAGE = {pg_string(msg)};"]
+        out.line(f"RAISE EXCEPTION USING ERRCODE = '{sym.sqlstate}', MESSAGE = {out.literal(msg)};")
+        return
     pre = _predefined(st.name)
     if pre is not None:
-        return [f"{ind}RAISE {pre.conditions[0]};"]
+        out.line(f"RAISE {pre.conditions[0]};")
+        return
     em.unconverted("RAISE", f"unknown exception {label(st.name)}", st.line)
-    return [f"{ind}{unconverted_marker('RAISE', 'RAISE ' + label(st.name))};"]
+    out.line(f"{unconverted_marker('RAISE', 'RAISE ' + label(st.name))};")
 
 
 def exception_lookup(em: Emitter, parts: tuple[str, ...], scope) -> Sym | None:
@@ -108,50 +110,63 @@ def exception_lookup(em: Emitter, parts: tuple[str, ...], scope) -> Sym | None:
     return supplied_.supplied_exception(em, parts)  # DBMS_ASSERT.INVALID_SQL_NAME ... (emit_supplied)
 
 
-def raise_app_error(em: Emitter, st, scope, ind):
+def raise_app_error(em: Emitter, st, scope, out: Out) -> None:
     if not em.ctx.enabled("plsql.raise_application_error"):
         em.unconverted("RAISE_APPLICATION_ERROR", "rule disabled", st.line)
-        return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
+        out.line(f"{unconverted_marker('RAISE_APPLICATION_ERROR')};")
+        return
     args = split_top_level(st.args or [])
     if not args:  # Oracle refuses the call (PLS-00306): there is no error code to raise
         em.unconverted("RAISE_APPLICATION_ERROR", "called without an error number", st.line)
-        return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
+        out.line(f"{unconverted_marker('RAISE_APPLICATION_ERROR')};")
+        return
     em.ctx.applied("plsql.raise_application_error")
     code = int_arg(em, args[0])
     msg = exprs_.expr(em, args[1], scope) if len(args) > 1 else "''"
     state = app_error_sqlstate(code) if code is not None else None
     errcode = f"'{state}'" if state else f"oracompat.app_errcode({exprs_.expr(em, args[0], scope)})"
-    return [f"{ind}RAISE EXCEPTION USING ERRCODE = {errcode}, MESSAGE = coalesce({msg}, '');"]
+    out.line(f"RAISE EXCEPTION USING ERRCODE = {errcode}, MESSAGE = coalesce({msg}, '');")
 
 
 # ---- handlers, SQLCODE and SQLERRM ------------------------------------------------------------
-def handler_lines(em: Emitter, handlers: list[A.Handler], scope, ind) -> list[str]:
+def handler_lines(em: Emitter, handlers: list[A.Handler], scope, out: Out) -> None:
+    """A block's EXCEPTION section, at the block's own level."""
     names = " OR ".join(".".join(n) for h in handlers for n in h.names)
     if (off := em.rule_off("plsql.exceptions", "EXCEPTION handlers", f"WHEN {names}", handlers[0].line)) is not None:
-        return [f"{ind}{IND}{off};"]  # in the block's body: the whole block is refused
+        with out.indented():
+            out.line(f"{off};")  # in the block's body: the whole block is refused
+        return
     em.ctx.applied("plsql.exceptions")
-    out = [f"{ind}EXCEPTION"]
-    for h in handlers:
-        conds = []
-        for name in h.names:
-            conds.extend(handler_conditions(em, name, scope, h.line))
-        out.append(f"{ind}{IND}WHEN {' OR '.join(dict.fromkeys(conds))} THEN")
-        diag = diag_needs(conds)
-        err = {"context": False}
-        with em.within(in_handler=True, handler_diag=diag, handler_error=err):
-            body = stmt_.stmts(em, h.body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"]
-        if diag is not None and diag["used"]:
-            body = diag_wrap(em, body, diag, ind + IND * 2)
-        first = supplied_.handler_error_lines(em, err, ind + IND * 3)
-        if first:  # the handler's error context, for FORMAT_ERROR_BACKTRACE (emit_supplied)
-            body = (
-                [f"{ind}{IND * 2}DECLARE", f"{ind}{IND * 3}error__context text;", f"{ind}{IND * 2}BEGIN"]
-                + first
-                + [IND + line for line in body]
-                + [f"{ind}{IND * 2}END;"]
-            )
-        out.extend(body)
-    return out
+    out.line("EXCEPTION")
+    with out.indented():
+        for h in handlers:
+            conds = []
+            for name in h.names:
+                conds.extend(handler_conditions(em, name, scope, h.line))
+            out.line(f"WHEN {' OR '.join(dict.fromkeys(conds))} THEN")
+            diag = diag_needs(conds)
+            err = {"context": False}
+            # what the handler's body needs around it is known once it is written
+            with out.aside() as body:
+                with em.within(in_handler=True, handler_diag=diag, handler_error=err):
+                    stmt_.branch(em, h.body, scope, out)
+            with out.indented():
+                if diag is not None and diag["used"]:
+                    with out.aside() as wrapped:
+                        diag_wrap(em, body, diag, out)
+                    body = wrapped
+                with out.indented(), out.aside() as first:
+                    supplied_.handler_error_lines(em, err, out)
+                if first:  # the handler's error context, for FORMAT_ERROR_BACKTRACE (emit_supplied)
+                    out.line("DECLARE")
+                    with out.indented():
+                        out.line("error__context text;")
+                    out.line("BEGIN")
+                    out.place(first)
+                    out.place(body, deeper=1)
+                    out.line("END;")
+                else:
+                    out.place(body)
 
 
 # Oracle's SQLERRM names the constraint (or column) of a constraint error; PostgreSQL's
@@ -195,18 +210,20 @@ def diag_sqlerrm(em: Emitter) -> str | None:
     return f"oracompat.sqlerrm(SQLSTATE, SQLERRM, {v['constraint'][0]}, {v['schema'][0]}, {table}, {col})"
 
 
-def diag_wrap(em: Emitter, body: list[str], diag: dict, ind: str) -> list[str]:
+def diag_wrap(em: Emitter, body: list[str], diag: dict, out: Out) -> None:
+    """A handler's body (written aside) in a block that first fetches the diagnostics SQLERRM reads."""
     # TABLE_NAME / COLUMN_NAME only for a handler that can catch a NOT NULL violation
     keys = ["constraint", "schema"] + (["table", "column"] if diag["column"] else [])
     v = DIAG_VARS
     items = ", ".join(f"{v[k][0]} = {v[k][1]}" for k in keys)
-    return (
-        [f"{ind}DECLARE"]
-        + [f"{ind}{IND}{v[k][0]} text;" for k in keys]
-        + [f"{ind}BEGIN", f"{ind}{IND}GET STACKED DIAGNOSTICS {items};"]
-        + [IND + line for line in body]
-        + [f"{ind}END;"]
-    )
+    out.line("DECLARE")
+    with out.indented():
+        out.each(f"{v[k][0]} text;" for k in keys)
+    out.line("BEGIN")
+    with out.indented():
+        out.line(f"GET STACKED DIAGNOSTICS {items};")
+    out.place(body, deeper=1)
+    out.line("END;")
 
 
 def handler_conditions(em: Emitter, name: tuple[str, ...], scope, line) -> list[str]:

@@ -17,6 +17,7 @@ from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import Owner, derived, label, sql
+from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.prepare_sigs import distinct, signature
 from migrator.convert.plsql.symbols import Scope, Sym
@@ -127,14 +128,16 @@ def nested_call_args(em: Emitter, sym: Sym, args: list[str]) -> list[str]:
     return [quote_ident(n) for n in sym.extras] + args
 
 
-def nested_call(em: Emitter, parts, st: A.Call, scope: Scope, ind: str) -> list[str] | None:
-    """CALL of a lifted nested procedure that takes enclosing variables (others: emit_call)."""
+def nested_call(em: Emitter, parts, st: A.Call, scope: Scope, out: Out) -> bool:
+    """CALL of a lifted nested procedure that takes enclosing variables (others: emit_call;
+    False: not one, nothing written)."""
     sym = scope.get(parts[0]) if len(parts) == 1 else None
     if sym is None or sym.kind != "routine" or not sym.extras or sym.routine is None:
-        return None
+        return False
     args = nested_call_args(em, sym, stmt_.call_args(em, st.args, scope))
     verb = "CALL" if sym.sigs and sym.sigs[0].kind == "PROCEDURE" else "PERFORM"
-    return [f"{ind}{verb} {sql(sym.routine)}({', '.join(args)});"]
+    out.line(f"{verb} {sql(sym.routine)}({', '.join(args)});")
+    return True
 
 
 def lift(em: Emitter, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:

@@ -20,9 +20,12 @@ from migrator.convert.plsql import emit_routine as routine_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import key_part, sql
+from migrator.convert.plsql.output import IND
 from migrator.convert.plsql.symbols import Scope, Sym
 
 
+# ---- names that reach into packages: pkg.var, pkg.type, pkg.exception, pkg.member(...), and the
+# scope of a package's own declarations (built once per unit, without creating anything) ----------
 def lookup(em: Emitter, parts):
     """Catalog entry for a name (plain parts) as Oracle resolves it: unqualified names in the
     unit owner's schema first (which may differ from the run's default schema), then the
@@ -171,7 +174,7 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
         return [
             routine_.create_function(
                 f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
-                ["BEGIN", f"{routine_.IND}RETURN {value};", "END;"],
+                ["BEGIN", f"{IND}RETURN {value};", "END;"],
             )
         ]
     key = pg_string(state_key(schema, pkg, d.name))
@@ -179,11 +182,11 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
         f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
         [
             "DECLARE",
-            f"{routine_.IND}v {pg};",
+            f"{IND}v {pg};",
             "BEGIN",
-            f"{routine_.IND}PERFORM {init}();",
-            f"{routine_.IND}v := oracompat.pkg_get({key});",
-            f"{routine_.IND}RETURN v;",
+            f"{IND}PERFORM {init}();",
+            f"{IND}v := oracompat.pkg_get({key});",
+            f"{IND}RETURN v;",
             "END;",
         ],
     )
@@ -191,8 +194,8 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
         f"CREATE OR REPLACE FUNCTION {sym.setter}(p_value {pg})\nRETURNS void",
         [
             "BEGIN",
-            f"{routine_.IND}PERFORM {init}();",
-            f"{routine_.IND}PERFORM oracompat.pkg_set({key}, p_value::text);",
+            f"{IND}PERFORM {init}();",
+            f"{IND}PERFORM oracompat.pkg_set({key}, p_value::text);",
             "END;",
         ],
     )
@@ -217,26 +220,26 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
         elif sym.typed.coll is not None and sym.typed.coll.kind == "assoc":
             default = " := '{}'::jsonb"
         var = quote_ident(f"v__{name}")
-        decls.append(f"{routine_.IND}{var} {sym.typed.pg}{default};")
-        sets.append(f"{routine_.IND}PERFORM oracompat.pkg_set({pg_string(state_key(schema, pkg, name))}, {var}::text);")
+        decls.append(f"{IND}{var} {sym.typed.pg}{default};")
+        sets.append(f"{IND}PERFORM oracompat.pkg_set({pg_string(state_key(schema, pkg, name))}, {var}::text);")
     lines = (
         (["DECLARE"] + decls if decls else [])
         + [
             "BEGIN",
-            f"{routine_.IND}IF oracompat.pkg_get({flag}) = 'Y' THEN",
-            f"{routine_.IND}{routine_.IND}RETURN;",
-            f"{routine_.IND}END IF;",
-            f"{routine_.IND}PERFORM oracompat.pkg_set({flag}, 'Y');",
+            f"{IND}IF oracompat.pkg_get({flag}) = 'Y' THEN",
+            f"{IND}{IND}RETURN;",
+            f"{IND}END IF;",
+            f"{IND}PERFORM oracompat.pkg_set({flag}, 'Y');",
         ]
         + sets
     )
     with em.routine_frame((pkg, "init")) as frame:
         if p.init is not None and p.is_body:
             body = routine_.RoutineEmitter(em).body(p.init, Scope(scope), frame.owner, [], [])
-            lines += [routine_.IND + line for line in body[1:]]  # the section's own block, nested
+            lines += [IND + line for line in body[1:]]  # the section's own block, nested
         lines.append("END;")
         if frame.extra_decls:
-            extra = [routine_.IND + e for e in dict.fromkeys(frame.extra_decls)]
+            extra = [IND + e for e in dict.fromkeys(frame.extra_decls)]
             lines = (["DECLARE"] + extra + lines[1:]) if lines[0] == "DECLARE" else (["DECLARE"] + extra + lines)
     head = f"CREATE OR REPLACE FUNCTION {sql((pkg, 'initialize__'))}()\nRETURNS void"
     return "\n\n".join(em.pre + [routine_.create_function(head, ["#variable_conflict use_column"] + lines)])

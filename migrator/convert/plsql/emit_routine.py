@@ -14,9 +14,8 @@ from migrator.convert.plsql import emit_decl as decl_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql.naming import Owner, sql
+from migrator.convert.plsql.output import IND, Out
 from migrator.convert.plsql.symbols import Scope, Sym
-
-IND = "    "
 
 
 def create_function(head: str, body_lines: list[str]) -> str:
@@ -105,7 +104,9 @@ class RoutineEmitter:
     ) -> list[str]:
         """The routine's top block with the emitter's extra declarations merged in."""
         em = self.em
-        lines = stmt_.block_lines(em, block, scope, "", owner)
+        out = Out()
+        stmt_.block_lines(em, block, scope, owner, out)
+        lines = out.lines
         extras = list(dict.fromkeys(em.frame.extra_decls))
         for c in sorted(em.tracked_cursors):
             extras += [f"{quote_ident(c + '__found')} boolean;", f"{quote_ident(c + '__rowcount')} integer := 0;"]

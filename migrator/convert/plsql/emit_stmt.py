@@ -1,6 +1,6 @@
 """Control flow → PL/pgSQL: assignments, IF, CASE, loops (LOOP, WHILE, numeric and cursor FOR),
-EXIT/CONTINUE, forward GOTO (gotos.py), RETURN, PIPE ROW, NULL, and blocks with their labels. Which
-method emits which statement class is `emitter.STATEMENTS`."""
+EXIT/CONTINUE, forward GOTO (gotos.py), RETURN, PIPE ROW, NULL, and blocks with their labels. Each
+statement emitter is registered for its class with `statements.emits` and writes to an `Out`."""
 
 from __future__ import annotations
 
@@ -18,47 +18,57 @@ from migrator.convert.plsql import gotos, statements
 from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import Owner, label, sql, target_text
+from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.statements import emits
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
 from migrator.convert.sql.expression_types import CHAR_TYPE
 from migrator.source.lexer import Token, split_top_level
 
-IND = "    "
 RAW_TYPE = re.compile(r"^(RAW\s*\(|LONG\s+RAW|BLOB)")
 
 
-def stmts(em: Emitter, body: list, scope: Scope, ind: str) -> list[str]:
+def stmts(em: Emitter, body: list, scope: Scope, out: Out) -> None:
     """A statement list. A label on a statement other than a loop or block is only a GOTO
     target (PL/pgSQL labels nothing else): forward jumps to it leave a block wrapped around
     the statements before it (`gotos.py`, rule plsql.goto)."""
-    out: list[str] = []
     wrap = {r.start: r for r in gotos.regions(body)} if em.ctx.enabled("plsql.goto") else {}
     k = 0
     while k < len(body):
         region = wrap.get(k)
         if region is not None:
-            out.extend(goto_block(em, body[region.start : region.end], region, scope, ind))
+            goto_block(em, body[region.start : region.end], region, scope, out)
             k = region.end
             continue
-        out.extend(statements.stmt(em, body[k], scope, ind))
+        statements.stmt(em, body[k], scope, out)
         k += 1
-    return out
 
 
-def goto_block(em: Emitter, body: list, region: gotos.Region, scope: Scope, ind: str) -> list[str]:
+def branch(em: Emitter, body: list, scope: Scope, out: Out) -> None:
+    """The statements of a branch, one level in; NULL when they write nothing (PL/pgSQL needs one)."""
+    with out.indented():
+        before = len(out.lines)
+        stmts(em, body, scope, out)
+        if len(out.lines) == before:
+            out.line("NULL;")
+
+
+def goto_block(em: Emitter, body: list, region: gotos.Region, scope: Scope, out: Out) -> None:
     exits = em.frame.goto_exits
     before = exits.get(region.target)
     exits[region.target] = region.block
+    out.line(f"<<{out.ident(region.block)}>>")
+    out.line("BEGIN")
     try:
-        inner = stmts(em, body, scope, ind + IND)
+        with out.indented():
+            stmts(em, body, scope, out)
     finally:
         if before is None:
             del exits[region.target]
         else:
             exits[region.target] = before
     em.ctx.applied("plsql.goto")
-    return [f"{ind}<<{quote_ident(region.block)}>>", f"{ind}BEGIN", *inner, f"{ind}END;"]
+    out.line("END;")
 
 
 def text_valued(em: Emitter, toks, scope) -> bool:
@@ -72,153 +82,164 @@ def text_valued(em: Emitter, toks, scope) -> bool:
     return ora.startswith(("VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "CLOB"))
 
 
-def label_prefix(em: Emitter, st, ind: str) -> list[str]:
-    return [f"{ind}<<{quote_ident(st.label)}>>"] if st.label else []
+def label_prefix(em: Emitter, st, out: Out) -> None:
+    if st.label:
+        out.line(f"<<{out.ident(st.label)}>>")
 
 
 # ---- simple statements ---------------------------------------------------------------
 @emits(A.Null)
-def st_null(em: Emitter, st, scope, ind):
-    return [f"{ind}NULL;"]
+def st_null(em: Emitter, st, scope, out: Out) -> None:
+    out.line("NULL;")
 
 
 @emits(A.Assign)
-def st_assign(em: Emitter, st: A.Assign, scope, ind):
+def st_assign(em: Emitter, st: A.Assign, scope, out: Out) -> None:
     if em.frame.trigger is not None and st.target and st.target[0].kind == "bind":
         alias = trigger_.trigger_alias(em, st.target[0].text[1:].upper())
         if alias:
-            return [f"{ind}{alias}{target_text(st.target[1:])} := {exprs_.expr(em, st.value, scope)};"]
+            out.line(f"{alias}{target_text(st.target[1:])} := {exprs_.expr(em, st.value, scope)};")
+            return
     lv = targets_.lvalue(em, st.target, scope)
     target = scope.get(norm_name(st.target[0])) if len(st.target) == 1 and st.target[0].kind != "bind" else None
     target_ora = target.type.ora if target is not None and target.type is not None else ""
     value = value_expr(em, st.value, scope, target_ora)
+    out.each(lv.setup)
     if lv.target.startswith("aa:"):
-        return (
-            [f"{ind}{s}" for s in lv.setup]
-            + [f"{ind}{lv.target[3:].replace('{value}', value)};"]
-            + [f"{ind}{s}" for s in lv.finish]
-        )
-    return [f"{ind}{s}" for s in lv.setup] + [f"{ind}{lv.target} := {value};"] + [f"{ind}{s}" for s in lv.finish]
+        out.line(f"{lv.target[3:].replace('{value}', value)};")
+    else:
+        out.line(f"{lv.target} := {value};")
+    out.each(lv.finish)
 
 
 @emits(A.If)
-def st_if(em: Emitter, st: A.If, scope, ind):
-    out = []
+def st_if(em: Emitter, st: A.If, scope, out: Out) -> None:
     for k, (cond, body) in enumerate(st.branches):
-        out.append(f"{ind}{'IF' if k == 0 else 'ELSIF'} {exprs_.expr(em, cond, scope)} THEN")
-        out.extend(stmts(em, body, scope, ind + IND) or [f"{ind}{IND}NULL;"])
+        out.line(f"{'IF' if k == 0 else 'ELSIF'} {exprs_.expr(em, cond, scope)} THEN")
+        branch(em, body, scope, out)
     if st.orelse is not None:
-        out.append(f"{ind}ELSE")
-        out.extend(stmts(em, st.orelse, scope, ind + IND) or [f"{ind}{IND}NULL;"])
-    out.append(f"{ind}END IF;")
-    return out
+        out.line("ELSE")
+        branch(em, st.orelse, scope, out)
+    out.line("END IF;")
 
 
 @emits(A.Case)
-def st_case(em: Emitter, st: A.Case, scope, ind):
-    head = f"{ind}CASE" + (f" {exprs_.expr(em, st.selector, scope)}" if st.selector else "")
-    out = [head]
-    for cond, body in st.whens:
-        out.append(f"{ind}{IND}WHEN {exprs_.expr(em, cond, scope)} THEN")
-        out.extend(stmts(em, body, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"])
-    if st.orelse is not None:
-        out.append(f"{ind}{IND}ELSE")
-        out.extend(stmts(em, st.orelse, scope, ind + IND * 2) or [f"{ind}{IND * 2}NULL;"])
-    out.append(f"{ind}END CASE;")  # no ELSE: both raise CASE_NOT_FOUND / case_not_found
-    return out
+def st_case(em: Emitter, st: A.Case, scope, out: Out) -> None:
+    out.line("CASE" + (f" {exprs_.expr(em, st.selector, scope)}" if st.selector else ""))
+    with out.indented():
+        for cond, body in st.whens:
+            out.line(f"WHEN {exprs_.expr(em, cond, scope)} THEN")
+            branch(em, body, scope, out)
+        if st.orelse is not None:
+            out.line("ELSE")
+            branch(em, st.orelse, scope, out)
+    out.line("END CASE;")  # no ELSE: both raise CASE_NOT_FOUND / case_not_found
 
 
-def loop_lines(em: Emitter, st, head: str, body, scope, ind):
-    return label_prefix(em, st, ind) + [f"{ind}{head}"] + stmts(em, body, scope, ind + IND) + [f"{ind}END LOOP;"]
+def loop_lines(em: Emitter, st, head: str, body, scope, out: Out) -> None:
+    label_prefix(em, st, out)
+    out.line(head)
+    with out.indented():
+        stmts(em, body, scope, out)
+    out.line("END LOOP;")
 
 
 @emits(A.Loop)
-def st_loop(em: Emitter, st: A.Loop, scope, ind):
-    return loop_lines(em, st, "LOOP", st.body, scope, ind)
+def st_loop(em: Emitter, st: A.Loop, scope, out: Out) -> None:
+    loop_lines(em, st, "LOOP", st.body, scope, out)
 
 
 @emits(A.While)
-def st_while(em: Emitter, st: A.While, scope, ind):
-    return loop_lines(em, st, f"WHILE {exprs_.expr(em, st.cond, scope)} LOOP", st.body, scope, ind)
+def st_while(em: Emitter, st: A.While, scope, out: Out) -> None:
+    loop_lines(em, st, f"WHILE {exprs_.expr(em, st.cond, scope)} LOOP", st.body, scope, out)
 
 
 @emits(A.ForRange)
-def st_forrange(em: Emitter, st: A.ForRange, scope, ind):
+def st_forrange(em: Emitter, st: A.ForRange, scope, out: Out) -> None:
     lo, hi = exprs_.expr(em, st.lo, scope), exprs_.expr(em, st.hi, scope)
     inner = scope.child()
     inner.add(Sym(st.var, "loopvar", PgType("integer", "PLS_INTEGER")))
     # PL/SQL: REVERSE lo..hi counts hi down to lo; PL/pgSQL takes the bounds as REVERSE hi..lo.
-    var = quote_ident(st.var)
+    var = out.ident(st.var)
     head = f"FOR {var} IN REVERSE {hi}..{lo} LOOP" if st.reverse else f"FOR {var} IN {lo}..{hi} LOOP"
-    return loop_lines(em, st, head, st.body, inner, ind)
+    loop_lines(em, st, head, st.body, inner, out)
 
 
 @emits(A.ForCursor)
-def st_forcursor(em: Emitter, st: A.ForCursor, scope, ind):
+def st_forcursor(em: Emitter, st: A.ForCursor, scope, out: Out) -> None:
     inner = scope.child()
     cursor = st.cursor or ()  # a named cursor, or () for an inline query
     sym = scope.get(cursor[0]) if st.query is None and len(cursor) == 1 else None
     query = sym.sigs[0][0].query if sym is not None and sym.kind == "cursor" and sym.sigs else st.query
     inner.add(Sym(st.var, "var", PgType("record", composite=True, fields=decl_.query_fields(em, query))))
-    var = quote_ident(st.var)
+    var = out.ident(st.var)
     if st.query is not None:
         head = f"FOR {var} IN {sql_.query_text(em, st.query, scope)} LOOP"
-        body = loop_lines(em, st, head, st.body, inner, ind + IND)
         # a query FOR loop needs its record declared; the block keeps it local as in PL/SQL
-        return [f"{ind}DECLARE", f"{ind}{IND}{var} record;", f"{ind}BEGIN"] + body + [f"{ind}END;"]
+        out.line("DECLARE")
+        with out.indented():
+            out.line(f"{var} record;")
+        out.line("BEGIN")
+        with out.indented():
+            loop_lines(em, st, head, st.body, inner, out)
+        out.line("END;")
+        return
     if sym is None or sym.kind != "cursor":
         em.unconverted("cursor FOR loop", f"cursor {label(cursor)} is not a cursor declared in this unit", st.line)
-        return [f"{ind}{unconverted_marker('cursor FOR loop', label(cursor))};"]
+        out.line(f"{unconverted_marker('cursor FOR loop', label(cursor))};")
+        return
     args = f"({', '.join(call_args(em, st.args, scope))})" if st.args else ""
-    return loop_lines(em, st, f"FOR {var} IN {sql(cursor)}{args} LOOP", st.body, inner, ind)
+    loop_lines(em, st, f"FOR {var} IN {sql(cursor)}{args} LOOP", st.body, inner, out)
 
 
 @emits(A.Exit)
-def st_exit(em: Emitter, st: A.Exit, scope, ind):
-    text = st.keyword + (f" {quote_ident(st.target)}" if st.target else "")
+def st_exit(em: Emitter, st: A.Exit, scope, out: Out) -> None:
+    text = st.keyword + (f" {out.ident(st.target)}" if st.target else "")
     if st.cond:
         text += f" WHEN {exprs_.expr(em, st.cond, scope)}"
-    return [f"{ind}{text};"]
+    out.line(f"{text};")
 
 
 @emits(A.Goto)
-def st_goto(em: Emitter, st: A.Goto, scope, ind):
+def st_goto(em: Emitter, st: A.Goto, scope, out: Out) -> None:
     block = em.frame.goto_exits.get(st.target.lower())
     if block is not None:
-        return [f"{ind}EXIT {quote_ident(block)};  -- GOTO {st.target}"]
+        out.line(f"EXIT {out.ident(block)};  -- GOTO {st.target}")
+        return
     how = "a backward GOTO" if em.ctx.enabled("plsql.goto") else "GOTO"
     em.unconverted("GOTO", f"GOTO {st.target}: PL/pgSQL has no GOTO ({how} is not converted)", st.line)
-    return [f"{ind}{unconverted_marker('GOTO', 'GOTO ' + st.target)};"]
+    out.line(f"{unconverted_marker('GOTO', 'GOTO ' + st.target)};")
 
 
 @emits(A.BlockStmt)
-def st_blockstmt(em: Emitter, st: A.BlockStmt, scope, ind):
-    return block_lines(em, st.block, scope.child(), ind, em.frame.owner)
+def st_blockstmt(em: Emitter, st: A.BlockStmt, scope, out: Out) -> None:
+    block_lines(em, st.block, scope.child(), em.frame.owner, out)
 
 
 @emits(A.Unsupported)
-def st_unsupported(em: Emitter, st: A.Unsupported, scope, ind):
+def st_unsupported(em: Emitter, st: A.Unsupported, scope, out: Out) -> None:
     text = " ".join(t.text for t in st.toks)
     em.unconverted(st.construct, "not supported", st.line)
-    return [f"{ind}{unconverted_marker(st.construct, text)};"]
+    out.line(f"{unconverted_marker(st.construct, text)};")
 
 
 @emits(A.PipeRow)
-def st_piperow(em: Emitter, st: A.PipeRow, scope, ind):
-    return [f"{ind}RETURN NEXT {exprs_.expr(em, st.value, scope)};"]
+def st_piperow(em: Emitter, st: A.PipeRow, scope, out: Out) -> None:
+    out.line(f"RETURN NEXT {exprs_.expr(em, st.value, scope)};")
 
 
 @emits(A.Return)
-def st_return(em: Emitter, st: A.Return, scope, ind):
+def st_return(em: Emitter, st: A.Return, scope, out: Out) -> None:
     if em.frame.trigger is not None:
-        return [f"{ind}{line}" for line in trigger_.trigger_return(em)]
-    if em.frame.pipelined:
-        return [f"{ind}RETURN;"]
-    if em.frame.returns_self:  # a constructor's RETURN
-        return [f"{ind}RETURN self;"]
-    if st.value is None:
-        return [f"{ind}RETURN;"]
-    return [f"{ind}RETURN {value_expr(em, st.value, scope)};"]
+        out.each(trigger_.trigger_return(em))
+    elif em.frame.pipelined:
+        out.line("RETURN;")
+    elif em.frame.returns_self:  # a constructor's RETURN
+        out.line("RETURN self;")
+    elif st.value is None:
+        out.line("RETURN;")
+    else:
+        out.line(f"RETURN {value_expr(em, st.value, scope)};")
 
 
 def value_expr(em: Emitter, toks, scope, target_ora: str = "") -> str:
@@ -239,28 +260,30 @@ def value_expr(em: Emitter, toks, scope, target_ora: str = "") -> str:
     return text
 
 
-# ---- exceptions ------------------------------------------------------------------------
 # ---- blocks ----------------------------------------------------------------------------
-def block_lines(em: Emitter, block: A.Block, scope: Scope, ind: str, owner: Owner) -> list[str]:
+def block_lines(em: Emitter, block: A.Block, scope: Scope, owner: Owner, out: Out) -> None:
     decls = decl_.declarations(em, block.decls, scope, owner)
     deferred = bulk_errors_handled(em, block, scope)  # (after the declarations: its exceptions)
     if deferred is not None:
-        return block_with_bulk_errors(em, block, scope, ind, decls, *deferred)
+        block_with_bulk_errors(em, block, scope, decls, *deferred, out)
+        return
     first = block.body[0] if block.body else None
     if block.handlers and isinstance(first, A.Sql) and first.toks[0].is_word("SAVEPOINT") and len(first.toks) == 2:
         # SAVEPOINT as a block's first statement + ROLLBACK TO it in the handlers is exactly what
         # a PL/pgSQL exception block does: its subtransaction starts at BEGIN.
         em.frame.block_savepoints.add(norm_name(first.toks[1]))
-    out = [f"{ind}<<{quote_ident(block.label)}>>"] if block.label else []
+    if block.label:
+        out.line(f"<<{out.ident(block.label)}>>")
     if decls:
-        out.append(f"{ind}DECLARE")
-        out.extend(f"{ind}{IND}{d}" for d in decls)
-    out.append(f"{ind}BEGIN")
-    out.extend(stmts(em, block.body, scope, ind + IND))
+        out.line("DECLARE")
+        with out.indented():
+            out.each(decls)
+    out.line("BEGIN")
+    with out.indented():
+        stmts(em, block.body, scope, out)
     if block.handlers:
-        out.extend(exc_.handler_lines(em, block.handlers, scope, ind))
-    out.append(f"{ind}END;")
-    return out
+        exc_.handler_lines(em, block.handlers, scope, out)
+    out.line("END;")
 
 
 def bulk_errors_handled(em: Emitter, block: A.Block, scope: Scope) -> tuple[int, A.Handler] | None:
@@ -279,7 +302,9 @@ def bulk_errors_handled(em: Emitter, block: A.Block, scope: Scope) -> tuple[int,
     return None
 
 
-def block_with_bulk_errors(em: Emitter, block: A.Block, scope: Scope, ind: str, decls: list[str], k: int, h: A.Handler):
+def block_with_bulk_errors(
+    em: Emitter, block: A.Block, scope: Scope, decls: list[str], k: int, h: A.Handler, out: Out
+) -> None:
     """A block whose FORALL ... SAVE EXCEPTIONS fails in some iterations and whose handler
     catches ORA-24381. In Oracle the handler runs with the successful iterations (and the work
     before them) kept; a PL/pgSQL handler would roll its block back. So the block's work runs
@@ -287,21 +312,36 @@ def block_with_bulk_errors(em: Emitter, block: A.Block, scope: Scope, ind: str, 
     block of its own whose only handler is that one: nothing is undone, and what the handler
     raises leaves the block as in Oracle (no sibling handler catches it)."""
     em.ctx.applied("plsql.collections")
-    out = [f"{ind}<<{quote_ident(block.label)}>>"] if block.label else []
-    out += [f"{ind}DECLARE"] + [f"{ind}{IND}{d}" for d in decls] + [f"{ind}{IND}bulk__failed boolean := false;"]
-    out += [f"{ind}BEGIN", f"{ind}{IND}BEGIN"]
-    out += stmts(em, block.body[:k], scope, ind + IND * 2)
-    with em.within(bulk_deferred=True):
-        out += stmts(em, [block.body[k]], scope, ind + IND * 2)
-    rest = stmts(em, block.body[k + 1 :], scope, ind + IND * 3)
-    if rest:
-        out += [f"{ind}{IND * 2}IF NOT bulk__failed THEN"] + rest + [f"{ind}{IND * 2}END IF;"]
-    out += exc_.handler_lines(em, block.handlers, scope, ind + IND)
-    out += [f"{ind}{IND}END;", f"{ind}{IND}IF bulk__failed THEN", f"{ind}{IND * 2}BEGIN"]
-    out += [f"{ind}{IND * 3}RAISE EXCEPTION 'error(s) in array DML' USING ERRCODE = 'OS381';"]
-    out += exc_.handler_lines(em, [h], scope, ind + IND * 2)
-    out += [f"{ind}{IND * 2}END;", f"{ind}{IND}END IF;", f"{ind}END;"]
-    return out
+    if block.label:
+        out.line(f"<<{out.ident(block.label)}>>")
+    out.line("DECLARE")
+    with out.indented():
+        out.each(decls)
+        out.line("bulk__failed boolean := false;")
+    out.line("BEGIN")
+    with out.indented():
+        out.line("BEGIN")
+        with out.indented():
+            stmts(em, block.body[:k], scope, out)
+            with em.within(bulk_deferred=True):
+                stmts(em, [block.body[k]], scope, out)
+            with out.indented(), out.aside() as rest:
+                stmts(em, block.body[k + 1 :], scope, out)
+            if rest:
+                out.line("IF NOT bulk__failed THEN")
+                out.place(rest)
+                out.line("END IF;")
+        exc_.handler_lines(em, block.handlers, scope, out)
+        out.line("END;")
+        out.line("IF bulk__failed THEN")
+        with out.indented():
+            out.line("BEGIN")
+            with out.indented():
+                out.line("RAISE EXCEPTION 'error(s) in array DML' USING ERRCODE = 'OS381';")
+            exc_.handler_lines(em, [h], scope, out)
+            out.line("END;")
+        out.line("END IF;")
+    out.line("END;")
 
 
 def call_args(em: Emitter, toks: list[Token] | None, scope) -> list[str]:

@@ -26,6 +26,7 @@ from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import sqlconv
 from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql.emitter import Emitter
+from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin
 from migrator.source.lexer import LexError, Token, split_top_level, string_value, tokenize
@@ -46,42 +47,51 @@ def user_object(em: Emitter, name: str) -> bool:
 
 
 # ---- procedure calls ---------------------------------------------------------------------
-def supplied_call(em: Emitter, parts, st: A.Call, scope: Scope, ind: str) -> list[str] | None:
+def supplied_call(em: Emitter, parts, st: A.Call, scope: Scope, out: Out) -> bool:
+    """A call of an Oracle-supplied package's procedure (False: not one, nothing written)."""
     hit = supplied(em, parts, scope)
     if hit is None or hit[1] != len(parts):
-        return None
+        return False
     ref = hit[0]
     original = exprs_.render(st.name) + (f"({exprs_.render(st.args)})" if st.args else "")
     if ref.package == "DBMS_OUTPUT":
-        return call_.dbms_output(em, ref.member, st, scope, ind)
+        call_.dbms_output(em, ref.member, st, scope, out)
+        return True
     if S.is_redesign(ref):
-        return [f"{ind}{S.redesign_marker(ref, original)};"]
+        out.line(f"{S.redesign_marker(ref, original)};")
+        return True
     m = S.member(ref)
     if m is None or m.kind != "PROCEDURE":
         why = "a function called as a statement" if m is not None else "no conversion for this member"
         em.unconverted(S.SUPPLIED_CONSTRUCT, f"{ref.label.lower()}: {why}", st.line)
-        return [f"{ind}{unconverted_marker(S.SUPPLIED_CONSTRUCT, original)};"]
+        out.line(f"{unconverted_marker(S.SUPPLIED_CONSTRUCT, original)};")
+        return True
     if (off := em.rule_off("plsql.supplied_package", ref.label, original, st.line)) is not None:
-        return [f"{ind}{off};"]
+        out.line(f"{off};")
+        return True
     if m.noop:
         em.ctx.applied("plsql.supplied_package")
-        return [f"{ind}NULL;  -- {m.noop}"]
+        out.line(f"NULL;  -- {m.noop}")
+        return True
     bound = supplied_args(em, m, st.args, scope, st.line)
     if bound is None:
-        return [f"{ind}{unconverted_marker(S.SUPPLIED_CONSTRUCT, original)};"]
+        out.line(f"{unconverted_marker(S.SUPPLIED_CONSTRUCT, original)};")
+        return True
     call, targets = bound
     em.ctx.applied("plsql.supplied_package")
     if not targets:
-        return [f"{ind}PERFORM {call};"]
-    if len(targets) == 1:
+        out.line(f"PERFORM {call};")
+    elif len(targets) == 1:
         lv = targets_.lvalue(em, targets[0], scope)
         if lv.target.startswith("aa:"):
             assign = lv.target[3:].replace("{value}", call)
         else:
             assign = f"{lv.target} := {call}"
-        return [f"{ind}{s}" for s in lv.setup + [f"{assign};"] + lv.finish]
-    names, setup, finish = targets_.into_targets(em, targets, scope)
-    return [f"{ind}{s}" for s in setup + [f"SELECT * FROM {call} INTO {', '.join(names)};"] + finish]
+        out.each(lv.setup + [f"{assign};"] + lv.finish)
+    else:
+        names, setup, finish = targets_.into_targets(em, targets, scope)
+        out.each(setup + [f"SELECT * FROM {call} INTO {', '.join(names)};"] + finish)
+    return True
 
 
 def supplied_args(em: Emitter, m: S.Member, toks, scope: Scope, line: int) -> tuple[str, list] | None:
@@ -186,17 +196,16 @@ def supplied_value(em: Emitter, parts, toks, j, scope):
     return "oracompat.dbms_utility_format_error_backtrace(error__context)", j, "VARCHAR2"
 
 
-def handler_error_lines(em: Emitter, err: dict, ind: str) -> list[str]:
+def handler_error_lines(em: Emitter, err: dict, out: Out) -> None:
     """What a handler does first: fetch the error's context (FORMAT_ERROR_BACKTRACE) and, in a
     schema that reads the error outside handlers, publish it for the routines it calls."""
     push = "error_stack_callee" in em.catalog.flags and em.ctx.enabled("plsql.supplied_package")
     if not (err["context"] or push):
-        return []
-    out = [f"{ind}GET STACKED DIAGNOSTICS error__context = PG_EXCEPTION_CONTEXT;"]
+        return
+    out.line("GET STACKED DIAGNOSTICS error__context = PG_EXCEPTION_CONTEXT;")
     if push:
         em.ctx.applied("plsql.supplied_package")
-        out.append(f"{ind}PERFORM oracompat.error_push(SQLSTATE, SQLERRM, error__context);")
-    return out
+        out.line("PERFORM oracompat.error_push(SQLSTATE, SQLERRM, error__context);")
 
 
 # ---- types and exceptions --------------------------------------------------------------------

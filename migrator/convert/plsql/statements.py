@@ -18,11 +18,12 @@ from migrator.convert.plsql import ast as A
 
 if TYPE_CHECKING:
     from migrator.convert.plsql.emitter import Emitter
+    from migrator.convert.plsql.output import Out
     from migrator.convert.plsql.symbols import Scope
 
-# An emitter takes (em, statement, scope, indent) and returns the statement's lines; each is typed
-# with its own statement class, hence Any for the statement here.
-StatementEmitter = Callable[["Emitter", Any, "Scope", str], list[str]]
+# An emitter takes (em, statement, scope, out) and writes the statement's lines to `out`; each is
+# typed with its own statement class, hence Any for the statement here.
+StatementEmitter = Callable[["Emitter", Any, "Scope", "Out"], None]
 
 _EMITTERS: dict[type[A.Stmt], StatementEmitter] = {}
 STATEMENTS: Mapping[type[A.Stmt], StatementEmitter] = MappingProxyType(_EMITTERS)
@@ -41,6 +42,6 @@ def emits(cls: type[A.Stmt]) -> Callable[[StatementEmitter], StatementEmitter]:
     return register
 
 
-def stmt(em: Emitter, st: A.Stmt, scope: Scope, ind: str) -> list[str]:
-    """The lines of one statement, by the emitter registered for its class."""
-    return _EMITTERS[type(st)](em, st, scope, ind)
+def stmt(em: Emitter, st: A.Stmt, scope: Scope, out: Out) -> None:
+    """Write one statement, by the emitter registered for its class."""
+    _EMITTERS[type(st)](em, st, scope, out)
