@@ -11,6 +11,8 @@ constraint's names with GET STACKED DIAGNOSTICS, because Oracle's message names 
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from harness.errors import BY_CODE, BY_NAME, ORA_ERRORS, USER_MESSAGE, app_error_sqlstate, user_exception_sqlstate
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
@@ -172,12 +174,15 @@ def handler_lines(em: Emitter, handlers: list[A.Handler], scope, out: Out) -> No
 # Oracle's SQLERRM names the constraint (or column) of a constraint error; PostgreSQL's
 # SQLERRM does not, so a handler that reads SQLERRM and can catch one of those errors first
 # fetches the names with GET STACKED DIAGNOSTICS for oracompat.sqlerrm().
-DIAG_VARS = {
-    "constraint": ("sqlerrm__constraint", "CONSTRAINT_NAME"),
-    "schema": ("sqlerrm__schema", "SCHEMA_NAME"),
-    "table": ("sqlerrm__table", "TABLE_NAME"),
-    "column": ("sqlerrm__column", "COLUMN_NAME"),
-}
+# (read-only: no module under convert/ holds mutable state)
+DIAG_VARS = MappingProxyType(
+    {
+        "constraint": ("sqlerrm__constraint", "CONSTRAINT_NAME"),
+        "schema": ("sqlerrm__schema", "SCHEMA_NAME"),
+        "table": ("sqlerrm__table", "TABLE_NAME"),
+        "column": ("sqlerrm__column", "COLUMN_NAME"),
+    }
+)
 
 
 def diag_needs(conds: list[str]) -> dict | None:

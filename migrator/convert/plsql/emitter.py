@@ -31,7 +31,7 @@ from migrator.convert.plsql.state import RoutineFrame
 from migrator.convert.plsql.symbols import Scope
 from migrator.source.lexer import LineIndex, Token
 
-_ATTRS = {"FOUND", "NOTFOUND", "ROWCOUNT"}
+_ATTRS = frozenset({"FOUND", "NOTFOUND", "ROWCOUNT"})
 
 
 class Emitter:
