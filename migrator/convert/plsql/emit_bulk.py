@@ -22,7 +22,7 @@ from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.statements import emits
-from migrator.convert.plsql.symbols import PgType, Sym
+from migrator.convert.plsql.symbols import PgType, Scope, Sym
 from migrator.source.lexer import Token, split_top_level
 
 
@@ -120,7 +120,7 @@ def bulk_execute(em: Emitter, st: A.ExecImmediate, sql: str, out: Out) -> None:
 
 # ---- FORALL ------------------------------------------------------------------------------------
 @emits(A.Forall)
-def st_forall(em: Emitter, st: A.Forall, scope, out: Out) -> None:
+def st_forall(em: Emitter, st: A.Forall, scope: Scope, out: Out) -> None:
     if (off := em.rule_off("plsql.collections", "FORALL", f"FORALL {st.var}", st.line)) is not None:
         out.line(f"{off};")
         return

@@ -27,14 +27,14 @@ from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.prepare_sigs import distinct, signature
 from migrator.convert.plsql.statements import emits
-from migrator.convert.plsql.symbols import PgType
+from migrator.convert.plsql.symbols import PgType, Scope
 from migrator.convert.signatures import Arg, Binding, ParamSig, RoutineSig
 from migrator.convert.sql.implicit import convert_text
 from migrator.source.lexer import split_top_level
 
 
 @emits(A.Call)
-def st_call(em: Emitter, st: A.Call, scope, out: Out) -> None:
+def st_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> None:
     parts = [norm_name(t) for t in st.name if not t.is_op(".")]
     up = tuple(p.upper() for p in parts)  # built-ins compared part by part ('.' may be in a name)
     if len(up) == 2 and up[0] == "DBMS_OUTPUT":

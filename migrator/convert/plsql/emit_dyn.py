@@ -13,6 +13,7 @@ from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.statements import emits
+from migrator.convert.plsql.symbols import Scope
 from migrator.convert.sql.expression_types import DATE, NUMBER, STRING, TIMESTAMP
 from migrator.convert.sql.implicit import UNKNOWN_BIND
 from migrator.source.lexer import LexError, Token, string_value, tokenize
@@ -22,7 +23,7 @@ _KIND_SPELLING: dict[str | None, str] = {NUMBER: "NUMBER", STRING: "VARCHAR2", D
 
 
 @emits(A.ExecImmediate)
-def st_execimmediate(em: Emitter, st: A.ExecImmediate, scope, out: Out) -> None:
+def st_execimmediate(em: Emitter, st: A.ExecImmediate, scope: Scope, out: Out) -> None:
     if any(mode != "IN" for mode, _ in st.using):
         sql = dynamic_sql(em, st.sql, scope)
         em.unconverted("EXECUTE IMMEDIATE USING OUT", "OUT binds of dynamic SQL", st.line)

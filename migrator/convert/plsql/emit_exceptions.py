@@ -73,7 +73,7 @@ def int_arg(em: Emitter, toks) -> int | None:
 
 # ---- RAISE and RAISE_APPLICATION_ERROR --------------------------------------------------------
 @emits(A.Raise)
-def st_raise(em: Emitter, st: A.Raise, scope, out: Out) -> None:
+def st_raise(em: Emitter, st: A.Raise, scope: Scope, out: Out) -> None:
     if (off := em.rule_off("plsql.exceptions", "RAISE", f"RAISE {'.'.join(st.name or ())}", st.line)) is not None:
         out.line(f"{off};")
         return

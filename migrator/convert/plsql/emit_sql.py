@@ -18,6 +18,7 @@ from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.statements import emits
+from migrator.convert.plsql.symbols import Scope
 from migrator.source.lexer import find_top_level, split_top_level
 
 
@@ -45,7 +46,7 @@ def rowcount_lines(em: Emitter, out: Out) -> None:
 
 
 @emits(A.Sql)
-def st_sql(em: Emitter, st: A.Sql, scope, out: Out) -> None:
+def st_sql(em: Emitter, st: A.Sql, scope: Scope, out: Out) -> None:
     toks = st.toks
     head = toks[0].upper
     if head in ("COMMIT", "ROLLBACK") and not find_top_level(toks, "TO"):
@@ -145,7 +146,7 @@ def cursor_name(em: Emitter, toks, scope) -> str:
 
 
 @emits(A.Open)
-def st_open(em: Emitter, st: A.Open, scope, out: Out) -> None:
+def st_open(em: Emitter, st: A.Open, scope: Scope, out: Out) -> None:
     name = cursor_name(em, st.cursor, scope)
     base = norm_name(st.cursor[0])
     if base in em.tracked_cursors:
@@ -161,12 +162,12 @@ def st_open(em: Emitter, st: A.Open, scope, out: Out) -> None:
 
 
 @emits(A.Close)
-def st_close(em: Emitter, st: A.Close, scope, out: Out) -> None:
+def st_close(em: Emitter, st: A.Close, scope: Scope, out: Out) -> None:
     out.line(f"CLOSE {cursor_name(em, st.cursor, scope)};")
 
 
 @emits(A.Fetch)
-def st_fetch(em: Emitter, st: A.Fetch, scope, out: Out) -> None:
+def st_fetch(em: Emitter, st: A.Fetch, scope: Scope, out: Out) -> None:
     name = cursor_name(em, st.cursor, scope)
     base = norm_name(st.cursor[0])
     if st.bulk:

@@ -89,12 +89,12 @@ def label_prefix(em: Emitter, st, out: Out) -> None:
 
 # ---- simple statements ---------------------------------------------------------------
 @emits(A.Null)
-def st_null(em: Emitter, st, scope, out: Out) -> None:
+def st_null(em: Emitter, st, scope: Scope, out: Out) -> None:
     out.line("NULL;")
 
 
 @emits(A.Assign)
-def st_assign(em: Emitter, st: A.Assign, scope, out: Out) -> None:
+def st_assign(em: Emitter, st: A.Assign, scope: Scope, out: Out) -> None:
     if em.frame.trigger is not None and st.target and st.target[0].kind == "bind":
         alias = trigger_.trigger_alias(em, st.target[0].text[1:].upper())
         if alias:
@@ -113,7 +113,7 @@ def st_assign(em: Emitter, st: A.Assign, scope, out: Out) -> None:
 
 
 @emits(A.If)
-def st_if(em: Emitter, st: A.If, scope, out: Out) -> None:
+def st_if(em: Emitter, st: A.If, scope: Scope, out: Out) -> None:
     for k, (cond, body) in enumerate(st.branches):
         out.line(f"{'IF' if k == 0 else 'ELSIF'} {exprs_.expr(em, cond, scope)} THEN")
         branch(em, body, scope, out)
@@ -124,7 +124,7 @@ def st_if(em: Emitter, st: A.If, scope, out: Out) -> None:
 
 
 @emits(A.Case)
-def st_case(em: Emitter, st: A.Case, scope, out: Out) -> None:
+def st_case(em: Emitter, st: A.Case, scope: Scope, out: Out) -> None:
     out.line("CASE" + (f" {exprs_.expr(em, st.selector, scope)}" if st.selector else ""))
     with out.indented():
         for cond, body in st.whens:
@@ -145,17 +145,17 @@ def loop_lines(em: Emitter, st, head: str, body, scope, out: Out) -> None:
 
 
 @emits(A.Loop)
-def st_loop(em: Emitter, st: A.Loop, scope, out: Out) -> None:
+def st_loop(em: Emitter, st: A.Loop, scope: Scope, out: Out) -> None:
     loop_lines(em, st, "LOOP", st.body, scope, out)
 
 
 @emits(A.While)
-def st_while(em: Emitter, st: A.While, scope, out: Out) -> None:
+def st_while(em: Emitter, st: A.While, scope: Scope, out: Out) -> None:
     loop_lines(em, st, f"WHILE {exprs_.expr(em, st.cond, scope)} LOOP", st.body, scope, out)
 
 
 @emits(A.ForRange)
-def st_forrange(em: Emitter, st: A.ForRange, scope, out: Out) -> None:
+def st_forrange(em: Emitter, st: A.ForRange, scope: Scope, out: Out) -> None:
     lo, hi = exprs_.expr(em, st.lo, scope), exprs_.expr(em, st.hi, scope)
     inner = scope.child()
     inner.add(Sym(st.var, "loopvar", PgType("integer", "PLS_INTEGER")))
@@ -166,7 +166,7 @@ def st_forrange(em: Emitter, st: A.ForRange, scope, out: Out) -> None:
 
 
 @emits(A.ForCursor)
-def st_forcursor(em: Emitter, st: A.ForCursor, scope, out: Out) -> None:
+def st_forcursor(em: Emitter, st: A.ForCursor, scope: Scope, out: Out) -> None:
     inner = scope.child()
     cursor = st.cursor or ()  # a named cursor, or () for an inline query
     sym = scope.get(cursor[0]) if st.query is None and len(cursor) == 1 else None
@@ -193,7 +193,7 @@ def st_forcursor(em: Emitter, st: A.ForCursor, scope, out: Out) -> None:
 
 
 @emits(A.Exit)
-def st_exit(em: Emitter, st: A.Exit, scope, out: Out) -> None:
+def st_exit(em: Emitter, st: A.Exit, scope: Scope, out: Out) -> None:
     text = st.keyword + (f" {out.ident(st.target)}" if st.target else "")
     if st.cond:
         text += f" WHEN {exprs_.expr(em, st.cond, scope)}"
@@ -201,7 +201,7 @@ def st_exit(em: Emitter, st: A.Exit, scope, out: Out) -> None:
 
 
 @emits(A.Goto)
-def st_goto(em: Emitter, st: A.Goto, scope, out: Out) -> None:
+def st_goto(em: Emitter, st: A.Goto, scope: Scope, out: Out) -> None:
     block = em.frame.goto_exits.get(st.target.lower())
     if block is not None:
         out.line(f"EXIT {out.ident(block)};  -- GOTO {st.target}")
@@ -212,24 +212,24 @@ def st_goto(em: Emitter, st: A.Goto, scope, out: Out) -> None:
 
 
 @emits(A.BlockStmt)
-def st_blockstmt(em: Emitter, st: A.BlockStmt, scope, out: Out) -> None:
+def st_blockstmt(em: Emitter, st: A.BlockStmt, scope: Scope, out: Out) -> None:
     block_lines(em, st.block, scope.child(), em.frame.owner, out)
 
 
 @emits(A.Unsupported)
-def st_unsupported(em: Emitter, st: A.Unsupported, scope, out: Out) -> None:
+def st_unsupported(em: Emitter, st: A.Unsupported, scope: Scope, out: Out) -> None:
     text = " ".join(t.text for t in st.toks)
     em.unconverted(st.construct, "not supported", st.line)
     out.line(f"{unconverted_marker(st.construct, text)};")
 
 
 @emits(A.PipeRow)
-def st_piperow(em: Emitter, st: A.PipeRow, scope, out: Out) -> None:
+def st_piperow(em: Emitter, st: A.PipeRow, scope: Scope, out: Out) -> None:
     out.line(f"RETURN NEXT {exprs_.expr(em, st.value, scope)};")
 
 
 @emits(A.Return)
-def st_return(em: Emitter, st: A.Return, scope, out: Out) -> None:
+def st_return(em: Emitter, st: A.Return, scope: Scope, out: Out) -> None:
     if em.frame.trigger is not None:
         out.each(trigger_.trigger_return(em))
     elif em.frame.pipelined:
