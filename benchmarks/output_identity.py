@@ -49,7 +49,9 @@ def _sources(tmp: Path) -> list[tuple[str, Path, list[str]]]:
     )
     out.append(("gen", gen, ["--workers", "1"]))
     out.append(("gen-2-workers", gen, ["--workers", "2"]))
-    out.append(("gen-ccflags", gen, ["--workers", "2", "--oracle-version", "12.2", "--plsql-ccflags", "debug:TRUE,level:3"]))
+    out.append(
+        ("gen-ccflags", gen, ["--workers", "2", "--oracle-version", "12.2", "--plsql-ccflags", "debug:TRUE,level:3"])
+    )
     if REALWORLD.is_dir():
         for d in sorted(REALWORLD.iterdir()):
             if d.is_dir():
