@@ -11,8 +11,8 @@ NATIONAL CHARACTER VARYING is.
 `parse` reads a spelling as Oracle source and exports write it (``NUMBER(10,2)``,
 ``VARCHAR2(30 CHAR)``, ``TIMESTAMP(3) WITH LOCAL TIME ZONE``, ``INTERVAL DAY(4)TO SECOND(3)``)
 into an `OracleType`; `postgres_type` maps that record. A name that is no built-in type (a user
-type, a ``%TYPE`` anchor) parses to None. This module imports nothing of `migrator`'s packages
-(only `harness.quoting` for the user type's name), so any of them can import it.
+type, a ``%TYPE`` anchor) parses to None. This module imports nothing of `migrator`'s packages,
+so any of them can import it.
 """
 
 from __future__ import annotations
@@ -165,7 +165,9 @@ def parse(spelling: str) -> OracleType | None:
     if m := _INTERVAL_YM.match(t):
         return OracleType("INTERVAL YEAR TO MONTH", Family.INTERVAL, leading=_int(m.group(1)))
     if m := _INTERVAL_DS.match(t):
-        return OracleType("INTERVAL DAY TO SECOND", Family.INTERVAL, leading=_int(m.group(1)), fraction=_int(m.group(2)))
+        return OracleType(
+            "INTERVAL DAY TO SECOND", Family.INTERVAL, leading=_int(m.group(1)), fraction=_int(m.group(2))
+        )
     if m := _BINARY.match(t):
         base = _word(m.group(1))
         if m.group(2) is not None and base != "RAW":

@@ -14,7 +14,7 @@ from migrator.convert.plsql.naming import Owner, label, sql, target_text
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
-from migrator.convert.sql.expression_types import CHAR_TYPE
+from migrator.oracle_types import CHAR_TYPE
 from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
