@@ -82,6 +82,13 @@ NUMBER_SPELLINGS = frozenset({"NUMBER", "NUMERIC", "DECIMAL", "DEC"})
 # A fixed-length CHAR declaration in the upper case the PL/SQL tree keeps (no VARYING form).
 CHAR_TYPE = re.compile(r"^(N?CHAR|CHARACTER|NATIONAL\s+CHAR(ACTER)?)\s*(\(\s*\d+\s*(BYTE|CHAR)?\s*\))?$")
 
+# The types of a package's static constants that conditional compilation reads ($IF pkg.c ...).
+STATIC_CONSTANT_NAMES = frozenset(
+    {"BOOLEAN", "PLS_INTEGER", "BINARY_INTEGER", "INTEGER", "NATURAL", "POSITIVE", "SIMPLE_INTEGER", "NUMBER"}
+)
+# Types a parameter may leave unsized that a variable declaration must give a length.
+LENGTH_NAMES = frozenset({"VARCHAR2", "VARCHAR", "NVARCHAR2", "CHAR", "NCHAR", "STRING", "RAW"})
+
 Zone = Literal["TIME ZONE", "LOCAL TIME ZONE"]
 
 

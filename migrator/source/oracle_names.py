@@ -49,11 +49,13 @@ BUILTIN_PACKAGES = frozenset(
 # The names of Oracle-supplied packages start with these (the converter's table of them is
 # `migrator.convert.supplied`, which marks every reference to one).
 SUPPLIED_PACKAGE_PREFIXES = ("DBMS_", "UTL_", "OWA_", "APEX_", "CTX_", "SDO_", "XDB_", "WWV_", "HTMLDB_", "ORD_")
-# The dependency analysis also takes any name starting with ORD or XDB for Oracle's (ORDSYS's
-# ORDIMAGE ..., XDB's XDBURITYPE ...). That is wider than the converter's prefixes and also takes
-# user names (a missing ORDERS table is not reported); kept as it was by the restructuring that
-# unified the two lists, since narrowing it changes which references are reported.
-_BUILTIN_PREFIXES = (*SUPPLIED_PACKAGE_PREFIXES, "ORD", "XDB")
+# The dependency analysis takes as built in every supplied prefix but APEX's internal packages
+# (WWV_, HTMLDB_: their references are reported as missing), and any name starting with ORD or XDB
+# (ORDSYS's ORDIMAGE ..., XDB's XDBURITYPE ...: wider than ORD_/XDB_, it also takes user names, so
+# a missing ORDERS table is not reported). Both differences are kept as they were when the two
+# lists became one: changing either changes which references a report lists as missing.
+_REPORTED_SUPPLIED = ("WWV_", "HTMLDB_")
+_BUILTIN_PREFIXES = (*(p for p in SUPPLIED_PACKAGE_PREFIXES if p not in _REPORTED_SUPPLIED), "ORD", "XDB")
 
 # Words that may stand right before '(' without being a call.
 KEYWORDS = frozenset(
