@@ -79,7 +79,10 @@ SPELLINGS = [
     ("TIMESTAMP", OracleType("TIMESTAMP", Family.TIMESTAMP)),
     ("TIMESTAMP(3)", OracleType("TIMESTAMP", Family.TIMESTAMP, fraction=3)),
     ("TIMESTAMP WITH TIME ZONE", OracleType("TIMESTAMP", Family.TIMESTAMP, zone="TIME ZONE")),
-    ("TIMESTAMP(9) WITH LOCAL TIME ZONE", OracleType("TIMESTAMP", Family.TIMESTAMP, fraction=9, zone="LOCAL TIME ZONE")),
+    (
+        "TIMESTAMP(9) WITH LOCAL TIME ZONE",
+        OracleType("TIMESTAMP", Family.TIMESTAMP, fraction=9, zone="LOCAL TIME ZONE"),
+    ),
     ("TIMESTAMP(3)WITH TIME ZONE", OracleType("TIMESTAMP", Family.TIMESTAMP, fraction=3, zone="TIME ZONE")),
     ("INTERVAL YEAR TO MONTH", OracleType("INTERVAL YEAR TO MONTH", Family.INTERVAL)),
     ("INTERVAL YEAR(4) TO MONTH", OracleType("INTERVAL YEAR TO MONTH", Family.INTERVAL, leading=4)),
