@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from migrator.convert import supplied
 from migrator.source.lexer import OP, WORD, code_tokens
 
-PREFIXES = supplied.PREFIXES
 NAMES = supplied.NAMES
 # (package, member) -> what the converter makes of it: the converter's own table
 # (migrator.convert.supplied); a test converts each entry to keep them in step.

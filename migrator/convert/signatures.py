@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from migrator.convert.context import Catalog
 from migrator.convert.sql.expression_types import DATE, INTERVAL, NUMBER, STRING, TIMESTAMP, classify
+from migrator.oracle_types import is_clob, takes_no_scalar, takes_text_only
 
 
 @dataclass(frozen=True)
@@ -192,26 +193,14 @@ def bind(sig: RoutineSig, args: list[Arg]) -> tuple[ParamSig, ...] | None:
     return tuple(bound)
 
 
-# Oracle types a scalar argument (text, number, datetime) never converts to implicitly: a call
-# with one cannot bind to such a parameter (PLS-00306). RAW and BLOB take text (as hex).
-_NO_SCALAR = re.compile(r"^(BOOLEAN|XMLTYPE|SYS\.XMLTYPE|SYS_REFCURSOR|BFILE|ANYDATA|ROWID|UROWID)$")
-_FROM_TEXT_ONLY = re.compile(r"^(RAW|LONG\s+RAW|BLOB)\b")
-
-
-def is_lob(oracle_type: str | None) -> bool:
-    """A CLOB/NCLOB (Oracle binds it to a CLOB overload before a VARCHAR2 one, and text that is
-    not one the other way round)."""
-    return oracle_type is not None and oracle_type.strip().upper() in ("CLOB", "NCLOB")
-
-
 def _scalar_distance(arg: Arg, param: ParamSig) -> tuple[int, int, int] | None:
     """A scalar argument's distance to a parameter whose type is no scalar kind: records,
     collections and objects (no Oracle spelling), XMLTYPE, BOOLEAN, cursors take none; RAW and
     BLOB take text through a conversion; anything else is not known to refuse it."""
     ora = " ".join(param.ora.upper().split())
-    if not ora or _NO_SCALAR.match(ora):
+    if not ora or takes_no_scalar(ora):
         return None
-    if _FROM_TEXT_ONLY.match(ora):
+    if takes_text_only(ora):
         return (1, 0, 0) if arg.kind == STRING else None
     return (0, 0, 0)
 
@@ -226,7 +215,7 @@ def _distance(arg: Arg, param: ParamSig) -> tuple[int, int, int] | None:
     if param.kind is None:
         return _scalar_distance(arg, param)
     if arg.kind == param.kind:
-        lob = arg.kind == STRING and arg.lob != is_lob(param.ora)
+        lob = arg.kind == STRING and arg.lob != is_clob(param.ora)
         return (0, int(lob), 0 if arg.pg is None or base_type(arg.pg) == param.base else 1)
     return (1, 0, 0) if (arg.kind, param.kind) in _ORACLE_IMPLICIT else None
 

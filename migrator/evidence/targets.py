@@ -14,14 +14,19 @@ from decimal import Decimal, InvalidOperation
 from migrator.convert.context import Catalog
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.prepare import parsed
+from migrator.oracle_types import DATETIME_NAMES, NUMBER_NAMES, TEXT_NAMES, Family, first_word, names
 from migrator.source import lexer
 from migrator.source.units import SourceSet, Unit, UnitKind
 
-NUMBER = {"NUMBER", "INTEGER", "INT", "PLS_INTEGER", "BINARY_INTEGER", "NATURAL", "NATURALN", "POSITIVE",
-          "POSITIVEN", "SIGNTYPE", "SIMPLE_INTEGER", "FLOAT", "DECIMAL", "DEC", "NUMERIC", "REAL", "SMALLINT",
-          "BINARY_FLOAT", "BINARY_DOUBLE", "DOUBLE"}  # fmt: skip
-TEXT = {"VARCHAR2", "VARCHAR", "CHAR", "NCHAR", "NVARCHAR2", "CLOB", "NCLOB", "LONG", "STRING", "CHARACTER"}
-DATE = {"DATE", "TIMESTAMP"}
+# A type's value family, from its first word: what synthesized values it takes (an interval or a
+# LOB of bytes takes none of these: "other").
+_VALUE_FAMILIES = (
+    (NUMBER_NAMES, "number"),
+    (TEXT_NAMES, "text"),
+    (DATETIME_NAMES, "date"),
+    (names(Family.BOOLEAN), "bool"),
+    (names(Family.REF_CURSOR), "cursor"),
+)
 _DML = {"INSERT": "INTO", "UPDATE": None, "DELETE": "FROM", "MERGE": "INTO"}
 
 
@@ -99,16 +104,14 @@ def family(type_text: str, catalog: Catalog, schema: str, package: str | None = 
            depth: int = 0) -> tuple[str, tuple[str, str] | None]:  # fmt: skip
     """The value family of an Oracle type, resolving table.column%TYPE through the catalog, and
     a package's SUBTYPE (`string_util_pkg.t_flag`, or `t_flag` inside `package`) to its base."""
-    words = type_text.replace("(", " ").split()
-    head = words[0].upper() if words else ""
+    head = first_word(type_text)
     if type_text.upper().endswith("%TYPE") and "." in type_text:
         table, column = [p.strip().strip('"').lower() for p in type_text[: -len("%TYPE")].split(".")[-2:]]
         entry = catalog.lookup(schema, table)
         col_type = (entry.info.get("plsql_columns") or entry.info.get("columns") or {}).get(column) if entry else None
         return (family(col_type, catalog, schema)[0] if col_type else "other"), (table, column)
-    for name, fam in ((NUMBER, "number"), (TEXT, "text"), (DATE, "date"), ({"BOOLEAN"}, "bool"),
-                      ({"SYS_REFCURSOR"}, "cursor")):  # fmt: skip
-        if head in name:
+    for words, fam in _VALUE_FAMILIES:
+        if head in words:
             return fam, None
     base = _subtype_base(type_text, catalog, schema, package)
     if base is not None and depth < 8:  # (a subtype of a subtype; a cycle the compiler refuses ends here)

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.oracle_types import STATIC_CONSTANT_NAMES
 from migrator.source.lexer import NUMBER, OP, STRING, TRIVIA_KINDS, WORD, Token, iter_tokens, string_value
 
 
@@ -61,7 +62,7 @@ _SETTINGS = {
 }
 _DIRECTIVE = re.compile(r"(?<![\w$#])\$(\$\w|(IF|THEN|ELSIF|ELSE|END|ERROR)\b)", re.IGNORECASE)
 _CONSTANT = re.compile(
-    r"^\s*(\w+)\s+CONSTANT\s+(BOOLEAN|PLS_INTEGER|BINARY_INTEGER|INTEGER|NATURAL|POSITIVE|SIMPLE_INTEGER|NUMBER)"
+    rf"^\s*(\w+)\s+CONSTANT\s+({'|'.join(sorted(STATIC_CONSTANT_NAMES))})"
     r"\s*(?::=|DEFAULT)\s*(TRUE|FALSE|NULL|-?\d+)\s*;",
     re.IGNORECASE | re.MULTILINE,
 )

@@ -12,6 +12,7 @@ from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.rowfields import query_fields
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin, type_text
+from migrator.oracle_types import TEXT_NAMES, first_word
 
 
 class DeclMixin(EmitterState):
@@ -125,7 +126,7 @@ class DeclMixin(EmitterState):
             elem = self.resolve_type(d.element, scope)
             if d.kind == "assoc":
                 idx = type_text(d.index.toks if d.index is not None else []).upper()
-                numeric = not idx.startswith(("VARCHAR", "STRING", "NVARCHAR", "CHAR", "LONG"))
+                numeric = first_word(idx) not in TEXT_NAMES
                 t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
             else:
                 coll = Coll("array", elem.pg, elem.ora, elem_composite=elem.composite, elem_object=elem.object_key)
