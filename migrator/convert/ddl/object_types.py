@@ -37,7 +37,8 @@ def parse_type(text: str) -> tuple[Name, SchemaType | str, list[Token], int]:
         return name, "subtype", toks, i
     i += 1  # AS | IS
     if toks[i].is_word("OBJECT"):
-        return name, ObjectType(_attributes(text, toks, i + 1)), toks, i
+        final, instantiable = _modifiers(toks[matching_paren(toks, i + 1) + 1 :])
+        return name, ObjectType(_attributes(text, toks, i + 1), final=final, instantiable=instantiable), toks, i
     if toks[i].is_word("TABLE"):
         return name, CollectionType(False, source(text, _element(toks, i + 2))), toks, i
     if toks[i].is_word("VARRAY", "VARYING"):
@@ -51,9 +52,22 @@ def parse_type(text: str) -> tuple[Name, SchemaType | str, list[Token], int]:
 
 def declared_type(text: str) -> SchemaType | None:
     """The object or collection type the statement declares, for the schema model (None for a
-    forward declaration, an UNDER subtype and the forms `convert_type` refuses)."""
-    shape = parse_type(text)[1]
+    forward declaration and the forms `convert_type` refuses). Of an UNDER subtype only its
+    supertype and modifiers are read: nothing converts a subtype's own attributes yet."""
+    _, shape, toks, i = parse_type(text)
+    if shape == "subtype":
+        supertype, j = read_name(toks, i + 1)
+        tail = toks[matching_paren(toks, j) + 1 :] if j < len(toks) and toks[j].is_op("(") else toks[j:]
+        final, instantiable = _modifiers(tail)
+        return ObjectType(supertype=tuple(supertype), final=final, instantiable=instantiable)
     return None if isinstance(shape, str) else shape
+
+
+def _modifiers(tail: list[Token]) -> tuple[bool, bool]:
+    """(FINAL, INSTANTIABLE) from the words after an object type's attribute list (both by default)."""
+    words = [t.text.upper() for t in tail]
+    pairs = set(zip(words, words[1:]))
+    return ("NOT", "FINAL") not in pairs, ("NOT", "INSTANTIABLE") not in pairs
 
 
 def _element(toks: list[Token], i: int) -> list[Token]:
