@@ -6,6 +6,10 @@ Every rule has a stable id (``family.name``, e.g. ``expr.nvl``, ``ddl.number_typ
 ``ctx.applied(rule_id)`` when it did; what it cannot convert goes to ``ctx.unconverted(...)`` and the
 emitted text carries :func:`unconverted_marker`, which PostgreSQL refuses to deploy — a construct
 is never dropped silently and never converted into something with a different meaning.
+
+The `Catalog` is what the whole export defines, as the schema model: its `CatalogEntry`s hold the
+typed records of :mod:`migrator.convert.schema_model`, filled once per run before any unit
+converts (`migrator.convert.dispatch.build_catalog`) and only read afterwards.
 """
 
 from __future__ import annotations
@@ -89,7 +93,8 @@ _NOT_DEFINING = frozenset(
 @dataclass
 class Catalog:
     """What the whole schema export defines, so one unit's conversion can see the others
-    (is ``x(1)`` a procedure call or a function? is ``pkg.v`` a package variable?).
+    (is ``x(1)`` a procedure call or a function? is ``pkg.v`` a package variable?): the root of the
+    schema model, one `CatalogEntry` per defined object.
 
     Keys are (schema, name) pairs of plain names (`migrator.source.identifiers`): a name may hold any
     character, '.' included, so a dotted string would be ambiguous."""
