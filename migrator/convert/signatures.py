@@ -10,8 +10,8 @@ parameter's type where PostgreSQL would not.
 
 The signatures are computed once per run, before any unit is converted (`plsql.signatures`), from
 the callee's own declarations (its `%TYPE` anchors and package types resolved as its conversion
-resolves them), and kept in the catalog: ``info["pg_sigs"]`` of a standalone routine's entry,
-``info["plsql_package"]["pg_members"][member]`` of a package's.
+resolves them), and kept in the schema model: ``signatures`` of a standalone routine's catalog
+entry, ``package.signatures[member]`` of a package's.
 """
 
 from __future__ import annotations
@@ -258,8 +258,8 @@ def choose(sigs: list[RoutineSig], args: list[Arg], kind: str | None = None) -> 
 # ---- where the signatures are -----------------------------------------------------------------------
 def package_signatures(catalog: Catalog, pkg: tuple[str, ...]) -> dict[str, list[RoutineSig]] | None:
     entry = catalog.lookup(*pkg) if 0 < len(pkg) <= 2 else None
-    info = entry.info.get("plsql_package") if entry is not None else None
-    return info.get("pg_members") if info else None
+    info = entry.package if entry is not None else None
+    return info.signatures if info else None
 
 
 def lookup(catalog: Catalog, parts: tuple[str, ...], schema: str | None = None) -> list[RoutineSig] | None:
@@ -267,12 +267,12 @@ def lookup(catalog: Catalog, parts: tuple[str, ...], schema: str | None = None) 
     schema), `pkg.f`, `schema.f`, `schema.pkg.f`; None when it names no routine of the export."""
     if len(parts) == 1:
         entry = catalog.lookup(schema, parts[0]) if schema else None
-        entry = entry if entry is not None and entry.info.get("pg_sigs") else catalog.lookup(parts[0])
-        return entry.info.get("pg_sigs") if entry is not None else None
+        entry = entry if entry is not None and entry.signatures else catalog.lookup(parts[0])
+        return entry.signatures if entry is not None else None
     members = package_signatures(catalog, parts[:-1])
     if members is not None:
         return members.get(parts[-1])
     if len(parts) == 2:
         entry = catalog.lookup(*parts)
-        return entry.info.get("pg_sigs") if entry is not None else None
+        return entry.signatures if entry is not None else None
     return None

@@ -181,7 +181,7 @@ class _Session:
         self.template = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
         self.data, self.rows = read_tables(dsn, schema)
         # a DDL-only export: rows for its empty tables, in the setup of every scenario
-        self._oracle_types = {t: {c: str(ty) for c, ty in ((catalog.lookup(schema, t).info.get("columns") or {})
+        self._oracle_types = {t: {c: str(ty) for c, ty in ((catalog.lookup(schema, t).table.column_types or {})
                                                             if catalog.lookup(schema, t) else {}).items()}
                               for t in self.data.columns}  # fmt: skip
         self.seed = seed_empty_tables(dsn, schema, self.data, self._oracle_types)
@@ -200,7 +200,7 @@ class _Session:
 
     def _families(self, table: str) -> dict[str, str]:
         entry = self.catalog.lookup(self.schema, table)
-        cols = (entry.info.get("columns") or {}) if entry else {}
+        cols = (entry.table.column_types or {}) if entry else {}
         return {c: family(t, self.catalog, self.schema)[0] for c, t in cols.items()}
 
     def _candidates(self, target: Target):

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from migrator.convert.context import Catalog
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.prepare import parsed
+from migrator.convert.schema_model import CollectionType, ObjectType
 from migrator.oracle_types import DATETIME_NAMES, NUMBER_NAMES, TEXT_NAMES, Family, first_word, names
 from migrator.source import lexer
 from migrator.source.units import SourceSet, Unit, UnitKind
@@ -108,7 +109,7 @@ def family(type_text: str, catalog: Catalog, schema: str, package: str | None = 
     if type_text.upper().endswith("%TYPE") and "." in type_text:
         table, column = [p.strip().strip('"').lower() for p in type_text[: -len("%TYPE")].split(".")[-2:]]
         entry = catalog.lookup(schema, table)
-        col_type = (entry.info.get("plsql_columns") or entry.info.get("columns") or {}).get(column) if entry else None
+        col_type = (entry.table.plsql_column_types or entry.table.column_types or {}).get(column) if entry else None
         return (family(col_type, catalog, schema)[0] if col_type else "other"), (table, column)
     for words, fam in _VALUE_FAMILIES:
         if head in words:
@@ -131,7 +132,7 @@ def _subtype_base(type_text: str, catalog: Catalog, schema: str, package: str | 
     else:
         return None
     entry = catalog.lookup(schema, pkg)
-    decl = ((entry.info.get("plsql_package") or {}).get("types") or {}).get(name) if entry else None
+    decl = entry.package.types.get(name) if entry and entry.package else None
     if decl is None or getattr(decl, "kind", None) != "subtype" or decl.elem is None:
         return None
     return type_source(decl.elem.text), pkg
@@ -145,9 +146,9 @@ def collection_of(type_text: str, catalog: Catalog, schema: str) -> tuple[str, s
     parts = [x.strip('"').lower() for x in type_text.strip().split(".")]
     owner, name = (parts[0], parts[1]) if len(parts) == 2 else (schema, parts[0])
     entry = catalog.lookup(owner, name)
-    if entry is None or entry.kind is not UnitKind.TYPE or entry.info.get("type_kind") not in ("table_of", "varray"):
+    if entry is None or entry.kind is not UnitKind.TYPE or not isinstance(entry.declared_type, CollectionType):
         return None
-    fam = family(str(entry.info.get("element") or ""), catalog, schema)[0]
+    fam = family(entry.declared_type.element, catalog, schema)[0]
     return (fam, owner, name) if fam in ("number", "text", "date") else None
 
 
@@ -158,10 +159,10 @@ def object_of(type_text: str, catalog: Catalog, schema: str) -> ObjectInfo | Non
     parts = [x.strip('"').lower() for x in type_text.strip().split(".")]
     owner, name = (parts[0], parts[1]) if len(parts) == 2 else (schema, parts[0])
     entry = catalog.lookup(owner, name)
-    if entry is None or entry.kind is not UnitKind.TYPE or entry.info.get("type_kind") != "object":
+    if entry is None or entry.kind is not UnitKind.TYPE or not isinstance(entry.declared_type, ObjectType):
         return None
-    attrs = tuple((a, family(str(t), catalog, schema)[0]) for a, t in (entry.info.get("attributes") or {}).items())
-    methods = entry.info.get("plsql_methods") or {}
+    attrs = tuple((a, family(str(t), catalog, schema)[0]) for a, t in entry.declared_type.attributes.items())
+    methods = entry.methods
     own = any(getattr(r, "flavour", "") == "CONSTRUCTOR" and len(r.params) == len(attrs)
               for rs in methods.values() for r in rs)  # fmt: skip
     return ObjectInfo(entry.schema, entry.name, attrs, own) if attrs else None
@@ -393,7 +394,7 @@ def _method_targets(body: Unit, catalog: Catalog, source: SourceSet) -> list[Tar
     tree = parsed(body).tree
     type_name = body.name
     entry = catalog.lookup(body.schema, type_name)
-    attrs = (entry.info.get("attributes") or {}) if entry is not None else {}
+    attrs = entry.declared_type.attributes if entry is not None and isinstance(entry.declared_type, ObjectType) else {}
     attributes = [ParamInfo(f"self.{a}", "IN", t, family(t, catalog, body.schema)[0], None, False)
                   for a, t in attrs.items()]  # fmt: skip
     spec = next((u.id for u in source.units if u.kind is UnitKind.TYPE and u.name == type_name), None)
@@ -499,7 +500,7 @@ def _type_units(targets: list[Target], source: SourceSet, catalog: Catalog) -> N
         if name not in types or depth > 4:
             return []
         entry = catalog.lookup(source.schema, name)
-        element = str((entry.info.get("element") or "") if entry else "")
+        element = entry.declared_type.element if entry and isinstance(entry.declared_type, CollectionType) else ""
         return [types[name], *named(element, depth + 1)]
 
     for t in targets:
@@ -558,7 +559,7 @@ def _package_constants(words: set[str], catalog: Catalog, schema: str, package: 
         if not name and package:
             pkg, name = package, word
         entry = catalog.lookup(schema, pkg) if name else None
-        decl = ((entry.info.get("plsql_package") or {}).get("vars") or {}).get(name) if entry else None
+        decl = entry.package.variables.get(name) if entry and entry.package else None
         value = _default_value(decl) if decl is not None and decl.constant else None
         if value is not None:
             out.append(value)

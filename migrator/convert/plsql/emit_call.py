@@ -158,8 +158,8 @@ class CallMixin(EmitterState):
             pkg, member, sigs = ref
             return sql((pkg, member)), sigs[0].kind if sigs else None, sigs or []
         entry = self.lookup(parts)
-        if entry is not None and entry.info.get("plsql_sigs"):
-            sigs = entry.info["plsql_sigs"]
+        if entry is not None and entry.routines:
+            sigs = entry.routines
             return sql((entry.schema, entry.name)), sigs[0].kind, sigs
         return sql(tuple(parts)), None, []
 

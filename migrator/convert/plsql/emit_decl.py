@@ -12,6 +12,7 @@ from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.rowfields import query_fields
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin, type_text
+from migrator.convert.schema_model import ObjectType
 from migrator.oracle_types import TEXT_NAMES, first_word
 
 
@@ -78,7 +79,7 @@ class DeclMixin(EmitterState):
     def table_columns(self, name: tuple[str, ...]) -> dict | None:
         """Columns of the table named by plain parts."""
         entry = self.lookup(name)
-        return entry.info.get("plsql_columns") if entry is not None else None
+        return entry.table.plsql_column_types if entry is not None else None
 
     def query_fields(self, toks) -> dict[str, str]:
         return query_fields(toks or [], self.table_columns)
@@ -89,23 +90,23 @@ class DeclMixin(EmitterState):
         entry = self.lookup(name[:-1])
         if entry is None:
             return None
-        cols = entry.info.get("plsql_columns") or {}
+        cols = entry.table.plsql_column_types or {}
         return cols.get(name[-1])
 
     def schema_collection_type(self, parts) -> PgType | None:
         entry = self.lookup(parts)
-        if entry is None or "plsql_type" not in entry.info:
+        if entry is None or entry.plsql_type is None:
             return None
-        info = entry.info["plsql_type"]
+        info = entry.plsql_type
         pgname = sql((entry.schema, entry.name))
-        if info["kind"] == "object":
-            fields = dict(info.get("attrs") or {})
+        if isinstance(info, ObjectType):
+            fields = dict(info.attributes)
             return PgType(pgname, composite=True, object_key=(entry.schema, entry.name), fields=fields)
-        elem = self.schema_collection_type(info["elem"].split(".")) if "(" not in info["elem"] else None
+        elem = self.schema_collection_type(info.element.split(".")) if "(" not in info.element else None
         if elem is None or elem.coll is not None:
-            elem = builtin(info["elem"], self.ctx)
-        coll = Coll("array", elem.pg, info["elem"], elem_composite=elem.composite, elem_object=elem.object_key)
-        coll.limit = info.get("limit")
+            elem = builtin(info.element, self.ctx)
+        coll = Coll("array", elem.pg, info.element, elem_composite=elem.composite, elem_object=elem.object_key)
+        coll.limit = info.limit
         return PgType(pgname, coll=coll)
 
     def type_decl(self, d: A.TypeDecl, scope: Scope, owner: Owner) -> Sym:

@@ -18,6 +18,7 @@ from migrator.convert.plsql.emit_routine import IND, RoutineEmitter, create_func
 from migrator.convert.plsql.naming import key_part, sql
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
+from migrator.convert.schema_model import Package
 
 
 class PackageMixin(EmitterState):
@@ -35,15 +36,15 @@ class PackageMixin(EmitterState):
                 return entry
         return self.catalog.lookup(*parts)
 
-    def package_info(self, pkg: tuple[str, ...]) -> dict | None:
+    def package_info(self, pkg: tuple[str, ...]) -> Package | None:
         entry = self.lookup(pkg)
         if entry is None:
             return None
-        return entry.info.get("plsql_package")
+        return entry.package
 
     def pkg_members(self, pkg: tuple[str, ...]) -> dict:
         info = self.package_info(pkg)
-        return info["members"] if info else {}
+        return info.routines if info else {}
 
     def split_pkg(self, parts: list[str]) -> tuple[tuple[str, ...], list[str]] | None:
         """(package name parts, remaining parts) when parts start with [schema.]package."""
@@ -79,25 +80,25 @@ class PackageMixin(EmitterState):
         hit = self._pkg_scopes.get(key)
         if hit is not None:
             return hit
-        info = self.package_info(pkg) or {"vars": {}, "types": {}, "exceptions": {}}
+        info = self.package_info(pkg) or Package()
         scope = Scope()
         self._pkg_scopes[key] = scope
         saved, self.suppress_pre = self.suppress_pre, True
         saved_pkg, self.pkg = self.pkg, key
         try:
-            for name, state in info["exceptions"].items():
+            for name, state in info.exceptions.items():
                 scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
-            for name, code in info.get("exception_init", {}).items():
+            for name, code in info.exception_init.items():
                 scope.add(self.exception_init_sym(name, A.Pragma("EXCEPTION_INIT", [[], code]), (key,)))
             # in declaration order (a type may be anchored to a variable: SUBTYPE t IS g%TYPE)
-            order = list(dict.fromkeys(info.get("spec_order", []) + info.get("body_order", [])))
-            order += [("type", n) for n in info["types"] if ("type", n) not in order]
-            order += [("var", n) for n in info["vars"] if ("var", n) not in order]
+            order = list(dict.fromkeys(info.spec_order + info.body_order))
+            order += [("type", n) for n in info.types if ("type", n) not in order]
+            order += [("var", n) for n in info.variables if ("var", n) not in order]
             for what, name in order:
                 if what == "type":
-                    self.type_decl(info["types"][name], scope, (key,))
+                    self.type_decl(info.types[name], scope, (key,))
                     continue
-                d = info["vars"][name]
+                d = info.variables[name]
                 t = self.resolve_type(d.type, scope)
                 scope.add(
                     Sym(
@@ -190,13 +191,13 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
 
 def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
     """Defaults of all package variables (spec and body), then the initialisation section."""
-    info = em.package_info((pkg,)) or {"vars": {}}
+    info = em.package_info((pkg,)) or Package()
     flag = pg_string(state_key(schema, pkg, "_initialized"))
     decls, sets = [], []
     # the spec's version knows only the spec's variables (the body's may name what the spec does
     # not depend on); the body's replaces it with all of them and the initialisation section
-    names = set(info.get("spec_vars", [])) if not p.is_body else None
-    for name, d in info["vars"].items():
+    names = set(info.public_variables) if not p.is_body else None
+    for name, d in info.variables.items():
         if d.constant or (names is not None and name not in names):
             continue
         sym = scope.names[name]

@@ -1,19 +1,18 @@
 """Whole-schema pass: parse every PL/SQL unit once and record what other units need to know.
 
-Catalog `info` written here (all keys prefixed so other families' keys never clash):
-* routines: ``info["plsql_sigs"] = [Routine, ...]`` (overloads; bodies may be None)
-* packages (on the spec entry, or the body's when there is no spec): ``info["plsql_package"]`` =
-  ``{"vars": {name: VarDecl}, "types": {name: TypeDecl}, "members": {name: [Routine]},
-  "exceptions": {name: sqlstate}, "cursors": {name: CursorDecl}, "spec_vars": [names],
-  "spec_order"/"body_order": [("var"|"type", name)] in declaration order}``
-* tables: ``info["plsql_columns"] = {col: oracle type}`` read from the CREATE TABLE text
-* schema-level types: ``info["plsql_type"] = {"kind": "table"|"varray"|"object", "elem": oracle type}``
+This is the PL/SQL reader of the schema model (`migrator.convert.schema_model`); it writes these
+fields of the catalog entries:
+* routines: ``routines`` = [Routine, ...] (overloads; bodies may be None)
+* type bodies: ``methods`` = {name: [Routine, ...]}
+* packages (on the spec entry, or the body's when there is no spec): ``package`` = a `Package`
+  (variables, types, routines, exceptions, cursors, the spec's variables, declaration orders)
+* tables: ``table.plsql_column_types`` = {col: oracle type} read from the CREATE TABLE text
+* schema-level types: ``plsql_type`` = an `ObjectType` or a `CollectionType`
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from harness.errors import user_exception_sqlstate
 from migrator.convert.context import Catalog, CatalogEntry
@@ -22,6 +21,7 @@ from migrator.convert.plsql import conditional
 from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import type_text
+from migrator.convert.schema_model import CollectionType, ObjectType, Package, SchemaType
 from migrator.source.lexer import Token, matching_paren, split_top_level, tokenize
 from migrator.source.units import Unit, UnitKind
 
@@ -134,38 +134,37 @@ def _entry(catalog: Catalog, unit: Unit) -> CatalogEntry:
 def _plsql(unit: Unit, catalog: Catalog, tree) -> None:
     entry = _entry(catalog, unit)
     if isinstance(tree, A.Routine):
-        entry.info.setdefault("plsql_sigs", []).append(tree)
+        entry.routines.append(tree)
     elif isinstance(tree, TypeBody):
-        methods = entry.info.setdefault("plsql_methods", {})
         for r in tree.routines:
-            methods.setdefault(r.name, []).append(r)
+            entry.methods.setdefault(r.name, []).append(r)
     elif isinstance(tree, A.Package):
-        pkg = entry.info.setdefault(
-            "plsql_package", {"vars": {}, "types": {}, "members": {}, "exceptions": {}, "cursors": {}, "spec_vars": []}
-        )
+        if entry.package is None:
+            entry.package = Package()
+        pkg = entry.package
         base = f"{unit.schema}.{unit.name}"
         # variables and types in declaration order, the spec's before the body's: a SUBTYPE may
         # be anchored to a variable declared before it (SUBTYPE t IS g_var%TYPE)
-        order = pkg.setdefault("body_order" if tree.is_body else "spec_order", [])
+        order = pkg.body_order if tree.is_body else pkg.spec_order
         for d in tree.decls:
             if isinstance(d, A.VarDecl):
-                pkg["vars"].setdefault(d.name, d)
+                pkg.variables.setdefault(d.name, d)
                 order.append(("var", d.name))
                 if not tree.is_body:
-                    pkg["spec_vars"].append(d.name)
+                    pkg.public_variables.append(d.name)
             elif isinstance(d, A.TypeDecl):
-                pkg["types"].setdefault(d.name, d)
+                pkg.types.setdefault(d.name, d)
                 order.append(("type", d.name))
             elif isinstance(d, A.Routine):
-                sigs = pkg["members"].setdefault(d.name, [])
+                sigs = pkg.routines.setdefault(d.name, [])
                 if not any(_same_sig(s, d) for s in sigs):
                     sigs.append(d)
             elif isinstance(d, A.ExceptionDecl):
-                pkg["exceptions"].setdefault(d.name, user_exception_sqlstate(f"{base}.{d.name}"))
+                pkg.exceptions.setdefault(d.name, user_exception_sqlstate(f"{base}.{d.name}"))
             elif isinstance(d, A.CursorDecl):
-                pkg["cursors"].setdefault(d.name, d)
+                pkg.cursors.setdefault(d.name, d)
             elif isinstance(d, A.Pragma) and d.name == "EXCEPTION_INIT" and len(d.args) == 2:
-                pkg.setdefault("exception_init", {})[norm_name(d.args[0][0])] = d.args[1]
+                pkg.exception_init[norm_name(d.args[0][0])] = d.args[1]
 
 
 def _same_sig(a: A.Routine, b: A.Routine) -> bool:
@@ -180,7 +179,8 @@ def _table_columns(unit: Unit, catalog: Catalog) -> None:
     cols: dict[str, str] = {}
     for item in split_top_level(toks[k + 1 : matching_paren(toks, k)]):
         _column(item, cols)
-    _entry(catalog, unit).info["plsql_columns"] = cols
+    entry = _entry(catalog, unit)
+    entry.table = dataclasses.replace(entry.table, plsql_column_types=cols)
 
 
 def _column(item: list, cols: dict[str, str]) -> None:
@@ -199,7 +199,7 @@ def _column(item: list, cols: dict[str, str]) -> None:
 def _schema_type(unit: Unit, catalog: Catalog) -> None:
     toks = tokenize(unit.text, eof=True)
     words = [t.upper for t in toks]
-    info: dict[str, Any] = {"kind": "object", "elem": ""}
+    info: SchemaType = ObjectType()  # UNDER subtypes and forward declarations too
     for i, w in enumerate(words):
         if w in ("TABLE", "VARRAY", "VARYING") and "OF" in words[i:]:
             j = words.index("OF", i)
@@ -208,14 +208,14 @@ def _schema_type(unit: Unit, catalog: Catalog) -> None:
                 if toks[m].is_word("NOT") or toks[m].is_op(";") or toks[m].kind == "eof":
                     end = m
                     break
-            info = {"kind": "table" if w == "TABLE" else "varray", "elem": type_text(toks[j + 1 : end])}
-            if w != "TABLE":  # VARRAY(n) / VARYING ARRAY(n): its limit
-                info["limit"] = next((int(t.text) for t in toks[i:j] if t.text.isdigit()), None)
+            # VARRAY(n) / VARYING ARRAY(n): its limit
+            limit = next((int(t.text) for t in toks[i:j] if t.text.isdigit()), None) if w != "TABLE" else None
+            info = CollectionType(w != "TABLE", type_text(toks[j + 1 : end]), limit)
             break
         if w == "OBJECT":
-            info["attrs"] = _object_attrs(toks[i + 1 :])
+            info = ObjectType(_object_attrs(toks[i + 1 :]))
             break
-    _entry(catalog, unit).info["plsql_type"] = info
+    _entry(catalog, unit).plsql_type = info
 
 
 def _object_attrs(toks: list) -> dict[str, str]:

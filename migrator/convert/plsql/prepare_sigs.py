@@ -3,8 +3,8 @@ package member (`migrator.convert.signatures`), its parameter types resolved in 
 context — its schema, its package's types, the `%TYPE` anchors of its parameters — exactly as its
 own conversion resolves them, so a call site can convert its arguments to them.
 
-Catalog `info` written here: ``info["pg_sigs"] = [RoutineSig, ...]`` on a routine's entry, and
-``info["plsql_package"]["pg_members"] = {member: [RoutineSig, ...]}`` on a package's.
+Schema model fields written here (`migrator.convert.schema_model`): ``signatures`` = [RoutineSig, ...]
+of a routine's catalog entry, and ``package.signatures`` = {member: [RoutineSig, ...]} of a package's.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def prepare_signatures(units: list[Unit], catalog: Catalog) -> None:
                 if entry is not None and entry.unit_id == unit.id:
                     em = Emitter(ctx, unit.schema, pu.parser.text, pu.parser.toks)
                     em.suppress_pre = True
-                    entry.info["pg_sigs"] = [signature(em, tree, (unit.schema, tree.name), Scope())]
+                    entry.signatures = [signature(em, tree, (unit.schema, tree.name), Scope())]
             elif isinstance(tree, A.Package):  # spec and body members are listed together already
                 _package(catalog, unit, tree, pu, ctx, Emitter)
         except Exception:  # an unresolvable type: the callee's own conversion reports it
@@ -46,15 +46,15 @@ def prepare_signatures(units: list[Unit], catalog: Catalog) -> None:
 
 def _package(catalog: Catalog, unit: Unit, tree, pu, ctx: ConversionContext, emitter) -> None:
     entry = catalog.entries.get((unit.schema, unit.name))
-    info = entry.info.get("plsql_package") if entry is not None else None
-    if info is None or "pg_members" in info or not isinstance(tree, A.Package):
+    info = entry.package if entry is not None else None
+    if info is None or info.signatures is not None or not isinstance(tree, A.Package):
         return
     em = emitter(ctx, unit.schema, pu.parser.text, pu.parser.toks, pkg=tree.name)
     em.suppress_pre = True
     scope = em.pkg_scope((tree.name,))
-    info["pg_members"] = {
+    info.signatures = {
         name: distinct([signature(em, r, (tree.name, name), scope) for r in routines])
-        for name, routines in info["members"].items()
+        for name, routines in info.routines.items()
     }
 
 

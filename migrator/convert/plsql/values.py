@@ -58,7 +58,7 @@ class ValueMixin(EmitterState):
 
     def object_methods(self, key: tuple[str, str]) -> dict:
         entry = self.lookup(key)
-        return entry.info.get("plsql_methods", {}) if entry is not None else {}
+        return entry.methods if entry is not None else {}
 
     def method_call(self, key: tuple[str, str], obj: str, method: str, toks, j, scope):
         """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF."""
@@ -98,7 +98,7 @@ class ValueMixin(EmitterState):
     def static_method(self, parts, toks, j, scope):
         """type.method(args) for a STATIC method of a schema-level object type → <type>__<method>(args)."""
         entry = self.lookup(parts[:1])
-        if entry is None or "plsql_type" not in entry.info:
+        if entry is None or entry.plsql_type is None:
             return None
         sigs = self.object_methods((entry.schema, entry.name)).get(parts[1], [])
         if not any(r.flavour == "STATIC" for r in sigs):

@@ -137,7 +137,7 @@ class TypeEnv:
 def _catalog_columns(ctx: ConversionContext, table: exp.Table) -> dict[str, str] | None:
     parts = (table.db, table.name) if table.db else (table.name,)
     entry = ctx.catalog.lookup(*parts) if ctx.catalog and table.name else None
-    cols = entry.info.get("columns") if entry else None
+    cols = entry.table.column_types if entry else None
     if isinstance(cols, dict):
         return {str(k).lower(): str(v) for k, v in cols.items()}
     return None

@@ -41,7 +41,7 @@ def _columns(source: exp.Expression, ctx: ConversionContext) -> list[str] | None
     if isinstance(source, exp.Table):
         parts = (source.db, source.name) if source.db else (source.name,)
         entry = ctx.catalog.lookup(*parts)
-        cols = entry.info.get("columns") if entry is not None else None
+        cols = entry.table.column_types if entry is not None else None
         return [str(c).lower() for c in cols] if isinstance(cols, dict) else None
     query = source.this
     if not isinstance(query, exp.Select):
