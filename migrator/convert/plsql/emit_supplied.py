@@ -22,7 +22,7 @@ from migrator.convert.plsql import sqlconv
 from migrator.convert.plsql.exprs import render
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
-from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin
+from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import LexError, Token, split_top_level, string_value, tokenize
 
 ERROR_FUNCTIONS = ("FORMAT_ERROR_STACK", "FORMAT_ERROR_BACKTRACE")
@@ -30,14 +30,7 @@ ERROR_FUNCTIONS = ("FORMAT_ERROR_STACK", "FORMAT_ERROR_BACKTRACE")
 
 class SuppliedMixin(EmitterState):
     def supplied(self, parts, scope: Scope | None = None) -> tuple[S.Ref, int] | None:
-        """The supplied-package reference a name starts with, unless a local name or an object of
-        the schema hides it."""
-        if scope is not None and scope.get(parts[0]) is not None:
-            return None
-        return S.split_ref(parts, self.user_object)
-
-    def user_object(self, name: str) -> bool:
-        return self.lookup((name,)) is not None
+        return self.resolver.supplied(parts, scope)
 
     # ---- procedure calls ---------------------------------------------------------------------
     def supplied_call(self, parts, st: A.Call, scope: Scope, ind: str) -> list[str] | None:
@@ -187,23 +180,6 @@ class SuppliedMixin(EmitterState):
         return out
 
     # ---- types and exceptions --------------------------------------------------------------------
-    def supplied_type(self, parts, text: str) -> PgType | None:
-        hit = self.supplied(parts)
-        if hit is None or hit[1] != len(parts):
-            return None
-        ref = hit[0]
-        if S.is_redesign(ref):
-            return PgType(S.redesign_marker(ref, text))
-        spec = S.TYPES.get((ref.package, ref.member))
-        if spec is None:
-            self.unconverted(S.SUPPLIED_CONSTRUCT, f"{ref.label.lower()}: no conversion for this type")
-            return PgType(unconverted_marker(S.SUPPLIED_CONSTRUCT, text))
-        if (off := self.rule_off("plsql.supplied_package", ref.label, text)) is not None:
-            return PgType(off)
-        self.ctx.applied("plsql.supplied_package")
-        elem = builtin(spec[1], self.ctx)
-        return PgType("jsonb", text, coll=Coll("assoc", elem.pg, elem.ora, True, elem.composite))
-
     def supplied_exception(self, parts) -> Sym | None:
         hit = self.supplied(parts)
         if hit is None or hit[1] != len(parts):

@@ -37,6 +37,7 @@ from migrator.convert.plsql.emit_trigger import TriggerMixin
 from migrator.convert.plsql.exprs import ExprMixin
 from migrator.convert.plsql.naming import Owner
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.resolver import Resolver
 from migrator.convert.plsql.state import RoutineFrame
 from migrator.convert.plsql.symbols import Scope
 from migrator.convert.plsql.targets import TargetMixin
@@ -68,14 +69,12 @@ class Emitter(
         self.ctx = ctx
         self.catalog = ctx.catalog
         self.schema = schema
-        self.pkg = pkg
+        self.resolver = Resolver(ctx, schema, pkg)
         self.lines = LineIndex(text)
         self.pre = []
         self.ph_counter = 0
         self.temp_counter = 0
         self.created_views = set()
-        self._pkg_scopes = {}
-        self.suppress_pre = False
         # Each scan below walks every token of the unit, for words most units never spell: a word
         # the text does not hold (in any case: upper() maps character by character) has no token,
         # so the walk is skipped then (it was a fifth of the catalog's signature pass).
@@ -89,6 +88,15 @@ class Emitter(
         # FORALL records each iteration's row count
         self.bulk_rowcount = "BULK_ROWCOUNT" in spelled and any(t.upper == "BULK_ROWCOUNT" for t in tokens)
         self.frame = RoutineFrame((schema,))  # the unit's own level, outside any routine
+
+    @property
+    def pkg(self) -> str | None:
+        """The package being converted: the resolver's, whose unqualified names are its own."""
+        return self.resolver.pkg
+
+    @pkg.setter
+    def pkg(self, value: str | None) -> None:
+        self.resolver.pkg = value
 
     # ---- routine frames ----------------------------------------------------------------------------
     @contextmanager
