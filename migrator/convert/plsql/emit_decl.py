@@ -1,5 +1,6 @@
 """Declarations: types (%TYPE/%ROWTYPE, records, collection types), variables, cursors, pragmas.
-Exceptions and EXCEPTION_INIT are `emit_exceptions`; nested subprograms `emit_nested`."""
+Exceptions and EXCEPTION_INIT are `emit_exceptions`; nested subprograms `emit_nested`. Types are
+resolved by `resolver.Resolver`; the DDL it returns with them is put before the unit here (`take`)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,9 @@ The Emitter is composed of one mixin per concern, each in the module named after
 (`emit_bulk`), calls (`emit_call`), dynamic SQL (`emit_dyn`), nested subprograms
 (`emit_nested`), packages (`emit_package`), triggers (`emit_trigger`), autonomous transactions
 (`emit_autonomous`) and Oracle-supplied packages (`emit_supplied`). `STATEMENTS` maps each statement class of the tree to the method that emits
-it, so the emitter of a construct is found by its class name.
+it, so the emitter of a construct is found by its class name. What a name is and what type it
+has is not the emitter's: `self.resolver` (`resolver.Resolver`) answers it, and hands back the DDL
+a type needs, which the emitter puts before the unit (`emit_decl.take`).
 
 State lives in two places (`state.py`). The unit's (`EmitterState`) lasts for the whole unit; the
 routine's lives in `self.frame` (`state.RoutineFrame`), which `routine_frame` replaces for each
