@@ -21,8 +21,13 @@ class DeclMixin(EmitterState):
         self.take(ddl)
         return t
 
+    def resolving(self, tref: A.TypeRef, scope: Scope) -> tuple[PgType, list[Ddl]]:
+        """`resolve_type` as the resolver's declarations resolve their parts (`TypeResolve`): each
+        part's DDL put before the unit at once, nothing left to return."""
+        return self.resolve_type(tref, scope), []
+
     def type_decl(self, d: A.TypeDecl, scope: Scope, owner: Owner) -> Sym:
-        sym, ddl = self.resolver.type_decl(d, scope, owner)
+        sym, ddl = self.resolver.type_decl(d, scope, owner, self.resolving)
         self.take(ddl)
         return sym
 
@@ -30,7 +35,7 @@ class DeclMixin(EmitterState):
         """The converted signatures of a nested subprogram's declarations, as calls bind to them."""
         sigs = []
         for r in routines:
-            sig, ddl = signature(self.resolver, r, target, scope, self.frame.owner)
+            sig, ddl = signature(self.resolver, r, target, scope, self.frame.owner, self.resolving)
             self.take(ddl)
             sigs.append(sig)
         return distinct(sigs)

@@ -20,6 +20,7 @@ Every read of a catalog entry's `info` is in the "catalog reads" section below.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
@@ -49,6 +50,13 @@ class CursorView:
 
 # DDL a type needs before the unit: a statement's text, or a cursor row type's view to render.
 Ddl = str | CursorView
+
+# How a declaration resolves the types it is built from (a record's fields, a collection's element,
+# a signature's parameters): a type reference in a scope → that type and the DDL it needs. The
+# emitter passes its own, which puts each part's DDL before the unit as soon as that part is
+# resolved (`Emitter.resolving`), so what converting a cursor view's query records in the context
+# comes before what the next part's type records, as when each part is converted on its own.
+TypeResolve = Callable[[A.TypeRef, Scope], tuple[PgType, list[Ddl]]]
 
 
 def int_literal(toks: list[Token]) -> int | None:
@@ -337,23 +345,27 @@ class Resolver:
         return PgType("jsonb", text, coll=Coll("assoc", elem.pg, elem.ora, True, elem.composite))
 
     # ---- type declarations ---------------------------------------------------------------------------
-    def type_decl(self, d: A.TypeDecl, scope: Scope, owner: Owner) -> tuple[Sym, list[Ddl]]:
+    def type_decl(
+        self, d: A.TypeDecl, scope: Scope, owner: Owner, resolve: TypeResolve | None = None
+    ) -> tuple[Sym, list[Ddl]]:
         """A local/package TYPE → its symbol, added to `scope`, and its DDL: a record type's
         composite type; a package's SUBTYPE of a scalar type, nested table or VARRAY type as a
-        domain in the package's schema (so other units name the same type)."""
+        domain in the package's schema (so other units name the same type). The types it is built
+        from are resolved by `resolve` (by default this resolver, in `owner`)."""
+        resolve = resolve or (lambda tref, s: self.resolve_type(tref, s, owner))
         package_level = len(owner) == 1
         ddl: list[Ddl] = []
         if d.kind == "refcursor":
             t = PgType("refcursor", refcursor=True)
         elif d.kind == "subtype":
-            t, ddl = self.resolve_type(d.element, scope, owner)
+            t, ddl = resolve(d.element, scope)
             if package_level and domain_base(t):
                 t = self.create_domain(owner, d, t.pg, t, ddl)
         elif d.kind == "record":
             t = PgType(sql(derived(owner, d.name)), composite=True)
-            t.fields = self.create_record_type(t.pg, d, scope, owner, ddl)
+            t.fields = self.create_record_type(t.pg, d, scope, resolve, ddl)
         else:
-            elem, ddl = self.resolve_type(d.element, scope, owner)
+            elem, ddl = resolve(d.element, scope)
             if d.kind == "assoc":
                 idx = type_text(d.index.toks if d.index is not None else []).upper()
                 numeric = not idx.startswith(("VARCHAR", "STRING", "NVARCHAR", "CHAR", "LONG"))
@@ -380,13 +392,13 @@ class Resolver:
         return PgType(name, t.ora, coll=t.coll, fields=t.fields, base=base)
 
     def create_record_type(
-        self, pgname: str, d: A.TypeDecl, scope: Scope, owner: Owner, ddl: list[Ddl]
+        self, pgname: str, d: A.TypeDecl, scope: Scope, resolve: TypeResolve, ddl: list[Ddl]
     ) -> dict[str, str]:
         """The record's composite type, after what its fields' types need, added to `ddl`;
         returns its fields' Oracle types."""
         fields, oras = [], {}
         for fname, ftype in d.fields:
-            ft, needs = self.resolve_type(ftype, scope, owner)
+            ft, needs = resolve(ftype, scope)
             ddl += needs
             if ft.ora:
                 oras[fname] = ft.ora
@@ -405,21 +417,28 @@ class Resolver:
 
 # ---- signatures ------------------------------------------------------------------------------------------
 def signature(
-    res: Resolver, r: A.Routine, target: tuple[str, str], parent: Scope, owner: Owner
+    res: Resolver,
+    r: A.Routine,
+    target: tuple[str, str],
+    parent: Scope,
+    owner: Owner,
+    resolve: TypeResolve | None = None,
 ) -> tuple[RoutineSig, list[Ddl]]:
-    """`r`'s converted signature, its parameter types resolved in a child of `parent`, and the DDL
-    those types need (`owner`: the routine whose code names `r`)."""
+    """`r`'s converted signature, its parameter types resolved in a child of `parent` (by
+    `resolve`, by default `res` in `owner`: the routine whose code names `r`), and the DDL those
+    types need."""
+    resolve = resolve or (lambda tref, s: res.resolve_type(tref, s, owner))
     scope = parent.child()
     params, ddl = [], []
     for p in r.params:
-        t, needs = res.resolve_type(p.type, scope, owner)
+        t, needs = resolve(p.type, scope)
         ddl += needs
         scope.add(Sym(p.name, "param", t))
         scalar = t.coll is None and not t.composite and not t.refcursor
         params.append(ParamSig(p.name, p.mode, t.pg, t.ora if scalar else "", p.default is not None))
     ret = None
     if r.kind == "FUNCTION" and r.returns is not None:
-        ret, needs = res.resolve_type(r.returns, scope, owner)
+        ret, needs = resolve(r.returns, scope)
         ddl += needs
     return RoutineSig(r.kind, target, tuple(params), ret.pg if ret else "", ret.ora if ret else ""), ddl
 

@@ -245,3 +245,20 @@ END;
     assert sig.params[0].pg == "bigint" and sig.returns_pg == "numeric"
     members = ctx.catalog.lookup("s", "hr").info["plsql_package"]["pg_members"]
     assert [p.pg for p in members["raise_pay"][0].params] == ["bigint", "hr.money_t"]
+
+
+def test_a_declarations_parts_go_through_the_callers_resolve():
+    """The emitter passes its own resolve (each part's DDL placed as soon as it is resolved): the
+    resolver builds the record from what that returns, in field order, and adds only its own DDL."""
+    res = _resolver()
+    seen = []
+
+    def resolve(tref, scope):
+        seen.append(" ".join(t.text for t in tref.toks))
+        return res.resolve_type(tref, scope, ("s", "p"))[0], []
+
+    d = A.TypeDecl("pair", "record", fields=[("a", _ref("DATE")), ("b", _ref("emp.name%TYPE"))])
+    sym, ddl = res.type_decl(d, Scope(), ("s", "p"), resolve)
+    assert seen == ["DATE", "emp . name % TYPE"]
+    assert sym.typed.fields == {"a": "DATE", "b": "VARCHAR2(30)"}
+    assert len(ddl) == 1 and ddl[0].startswith("DROP TYPE IF EXISTS s.p__pair CASCADE;")
