@@ -61,20 +61,7 @@ class ExceptionMixin(EmitterState):
         return [f"{ind}{unconverted_marker('RAISE', 'RAISE ' + label(st.name))};"]
 
     def exception_lookup(self, parts: tuple[str, ...], scope) -> Sym | None:
-        """The user-defined exception named by plain parts (local, own package, or pkg.e)."""
-        if len(parts) == 1:
-            sym = scope.get(parts[0])
-            if sym is not None and sym.kind == "exception":
-                return sym
-            if self.pkg:
-                psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
-                if psym is not None and psym.kind == "exception":
-                    return psym
-            return None
-        ref = self.package_ref(list(parts))
-        if ref is not None and ref[1].kind == "exception":
-            return ref[1]
-        return self.supplied_exception(parts)  # DBMS_ASSERT.INVALID_SQL_NAME ... (emit_supplied)
+        return self.resolver.exception(parts, scope)
 
     def raise_app_error(self, st, scope, ind):
         if not self.ctx.enabled("plsql.raise_application_error"):

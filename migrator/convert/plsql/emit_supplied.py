@@ -1,8 +1,8 @@
 """Oracle-supplied packages in PL/SQL (rule plsql.supplied_package): procedure calls such as
 ``DBMS_LOB.APPEND(v_clob, 'x')`` or ``DBMS_SQL.COLUMN_VALUE(c, 1, v)`` become calls of the
 ``oracompat`` library whose IN OUT / OUT results are assigned back to the arguments; package types
-(``DBMS_SQL.VARCHAR2_TABLE``) and exceptions (``DBMS_ASSERT.INVALID_SQL_NAME``) resolve; FORMAT_ERROR_
-STACK / FORMAT_ERROR_BACKTRACE read the error of the handler they stand in (or the one a handler
+(``DBMS_SQL.VARCHAR2_TABLE``) and exceptions (``DBMS_ASSERT.INVALID_SQL_NAME``) resolve in
+`resolver.py`; FORMAT_ERROR_STACK / FORMAT_ERROR_BACKTRACE read the error of the handler they stand in (or the one a handler
 published, when they stand in a routine a handler calls). Functions in expressions are the SQL
 rules' (`sql/supplied.py`); the table of members is `migrator.convert.supplied`.
 
@@ -12,7 +12,6 @@ here too; the unit reports it once, with every call site (`supplied.report_redes
 
 from __future__ import annotations
 
-from harness.errors import conditions_for_ora, sqlstate_for_ora
 from harness.quoting import quote_ident
 from migrator.convert import supplied as S
 from migrator.convert.context import MARKER_TOKEN, unconverted_marker
@@ -22,7 +21,7 @@ from migrator.convert.plsql import sqlconv
 from migrator.convert.plsql.exprs import render
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
-from migrator.convert.plsql.symbols import Scope, Sym
+from migrator.convert.plsql.symbols import Scope
 from migrator.source.lexer import LexError, Token, split_top_level, string_value, tokenize
 
 ERROR_FUNCTIONS = ("FORMAT_ERROR_STACK", "FORMAT_ERROR_BACKTRACE")
@@ -178,17 +177,3 @@ class SuppliedMixin(EmitterState):
             self.ctx.applied("plsql.supplied_package")
             out.append(f"{ind}PERFORM oracompat.error_push(SQLSTATE, SQLERRM, error__context);")
         return out
-
-    # ---- types and exceptions --------------------------------------------------------------------
-    def supplied_exception(self, parts) -> Sym | None:
-        hit = self.supplied(parts)
-        if hit is None or hit[1] != len(parts):
-            return None
-        ref = hit[0]
-        if S.is_redesign(ref):
-            return Sym(ref.label, "exception", conditions=(S.redesign_marker(ref),))
-        code = S.EXCEPTIONS.get((ref.package, ref.member))
-        state, conds = (sqlstate_for_ora(code), conditions_for_ora(code)) if code is not None else (None, None)
-        if state is None or conds is None:
-            return None
-        return Sym(ref.label, "exception", sqlstate=state, conditions=conds)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.errors import BY_CODE, app_error_sqlstate, user_exception_sqlstate
+from harness.errors import BY_CODE, app_error_sqlstate, conditions_for_ora, sqlstate_for_ora, user_exception_sqlstate
 from harness.quoting import quote_ident
 from migrator.convert import supplied as S
 from migrator.convert.context import MARKER_TOKEN, CatalogEntry, ConversionContext, unconverted_marker
@@ -197,6 +197,45 @@ class Resolver:
 
     def user_object(self, name: str) -> bool:
         return self.lookup((name,)) is not None
+
+    def value_type(self, parts, scope: Scope) -> PgType | None:
+        """The type of the value a name denotes: a variable in scope, or a package's variable."""
+        sym = scope.get(parts[0])
+        if sym is None:
+            ref = self.package_ref(parts)
+            sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
+            return sym.type if sym is not None else None
+        return sym.type if len(parts) == 1 else None
+
+    def exception(self, parts: tuple[str, ...], scope: Scope) -> Sym | None:
+        """The user-defined exception named by plain parts (local, own package, or pkg.e), or a
+        supplied package's (DBMS_ASSERT.INVALID_SQL_NAME ...)."""
+        if len(parts) == 1:
+            sym = scope.get(parts[0])
+            if sym is not None and sym.kind == "exception":
+                return sym
+            if self.pkg:
+                psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
+                if psym is not None and psym.kind == "exception":
+                    return psym
+            return None
+        ref = self.package_ref(list(parts))
+        if ref is not None and ref[1].kind == "exception":
+            return ref[1]
+        return self.supplied_exception(parts)
+
+    def supplied_exception(self, parts) -> Sym | None:
+        hit = self.supplied(parts)
+        if hit is None or hit[1] != len(parts):
+            return None
+        ref = hit[0]
+        if S.is_redesign(ref):
+            return Sym(ref.label, "exception", conditions=(S.redesign_marker(ref),))
+        code = S.EXCEPTIONS.get((ref.package, ref.member))
+        state, conds = (sqlstate_for_ora(code), conditions_for_ora(code)) if code is not None else (None, None)
+        if state is None or conds is None:
+            return None
+        return Sym(ref.label, "exception", sqlstate=state, conditions=conds)
 
     def pkg_scope(self, pkg: tuple[str, ...]) -> Scope:
         """The scope of a package's declarations (spec and body): its exceptions, types and

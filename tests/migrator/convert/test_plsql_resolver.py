@@ -25,6 +25,8 @@ CREATE OR REPLACE PACKAGE hr IS
   TYPE emp_rec IS RECORD (id emp.id%TYPE, total money_t);
   g_rate money_t;
   g_last emp_rec;
+  e_busy EXCEPTION;
+  PRAGMA EXCEPTION_INIT(e_busy, -54);
   PROCEDURE raise_pay(p_id emp.id%TYPE, p_amount money_t);
   FUNCTION names RETURN name_tab;
 END hr;
@@ -129,6 +131,23 @@ def test_package_scope_is_built_once_and_creates_nothing():
     assert {"money_t", "name_tab", "emp_rec", "g_rate", "g_last"} <= set(scope.names)
     assert scope.names["g_rate"].getter == "hr.g_rate"
     assert res.pkg is None  # restored after building another package's scope
+
+
+def test_the_value_and_the_exception_a_name_denotes():
+    res = _resolver()
+    scope = Scope()
+    scope.add(Sym("v", "var", PgType("integer", "PLS_INTEGER")))
+    scope.add(Sym("e_local", "exception", sqlstate="OU001"))
+    inner = scope.child()
+    assert res.value_type(["v"], inner).pg == "integer"
+    assert res.value_type(["hr", "g_rate"], inner).pg == "hr.money_t"
+    assert res.value_type(["nosuch"], inner) is None
+    assert res.exception(("e_local",), inner).sqlstate == "OU001"
+    busy = res.exception(("hr", "e_busy"), inner)
+    assert busy is not None and busy.sqlstate == "55P03"  # ORA-00054: resource busy, as PostgreSQL's lock_not_available
+    assert res.exception(("e_busy",), inner) is None  # unqualified only inside the package
+    assert _resolver(pkg="hr").exception(("e_busy",), inner) == busy
+    assert res.exception(("DBMS_ASSERT", "INVALID_SQL_NAME"), inner) is not None
 
 
 def test_schema_collection_and_object_types():
