@@ -3,8 +3,9 @@ PostgreSQL type.
 
 `Resolver` answers over the conversion context's catalog and a `symbols.Scope`: a type reference
 (`NUMBER(10)`, `emp.sal%TYPE`, `c%ROWTYPE`, `pkg.t_list`, a schema-level collection or object type,
-`DBMS_SQL.VARCHAR2_TABLE`) → its `PgType`; a package's declarations → their scope; a call's
-callee → its converted signature (`signature`). Where a type needs DDL before the unit — a record
+`DBMS_SQL.VARCHAR2_TABLE`) → its `PgType`; a name → the type of the value it denotes
+(`value_type`) or the exception it names (`exception`); a package's declarations → their scope; a
+call's callee → its converted signature (`signature`). Where a type needs DDL before the unit — a record
 type's composite type, a package SUBTYPE's or collection type's domain, the view that stands for a
 cursor's row type — that DDL is *returned* with the type, as a list of `Ddl`; the caller decides
 what to do with it: the emitter puts it before the routine (`Emitter.take`), the signature pass
