@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrator.convert.compile_target import Compilation
 from migrator.convert.registry import check_rule_ids
 from migrator.source.units import UnitKind
 
@@ -128,6 +129,13 @@ class ConversionContext:
     # calls to the catalog's routines. A lifted name is unique to its owner, so this never needs
     # resetting between units.
     local_routines: dict[tuple[str, ...], list] = field(default_factory=dict)
+    # What conditional compilation selects code for: the run's Oracle release and PLSQL_CCFLAGS,
+    # and the schema's static package constants (set by dispatch.prepare_context).
+    compilation: Compilation = Compilation()
+    # The parse of each PL/SQL unit, shared by the whole-schema passes and the conversion (and
+    # inherited by forked workers): unit id → (key, tree or parse error), the key being the text
+    # and, for a text with conditional compilation, `compilation` too (plsql.prepare.parsed).
+    parses: dict[str, tuple[object, object]] = field(default_factory=dict)
 
     @property
     def schema(self) -> str:

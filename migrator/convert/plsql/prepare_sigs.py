@@ -19,15 +19,17 @@ from migrator.source.units import Unit, UnitKind
 _KINDS = (UnitKind.FUNCTION, UnitKind.PROCEDURE, UnitKind.PACKAGE_SPEC, UnitKind.PACKAGE_BODY)
 
 
-def prepare_signatures(units: list[Unit], catalog: Catalog) -> None:
+def prepare_signatures(units: list[Unit], whole: ConversionContext) -> None:
     from migrator.convert.plsql.emitter import Emitter  # the emitter's type resolution, nothing emitted
 
-    ctx = ConversionContext(catalog=catalog, memo=None)  # a scratch log: nothing here is reported
+    catalog = whole.catalog
+    # a scratch log (nothing here is reported) over the run's catalog, compilation and parses
+    ctx = ConversionContext(catalog=catalog, memo=None, compilation=whole.compilation, parses=whole.parses)
     for unit in units:
         if unit.kind not in _KINDS:
             continue
         try:
-            pu = parsed(unit)
+            pu = parsed(unit, ctx)
         except Exception:  # this unit's own conversion reports it
             continue
         tree = pu.tree
