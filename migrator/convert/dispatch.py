@@ -48,11 +48,6 @@ def prepare_context(
     return ctx
 
 
-def build_catalog(source: SourceSet) -> Catalog:
-    """The catalog alone, for readers that convert nothing."""
-    return prepare_context(source).catalog
-
-
 def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
     ctx.begin_unit()
     try:
