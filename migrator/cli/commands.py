@@ -153,7 +153,8 @@ def _migrate_options(args, settings: ActiveSettings):
 
 def _compile_target(args):
     """--oracle-version and --plsql-ccflags as the conditional compilation target."""
-    from migrator.convert.plsql.conditional import Target, parse_ccflags
+    from migrator.convert.compile_target import CompileTarget
+    from migrator.convert.plsql.conditional import parse_ccflags
 
     version = getattr(args, "oracle_version", None) or "19.0"
     parts = version.split(".")
@@ -163,7 +164,7 @@ def _compile_target(args):
         flags = parse_ccflags(getattr(args, "plsql_ccflags", None) or "")
     except ValueError as exc:
         raise MigratorError(f"--plsql-ccflags: {exc}") from None
-    return Target((int(parts[0]), int(parts[1]) if len(parts) > 1 else 0), flags)
+    return CompileTarget((int(parts[0]), int(parts[1]) if len(parts) > 1 else 0), flags)
 
 
 def _model_spec_problem(spec: str) -> str | None:

@@ -9,7 +9,7 @@ is never dropped silently and never converted into something with a different me
 
 The `Catalog` is what the whole export defines, as the schema model: its `CatalogEntry`s hold the
 typed records of :mod:`migrator.convert.schema_model`, filled once per run before any unit
-converts (`migrator.convert.dispatch.build_catalog`) and only read afterwards.
+converts (`migrator.convert.dispatch.prepare_context`) and only read afterwards.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING
 
+from migrator.convert.compile_target import Compilation
 from migrator.convert.registry import check_rule_ids
 from migrator.convert.schema_model import Package, SchemaType, Sequence, Synonym, Table
 from migrator.source.units import UnitKind
@@ -151,6 +152,13 @@ class ConversionContext:
     # calls to the catalog's routines. A lifted name is unique to its owner, so this never needs
     # resetting between units.
     local_routines: dict[tuple[str, ...], list] = field(default_factory=dict)
+    # What conditional compilation selects code for: the run's Oracle release and PLSQL_CCFLAGS,
+    # and the schema's static package constants (set by dispatch.prepare_context).
+    compilation: Compilation = Compilation()
+    # The parse of each PL/SQL unit, shared by the whole-schema passes and the conversion (and
+    # inherited by forked workers): unit id → (key, tree or parse error), the key being the text
+    # and, for a text with conditional compilation, `compilation` too (plsql.prepare.parsed).
+    parses: dict[str, tuple[object, object]] = field(default_factory=dict)
 
     @property
     def schema(self) -> str:

@@ -1,6 +1,6 @@
 """The schema model: typed records of what the export defines, held by the catalog's entries.
 
-Built once per run, before any unit is converted (`migrator.convert.dispatch.build_catalog`), by one
+Built once per run, before any unit is converted (`migrator.convert.dispatch.prepare_context`), by one
 reader per source kind; each field is written by exactly one reader and read under one name:
 
 * the DDL reader (`migrator.convert.ddl.dispatch.prepare`) reads CREATE TABLE, CREATE SEQUENCE,

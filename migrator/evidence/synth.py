@@ -40,7 +40,7 @@ from harness.scenarios import Scenario, ScenarioFile, Synthesis
 from migrator.batch.output import preamble_sql
 from migrator.batch.parallel import convert_in_order, default_workers
 from migrator.batch.sandboxing import open_engine
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.evidence.candidates import (
     Candidate,
     as_scenarios,
@@ -111,14 +111,14 @@ def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
     t0 = time.perf_counter()
     source = read_schema_dir(src, opts.schema)
     order = analyze_dependencies(source).order
-    catalog = build_catalog(source)
-    ctx = make_context(catalog)
+    ctx = prepare_context(source)
+    catalog = ctx.catalog
     by_id = source.by_id()
     units = [by_id[u] for u in order]
     conversions = {u.id: c for u, c, _ in convert_in_order(units, ctx, convert_unit, default_workers(len(units)))}
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)
-    targets = find_targets(source, catalog)
+    targets = find_targets(source, ctx)
     results = {id(t): TargetResult(t.key, list(t.units), t.kind, skipped=t.skip) for t in targets}
     kept: list[Scenario] = []
     with open_engine(opts.engine) as engine, scratch_database(engine, prefix="synth") as dsn:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from migrator.convert.context import Catalog
+from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.prepare import parsed
 from migrator.convert.schema_model import CollectionType, ObjectType
@@ -308,27 +308,29 @@ def _dynamic_writes(literal: str, writes: set[str]) -> None:
                 writes.add(name)
 
 
-def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
-    """Every target of the schema, in source order; units that cannot be parsed give a target with
-    `skip` set so the report can say why they have no step."""
+def find_targets(source: SourceSet, ctx: ConversionContext) -> list[Target]:
+    """Every target of the schema (read in the context its conversion had: its catalog, its
+    parses), in source order; units that cannot be parsed give a target with `skip` set so the
+    report can say why they have no step."""
+    catalog = ctx.catalog
     targets: list[Target] = []
     bodies = {u.name: u for u in source.units if u.kind is UnitKind.PACKAGE_BODY}
     for unit in source.units:
         try:
             if unit.kind in (UnitKind.FUNCTION, UnitKind.PROCEDURE):
-                tree = parsed(unit).tree
+                tree = parsed(unit, ctx).tree
                 assert isinstance(tree, A.Routine), "a function or procedure unit parses to a routine"
                 targets.append(_routine_target(unit, tree, catalog, (unit.id,), unit.name, unit.schema))
             elif unit.kind is UnitKind.PACKAGE_SPEC:
-                targets += _package_targets(unit, bodies.get(unit.name), catalog)
+                targets += _package_targets(unit, bodies.get(unit.name), catalog, ctx)
             elif unit.kind in (UnitKind.VIEW, UnitKind.MATERIALIZED_VIEW):
                 words = _body_facts(unit.text)[2]
                 targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name, words=words,
                                       ordered=_ordered_query(unit.text), defaulted=_null_defaulted(unit.text)))  # fmt: skip
             elif unit.kind is UnitKind.TRIGGER:
-                targets.append(_trigger_target(unit, catalog))
+                targets.append(_trigger_target(unit, ctx))
             elif unit.kind is UnitKind.TYPE_BODY:
-                targets += _method_targets(unit, catalog, source)
+                targets += _method_targets(unit, catalog, source, ctx)
         except Exception as exc:  # a unit the parser refuses: its conversion reports it in detail
             targets.append(Target("unknown", (unit.id,), unit.name, unit.schema, unit.name,
                                   skip=f"not parsed: {type(exc).__name__}: {str(exc)[:160]}"))  # fmt: skip
@@ -364,11 +366,11 @@ def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, ora
     return t
 
 
-def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Target]:
-    tree = parsed(spec).tree
+def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog, ctx: ConversionContext) -> list[Target]:
+    tree = parsed(spec, ctx).tree
     assert isinstance(tree, A.Package), "a package specification parses to a package"
     units = (spec.id, body.id) if body else (spec.id,)
-    spans = _member_texts(body) if body else {}
+    spans = _member_texts(body, ctx) if body else {}
     out = []
     for d in tree.decls:
         if isinstance(d, A.Routine):
@@ -385,13 +387,13 @@ def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Ta
     return out
 
 
-def _method_targets(body: Unit, catalog: Catalog, source: SourceSet) -> list[Target]:
+def _method_targets(body: Unit, catalog: Catalog, source: SourceSet, ctx: ConversionContext) -> list[Target]:
     """The methods of an object type body. The converter makes each a function of the type's
     schema, `<type>__<method>` (a MEMBER takes the object as its first parameter, `self`), and a
     user-defined constructor `<type>__new`; steps build the object from its attributes
     (`t(a, b)` / `ROW(a, b)::t`), call the method and print its result and the object's
     attributes. The type's own unit is judged by them too (its attributes are what they print)."""
-    tree = parsed(body).tree
+    tree = parsed(body, ctx).tree
     type_name = body.name
     entry = catalog.lookup(body.schema, type_name)
     attrs = entry.declared_type.attributes if entry is not None and isinstance(entry.declared_type, ObjectType) else {}
@@ -463,11 +465,11 @@ def _with_private_helpers(text: str, spans: dict[tuple[str, int], str], public: 
     return "\n".join(out)
 
 
-def _member_texts(body: Unit) -> dict[tuple[str, int], str]:
+def _member_texts(body: Unit, ctx: ConversionContext) -> dict[tuple[str, int], str]:
     """(name, parameter count) -> the text of that routine in a package body (from its line to
     the next member's)."""
     try:
-        tree = parsed(body).tree
+        tree = parsed(body, ctx).tree
     except Exception:
         return {}
     if not isinstance(tree, A.Package):
@@ -477,8 +479,8 @@ def _member_texts(body: Unit) -> dict[tuple[str, int], str]:
     return {(d.name, len(d.params)): spans[id(d)] for d in members if id(d) in spans}
 
 
-def _trigger_target(unit: Unit, catalog: Catalog) -> Target:
-    trg = parsed(unit).tree
+def _trigger_target(unit: Unit, ctx: ConversionContext) -> Target:
+    trg = parsed(unit, ctx).tree
     assert isinstance(trg, A.Trigger), "a trigger unit parses to a trigger"
     literals, writes, words, _ = _body_facts(unit.text)
     table = trg.table[-1]

@@ -13,9 +13,11 @@ fields of the catalog entries:
 from __future__ import annotations
 
 import dataclasses
+from types import MappingProxyType
 
 from harness.errors import user_exception_sqlstate
-from migrator.convert.context import Catalog, CatalogEntry
+from migrator.convert.compile_target import Constants
+from migrator.convert.context import Catalog, CatalogEntry, ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import conditional
 from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
@@ -25,72 +27,81 @@ from migrator.convert.schema_model import CollectionType, ObjectType, Package, S
 from migrator.source.lexer import Token, matching_paren, split_top_level, tokenize
 from migrator.source.units import Unit, UnitKind
 
-_PARSED: dict[str, tuple[object, ParsedUnit | Exception]] = {}
-_COL_STOP = {
-    "DEFAULT",
-    "NOT",
-    "NULL",
-    "CONSTRAINT",
-    "PRIMARY",
-    "REFERENCES",
-    "CHECK",
-    "UNIQUE",
-    "GENERATED",
-    "ENABLE",
-    "DISABLE",
-    "COLLATE",
-    "VISIBLE",
-    "INVISIBLE",
-    "AS",
-    "SORT",
-    "ENCRYPT",
-}
+_COL_STOP = frozenset(
+    {
+        "DEFAULT",
+        "NOT",
+        "NULL",
+        "CONSTRAINT",
+        "PRIMARY",
+        "REFERENCES",
+        "CHECK",
+        "UNIQUE",
+        "GENERATED",
+        "ENABLE",
+        "DISABLE",
+        "COLLATE",
+        "VISIBLE",
+        "INVISIBLE",
+        "AS",
+        "SORT",
+        "ENCRYPT",
+    }
+)
 
 
-def parsed(unit: Unit) -> ParsedUnit:
-    """Parse a unit once per text (prepare and convert share the tree); parse errors re-raise."""
-    hit = _PARSED.get(unit.id)
+def parsed(unit: Unit, ctx: ConversionContext) -> ParsedUnit:
+    """Parse a unit once per text (prepare and convert share the tree, kept in `ctx.parses`);
+    parse errors re-raise."""
+    parses = ctx.parses
+    hit = parses.get(unit.id)
     # with conditional compilation the tree depends on the target and the package constants too
     key: object = unit.text
     if conditional.has_directives(unit.text):
-        key = (unit.text, conditional.TARGET, tuple(sorted(conditional.STATICS.constants.items())))
+        key = (unit.text, ctx.compilation)
     if hit is None or hit[0] is not key and hit[0] != key:
         try:
-            result: ParsedUnit | Exception = parse_unit(compiled_text(unit))
+            result: object = parse_unit(compiled_text(unit, ctx))
         except Exception as exc:  # kept so convert_unit reports it for this unit
             result = exc
         hit = (key, result)
-        if len(_PARSED) > 50000:
-            _PARSED.clear()
-        _PARSED[unit.id] = hit
+        parses[unit.id] = hit
     if isinstance(hit[1], Exception):
         raise hit[1]
+    assert isinstance(hit[1], ParsedUnit), "ctx.parses holds parses and parse errors"
     return hit[1]
 
 
-_UNIT_TYPES = {
-    UnitKind.FUNCTION: "FUNCTION",
-    UnitKind.PROCEDURE: "PROCEDURE",
-    UnitKind.PACKAGE_SPEC: "PACKAGE",
-    UnitKind.PACKAGE_BODY: "PACKAGE BODY",
-    UnitKind.TRIGGER: "TRIGGER",
-    UnitKind.TYPE: "TYPE",
-    UnitKind.TYPE_BODY: "TYPE BODY",
-    UnitKind.ANONYMOUS_BLOCK: "ANONYMOUS BLOCK",
-}
+_UNIT_TYPES = MappingProxyType(
+    {
+        UnitKind.FUNCTION: "FUNCTION",
+        UnitKind.PROCEDURE: "PROCEDURE",
+        UnitKind.PACKAGE_SPEC: "PACKAGE",
+        UnitKind.PACKAGE_BODY: "PACKAGE BODY",
+        UnitKind.TRIGGER: "TRIGGER",
+        UnitKind.TYPE: "TYPE",
+        UnitKind.TYPE_BODY: "TYPE BODY",
+        UnitKind.ANONYMOUS_BLOCK: "ANONYMOUS BLOCK",
+    }
+)
 
 
-def compiled_text(unit: Unit) -> str:
-    """The unit as Oracle's compiler reads it: conditional compilation resolved (conditional.py)."""
+def compiled_text(unit: Unit, ctx: ConversionContext) -> str:
+    """The unit as Oracle's compiler reads it: conditional compilation resolved for
+    `ctx.compilation` (conditional.py)."""
     if not conditional.has_directives(unit.text):
         return unit.text
     name = "" if unit.kind is UnitKind.ANONYMOUS_BLOCK else unit.name
-    return conditional.preprocess(unit.text, name, unit.schema, _UNIT_TYPES.get(unit.kind, ""))
+    return conditional.preprocess(unit.text, name, unit.schema, _UNIT_TYPES.get(unit.kind, ""), ctx.compilation)
 
 
-def prepare(units: list[Unit], catalog: Catalog) -> None:
-    conditional.STATICS.constants.clear()  # this schema's package constants only
-    conditional.collect_statics([(u.name, u.text) for u in units if u.kind is UnitKind.PACKAGE_SPEC])
+def static_constants(units: list[Unit]) -> Constants:
+    """The static constants of the package specifications among `units` (for a `Compilation`)."""
+    return conditional.static_constants([(u.name, u.text) for u in units if u.kind is UnitKind.PACKAGE_SPEC])
+
+
+def prepare(units: list[Unit], ctx: ConversionContext) -> None:
+    catalog = ctx.catalog
     for unit in units:
         try:
             if unit.kind is UnitKind.TABLE:
@@ -98,11 +109,11 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
             elif unit.kind is UnitKind.TYPE:
                 _schema_type(unit, catalog)
             elif unit.kind.is_plsql and unit.kind is not UnitKind.ANONYMOUS_BLOCK:
-                _plsql(unit, catalog, parsed(unit).tree)
+                _plsql(unit, catalog, parsed(unit, ctx).tree)
             if (
                 unit.kind.is_plsql
                 and "FORMAT_ERROR_" in unit.text.upper()
-                and _error_outside_handler(parsed(unit).tree)
+                and _error_outside_handler(parsed(unit, ctx).tree)
             ):
                 # a routine reads the error of the handler that called it: handlers publish theirs
                 catalog.flags.add("error_stack_callee")

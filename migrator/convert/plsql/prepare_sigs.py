@@ -20,13 +20,15 @@ from migrator.source.units import Unit, UnitKind
 _KINDS = (UnitKind.FUNCTION, UnitKind.PROCEDURE, UnitKind.PACKAGE_SPEC, UnitKind.PACKAGE_BODY)
 
 
-def prepare_signatures(units: list[Unit], catalog: Catalog) -> None:
-    ctx = ConversionContext(catalog=catalog, memo=None)  # a scratch log: nothing here is reported
+def prepare_signatures(units: list[Unit], whole: ConversionContext) -> None:
+    catalog = whole.catalog
+    # a scratch log (nothing here is reported) over the run's catalog, compilation and parses
+    ctx = ConversionContext(catalog=catalog, memo=None, compilation=whole.compilation, parses=whole.parses)
     for unit in units:
         if unit.kind not in _KINDS:
             continue
         try:
-            tree = parsed(unit).tree
+            tree = parsed(unit, ctx).tree
         except Exception:  # this unit's own conversion reports it
             continue
         owner = (unit.schema,)  # a top-level routine's types are named from the unit's level

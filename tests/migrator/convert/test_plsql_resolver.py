@@ -5,13 +5,12 @@ returns — and signatures computed from the resolver alone."""
 
 from __future__ import annotations
 
-from migrator.convert.context import ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.prepare import parsed
 from migrator.convert.plsql.resolver import CursorView, Resolver, distinct, signature
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
 from migrator.source.lexer import tokenize
-from tests.migrator.plsql_support import catalog_for, split_sql
+from tests.migrator.plsql_support import context_for, split_sql
 
 SCHEMA = """
 CREATE TABLE emp (id NUMBER(10), name VARCHAR2(30), hired DATE);
@@ -36,7 +35,7 @@ END hr;
 
 def _unit_ctx(extra: str = ""):
     units = split_sql(SCHEMA + extra)
-    return units, ConversionContext(catalog=catalog_for(units))
+    return units, context_for(units)
 
 
 def _ref(text: str) -> A.TypeRef:
@@ -70,7 +69,7 @@ def _declared(res: Resolver, decls: list, owner=("s", "p")) -> tuple[Scope, list
 
 def _block_decls(text: str) -> list:
     units = split_sql(text)
-    tree = parsed(units[0]).tree
+    tree = parsed(units[0], context_for(units)).tree
     assert isinstance(tree, A.Routine) and tree.block is not None
     return tree.block.decls
 
@@ -232,7 +231,7 @@ def test_resolving_twice_returns_the_ddl_twice():
 def test_signatures_from_the_resolver_alone():
     units, ctx = _unit_ctx()
     spec = next(u for u in units if u.name == "hr")
-    tree = parsed(spec).tree
+    tree = parsed(spec, ctx).tree
     assert isinstance(tree, A.Package)
     res = Resolver(ctx, "s", pkg="hr")
     scope = res.pkg_scope(("hr",))
@@ -260,9 +259,11 @@ END;
     )
     entry = ctx.catalog.lookup("s", "total")
     assert entry is not None
-    [sig] = entry.info["pg_sigs"]
+    [sig] = entry.signatures or []
     assert sig.params[0].pg == "bigint" and sig.returns_pg == "numeric"
-    members = ctx.catalog.lookup("s", "hr").info["plsql_package"]["pg_members"]
+    hr = ctx.catalog.lookup("s", "hr")
+    assert hr is not None and hr.package is not None and hr.package.signatures is not None
+    members = hr.package.signatures
     assert [p.pg for p in members["raise_pay"][0].params] == ["bigint", "hr.money_t"]
 
 

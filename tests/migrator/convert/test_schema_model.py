@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from migrator.convert.context import CatalogEntry
-from migrator.convert.dispatch import build_catalog
+from migrator.convert.dispatch import prepare_context
 from migrator.convert.plsql import ast as A
 from migrator.convert.schema_model import CollectionType, ObjectType, Package, Sequence, Synonym, Table
 from migrator.source.reader import read_schema_dir
@@ -87,7 +87,7 @@ END pay;
 
 def _catalog(tmp_path: Path):
     (tmp_path / "schema.sql").write_text(SCHEMA, encoding="utf-8")
-    return build_catalog(read_schema_dir(tmp_path, "hr"))
+    return prepare_context(read_schema_dir(tmp_path, "hr")).catalog
 
 
 def test_tables_sequences_synonyms(tmp_path):

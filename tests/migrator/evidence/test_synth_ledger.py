@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from migrator.convert.dispatch import build_catalog
+from migrator.convert.dispatch import prepare_context
 from migrator.evidence.candidates import routine_candidates
 from migrator.evidence.steps import call_step, in_handler
 from migrator.evidence.targets import ParamInfo, Target, find_targets
@@ -124,5 +124,5 @@ def test_a_public_member_writes_what_its_private_helper_writes(tmp_path):
         "        write_row(p_msg || SQLERRM);\n    END log_error;\nEND logger;\n/\n"
     )
     source = read_schema_dir(tmp_path, "app")
-    (target,) = [t for t in find_targets(source, build_catalog(source)) if t.key == "procedure.logger.log_error"]
+    (target,) = [t for t in find_targets(source, prepare_context(source)) if t.key == "procedure.logger.log_error"]
     assert target.writes == {"log_rows"} and target.mutates

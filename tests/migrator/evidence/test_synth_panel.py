@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from migrator.convert.dispatch import build_catalog
+from migrator.convert.dispatch import prepare_context
 from migrator.evidence.candidates import method_candidates, variable_candidates
 from migrator.evidence.targets import find_targets
 from migrator.evidence.values import candidates
@@ -36,7 +36,7 @@ def judged(pg_engine, tmp_path_factory):
 
 def _targets():
     source = read_schema_dir(SRC)
-    return {t.key: t for t in find_targets(source, build_catalog(source))}
+    return {t.key: t for t in find_targets(source, prepare_context(source))}
 
 
 def test_a_specifications_variables_and_constants_are_targets_with_their_family():
