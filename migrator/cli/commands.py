@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def _engine_spec(args) -> str:
-    from harness.postgres import ENV_DSN  # only runs that use a server ask
+    from harness.engines.postgres import ENV_DSN  # only runs that use a server ask
 
     return args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
 
@@ -191,7 +191,7 @@ def run_verify(args) -> int:
 
 
 def run_regress(args) -> int:
-    from harness.regress import compare, load_baseline, write_baseline
+    from harness.judge.regress import compare, load_baseline, write_baseline
     from migrator.batch.verification import load_report
     from migrator.fixes.settings import load_settings
 
@@ -248,8 +248,8 @@ def _regress_run(args, settings: ActiveSettings) -> RunReport:
 
 
 def run_record(args) -> int:
-    from harness.oracle import oracle_engine, record
-    from harness.scenarios import dump_transcript, load_scenarios
+    from harness.engines.oracle import oracle_engine, record
+    from harness.ground_truth.scenarios import dump_transcript, load_scenarios
     from migrator.source.dependencies import analyze_dependencies
     from migrator.source.reader import read_schema_dir
 

@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import gates
-from harness.gates import ArmResult, FixCycle, GateError
+from harness.fixcycles import gates
+from harness.fixcycles.gates import ArmResult, FixCycle, GateError
 from migrator import __name__ as _tool
 from migrator.batch.output import REVIEW_DIR
 from migrator.batch.pipeline import VERSION

@@ -1,6 +1,6 @@
 """The words a reviewer needs to read a run: categories, tiers and kinds of evidence.
 
-Said once here (and in harness.verdict's docstring, which decides them), shown on every summary.
+Said once here (and in harness.judge.verdict's docstring, which decides them), shown on every summary.
 """
 
 from __future__ import annotations

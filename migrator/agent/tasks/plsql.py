@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from harness.incremental import IncrementalJudge, Judged
-from harness.verdict import Verdict
+from harness.judge.incremental import IncrementalJudge, Judged
+from harness.judge.verdict import Verdict
 from knowledge_base.records import Experience, Provenance, untrusted_block
 from migrator.agent.loop import Episode, Item
 from migrator.agent.tasks.prompts import build_messages, extract_sql

@@ -12,7 +12,7 @@ here too; the unit reports it once, with every call site (`supplied.report_redes
 
 from __future__ import annotations
 
-from harness.errors import conditions_for_ora, sqlstate_for_ora
+from harness.ground_truth.oracle_errors import conditions_for_ora, sqlstate_for_ora
 from harness.quoting import quote_ident
 from migrator.convert import supplied as S
 from migrator.convert.context import MARKER_TOKEN, unconverted_marker

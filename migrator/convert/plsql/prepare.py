@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from harness.errors import user_exception_sqlstate
+from harness.ground_truth.oracle_errors import user_exception_sqlstate
 from migrator.convert.context import Catalog, CatalogEntry
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import conditional

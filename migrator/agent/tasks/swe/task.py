@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.process_sandbox import SandboxUnavailable
+from harness.tasks.process_sandbox import SandboxUnavailable
 from knowledge_base.records import Experience, Provenance
 from migrator.agent.loop import Episode, Item
 from migrator.agent.tasks.swe.environments import EnvBuildError, EnvOptions, ensure_env

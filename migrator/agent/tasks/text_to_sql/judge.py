@@ -1,7 +1,7 @@
 """Judge a predicted query by execution, as the benchmarks' evaluators do.
 
 The gold query runs once per question (cached); the prediction runs on the same read-only
-connection; the results are compared with the benchmark's denotation rule (harness.denotation).
+connection; the results are compared with the benchmark's denotation rule (harness.tasks.denotation).
 What leaves this module is only what the user of the database could observe about the
 *prediction*: its status, the DBMS's error, the shape of its result, and right/wrong. Never the
 gold SQL, its rows or their number.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.denotation import denotation_equal
-from harness.readonly_sql import QueryResult
+from harness.tasks.denotation import denotation_equal
+from harness.tasks.readonly_sql import QueryResult
 from migrator.agent.tasks.text_to_sql.data import Dataset, Entry
 
 # Evidence tiers of the knowledge base, read for Text-to-SQL: G3 agrees with the benchmark's gold

@@ -5,7 +5,7 @@ The source comes from the catalog (`pg_proc`, read by the execution role after d
 structure from PostgreSQL's own PL/pgSQL grammar (`pglast.parse_plpgsql`), and every type from the
 real catalog (`to_regtype`, `pg_attribute`) — never from guessing. libpg_query parses without a
 catalog, so the text handed to it has composite and non-`pg_catalog` types replaced by `record`
-and `text` (harness.plpgsql_decls says why); the types the resolver uses are the real ones.
+and `text` (harness.resolution.plpgsql_decls says why); the types the resolver uses are the real ones.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import pglast
 import psycopg
 from pglast import ast
 
-from harness.pg_nodes import strings
-from harness.plpgsql_decls import Declaration, declarations, fold_name, rewrite_types
-from harness.plpgsql_loops import loop_records
 from harness.quoting import quote_ident
+from harness.resolution.pg_nodes import strings
+from harness.resolution.plpgsql_decls import Declaration, declarations, fold_name, rewrite_types
+from harness.resolution.plpgsql_loops import loop_records
 
 # Keys under which a PL/pgSQL statement holds SQL *text* that EXECUTE runs (dynamic SQL).
 _DYNAMIC = {

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pglast import ast
 
-from harness.pg_nodes import string_constant, strings
-from harness.prepare_check import MISSING_STATES, CheckText, single_statement, walk
 from harness.quoting import quote_ident
-from harness.routine_model import Catalog, Routine, name_parts
+from harness.resolution.pg_nodes import string_constant, strings
+from harness.resolution.prepare_check import MISSING_STATES, CheckText, single_statement, walk
+from harness.resolution.routine_model import Catalog, Routine, name_parts
 
 _RELATION = """
 SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

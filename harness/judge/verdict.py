@@ -9,7 +9,7 @@ Categories (never blended into one score):
   every statement and branch of its PL/pgSQL (the reason says which);
 - `rejected`: PostgreSQL refused it (parse or deploy error), a dependency was rejected, or its
   body references a table, column, function, type or schema that does not exist (found before any
-  scenario runs, by harness.references).
+  scenario runs, by harness.resolution.references).
 
 Tiers: G0 no correctness evidence; G1 the target parses statically; G2 G1 + deployed with
 references resolved; G3 G2 + agrees with Oracle-*recorded* ground truth. Transcripts recorded
@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from harness.compare import Mismatch
-from harness.coverage import Coverage
+from harness.judge.compare import Mismatch
+from harness.probing.coverage import Coverage
 
 CATEGORIES = ("correct", "wrong", "unverified", "rejected")
 

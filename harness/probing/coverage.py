@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 import pglast
 import psycopg
 
-from harness.plpgsql_text import STATEMENT_STARTERS as _STARTERS
-from harness.plpgsql_text import Token, matching_end_if, plain_declarations, scan
-from harness.sandbox import one
+from harness.engines.pg_sandbox import one
+from harness.probing.plpgsql_text import STATEMENT_STARTERS as _STARTERS
+from harness.probing.plpgsql_text import Token, matching_end_if, plain_declarations, scan
 
 PROBE_PREFIX = "migrator-cov"
 _SCHEMA = "migrator_cov"
