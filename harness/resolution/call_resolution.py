@@ -28,7 +28,7 @@ from pglast.stream import RawStream
 from psycopg import pq
 
 from harness.resolution.prepare_check import TEXT_OID, CheckText, single_statement, walk
-from harness.resolution.routine_model import Catalog
+from harness.resolution.routine_model import PgCatalog
 
 UNRESOLVED_STATES = {"42883": "matches no signature", "42725": "is ambiguous"}
 _EXISTS = """
@@ -64,7 +64,7 @@ class CallCheck:
     problem: str | None = None  # a call whose callee exists but whose arguments select no signature
 
 
-def check_calls(catalog: Catalog, check: CheckText, error: tuple[str, int | None, str] | None) -> CallCheck:
+def check_calls(catalog: PgCatalog, check: CheckText, error: tuple[str, int | None, str] | None) -> CallCheck:
     """What the statement's Parse `error` (None: it parsed) says about the calls in it."""
     if error is None:
         return CallCheck(True)
@@ -115,7 +115,7 @@ def _probe_text(check: CheckText, node: ast.FuncCall) -> str | None:
     return None if paren is None else check.text[:start] + PROBE + check.text[paren:]
 
 
-def _procedure_call_resolves(catalog: Catalog, check: CheckText, node: ast.FuncCall, name: tuple) -> bool:
+def _procedure_call_resolves(catalog: PgCatalog, check: CheckText, node: ast.FuncCall, name: tuple) -> bool:
     schema, proc = name
     conn = catalog.conn
     try:
@@ -141,7 +141,7 @@ WHERE p.proname = %s AND (%s::text IS NULL OR n.nspname = %s)
 LIMIT 1"""
 
 
-def own_calls(catalog: Catalog, check: CheckText, seen: dict[tuple, bool]) -> int:
+def own_calls(catalog: PgCatalog, check: CheckText, seen: dict[tuple, bool]) -> int:
     """How many calls in the statement name a routine of the deployed code (not PostgreSQL's own,
     not the support library's); `seen` caches the look-ups."""
     stmt = single_statement(check.text)

@@ -33,7 +33,7 @@ from harness.resolution.prepare_check import (
     sources,
     substitute,
 )
-from harness.resolution.routine_model import Catalog, Routine, load_routine
+from harness.resolution.routine_model import PgCatalog, Routine, load_routine
 
 METHOD_PLPGSQL_CHECK = "plpgsql_check"
 METHOD_PREPARE = "pglast + PostgreSQL (PREPARE)"
@@ -172,7 +172,7 @@ def resolve_in_transaction(
     transaction that the caller rolls back (the candidate under repair may exist only there).
     Names in `ignore` are never reported missing (objects not deployed yet)."""
     conn.execute("SET LOCAL statement_timeout = 10000")
-    catalog = Catalog(conn)
+    catalog = PgCatalog(conn)
     routines = {unit: [load_routine(conn, oid, catalog) for oid in oids] for unit, oids in created.items()}
     made = created_relations([r for rs in routines.values() for r in rs])
     out: dict[str, UnitReferences] = {}
@@ -192,7 +192,7 @@ def _check_routine(
     conn: psycopg.Connection,
     routine: Routine,
     names: tuple[frozenset[str], frozenset[str]],
-    catalogs: tuple[Catalog, dict[tuple, bool]],
+    catalogs: tuple[PgCatalog, dict[tuple, bool]],
     found: UnitReferences,
 ) -> None:
     made, ignore = names
@@ -235,7 +235,7 @@ def _describe_loops(conn: psycopg.Connection, routine: Routine) -> None:
             routine.shapes[name] = shape
 
 
-def _apply_config(catalog: Catalog, config: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _apply_config(catalog: PgCatalog, config: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Apply a routine's own SET clauses for this transaction; returns the values they replaced."""
     previous = []
     for name, value in config:
