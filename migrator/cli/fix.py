@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from harness.judge.categories import Category
+
 if TYPE_CHECKING:  # imported when a fix command runs, not for `migrator --help`
     from harness.fixcycles.gates import FixCycle
 
@@ -224,7 +226,7 @@ def _arms(cycle: FixCycle) -> list[str]:
         "  |---|---|---|---|---|---|---|",
     ]
     for arm in (cycle.ran.baseline, cycle.ran.candidate):
-        cells = [str(arm.total("agent_row", c)) for c in ("correct", "wrong", "unverified", "rejected")]
+        cells = [str(arm.total("agent_row", c)) for c in Category]
         steps = f"{sum(s.steps_agreeing for s in arm.schemas)}/{sum(s.steps_total for s in arm.schemas)}"
         lines.append(
             f"  | {arm.label} ({arm.applied}) | {' | '.join(cells)} | "
