@@ -33,9 +33,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from harness.judge.categories import Category
 from migrator.agent.models import Completion, Message, Model, ModelError, ModelValidationError
 
-RANK = {"rejected": 0, "wrong": 1, "unverified": 2, "correct": 3}
+RANK: dict[str, int] = {Category.REJECTED: 0, Category.WRONG: 1, Category.UNVERIFIED: 2, Category.CORRECT: 3}
 DEFAULT_POLICY = ("example-assisted", "spec-first", "dependency-decomposed")
 
 
@@ -279,7 +280,7 @@ def run_episode(task: Task[Any], state: ModelState, kb, item: Item, position: in
 
 def _contraindicate(kb, item: Item, episode: Episode) -> None:
     """The unit stayed failed although memory showed it verified fixes: those fixes did not carry over."""
-    if not isinstance(kb, Contraindicating) or episode.final == "correct":
+    if not isinstance(kb, Contraindicating) or episode.final == Category.CORRECT:
         return
     shown = sorted({i for a in episode.attempts for i in a.shown_positive})
     for entry_id in shown:

@@ -51,8 +51,8 @@ from migrator.source.reader import Reading, read_schema_dir
 from migrator.source.units import SourceSet, Unit, UnitKind
 
 if TYPE_CHECKING:  # judging and repair are imported when a run asks for them, not for every migrate
-    from harness.deploy import DeployOutcome
-    from harness.verify import UnitToVerify
+    from harness.judge.deploy import DeployOutcome
+    from harness.judge.verify import UnitToVerify
 
 VERSION = "0.1.0"
 
@@ -174,8 +174,8 @@ def _progress(items: list[str], show: bool, **bar) -> Iterable[str]:
 
 def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | None, SandboxSummary]:
     # the server side (psycopg, the embedded server) is imported only by runs that deploy
-    from harness.deploy import deploy_units
-    from harness.postgres import scratch_database
+    from harness.engines.postgres import scratch_database
+    from harness.judge.deploy import deploy_units
     from migrator.batch.sandboxing import open_engine, sandbox_summary
 
     with open_engine(spec) as engine, scratch_database(engine, prefix="deploy") as dsn:
@@ -326,6 +326,6 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions, m
 
 
 def done_units(done: list[_Done]) -> list[UnitToVerify]:
-    from harness.verify import UnitToVerify
+    from harness.judge.verify import UnitToVerify
 
     return [UnitToVerify(d.unit.id, d.conversion.output, tuple(d.deps), d.static.ok) for d in done]

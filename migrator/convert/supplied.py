@@ -223,7 +223,7 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_SQL", "DATE_TABLE"): ("assoc", "DATE"),
 }
 
-# Exceptions the packages declare, as their Oracle error codes (harness/errors.py maps them).
+# Exceptions the packages declare, as their Oracle error codes (harness/ground_truth/oracle_errors.py maps them).
 EXCEPTIONS: dict[tuple[str, str], int] = {
     ("DBMS_ASSERT", "INVALID_SCHEMA_NAME"): -44001,
     ("DBMS_ASSERT", "INVALID_OBJECT_NAME"): -44002,

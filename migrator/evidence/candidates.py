@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from harness.ground_truth.scenarios import Scenario, Statement, Step
 from harness.quoting import quote_ident
-from harness.scenarios import Scenario, Statement, Step
 from migrator.evidence.steps import (
     READS_ERROR,
     PgArg,

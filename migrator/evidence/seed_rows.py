@@ -25,7 +25,7 @@ from decimal import Decimal
 
 import psycopg
 
-from harness.scenarios import Statement
+from harness.ground_truth.scenarios import Statement
 from migrator.evidence.catalog_reads import pg_family
 from migrator.evidence.steps import dml_step
 from migrator.evidence.values import DataView, literal

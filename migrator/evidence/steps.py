@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from harness.ground_truth.scenarios import Step
 from harness.quoting import qualified, quote_ident
-from harness.scenarios import Step
 from migrator.evidence.targets import ParamInfo, Target
 from migrator.evidence.values import Value
 from migrator.oracle_types import LENGTH_NAMES

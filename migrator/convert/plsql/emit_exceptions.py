@@ -2,7 +2,7 @@
 exception declarations and PRAGMA EXCEPTION_INIT, RAISE, exception handlers, SQLCODE/SQLERRM and
 RAISE_APPLICATION_ERROR.
 
-A user exception becomes a SQLSTATE of its own (hashed from its owner and name, `harness.errors`);
+A user exception becomes a SQLSTATE of its own (hashed from its owner and name, `harness.ground_truth.oracle_errors`);
 EXCEPTION_INIT ties a name to an Oracle error, so it is raised and caught as that error's SQLSTATE
 (or condition name); RAISE_APPLICATION_ERROR's -20000..-20999 map to SQLSTATEs the judge reads back
 as the same ORA- codes. A handler that reads SQLERRM and can catch a constraint error fetches the
@@ -11,7 +11,13 @@ constraint's names with GET STACKED DIAGNOSTICS, because Oracle's message names 
 
 from __future__ import annotations
 
-from harness.errors import BY_NAME, ORA_ERRORS, USER_MESSAGE, app_error_sqlstate, user_exception_sqlstate
+from harness.ground_truth.oracle_errors import (
+    BY_NAME,
+    ORA_ERRORS,
+    USER_MESSAGE,
+    app_error_sqlstate,
+    user_exception_sqlstate,
+)
 from migrator.convert.context import unconverted_marker
 from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from types import MappingProxyType
 
-from harness.errors import user_exception_sqlstate
+from harness.ground_truth.oracle_errors import user_exception_sqlstate
 from migrator.convert.compile_target import Constants
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext
 from migrator.convert.plsql import ast as A

@@ -24,7 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.errors import BY_CODE, app_error_sqlstate, conditions_for_ora, sqlstate_for_ora, user_exception_sqlstate
+from harness.ground_truth.oracle_errors import (
+    BY_CODE,
+    app_error_sqlstate,
+    conditions_for_ora,
+    sqlstate_for_ora,
+    user_exception_sqlstate,
+)
 from harness.quoting import quote_ident
 from migrator.convert import supplied as S
 from migrator.convert.context import MARKER_TOKEN, CatalogEntry, ConversionContext, unconverted_marker

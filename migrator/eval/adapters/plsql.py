@@ -21,9 +21,9 @@ from pathlib import Path
 
 import yaml
 
-from harness.incremental import IncrementalJudge
-from harness.postgres import PostgresEngine
-from harness.scenarios import load_scenarios, load_transcript
+from harness.engines.postgres import PostgresEngine
+from harness.ground_truth.scenarios import load_scenarios, load_transcript
+from harness.judge.incremental import IncrementalJudge
 from migrator.agent.loop import AgentConfig, Item, run_agent
 from migrator.agent.tasks.plsql import PlsqlTask, detect_constructs
 from migrator.batch.output import preamble_sql

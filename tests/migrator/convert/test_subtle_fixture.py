@@ -10,7 +10,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from harness.postgres import scratch_database
+from harness.engines.postgres import scratch_database
 from migrator.batch.output import preamble_sql
 from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.source.dependencies import analyze_dependencies

@@ -7,7 +7,7 @@ to 2 places behind a cap the typical call sets (a number with more decimals, the
 out), a routine that prints the error being handled (called from the handler of a ZERO_DIVIDE),
 a loop a month at a time between two dates (the dates far apart, each way round). Judged as in
 test_synth_mutants.py: synthesized from the Oracle source, recorded on the migration's own
-output, each mutant (harness.mutation) verified on a real PostgreSQL.
+output, each mutant (harness.judge_quality.mutation) verified on a real PostgreSQL.
 """
 
 from __future__ import annotations

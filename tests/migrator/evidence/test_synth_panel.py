@@ -173,7 +173,7 @@ def test_the_do_nothing_arm_on_shared_copies_observes_what_fresh_clones_do(pg_en
     do-nothing arm): every step's record is the one a fresh clone per scenario gives."""
     import dataclasses
 
-    from harness.verify import UnitToVerify, _run_side
+    from harness.judge.verify import UnitToVerify, _run_side
 
     _report, base, preamble, scenarios, transcript = judged
     empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in base]

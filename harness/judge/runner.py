@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from harness.compare import Observed
-from harness.postgres import PostgresEngine
-from harness.sandbox import Clone, replay_settings
-from harness.scenarios import Scenario
+from harness.engines.pg_sandbox import Clone, replay_settings
+from harness.engines.postgres import PostgresEngine
+from harness.ground_truth.scenarios import Scenario
+from harness.judge.compare import Observed
 
 TIMEOUT_SQLSTATE = "57014"
 
@@ -32,7 +32,7 @@ class ScenarioRun:
     observed: dict[str, Observed] = field(default_factory=dict)  # step name -> what happened
     setup_error: str | None = None
     seconds: float = 0.0
-    hits: set[str] = field(default_factory=set)  # coverage probes that fired (harness.coverage)
+    hits: set[str] = field(default_factory=set)  # coverage probes that fired (harness.probing.coverage)
     step_hits: dict[str, set[str]] = field(default_factory=dict)  # step name -> probes it fired
 
 
@@ -163,9 +163,9 @@ def iter_runs(
     generator may make later scenarios from what earlier runs found.
 
     `shared` (the synthesizer's selection only): the scenarios it accepts run in a transaction that
-    is rolled back, on a few long-lived clones (harness.rollback_runs), and fall back to a clone
+    is rolled back, on a few long-lived clones (harness.judge.rollback_runs), and fall back to a clone
     of their own when that cannot hold them."""
-    from harness.rollback_runs import SharedClones  # (it builds on this module)
+    from harness.judge.rollback_runs import SharedClones  # (it builds on this module)
 
     clones = SharedClones(engine, template, step_timeout_ms=step_timeout_ms, probe=probe) if shared else None
 

@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from harness.compare import compare_step
-from harness.coverage import coverage_of, instrument
-from harness.deploy import DeployOutcome, deploy_units
-from harness.postgres import PostgresEngine, scratch_database
-from harness.references import RoutineTracker, check_references, evidence_fields
-from harness.runner import ScenarioRun, iter_runs
-from harness.scenarios import ScenarioFile, TranscriptFile
-from harness.step_record import ScenarioRecord, new_record, record_step
-from harness.verdict import StepVerdict, UnitEvidence, Verdict, decide
+from harness.engines.postgres import PostgresEngine, scratch_database
+from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile
+from harness.judge.compare import compare_step
+from harness.judge.deploy import DeployOutcome, deploy_units
+from harness.judge.runner import ScenarioRun, iter_runs
+from harness.judge.step_record import ScenarioRecord, new_record, record_step
+from harness.judge.verdict import StepVerdict, UnitEvidence, Verdict, decide
+from harness.probing.coverage import coverage_of, instrument
+from harness.resolution.references import RoutineTracker, check_references, evidence_fields
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def _run_side(
     shared: bool = False,
 ) -> tuple[SideResult, list[DeployOutcome], str]:
     """Deploy `units` into a fresh template and judge every scenario on copies of it. `shared`:
-    the scenarios run on a few long-lived copies, each rolled back (harness.rollback_runs)."""
+    the scenarios run on a few long-lived copies, each rolled back (harness.judge.rollback_runs)."""
     tracker = RoutineTracker()
     with scratch_database(engine, prefix="tpl", check_references=True) as tpl_dsn:
         items = [(u.unit_id, u.sql, u.depends_on) for u in units]

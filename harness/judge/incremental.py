@@ -6,9 +6,9 @@ transactional) and that the names inside its PL/pgSQL bodies resolve (pglast + P
 same transaction: a missing one rejects it before any scenario runs), then run each scenario of
 that unit whose other units are all finalized, in a fresh clone with the candidate deployed first.
 `commit` puts the final version into the template. The report's categories still come from a full
-verification at the end (`harness.verify`); this judge only steers repairs.
+verification at the end (`harness.judge.verify`); this judge only steers repairs.
 
-Held-out steps (`harness.scenarios.held_out`): the verdict that decides (`Judged.verdict`) counts
+Held-out steps (`harness.ground_truth.scenarios.held_out`): the verdict that decides (`Judged.verdict`) counts
 every step, the one a repair prompt may quote (`Judged.visible`) only the visible steps; of the
 held-out ones the agent learns how many disagree, never which, with what SQL or what values.
 """
@@ -20,14 +20,14 @@ from dataclasses import dataclass, replace
 
 import psycopg
 
-from harness.compare import compare_step
-from harness.deploy import execute_script
-from harness.postgres import PostgresEngine, scratch_database
-from harness.references import METHOD_PREPARE, UnitReferences, evidence_fields, resolve_in_transaction
-from harness.runner import run_scenario
-from harness.sandbox import one
-from harness.scenarios import ScenarioFile, TranscriptFile, held_out_steps
-from harness.verdict import StepVerdict, UnitEvidence, Verdict, decide
+from harness.engines.pg_sandbox import one
+from harness.engines.postgres import PostgresEngine, scratch_database
+from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile, held_out_steps
+from harness.judge.compare import compare_step
+from harness.judge.deploy import execute_script
+from harness.judge.runner import run_scenario
+from harness.judge.verdict import StepVerdict, UnitEvidence, Verdict, decide
+from harness.resolution.references import METHOD_PREPARE, UnitReferences, evidence_fields, resolve_in_transaction
 
 _NEW_ROUTINES = """
 SELECT p.oid::bigint FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang

@@ -36,10 +36,10 @@ import time
 
 import psycopg
 
-from harness.postgres import PostgresEngine
-from harness.runner import ProbeReader, ScenarioRun, _execute
-from harness.sandbox import Clone, replay_settings
-from harness.scenarios import Scenario
+from harness.engines.pg_sandbox import Clone, replay_settings
+from harness.engines.postgres import PostgresEngine
+from harness.ground_truth.scenarios import Scenario
+from harness.judge.runner import ProbeReader, ScenarioRun, _execute
 
 # errors that mean "this cannot run inside a transaction block", not an answer of the code
 OUTSIDE_BLOCK_ONLY = {"2D000", "25001"}

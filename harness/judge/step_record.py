@@ -15,7 +15,8 @@ import decimal
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from harness.compare import (
+from harness.ground_truth.scenarios import Outcome, Scenario, Step
+from harness.judge.compare import (
     Mismatch,
     Observed,
     compare_step,
@@ -23,7 +24,6 @@ from harness.compare import (
     first_output_difference,
     first_row_difference,
 )
-from harness.scenarios import Outcome, Scenario, Step
 
 MAX_ROWS = 50
 

@@ -8,7 +8,7 @@ difference of the migrated code:
   kept only when present;
 - RAW/BLOB ↔ bytea: bytes compare as hex digits, as Oracle prints a RAW;
 - DBMS_OUTPUT lines ↔ NOTICE messages, in order;
-- errors by class through `harness.errors` (ORA-01403 ↔ P0002, ORA-20NNN ↔ O2NNN with the same
+- errors by class through `harness.ground_truth.oracle_errors` (ORA-01403 ↔ P0002, ORA-20NNN ↔ O2NNN with the same
   message ...). A step that fails with exactly the error Oracle raised agrees with Oracle.
 """
 
@@ -19,8 +19,8 @@ import decimal
 from dataclasses import dataclass
 from typing import Any
 
-from harness.errors import parse_ora_code, sqlstate_matches_ora
-from harness.scenarios import Outcome
+from harness.ground_truth.oracle_errors import parse_ora_code, sqlstate_matches_ora
+from harness.ground_truth.scenarios import Outcome
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ _OPS = ("<<", ">>", ":=", "..", "::", "<=", ">=", "<>", "!=", "||", "=>")
 
 
 @dataclass(frozen=True)
-class Token:
+class PlpgsqlToken:
     text: str
     start: int
     end: int
@@ -33,8 +33,8 @@ class ScanError(ValueError):
     """Unterminated string, quoted identifier, dollar quote or comment."""
 
 
-def scan(text: str) -> list[Token]:
-    tokens: list[Token] = []
+def scan(text: str) -> list[PlpgsqlToken]:
+    tokens: list[PlpgsqlToken] = []
     i, n, line = 0, len(text), 1
     while i < n:
         j = _skip(text, i)
@@ -43,7 +43,7 @@ def scan(text: str) -> list[Token]:
             i = j
             continue
         j = _token_end(text, i)
-        tokens.append(Token(text[i:j], i, j, line))
+        tokens.append(PlpgsqlToken(text[i:j], i, j, line))
         line += text.count("\n", i, j)
         i = j
     return tokens
@@ -111,7 +111,7 @@ def _quoted(text: str, i: int, quote: str, *, backslash: bool) -> int:
     raise ScanError(f"unterminated {quote}-quoted text")
 
 
-def matching_end_if(tokens: list[Token], if_index: int) -> int | None:
+def matching_end_if(tokens: list[PlpgsqlToken], if_index: int) -> int | None:
     """Index of the END of `END IF` closing the IF statement at `if_index`, or None."""
     depth = 0
     for k in range(if_index, len(tokens)):
@@ -153,7 +153,7 @@ def plain_declarations(body: str) -> str:
     return "".join(out) + body[last:]
 
 
-def _declaration_end(tokens: list[Token], i: int) -> int:
+def _declaration_end(tokens: list[PlpgsqlToken], i: int) -> int:
     depth = 0
     while i < len(tokens):
         text = tokens[i].text
@@ -164,7 +164,7 @@ def _declaration_end(tokens: list[Token], i: int) -> int:
     return i
 
 
-def _declared_type(tokens: list[Token], start: int, end: int) -> tuple[int, int] | None:
+def _declared_type(tokens: list[PlpgsqlToken], start: int, end: int) -> tuple[int, int] | None:
     words = [t.text.upper() for t in tokens[start:end]]
     if len(words) < 2 or "CURSOR" in words[:3] or "ALIAS" in words[:3] or words[1] == "RECORD":
         return None

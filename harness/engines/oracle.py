@@ -2,7 +2,7 @@
 
 Engines: **testcontainers** Oracle Free (`gvenzl/oracle-free`, needs a Docker engine), **DSN**
 (`user/password@host:port/service`, python-oracledb in thin mode: no Oracle client install), and
-**recorded transcripts** (replay; the default and what CI uses — see `harness.scenarios`).
+**recorded transcripts** (replay; the default and what CI uses — see `harness.ground_truth.scenarios`).
 Neither live engine can run on machines without Docker and without an Oracle; their tests are
 skipped there with that reason.
 
@@ -23,8 +23,8 @@ import platform
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from harness.postgres import EngineUnavailable, docker_available
-from harness.scenarios import OraErrorOutcome, Outcome, Provenance, ScenarioFile, TranscriptFile
+from harness.engines.postgres import EngineUnavailable, docker_available
+from harness.ground_truth.scenarios import OraErrorOutcome, Outcome, Provenance, ScenarioFile, TranscriptFile
 
 RECORDER_VERSION = "migrator-recorder/1"
 ORACLE_IMAGE = "gvenzl/oracle-free:23-slim"

@@ -4,7 +4,7 @@ PostgreSQL picks a function or procedure by its argument types, through implicit
 `numeric` argument does not reach an `integer` parameter, a `varchar` does not reach a `numeric`
 one (Oracle converts both implicitly). Such a call deploys, and fails only when its line runs —
 where a `WHEN OTHERS` handler can turn the failure into a plausible result. The reference resolver
-(harness.references) hands every statement of a body to the server's Parse; a Parse that fails
+(harness.resolution.references) hands every statement of a body to the server's Parse; a Parse that fails
 with "function ... does not exist" (42883) or "is not unique" (42725) at a call whose callee
 exists by name is such a call, reported with the server's own message.
 
@@ -27,8 +27,8 @@ from pglast.parser import scan
 from pglast.stream import RawStream
 from psycopg import pq
 
-from harness.prepare_check import TEXT_OID, CheckText, single_statement, walk
-from harness.routine_model import Catalog
+from harness.resolution.prepare_check import TEXT_OID, CheckText, single_statement, walk
+from harness.resolution.routine_model import PgCatalog
 
 UNRESOLVED_STATES = {"42883": "matches no signature", "42725": "is ambiguous"}
 _EXISTS = """
@@ -64,7 +64,7 @@ class CallCheck:
     problem: str | None = None  # a call whose callee exists but whose arguments select no signature
 
 
-def check_calls(catalog: Catalog, check: CheckText, error: tuple[str, int | None, str] | None) -> CallCheck:
+def check_calls(catalog: PgCatalog, check: CheckText, error: tuple[str, int | None, str] | None) -> CallCheck:
     """What the statement's Parse `error` (None: it parsed) says about the calls in it."""
     if error is None:
         return CallCheck(True)
@@ -80,7 +80,7 @@ def check_calls(catalog: Catalog, check: CheckText, error: tuple[str, int | None
     parts = _name(node)
     schema, name = (parts[-2] if len(parts) > 1 else None), parts[-1]
     if catalog.one(_EXISTS, (name, schema, schema)) is None:
-        return CallCheck(False)  # a callee that exists nowhere is a missing name (harness.missing_names)
+        return CallCheck(False)  # a callee that exists nowhere is a missing name (harness.resolution.missing_names)
     if _procedure_call_resolves(catalog, check, node, (schema, name)):
         return CallCheck(True)
     return CallCheck(False, f"call {'.'.join(parts)}(...) {UNRESOLVED_STATES[state]}: {message}")
@@ -115,7 +115,7 @@ def _probe_text(check: CheckText, node: ast.FuncCall) -> str | None:
     return None if paren is None else check.text[:start] + PROBE + check.text[paren:]
 
 
-def _procedure_call_resolves(catalog: Catalog, check: CheckText, node: ast.FuncCall, name: tuple) -> bool:
+def _procedure_call_resolves(catalog: PgCatalog, check: CheckText, node: ast.FuncCall, name: tuple) -> bool:
     schema, proc = name
     conn = catalog.conn
     try:
@@ -141,7 +141,7 @@ WHERE p.proname = %s AND (%s::text IS NULL OR n.nspname = %s)
 LIMIT 1"""
 
 
-def own_calls(catalog: Catalog, check: CheckText, seen: dict[tuple, bool]) -> int:
+def own_calls(catalog: PgCatalog, check: CheckText, seen: dict[tuple, bool]) -> int:
     """How many calls in the statement name a routine of the deployed code (not PostgreSQL's own,
     not the support library's); `seen` caches the look-ups."""
     stmt = single_statement(check.text)

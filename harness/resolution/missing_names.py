@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pglast import ast
 
-from harness.pg_nodes import string_constant, strings
-from harness.prepare_check import MISSING_STATES, CheckText, single_statement, walk
 from harness.quoting import quote_ident
-from harness.routine_model import Catalog, Routine, name_parts
+from harness.resolution.pg_nodes import string_constant, strings
+from harness.resolution.prepare_check import MISSING_STATES, CheckText, single_statement, walk
+from harness.resolution.routine_model import PgCatalog, Routine, name_parts
 
 _RELATION = """
 SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -35,17 +35,17 @@ WHERE t.oid = %s AND a.attname = %s AND a.attnum > 0 AND NOT a.attisdropped"""
 _PRIORITY = (ast.ColumnRef, ast.FuncCall, ast.RangeVar, ast.TypeName, ast.ParamRef, ast.A_Const, ast.ResTarget)
 
 
-def _exists(catalog: Catalog, query: str, name: str, schema: str | None) -> bool:
+def _exists(catalog: PgCatalog, query: str, name: str, schema: str | None) -> bool:
     return catalog.exists(query, (name, schema, schema))
 
 
-def _schema(catalog: Catalog, schema: str | None) -> str | None:
+def _schema(catalog: PgCatalog, schema: str | None) -> str | None:
     if schema is None or catalog.exists(_SCHEMA, (schema,)):
         return None
     return f"schema {schema}"
 
 
-def _column_ref(catalog: Catalog, node: ast.ColumnRef, state: str, routine: Routine) -> str | None:
+def _column_ref(catalog: PgCatalog, node: ast.ColumnRef, state: str, routine: Routine) -> str | None:
     parts = strings(node.fields)
     if not parts or any(p in routine.symbols or p in routine.labels for p in parts):
         return None
@@ -61,7 +61,7 @@ def _split(parts: list[str]) -> tuple[str | None, str]:
     return (parts[-2] if len(parts) > 1 else None), parts[-1]
 
 
-def _function(catalog: Catalog, node: ast.FuncCall, state: str) -> str | None:
+def _function(catalog: PgCatalog, node: ast.FuncCall, state: str) -> str | None:
     parts = strings(node.funcname)
     schema, name = _split(parts)
     if state == "3F000":
@@ -71,7 +71,7 @@ def _function(catalog: Catalog, node: ast.FuncCall, state: str) -> str | None:
     return f"function {'.'.join(parts)}"
 
 
-def _relation(catalog: Catalog, node: ast.RangeVar, state: str, created: frozenset[str]) -> str | None:
+def _relation(catalog: PgCatalog, node: ast.RangeVar, state: str, created: frozenset[str]) -> str | None:
     if state == "3F000":
         return _schema(catalog, node.schemaname)
     name = node.relname
@@ -80,7 +80,7 @@ def _relation(catalog: Catalog, node: ast.RangeVar, state: str, created: frozens
     return "table " + ".".join(p for p in (node.schemaname, node.relname) if p)
 
 
-def _type(catalog: Catalog, node: ast.TypeName, state: str) -> str | None:
+def _type(catalog: PgCatalog, node: ast.TypeName, state: str) -> str | None:
     parts = strings(node.names)
     if not parts:
         return None
@@ -92,7 +92,7 @@ def _type(catalog: Catalog, node: ast.TypeName, state: str) -> str | None:
     return f"type {'.'.join(parts)}"
 
 
-def _field(catalog: Catalog, node: ast.ParamRef, parent, check: CheckText) -> str | None:
+def _field(catalog: PgCatalog, node: ast.ParamRef, parent, check: CheckText) -> str | None:
     number = node.number
     if not isinstance(parent, ast.A_Indirection) or number is None or not 0 < number <= len(check.types):
         return None
@@ -104,7 +104,7 @@ def _field(catalog: Catalog, node: ast.ParamRef, parent, check: CheckText) -> st
     return f"field {check.names[number - 1]}.{field} (no such column in {info.name})"
 
 
-def _string_relation(catalog: Catalog, node: ast.A_Const, state: str, created: frozenset[str]) -> str | None:
+def _string_relation(catalog: PgCatalog, node: ast.A_Const, state: str, created: frozenset[str]) -> str | None:
     text = string_constant(node)
     if state != "42P01" or text is None:
         return None
@@ -115,7 +115,7 @@ def _string_relation(catalog: Catalog, node: ast.A_Const, state: str, created: f
     return None if _exists(catalog, _RELATION, name, schema) else f"relation {text}"
 
 
-def _target_column(catalog: Catalog, node: ast.ResTarget, stmt, state: str) -> str | None:
+def _target_column(catalog: PgCatalog, node: ast.ResTarget, stmt, state: str) -> str | None:
     if state != "42703" or not node.name or not isinstance(stmt, (ast.InsertStmt, ast.UpdateStmt)):
         return None
     relation = stmt.relation
@@ -140,7 +140,7 @@ def _parts(node) -> set[str]:
 
 
 def missing_name(
-    catalog: Catalog,
+    catalog: PgCatalog,
     check: CheckText,
     error: tuple[str, int | None],
     routine: Routine,

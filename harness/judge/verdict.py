@@ -9,7 +9,7 @@ Categories (never blended into one score):
   every statement and branch of its PL/pgSQL (the reason says which);
 - `rejected`: PostgreSQL refused it (parse or deploy error), a dependency was rejected, or its
   body references a table, column, function, type or schema that does not exist (found before any
-  scenario runs, by harness.references).
+  scenario runs, by harness.resolution.references).
 
 Tiers: G0 no correctness evidence; G1 the target parses statically; G2 G1 + deployed with
 references resolved; G3 G2 + agrees with Oracle-*recorded* ground truth. Transcripts recorded
@@ -22,10 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from harness.compare import Mismatch
-from harness.coverage import Coverage
-
-CATEGORIES = ("correct", "wrong", "unverified", "rejected")
+from harness.judge.categories import Category
+from harness.judge.compare import Mismatch
+from harness.probing.coverage import Coverage
 
 
 @dataclass
@@ -63,7 +62,7 @@ class UnitEvidence:
 @dataclass(frozen=True)
 class Verdict:
     unit_id: str
-    category: str
+    category: Category
     tier: str
     reason: str
     references: str  # how inner references were resolved
@@ -114,30 +113,32 @@ def decide(ev: UnitEvidence) -> Verdict:
         counts["coverage_percent"] = ev.coverage.percent
     if not ev.deployed:
         reason = ev.deploy_error or "not deployed"
-        return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
+        return Verdict(ev.unit_id, Category.REJECTED, _tier(ev, False), reason, refs, **counts)
     if ev.blocked_by:
         reason = "dependency rejected: " + ", ".join(ev.blocked_by)
-        return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
+        return Verdict(ev.unit_id, Category.REJECTED, _tier(ev, False), reason, refs, **counts)
     if ev.missing_references:
         reason = "references missing: " + "; ".join(ev.missing_references)
-        return Verdict(ev.unit_id, "rejected", _tier(ev, False), reason, refs, **counts)
+        return Verdict(ev.unit_id, Category.REJECTED, _tier(ev, False), reason, refs, **counts)
     first = next(((s.scenario_id, s.step, s.mismatch) for s in ev.steps if s.mismatch is not None), None)
     if ev.setup_errors:
-        return Verdict(ev.unit_id, "wrong", _tier(ev, False), ev.setup_errors[0], refs, **counts)
+        return Verdict(ev.unit_id, Category.WRONG, _tier(ev, False), ev.setup_errors[0], refs, **counts)
     if first is not None:
         m = first[2]
         reason = f"{first[0]}/{first[1]}: {m.what}: expected {m.expected}; got {m.actual}"
-        return Verdict(ev.unit_id, "wrong", _tier(ev, False), reason, refs, first, **counts)
+        return Verdict(ev.unit_id, Category.WRONG, _tier(ev, False), reason, refs, first, **counts)
     if ev.reference_problems:
-        return Verdict(ev.unit_id, "unverified", _tier(ev, False), "references unresolved", refs, **counts)
+        return Verdict(ev.unit_id, Category.UNVERIFIED, _tier(ev, False), "references unresolved", refs, **counts)
     if not ev.steps:
-        return Verdict(ev.unit_id, "unverified", _tier(ev, False), "no Oracle evidence (no scenario)", refs, **counts)
+        return Verdict(
+            ev.unit_id, Category.UNVERIFIED, _tier(ev, False), "no Oracle evidence (no scenario)", refs, **counts
+        )
     if ev.missing_outcomes:
         reason = "no Oracle outcome for " + ", ".join(ev.missing_outcomes[:3])
-        return Verdict(ev.unit_id, "unverified", _tier(ev, False), reason, refs, **counts)
+        return Verdict(ev.unit_id, Category.UNVERIFIED, _tier(ev, False), reason, refs, **counts)
     if ev.require_coverage and ev.coverage is not None and not ev.coverage.complete:
         # Synthesized steps that agree but leave code unexecuted say nothing about that code.
         reason = f"all {len(ev.steps)} steps agree, but {ev.coverage.describe()}"
-        return Verdict(ev.unit_id, "unverified", _tier(ev, False), reason, refs, **counts)
+        return Verdict(ev.unit_id, Category.UNVERIFIED, _tier(ev, False), reason, refs, **counts)
     reason = f"all {len(ev.steps)} steps agree with {ev.provenance} transcript"
-    return Verdict(ev.unit_id, "correct", _tier(ev, True), reason, refs, **counts)
+    return Verdict(ev.unit_id, Category.CORRECT, _tier(ev, True), reason, refs, **counts)

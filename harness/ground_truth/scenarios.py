@@ -70,7 +70,7 @@ class Scenario(_Model):
 
 class Synthesis(_Model):
     """Where a synthesized scenario file came from (migrator scenarios synth). Its evidence
-    counts for a unit only with complete coverage of the unit's PL/pgSQL (harness.coverage)."""
+    counts for a unit only with complete coverage of the unit's PL/pgSQL (harness.probing.coverage)."""
 
     tool: str  # e.g. "migrator 0.1.0"
     source_hash: str  # sha256 of the Oracle source the steps were derived from

@@ -25,8 +25,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from harness.exceptions import HarnessError, read_input
+from harness.judge.categories import Category
 
-Category = Literal["correct", "wrong", "unverified", "rejected"]
 State = Literal["draft", "frozen", "run", "decided"]
 Action = Literal["promote", "revert", "hold"]
 CYCLE_ID = re.compile(r"^FIX-\d{3,}$")
@@ -300,7 +300,7 @@ def flips(baseline: dict[str, str], candidate: dict[str, str]) -> list[tuple[str
 
 def regressions(baseline: dict[str, str], candidate: dict[str, str]) -> list[str]:
     """Same definition as CI regression: correct in the baseline arm, anything else in the candidate."""
-    return sorted(u for u, c in baseline.items() if c == "correct" and candidate.get(u) != "correct")
+    return sorted(u for u, c in baseline.items() if c == Category.CORRECT and candidate.get(u) != Category.CORRECT)
 
 
 def evaluate(predicates: Predicates, baseline: ArmResult, candidate: ArmResult) -> list[PredicateResult]:
@@ -324,7 +324,7 @@ def evaluate(predicates: Predicates, baseline: ArmResult, candidate: ArmResult) 
         )
     )
     if predicates.do_nothing_below:
-        dn, ag = candidate.total("do_nothing_row", "correct"), candidate.total("agent_row", "correct")
+        dn, ag = candidate.total("do_nothing_row", Category.CORRECT), candidate.total("agent_row", Category.CORRECT)
         out.append(
             PredicateResult(
                 name="do-nothing row below candidate",

@@ -5,7 +5,7 @@ The source comes from the catalog (`pg_proc`, read by the execution role after d
 structure from PostgreSQL's own PL/pgSQL grammar (`pglast.parse_plpgsql`), and every type from the
 real catalog (`to_regtype`, `pg_attribute`) — never from guessing. libpg_query parses without a
 catalog, so the text handed to it has composite and non-`pg_catalog` types replaced by `record`
-and `text` (harness.plpgsql_decls says why); the types the resolver uses are the real ones.
+and `text` (harness.resolution.plpgsql_decls says why); the types the resolver uses are the real ones.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import pglast
 import psycopg
 from pglast import ast
 
-from harness.pg_nodes import strings
-from harness.plpgsql_decls import Declaration, declarations, fold_name, rewrite_types
-from harness.plpgsql_loops import loop_records
 from harness.quoting import quote_ident
+from harness.resolution.pg_nodes import strings
+from harness.resolution.plpgsql_decls import Declaration, declarations, fold_name, rewrite_types
+from harness.resolution.plpgsql_loops import loop_records
 
 # Keys under which a PL/pgSQL statement holds SQL *text* that EXECUTE runs (dynamic SQL).
 _DYNAMIC = {
@@ -92,7 +92,7 @@ SELECT a.atttypid FROM pg_type t JOIN pg_attribute a ON a.attrelid = t.typrelid
 WHERE t.oid = %s AND a.attname = %s AND a.attnum > 0 AND NOT a.attisdropped"""
 
 
-class Catalog:
+class PgCatalog:
     """Type look-ups on the execution role's connection, each behind a savepoint: a name the
     catalog functions refuse must not abort the caller's transaction."""
 
@@ -191,7 +191,7 @@ class _Proc:
     trigger_rows: list[int]
 
 
-def _header(proc: _Proc, catalog: Catalog) -> str:
+def _header(proc: _Proc, catalog: PgCatalog) -> str:
     args = []
     for i, oid in enumerate(proc.argtypes):
         mode = _MODES.get(proc.argmodes[i] if i < len(proc.argmodes) else "i", "IN")
@@ -212,7 +212,7 @@ def _dollar_quote(body: str) -> str:
     return f"{tag}{body}{tag}"
 
 
-def _declared(decls: list[Declaration], catalog: Catalog, symbols: dict[str, Symbol]) -> dict:
+def _declared(decls: list[Declaration], catalog: PgCatalog, symbols: dict[str, Symbol]) -> dict:
     """(name, line) -> symbol for every declared variable, and the parse-only type rewrites."""
     typed: dict[tuple[str, int], Symbol] = {}
     rewrites: dict[tuple[int, int], str] = {}
@@ -244,8 +244,8 @@ def _setting(entry: str) -> tuple[str, str]:
     return name, value
 
 
-def load_routine(conn: psycopg.Connection, oid: int, catalog: Catalog | None = None) -> Routine:
-    catalog = catalog or Catalog(conn)
+def load_routine(conn: psycopg.Connection, oid: int, catalog: PgCatalog | None = None) -> Routine:
+    catalog = catalog or PgCatalog(conn)
     proc = _fetch(conn, oid)
     if proc is None:
         return Routine(oid, str(oid), "", [], problem="not found in pg_proc")
@@ -288,7 +288,7 @@ def _datum_symbol(name: str, body: dict, kind: str, ctx: tuple) -> Symbol:
     return Symbol()
 
 
-def _symbols(routine: Routine, tree: dict, params: dict, typed: dict, proc: _Proc, catalog: Catalog) -> None:
+def _symbols(routine: Routine, tree: dict, params: dict, typed: dict, proc: _Proc, catalog: PgCatalog) -> None:
     """Every named datum; a name declared more than once with different types gets no type."""
     for datum in tree.get("datums", []):
         kind, body = next(iter(datum.items()))

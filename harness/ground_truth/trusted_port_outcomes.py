@@ -1,9 +1,9 @@
 """What a step did on PostgreSQL, written as a transcript outcome in Oracle's terms.
 
-Used to record ground truth from a trusted PostgreSQL port (harness.reference_port): rows in the
-transcript's documented forms (as harness.oracle.to_transcript_value writes Oracle's), NOTICE
+Used to record ground truth from a trusted PostgreSQL port (harness.ground_truth.trusted_port): rows in the
+transcript's documented forms (as harness.engines.oracle.to_transcript_value writes Oracle's), NOTICE
 lines as DBMS_OUTPUT output, and errors mapped from SQLSTATE to the Oracle error code through the
-one table in harness.errors — so that `harness.compare` reads the outcome back exactly as it reads
+one table in harness.ground_truth.oracle_errors — so that `harness.judge.compare` reads the outcome back exactly as it reads
 one recorded from Oracle. An error with no Oracle counterpart cannot be written as an Oracle
 outcome: it is returned as a problem, never guessed.
 """
@@ -14,8 +14,8 @@ import datetime as dt
 import decimal
 import re
 
-from harness.compare import Observed
-from harness.errors import (
+from harness.engines.oracle import to_transcript_value
+from harness.ground_truth.oracle_errors import (
     BY_CODE,
     FK_CHILD_MESSAGE_PREFIX,
     ORA_ERRORS,
@@ -24,8 +24,8 @@ from harness.errors import (
     ora_prefix,
     sqlstate_matches_ora,
 )
-from harness.oracle import to_transcript_value
-from harness.scenarios import OraErrorOutcome, Outcome
+from harness.ground_truth.scenarios import OraErrorOutcome, Outcome
+from harness.judge.compare import Observed
 
 # A port that emulates RAISE_APPLICATION_ERROR with a plain RAISE EXCEPTION (SQLSTATE P0001)
 # usually keeps Oracle's text: "ORA-20001: message".

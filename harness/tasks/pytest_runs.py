@@ -1,7 +1,7 @@
 """Run pytest targets of someone else's repository in the sandbox, with its own interpreter, and
 read back one status per test.
 
-Statuses come from a plugin written next to the run (`harness/pytest_probe.py`), not from
+Statuses come from a plugin written next to the run (`harness/tasks/pytest_probe.py`), not from
 scraping the log. A per-test timeout is the plugin's alarm; a test that hangs past it anyway is
 caught by the whole run's timeout: the test that had started and not finished is `timeout`, and
 the targets that had not started run again in a new pytest process, so one hang costs one test.
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.process_sandbox import SandboxPolicy, SandboxResult, run_sandboxed, scrubbed_env
+from harness.tasks.process_sandbox import SandboxPolicy, SandboxResult, run_sandboxed, scrubbed_env
 
 PROBE_MODULE = "migrator_pytest_probe"
 PASSING = ("passed", "xfail")  # what SWE-bench's grading counts as a pass

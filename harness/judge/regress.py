@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from harness.exceptions import read_input
+from harness.judge.categories import Category
 
 
 class Baseline(BaseModel):
@@ -42,9 +43,9 @@ def compare(baseline: Baseline, current: dict[str, str]) -> RegressionResult:
         now = current.get(unit, "missing")
         if was == now:
             continue
-        if was == "correct":
+        if was == Category.CORRECT:
             result.regressions.append((unit, was, now))
-        elif now == "correct":
+        elif now == Category.CORRECT:
             result.improvements.append((unit, was, now))
         else:
             result.changes.append((unit, was, now))

@@ -1,4 +1,4 @@
-"""The PostgreSQL side of `harness.readonly_sql`: one database (or one schema of it) by DSN.
+"""The PostgreSQL side of `harness.tasks.readonly_sql`: one database (or one schema of it) by DSN.
 
 Each query runs alone in a `BEGIN READ ONLY` transaction that is always rolled back, with
 `statement_timeout` set inside that transaction, and is sent through the extended protocol, which
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import psycopg
 from psycopg import sql as pgsql
 
-from harness.readonly_sql import Limits, QueryResult, capped_result
+from harness.tasks.readonly_sql import Limits, QueryResult, capped_result
 
 
 @dataclass

@@ -12,10 +12,10 @@ order, for as long as a round deploys something more — so a file that needs a 
 still deploys. What never deploys is reported with its file, line and PostgreSQL's error.
 
 Recording: each scenario runs in a fresh clone of the deployed port, exactly as the judge runs
-one (harness.runner); each step's PostgreSQL form becomes an outcome (harness.reference_outcomes).
+one (harness.judge.runner); each step's PostgreSQL form becomes an outcome (harness.ground_truth.trusted_port_outcomes).
 A failing step is recorded as the error it raised — that *is* the reference's behaviour — but a
 scenario whose setup fails on the reference is left out and reported. Provenance `reference`
-carries the port's content hash; such evidence is at most G2 (harness.verdict).
+carries the port's content hash; such evidence is at most G2 (harness.judge.verdict).
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ import psycopg
 from pglast.parser import scan, split
 from tqdm import tqdm
 
-from harness.deploy import execute_script
-from harness.postgres import PostgresEngine, scratch_database
-from harness.reference_outcomes import outcome_of
-from harness.runner import iter_runs
-from harness.sandbox import one
-from harness.scenarios import Outcome, Provenance, ScenarioFile, TranscriptFile
+from harness.engines.pg_sandbox import one
+from harness.engines.postgres import PostgresEngine, scratch_database
+from harness.ground_truth.scenarios import Outcome, Provenance, ScenarioFile, TranscriptFile
+from harness.ground_truth.trusted_port_outcomes import outcome_of
+from harness.judge.deploy import execute_script
+from harness.judge.runner import iter_runs
 
 RECORDER_VERSION = "migrator-reference-recorder/1"
 

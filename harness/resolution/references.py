@@ -7,8 +7,8 @@ exist; it only fails when that line runs. Two methods resolve them without runni
   body statically; what it reports is listed as unresolved (the unit stays `unverified`).
 * everywhere else, **pglast + PostgreSQL (PREPARE)**: pglast's PL/pgSQL parser reads each body
   fetched from `pg_proc`, and every embedded statement is handed to the server's own Parse with
-  the variables as typed parameters (harness.prepare_check); a name the catalog confirms missing
-  makes the unit `rejected` with that name (harness.missing_names).
+  the variables as typed parameters (harness.resolution.prepare_check); a name the catalog confirms missing
+  makes the unit `rejected` with that name (harness.resolution.missing_names).
 
 Both run as the execution role: checking hostile code needs no privileges, and the PREPARE method
 runs inside a transaction that is rolled back.
@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 import psycopg
 from pglast import ast
 
-from harness.call_resolution import check_calls, own_calls
-from harness.missing_names import missing_name
-from harness.prepare_check import (
+from harness.engines.pg_sandbox import CHECK_SCHEMA, one
+from harness.resolution.call_resolution import check_calls, own_calls
+from harness.resolution.missing_names import missing_name
+from harness.resolution.prepare_check import (
     CheckText,
     constant_string,
     describe,
@@ -32,8 +33,7 @@ from harness.prepare_check import (
     sources,
     substitute,
 )
-from harness.routine_model import Catalog, Routine, load_routine
-from harness.sandbox import CHECK_SCHEMA, one
+from harness.resolution.routine_model import PgCatalog, Routine, load_routine
 
 METHOD_PLPGSQL_CHECK = "plpgsql_check"
 METHOD_PREPARE = "pglast + PostgreSQL (PREPARE)"
@@ -45,7 +45,7 @@ class UnitReferences:
 
     method: str
     # plpgsql_check's errors; with PREPARE, calls whose callee exists but whose arguments match
-    # none of its signatures (harness.call_resolution): unresolved
+    # none of its signatures (harness.resolution.call_resolution): unresolved
     problems: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # names PostgreSQL could not resolve, confirmed missing
     unchecked: list[str] = field(default_factory=list)  # routines whose body could not be read
@@ -172,7 +172,7 @@ def resolve_in_transaction(
     transaction that the caller rolls back (the candidate under repair may exist only there).
     Names in `ignore` are never reported missing (objects not deployed yet)."""
     conn.execute("SET LOCAL statement_timeout = 10000")
-    catalog = Catalog(conn)
+    catalog = PgCatalog(conn)
     routines = {unit: [load_routine(conn, oid, catalog) for oid in oids] for unit, oids in created.items()}
     made = created_relations([r for rs in routines.values() for r in rs])
     out: dict[str, UnitReferences] = {}
@@ -192,7 +192,7 @@ def _check_routine(
     conn: psycopg.Connection,
     routine: Routine,
     names: tuple[frozenset[str], frozenset[str]],
-    catalogs: tuple[Catalog, dict[tuple, bool]],
+    catalogs: tuple[PgCatalog, dict[tuple, bool]],
     found: UnitReferences,
 ) -> None:
     made, ignore = names
@@ -235,7 +235,7 @@ def _describe_loops(conn: psycopg.Connection, routine: Routine) -> None:
             routine.shapes[name] = shape
 
 
-def _apply_config(catalog: Catalog, config: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _apply_config(catalog: PgCatalog, config: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Apply a routine's own SET clauses for this transaction; returns the values they replaced."""
     previous = []
     for name, value in config:

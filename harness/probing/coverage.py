@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 import pglast
 import psycopg
 
-from harness.plpgsql_text import STATEMENT_STARTERS as _STARTERS
-from harness.plpgsql_text import Token, matching_end_if, plain_declarations, scan
-from harness.sandbox import one
+from harness.engines.pg_sandbox import one
+from harness.probing.plpgsql_text import STATEMENT_STARTERS as _STARTERS
+from harness.probing.plpgsql_text import PlpgsqlToken, matching_end_if, plain_declarations, scan
 
 PROBE_PREFIX = "migrator-cov"
 _SCHEMA = "migrator_cov"
@@ -318,7 +318,7 @@ def _leading(key: str, stmt: dict) -> tuple[str, ...]:
     return (first.text.upper() if first and not first.text.startswith('"') else first.text,) if first else ()
 
 
-def _statement_token(tokens: list[Token], on_line: list[int], leading: tuple[str, ...]) -> int | None:
+def _statement_token(tokens: list[PlpgsqlToken], on_line: list[int], leading: tuple[str, ...]) -> int | None:
     for i in on_line:
         tok = tokens[i]
         text = tok.text if tok.text.startswith('"') else tok.text.upper()
@@ -327,7 +327,7 @@ def _statement_token(tokens: list[Token], on_line: list[int], leading: tuple[str
     return None
 
 
-def _label_start(tokens: list[Token], index: int) -> int:
+def _label_start(tokens: list[PlpgsqlToken], index: int) -> int:
     """A probe goes before a statement's <<label>>, never between the label and its statement."""
     if index >= 3 and tokens[index - 1].text == ">>" and tokens[index - 3].text == "<<":
         return tokens[index - 3].start
