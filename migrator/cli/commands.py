@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from harness.judge.categories import FAILED, Category
 from migrator.convert.registry import check_rule_ids
 from migrator.errors import MigratorError
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def _engine_spec(args) -> str:
-    from harness.postgres import ENV_DSN  # only runs that use a server ask
+    from harness.engines.postgres import ENV_DSN  # only runs that use a server ask
 
     return args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
 
@@ -69,7 +70,7 @@ def print_summary(report: RunReport, out: Path) -> None:
         print(f"  model failed: {report.agent.model_error}")
     for u in report.units:
         problem = u.error or u.static_error or u.deploy_error
-        if problem or u.unconverted or u.category in ("wrong", "rejected") or u.agent_error:
+        if problem or u.unconverted or u.category in FAILED or u.agent_error:
             what = (
                 problem.splitlines()[0]
                 if problem
@@ -153,7 +154,8 @@ def _migrate_options(args, settings: ActiveSettings):
 
 def _compile_target(args):
     """--oracle-version and --plsql-ccflags as the conditional compilation target."""
-    from migrator.convert.plsql.conditional import Target, parse_ccflags
+    from migrator.convert.compile_target import CompileTarget
+    from migrator.convert.plsql.conditional import parse_ccflags
 
     version = getattr(args, "oracle_version", None) or "19.0"
     parts = version.split(".")
@@ -163,7 +165,7 @@ def _compile_target(args):
         flags = parse_ccflags(getattr(args, "plsql_ccflags", None) or "")
     except ValueError as exc:
         raise MigratorError(f"--plsql-ccflags: {exc}") from None
-    return Target((int(parts[0]), int(parts[1]) if len(parts) > 1 else 0), flags)
+    return CompileTarget((int(parts[0]), int(parts[1]) if len(parts) > 1 else 0), flags)
 
 
 def _model_spec_problem(spec: str) -> str | None:
@@ -191,7 +193,7 @@ def run_verify(args) -> int:
 
 
 def run_regress(args) -> int:
-    from harness.regress import compare, load_baseline, write_baseline
+    from harness.judge.regress import compare, load_baseline, write_baseline
     from migrator.batch.verification import load_report
     from migrator.fixes.settings import load_settings
 
@@ -201,12 +203,12 @@ def run_regress(args) -> int:
         report = _regress_run(args, load_settings(args.settings))
     else:
         raise MigratorError("give a schema directory or --report OUT")
-    current = {u.id: u.category or "unverified" for u in report.units}
+    current = {u.id: u.category or Category.UNVERIFIED for u in report.units}
     provenance = report.verification.provenance if report.verification else None
     if args.update_baseline:
         write_baseline(args.baseline, report.schema_name, provenance, current)
         print(
-            f"baseline written: {args.baseline} ({sum(c == 'correct' for c in current.values())} correct of {len(current)})"
+            f"baseline written: {args.baseline} ({sum(c == Category.CORRECT for c in current.values())} correct of {len(current)})"
         )
         return 0
     result = compare(load_baseline(args.baseline), current)
@@ -218,7 +220,7 @@ def run_regress(args) -> int:
         print(f"changed    {unit}: {was} -> {now}")
     for unit in result.new_units:
         print(f"new unit   {unit}: {current[unit]}")
-    correct = sum(c == "correct" for c in current.values())
+    correct = sum(c == Category.CORRECT for c in current.values())
     print(
         f"{report.schema_name}: {correct}/{len(current)} correct; {len(result.regressions)} regressions, "
         f"{len(result.improvements)} improvements"
@@ -248,8 +250,8 @@ def _regress_run(args, settings: ActiveSettings) -> RunReport:
 
 
 def run_record(args) -> int:
-    from harness.oracle import oracle_engine, record
-    from harness.scenarios import dump_transcript, load_scenarios
+    from harness.engines.oracle import oracle_engine, record
+    from harness.ground_truth.scenarios import dump_transcript, load_scenarios
     from migrator.source.dependencies import analyze_dependencies
     from migrator.source.reader import read_schema_dir
 

@@ -21,6 +21,7 @@ from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.resolver import target_type
 from migrator.convert.plsql.statements import emits
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
 from migrator.source.lexer import Token, split_top_level
@@ -36,7 +37,7 @@ def bulk_select(em: Emitter, query, select_list, targets, scope, out: Out) -> No
     ncols = len(split_top_level(select_list))
     star = any(t.is_op("*") for t in select_list)
     if len(names) == 1 and (ncols > 1 or star):
-        lv_type = target_type(em, targets[0], scope)
+        lv_type = target_type(targets[0], scope)
         elem = lv_type.coll.elem_pg if lv_type and lv_type.coll else None
         if elem is None or "%" in elem:
             em.unconverted("BULK COLLECT", "element type of the target collection is unknown", query[0])
@@ -47,18 +48,11 @@ def bulk_select(em: Emitter, query, select_list, targets, scope, out: Out) -> No
         cols = ", ".join(f"c{i + 1}" for i in range(len(names)))
         aggs = ", ".join(f"coalesce(array_agg(q__.c{i + 1}), '{{}}')" for i in range(len(names)))
         agg = f"SELECT {aggs} FROM ({text}) AS q__({cols})"
-    assoc = [target_type(em, t, scope) for t in targets]
+    assoc = [target_type(t, scope) for t in targets]
     if any(t is not None and t.coll is not None and t.coll.kind == "assoc" and not t.array_pg for t in assoc):
         # INDEX BY targets hold jsonb: the collected rows get the keys 1..n
         agg = agg.replace("coalesce(array_agg(", "oracompat.arr_to_aa(coalesce(array_agg(").replace("'{}')", "'{}'))")
     sql_.into_statement(em, f"{agg} INTO {', '.join(names)}", setup, finish, out)
-
-
-def target_type(em: Emitter, toks, scope) -> PgType | None:
-    sym = scope.get(norm_name(toks[0])) if toks else None
-    if sym is not None and len(toks) == 1:
-        return sym.type
-    return None
 
 
 def bulk_fetch(em: Emitter, st: A.Fetch, name, scope, out: Out) -> None:
@@ -73,7 +67,7 @@ def bulk_fetch(em: Emitter, st: A.Fetch, name, scope, out: Out) -> None:
     lv = targets_.lvalue(em, st.into[0], scope)
     if lv.target.startswith("aa:"):
         lv = targets_.LValue(out.ident(norm_name(st.into[0][0])))
-    t = target_type(em, st.into[0], scope)
+    t = target_type(st.into[0], scope)
     elem = t.coll.elem_pg if t and t.coll else "record"
     row = targets_.temp(em, elem if "%" not in elem else "record")
     limit = exprs_.expr(em, st.limit, scope) if st.limit else None

@@ -11,8 +11,8 @@ from harness.quoting import quote_ident
 from migrator.convert import signatures
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql import emit_bulk as bulk_
 from migrator.convert.plsql import emit_collections as coll_
+from migrator.convert.plsql import emit_decl as decl_
 from migrator.convert.plsql import emit_exceptions as exc_
 from migrator.convert.plsql import emit_nested as nested_
 from migrator.convert.plsql import emit_package as package_
@@ -25,7 +25,7 @@ from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import derived, label, sql
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.plsql.prepare_sigs import distinct, signature
+from migrator.convert.plsql.resolver import target_type
 from migrator.convert.plsql.statements import emits
 from migrator.convert.plsql.symbols import PgType, Scope
 from migrator.convert.signatures import Arg, Binding, ParamSig, RoutineSig
@@ -99,7 +99,7 @@ def call_signatures(em: Emitter, parts: list[str], scope) -> list[RoutineSig] | 
     member of the package being converted, or a routine of the catalog."""
     sym = scope.get(parts[0]) if len(parts) == 1 else None
     if sym is not None and sym.kind == "routine" and sym.routine is not None:
-        return distinct([signature(em, r, sym.routine, scope) for r in sym.sigs])
+        return decl_.local_signatures(em, sym.sigs, sym.routine, scope)
     if em.pkg and len(parts) == 1 and parts[0] in package_.pkg_members(em, (em.pkg,)):
         return signatures.lookup(em.catalog, (em.pkg, parts[0]), em.schema)
     return signatures.lookup(em.catalog, tuple(parts), em.schema)
@@ -142,7 +142,7 @@ def out_argument(em: Emitter, value, param: ParamSig, scope, pre: list[str], pos
     lv = targets_.lvalue(em, value, scope, into=True)
     if lv.target.startswith("aa:"):
         return None  # a whole sparse nested table: left as is
-    have = (lv.type or bulk_.target_type(em, value, scope) or PgType("")).pg or None
+    have = (lv.type or target_type(value, scope) or PgType("")).pg or None
     convert = (
         em.ctx.enabled("plsql.call_conversion") and not signatures.resolves(have, param.pg) and "%" not in param.pg
     )
@@ -178,8 +178,8 @@ def resolve_routine(em: Emitter, parts, scope) -> tuple[str, str | None, list]:
         pkg, member, sigs = ref
         return sql((pkg, member)), sigs[0].kind if sigs else None, sigs or []
     entry = package_.lookup(em, parts)
-    if entry is not None and entry.info.get("plsql_sigs"):
-        sigs = entry.info["plsql_sigs"]
+    if entry is not None and entry.routines:
+        sigs = entry.routines
         return sql((entry.schema, entry.name)), sigs[0].kind, sigs
     return sql(tuple(parts)), None, []
 

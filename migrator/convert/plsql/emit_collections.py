@@ -244,9 +244,4 @@ def name_toks(em: Emitter, parts) -> list[Token]:
 
 
 def value_type(em: Emitter, parts, scope) -> PgType | None:
-    sym = scope.get(parts[0])
-    if sym is None:
-        ref = package_.package_ref(em, parts)
-        sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
-        return sym.type if sym is not None else None
-    return sym.type if len(parts) == 1 else None
+    return em.resolver.value_type(parts, scope)

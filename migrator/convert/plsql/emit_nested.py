@@ -14,12 +14,12 @@ import dataclasses
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
+from migrator.convert.plsql import emit_decl as decl_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.plsql.prepare_sigs import distinct, signature
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import Token
 
@@ -90,7 +90,7 @@ def nested_routine(em: Emitter, r: A.Routine, scope: Scope, owner: Owner) -> Non
     if not any(len(x.params) == len(r.params) and x.block is not None for x in sym.sigs):
         sym.sigs = [x for x in sym.sigs if x.block is not None or len(x.params) != len(r.params)] + [r]
     # calls in expressions and SQL bind to it like calls to the catalog's routines
-    em.ctx.local_routines[lifted] = distinct([signature(em, x, lifted, scope) for x in sym.sigs])
+    em.ctx.local_routines[lifted] = decl_.local_signatures(em, sym.sigs, lifted, scope)
     if r.block is None:
         return  # forward declaration
     if (off := em.rule_off("plsql.nested_subprogram", "nested subprogram", r.name, r.line)) is not None:

@@ -15,110 +15,39 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_decl as decl_
-from migrator.convert.plsql import emit_exceptions as exc_
 from migrator.convert.plsql import emit_routine as routine_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import key_part, sql
 from migrator.convert.plsql.output import IND
-from migrator.convert.plsql.symbols import Scope, Sym
+from migrator.convert.plsql.symbols import Scope
+from migrator.convert.schema_model import Package
 
 
 # ---- names that reach into packages: pkg.var, pkg.type, pkg.exception, pkg.member(...), and the
 # scope of a package's own declarations (built once per unit, without creating anything) ----------
 def lookup(em: Emitter, parts):
-    """Catalog entry for a name (plain parts) as Oracle resolves it: unqualified names in the
-    unit owner's schema first (which may differ from the run's default schema), then the
-    default."""
-    parts = tuple(parts)
-    if len(parts) == 1:
-        entry = em.catalog.lookup(em.schema, parts[0])
-        if entry is not None:
-            return entry
-    return em.catalog.lookup(*parts)
+    return em.resolver.lookup(parts)
 
 
-def package_info(em: Emitter, pkg: tuple[str, ...]) -> dict | None:
-    entry = lookup(em, pkg)
-    if entry is None:
-        return None
-    return entry.info.get("plsql_package")
+def package_info(em: Emitter, pkg: tuple[str, ...]) -> Package | None:
+    return em.resolver.package_info(pkg)
 
 
 def pkg_members(em: Emitter, pkg: tuple[str, ...]) -> dict:
-    info = package_info(em, pkg)
-    return info["members"] if info else {}
-
-
-def split_pkg(em: Emitter, parts: list[str]) -> tuple[tuple[str, ...], list[str]] | None:
-    """(package name parts, remaining parts) when parts start with [schema.]package."""
-    if len(parts) >= 2 and package_info(em, tuple(parts[:1])) is not None:
-        return tuple(parts[:1]), parts[1:]
-    if len(parts) >= 3 and package_info(em, tuple(parts[:2])) is not None:
-        return tuple(parts[:2]), parts[2:]
-    return None
+    return em.resolver.pkg_members(pkg)
 
 
 def package_ref(em: Emitter, parts: list[str]):
-    """(package, symbol, rest) for pkg.var / pkg.type / pkg.exception references."""
-    hit = split_pkg(em, parts)
-    if hit is None:
-        return None
-    pkg, rest = hit
-    sym = pkg_scope(em, pkg).names.get(rest[0])
-    if sym is None:
-        return None
-    return pkg[-1], sym, rest[1:]
+    return em.resolver.package_ref(parts)
 
 
 def package_member(em: Emitter, parts: list[str]):
-    hit = split_pkg(em, parts)
-    if hit is None or len(hit[1]) != 1:
-        return None
-    pkg, rest = hit
-    sigs = pkg_members(em, pkg).get(rest[0])
-    if sigs is None:
-        return None
-    return pkg[-1], rest[0], sigs
+    return em.resolver.package_member(parts)
 
 
 def pkg_scope(em: Emitter, pkg: tuple[str, ...]) -> Scope:
-    key = pkg[-1]  # a package becomes the schema named after it
-    hit = em._pkg_scopes.get(key)
-    if hit is not None:
-        return hit
-    info = package_info(em, pkg) or {"vars": {}, "types": {}, "exceptions": {}}
-    scope = Scope()
-    em._pkg_scopes[key] = scope
-    saved, em.suppress_pre = em.suppress_pre, True
-    saved_pkg, em.pkg = em.pkg, key
-    try:
-        for name, state in info["exceptions"].items():
-            scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
-        for name, code in info.get("exception_init", {}).items():
-            scope.add(exc_.exception_init_sym(em, name, A.Pragma("EXCEPTION_INIT", [[], code]), (key,)))
-        # in declaration order (a type may be anchored to a variable: SUBTYPE t IS g%TYPE)
-        order = list(dict.fromkeys(info.get("spec_order", []) + info.get("body_order", [])))
-        order += [("type", n) for n in info["types"] if ("type", n) not in order]
-        order += [("var", n) for n in info["vars"] if ("var", n) not in order]
-        for what, name in order:
-            if what == "type":
-                decl_.type_decl(em, info["types"][name], scope, (key,))
-                continue
-            d = info["vars"][name]
-            t = decl_.resolve_type(em, d.type, scope)
-            scope.add(
-                Sym(
-                    d.name,
-                    "pkgconst" if d.constant else "pkgvar",
-                    t,
-                    getter=sql((key, d.name)),
-                    setter=sql((key, f"set__{d.name}")),
-                )
-            )
-    finally:
-        em.suppress_pre, em.pkg = saved, saved_pkg
-    return scope
+    return em.resolver.pkg_scope(pkg)
 
 
 def state_key(schema: str, pkg: str, var: str) -> str:
@@ -204,13 +133,13 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
 
 def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
     """Defaults of all package variables (spec and body), then the initialisation section."""
-    info = package_info(em, (pkg,)) or {"vars": {}}
+    info = package_info(em, (pkg,)) or Package()
     flag = pg_string(state_key(schema, pkg, "_initialized"))
     decls, sets = [], []
     # the spec's version knows only the spec's variables (the body's may name what the spec does
     # not depend on); the body's replaces it with all of them and the initialisation section
-    names = set(info.get("spec_vars", [])) if not p.is_body else None
-    for name, d in info["vars"].items():
+    names = set(info.public_variables) if not p.is_body else None
+    for name, d in info.variables.items():
         if d.constant or (names is not None and name not in names):
             continue
         sym = scope.names[name]

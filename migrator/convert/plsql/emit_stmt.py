@@ -4,8 +4,6 @@ statement emitter is registered for its class with `statements.emits` and writes
 
 from __future__ import annotations
 
-import re
-
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
@@ -22,10 +20,8 @@ from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.statements import emits
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
-from migrator.convert.sql.expression_types import CHAR_TYPE
+from migrator.oracle_types import CHAR_TYPE, TEXT_NAMES, first_word, takes_text_only
 from migrator.source.lexer import Token, split_top_level
-
-RAW_TYPE = re.compile(r"^(RAW\s*\(|LONG\s+RAW|BLOB)")
 
 
 def stmts(em: Emitter, body: list, scope: Scope, out: Out) -> None:
@@ -79,7 +75,7 @@ def text_valued(em: Emitter, toks, scope) -> bool:
         return True
     sym = scope.get(norm_name(toks[0])) if toks[0].kind in ("word", "qident") else None
     ora = (sym.type.ora if sym is not None and sym.type is not None else "").upper()
-    return ora.startswith(("VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "CLOB"))
+    return first_word(ora) in TEXT_NAMES
 
 
 def label_prefix(em: Emitter, st, out: Out) -> None:
@@ -248,7 +244,7 @@ def value_expr(em: Emitter, toks, scope, target_ora: str = "") -> str:
     assigned, which a char(n) target pads again anyway (rule expr.char_semantics). Text assigned
     to a RAW is read as hex, as Oracle's implicit HEXTORAW does (rule expr.raw_hex)."""
     text = exprs_.expr(em, toks, scope)
-    if RAW_TYPE.match(target_ora.upper()) and text_valued(em, toks, scope) and em.ctx.enabled("expr.raw_hex"):
+    if takes_text_only(target_ora.upper()) and text_valued(em, toks, scope) and em.ctx.enabled("expr.raw_hex"):
         em.ctx.applied("expr.raw_hex")
         return f"decode({text}, 'hex')"
     if len(toks) == 1 and toks[0].kind in ("word", "qident"):

@@ -10,7 +10,9 @@ Oracle-supplied packages (`emit_supplied`). One concern reaches another through 
 (`from migrator.convert.plsql import emit_stmt as stmt_`, then `stmt_.stmts(em, ...)`): the name
 says where a function lives, the imports survive the modules' import cycle (a module is looked up
 when called, not when imported), and mypy checks every call, which it could not do through a
-mixin's `self`. Each statement class has its emitter registered with `statements.emits`.
+mixin's `self`. Each statement class has its emitter registered with `statements.emits`. What a
+name is and what type it has is not the emitter's: `em.resolver` (`resolver.Resolver`) answers
+it, and hands back the DDL a type needs, which the emitter puts before the unit (`emit_decl.take`).
 
 State lives in two places. The unit's lasts for the whole unit and is this class's attributes;
 the routine's lives in `em.frame` (`state.RoutineFrame`), which `routine_frame` replaces for each
@@ -27,8 +29,8 @@ from migrator.convert.context import Catalog, ConversionContext, unconverted_mar
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.resolver import Resolver
 from migrator.convert.plsql.state import RoutineFrame
-from migrator.convert.plsql.symbols import Scope
 from migrator.source.lexer import LineIndex, Token
 
 _ATTRS = frozenset({"FOUND", "NOTFOUND", "ROWCOUNT"})
@@ -39,14 +41,12 @@ class Emitter:
         self.ctx: ConversionContext = ctx
         self.catalog: Catalog = ctx.catalog
         self.schema = schema
-        self.pkg = pkg  # the package being converted (or whose scope is being built)
+        self.resolver = Resolver(ctx, schema, pkg)  # names in scope and their types (`resolver.py`)
         self.lines = LineIndex(text)
-        self.pre: list[str] = []  # statements emitted before the unit (record types, lifted routines)
+        self.pre: list[str] = []  # statements emitted before the unit (record types, lifted routines: `take`)
         self.ph_counter = 0  # placeholders in expressions (exprs.placeholder)
         self.temp_counter = 0  # temporaries (targets.temp): numbered across the unit, never reused
         self.created_views: set[str] = set()  # cursor row-type views already created
-        self._pkg_scopes: dict[str, Scope] = {}
-        self.suppress_pre = False  # while building a package's scope: resolve types, create nothing
         # Each scan below walks every token of the unit, for words most units never spell: a word
         # the text does not hold (in any case: upper() maps character by character) has no token,
         # so the walk is skipped then (it was a fifth of the catalog's signature pass).
@@ -66,6 +66,15 @@ class Emitter:
         # SQL%BULK_ROWCOUNT is read: FORALL records each iteration's row count
         self.bulk_rowcount = "BULK_ROWCOUNT" in spelled and any(t.upper == "BULK_ROWCOUNT" for t in tokens)
         self.frame = RoutineFrame((schema,))  # the routine being emitted; first the unit's own level
+
+    @property
+    def pkg(self) -> str | None:
+        """The package being converted: the resolver's, whose unqualified names are its own."""
+        return self.resolver.pkg
+
+    @pkg.setter
+    def pkg(self, value: str | None) -> None:
+        self.resolver.pkg = value
 
     # ---- routine frames ----------------------------------------------------------------------------
     @contextmanager

@@ -172,7 +172,7 @@ def bare_function(em: Emitter, parts, toks, j, scope) -> tuple[str, ...] | None:
         sigs, target = ref[2], (ref[0], ref[1])
     else:
         entry = package_.lookup(em, parts) if len(parts) <= 2 else None
-        sigs = entry.info.get("plsql_sigs", []) if entry is not None else []
+        sigs = entry.routines if entry is not None else []
         target = (entry.schema, entry.name) if entry is not None else ()
     if any(r.kind == "FUNCTION" and all(p.default is not None for p in r.params) for r in sigs):
         return target

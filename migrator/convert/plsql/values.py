@@ -7,7 +7,6 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import emit_collections as coll_
-from migrator.convert.plsql import emit_decl as decl_
 from migrator.convert.plsql import emit_exceptions as exc_
 from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
@@ -64,8 +63,7 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
 
 
 def object_methods(em: Emitter, key: tuple[str, str]) -> dict:
-    entry = package_.lookup(em, key)
-    return entry.info.get("plsql_methods", {}) if entry is not None else {}
+    return em.resolver.object_methods(key)
 
 
 def method_call(em: Emitter, key: tuple[str, str], obj: str, method: str, toks, j, scope):
@@ -99,7 +97,7 @@ def resolve_global(em: Emitter, parts, toks, j, scope, ph, types):
     if len(parts) == 2 and (static := static_method(em, parts, toks, j, scope)) is not None:
         return static
     if len(parts) <= 2 and j < len(toks) and toks[j].is_op("("):
-        styp = decl_.schema_collection_type(em, parts)
+        styp = em.resolver.schema_collection_type(parts)
         if styp is not None:
             return coll_.constructor(em, styp, toks, j, scope)
     return None
@@ -108,7 +106,7 @@ def resolve_global(em: Emitter, parts, toks, j, scope, ph, types):
 def static_method(em: Emitter, parts, toks, j, scope):
     """type.method(args) for a STATIC method of a schema-level object type → <type>__<method>(args)."""
     entry = package_.lookup(em, parts[:1])
-    if entry is None or "plsql_type" not in entry.info:
+    if entry is None or entry.plsql_type is None:
         return None
     sigs = object_methods(em, (entry.schema, entry.name)).get(parts[1], [])
     if not any(r.flavour == "STATIC" for r in sigs):
