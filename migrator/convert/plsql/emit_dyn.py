@@ -4,6 +4,7 @@ values (rule plsql.dynamic_bind_types); text built at run time is executed as wr
 
 from __future__ import annotations
 
+from harness.quoting import pg_string
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_bulk as bulk_
@@ -105,7 +106,7 @@ def literal_dynamic(em: Emitter, value: str, tok, binds: list[str] | None = None
         em.ctx.note(f"dynamic statement kept as written: {value[:60]}")
     for k, v in ph.items():
         out = out.replace(k, v)
-    return "'" + out.replace("'", "''") + "'"
+    return pg_string(out)
 
     # ---- FORALL ------------------------------------------------------------------------------
     # ---- assignment targets --------------------------------------------------------------------

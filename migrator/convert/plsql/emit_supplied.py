@@ -12,10 +12,9 @@ here too; the unit reports it once, with every call site (`supplied.report_redes
 
 from __future__ import annotations
 
-from harness.quoting import quote_ident
+from harness.quoting import pg_string, quote_ident
 from migrator.convert import supplied as S
 from migrator.convert.context import MARKER_TOKEN, unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_call as call_
 from migrator.convert.plsql import exprs as exprs_

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import hashlib
 
-from harness.quoting import quote_ident
+from harness.quoting import pg_string, quote_ident
 from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_routine as routine_
 from migrator.convert.plsql import exprs as exprs_

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from harness.quoting import quote_ident
-from migrator.convert.ddl.tokens import pg_string
+from harness.quoting import pg_string, quote_ident
 
 IND = "    "
 
