@@ -218,7 +218,9 @@ class _Reader:
         The statement still takes its unit id, so the ids of later units do not shift."""
         head, offset = piece.head, piece.start + at
         unit_id = None
-        if head is not None and head.kind is not None and head.name is not None:
+        if head is not None and head.kind is UnitKind.DATA and _is_table_insert(head, f.text, piece):
+            unit_id = f"{UnitKind.DATA.value}:{head.schema or f.state.schema}.{head.name}"  # the row's table
+        elif head is not None and head.kind is not None and head.name is not None:
             unit_id = self.allocate(head.kind, head.schema or f.state.schema, head.name, f.span(piece.start, piece.end))
         line = f.line(offset)
         column = offset - f.lines.starts[line - 1] + 1
@@ -271,13 +273,12 @@ class _Reader:
             self.table_data[unit_id] = (unit, [])
         unit, texts = self.table_data[unit_id]
         unit.parts.append(span)
-        # a statement ending in a line comment would comment out a ';' on its own last line
-        texts.append(text + ("\n;" if "--" in text[text.rfind("\n") + 1 :] else ";"))
+        texts.append(text)
         return unit
 
     def join_table_data(self) -> None:
         for unit, texts in self.table_data.values():
-            unit.text = "\n".join(texts)
+            unit.text = join_statements(texts)
         self.table_data.clear()
 
     def allocate(self, kind: UnitKind, schema: str, name: str, span: SourceSpan) -> str:
@@ -315,6 +316,14 @@ class _Reader:
         self.issue("substitution-variable", Severity.WARNING, f.rel, unit.span.start_line,
                    f"SQL*Plus would substitute {', '.join(known)} before running this; text kept as is",
                    span=unit.span, unit_id=unit.id)  # fmt: skip
+
+
+def join_statements(texts: list[str]) -> str:
+    """A table data unit's text: its statements in order, each but the last ended by its ';' (as
+    any unit's text ends before its ';'); the ';' goes on a line of its own after a statement whose
+    last line holds a `--` comment, which would hide it."""
+    ends = ["\n;\n" if "--" in t[t.rfind("\n") + 1 :] else ";\n" for t in texts[:-1]]
+    return "".join(t + end for t, end in zip(texts, ends)) + (texts[-1] if texts else "")
 
 
 def _is_table_insert(head: statement_kind.Head, text: str, piece: sqlplus.Piece) -> bool:
