@@ -21,7 +21,7 @@ import datetime as dt
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -71,31 +71,38 @@ class _Block:
 def _parts(path: Path, where_path: Path) -> Iterator[_Block | str]:
     """The COPY script read back in order: COPY blocks of at most BATCH_ROWS rows, and SQL."""
     with path.open(encoding="utf-8", newline="\n") as f, where_path.open(encoding="utf-8") as w:
-        block: _Block | None = None
-        sql: list[str] = []
-        for line in f:
-            if block is not None:
-                if line.startswith(copy_text.END_OF_DATA) and line.rstrip("\n") == copy_text.END_OF_DATA:
-                    yield block
-                    block = None
-                    continue
-                block.lines.append(line)
-                block.wheres.append(w.readline().rstrip("\n"))
-                if len(block.lines) >= BATCH_ROWS:
-                    yield block
-                    block = _Block(block.command, block.table, block.columns)
+        yield from script_parts(f, lambda: w.readline().rstrip("\n"))
+
+
+def script_parts(lines: Iterable[str], where: Callable[[], str]) -> Iterator[_Block | str]:
+    """A COPY script's lines as COPY blocks (each row with `where()`, read in step) and SQL."""
+    block: _Block | None = None
+    sql: list[str] = []
+    for line in lines:
+        if block is not None:
+            if line.startswith(copy_text.END_OF_DATA) and line.rstrip("\n") == copy_text.END_OF_DATA:
+                yield block
+                block = None
                 continue
-            m = _COPY_HEAD.match(line.rstrip("\n"))
-            if m is not None:
-                if sql:
-                    yield "".join(sql)
-                    sql = []
-                cols = [c.strip() for c in m.group(2).split(",")] if m.group(2) else None
-                block = _Block(line.rstrip("\n").rstrip(";"), m.group(1), cols)
-            else:
-                sql.append(line)
-        if sql:
-            yield "".join(sql)
+            block.lines.append(line)
+            block.wheres.append(where())
+            if len(block.lines) >= BATCH_ROWS:
+                yield block
+                block = _Block(block.command, block.table, block.columns)
+            continue
+        m = _COPY_HEAD.match(line.rstrip("\n"))
+        if m is not None:
+            if sql:
+                yield "".join(sql)
+                sql = []
+            cols = [c.strip() for c in m.group(2).split(",")] if m.group(2) else None
+            block = _Block(line.rstrip("\n").rstrip(";"), m.group(1), cols)
+        else:
+            sql.append(line)
+    if block is not None:  # no end marker: what was read is still sent
+        yield block
+    if sql:
+        yield "".join(sql)
 
 
 def load_table(conn: psycopg.Connection, spool: TableSpool, out: Path, max_rejects: int | None) -> TableResult:
@@ -118,7 +125,7 @@ def load_table(conn: psycopg.Connection, spool: TableSpool, out: Path, max_rejec
                     continue
                 column_lists.add(tuple(part.columns) if part.columns is not None else None)
                 normal = _normalizers(conn, part.table, part.columns)
-                for k, ok in _copy_batch(conn, part, rejects):
+                for k, ok in copy_batch(conn, part, rejects):
                     if ok:
                         source_sum = (source_sum + _row_hash(part.lines[k], normal)) & _MASK64
                     else:
@@ -150,7 +157,7 @@ class _TooMany(Exception):
     pass
 
 
-def _copy_batch(conn: psycopg.Connection, block: _Block, rejects: list[Reject]) -> Iterator[tuple[int, bool]]:
+def copy_batch(conn: psycopg.Connection, block: _Block, rejects: list[Reject]) -> Iterator[tuple[int, bool]]:
     """(row index, loaded?) for each row of the block; refused rows are found by halving."""
     stack = [(0, len(block.lines))]
     while stack:
@@ -185,16 +192,19 @@ def _reason(exc: psycopg.Error) -> str:
 
 
 def _write_rejects(out: Path, spool: TableSpool, rejects: list[Reject]) -> str:
-    """SQL*Loader's .bad with a reason: `-- file:line: reason` then the original text."""
     rel = f"rejects/{spool.path.stem}.bad"
     path = out / rel
     path.parent.mkdir(parents=True, exist_ok=True)
-    originals = _original_texts([r.source for r in rejects if r.source])
     with path.open("w", encoding="utf-8", newline="\n") as f:
-        for r in rejects:
-            text = originals.get(r.source, r.text)
-            f.write(f"-- {r.where}: {' '.join(r.reason.split())}\n{text.rstrip()}\n")
+        f.write(rejects_text(rejects))
     return rel
+
+
+def rejects_text(rejects: list[Reject]) -> str:
+    """SQL*Loader's .bad with a reason: `-- file:line: reason` then the original text."""
+    originals = _original_texts([r.source for r in rejects if r.source])
+    return "".join(f"-- {r.where}: {' '.join(r.reason.split())}\n{originals.get(r.source, r.text).rstrip()}\n"
+                   for r in rejects)  # fmt: skip
 
 
 def _original_texts(sources: list[str]) -> dict[str, str]:
@@ -224,20 +234,25 @@ def _original_texts(sources: list[str]) -> dict[str, str]:
 def _drop_rows(path: Path, rows: set[int]) -> None:
     """Rewrite the COPY script without the refused rows (streamed; replaced atomically)."""
     tmp = path.with_suffix(".tmp")
-    row_no, in_copy = 0, False
     with path.open(encoding="utf-8", newline="\n") as src, tmp.open("w", encoding="utf-8", newline="\n") as dst:
-        for line in src:
-            if in_copy:
-                if line.rstrip("\n") == copy_text.END_OF_DATA:
-                    in_copy = False
-                else:
-                    row_no += 1
-                    if row_no - 1 in rows:
-                        continue
-            elif _COPY_HEAD.match(line.rstrip("\n")):
-                in_copy = True
-            dst.write(line)
+        dst.writelines(without_rows(src, rows))
     os.replace(tmp, path)
+
+
+def without_rows(lines: Iterable[str], rows: set[int]) -> Iterator[str]:
+    """A COPY script's lines without its COPY rows numbered in `rows` (0-based, over all blocks)."""
+    row_no, in_copy = 0, False
+    for line in lines:
+        if in_copy:
+            if line.rstrip("\n") == copy_text.END_OF_DATA:
+                in_copy = False
+            else:
+                row_no += 1
+                if row_no - 1 in rows:
+                    continue
+        elif _COPY_HEAD.match(line.rstrip("\n")):
+            in_copy = True
+        yield line
 
 
 # ---- checksums ------------------------------------------------------------------------------

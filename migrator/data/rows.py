@@ -39,6 +39,16 @@ class Row:
     values: tuple[Value, ...]
 
 
+def pg_name(name: str) -> str:
+    """An Oracle name as written → the PostgreSQL name the converted DDL created (unquoted names fold)."""
+    return name if name.startswith('"') else name.lower()
+
+
+def target_text(table: tuple[str | None, str]) -> str:
+    schema, name = table
+    return f"{pg_name(schema)}.{pg_name(name)}" if schema else pg_name(name)
+
+
 _TOKEN = re.compile(
     r"""(?P<ws>\s+|--[^\n]*|/\*.*?\*/)
       | (?P<q>[nN]?[qQ]'(?:\[.*?\]|\{.*?\}|<.*?>|\(.*?\)|([^\s(\[{<]).*?\3)')

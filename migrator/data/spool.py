@@ -18,9 +18,8 @@ from typing import TextIO
 
 from migrator.data import copy_text
 from migrator.data.masks import BadValue
-from migrator.data.rows import NotLiteral, parse_insert
+from migrator.data.rows import NotLiteral, parse_insert, pg_name, target_text
 from migrator.data.scanner import ScanError, statements
-from migrator.data.table_unit import pg_name, target_text
 from migrator.source.encoding import decode_bytes
 
 _SAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]")

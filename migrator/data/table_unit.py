@@ -10,23 +10,20 @@ its `file:line`, its reason and its original text (commented out), and counted i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.data import convert_data
 from migrator.data import copy_text
 from migrator.data.masks import BadValue
-from migrator.data.rows import NotLiteral, parse_insert
+from migrator.data.rows import NotLiteral, parse_insert, pg_name, target_text
 from migrator.data.scanner import statements
 from migrator.source.units import SourceSpan, Unit
 
+if TYPE_CHECKING:  # a conversion imports no database driver; the deploy that splits rejects does
+    import psycopg
 
-def pg_name(name: str) -> str:
-    """An Oracle name as written → the PostgreSQL name the converted DDL created (unquoted names fold)."""
-    return name if name.startswith('"') else name.lower()
-
-
-def target_text(table: tuple[str | None, str]) -> str:
-    schema, name = table
-    return f"{pg_name(schema)}.{pg_name(name)}" if schema else pg_name(name)
+    from migrator.data.spool import Reject
 
 
 def convert_table_data(unit: Unit, ctx: ConversionContext) -> str:
@@ -71,6 +68,56 @@ def convert_table_data(unit: Unit, ctx: ConversionContext) -> str:
         ctx.note(f"{len(rejected)} rows rejected (listed at the end of the unit file): never loaded")
         out.append(_rejects_comment(rejected))
     return "\n".join(out)
+
+
+def row_sources(unit: Unit) -> list[tuple[str, str]]:
+    """(file:line, original text) of each COPY row of the unit's conversion, in order."""
+    found = []
+    sql = [s for s in statements(unit.text) if not s.directive]
+    for k, stmt in enumerate(sql):
+        try:
+            parse_insert(stmt.text)
+        except (NotLiteral, BadValue):
+            continue
+        where = unit.parts[k] if k < len(unit.parts) else unit.span
+        found.append((f"{where.file}:{where.start_line}", stmt.text))
+    return found
+
+
+def split_refused(conn: psycopg.Connection, unit: Unit, script: str) -> tuple[str, list[Reject]] | None:
+    """Deploy a table data unit's script that PostgreSQL refused as a whole, row by row where it
+    must: the rows it refuses (unique, foreign key, CHECK, length …) become rejects and the script
+    is returned without them, so that psql never stops on them. None: a statement that is no
+    COPY row failed (the unit stays refused)."""
+    import psycopg
+
+    from migrator.data.loader import copy_batch, script_parts, without_rows
+
+    sources = iter(row_sources(unit))
+    texts: dict[str, str] = {}
+
+    def where() -> str:
+        w, text = next(sources, ("", ""))
+        texts[w] = text
+        return w
+
+    rejects: list[Reject] = []
+    refused: set[int] = set()
+    lines = script.splitlines(keepends=True)
+    try:
+        with conn.transaction():
+            row_no = 0
+            for part in script_parts(lines, where):
+                if isinstance(part, str):
+                    conn.execute(part.encode("utf-8"))
+                    continue
+                refused.update(row_no + k for k, ok in copy_batch(conn, part, rejects) if not ok)
+                row_no += len(part.lines)
+    except psycopg.Error:
+        return None
+    for r in rejects:
+        r.text = texts.get(r.where, r.text)
+    return "".join(without_rows(lines, refused)), rejects
 
 
 def _rejects_comment(rejected: list[tuple[SourceSpan, str, str]]) -> str:
