@@ -34,6 +34,7 @@ from migrator.data.spool import Reject, TableSpool
 
 BATCH_ROWS = 20_000
 _MASK64 = (1 << 64) - 1
+_COPY_LINE = re.compile(r"\bCOPY [^,]+, line (\d+)")
 _COPY_HEAD = re.compile(r"COPY (.+?)(?: \((.*)\))? FROM STDIN;$")
 # SQLSTATE → the reason a row was refused, as SQL*Loader's log would class it
 _REASONS = {"22001": "length", "23502": "NOT NULL", "23505": "unique", "23503": "foreign key", "23514": "CHECK"}
@@ -158,17 +159,25 @@ class _TooMany(Exception):
 
 
 def copy_batch(conn: psycopg.Connection, block: _Block, rejects: list[Reject]) -> Iterator[tuple[int, bool]]:
-    """(row index, loaded?) for each row of the block; refused rows are found by halving."""
+    """(row index, loaded?) for each row of the block. A refused COPY names the row it stopped
+    at (`COPY t, line N`): that row is a reject, the rows before it go again (they passed), and
+    the load goes on after it; an error without a line (a deferred check) is found by halving."""
     stack = [(0, len(block.lines))]
     while stack:
         lo, hi = stack.pop()
         error = _try_copy(conn, block.command, block.lines[lo:hi])
         if error is None:
             yield from ((k, True) for k in range(lo, hi))
-        elif hi - lo == 1:
-            where, _, source = block.wheres[lo].partition("\t")
-            rejects.append(Reject(where, _reason(error), block.lines[lo].rstrip("\n"), source))
-            yield lo, False
+            continue
+        line = _COPY_LINE.search(error.diag.context or "") if error.diag else None
+        bad = lo + int(line.group(1)) - 1 if line else None
+        if hi - lo == 1:
+            bad = lo
+        if bad is not None and lo <= bad < hi:
+            where, _, source = block.wheres[bad].partition("\t")
+            rejects.append(Reject(where, _reason(error), block.lines[bad].rstrip("\n"), source))
+            yield bad, False
+            stack += [r for r in ((bad + 1, hi), (lo, bad)) if r[0] < r[1]]  # rows before it go first
         else:
             mid = (lo + hi) // 2
             stack += [(mid, hi), (lo, mid)]  # the first half is tried first: rows keep their order

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from migrator.data.masks import (
     DEFAULT_DATE_MASK,
@@ -61,29 +62,61 @@ _TOKEN = re.compile(
 )
 
 
-def _tokens(text: str) -> list[tuple[str, str]]:
+def _tokens(text: str, start: int = 0) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    pos, end = 0, len(text)
-    match = _TOKEN.match
-    while pos < end:
-        m = match(text, pos)
-        if m is None:
-            raise NotLiteral(f"cannot read {text[pos : pos + 20]!r}")
-        kind = m.lastgroup
-        if kind == "ws":
-            pass
-        elif kind is None:  # the q-quote's delimiter group matched last: the token is the q-quote
-            out.append(("q", m.group()))
-        else:
-            out.append((kind, m.group()))
+    pos = start
+    for m in _TOKEN.finditer(text, start):
+        if m.start() != pos:  # a character no token starts with
+            break
         pos = m.end()
+        kind = m.lastgroup
+        if kind != "ws":  # None: the q-quote's delimiter group matched last, the token is the q-quote
+            out.append((kind or "q", m.group()))
+    if pos != len(text):
+        raise NotLiteral(f"cannot read {text[pos : pos + 20]!r}")
     return out
+
+
+# `INSERT INTO t (a, b) VALUES (` with no string or nested parenthesis: rows of one table repeat
+# it, so it is read once (cached) and only the values are tokenized per row
+_HEAD = re.compile(r"\s*INSERT\s+INTO\s+[^'()]+?(?:\([^'()]*\))?\s*VALUES\s*\(", re.I)
+
+
+@lru_cache(maxsize=1024)
+def _head(text: str) -> tuple[tuple[str | None, str], tuple[str, ...] | None]:
+    p = _Parser(_tokens(text))
+    table, columns = _target(p)
+    p.word("VALUES")
+    p.expect("(")
+    if p.i != len(p.toks):
+        raise NotLiteral("not an INSERT ... VALUES head")
+    return table, columns
 
 
 def parse_insert(text: str) -> Row:
     """The literal row of one INSERT statement (its text without the ';')."""
-    toks = _tokens(text)
-    p = _Parser(toks)
+    m = _HEAD.match(text)
+    if m is not None:
+        table, columns = _head(m.group())
+        p = _Parser(_tokens(text, m.end()))
+    else:
+        p = _Parser(_tokens(text))
+        table, columns = _target(p)
+        p.word("VALUES")
+        p.expect("(")
+    values = [p.value()]
+    while p.peek() == ",":
+        p.i += 1
+        values.append(p.value())
+    p.expect(")")
+    if p.i != len(p.toks):
+        raise NotLiteral("text after the VALUES list")
+    if columns is not None and len(columns) != len(values):
+        raise BadValue(f"{len(columns)} columns but {len(values)} values")
+    return Row(table, columns, tuple(values))
+
+
+def _target(p: _Parser) -> tuple[tuple[str | None, str], tuple[str, ...] | None]:
     p.word("INSERT")
     if p.peek_word() in ("ALL", "FIRST"):
         raise NotLiteral("multi-table INSERT")
@@ -100,18 +133,7 @@ def parse_insert(text: str) -> Row:
             cols.append(p.ident())
         p.expect(")")
         columns = tuple(cols)
-    p.word("VALUES")
-    p.expect("(")
-    values = [p.value()]
-    while p.peek() == ",":
-        p.i += 1
-        values.append(p.value())
-    p.expect(")")
-    if p.i != len(toks):
-        raise NotLiteral("text after the VALUES list")
-    if columns is not None and len(columns) != len(values):
-        raise BadValue(f"{len(columns)} columns but {len(values)} values")
-    return Row(table, columns, tuple(values))
+    return table, columns
 
 
 _FUNCS_DATETIME = {
