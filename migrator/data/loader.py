@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 import psycopg
 
 from migrator.data import copy_text
-from migrator.data.spool import Reject, TableSpool
+from migrator.data.spool import EMPTY_FIRST, Reject, TableSpool
 
 BATCH_ROWS = 20_000
 _MASK64 = (1 << 64) - 1
@@ -122,7 +122,7 @@ def load_table(conn: psycopg.Connection, spool: TableSpool, out: Path, max_rejec
             for part in _parts(spool.path, spool.where_path):
                 if isinstance(part, str):
                     conn.execute(part.encode("utf-8"))
-                    res.statements += 1
+                    res.statements += EMPTY_FIRST not in part  # emptying the table adds no row
                     continue
                 column_lists.add(tuple(part.columns) if part.columns is not None else None)
                 normal = _normalizers(conn, part.table, part.columns)

@@ -22,6 +22,7 @@ from migrator.data.rows import NotLiteral, parse_insert, pg_name, target_text
 from migrator.data.scanner import ScanError, statements
 from migrator.source.encoding import decode_bytes
 
+EMPTY_FIRST = "-- emptied first (SQL*Loader REPLACE/TRUNCATE)"
 _SAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]")
 _DISABLE = re.compile(r"ALTER\s+TABLE\s+(\S+)\s+DISABLE\s+(?:NOVALIDATE\s+)?CONSTRAINT\s+(\S+)", re.I)
 _IGNORED = re.compile(r"(?:COMMIT|ROLLBACK|SAVEPOINT|ALTER\s+SESSION)\b", re.I)
@@ -70,6 +71,12 @@ class TableSpool:
         self._file.write(sql.rstrip() + "\n")
         self.statements += 1
 
+    def empty_first(self, sql: str) -> None:
+        """TRUNCATE / DELETE the load runs first (SQL*Loader's TRUNCATE / REPLACE): adds no row."""
+        assert self._file is not None, "opened by the spool"
+        self.end_block()
+        self._file.write(f"{sql}  {EMPTY_FIRST}\n")
+
     def end_block(self) -> None:
         if self._block is not None and self._file is not None:
             self._file.write(copy_text.END_OF_DATA + "\n")
@@ -96,16 +103,11 @@ def file_name(table: str) -> str:
 
 
 def spool(
-    files: Iterable[Path],
-    out: Path,
-    schema: str | None = None,
-    convert: Callable[[str], str] | None = None,
-    rows_of: Callable[[Path], Iterable[tuple[str, tuple[str, ...] | None, str | None, str, str]]] | None = None,
+    files: Iterable[Path], out: Path, schema: str | None = None, convert: Callable[[str], str] | None = None
 ) -> Spooled:
-    """Stream every file into the per-table COPY scripts. `convert(sql)`: the conversion of a
-    statement that is not a literal row (none: it is reported, not loaded). `rows_of(path)`: a
-    reader of other formats (SQL*Loader) yielding (table, columns, COPY line or None, where,
-    reason-or-text) — see `migrator.data.sqlldr`."""
+    """Stream every file into the per-table COPY scripts: INSERT scripts, and SQL*Loader control
+    files (`.ctl`) with their data files. `convert(sql)`: the conversion of a statement that is
+    not a literal row (without one it is reported, not loaded)."""
     result = Spooled({}, [], [])
 
     def table_spool(table: str) -> TableSpool:
@@ -119,13 +121,8 @@ def spool(
 
     try:
         for path in files:
-            if rows_of is not None and path.suffix.lower() == ".ctl":
-                for table, columns, line, where, info in rows_of(path):
-                    sp = table_spool(table)
-                    if line is None:
-                        sp.rejects.append(Reject(where, info, ""))
-                    else:
-                        sp.row(columns, line, where)
+            if path.suffix.lower() == ".ctl":
+                _spool_control(path, schema, table_spool)
                 continue
             _spool_script(path, schema, convert, result, table_spool)
     finally:
@@ -157,6 +154,20 @@ def _spool_script(path: Path, schema, convert, result: Spooled, table_spool) -> 
                 table_spool(table).row(columns, copy_text.line(row.values), where, source)
         except ScanError as exc:
             result.issues.append(f"{path.name}:{exc.line}: {exc}")
+
+
+def _spool_control(path: Path, schema: str | None, table_spool) -> None:
+    from migrator.data import sqlldr
+
+    empty = sqlldr.empty_first(path, schema)  # REPLACE / TRUNCATE: before the rows, in the same transaction
+    if empty is not None:
+        table_spool(sqlldr.read_control(path, schema).table).empty_first(empty)
+    for rec in sqlldr.records(path, schema):
+        sp = table_spool(rec.table)
+        if rec.line is None:
+            sp.rejects.append(Reject(rec.where, rec.reason, rec.text))
+        else:
+            sp.row(rec.columns, rec.line, rec.where, rec.source)
 
 
 def _other(text: str, where: str, schema, convert, result: Spooled, table_spool) -> None:
