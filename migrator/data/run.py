@@ -78,6 +78,23 @@ def load(
     else:
         spooled = spool(files, out, schema, convert or _default_convert(schema))
         _write_spooled(out, spooled)
+    return load_spooled(spooled, dsn, out, max_rejects=max_rejects, workers=workers, resume=resume,
+                        progress=progress, t0=t0)  # fmt: skip
+
+
+def load_spooled(
+    spooled: Spooled,
+    dsn: str,
+    out: Path,
+    *,
+    max_rejects: int | None = None,
+    workers: int = 1,
+    resume: bool = False,
+    progress: bool = False,
+    t0: float | None = None,
+) -> LoadRun:
+    """Phase two for spooled tables (from scripts, control files or a live source)."""
+    t0 = time.perf_counter() if t0 is None else t0
     done = _journal(out) if resume else {}
     with psycopg.connect(dsn, autocommit=True) as conn:
         order, parents = _order(conn, list(spooled.tables))
