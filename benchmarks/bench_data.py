@@ -75,7 +75,7 @@ def generate(folder: Path, rows: int, seed: int = 28) -> dict[str, int]:
             shipped = None if i % 7 == 0 else f"{y:04d}-{mo:02d}-{d:02d} 12:00:00.5 {zone}"
             amount = f"{rnd.randint(0, 10**13)}.{rnd.randint(0, 9999):04d}"
             ratio = f"{rnd.randint(1, 999)}E-{rnd.randint(1, 12)}"
-            comments = [None, "", "plain", 'with "double" and \'single\'', "line one\nline two"][i % 5]
+            comments = [None, "", "plain", "with \"double\" and 'single'", "line one\nline two"][i % 5]
             vals = [str(i), str(cust), f"TO_TIMESTAMP('{at}','YYYY-MM-DD HH24:MI:SS.FF6')",
                     "NULL" if shipped is None else f"TO_TIMESTAMP_TZ('{shipped}','YYYY-MM-DD HH24:MI:SS.FF TZH:TZM')",
                     amount, str(rnd.randint(0, 10**9)), ratio, _q("ABC"[i % 3]),
@@ -101,12 +101,14 @@ def generate(folder: Path, rows: int, seed: int = 28) -> dict[str, int]:
             y, mo, d = rnd.randint(1930, 2005), rnd.randint(1, 12), rnd.randint(1, 28)
             name = [f"Name {i}", f"O'Brien {i}", f'The "{i}"', f"Multi\nline {i}"][i % 4]
             note = ("x" * 3990 + f"{i:010d}") if i % 500 == 0 else ("" if i % 3 == 0 else f"note {i}; ok")
-            balance = f"{rnd.randint(-10**9, 10**9)}.{rnd.randint(0, 99):02d}"
+            balance = f"{rnd.randint(-(10**9), 10**9)}.{rnd.randint(0, 99):02d}"
             score = f"{rnd.random() * 10 ** rnd.randint(-5, 5):.15g}"
             vals = [str(i), str(rnd.randint(1, n_region)), _q(name),
                     f"to_date('{d:02d}-{months[mo - 1]}-{y}','DD-MON-YYYY')", balance, score, str(i % 2),
                     "NULL" if not note else _q(note)]  # fmt: skip
-            sql.write(f"Insert into CUSTOMER (CUST_ID,REGION_ID,NAME,BORN,BALANCE,SCORE,VIP,NOTE) values ({','.join(vals)});\n")
+            sql.write(
+                f"Insert into CUSTOMER (CUST_ID,REGION_ID,NAME,BORN,BALANCE,SCORE,VIP,NOTE) values ({','.join(vals)});\n"
+            )
             cc.write(",".join([str(i), vals[1], _csv(name), f"{y:04d}-{mo:02d}-{d:02d}", balance, score, str(i % 2),
                                _csv(note or None)]) + "\n")  # fmt: skip
         sql.write(f"Insert into CUSTOMER (CUST_ID,REGION_ID,NAME,BORN,BALANCE,SCORE,VIP,NOTE) values "
@@ -203,7 +205,6 @@ def main() -> int:
             ok = all(rejected.get(t, 0) == n for t, n in planted.items()) and agree and loaded == args.rows
             print("planted rows all rejected, no other row lost:", ok)
             return 0 if ok else 1
-
 
 
 if __name__ == "__main__":

@@ -197,7 +197,11 @@ def _split_refused_rows(done: list[_Done], dsn: str, out: Path) -> None:
     """A table's rows that PostgreSQL refused as a whole (a duplicate key, an orphan, a CHECK …)
     are loaded again row by row where they must be, in deployment order (parents first): refused
     rows go to rejects/<table>.bad and leave the unit file, so `psql -f deploy.sql` never stops on one."""
-    refused = [d for d in done if d.unit.parts and d.deploy and not d.deploy.ok and (d.deploy.sqlstate or "")[:2] in ("22", "23")]
+    refused = [
+        d
+        for d in done
+        if d.unit.parts and d.deploy and not d.deploy.ok and (d.deploy.sqlstate or "")[:2] in ("22", "23")
+    ]
     if not refused:
         return
     import psycopg

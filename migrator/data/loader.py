@@ -327,8 +327,8 @@ def _instant(v: str) -> str:
         delta = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
         when = when.replace(tzinfo=dt.timezone(sign * delta))
     else:
-        when = when.replace(tzinfo=dt.timezone.utc)
-    return when.astimezone(dt.timezone.utc).isoformat(" ")
+        when = when.replace(tzinfo=dt.UTC)
+    return when.astimezone(dt.UTC).isoformat(" ")
 
 
 _UNESCAPE = re.compile(r"\\(.)")

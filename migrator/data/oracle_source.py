@@ -109,7 +109,9 @@ class OracleSource:
 
     def tables(self) -> list[str]:
         with self._connect() as conn, conn.cursor() as cur:
-            cur.execute("SELECT table_name FROM user_tables WHERE nested = 'NO' AND temporary = 'N' ORDER BY table_name")
+            cur.execute(
+                "SELECT table_name FROM user_tables WHERE nested = 'NO' AND temporary = 'N' ORDER BY table_name"
+            )
             return [r[0] for r in cur]
 
     def columns(self, table: str) -> list[str]:

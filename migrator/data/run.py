@@ -53,7 +53,9 @@ class LoadRun:
 
     @property
     def ok(self) -> bool:
-        return all(not t.error and t.checksums_agree for t in self.tables) and all(c.validated for c in self.constraints)
+        return all(not t.error and t.checksums_agree for t in self.tables) and all(
+            c.validated for c in self.constraints
+        )
 
 
 def load(
@@ -130,7 +132,9 @@ def _files(inputs: list[Path]) -> list[Path]:
     files: list[Path] = []
     for p in inputs:
         if p.is_dir():
-            files += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in (".sql", ".ctl", ".dml", ".ins"))
+            files += sorted(
+                f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in (".sql", ".ctl", ".dml", ".ins")
+            )
         elif p.is_file():
             files.append(p)
         else:
@@ -172,7 +176,9 @@ def _order(conn: psycopg.Connection, tables: list[str]) -> tuple[list[str], dict
     return order, parents
 
 
-def _load_all(spooled: Spooled, order, parents, done, dsn, out, max_rejects, workers, progress) -> dict[str, TableResult]:
+def _load_all(
+    spooled: Spooled, order, parents, done, dsn, out, max_rejects, workers, progress
+) -> dict[str, TableResult]:
     results: dict[str, TableResult] = {t: TableResult(**done[t]) for t in order if t in done}
     todo = [t for t in order if t not in results]
     total = sum(spooled.tables[t].rows for t in todo)

@@ -184,7 +184,9 @@ def _other(text: str, where: str, schema, convert, result: Spooled, table_spool)
 
 
 def _table_of(text: str, schema: str | None) -> str:
-    m = re.match(r"INSERT\s+(?:/\*.*?\*/\s*)?INTO\s+((?:\"[^\"]+\"|[\w$#]+)(?:\.(?:\"[^\"]+\"|[\w$#]+))?)", text, re.I | re.S)
+    m = re.match(
+        r"INSERT\s+(?:/\*.*?\*/\s*)?INTO\s+((?:\"[^\"]+\"|[\w$#]+)(?:\.(?:\"[^\"]+\"|[\w$#]+))?)", text, re.I | re.S
+    )
     return target_text(_split(m.group(1), schema)) if m else "unknown"
 
 

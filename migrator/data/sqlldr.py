@@ -85,7 +85,11 @@ def read_control(path: Path, schema: str | None = None) -> Control:
         raise ControlFileError(f"{path.name}: no INTO TABLE")
     name = m.group(1)
     parts = re.findall(r'"[^"]+"|[^.]+', name)
-    table = ".".join(pg_name(p) for p in parts) if len(parts) == 2 or not schema else f"{pg_name(schema)}.{pg_name(parts[0])}"
+    table = (
+        ".".join(pg_name(p) for p in parts)
+        if len(parts) == 2 or not schema
+        else f"{pg_name(schema)}.{pg_name(parts[0])}"
+    )
     open_paren = code.find("(", m.end())
     if open_paren < 0:
         raise ControlFileError(f"{path.name}: no field list after INTO TABLE")

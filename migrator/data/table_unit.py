@@ -63,7 +63,9 @@ def convert_table_data(unit: Unit, ctx: ConversionContext) -> str:
     flush()
     ctx.applied("data.insert")
     if loaded:
-        ctx.note(f"{loaded} literal rows written as COPY rows" + (f", {converted} statements converted" if converted else ""))
+        ctx.note(
+            f"{loaded} literal rows written as COPY rows" + (f", {converted} statements converted" if converted else "")
+        )
     if rejected:
         ctx.note(f"{len(rejected)} rows rejected (listed at the end of the unit file): never loaded")
         out.append(_rejects_comment(rejected))

@@ -72,7 +72,9 @@ def test_load_rejects_and_validates(db, tmp_path: Path):
         assert f"-- {where}: {reason}" in bad
     assert "values (7521,'WARD_IS_TOO_LONG',NULL,1250,'','',NULL,30);" in bad  # the original text
     assert "-- export.sql:17: NOT NULL" in (out / "rejects" / "dept.bad").read_text(encoding="utf-8")
-    got = _rows(db, "SELECT empno, ename, hired::text, sal::text, note, photo, seen AT TIME ZONE 'UTC' FROM emp ORDER BY 1")
+    got = _rows(
+        db, "SELECT empno, ename, hired::text, sal::text, note, photo, seen AT TIME ZONE 'UTC' FROM emp ORDER BY 1"
+    )
     assert got[0][:6] == (7369, "SMITH", "1980-12-17 00:00:00", "800.00", "it's\ntwo lines", b"\n\x0b")
     assert str(got[0][6]) == "2020-01-02 08:11:12.123456"
     assert got[1][3:5] == ("1600.00", "tab\there; and \\ backslash")

@@ -46,4 +46,8 @@ def test_refused_rows_split_out_and_deploy_sql_runs(tmp_path: Path, pg_dsn):
                          capture_output=True, text=True)  # fmt: skip
     assert run.returncode == 0, run.stderr
     with psycopg.connect(pg_dsn) as conn:
-        assert conn.execute("SELECT empno, ename FROM emp ORDER BY 1").fetchall() == [(1, "KING"), (2, "FORD"), (5, "SCOTT")]
+        assert conn.execute("SELECT empno, ename FROM emp ORDER BY 1").fetchall() == [
+            (1, "KING"),
+            (2, "FORD"),
+            (5, "SCOTT"),
+        ]

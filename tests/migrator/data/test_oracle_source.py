@@ -40,8 +40,10 @@ def test_driver_values_become_copy_text():
 
 def test_rows_from_a_source_load_with_rejects_and_checksums(pg_dsn, tmp_path: Path):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
-        conn.execute("CREATE TABLE dept (deptno int PRIMARY KEY, dname varchar(5));"
-                     "CREATE TABLE emp (empno int PRIMARY KEY, deptno int REFERENCES dept, hired timestamp, pay numeric(8,2))")
+        conn.execute(
+            "CREATE TABLE dept (deptno int PRIMARY KEY, dname varchar(5));"
+            "CREATE TABLE emp (empno int PRIMARY KEY, deptno int REFERENCES dept, hired timestamp, pay numeric(8,2))"
+        )
     source = ListSource({
         "EMP": (["EMPNO", "DEPTNO", "HIRED", "PAY"], [(1, 10, dt.datetime(2020, 1, 1), decimal.Decimal("10.5")),
                                                         (2, 99, None, None), (3, 10, None, decimal.Decimal("1E+2"))]),
@@ -56,7 +58,10 @@ def test_rows_from_a_source_load_with_rejects_and_checksums(pg_dsn, tmp_path: Pa
     assert "-- EMP:row 2: foreign key:" in (tmp_path / "out" / "rejects" / "emp.bad").read_text(encoding="utf-8")
 
 
-@pytest.mark.skipif(not os.environ.get("MIGRATOR_ORACLE_DSN"), reason="no Oracle here: set MIGRATOR_ORACLE_DSN=user/pw@host:port/service")
+@pytest.mark.skipif(
+    not os.environ.get("MIGRATOR_ORACLE_DSN"),
+    reason="no Oracle here: set MIGRATOR_ORACLE_DSN=user/pw@host:port/service",
+)
 def test_oracle_source_reads_tables():  # pragma: no cover - needs an Oracle
     source = OracleSource(os.environ["MIGRATOR_ORACLE_DSN"])
     for table in source.tables()[:3]:

@@ -21,7 +21,7 @@ from migrator.data.rows import NotLiteral, parse_insert
         ("2020-01-02 10:11:12.5 -03:30", "YYYY-MM-DD HH24:MI:SS.FF TZH:TZM", True, "2020-01-02 10:11:12.5 -03:30"),
         ("2020-01-02 10:11 Europe/Madrid", "YYYY-MM-DD HH24:MI TZR", True, "2020-01-02 10:11:00 Europe/Madrid"),
         ("20200102", "YYYYMMDD", False, "2020-01-02 00:00:00"),
-        ("March 5, 2021", 'FMMonth DD, YYYY', False, "2021-03-05 00:00:00"),
+        ("March 5, 2021", "FMMonth DD, YYYY", False, "2021-03-05 00:00:00"),
         ("2021 day 032", 'YYYY "day" DDD', False, "2021-02-01 00:00:00"),
     ],
 )
@@ -57,7 +57,11 @@ def test_what_is_not_a_literal_row(text):
 
 
 def test_bad_literals_are_rejected_not_guessed():
-    for text in ["INSERT INTO t VALUES (HEXTORAW('zz'))", "INSERT INTO t (a, b) VALUES (1)", "INSERT INTO t VALUES (CHR(0))"]:
+    for text in [
+        "INSERT INTO t VALUES (HEXTORAW('zz'))",
+        "INSERT INTO t (a, b) VALUES (1)",
+        "INSERT INTO t VALUES (CHR(0))",
+    ]:
         with pytest.raises(BadValue):
             parse_insert(text)
 

@@ -34,9 +34,7 @@ def test_one_unit_copy_blocks_statements_in_order_and_rejects(tmp_path):
     assert sorted(done) == ["data:hr.t", "table:hr.t"]
     out = done["data:hr.t"].output
     first, rest = out.split("\\.\n", 1)
-    assert first == (
-        "COPY t (id, name, born) FROM STDIN;\n1\ta'b\t2019-12-31 00:00:00\n2\tx;y\\tz\t\\N\n"
-    )
+    assert first == ("COPY t (id, name, born) FROM STDIN;\n1\ta'b\t2019-12-31 00:00:00\n2\tx;y\\tz\t\\N\n")
     query, last = rest.split("\n", 1)
     assert query.startswith("INSERT INTO t (id, name) SELECT 4")
     assert last.startswith("COPY t (id, name, born) FROM STDIN;\n5\t\\N\t2020-01-01\n\\.")
