@@ -220,8 +220,8 @@ def _original_texts(sources: list[str]) -> dict[str, str]:
     """The source lines of refused rows, read in one streamed pass per file."""
     wanted: dict[str, list[tuple[int, int, str]]] = {}
     for src in sources:
-        path, first, last = src.split("\t")
-        wanted.setdefault(path, []).append((int(first), int(last), src))
+        path, start, end = src.split("\t")
+        wanted.setdefault(path, []).append((int(start), int(end), src))
     texts: dict[str, str] = {}
     for path, spans in wanted.items():
         spans.sort()

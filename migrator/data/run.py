@@ -196,12 +196,12 @@ def _load_all(
                 finished = set(results)
                 # a table starts once every table it references is loaded; in a cycle of
                 # references, the first table left starts when nothing else runs
-                ready = [t for t in todo if parents[t] <= finished] or ([] if running else todo[:1])
-                for t in ready[: workers - len(running)]:
+                startable = [t for t in todo if parents[t] <= finished] or ([] if running else todo[:1])
+                for t in startable[: workers - len(running)]:
                     todo.remove(t)
                     running[pool.submit(one, t)] = t
-                ready, _ = wait(running, return_when=FIRST_COMPLETED)
-                for fut in ready:
+                completed, _ = wait(running, return_when=FIRST_COMPLETED)
+                for fut in completed:
                     t = running.pop(fut)
                     res = fut.result()
                     results[t] = res
