@@ -33,7 +33,7 @@ def execute_script(conn: psycopg.Connection, text: str) -> tuple[str | None, str
     A script with psql's inline `COPY … FROM STDIN;` rows (a table's data unit) runs in one
     transaction, its rows streamed through COPY, as psql runs it."""
     try:
-        if "STDIN" in text and _COPY_FROM_STDIN.search(text):
+        if has_inline_copy(text):
             with conn.transaction():
                 for sql, rows in _copy_parts(text):
                     if rows is None:
@@ -52,6 +52,11 @@ def execute_script(conn: psycopg.Connection, text: str) -> tuple[str | None, str
 
 # psql's inline COPY: the command on its own line, its rows, then a line `\.`
 _COPY_FROM_STDIN = re.compile(r"^COPY\b[^;]*?\bFROM\s+STDIN\b[^;\n]*;[ \t]*\n", re.I | re.M)
+
+
+def has_inline_copy(text: str) -> bool:
+    """psql's `COPY … FROM STDIN;` followed by its rows (a pg_dump, a table's data unit)."""
+    return "STDIN" in text.upper() and _COPY_FROM_STDIN.search(text) is not None
 
 
 def _copy_parts(text: str) -> Iterator[tuple[str, str | None]]:

@@ -30,7 +30,7 @@ import psycopg
 from pglast.parser import scan, split
 from tqdm import tqdm
 
-from harness.deploy import execute_script
+from harness.deploy import execute_script, has_inline_copy
 from harness.postgres import PostgresEngine, scratch_database
 from harness.reference_outcomes import outcome_of
 from harness.runner import iter_runs
@@ -117,7 +117,8 @@ def port_statements(root: Path) -> list[PortStatement]:
         except UnicodeDecodeError as exc:
             raise PortError(f"{rel}: not UTF-8 (byte {exc.start})") from exc
         try:
-            cuts = _slices(text)
+            # inline COPY rows are data no SQL splitter reads: the file runs whole, as psql runs it
+            cuts = [(0, len(text))] if has_inline_copy(text) else _slices(text)
         except Exception:  # the scanner refuses it (an unterminated quote): the server says why
             cuts = [(0, len(text))]
         statements += [PortStatement(rel, text.count("\n", 0, a) + 1, text[a:b]) for a, b in cuts]

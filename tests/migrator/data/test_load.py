@@ -130,3 +130,15 @@ def test_load_sql_replays_without_the_rejects(db, tmp_path: Path, pg_engine):
                           capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert _rows(db, "SELECT count(*) FROM emp") == [(4,)] and _rows(db, "SELECT count(*) FROM dept") == [(3,)]
+
+
+def test_cli_data_load(db, tmp_path: Path, capsys):
+    from migrator.cli.main import main
+
+    src = tmp_path / "export.sql"
+    src.write_text(EXPORT, encoding="utf-8")
+    code = main(["data", "load", str(src), "--pg-dsn", db, "--out", str(tmp_path / "out"), "--no-progress"])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "emp: 8 read, 3 loaded, 5 rejected -> rejects/emp.bad; checksum not comparable" in printed
+    assert "dept: 4 read, 3 loaded, 1 rejected -> rejects/dept.bad; checksums agree" in printed
