@@ -25,6 +25,13 @@ from migrator.source.encoding import decode_bytes
 EMPTY_FIRST = "-- emptied first (SQL*Loader REPLACE/TRUNCATE)"
 _SAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]")
 _DISABLE = re.compile(r"ALTER\s+TABLE\s+(\S+)\s+DISABLE\s+(?:NOVALIDATE\s+)?CONSTRAINT\s+(\S+)", re.I)
+# the table a data statement writes (INSERT ALL / FIRST: its first INTO)
+_DML_TARGET = re.compile(
+    r"(?:INSERT\s+(?:/\*.*?\*/\s*)?(?:(?:ALL|FIRST)\s+)?(?:WHEN\b.*?\bTHEN\s+)?INTO|UPDATE(?:\s+/\*.*?\*/)?"
+    r"|DELETE(?:\s+/\*.*?\*/)?(?:\s+FROM)?|MERGE(?:\s+/\*.*?\*/)?\s+INTO)"
+    r"\s+((?:\"[^\"]+\"|[\w$#]+)(?:\.(?:\"[^\"]+\"|[\w$#]+))?)",
+    re.I | re.S,
+)
 _IGNORED = re.compile(r"(?:COMMIT|ROLLBACK|SAVEPOINT|ALTER\s+SESSION)\b", re.I)
 
 
@@ -177,16 +184,17 @@ def _other(text: str, where: str, schema, convert, result: Spooled, table_spool)
         table = target_text(_split(m.group(1), schema))
         result.disabled.append((table, pg_name(m.group(2))))
         return
-    if re.match(r"INSERT\b", text, re.I) and convert is not None:
-        table_spool(_table_of(text, schema)).statement(convert(text))
+    target = _DML_TARGET.match(text)
+    if target is not None and convert is not None:
+        # INSERT … SELECT, UPDATE, DELETE, MERGE, INSERT ALL: converted as SQL and run with the
+        # rows of the table it writes (its first target), in their order among them
+        table_spool(target_text(_split(target.group(1), schema))).statement(convert(text))
         return
     result.issues.append(f"{where}: not a literal row, not loaded: {' '.join(text.split())[:120]}")
 
 
 def _table_of(text: str, schema: str | None) -> str:
-    m = re.match(
-        r"INSERT\s+(?:/\*.*?\*/\s*)?INTO\s+((?:\"[^\"]+\"|[\w$#]+)(?:\.(?:\"[^\"]+\"|[\w$#]+))?)", text, re.I | re.S
-    )
+    m = _DML_TARGET.match(text)
     return target_text(_split(m.group(1), schema)) if m else "unknown"
 
 

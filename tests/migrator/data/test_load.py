@@ -142,3 +142,16 @@ def test_cli_data_load(db, tmp_path: Path, capsys):
     assert code == 0, printed
     assert "emp: 8 read, 3 loaded, 5 rejected -> rejects/emp.bad; checksum not comparable" in printed
     assert "dept: 4 read, 3 loaded, 1 rejected -> rejects/dept.bad; checksums agree" in printed
+
+
+def test_other_data_statements_run_with_their_table_in_order(db, tmp_path: Path):
+    src = tmp_path / "export.sql"
+    src.write_text(
+        "INSERT INTO dept VALUES (10, 'A', NULL);\nUPDATE dept SET loc = NVL(loc, 'nowhere') WHERE deptno = 10;\n"
+        "INSERT INTO dept VALUES (20, 'B', NULL);\nDELETE FROM emp;\n",
+        encoding="utf-8",
+    )
+    run = load([src], db, tmp_path / "out")
+    dept = next(t for t in run.tables if t.table == "dept")
+    assert (dept.rows_loaded, dept.statements) == (2, 1) and not dept.error
+    assert _rows(db, "SELECT deptno, loc FROM dept ORDER BY 1") == [(10, "nowhere"), (20, None)]
