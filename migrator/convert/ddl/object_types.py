@@ -131,6 +131,8 @@ def _object(text: str, name: Name, shape: ObjectType, toks: list[Token], i: int,
     key = _key(name, ctx)
     columns = dict(shape.attributes)
     hierarchy = key is not None and hier.in_hierarchy(ctx.catalog, key)
+    if hierarchy and not ctx.enabled("ddl.object_type_hierarchy"):
+        return unconverted(ctx, "CREATE TYPE NOT FINAL", "rule ddl.object_type_hierarchy is disabled", text)
     if hierarchy:  # the root of a hierarchy: every subtype's attributes and the tag
         assert key is not None
         columns = hier.layout(ctx.catalog, key) | {hier.TAG: "VARCHAR2(128)"}
