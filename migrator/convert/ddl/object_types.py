@@ -4,7 +4,7 @@ A nested table or VARRAY of y becomes ``CREATE DOMAIN x AS y[]``: a named type w
 are arrays (1-based like Oracle collections), and a VARRAY's size limit is kept as a CHECK on
 ``cardinality(VALUE)``. Object type MEMBER/STATIC methods are PL/SQL
 implemented by the TYPE BODY as functions (noted here), CONSTRUCTOR functions as <type>__new;
-MAP/ORDER declarations are reported as unconverted (the composite type itself is still created).
+a MAP/ORDER method also defines the composite's comparison operators (created by the TYPE BODY).
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def _object(text: str, name: Name, shape: ObjectType, toks: list[Token], i: int,
     methods = [el for el in split_top_level(toks[i + 2 : end]) if el[0].is_word(*_METHOD_WORDS)]
     # MEMBER/STATIC methods are implemented by the TYPE BODY unit as functions <type>__<method>
     # taking SELF first, CONSTRUCTOR functions as <type>__new (migrator.convert.plsql); MAP/ORDER
-    # methods (the type's ordering) have no such equivalent.
+    # methods (the type's ordering) also give the type its comparison operators.
     special = [m for m in methods if any(t.is_word("MAP", "ORDER") for t in m)]
     constructors = [m for m in methods if any(t.is_word("CONSTRUCTOR") for t in m)]
     if len(methods) > len(special) + len(constructors):
@@ -158,13 +158,9 @@ def _object(text: str, name: Name, shape: ObjectType, toks: list[Token], i: int,
             f"{len(constructors)} CONSTRUCTOR function(s) of {name} become {name}__new(...), created by the TYPE BODY"
         )
     if special:
-        spec = "\n".join(source(text, m) for m in special)
-        out += "\n" + unconverted(
-            ctx,
-            "object type methods",
-            f"{len(special)} MAP/ORDER method declaration(s) of {name}: "
-            "PostgreSQL composite types have no such methods",
-            spec,
+        ctx.note(
+            f"the MAP/ORDER method of {name} becomes a function {name}__<method> and the type's comparison "
+            "operators over it, created by the TYPE BODY"
         )
     tail = [t.text.upper() for t in toks[end + 1 :]]
     if tail and not hierarchy:

@@ -114,7 +114,7 @@ def constructor(em: Emitter, ptype: PgType, toks, j, scope):
     em.ctx.applied("plsql.collections")
     if ptype.coll is None:  # object type constructor: a user-defined one with this arity, or the attributes
         if ptype.object_key is not None and any(
-            r.flavour == "CONSTRUCTOR" and len(r.params) == len(args)
+            r.flavour == "CONSTRUCTOR" and sum(p.default is None for p in r.params) <= len(args) <= len(r.params)
             for r in values_.object_methods(em, ptype.object_key).get(ptype.object_key[1], [])
         ):
             return f"{sql(derived(ptype.object_key, 'new'))}({', '.join(args)})", j2, ""

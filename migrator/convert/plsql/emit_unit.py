@@ -51,11 +51,38 @@ def emit_type_body(em, tb: TypeBody) -> str:
         attrs = hier.attributes(em.ctx.catalog, qtype)
     out = []
     for r in tb.routines:
-        if tagged and r.flavour == "MEMBER" and r.block is not None:
+        if tagged and r.flavour in ("MEMBER", "MAP", "ORDER") and r.block is not None:
             out.append(hierarchy_method(em, r, qtype, attrs))
         else:
             out.append(type_method(em, r, qtype, attrs))
+        if r.flavour in ("MAP", "ORDER") and r.block is not None and hier.root(em.ctx.catalog, qtype) == qtype:
+            out.append(comparison_operators(em, r, qtype))
     return "\n\n".join(out)
+
+
+_OPERATORS = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
+def comparison_operators(em, r: A.Routine, qtype: tuple[str, str]) -> str:
+    """A MAP or ORDER method orders the type's values: Oracle compares two instances with it
+    (``a < b``, ``a = b``). PostgreSQL's operators on the composite (=, <>, <, <=, >, >=), each a
+    strict SQL function over the method — MAP compares the scalars it returns, ORDER compares
+    its result with 0 — take precedence over the generic record comparison for this type.
+    (ORDER BY on the object itself would need a btree operator class, which only a superuser may
+    create: it keeps PostgreSQL's attribute-wise order.)"""
+    typ = sql(qtype)
+    method = sql(derived(qtype, r.name))
+    out = []
+    for op, word in _OPERATORS.items():
+        fn = sql(derived(qtype, f"{word}__{r.name}"))
+        test = f"{method}(a) {op} {method}(b)" if r.flavour == "MAP" else f"{method}(a, b) {op} 0"
+        out.append(
+            f"CREATE OR REPLACE FUNCTION {fn}(a {typ}, b {typ})\nRETURNS boolean\nLANGUAGE sql STRICT AS $fn$ SELECT {test} $fn$;"
+        )
+        out.append(f"DROP OPERATOR IF EXISTS {qtype[0]}.{op} ({typ}, {typ});")
+        out.append(f"CREATE OPERATOR {qtype[0]}.{op} (LEFTARG = {typ}, RIGHTARG = {typ}, FUNCTION = {fn});")
+    em.ctx.note(f"{label(qtype)}: {r.flavour} method {r.name} defines the type's comparison operators")
+    return "\n".join(out)
 
 
 def hierarchy_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> str:
@@ -94,8 +121,11 @@ def hierarchy_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> s
                 lines.append(f"        WHEN '{t}' THEN RAISE EXCEPTION 'ORA-04067: not executed, {r.name} of {t} does not exist';")
             elif m.group(1) == "FUNCTION":
                 lines.append(f"        WHEN '{t}' THEN RETURN {target};")
-            else:
-                lines.append(f"        WHEN '{t}' THEN CALL {target};")
+            else:  # SELF IN OUT: through a variable of the implementing type (a domain over the root's)
+                inner = call.format(sql(derived(impl, renamed.name))).replace("(self", "(self_", 1)
+                lines.append(
+                    f"        WHEN '{t}' THEN DECLARE self_ {sql(impl)} := self; BEGIN CALL {inner}; self := self_; END;"
+                )
         lines.append("        ELSE RAISE EXCEPTION 'ORA-30625: method dispatch on NULL SELF argument is disallowed';")
         head = f"CREATE OR REPLACE {m.group(1)} {sql(derived(a, r.name))}({', '.join(params)}){tail}"
         body = "\n".join(["BEGIN", f"    CASE {tagcol}", *lines, "    END CASE;", "END;"])
@@ -132,12 +162,12 @@ def _param_name(param: str) -> str:
 def type_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> str:
     if r.flavour == "CONSTRUCTOR" and r.block is not None:
         return type_constructor(em, r, qtype, attrs)
-    if r.flavour in ("CONSTRUCTOR", "MAP", "ORDER"):
+    if r.flavour == "CONSTRUCTOR" or (r.flavour in ("MAP", "ORDER") and r.block is None):
         em.unconverted(f"{r.flavour} method", f"{label(qtype)}.{r.name}: {r.flavour} methods are not converted", r.line)
         return unconverted_marker(f"{r.flavour} method", r.name) + ";"
     scope = Scope()
     params = list(r.params)
-    if r.flavour == "MEMBER":
+    if r.flavour in ("MEMBER", "MAP", "ORDER"):  # MAP/ORDER: member functions that order the type
         for name, ora in attrs.items():
             scope.add(Sym(name, "selfattr", PgType(map_type(ora, em.ctx), ora)))
         sibling_methods(em, scope, qtype)
@@ -169,6 +199,15 @@ def type_constructor(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> s
     with em.routine_frame(derived(qtype, "new")) as frame:
         frame.returns_self = True
         text = RoutineEmitter(em).routine(lifted, frame.owner, scope, frame.owner)
+    if hier.in_hierarchy(em.ctx.catalog, qtype):  # SELF starts as an instance of this very type
+        fields = hier.row_values(em.ctx.catalog, qtype, ["NULL"] * len(hier.attributes(em.ctx.catalog, qtype)))
+        text = re.sub(
+            r"^    self ([^\n]+);$",
+            lambda m: f"    self {m.group(1)} := ROW({', '.join(fields or [])})::{m.group(1)};",
+            text,
+            count=1,
+            flags=re.M,
+        )
     text = "\n\n".join(em.pre + [text])
     em.pre = []
     return text
@@ -179,6 +218,6 @@ def sibling_methods(em, scope: Scope, qtype: tuple[str, str]) -> None:
     each is a routine symbol taking `self` first, as a lifted nested subprogram takes the
     enclosing variables (emit_nested), so calls in statements and expressions pass it."""
     for name, sigs in values_.object_methods(em, qtype).items():
-        members = [m for m in sigs if m.flavour == "MEMBER"]
+        members = [m for m in sigs if m.flavour in ("MEMBER", "MAP", "ORDER")]
         if members:
             scope.add(Sym(name, "routine", routine=derived(qtype, name), sigs=members, extras=("self",)))

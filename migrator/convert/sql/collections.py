@@ -113,7 +113,10 @@ def type_constructor(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Ex
     target = exp.DataType.build(qualified(entry.schema, entry.name), dialect="postgres", udt=True)
     if isinstance(info, ObjectType):
         own = entry.methods.get(entry.name, [])
-        if any(r.flavour == "CONSTRUCTOR" and len(r.params) == len(args) for r in own):
+        if any(
+            r.flavour == "CONSTRUCTOR" and sum(p.default is None for p in r.params) <= len(args) <= len(r.params)
+            for r in own
+        ):
             call = exp.Anonymous(this=f"{entry.name}__new", expressions=args)
             call.meta["ora_done"] = True
             return exp.Paren(this=exp.Dot(this=exp.to_identifier(entry.schema), expression=call))
