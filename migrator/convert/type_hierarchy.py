@@ -143,7 +143,9 @@ def methods(catalog: Catalog, key: Key) -> dict:
         info = _declared(catalog.entries.get(k))
         for name in info.methods if info is not None else ():
             if name not in out:
-                found = [catalog.entries[s].methods[name] for s in subtree(catalog, k) if name in catalog.entries[s].methods]
+                found = [
+                    catalog.entries[s].methods[name] for s in subtree(catalog, k) if name in catalog.entries[s].methods
+                ]
                 if found:
                     out[name] = list(found[0])
     return out

@@ -121,7 +121,9 @@ def constructor(em: Emitter, ptype: PgType, toks, j, scope):
         if ptype.object_key is not None and hier.in_hierarchy(em.ctx.catalog, ptype.object_key):
             fields = hier.row_values(em.ctx.catalog, ptype.object_key, args)
             if fields is None:
-                em.unconverted("object type constructor", f"{ptype.ora or ptype.pg}: wrong number of arguments", toks[j])
+                em.unconverted(
+                    "object type constructor", f"{ptype.ora or ptype.pg}: wrong number of arguments", toks[j]
+                )
                 return unconverted_marker("object type constructor"), j2, ""
             args = fields  # the hierarchy's composite: other subtypes' attributes NULL, the type tag
         return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""

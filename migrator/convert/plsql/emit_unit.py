@@ -8,7 +8,6 @@ import re
 
 from harness.quoting import quote_ident
 from migrator.convert import type_hierarchy as hier
-
 from migrator.convert.context import unconverted_marker
 from migrator.convert.datatypes import map_type
 from migrator.convert.plsql import ast as A
@@ -118,7 +117,9 @@ def hierarchy_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> s
         for t, impl in hier.dispatch_table(cat, a, r.name):
             target = call.format(sql(derived(impl, renamed.name))) if impl is not None else None
             if target is None:
-                lines.append(f"        WHEN '{t}' THEN RAISE EXCEPTION 'ORA-04067: not executed, {r.name} of {t} does not exist';")
+                lines.append(
+                    f"        WHEN '{t}' THEN RAISE EXCEPTION 'ORA-04067: not executed, {r.name} of {t} does not exist';"
+                )
             elif m.group(1) == "FUNCTION":
                 lines.append(f"        WHEN '{t}' THEN RETURN {target};")
             else:  # SELF IN OUT: through a variable of the implementing type (a domain over the root's)

@@ -32,8 +32,8 @@ from harness.ground_truth.oracle_errors import (
     user_exception_sqlstate,
 )
 from harness.quoting import quote_ident
-from migrator.convert import type_hierarchy as hier
 from migrator.convert import supplied as S
+from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import MARKER_TOKEN, CatalogEntry, ConversionContext, unconverted_marker
 from migrator.convert.datatypes import map_type
 from migrator.convert.plsql import ast as A
