@@ -115,15 +115,16 @@ def hierarchy_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> s
             continue
         lines = []
         for t, impl in hier.dispatch_table(cat, a, r.name):
-            target = call.format(sql(derived(impl, renamed.name))) if impl is not None else None
-            if target is None:
+            if impl is None:
                 lines.append(
                     f"        WHEN '{t}' THEN RAISE EXCEPTION 'ORA-04067: not executed, {r.name} of {t} does not exist';"
                 )
-            elif m.group(1) == "FUNCTION":
+                continue
+            target = call.format(sql(derived(impl, renamed.name)))
+            if m.group(1) == "FUNCTION":
                 lines.append(f"        WHEN '{t}' THEN RETURN {target};")
             else:  # SELF IN OUT: through a variable of the implementing type (a domain over the root's)
-                inner = call.format(sql(derived(impl, renamed.name))).replace("(self", "(self_", 1)
+                inner = target.replace("(self", "(self_", 1)
                 lines.append(
                     f"        WHEN '{t}' THEN DECLARE self_ {sql(impl)} := self; BEGIN CALL {inner}; self := self_; END;"
                 )

@@ -57,6 +57,13 @@ def expr_typed(
     named `name`, for binding a call; `typed=False` skips finding it out)."""
     if not toks:
         return "", Arg(name)
+    # NEW t(...): the object constructor invoked with Oracle's optional keyword (two adjacent
+    # names are nothing else in a PL/SQL expression)
+    toks = [
+        t
+        for k, t in enumerate(toks)
+        if not (t.is_word("NEW") and k + 1 < len(toks) and toks[k + 1].kind in ("word", "qident"))
+    ]
     ph: dict[str, str] = {}
     types: dict[str, str] = {}
     walked = walk(em, toks, scope, ph, types)
