@@ -86,6 +86,25 @@ def layout(catalog: Catalog, key: Key) -> dict[str, str]:
     return out
 
 
+def self_typed(catalog: Catalog, key: Key) -> list[str]:
+    """`type.attribute` of the hierarchy's attributes whose type is itself one of the hierarchy
+    (directly or as a collection's element): the one composite would contain itself."""
+    members = set(subtree(catalog, root(catalog, key)))
+    out = []
+    for k in members:
+        for name, ora in own_attributes(catalog, k).items():
+            entry = catalog.lookup(*[p.strip('"').lower() for p in ora.split(".")][-2:]) if "(" not in ora else None
+            info = entry.declared_type if entry is not None else None
+            if info is not None and not isinstance(info, ObjectType):  # a collection: its element
+                elem = info.element
+                entry = (
+                    catalog.lookup(*[p.strip('"').lower() for p in elem.split(".")][-2:]) if "(" not in elem else None
+                )
+            if entry is not None and (entry.schema, entry.name) in members:
+                out.append(f"{k[1]}.{name}")
+    return sorted(out)
+
+
 def tag(key: Key) -> str:
     return key[1].upper()
 

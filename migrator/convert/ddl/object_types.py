@@ -136,6 +136,15 @@ def _object(text: str, name: Name, shape: ObjectType, toks: list[Token], i: int,
     if hierarchy:  # the root of a hierarchy: every subtype's attributes and the tag
         assert key is not None
         columns = hier.layout(ctx.catalog, key) | {hier.TAG: "VARCHAR2(128)"}
+        inner = hier.self_typed(ctx.catalog, key)
+        if inner:
+            return unconverted(
+                ctx,
+                "CREATE TYPE NOT FINAL",
+                f"attribute(s) {', '.join(inner)} of the hierarchy of {name} have a type of the same hierarchy: "
+                "its single PostgreSQL composite cannot contain itself",
+                text,
+            )
         ctx.applied("ddl.object_type_hierarchy")
         ctx.note(f"{name} is NOT FINAL: one composite for its hierarchy, its subtypes' attributes and a type tag")
     attrs = ",\n    ".join(f"{quote_ident(a)} {map_type(t, ctx)}" for a, t in columns.items())
