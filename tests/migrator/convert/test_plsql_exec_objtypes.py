@@ -73,6 +73,25 @@ BEGIN
   RETURN l_sum || '|' || l_out;
 END;
 /
+CREATE OR REPLACE FUNCTION kinds RETURN VARCHAR2 IS
+  l_shapes shape_list := shape_list(circle_t('c', 2), rect_t('r', 3, 4), ring_t('g', 1, 0));
+  l_out    VARCHAR2(4000);
+  l_circle circle_t;
+BEGIN
+  FOR i IN 1 .. l_shapes.COUNT LOOP
+    l_circle := TREAT(l_shapes(i) AS circle_t);
+    IF l_shapes(i) IS OF (ONLY circle_t) THEN
+      l_out := l_out || 'only-circle ';
+    ELSIF l_shapes(i) IS OF (circle_t) THEN
+      l_out := l_out || 'circle ';
+    ELSIF l_shapes(i) IS NOT OF (circle_t) THEN
+      l_out := l_out || 'other ';
+    END IF;
+    l_out := l_out || NVL(TO_CHAR(l_circle.radius), '-') || NVL(TO_CHAR(TREAT(l_shapes(i) AS rect_t).w), '-') || ';';
+  END LOOP;
+  RETURN l_out;
+END;
+/
 CREATE OR REPLACE FUNCTION one_area (p_kind IN VARCHAR2) RETURN NUMBER IS
   l_shape shape_t;
 BEGIN
@@ -100,6 +119,8 @@ def test_hierarchy_dispatch_through_supertype_collection(pg_dsn, tmp_path):
             12,
             6,
         ]
+        # TREAT(x AS t): the value when x is a t (or a subtype of t), else NULL; IS OF (t) / (ONLY t)
+        assert conn.execute("SELECT kinds()").fetchone()[0] == "only-circle 2-;other -3;circle 1-;"
         # a NULL supertype variable: Oracle's ORA-30625
         try:
             conn.execute("SELECT one_area('none')")
