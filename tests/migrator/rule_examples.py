@@ -83,6 +83,7 @@ EXAMPLES: dict[str, str] = {
     "ddl.grant": "GRANT SELECT ON t TO bob;\n",
     "ddl.comment": "COMMENT ON TABLE t IS 'hello';\n",
     "ddl.object_type": "CREATE TYPE point_t AS OBJECT (x NUMBER, y NUMBER);\n/\n",
+    "ddl.object_type_hierarchy": "CREATE TYPE base_t AS OBJECT (x NUMBER) NOT FINAL;\n/\n",
     "ddl.collection_type": "CREATE TYPE num_list AS TABLE OF NUMBER;\n/\n",
     "ddl.alter_table": "ALTER TABLE t ADD (c NUMBER(5));\n",
     "ddl.identity": "CREATE TABLE t (id NUMBER GENERATED ALWAYS AS IDENTITY, a NUMBER);\n",
