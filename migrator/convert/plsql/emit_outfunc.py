@@ -35,7 +35,7 @@ from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emitter import Emitter
-from migrator.convert.plsql.naming import label
+from migrator.convert.plsql.naming import label, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Scope
 from migrator.convert.signatures import Binding, RoutineSig, bind, choose
@@ -106,7 +106,7 @@ def out_call(
         out.append(exprs_.placeholder(em, unconverted_marker(construct, what), ph, types))
         return after
     assert not isinstance(chosen, str)
-    text = hoist(em, parts, chosen, pieces, typed, scope)
+    text = hoist(em, parts, chosen, own_name(sigs, chosen.sig), pieces, typed, scope)
     em.ctx.applied(RULE)
     out.append(exprs_.placeholder(em, text, ph, types, chosen.sig.returns_ora))
     return after
@@ -130,11 +130,13 @@ def binding(sigs: list[RoutineSig], args) -> Binding | str | None:
     return None
 
 
-def hoist(em: Emitter, parts: list[str], chosen: Binding, pieces, typed, scope: Scope) -> str:
+def hoist(em: Emitter, parts: list[str], chosen: Binding, name: str, pieces, typed, scope: Scope) -> str:
     """The call hoisted before the statement (em.frame.hoisted): the function's row into a record
     temporary, each OUT / IN OUT argument assigned its column; returns the return value's text."""
     assert em.frame.hoisted is not None
     target, _, _ = call_.resolve_routine(em, parts, scope)
+    if name != chosen.sig.target[1]:  # an overload of its own name (own_name)
+        target = sql((chosen.sig.target[0], name))
     sym = scope.get(parts[0]) if len(parts) == 1 else None
     texts = [quote_ident(n) for n in sym.extras] if sym is not None and sym.kind == "routine" else []
     back: list[str] = []
@@ -164,16 +166,31 @@ def write_back(em: Emitter, value: list[Token], column: str, scope: Scope, back:
     back.extend(lv.finish)
 
 
-def input_clash(em: Emitter, r, scope: Scope) -> bool:
-    """Another overload of function `r` takes the same input types: PostgreSQL identifies a
-    function by its input parameters, so the two would be one function there."""
+def _inputs(sig: RoutineSig) -> tuple[str, ...]:
+    return tuple(p.base for p in sig.params if p.mode != "OUT")
+
+
+def own_name(sigs: list[RoutineSig], sig: RoutineSig) -> str:
+    """The PostgreSQL name of function `sig` of overloads `sigs`. PostgreSQL identifies a routine
+    by its input parameters, so an overload with OUT parameters whose inputs are those of another
+    overload of the name (a function without them, a procedure) is ``<name>__out`` (``__out2`` ...
+    for the next): its calls are all rewritten here, so none reaches it by the Oracle name."""
+    name = sig.target[1]
+    if not out_function(sig):
+        return name
+    same = [s for s in sigs if _inputs(s) == _inputs(sig)]
+    if len(same) < 2:
+        return name
+    k = [s for s in same if out_function(s)].index(sig)
+    return f"{name}__out" + (str(k + 1) if k else "")
+
+
+def definition_name(em: Emitter, r, scope: Scope) -> str | None:
+    """own_name of function `r` (a declaration) when it is not its Oracle name; None otherwise."""
     sigs = call_.call_signatures(em, [r.name], scope) or []
-    names = tuple(p.name for p in r.params)
-    mine = [s for s in sigs if tuple(p.name for p in s.params) == names and s.kind == r.kind]
+    names = tuple((p.name, p.mode) for p in r.params)
+    mine = [s for s in sigs if tuple((p.name, p.mode) for p in s.params) == names and s.kind == r.kind]
     if len(mine) != 1:
-        return False
-
-    def inputs(sig: RoutineSig) -> tuple[str, ...]:
-        return tuple(p.base for p in sig.params if p.mode != "OUT")
-
-    return any(s is not mine[0] and inputs(s) == inputs(mine[0]) for s in sigs)
+        return None
+    name = own_name(sigs, mine[0])
+    return name if name != mine[0].target[1] else None

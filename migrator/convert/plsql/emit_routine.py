@@ -159,10 +159,10 @@ class RoutineEmitter:
             if r.pipelined:
                 em.unconverted("function OUT parameter", f"PIPELINED function {r.name} with OUT parameters", r.line)
                 return unconverted_marker("function OUT parameter", r.name) + ";"
-            if outfunc_.input_clash(em, r, parent):
-                reason = f"{r.name}: another overload takes the same IN parameters (PostgreSQL tells them apart by those)"
-                em.unconverted("function OUT parameter", reason, r.line)
-                return unconverted_marker("function OUT parameter", r.name) + ";"
+            renamed = outfunc_.definition_name(em, r, parent)
+            if renamed is not None:  # another overload takes the same inputs
+                em.ctx.note(f"function {r.name} with OUT parameters is {sql((qname[0], renamed))}")
+                qname = (qname[0], renamed)
             # OUT parameters and the return value as the last one: PostgreSQL returns them as a row
             params.append(f"OUT {outfunc_.RESULT} {ret}")
             ret = "record"
@@ -187,7 +187,12 @@ class RoutineEmitter:
         out = []
         for p in r.params:
             t = scope.names[p.name].type
-            if p.mode != "OUT" and t is not None and t.plain_pg.startswith(("varchar", "char", "text", "character")):
+            if (
+                p.mode != "OUT"
+                and t is not None
+                and t.coll is None  # a collection of strings is no string
+                and t.plain_pg.startswith(("varchar", "char", "text", "character"))
+            ):
                 out.append(f"{quote_ident(p.name)} := nullif({quote_ident(p.name)}, '');")
         if out:
             em.ctx.applied("plsql.empty_string_params")
