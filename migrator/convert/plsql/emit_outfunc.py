@@ -41,7 +41,6 @@ from migrator.convert.plsql.symbols import Scope
 from migrator.convert.signatures import Binding, RoutineSig, bind, choose
 from migrator.source.lexer import Token, split_top_level
 
-RULE = "plsql.function_out_params"
 RESULT = '"RETURN"'  # the result column of a converted function with OUT parameters
 # an operand after one of these is evaluated only on some paths (PL/SQL short-circuit evaluation)
 _CONDITIONAL = frozenset({"AND", "OR", "CASE", "WHEN", "THEN", "ELSE", "NVL", "NVL2", "COALESCE", "DECODE"})
@@ -93,8 +92,8 @@ def out_call(
     elif in_sql:
         construct = "function with OUT parameters in SQL"
         reason = f"{what} has OUT parameters: Oracle refuses it in SQL (ORA-06572)"
-    elif not em.ctx.enabled(RULE):
-        construct, reason = "function OUT parameter", f"rule {RULE} is disabled"
+    elif not em.ctx.enabled("plsql.function_out_params"):
+        construct, reason = "function OUT parameter", "rule plsql.function_out_params is disabled"
     elif em.frame.hoisted is None:
         construct = "function with OUT parameters"
         reason = f"{what} sets OUT parameters where no statement can run before it (a declaration, a query)"
@@ -107,7 +106,7 @@ def out_call(
         return after
     assert not isinstance(chosen, str)
     text = hoist(em, parts, chosen, own_name(sigs, chosen.sig), pieces, typed, scope)
-    em.ctx.applied(RULE)
+    em.ctx.applied("plsql.function_out_params")
     out.append(exprs_.placeholder(em, text, ph, types, chosen.sig.returns_ora))
     return after
 

@@ -83,9 +83,9 @@ class RoutineEmitter:
                 em.ctx.note(f"parameter {p.name}: DEFAULT NULL added (follows a defaulted parameter)")
             out.append(text)
         if r.kind == "FUNCTION" and outfunc_.sets_out(r.params) and self.out_record:
-            if em.ctx.enabled(outfunc_.RULE):
+            if em.ctx.enabled("plsql.function_out_params"):
                 return out  # the result column is added with the return type (routine)
-            em.unconverted("function OUT parameter", f"rule {outfunc_.RULE} is disabled", r.line)
+            em.unconverted("function OUT parameter", "rule plsql.function_out_params is disabled", r.line)
             out.append(unconverted_marker("function OUT parameter", r.name))
         elif r.kind == "FUNCTION" and outfunc_.sets_out(r.params):
             em.unconverted(
@@ -155,7 +155,12 @@ class RoutineEmitter:
         scope = parent.child()
         params = self.params(r, scope)
         ret = self.returns(r, scope) if r.kind == "FUNCTION" else None
-        if ret is not None and self.out_record and outfunc_.sets_out(r.params) and em.ctx.enabled(outfunc_.RULE):
+        if (
+            ret is not None
+            and self.out_record
+            and outfunc_.sets_out(r.params)
+            and em.ctx.enabled("plsql.function_out_params")
+        ):
             if r.pipelined:
                 em.unconverted("function OUT parameter", f"PIPELINED function {r.name} with OUT parameters", r.line)
                 return unconverted_marker("function OUT parameter", r.name) + ";"
@@ -167,7 +172,7 @@ class RoutineEmitter:
             params.append(f"OUT {outfunc_.RESULT} {ret}")
             ret = "record"
             em.frame.out_result = outfunc_.RESULT
-            em.ctx.applied(outfunc_.RULE)
+            em.ctx.applied("plsql.function_out_params")
         head = (head_stmts or []) + self.reset + self.empty_strings(r, scope)
         body = self.body(r.block, scope, owner, head, [])
         em.ctx.applied(rule)

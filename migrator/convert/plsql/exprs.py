@@ -209,9 +209,9 @@ def walk_name(em: Emitter, toks, i, scope, out, ph, types, in_sql) -> int | None
     ):
         return None  # a table name, never a variable
     if nxt is not None and nxt.is_op("("):  # a function with OUT parameters (emit_outfunc)
-        k = outfunc_.out_call(em, parts, toks, i, j, scope, in_sql, out, ph, types)
-        if k is not None:
-            return k
+        called = outfunc_.out_call(em, parts, toks, i, j, scope, in_sql, out, ph, types)
+        if called is not None:
+            return called
     lifted = scope.get(parts[0]) if len(parts) == 1 else None
     if lifted is not None and lifted.kind == "routine" and lifted.extras and lifted.routine is not None:
         args: list[str] = []  # a nested function that takes enclosing variables (emit_nested)

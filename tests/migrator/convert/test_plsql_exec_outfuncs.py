@@ -358,6 +358,7 @@ def test_overloads_that_differ_only_by_out_parameters(pg_dsn, tmp_path):
             "refused, count=2 last=b",
         ]
 
+
 def convert_folder(folder: Path, files: dict[str, str]) -> dict[str, list]:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
