@@ -72,6 +72,9 @@ def out_call(
     """`parts(` at toks[i..j] calling a function with OUT parameters: its converted place in the
     expression goes to the walk's `out` as a placeholder and the index after the call is
     returned; None when it calls no such function (nothing is converted then)."""
+    sym = scope.get(parts[0])
+    if sym is not None and sym.kind != "routine":
+        return None  # a variable (a collection element, a record's field) is found first
     sigs = call_.call_signatures(em, parts, scope)
     if not sigs or not any(out_function(s) for s in sigs):
         return None
@@ -129,13 +132,13 @@ def binding(sigs: list[RoutineSig], args) -> Binding | str | None:
     return None
 
 
-def hoist(em: Emitter, parts: list[str], chosen: Binding, name: str, pieces, typed, scope: Scope) -> str:
+def hoist(em: Emitter, parts: list[str], chosen: Binding, pg_name: str, pieces, typed, scope: Scope) -> str:
     """The call hoisted before the statement (em.frame.hoisted): the function's row into a record
     temporary, each OUT / IN OUT argument assigned its column; returns the return value's text."""
     assert em.frame.hoisted is not None
     target, _, _ = call_.resolve_routine(em, parts, scope)
-    if name != chosen.sig.target[1]:  # an overload of its own name (own_name)
-        target = sql((chosen.sig.target[0], name))
+    if pg_name != chosen.sig.target[1]:  # an overload of its own name (own_name)
+        target = sql((chosen.sig.target[0], pg_name))
     sym = scope.get(parts[0]) if len(parts) == 1 else None
     texts = [quote_ident(n) for n in sym.extras] if sym is not None and sym.kind == "routine" else []
     back: list[str] = []
