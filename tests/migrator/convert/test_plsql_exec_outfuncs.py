@@ -262,6 +262,7 @@ BEGIN
   SELECT split_name('Ada Lovelace', l_last) INTO l_first FROM dual;
 END in_sql;
 /
+CREATE OR REPLACE VIEW v_names AS SELECT split_name('Ada Lovelace', NULL) AS first_name FROM dual;
 CREATE OR REPLACE PROCEDURE in_declaration IS
   l_last VARCHAR2(100);
   l_first VARCHAR2(100) := split_name('Ada Lovelace', l_last);
@@ -286,7 +287,8 @@ def test_what_oracle_refuses_or_postgresql_cannot_order_is_reported(tmp_path):
     assert "ORA-06572" in reasons["app.in_sql"]
     assert "no statement can run before it" in reasons["app.in_declaration"]
     assert "evaluates only on some paths" in reasons["app.short_circuit"]
-    assert set(reasons) == {"app.in_sql", "app.in_declaration", "app.short_circuit"}
+    assert "ORA-06572" in reasons["app.v_names"]
+    assert set(reasons) == {"app.in_sql", "app.v_names", "app.in_declaration", "app.short_circuit"}
 
 
 TWINS = """
