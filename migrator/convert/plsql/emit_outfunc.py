@@ -30,6 +30,7 @@ from contextlib import contextmanager
 
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
+from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_call as call_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import targets as targets_
@@ -196,3 +197,18 @@ def definition_name(em: Emitter, r, scope: Scope) -> str | None:
         return None
     name = own_name(sigs, mine[0])
     return name if name != mine[0].target[1] else None
+
+
+def falls_off(em: Emitter, block) -> list[str]:
+    """What ends a function with OUT parameters whose body may end without RETURN: the error
+    PostgreSQL raises for an ordinary function there (Oracle raises ORA-06503), where a function
+    returning a row would return its NULLs."""
+    if em.frame.out_result is None:
+        return []
+
+    def ends(body: list) -> bool:
+        return bool(body) and isinstance(body[-1], A.Return)
+
+    if ends(block.body) and all(ends(h.body) for h in block.handlers):
+        return []
+    return ["RAISE EXCEPTION 'control reached end of function without RETURN' USING ERRCODE = '2F005';"]

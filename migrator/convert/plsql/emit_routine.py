@@ -174,7 +174,7 @@ class RoutineEmitter:
             em.frame.out_result = outfunc_.RESULT
             em.ctx.applied("plsql.function_out_params")
         head = (head_stmts or []) + self.reset + self.empty_strings(r, scope)
-        body = self.body(r.block, scope, owner, head, [])
+        body = self.body(r.block, scope, owner, head, outfunc_.falls_off(em, r.block))
         em.ctx.applied(rule)
         if em.frame.autonomous and em.frame.out_result is not None:
             em.unconverted("function OUT parameter", f"autonomous function {r.name} with OUT parameters", r.line)

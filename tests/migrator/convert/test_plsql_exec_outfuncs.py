@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.source.reader import read_schema_dir
@@ -223,6 +224,22 @@ BEGIN
   DBMS_OUTPUT.PUT_LINE('last=' || l_total);
 END codes;
 /
+CREATE OR REPLACE FUNCTION positive (p_n IN NUMBER, p_abs OUT NUMBER) RETURN VARCHAR2 IS
+BEGIN
+  p_abs := ABS(p_n);
+  IF p_n > 0 THEN
+    RETURN 'yes';
+  END IF;
+END positive;
+/
+CREATE OR REPLACE FUNCTION ask (p_n IN NUMBER) RETURN VARCHAR2 IS
+  l_abs NUMBER;
+  l_answer VARCHAR2(10);
+BEGIN
+  l_answer := positive(p_n, l_abs);
+  RETURN l_answer || ' ' || l_abs;
+END ask;
+/
 CREATE OR REPLACE FUNCTION code_of (p_prefix IN VARCHAR2) RETURN VARCHAR2 IS
   l_seq NUMBER := 41;
 BEGIN
@@ -246,6 +263,11 @@ def test_standalone_and_nested_out_functions(pg_dsn, tmp_path):
             "last=.375",
         ]
         assert conn.execute("SELECT code_of('Z')").fetchone()[0] == "Z042/42"
+        assert conn.execute("SELECT ask(3)").fetchone()[0] == "yes 3"
+        # ending without RETURN is an error, as for any function (Oracle: ORA-06503)
+        with pytest.raises(psycopg.Error) as err:
+            conn.execute("SELECT ask(-3)")
+        assert err.value.sqlstate == "2F005"
 
 
 REFUSED = """
