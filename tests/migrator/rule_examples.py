@@ -121,6 +121,10 @@ EXAMPLES: dict[str, str] = {
     "plsql.out_after_default": (
         "CREATE OR REPLACE PROCEDURE p (a IN NUMBER DEFAULT 1, b OUT NUMBER) IS BEGIN b := a; END;\n/\n"
     ),
+    "plsql.function_out_params": (
+        "CREATE OR REPLACE FUNCTION f (a IN NUMBER, b OUT NUMBER) RETURN NUMBER IS BEGIN b := a; RETURN a + 1; END;\n/\n"
+        "CREATE OR REPLACE PROCEDURE p IS x NUMBER; y NUMBER; BEGIN y := f(1, x); END;\n/\n"
+    ),
     "plsql.dynamic_bind_types": (
         "CREATE TABLE t (n NUMBER);\n"
         "CREATE OR REPLACE FUNCTION f (p IN VARCHAR2) RETURN NUMBER IS c NUMBER; BEGIN "

@@ -179,7 +179,9 @@ def type_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> str:
             params = [A.Param("self", mode, A.TypeRef(oracle_tokens(qtype)))] + params
     lifted = A.Routine(r.kind, r.name, params, r.returns, r.block, r.pipelined, r.external, r.line)
     with em.routine_frame(derived(qtype, r.name)) as frame:
-        text = RoutineEmitter(em).routine(lifted, frame.owner, scope, frame.owner)
+        routine = RoutineEmitter(em)
+        routine.out_record = False  # calls of methods are not rewritten (emit_outfunc)
+        text = routine.routine(lifted, frame.owner, scope, frame.owner)
     text = "\n\n".join(em.pre + [text])
     em.pre = []
     return text

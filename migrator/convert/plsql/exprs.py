@@ -17,6 +17,7 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import emit_bulk as bulk_
 from migrator.convert.plsql import emit_collections as coll_
 from migrator.convert.plsql import emit_nested as nested_
+from migrator.convert.plsql import emit_outfunc as outfunc_
 from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import emit_trigger as trigger_
@@ -296,6 +297,10 @@ def walk_name(em: Emitter, toks, i, scope, out, ph, types, in_sql) -> int | None
         and toks[i - 1].upper in ("FROM", "JOIN", "INTO", "UPDATE", "TABLE")
     ):
         return None  # a table name, never a variable
+    if nxt is not None and nxt.is_op("("):  # a function with OUT parameters (emit_outfunc)
+        called = outfunc_.out_call(em, parts, toks, i, j, scope, in_sql, out, ph, types)
+        if called is not None:
+            return called
     lifted = scope.get(parts[0]) if len(parts) == 1 else None
     if lifted is not None and lifted.kind == "routine" and lifted.extras and lifted.routine is not None:
         args: list[str] = []  # a nested function that takes enclosing variables (emit_nested)
