@@ -202,6 +202,7 @@ RULES: tuple[RuleInfo, ...] = (
     rule("sql.connect_by", "CONNECT BY hierarchies → recursive CTE (LEVEL, SYS_CONNECT_BY_PATH, ...)",
          on("CONNECT BY, START WITH, LEVEL, SYS_CONNECT_BY_PATH, CONNECT_BY_ISLEAF", "exp.Connect", "sql/hierarchy.py", "golden:sql/connect_by", "golden:sql/connect_by_nocycle", SQL_EXEC + "test_connect_by_order_levels_paths"),
          on("NOCYCLE, CONNECT_BY_ISCYCLE, loops in a hierarchy (ORA-01436)", "exp.Connect", "sql/hierarchy.py", "golden:sql/connect_by_iscycle", BEYOND + "test_connect_by_nocycle_iscycle_and_loops"),
+         on("row generator: CONNECT BY without PRIOR over DUAL (LEVEL <= n, a condition on LEVEL)", "exp.Connect", "sql/hierarchy.py", "golden:sql/connect_by_dual", "test_plsql_exec_hierarchy.py::test_row_generator_over_dual_in_sql", "test_plsql_exec_hierarchy.py::test_row_generator_in_plsql"),
     ),
     rule("sql.pivot", "PIVOT → GROUP BY with agg FILTER per value; UNPIVOT → LATERAL VALUES (Oracle's column names)",
          on("PIVOT", "exp.Pivot", "sql/pivot.py", "golden:sql/pivot", BEYOND + "test_pivot_and_unpivot"),
