@@ -89,3 +89,52 @@ def test_row_generator_in_plsql(pg_dsn, tmp_path):
         assert conn.execute("SELECT cardinality(gen_pkg.parts('solo'))").fetchone()[0] == 1
         assert conn.execute("SELECT gen_pkg.joined('x,y')").fetchone()[0] == "1=x;2=y;"
         assert conn.execute("SELECT gen_pkg.squares(3)").fetchone()[0] == 14
+
+
+VERSION = """
+CREATE OR REPLACE TYPE ver_t AS OBJECT (
+  major NUMBER,
+  minor NUMBER,
+  patch NUMBER,
+  tag   VARCHAR2(20),
+  CONSTRUCTOR FUNCTION ver_t (major IN NUMBER, minor IN NUMBER, patch IN NUMBER DEFAULT 0,
+                              tag IN VARCHAR2 DEFAULT 'rel') RETURN SELF AS RESULT,
+  MEMBER FUNCTION text RETURN VARCHAR2
+);
+/
+CREATE OR REPLACE TYPE BODY ver_t AS
+  CONSTRUCTOR FUNCTION ver_t (major IN NUMBER, minor IN NUMBER, patch IN NUMBER DEFAULT 0,
+                              tag IN VARCHAR2 DEFAULT 'rel') RETURN SELF AS RESULT IS
+  BEGIN
+    SELF.major := major;
+    SELF.minor := minor;
+    SELF.patch := patch;
+    SELF.tag := tag;
+    RETURN;
+  END;
+  MEMBER FUNCTION text RETURN VARCHAR2 IS
+  BEGIN
+    RETURN major || '.' || minor || '.' || patch || '-' || tag;
+  END;
+END;
+/
+CREATE OR REPLACE TYPE span_t AS OBJECT (lo NUMBER, hi NUMBER);
+/
+CREATE OR REPLACE FUNCTION ver_demo RETURN VARCHAR2 IS
+  l_a ver_t := NEW ver_t(minor => 2, major => 1);
+  l_b ver_t := ver_t(3, patch => 9, minor => 4);
+  l_s span_t := span_t(hi => 10, lo => 5);
+BEGIN
+  RETURN l_a.text() || ' ' || l_b.text() || ' ' || l_s.lo || '..' || l_s.hi;
+END;
+/
+"""
+
+
+VFILES = {"ver.sql": VERSION}
+
+
+def test_constructors_in_named_notation(pg_dsn, tmp_path):
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "app", {"ver.sql": VERSION})
+        assert conn.execute("SELECT ver_demo()").fetchone()[0] == "1.2.0-rel 3.4.9-rel 5..10"
