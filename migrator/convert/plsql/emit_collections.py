@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
-from migrator.convert.schema_model import ObjectType
 from migrator.convert.plsql import emit_call as call_
 from migrator.convert.plsql import emit_decl as decl_
 from migrator.convert.plsql import emit_package as package_
@@ -26,6 +25,7 @@ from migrator.convert.plsql.naming import derived, oracle_tokens, sql
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Coll, PgType, Scope
+from migrator.convert.schema_model import ObjectType
 from migrator.source.lexer import Token, split_top_level
 
 # Words after TABLE(...) that are no alias of it.
@@ -134,7 +134,9 @@ def constructor(em: Emitter, ptype: PgType, toks, j, scope):
             attrs = list(info.attributes) if isinstance(info, ObjectType) else []
             by_name = dict(zip(names, args[positional:]))
             if not attrs or len(args) != len(attrs) or set(names) != set(attrs[positional:]):
-                return _bad_constructor(em, ptype, f"named arguments {', '.join(names)} match no constructor", toks[j], j2)
+                return _bad_constructor(
+                    em, ptype, f"named arguments {', '.join(names)} match no constructor", toks[j], j2
+                )
             args = args[:positional] + [by_name[a] for a in attrs[positional:]]
         return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""
     if ptype.coll.kind == "assoc":

@@ -171,7 +171,6 @@ class RoutineEmitter:
         return out
 
 
-
 def pipelined_reason(em: Emitter, tref: A.TypeRef, scope: Scope) -> str:
     """Why a PIPELINED function's return type gives no set: it names no type the export declares
     (a schema-level collection created outside the export is the usual case), or a type that is

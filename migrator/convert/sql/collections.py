@@ -85,12 +85,11 @@ def _reason(inner: exp.Expression, ctx: ConversionContext) -> str:
         if not sigs:
             return f"TABLE({text}): package {pkg} declares no function {name}"
         routine = sigs[0]
-        types = info.types
     elif isinstance(inner, exp.Anonymous):
         entry = ctx.catalog.lookup(fold(inner.name))
         if entry is None or not entry.routines:
             return f"TABLE({text}): no function {inner.name} in the export"
-        routine, types = entry.routines[0], {}
+        routine = entry.routines[0]
     else:
         return (
             f"TABLE({text}): not a collection variable nor a call of a function returning a collection type"
