@@ -138,3 +138,42 @@ def test_constructors_in_named_notation(pg_dsn, tmp_path):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "app", {"ver.sql": VERSION})
         assert conn.execute("SELECT ver_demo()").fetchone()[0] == "1.2.0-rel 3.4.9-rel 5..10"
+
+
+TICKETS = """
+CREATE OR REPLACE PROCEDURE next_ticket (p_queue IN VARCHAR2, p_no OUT NUMBER, p_note IN OUT VARCHAR2) IS
+  PRAGMA AUTONOMOUS_TRANSACTION;
+BEGIN
+  INSERT INTO audit_log (msg) VALUES (p_queue);
+  SELECT COUNT(*) INTO p_no FROM audit_log;
+  p_note := p_note || '+' || p_queue;
+  DBMS_OUTPUT.PUT_LINE('ticket ' || p_no);
+  COMMIT;
+END;
+/
+CREATE OR REPLACE FUNCTION take_ticket (p_queue IN VARCHAR2) RETURN VARCHAR2 IS
+  l_no   NUMBER;
+  l_note VARCHAR2(100) := 'n';
+BEGIN
+  next_ticket(p_queue, l_no, l_note);
+  RETURN l_no || ':' || l_note;
+END;
+/
+"""
+
+
+def test_autonomous_procedure_with_out_parameters(pg_dsn):
+    """The OUT and IN OUT values an autonomous procedure sets reach its caller; its COMMIT keeps
+    its row when the caller rolls back; what it prints reaches the caller's output."""
+    from tests.migrator.convert.test_plsql_exec import deploy, notices, scalar
+
+    conn = deploy(pg_dsn, TICKETS)
+    got = notices(conn)
+    conn.autocommit = False
+    conn.execute("SET search_path = s, public")
+    assert scalar(conn, "SELECT s.take_ticket('a')") == "1:n+a"
+    assert scalar(conn, "SELECT s.take_ticket('b')") == "2:n+b"
+    conn.rollback()
+    conn.autocommit = True
+    assert scalar(conn, "SELECT string_agg(msg, ',' ORDER BY msg) FROM s.audit_log") == "a,b"
+    assert got == ["ticket 1", "ticket 2"]
