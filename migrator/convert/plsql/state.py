@@ -35,3 +35,4 @@ class RoutineFrame:
     in_forall: bool = False  # the statement of a FORALL (SQL%ROWCOUNT adds up)
     bulk_deferred: bool = False  # a SAVE EXCEPTIONS FORALL whose block raises ORA-24381 after it (block_lines)
     goto_exits: dict[str, str] = field(default_factory=dict)  # GOTO target -> the block its EXIT leaves
+    goto_loops: dict[str, str] = field(default_factory=dict)  # backward GOTO target -> the loop it continues

@@ -177,3 +177,67 @@ def test_autonomous_procedure_with_out_parameters(pg_dsn):
     conn.autocommit = True
     assert scalar(conn, "SELECT string_agg(msg, ',' ORDER BY msg) FROM s.audit_log") == "a,b"
     assert got == ["ticket 1", "ticket 2"]
+
+
+RETRY = """
+CREATE OR REPLACE FUNCTION collatz_steps (p_n IN NUMBER) RETURN NUMBER IS
+  l_n     NUMBER := p_n;
+  l_steps NUMBER := 0;
+BEGIN
+  <<again>>
+  IF l_n = 1 THEN
+    GOTO done;
+  END IF;
+  IF MOD(l_n, 2) = 0 THEN
+    l_n := l_n / 2;
+  ELSE
+    l_n := 3 * l_n + 1;
+  END IF;
+  l_steps := l_steps + 1;
+  GOTO again;
+  <<done>>
+  RETURN l_steps;
+END;
+/
+CREATE OR REPLACE PROCEDURE retry_demo (p_fail_times IN NUMBER) IS
+  l_try NUMBER := 0;
+BEGIN
+  <<attempt>>
+  l_try := l_try + 1;
+  BEGIN
+    IF l_try <= p_fail_times THEN
+      RAISE_APPLICATION_ERROR(-20001, 'try ' || l_try || ' failed');
+    END IF;
+    DBMS_OUTPUT.PUT_LINE('succeeded on try ' || l_try);
+  EXCEPTION
+    WHEN OTHERS THEN
+      DBMS_OUTPUT.PUT_LINE(SQLERRM);
+      IF l_try < 5 THEN
+        GOTO attempt;
+      END IF;
+  END;
+  FOR i IN 1 .. 2 LOOP
+    <<inner_again>>
+    l_try := l_try + 10;
+    IF l_try < 40 THEN
+      GOTO inner_again;
+    END IF;
+    EXIT WHEN i = 1;
+  END LOOP;
+  DBMS_OUTPUT.PUT_LINE('final ' || l_try);
+END;
+/
+"""
+
+
+def test_backward_goto_is_a_loop(pg_dsn):
+    """A backward GOTO starts again at its label — after an exception handler, inside a loop,
+    mixed with a forward GOTO; an EXIT after the jump's region still leaves Oracle's loop."""
+    from tests.migrator.convert.test_plsql_exec import deploy, notices, scalar
+
+    conn = deploy(pg_dsn, RETRY)
+    assert scalar(conn, "SELECT s.collatz_steps(6)") == 8
+    assert scalar(conn, "SELECT s.collatz_steps(1)") == 0
+    got = notices(conn)
+    conn.execute("CALL s.retry_demo(2)")
+    assert got == ["ORA-20001: try 1 failed", "ORA-20001: try 2 failed", "succeeded on try 3", "final 43"]
