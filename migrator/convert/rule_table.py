@@ -369,7 +369,7 @@ RULES: tuple[RuleInfo, ...] = (
     rule("plsql.conditional_compilation", "conditional compilation resolved as Oracle's compiler does, for a stated release and PLSQL_CCFLAGS",
          on("$IF / $ELSIF / $ELSE / $END, $ERROR, $$PLSQL_UNIT, $$PLSQL_LINE, $$flags, DBMS_DB_VERSION", "name:DBMS_DB_VERSION", "plsql/conditional.py", "golden:plsql/conditional_compilation", PLSQL_BEYOND + "test_conditional_compilation_selects_code_for_the_target_release"),
     ),
-    rule("plsql.goto", "forward GOTO → EXIT from a block wrapped around the statements it skips; backward GOTO → CONTINUE of a loop",
+    rule("plsql.goto", "GOTO: forward → EXIT from a block around what it skips; backward → CONTINUE of a loop",
          on("GOTO to a later label of the same or an enclosing statement list", "ast.Goto", "plsql/emit_stmt.py", "golden:plsql/goto_forward", PLSQL_BEYOND + "test_forward_goto_skips_to_its_label"),
          on("GOTO to an earlier label (a loop written with GOTO)", "ast.Goto", "plsql/emit_stmt.py", "golden:plsql/goto_backward", "test_plsql_exec_forms.py::test_backward_goto_is_a_loop"),
     ),
