@@ -86,6 +86,8 @@ def _reason(inner: exp.Expression, ctx: ConversionContext) -> str:
             return f"TABLE({text}): package {pkg} declares no function {name}"
         routine = sigs[0]
     elif isinstance(inner, exp.Anonymous):
+        if inner.name.upper() == "XMLSEQUENCE":
+            return f"TABLE({text}): XMLSEQUENCE over an XMLTYPE is not converted (PostgreSQL's XMLTABLE or xpath)"
         entry = ctx.catalog.lookup(fold(inner.name))
         if entry is None or not entry.routines:
             return f"TABLE({text}): no function {inner.name} in the export"

@@ -224,3 +224,17 @@ def test_pipelined_over_an_undeclared_type_names_the_type(tmp_path):
         reasons += [(u.construct, u.message) for u in conversion.unconverted]
     assert reasons, "a PIPELINED function over an undeclared type converted"
     assert all("t_undeclared_array" in message.lower() for _, message in reasons), reasons
+
+
+def test_table_over_what_is_not_in_the_export_names_it():
+    from migrator.convert.sql.convert import convert_statement
+    from tests.migrator.sql_catalog import make_ctx
+
+    for sql, needle in [
+        ("SELECT * FROM TABLE(no_such_fn(1))", "no function no_such_fn"),
+        ("SELECT * FROM TABLE(XMLSEQUENCE(x.doc))", "XMLSEQUENCE over an XMLTYPE"),
+    ]:
+        ctx = make_ctx()
+        convert_statement(sql, ctx)
+        assert [u.construct for u in ctx.unconverted_items] == ["TABLE()"], sql
+        assert needle in ctx.unconverted_items[0].message, ctx.unconverted_items
