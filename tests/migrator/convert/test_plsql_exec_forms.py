@@ -7,6 +7,7 @@ from the SQL language reference (hierarchical queries)."""
 from __future__ import annotations
 
 import psycopg
+import pytest
 
 from migrator.convert.oracompat.support import SUPPORT_SQL
 from tests.migrator.convert.test_plsql_exec_types import deploy_schema
@@ -241,3 +242,61 @@ def test_backward_goto_is_a_loop(pg_dsn):
     got = notices(conn)
     conn.execute("CALL s.retry_demo(2)")
     assert got == ["ORA-20001: try 1 failed", "ORA-20001: try 2 failed", "succeeded on try 3", "final 43"]
+
+
+ANCHORED = """
+CREATE OR REPLACE PACKAGE arg_report AS
+  TYPE t_arg IS RECORD (
+    obj_name  ext_args.object_name%TYPE,
+    arg_name  ext_args.argument_name%TYPE,
+    position  ext_args.position%TYPE,
+    note      VARCHAR2(20)
+  );
+  FUNCTION describe (p_obj IN VARCHAR2) RETURN VARCHAR2;
+END arg_report;
+/
+CREATE OR REPLACE PACKAGE BODY arg_report AS
+  FUNCTION describe (p_obj IN VARCHAR2) RETURN VARCHAR2 IS
+    l_arg t_arg;
+    l_out VARCHAR2(400);
+  BEGIN
+    FOR r IN (SELECT object_name, argument_name, position FROM ext_args WHERE object_name = p_obj ORDER BY position) LOOP
+      l_arg.obj_name := r.object_name;
+      l_arg.arg_name := r.argument_name;
+      l_arg.position := r.position;
+      l_arg.note := 'seen';
+      l_out := l_out || l_arg.arg_name || '@' || l_arg.position || ' ';
+    END LOOP;
+    RETURN l_out || l_arg.obj_name;
+  END describe;
+END arg_report;
+/
+"""
+
+
+def test_record_fields_anchored_on_a_relation_the_export_does_not_declare(pg_dsn, tmp_path):
+    """A record field `rel.col%TYPE` on a relation only the database has (here a view created
+    before the units, as an install script or a dictionary view would): its type is read when
+    the unit deploys; a missing column fails the deployment naming it."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA IF NOT EXISTS app")
+        conn.execute(
+            "CREATE VIEW app.ext_args AS SELECT 'F1'::varchar(128) AS object_name, v.a::varchar(128) AS"
+            " argument_name, v.p::numeric AS position FROM (VALUES ('P_A', 1), ('P_B', 2)) v(a, p)"
+        )
+        conn.execute("SET search_path = app, public")
+        deploy_schema(conn, tmp_path / "app", {"args.pkg": ANCHORED})
+        assert conn.execute("SELECT arg_report.describe('F1')").fetchone()[0] == "P_A@1 P_B@2 F1"
+        typ = conn.execute(
+            "SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)"
+            " FROM pg_attribute WHERE attrelid = 'arg_report.t_arg'::regclass AND attnum > 0"
+        ).fetchone()[0]
+        assert (
+            typ
+            == "obj_name character varying(128), arg_name character varying(128), position numeric, note character varying(20)"
+        )
+        conn.execute("DROP VIEW app.ext_args CASCADE")
+        conn.execute("CREATE VIEW app.ext_args AS SELECT 'x'::text AS object_name")
+        with pytest.raises(psycopg.Error) as err:
+            deploy_schema(conn, tmp_path / "again" / "app", {"args.pkg": ANCHORED})
+        assert err.value.sqlstate == "42703" and "ext_args.argument_name%TYPE" in str(err.value)
