@@ -1,5 +1,5 @@
 """Control flow → PL/pgSQL: assignments, IF, CASE, loops (LOOP, WHILE, numeric and cursor FOR),
-EXIT/CONTINUE, forward GOTO (gotos.py), RETURN, PIPE ROW, NULL, and blocks with their labels. Each
+EXIT/CONTINUE, forward and backward GOTO (gotos.py), RETURN, PIPE ROW, NULL, and blocks with their labels. Each
 statement emitter is registered for its class with `statements.emits` and writes to an `Out`."""
 
 from __future__ import annotations
