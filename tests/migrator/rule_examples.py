@@ -161,6 +161,9 @@ EXAMPLES: dict[str, str] = {
         "CREATE OR REPLACE FUNCTION f RETURN VARCHAR2 IS\nBEGIN\n  $IF DBMS_DB_VERSION.VERSION >= 12 $THEN\n"
         "  RETURN 'new';\n  $ELSE\n  RETURN 'old';\n  $END\nEND;\n/\n"
     ),
+    "plsql.record_field_anchor": (
+        "CREATE OR REPLACE PROCEDURE p IS\n  TYPE t IS RECORD (n ext_rel.col%TYPE);\n  r t;\nBEGIN\n  NULL;\nEND;\n/\n"
+    ),
     "plsql.goto": (
         "CREATE OR REPLACE PROCEDURE p (n IN NUMBER) IS\nBEGIN\n  IF n > 0 THEN GOTO done; END IF;\n"
         "  DBMS_OUTPUT.PUT_LINE('n');\n  <<done>>\n  NULL;\nEND;\n/\n"

@@ -44,10 +44,18 @@ def autonomous_routine(
     if not em.ctx.enabled("plsql.autonomous"):
         em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", "rule plsql.autonomous disabled", r.line)
         return unconverted_marker("PRAGMA AUTONOMOUS_TRANSACTION", r.name) + ";"
-    if any(p.mode != "IN" for p in r.params):
-        em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", "OUT parameters cannot come back through dblink", r.line)
+    outs = [p for p in r.params if p.mode != "IN"]
+    if outs and (r.kind != "PROCEDURE" or not em.ctx.enabled("plsql.autonomous_output")):
+        why = (
+            "a function's OUT parameters are not converted"
+            if r.kind != "PROCEDURE"
+            else "OUT parameters come back through oracompat.autonomous (rule plsql.autonomous_output is disabled)"
+        )
+        em.unconverted("PRAGMA AUTONOMOUS_TRANSACTION", why, r.line)
         return unconverted_marker("PRAGMA AUTONOMOUS_TRANSACTION", r.name) + ";"
     em.ctx.applied("plsql.autonomous")
+    if outs:
+        return autonomous_with_outs(em, r, qname, params, body, scope)
     inner_name = derived(qname, "autonomous")
     inner = routine_.create_function(routine_.routine_head(r.kind, inner_name, params, ret), body)
     types = [scope.names[p.name].typed.pg for p in r.params]
@@ -76,4 +84,31 @@ def autonomous_routine(
             "END;",
         ]
     outer = routine_.create_function(routine_.routine_head(r.kind, qname, params, ret), wrapper)
+    return inner + "\n\n" + outer
+
+
+def autonomous_with_outs(
+    em: Emitter, r: A.Routine, qname: tuple[str, str], params: list[str], body: list[str], scope: Scope
+) -> str:
+    """A procedure with OUT or IN OUT parameters, autonomous: its body becomes a function
+    `<name>__autonomous` with the same parameters (its COMMITs are the dblink session's, so it
+    needs no procedure), which the session runs and whose OUT values it returns as a JSON array
+    of their texts; `<name>` assigns them to its own OUT parameters, so the caller sees them as
+    Oracle's caller does, with what the session printed and raised."""
+    em.ctx.applied("plsql.autonomous_output")
+    inner_name = derived(qname, "autonomous")
+    outs = [p for p in r.params if p.mode != "IN"]
+    inner = routine_.create_function(f"CREATE OR REPLACE FUNCTION {sql(inner_name)}({', '.join(params)})", body)
+    ins = [p for p in r.params if p.mode != "OUT"]
+    fmt = ", ".join(f"%L::{scope.names[p.name].typed.pg.replace('%', '%%')}" for p in ins)
+    cols = [f"o{k}" for k in range(1, len(outs) + 1)]
+    texts = ", ".join(f"r.{c}::text" for c in cols)
+    template = f"SELECT json_build_array({texts})::text FROM {sql(inner_name).replace('%', '%%')}({fmt}) AS r({', '.join(cols)})"
+    args = "".join(f", {quote_ident(p.name)}" for p in ins)
+    call = f"format({pg_string(template)}{args})"
+    sets = [
+        f"{IND}{quote_ident(p.name)} := (result__ ->> {k})::{scope.names[p.name].typed.pg};" for k, p in enumerate(outs)
+    ]
+    wrapper = ["DECLARE", f"{IND}result__ jsonb;", "BEGIN", f"{IND}result__ := oracompat.autonomous({call})::jsonb;"]
+    outer = routine_.create_function(routine_.routine_head(r.kind, qname, params, None), wrapper + sets + ["END;"])
     return inner + "\n\n" + outer

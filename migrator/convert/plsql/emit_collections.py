@@ -24,7 +24,9 @@ from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import derived, oracle_tokens, sql
 from migrator.convert.plsql.output import Out
+from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Coll, PgType, Scope
+from migrator.convert.schema_model import ObjectType
 from migrator.source.lexer import Token, split_top_level
 
 # Words after TABLE(...) that are no alias of it.
@@ -108,16 +110,35 @@ def indexed_method(em: Emitter, base: str, coll: Coll, method: str, arg: str) ->
 
 def constructor(em: Emitter, ptype: PgType, toks, j, scope):
     inner, j2 = values_.paren_at(em, toks, j)
-    args = [exprs_.expr(em, a, scope) for a in split_top_level(inner)] if inner else []
+    pieces = [
+        (norm_name(a[0]), a[2:]) if len(a) > 2 and a[1].is_op("=>") else (None, a)
+        for a in (split_top_level(inner) if inner else [])
+    ]
+    args = [exprs_.expr(em, a, scope) for _, a in pieces]
     if (off := em.rule_off("plsql.collections", "constructor", ptype.ora or ptype.pg, toks[j])) is not None:
         return off, j2, ""
     em.ctx.applied("plsql.collections")
-    if ptype.coll is None:  # object type constructor: a user-defined one with this arity, or the attributes
+    names = [n for n, _ in pieces if n is not None]
+    if ptype.coll is None:  # object type constructor: a user-defined one these arguments bind to, or the attributes
+        positional = len(pieces) - len(names)
+        if any(n is None for n, _ in pieces[positional:]):
+            return _bad_constructor(em, ptype, "a positional argument after a named one", toks[j], j2)
         if ptype.object_key is not None and any(
-            r.flavour == "CONSTRUCTOR" and sum(p.default is None for p in r.params) <= len(args) <= len(r.params)
+            r.flavour == "CONSTRUCTOR" and binds(r.params, positional, names)
             for r in values_.object_methods(em, ptype.object_key).get(ptype.object_key[1], [])
         ):
-            return f"{sql(derived(ptype.object_key, 'new'))}({', '.join(args)})", j2, ""
+            texts = [t if n is None else f"{quote_ident(n)} => {t}" for (n, _), t in zip(pieces, args)]
+            return f"{sql(derived(ptype.object_key, 'new'))}({', '.join(texts)})", j2, ""
+        if names:  # the attribute-value constructor in named notation: the attributes' order
+            entry = em.resolver.lookup(ptype.object_key) if ptype.object_key is not None else None
+            info = entry.plsql_type if entry is not None else None
+            attrs = list(info.attributes) if isinstance(info, ObjectType) else []
+            by_name = dict(zip(names, args[positional:]))
+            if not attrs or len(args) != len(attrs) or set(names) != set(attrs[positional:]):
+                return _bad_constructor(
+                    em, ptype, f"named arguments {', '.join(names)} match no constructor", toks[j], j2
+                )
+            args = args[:positional] + [by_name[a] for a in attrs[positional:]]
         if ptype.object_key is not None and hier.in_hierarchy(em.ctx.catalog, ptype.object_key):
             fields = hier.row_values(em.ctx.catalog, ptype.object_key, args)
             if fields is None:
@@ -133,6 +154,21 @@ def constructor(em: Emitter, ptype: PgType, toks, j, scope):
     if not args:
         return f"'{{}}'::{castable(em, ptype.pg)}", j2, ""
     return f"ARRAY[{', '.join(args)}]::{castable(em, ptype.pg)}", j2, ""
+
+
+def binds(params, positional: int, names: list[str]) -> bool:
+    """Whether a call with `positional` leading arguments and then `names` binds to `params` as
+    Oracle binds it: no parameter twice, every name a parameter, each parameter left out defaulted."""
+    pnames = [p.name for p in params]
+    if positional > len(pnames) or any(n not in pnames[positional:] for n in names) or len(set(names)) < len(names):
+        return False
+    given = set(pnames[:positional]) | set(names)
+    return all(p.name in given or p.default is not None for p in params)
+
+
+def _bad_constructor(em: Emitter, ptype: PgType, why: str, tok, j2):
+    em.unconverted("constructor", f"{ptype.ora or ptype.pg}: {why}", tok)
+    return unconverted_marker("constructor", ptype.ora or ptype.pg), j2, ""
 
 
 # ---- TABLE(collection) in a query ------------------------------------------------------------------

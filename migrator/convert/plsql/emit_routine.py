@@ -14,8 +14,10 @@ from migrator.convert.plsql import emit_decl as decl_
 from migrator.convert.plsql import emit_outfunc as outfunc_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import exprs as exprs_
+from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import Owner, sql
 from migrator.convert.plsql.output import IND, Out
+from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Scope, Sym
 
 
@@ -103,7 +105,7 @@ class RoutineEmitter:
         if r.pipelined:
             em.frame.pipelined = True
             if t.coll is None:
-                em.unconverted("PIPELINED", "return type is not a known collection", r.line)
+                em.unconverted("PIPELINED", pipelined_reason(em, r.returns, scope), r.line)
                 return f"SETOF {unconverted_marker('PIPELINED', t.pg)}"
             return f"SETOF {t.coll.elem_pg}"
         return t.pg
@@ -202,3 +204,25 @@ class RoutineEmitter:
         if out:
             em.ctx.applied("plsql.empty_string_params")
         return out
+
+
+def pipelined_reason(em: Emitter, tref: A.TypeRef, scope: Scope) -> str:
+    """Why a PIPELINED function's return type gives no set: it names no type the export declares
+    (a schema-level collection created outside the export is the usual case), or a type that is
+    not a nested table or VARRAY."""
+    toks = tref.toks
+    if toks and all(t.kind in ("word", "qident") or t.is_op(".") for t in toks):
+        parts = [norm_name(t) for t in toks if not t.is_op(".")]
+        res = em.resolver
+        declared = (
+            res.lookup(parts) is not None
+            or (len(parts) == 1 and scope.get(parts[0]) is not None)
+            or (len(parts) == 1 and res.pkg is not None and parts[0] in res.pkg_scope((res.pkg,)).names)
+            or (len(parts) > 1 and res.package_ref(parts) is not None)
+        )
+        if not declared:
+            return (
+                f"return type {tref.text} is not declared in the export (no CREATE TYPE and no package"
+                " TYPE of that name): its element type, and so the rows, are unknown"
+            )
+    return f"return type {tref.text} is not a nested table or VARRAY type"

@@ -1,5 +1,5 @@
 """Control flow → PL/pgSQL: assignments, IF, CASE, loops (LOOP, WHILE, numeric and cursor FOR),
-EXIT/CONTINUE, forward GOTO (gotos.py), RETURN, PIPE ROW, NULL, and blocks with their labels. Each
+EXIT/CONTINUE, forward and backward GOTO (gotos.py), RETURN, PIPE ROW, NULL, and blocks with their labels. Each
 statement emitter is registered for its class with `statements.emits` and writes to an `Out`."""
 
 from __future__ import annotations
@@ -29,9 +29,15 @@ def stmts(em: Emitter, body: list, scope: Scope, out: Out) -> None:
     """A statement list. A label on a statement other than a loop or block is only a GOTO
     target (PL/pgSQL labels nothing else): forward jumps to it leave a block wrapped around
     the statements before it (`gotos.py`, rule plsql.goto)."""
-    wrap = {r.start: r for r in gotos.regions(body)} if em.ctx.enabled("plsql.goto") else {}
+    forward = gotos.regions(body) if em.ctx.enabled("plsql.goto") else []
+    wrap = {r.start: r for r in forward}
+    back = {r.start: r for r in gotos.back_regions(body, forward)} if em.ctx.enabled("plsql.goto") else {}
     k = 0
     while k < len(body):
+        if (again := back.pop(k, None)) is not None:
+            goto_loop(em, body, again, wrap, scope, out)
+            k = again.end
+            continue
         region = wrap.get(k)
         if region is not None:
             goto_block(em, body[region.start : region.end], region, scope, out)
@@ -48,6 +54,35 @@ def branch(em: Emitter, body: list, scope: Scope, out: Out) -> None:
         stmts(em, body, scope, out)
         if len(out.lines) == before:
             out.line("NULL;")
+
+
+def goto_loop(em: Emitter, body: list, region: gotos.Region, wrap: dict, scope: Scope, out: Out) -> None:
+    """A backward GOTO's statements as a labelled loop each GOTO continues (`gotos.py`); forward
+    regions inside it are written within."""
+    loops = em.frame.goto_loops
+    before = loops.get(region.target)
+    loops[region.target] = region.block
+    out.line(f"<<{out.ident(region.block)}>>")
+    out.line("LOOP")
+    try:
+        with out.indented():
+            k = region.start
+            while k < region.end:
+                inner = wrap.get(k)
+                if inner is not None and inner.end < region.end:
+                    goto_block(em, body[inner.start : inner.end], inner, scope, out)
+                    k = inner.end
+                    continue
+                statements.stmt(em, body[k], scope, out)
+                k += 1
+            out.line(f"EXIT {out.ident(region.block)};")
+    finally:
+        if before is None:
+            del loops[region.target]
+        else:
+            loops[region.target] = before
+    em.ctx.applied("plsql.goto")
+    out.line("END LOOP;")
 
 
 def goto_block(em: Emitter, body: list, region: gotos.Region, scope: Scope, out: Out) -> None:
@@ -244,7 +279,15 @@ def st_goto(em: Emitter, st: A.Goto, scope: Scope, out: Out) -> None:
     if block is not None:
         out.line(f"EXIT {out.ident(block)};  -- GOTO {st.target}")
         return
-    how = "a backward GOTO" if em.ctx.enabled("plsql.goto") else "GOTO"
+    again = em.frame.goto_loops.get(st.target.lower())
+    if again is not None:
+        out.line(f"CONTINUE {out.ident(again)};  -- GOTO {st.target} (backward)")
+        return
+    how = (
+        "this backward GOTO: it crosses another jump or an unlabelled EXIT/CONTINUE"
+        if em.ctx.enabled("plsql.goto")
+        else "GOTO"
+    )
     em.unconverted("GOTO", f"GOTO {st.target}: PL/pgSQL has no GOTO ({how} is not converted)", st.line)
     out.line(f"{unconverted_marker('GOTO', 'GOTO ' + st.target)};")
 

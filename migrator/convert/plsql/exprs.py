@@ -136,6 +136,19 @@ def walk(em: Emitter, toks, scope, ph, types, in_sql: bool = False) -> list[Toke
             if j is not None:
                 i = j
                 continue
+        if (
+            t.is_word("NEW")
+            and i + 2 < n
+            and toks[i + 1].kind in ("word", "qident")
+            and toks[i + 2].is_op("(", ".")
+            and scope.get("new") is None
+            and not (out and out[-1].text == "." and out[-1].kind == "op")
+        ):
+            # NEW t(...): an object constructor invocation, the keyword optional in Oracle
+            j = walk_name(em, toks, i + 1, scope, out, ph, types, in_sql)
+            if j is not None:
+                i = j
+                continue
         if t.kind in ("word", "qident") and not (out and out[-1].text == "." and out[-1].kind == "op"):
             j = walk_name(em, toks, i, scope, out, ph, types, in_sql)
             if j is not None:

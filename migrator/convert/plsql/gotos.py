@@ -8,8 +8,13 @@ statements from the first one holding a GOTO to the label up to (not including) 
 statement are wrapped in a block labelled for the jump, and each `GOTO label` becomes
 `EXIT <that block>`. Execution then continues at the labelled statement, as Oracle's does.
 
-A backward GOTO (the label before the jump: a loop written by hand) is not converted; the unit
-reports it.
+A backward GOTO (the label before the jump: a loop written by hand) is a loop: the statements
+from the labelled one to the last one holding a GOTO to it are wrapped in a labelled `LOOP ...
+EXIT; END LOOP`, and each `GOTO label` becomes `CONTINUE <that loop>`, which starts again at the
+labelled statement from any depth, as Oracle's jump does. An unlabelled EXIT or CONTINUE among
+those statements (outside a loop of their own) would bind to the new loop instead of the loop
+Oracle means, and a backward region crossing a forward one has no nesting to write: both stay
+reported.
 """
 
 from __future__ import annotations
@@ -73,3 +78,52 @@ def regions(body: list) -> list[Region]:
             continue
         out.append(Region(start, end, label, f"goto_{label}"))
     return sorted(out, key=lambda r: r.start)
+
+
+def bare_loop_exits(node) -> bool:
+    """Whether an unlabelled EXIT or CONTINUE in these statements leaves a loop around them
+    (not one of their own loops)."""
+    if isinstance(node, A.Exit):
+        return node.target is None
+    if isinstance(node, (A.Loop, A.While, A.ForRange, A.ForCursor)):
+        return False
+    if isinstance(node, (list, tuple)):
+        return any(bare_loop_exits(item) for item in node)
+    if isinstance(node, A.Handler):
+        return bare_loop_exits(node.body)
+    if isinstance(node, A.Block):
+        return bare_loop_exits(node.body) or bare_loop_exits(node.handlers)
+    if isinstance(node, A.Stmt):
+        return any(
+            bare_loop_exits(getattr(node, f.name))
+            for f in dataclasses.fields(node)
+            if isinstance(getattr(node, f.name), (list, tuple, A.Block, A.Stmt))
+        )
+    return False
+
+
+def back_regions(body: list, forward: list[Region]) -> list[Region]:
+    """Backward jumps in this statement list: for each label, the statements from it to the last
+    one holding a GOTO to it (`end` is the index after that one), when they can be one loop."""
+    if not any(getattr(st, "label", None) for st in body):
+        return []
+    jumps: list[set[str]] = []
+    for st in body:
+        found: set[str] = set()
+        gotos_in(st, found)
+        jumps.append(found)
+    out: list[Region] = []
+    for start, st in enumerate(body):
+        label = (getattr(st, "label", None) or "").lower()
+        last = next((k for k in range(len(body) - 1, start - 1, -1) if label and label in jumps[k]), None)
+        if last is None:
+            continue
+        end = last + 1
+        if any(not (r.end < start or r.start >= end) for r in out) or any(
+            not (r.end < start or r.start >= end or (start <= r.start and r.end < end)) for r in forward
+        ):
+            continue  # inside a forward region (written when it is) or crossing a region
+        if bare_loop_exits(body[start:end]):
+            continue
+        out.append(Region(start, end, label, f"goto_{label}_again"))
+    return out

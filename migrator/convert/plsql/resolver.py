@@ -31,11 +31,12 @@ from harness.ground_truth.oracle_errors import (
     sqlstate_for_ora,
     user_exception_sqlstate,
 )
-from harness.quoting import quote_ident
+from harness.quoting import pg_string, quote_ident
 from migrator.convert import supplied as S
 from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import MARKER_TOKEN, CatalogEntry, ConversionContext, unconverted_marker
 from migrator.convert.datatypes import map_type
+from migrator.convert.ddl.tokens import dollar_tag
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
@@ -450,23 +451,48 @@ class Resolver:
     ) -> dict[str, str]:
         """The record's composite type, after what its fields' types need, added to `ddl`;
         returns its fields' Oracle types."""
-        fields, oras = [], {}
+        fields: list[str] = []
+        oras: dict[str, str] = {}
+        deferred: dict[int, tuple[str, list[str]]] = {}  # field index -> (name, anchor's relation and column)
         for fname, ftype in d.fields:
             ft, needs = resolve(ftype, scope)
             ddl += needs
             if ft.ora:
                 oras[fname] = ft.ora
-            if "%" in ft.pg:
+            column = self.unknown_column_anchor(ftype, scope)
+            if "%" in ft.pg and column is not None and self.ctx.enabled("plsql.record_field_anchor"):
+                self.ctx.applied("plsql.record_field_anchor")
+                deferred[len(fields)] = (fname, column)
+                fields.append("")
+            elif "%" in ft.pg:
                 self.ctx.unconverted(
                     "record field type", f"cannot resolve {type_text(ftype.toks)} for a composite type", d.line
                 )
                 fields.append(f"{quote_ident(fname)} {unconverted_marker('record field type', type_text(ftype.toks))}")
             else:
                 fields.append(f"{quote_ident(fname)} {ft.pg}")
+        if deferred:
+            ddl.append(f"DROP TYPE IF EXISTS {pgname} CASCADE;\n" + deferred_record_type(pgname, fields, deferred))
+            return oras
         ddl.append(
             f"DROP TYPE IF EXISTS {pgname} CASCADE;\nCREATE TYPE {pgname} AS (\n    " + ",\n    ".join(fields) + "\n);"
         )
         return oras
+
+    def unknown_column_anchor(self, tref: A.TypeRef, scope: Scope) -> list[str] | None:
+        """`[schema.]relation.column%TYPE` naming no variable, record or package item: the
+        relation's and column's plain names, for a column the catalog does not hold (a view
+        created at deploy time, another schema's table, a dictionary view)."""
+        toks = tref.toks
+        if not (len(toks) >= 5 and toks[-2].is_op("%") and toks[-1].is_word("TYPE")):
+            return None
+        body = toks[:-2]
+        if not all(t.kind in ("word", "qident") if k % 2 == 0 else t.is_op(".") for k, t in enumerate(body)):
+            return None
+        name = [norm_name(t) for t in body if not t.is_op(".")]
+        if len(name) not in (2, 3) or scope.get(name[0]) is not None or self.package_ref(name) is not None:
+            return None
+        return name
 
 
 # ---- signatures ------------------------------------------------------------------------------------------
@@ -507,3 +533,34 @@ def distinct(sigs: list[RoutineSig]) -> list[RoutineSig]:
             seen.add(key)
             out.append(sig)
     return out
+
+
+def deferred_record_type(pgname: str, fields: list[str], deferred: dict[int, tuple[str, list[str]]]) -> str:
+    """CREATE TYPE for a record whose fields are anchored (`rel.col%TYPE`) on columns only the
+    database knows: a DO block reads each column's type from pg_attribute when the unit is
+    deployed, as Oracle reads it when the unit is compiled, and fails naming the column when it
+    does not exist there (as Oracle's compilation does, PLS-00302)."""
+    lines = ["DECLARE", "    cols text[] := '{}';", "    typ text;", "BEGIN"]
+    for k, text in enumerate(fields):
+        if k not in deferred:
+            lines.append(f"    cols := cols || {pg_string(text)}::text;")
+            continue
+        fname, name = deferred[k]
+        rel, col = sql(tuple(name[:-1])), name[-1]
+        lines += [
+            "    SELECT format_type(a.atttypid, a.atttypmod) INTO typ FROM pg_attribute a",
+            f"     WHERE a.attrelid = to_regclass({pg_string(rel)}) AND a.attname = {pg_string(col)}",
+            "       AND a.attnum > 0 AND NOT a.attisdropped;",
+            "    IF typ IS NULL THEN",
+            "        RAISE EXCEPTION USING ERRCODE = '42703', MESSAGE ="
+            f" {pg_string('record field ' + fname + ': ' + rel + '.' + col + '%TYPE names no column')};",
+            "    END IF;",
+            f"    cols := cols || ({pg_string(quote_ident(fname) + ' ')} || typ);",
+        ]
+    lines += [
+        f"    EXECUTE format('CREATE TYPE %s AS (%s)', {pg_string(pgname)}, array_to_string(cols, ', '));",
+        "END;",
+    ]
+    body = "\n".join(lines)
+    tag = dollar_tag(body)
+    return f"DO {tag}\n{body}\n{tag};"

@@ -28,7 +28,7 @@ def table_function(node: exp.Table, ctx: ConversionContext, env) -> exp.Expressi
         inner = exp.Dot(this=exp.to_identifier(inner.table), expression=exp.Anonymous(this=inner.name, expressions=[]))
     shape = _shape(inner, ctx)
     if shape is None:
-        return marker(ctx, "TABLE()", node, "the collection's function or type is not in the schema")
+        return marker(ctx, "TABLE()", node, _reason(inner, ctx))
     if not ctx.enabled("sql.table_collection"):
         return marker(ctx, "TABLE()", node, "rule sql.table_collection is disabled")
     ctx.applied("sql.table_collection")
@@ -69,6 +69,42 @@ def _shape(inner: exp.Expression, ctx: ConversionContext) -> tuple[bool, bool] |
     if elem is None:
         return None
     return bool(routine.pipelined), _composite(elem, types, ctx)
+
+
+def _reason(inner: exp.Expression, ctx: ConversionContext) -> str:
+    """Why TABLE(inner) has no known rows, naming what is missing."""
+    text = inner.sql(dialect="oracle")
+    if len(text) > 80:
+        text = text[:77] + "..."
+    if isinstance(inner, exp.Dot) and isinstance(inner.this, exp.Identifier):
+        pkg, name = inner.this.name, inner.expression.name
+        entry = ctx.catalog.lookup(fold(pkg))
+        info = entry.package if entry is not None else None
+        if info is None:
+            return f"TABLE({text}): {pkg} is not a package of the export"
+        sigs = info.routines.get(fold(name))
+        if not sigs:
+            return f"TABLE({text}): package {pkg} declares no function {name}"
+        routine = sigs[0]
+    elif isinstance(inner, exp.Anonymous):
+        if inner.name.upper() == "XMLSEQUENCE":
+            return f"TABLE({text}): XMLSEQUENCE over an XMLTYPE is not converted (PostgreSQL's XMLTABLE or xpath)"
+        entry = ctx.catalog.lookup(fold(inner.name))
+        if entry is None or not entry.routines:
+            return f"TABLE({text}): no function {inner.name} in the export"
+        routine = entry.routines[0]
+    else:
+        return (
+            f"TABLE({text}): not a collection variable nor a call of a function returning a collection type"
+            " declared in the export"
+        )
+    if routine.returns is None or routine.kind != "FUNCTION":
+        return f"TABLE({text}): {routine.name} is not a function"
+    ret = " ".join(t.text for t in routine.returns.toks)
+    return (
+        f"TABLE({text}): return type {ret} of {routine.name} is not a nested table or VARRAY type declared"
+        " in the export"
+    )
 
 
 def _element(type_name: str, types: dict, ctx: ConversionContext) -> str | None:

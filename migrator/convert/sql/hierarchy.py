@@ -37,6 +37,8 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
         return select
     from_ = select.args.get("from_")
     table = from_.this if from_ is not None else None
+    if from_ is None and not select.args.get("joins") and not any(select.find_all(exp.Prior)):
+        return _generator(select, conn, ctx)
     why = _unsupported(select, table)
     if why:
         return marker(ctx, "CONNECT BY", select, why)
@@ -65,6 +67,56 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
     withs = select.args.get("with_")
     ctes = (withs.expressions if withs else []) + [cte]
     outer.set("with_", exp.With(expressions=ctes, recursive=True))
+    return outer
+
+
+def _generator(select: exp.Select, conn: exp.Connect, ctx: ConversionContext) -> exp.Expression:
+    """A hierarchy over one row (FROM DUAL, already dropped) without PRIOR: Oracle's row generator,
+    ``SELECT LEVEL ... FROM dual [START WITH s] CONNECT BY c``. The one row is its own child at every
+    level while c holds with LEVEL standing for the child's level (the root is not tested against
+    c, as in Oracle), so the rows are levels 1, 2, ... up to the first level where c fails."""
+    if any(
+        isinstance(n, exp.Column) and not n.table and n.name.upper() in ("CONNECT_BY_ISCYCLE", "CONNECT_BY_ISLEAF")
+        for n in select.find_all(exp.Column)
+    ) or any(select.find_all(exp.ConnectByRoot)):
+        return marker(ctx, "CONNECT BY", select, "CONNECT_BY_ISLEAF/ISCYCLE/ROOT in a row generator over DUAL")
+    if any(isinstance(n, exp.Anonymous) and n.name.upper() == "SYS_CONNECT_BY_PATH" for n in select.walk()):
+        return marker(ctx, "CONNECT BY", select, "SYS_CONNECT_BY_PATH in a row generator over DUAL")
+    ctx.applied("sql.connect_by")
+
+    def level(to: str):
+        def fix(n: exp.Expression) -> exp.Expression:
+            if isinstance(n, exp.Column) and not n.table and n.name.upper() == "LEVEL":
+                return exp.Paren(this=_p(to, bare=True))
+            return n
+
+        return fix
+
+    anchor = exp.select(exp.alias_(exp.Literal.number(1), "cb_level"))
+    if conn.args.get("start") is not None:
+        anchor.set("where", exp.Where(this=conn.args["start"].copy().transform(level("1"))))
+    step = (
+        exp.select(_p(f"{CTE}.cb_level + 1", bare=True))
+        .from_(exp.to_table(CTE))
+        .where(conn.args["connect"].copy().transform(level(f"{CTE}.cb_level + 1")))
+    )
+    cte = exp.CTE(
+        this=exp.Union(this=anchor, expression=step, distinct=False), alias=exp.TableAlias(this=exp.to_identifier(CTE))
+    )
+    outer = select.copy()
+    outer.set("connect", None)
+    outer = outer.transform(level(f"{CTE}.cb_level"))
+    assert isinstance(outer, exp.Select)
+    outer.set("from_", exp.From(this=exp.to_table(CTE)))
+    aggregated = select.args.get("group") is not None or any(_aggregates(e, select) for e in select.expressions)
+    order = select.args.get("order")
+    if order is not None and order.args.get("siblings"):
+        outer.set("order", None)
+        order = None
+    if order is None and not aggregated:  # Oracle gives the levels in order
+        outer.set("order", exp.Order(expressions=[exp.Ordered(this=exp.column("cb_level", table=CTE))]))
+    withs = select.args.get("with_")
+    outer.set("with_", exp.With(expressions=(withs.expressions if withs else []) + [cte], recursive=True))
     return outer
 
 

@@ -1,0 +1,1 @@
+SELECT LEVEL AS n, REGEXP_SUBSTR(p_csv, '[^,]+', 1, LEVEL) AS part FROM dual CONNECT BY REGEXP_SUBSTR(p_csv, '[^,]+', 1, LEVEL) IS NOT NULL
