@@ -51,7 +51,8 @@ def execute_script(conn: psycopg.Connection, text: str) -> tuple[str | None, str
 
 
 # psql's inline COPY: the command on its own line, its rows, then a line `\.`
-_COPY_FROM_STDIN = re.compile(r"^COPY\b[^;]*?\bFROM\s+STDIN\b[^;\n]*;[ \t]*\n", re.I | re.M)
+# The command may name quoted identifiers holding ';' ("C;1"): a quoted name is skipped whole.
+_COPY_FROM_STDIN = re.compile(r'^COPY\b(?:"(?:[^"]|"")*"|[^;"])*?\bFROM\s+STDIN\b[^;\n]*;[ \t]*\n', re.I | re.M)
 
 
 def has_inline_copy(text: str) -> bool:

@@ -20,7 +20,10 @@ from pglast.parser import parse_plpgsql_json, parse_sql_json
 # checker, not an error in the text; such bodies are left to the deploy step (reported as a note).
 _UNSUPPORTED = "Not implemented"
 # psql's inline COPY: the command (kept), then its rows up to and including the `\.` line (left out)
-_COPY_ROWS = re.compile(r"^(COPY\b[^;]*?\bFROM\s+STDIN\b[^;\n]*;)[ \t]*\n.*?^\\\.$", re.I | re.M | re.S)
+# (a quoted identifier in the command may hold ';': it is skipped whole)
+_COPY_ROWS = re.compile(
+    r'^(COPY\b(?:"(?:[^"]|"")*"|[^;"])*?\bFROM\s+STDIN\b[^;\n]*;)[ \t]*\n.*?^\\\.$', re.I | re.M | re.S
+)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from harness.quoting import quote_ident
 from migrator.data.masks import (
     DEFAULT_DATE_MASK,
     DEFAULT_TIMESTAMP_MASK,
@@ -25,6 +26,7 @@ from migrator.data.masks import (
     BadValue,
     read_datetime,
 )
+from migrator.source.identifiers import fold
 
 Value = str | bytes | None
 
@@ -41,8 +43,9 @@ class Row:
 
 
 def pg_name(name: str) -> str:
-    """An Oracle name as written → the PostgreSQL name the converted DDL created (unquoted names fold)."""
-    return name if name.startswith('"') else name.lower()
+    """An Oracle name as written → the PostgreSQL name the converted DDL created, as SQL text:
+    folded as the converter folds it, quoted where PostgreSQL needs it (`line#`, a keyword)."""
+    return quote_ident(fold(name))
 
 
 def target_text(table: tuple[str | None, str]) -> str:

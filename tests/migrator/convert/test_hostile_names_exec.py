@@ -6,6 +6,7 @@ from __future__ import annotations
 import psycopg
 from psycopg import sql
 
+from harness.judge.deploy import execute_script
 from migrator.convert.oracompat.runtime import RUNTIME_SQL
 from migrator.convert.oracompat.support import SUPPORT_SQL
 from tests.migrator.name_support import convert_folder
@@ -56,7 +57,8 @@ END;
 
 def deploy(dsn: str, schema: str, outputs: list[str]) -> psycopg.Connection:
     """The support libraries, the unit's schema first on the search path (the pipeline's preamble
-    does the same), then each converted unit as it is."""
+    does the same), then each converted unit as it is, run as the pipeline runs it (a table's data
+    unit streams its inline COPY rows)."""
     conn = psycopg.connect(dsn, autocommit=True)
     conn.execute(SUPPORT_SQL)
     conn.execute(RUNTIME_SQL)
@@ -65,7 +67,8 @@ def deploy(dsn: str, schema: str, outputs: list[str]) -> psycopg.Connection:
     )
     conn.execute(sql.SQL("CREATE TABLE {}.victim (x integer)").format(sql.Identifier(schema)))
     for text in outputs:
-        conn.execute(text)
+        error, _ = execute_script(conn, text)
+        assert error is None, error
     return conn
 
 
