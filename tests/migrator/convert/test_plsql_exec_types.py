@@ -12,6 +12,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from harness.judge.deploy import execute_script
 from migrator.batch.output import preamble_sql
 from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.source.dependencies import analyze_dependencies
@@ -31,7 +32,8 @@ def deploy_schema(conn: psycopg.Connection, folder: Path, files: dict[str, str])
     for unit_id in graph.order:
         conversion = convert_unit(by_id[unit_id], ctx)
         assert conversion.error is None and not conversion.unconverted, (unit_id, conversion.unconverted)
-        conn.execute(conversion.output)
+        error, _ = execute_script(conn, conversion.output)  # as the pipeline deploys a unit
+        assert error is None, (unit_id, error)
 
 
 STRING_UTIL = """

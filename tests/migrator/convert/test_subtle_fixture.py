@@ -11,6 +11,7 @@ import psycopg
 import pytest
 
 from harness.engines.postgres import scratch_database
+from harness.judge.deploy import execute_script
 from migrator.batch.output import preamble_sql
 from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.source.dependencies import analyze_dependencies
@@ -40,7 +41,8 @@ def pair(pg_engine):
         for unit_id in graph.order:
             conversion = convert_unit(by_id[unit_id], ctx)
             assert not conversion.unconverted and conversion.error is None, unit_id
-            conv.execute(conversion.output)
+            error, _ = execute_script(conv, conversion.output)  # as the pipeline deploys a unit
+            assert error is None, (unit_id, error)
         for f in sorted(PORT.glob("*.sql")):
             port.execute(f.read_text(encoding="utf-8"))
         yield conv, port
