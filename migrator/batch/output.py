@@ -79,6 +79,21 @@ def check_overlap(src: Path, out: Path) -> None:
         )
 
 
+def check_writable(out: Path) -> None:
+    """OUT, or the nearest folder above it that exists (where it will be made), must be a folder
+    this process may write: found before any work, not after a run's reading and converting."""
+    place = out.absolute()
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    if not place.is_dir():
+        where = "exists" if place == out.absolute() else f"is inside {place}, which exists"
+        raise OutputDirError(f"the output directory {out} {where} and is not a directory")
+    if not os.access(place, os.W_OK | os.X_OK):
+        readonly = os.statvfs(place).f_flag & os.ST_RDONLY
+        reason = "it is on a read-only file system" if readonly else "permission denied"
+        raise OutputDirError(f"cannot write the output directory {out}: {place}: {reason}")
+
+
 def prepare_out_dir(out: Path, *, force: bool, resume: bool, rewrites: frozenset[str] = frozenset()) -> list[str]:
     """Make OUT ready. With --force, remove what earlier runs wrote (written.txt) and nothing else;
     returns the OUT-relative paths of files that stay because no run of ours wrote them.

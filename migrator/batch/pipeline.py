@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from migrator import __name__ as _pkg
 from migrator import forked
+from migrator.batch import progress
 from migrator.batch.output import (
     EXTENSIONS_FILE,
     PREAMBLE,
@@ -30,6 +31,7 @@ from migrator.batch.output import (
     write_recorded,
 )
 from migrator.batch.parallel import MIN_UNITS_FOR_WORKERS, convert_in_order, default_workers, static_of
+from migrator.batch.preflight import check_evidence
 from migrator.batch.report import (
     IssueEntry,
     RunReport,
@@ -149,6 +151,7 @@ def _convert_units(
     fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers, write)
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     done: list[_Done] = []
+    progress.CURRENT.total = len(graph.order)
     # every unit file in the manifest at once, before any is written (not one re-read per file)
     record_written(out, [unit_path(by_id[uid]) for uid in graph.order])
     # the conversion workers are forked inside (at the first result): they collect what they make
@@ -164,6 +167,7 @@ def _convert_units(
                 got, conversion, static = next(fresh)
                 assert got.id == uid, "conversions must come back in dependency order"
                 journal.append(unit, digests[uid], conversion)
+            progress.CURRENT.kept += 1
             done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
 
@@ -236,6 +240,8 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
     # the phases that handle each file or unit on its own share the conversion's processes
     many = opts.workers if opts.workers is not None else forked.core_workers()
     source = reading.result() if reading is not None else read_schema_dir(src, opts.schema, workers=many)
+    if opts.verify:
+        check_evidence(opts.scenarios, opts.transcript, [u.id for u in source.units])
     graph, kept, done = _order_and_convert(source, out, opts, many)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)

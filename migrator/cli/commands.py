@@ -21,9 +21,12 @@ if TYPE_CHECKING:
 
 
 def _engine_spec(args) -> str:
-    from harness.postgres import ENV_DSN  # only runs that use a server ask
+    """The server to use, a DSN among them checked as one here, before any work."""
+    from harness.postgres import ENV_DSN, check_dsn  # only runs that use a server ask
 
-    return args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
+    spec = args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
+    check_dsn(spec)
+    return spec
 
 
 def default_evidence(src: Path, schema: str) -> tuple[Path | None, Path | None]:
@@ -96,9 +99,11 @@ def run_migrate(args) -> int:
     # nothing, and its errors are raised only where `migrate` takes the result: usage and settings
     # are still checked first; their errors, and the source's, the output folder's and the
     # server's, reach `main` as MigratorError/HarnessError.
+    from migrator.batch import progress
     from migrator.forked import core_workers
     from migrator.source.reader import Reading
 
+    progress.start()
     reading = Reading(args.src, args.schema, args.workers if args.workers is not None else core_workers())
     try:
         from migrator.batch.pipeline import migrate
@@ -122,6 +127,21 @@ def _check_migrate_usage(args) -> None:
     if args.model and (problem := _model_spec_problem(args.model)):
         raise MigratorError(f"--model {args.model}: {problem}")
     check_rule_ids(args.disable_rule, "--disable-rule")
+    from migrator.batch.output import check_writable
+
+    check_writable(args.out)
+    _check_files_exist(args)
+
+
+def _check_files_exist(args) -> None:
+    """The files named on the command line exist: checked before any work (what is in them is
+    checked once the source is read, still before any work)."""
+    for flag in ("scenarios", "transcript", "baseline", "settings", "report", "reference"):
+        path = getattr(args, flag, None)
+        if path is None or (flag == "baseline" and args.update_baseline):
+            continue
+        if not path.exists():
+            raise MigratorError(f"--{flag} {path}: no such file or directory")
 
 
 def _migrate_options(args, settings: ActiveSettings):
@@ -167,23 +187,29 @@ def _compile_target(args):
 
 
 def _model_spec_problem(spec: str) -> str | None:
-    """A spec that cannot name a model is bad usage, found before any work is done. Loading makes
-    no call (clients are created on first use), so a model that is merely unreachable passes."""
+    """A spec that cannot name a model, or whose backend's package is not installed, is bad usage,
+    found before any work is done. Loading makes no call (clients are created on first use), so a
+    model that is merely unreachable passes."""
     from migrator.agent.models import ModelError, ModelSpecError, load_model
+    from migrator.agent.models.registry import missing_backend_package
 
     try:
         load_model(spec, cache_dir=None)
     except (ModelSpecError, ModelError) as exc:
         return str(exc)
-    return None
+    missing = missing_backend_package(spec)
+    return None if missing is None else str(missing)
 
 
 def run_verify(args) -> int:
+    from migrator.batch.preflight import check_evidence
     from migrator.batch.report import exit_code
     from migrator.batch.verification import attach_verification, load_report, write_reports
 
+    _check_files_exist(args)
     report = load_report(args.out)
     scenarios, transcript = _evidence(args, Path(report.source_dir), report.schema_name)
+    check_evidence(scenarios, transcript, [u.id for u in report.units])
     report = attach_verification(report, args.out, _engine_spec(args), scenarios, transcript)
     write_reports(report, args.out)
     print_summary(report, args.out)
@@ -195,6 +221,11 @@ def run_regress(args) -> int:
     from migrator.batch.verification import load_report
     from migrator.fixes.settings import load_settings
 
+    _check_files_exist(args)
+    if args.out is not None and args.src:
+        from migrator.batch.output import check_writable
+
+        check_writable(args.out)
     if args.report:
         report = load_report(args.report)
     elif args.src:
@@ -250,13 +281,16 @@ def _regress_run(args, settings: ActiveSettings) -> RunReport:
 def run_record(args) -> int:
     from harness.oracle import oracle_engine, record
     from harness.scenarios import dump_transcript, load_scenarios
+    from migrator.batch.preflight import check_evidence
     from migrator.source.dependencies import analyze_dependencies
     from migrator.source.reader import read_schema_dir
 
+    _check_files_exist(args)
     source = read_schema_dir(args.src)
     scenarios = args.scenarios or default_evidence(args.src, source.schema)[0]
     if scenarios is None:
         raise MigratorError("no scenario file (use --scenarios)")
+    check_evidence(scenarios, None, [u.id for u in source.units])
     if args.reference is not None:
         from migrator.cli.record_reference import run_record_reference
 

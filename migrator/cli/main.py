@@ -2,8 +2,11 @@
 
 Exit codes: 0 success (every unit converted/deployed; no regression); 1 some units failed or a
 regression; 2 bad usage or unreadable input (a MigratorError or HarnessError: its message, no
-traceback); 3 an internal error — a bug, printed with its traceback and a request to report it,
-never passed off as the user's mistake.
+traceback; also an OSError — a folder that may not be written, a full disk — and a PostgreSQL
+connection or DSN error: the environment's refusal, not a bug); 3 an internal error — a bug,
+printed with its traceback and a request to report it, never passed off as the user's mistake;
+130 interrupted (Ctrl-C: one line saying what was kept); 141 the reader of the output went away
+(`| head`: nothing printed).
 
 Only argparse and the parser builders are imported here: a command's handler (and with it
 psycopg, numpy, the converter, the knowledge base) is imported when that command runs, so
@@ -283,10 +286,20 @@ def exit_now(code: int) -> NoReturn:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from migrator.cli.failures import CLOSED_PIPE, INTERRUPTED, environment_problem, silence_stdout
     from migrator.errors import MigratorError
 
     try:
         return handler(args.command)(args)
+    except KeyboardInterrupt:
+        # every `with` the command was in has been left on the way here: servers stopped, worker
+        # pools cancelled, the journal closed
+        print(_interrupted_line(args), file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # the reader of our output went away (`| head`): it wanted no more, nothing to say
+        silence_stdout()
+        return CLOSED_PIPE
     except Exception as exc:
         # imported only now: harness.exceptions imports pydantic, which `migrate` imports while
         # its source is being read (run_migrate), not before
@@ -294,6 +307,9 @@ def _run(args: argparse.Namespace) -> int:
 
         if isinstance(exc, (MigratorError, HarnessError)):
             print(f"migrator: error: {exc}", file=sys.stderr)
+            return 2
+        if (problem := environment_problem(exc)) is not None:
+            print(f"migrator: error: {problem}", file=sys.stderr)
             return 2
         # anything else is our bug, whatever its type (a ValueError too)
         import traceback
@@ -306,6 +322,16 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return INTERNAL_ERROR
+
+
+def _interrupted_line(args: argparse.Namespace) -> str:
+    if args.command == "migrate":
+        from migrator.batch.progress import interrupted_line
+
+        return interrupted_line()
+    if args.command == "verify":  # its report is written only at the end: the old one stands
+        return f"interrupted; {args.out} is as it was; rerun the same command"
+    return "interrupted"
 
 
 if __name__ == "__main__":
