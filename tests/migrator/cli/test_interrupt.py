@@ -108,7 +108,17 @@ def test_ctrl_c_while_converting_keeps_the_journal_and_resume_finishes(corpus, t
     assert _left_running(child, set()) == []
 
     resumed = subprocess.run(
-        [sys.executable, "-m", "migrator.cli.main", "migrate", str(corpus), "--out", str(out), "--resume", "--no-deploy"],
+        [
+            sys.executable,
+            "-m",
+            "migrator.cli.main",
+            "migrate",
+            str(corpus),
+            "--out",
+            str(out),
+            "--resume",
+            "--no-deploy",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -132,7 +142,9 @@ def test_ctrl_c_while_judging_stops_the_server(tmp_path):
     assert not any(Path(d).exists() for d in servers)
     assert not (out / "report.json").exists()  # the report is written only by a finished run
 
-    done = _child(["migrate", "fixtures/schemas/hr_payroll", "--out", str(out), "--verify", "--resume", "--no-progress"])
+    done = _child(
+        ["migrate", "fixtures/schemas/hr_payroll", "--out", str(out), "--verify", "--resume", "--no-progress"]
+    )
     stdout, stderr = done.communicate(timeout=300)
     assert done.returncode == 0, stderr
     assert "hr_payroll: 71 units" in stdout and (out / "report.json").exists()
