@@ -196,7 +196,9 @@ def _check_predicted_flips(ctx: FixContext, cycle: FixCycle) -> None:
         if flip.unit not in known:
             problems.append(f"{unknown_unit_message(flip.unit, known)} (corpus {ctx.corpus})")
         elif flip.unit in already and already[flip.unit][0] == flip.to:
-            problems.append(f"{flip.unit} is {flip.to} already (baseline {already[flip.unit][1]}): it cannot flip to it")
+            problems.append(
+                f"{flip.unit} is {flip.to} already (baseline {already[flip.unit][1]}): it cannot flip to it"
+            )
     if problems:
         raise MigratorError(f"{cycle.id}: predicted flips: " + "; ".join(problems))
 
