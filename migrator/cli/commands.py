@@ -73,11 +73,7 @@ def print_summary(report: RunReport, out: Path) -> None:
     for u in report.units:
         problem = u.error or u.static_error or u.deploy_error
         if problem or u.unconverted or u.category in ("wrong", "rejected") or u.agent_error:
-            what = (
-                problem.splitlines()[0]
-                if problem
-                else (u.verdict or "; ".join(i.construct_name for i in u.unconverted))
-            )
+            what = unit_problem(u)
             if u.agent_error:
                 what += f" (repair: {u.agent_error})"
             print(f"  {u.id} ({u.source}): {u.category or u.status}: {what}")
@@ -217,10 +213,12 @@ def run_verify(args) -> int:
 
 
 def run_regress(args) -> int:
-    from harness.regress import compare, load_baseline, write_baseline
+    from harness.regress import compare, load_baseline
     from migrator.batch.verification import load_report
     from migrator.fixes.settings import load_settings
 
+    if args.accept_regressions and not args.update_baseline:
+        raise MigratorError("--accept-regressions goes with --update-baseline")
     _check_files_exist(args)
     if args.out is not None and args.src:
         from migrator.batch.output import check_writable
@@ -235,14 +233,9 @@ def run_regress(args) -> int:
     current = {u.id: u.category or "unverified" for u in report.units}
     provenance = report.verification.provenance if report.verification else None
     if args.update_baseline:
-        write_baseline(args.baseline, report.schema_name, provenance, current)
-        print(
-            f"baseline written: {args.baseline} ({sum(c == 'correct' for c in current.values())} correct of {len(current)})"
-        )
-        return 0
+        return _update_baseline(args, report, current, provenance)
     result = compare(load_baseline(args.baseline), current)
-    for unit, was, now in result.regressions:
-        print(f"REGRESSION {unit}: {was} -> {now}")
+    _print_regressions(report, result.regressions)
     for unit, was, now in result.improvements:
         print(f"improved   {unit}: {was} -> {now}")
     for unit, was, now in result.changes:
@@ -255,6 +248,47 @@ def run_regress(args) -> int:
         f"{len(result.improvements)} improvements"
     )
     return 0 if result.ok else 1
+
+
+def _update_baseline(args, report: RunReport, current: dict[str, str], provenance: str | None) -> int:
+    """Write the baseline from this run, unless a unit the old baseline has correct is not correct
+    now: a baseline that silently takes a regression in stops guarding against it."""
+    from harness.regress import compare, load_baseline, write_baseline
+
+    if args.baseline.exists() and not args.accept_regressions:
+        regressions = compare(load_baseline(args.baseline), current).regressions
+        if regressions:
+            _print_regressions(report, regressions)
+            print(
+                f"baseline NOT written: {len(regressions)} unit(s) correct in {args.baseline} are not correct in "
+                "this run; fix them, or give --accept-regressions to write the baseline anyway"
+            )
+            return 1
+    write_baseline(args.baseline, report.schema_name, provenance, current)
+    print(
+        f"baseline written: {args.baseline} ({sum(c == 'correct' for c in current.values())} correct of {len(current)})"
+    )
+    return 0
+
+
+def _print_regressions(report: RunReport, regressions: list[tuple[str, str, str]]) -> None:
+    """Each regression with why the unit is not correct now, and the rules the run had disabled."""
+    by_id = {u.id: u for u in report.units}
+    for unit, was, now in regressions:
+        entry = by_id.get(unit)
+        why = unit_problem(entry) if entry is not None else "the unit is not in this run"
+        print(f"REGRESSION {unit}: {was} -> {now}" + (f": {why}" if why else ""))
+    if regressions and report.disabled_rules:
+        print(f"  this run had rules disabled: {', '.join(report.disabled_rules)}")
+
+
+def unit_problem(u) -> str:
+    """Why a unit is not correct, in one line: its error, else its verdict, else what was not
+    converted."""
+    problem = u.error or u.static_error or u.deploy_error
+    if problem:
+        return problem.splitlines()[0]
+    return u.verdict or "; ".join(i.construct_name for i in u.unconverted)
 
 
 def _regress_run(args, settings: ActiveSettings) -> RunReport:

@@ -181,7 +181,17 @@ def _add_verify_regress_record(sub) -> None:
     r.add_argument("src", type=Path, nargs="?", help="schema directory to migrate and verify now")
     r.add_argument("--report", type=Path, help="use this existing verified output directory instead of migrating")
     r.add_argument("--baseline", type=Path, required=True, help="baseline JSON (unit id -> category)")
-    r.add_argument("--update-baseline", action="store_true", help="rewrite the baseline from this run")
+    r.add_argument(
+        "--update-baseline",
+        action="store_true",
+        help="rewrite the baseline from this run; refused (exit 1, the regressions listed) when a unit "
+        "correct in the old baseline is not correct now, unless --accept-regressions",
+    )
+    r.add_argument(
+        "--accept-regressions",
+        action="store_true",
+        help="with --update-baseline: write the baseline even though units regressed (they are listed)",
+    )
     r.add_argument("--out", type=Path, help="where to write the run (default: a temporary directory)")
     r.add_argument("--settings", type=Path, help="active settings file (as for migrate)")
     _engine_args(r)
