@@ -306,13 +306,18 @@ def deploy_script(paths: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def unit_file_text(unit: Unit, conversion: Conversion) -> str:
+def unit_file_text(unit: Unit, conversion: Conversion, repaired: bool = False) -> str:
+    """The unit's file: where it came from, what the rules could not do, and the PostgreSQL text.
+    `repaired`: the text is the repair agent's, judged by execution, not the rules' output; what
+    the rules left undone is then history, not a reason the file fails."""
     header = [f"-- {comment_text(unit.id)}  from {comment_text(str(unit.span))}"]
-    header += [
-        f"-- NOT CONVERTED: {comment_text(u.construct)}: {comment_text(u.message)}" for u in conversion.unconverted
-    ]
+    if repaired:
+        header.append("-- REPAIRED by the repair agent (judged by execution; report.json has its verdict)")
+    lead = "-- the rules had not converted: " if repaired else "-- NOT CONVERTED: "
+    header += [f"{lead}{comment_text(u.construct)}: {comment_text(u.message)}" for u in conversion.unconverted]
     if conversion.error:
-        header.append("-- CONVERSION FAILED: " + comment_text(conversion.error.splitlines()[0]))
+        lead = "-- the rules had failed: " if repaired else "-- CONVERSION FAILED: "
+        header.append(lead + comment_text(conversion.error.splitlines()[0]))
     return "\n".join(header) + "\n" + conversion.output.rstrip() + "\n"
 
 

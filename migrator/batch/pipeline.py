@@ -92,6 +92,7 @@ class _Done:
     static: StaticResult
     deploy: DeployOutcome | None = None
     deps: list[str] = field(default_factory=list)
+    repaired: bool = False  # the repair agent's text replaced the rules' output
 
 
 def _order_and_convert(
@@ -189,11 +190,17 @@ def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | Non
     from migrator.batch.sandboxing import open_engine, sandbox_summary
 
     with open_engine(spec) as engine, scratch_database(engine, prefix="deploy") as dsn:
-        items = [(d.unit.id, d.conversion.output, d.deps) for d in done]
+        # the unit files' text, as verification deploys it: an error's line is the file's line
+        items = [(d.unit.id, _deployed_text(d), d.deps) for d in done]
         pre, outcomes = deploy_units(dsn, preamble, items)
         for d, outcome in zip(done, outcomes):
             d.deploy = outcome
         return engine.name, pre.error, sandbox_summary(engine)
+
+
+def _deployed_text(d: _Done) -> str:
+    """The unit's file as written (header comments and all), or nothing when it has no output."""
+    return unit_file_text(d.unit, d.conversion, d.repaired) if d.conversion.output.strip() else ""
 
 
 def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
@@ -208,7 +215,7 @@ def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
         kind=d.unit.kind.value,
         name=d.unit.qualified_name,
         source=str(d.unit.span),
-        status=c.status,
+        status="repaired" if d.repaired else c.status,
         output=d.path,
         rules_applied=c.applied_rules,
         unconverted=[
@@ -311,8 +318,11 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions, m
 
     def write(unit_id: str, text: str) -> None:
         d = by_id[unit_id]
+        if text == d.conversion.output:  # the agent kept the rules' text: nothing was repaired
+            return
         d.conversion.output = text
-        write_output(out, d.path, unit_file_text(d.unit, d.conversion))
+        d.repaired = True
+        write_output(out, d.path, unit_file_text(d.unit, d.conversion, repaired=True))
         d.static = static_of(d.conversion)
 
     req = AgentRequest(

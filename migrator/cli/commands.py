@@ -70,9 +70,14 @@ def print_summary(report: RunReport, out: Path) -> None:
         print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
     if report.agent and report.agent.model_error:
         print(f"  model failed: {report.agent.model_error}")
+    repaired = [u for u in report.units if u.status == "repaired"]
+    if repaired:
+        correct = sum(u.category == "correct" for u in repaired)
+        print(f"  repaired by the model: {len(repaired)} unit(s), {correct} of them correct")
     for u in report.units:
-        problem = u.error or u.static_error or u.deploy_error
-        if problem or u.unconverted or u.category in ("wrong", "rejected") or u.agent_error:
+        # what the rules left undone in a repaired unit is history: its category says how it stands
+        left_undone = (u.unconverted or u.error) and u.status != "repaired"
+        if left_undone or u.static_error or u.deploy_error or u.category in ("wrong", "rejected") or u.agent_error:
             what = unit_problem(u)
             if u.agent_error:
                 what += f" (repair: {u.agent_error})"
@@ -284,11 +289,14 @@ def _print_regressions(report: RunReport, regressions: list[tuple[str, str, str]
 
 def unit_problem(u) -> str:
     """Why a unit is not correct, in one line: its error, else its verdict, else what was not
-    converted."""
-    problem = u.error or u.static_error or u.deploy_error
+    converted (for a repaired unit, what the rules left undone no longer is)."""
+    from migrator.batch.report import root_cause
+
+    repaired = u.status == "repaired"
+    problem = root_cause(u) or (None if repaired else u.error) or u.static_error or u.deploy_error
     if problem:
         return problem.splitlines()[0]
-    return u.verdict or "; ".join(i.construct_name for i in u.unconverted)
+    return u.verdict or ("" if repaired else "; ".join(i.construct_name for i in u.unconverted))
 
 
 def _regress_run(args, settings: ActiveSettings) -> RunReport:
