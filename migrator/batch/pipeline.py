@@ -31,7 +31,7 @@ from migrator.batch.output import (
     write_recorded,
 )
 from migrator.batch.parallel import MIN_UNITS_FOR_WORKERS, convert_in_order, default_workers, static_of
-from migrator.batch.preflight import check_evidence
+from migrator.batch.preflight import SCHEMA_FROM_FOLDER, check_evidence, schema_name_warning
 from migrator.batch.report import (
     IssueEntry,
     RunReport,
@@ -249,6 +249,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
     source = reading.result() if reading is not None else read_schema_dir(src, opts.schema, workers=many)
     if opts.verify:
         check_evidence(opts.scenarios, opts.transcript, [u.id for u in source.units])
+    schema_warning = None if opts.schema else schema_name_warning(source)
     graph, kept, done = _order_and_convert(source, out, opts, many)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)
@@ -265,6 +266,8 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
         )
         for i in source.issues
     ]
+    if schema_warning:
+        issues.append(IssueEntry(code=SCHEMA_FROM_FOLDER, severity="warning", file=".", line=0, message=schema_warning))
     units = [_entry(d, sandbox) for d in done]
     lines = sum(nonblank_lines(d.unit.text) for d in done)
     report = RunReport(

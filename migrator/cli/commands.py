@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from migrator.batch.preflight import SCHEMA_FROM_FOLDER
 from migrator.convert.registry import check_rule_ids
 from migrator.errors import MigratorError
 
@@ -68,6 +70,8 @@ def print_summary(report: RunReport, out: Path) -> None:
         )
     for issue in (i for i in report.issues if i.severity == "error"):
         print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
+    for issue in (i for i in report.issues if i.code == SCHEMA_FROM_FOLDER):
+        print(f"  warning: {issue.message}")
     if report.agent and report.agent.model_error:
         print(f"  model failed: {report.agent.model_error}")
     repaired = [u for u in report.units if u.status == "repaired"]
@@ -113,11 +117,26 @@ def run_migrate(args) -> int:
 
         _check_migrate_usage(args)
         opts = _migrate_options(args, load_settings(args.settings))
+        if opts.verify and opts.scenarios is None:
+            _warn_no_scenarios(args)
         report = migrate(args.src, args.out, opts, reading=reading)
     finally:
         reading.close()
     print_summary(report, args.out)
     return exit_code(report)
+
+
+def _warn_no_scenarios(args) -> None:
+    """--verify with no scenario file judges nothing: said before the run, with where one was
+    looked for and what the schema name was taken from."""
+    schema = (args.schema or args.src.name).lower()
+    looked = args.src.resolve().parent.parent / "scenarios" / f"{schema}.yaml"
+    whence = "" if args.schema else f" (the schema name {schema!r} is the folder's name: --schema gives another)"
+    print(
+        f"migrator: warning: no scenario file: none given with --scenarios and none at {looked}{whence}; "
+        "no unit can be verified",
+        file=sys.stderr,
+    )
 
 
 def _check_migrate_usage(args) -> None:
