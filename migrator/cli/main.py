@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import difflib
 import importlib
 import os
 import sys
@@ -274,11 +275,39 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit code. Called without `argv`, main is the program itself (the
     `migrator` script, `python -m migrator.cli.main`): after a command of EXITS_AT_ONCE it then
     ends the process (exit_now) instead of returning."""
-    args = _parser().parse_args(argv)
+    args = _parse(_parser(), argv)
     code = _run(args)
     if argv is None and args.command in EXITS_AT_ONCE:
         exit_now(code)
     return code
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """parse_args, with an unknown option reported by the (sub)command it was given to, with its
+    usage and the nearest option it has (argparse reports it with the top-level usage, no hint)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = _innermost(parser, args)
+        options = [o for action in command._actions for o in action.option_strings]
+        hints = []
+        for token in unknown:
+            near = difflib.get_close_matches(token.split("=", 1)[0], options, n=1, cutoff=0.6)
+            if token.startswith("-") and near:
+                hints.append(f"{token} (did you mean {near[0]}?)")
+            else:
+                hints.append(token)
+        command.error("unrecognized arguments: " + " ".join(hints))
+    return args
+
+
+def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command `args` were parsed for, e.g. that of `fix freeze`."""
+    while True:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        name = getattr(args, sub.dest, None) if sub is not None else None
+        if sub is None or name not in sub.choices:
+            return parser
+        parser = sub.choices[name]
 
 
 def exit_now(code: int) -> NoReturn:
