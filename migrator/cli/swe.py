@@ -157,7 +157,12 @@ def _score(args) -> int:
         args.json.write_text(score_json(report), encoding="utf-8")
     if args.markdown:
         args.markdown.write_text(score_markdown(report, args.predictions), encoding="utf-8")
-    return 0
+    # an instance the judge could not run is no measurement: the score is not the predictions'
+    return 1 if _not_judged(report) else 0
+
+
+def _not_judged(report) -> list[str]:
+    return [iid for iid, result in report.per_instance.items() if result.status == "error"]
 
 
 def _print_score(report, note: str) -> None:
@@ -168,6 +173,8 @@ def _print_score(report, note: str) -> None:
             print(f"  {iid}: {result.status}: {result.reason[:160]}")
     print(f"  sandbox: {note}")
     print(f"resolved {report.resolved} / {report.total}")
+    if unjudged := _not_judged(report):
+        print(f"  {len(unjudged)} of {report.total} instance(s) could not be judged (status error): exit 1")
 
 
 def _run(args) -> int:
