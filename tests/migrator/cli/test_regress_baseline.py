@@ -5,6 +5,7 @@ silently (issue #30, item 4): exit 1 with the list and the run's disabled rules,
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -69,3 +70,22 @@ def test_update_baseline_refuses_regressions_unless_accepted(regressed_run, tmp_
         == 0
     )
     assert main(["regress", "--report", str(regressed_run), "--baseline", str(baseline), "--accept-regressions"]) == 2
+
+
+# The same verified run shows two smaller items of issue #30 (item 10).
+def test_report_html_lists_failures_first_and_renders_code_spans(regressed_run):
+    html_text = (regressed_run / "report.html").read_text()
+    report = json.loads((regressed_run / "report.json").read_text())
+    order = [u["category"] for u in report["units"]]
+    assert "wrong" in order and order.index("wrong") > order.index("unverified")  # not first in deployment order
+    shown = re.findall(r"<summary class='(\w*)'>", html_text)
+    rank = ["wrong", "rejected", "unverified", "correct"]
+    assert shown == sorted(shown, key=rank.index) and len(shown) == len(order)
+    assert "`" not in html_text.split("<h2>Units</h2>")[0]  # the summary's code spans are <code>
+    assert "<code>authored</code>" in html_text
+
+
+def test_the_do_nothing_row_counts_the_same_steps_as_the_rules(regressed_run):
+    rows = json.loads((regressed_run / "report.json").read_text())["verification"]["rows"]
+    totals = {row["arm"]: row["steps_total"] for row in rows}
+    assert len(set(totals.values())) == 1, totals
