@@ -420,17 +420,22 @@ def report_redesign(
     for r in reports:
         ctx.unconverted(r.construct, r.message, r.sites[0].line)
         # a package whose every call sits inside another marked call (HTF.BOLD in HTP.P(...)) is
-        # in that marker's text, and the unit cannot deploy already: a marker put above the unit's
-        # CREATE would stand outside it, apart from the code it is about
+        # in that marker's text; when a marker in statement position already refuses the unit at
+        # CREATE time, a marker put above the unit's CREATE would only stand apart from its code
         if f"Oracle-supplied package {r.package})" not in output and not _inside_markers(r, output):
             output = redesign_marker(r.sites[0], r.sites[0].text) + ";\n" + output
     return output
 
 
 def _inside_markers(report: RedesignReport, output: str) -> bool:
-    """Every call site of `report` is shown in the text of a marker already in `output`."""
+    """Every call site of `report` is shown in the text of a marker already in `output`, and a
+    marker in statement position refuses the unit (dispatch.refuse_partial's test)."""
+    from migrator.convert.dispatch import _STATEMENT_MARKER  # dispatch imports this module
+
+    if not _STATEMENT_MARKER.search(output):
+        return False
     shown = " ".join(_MARKER_TEXT.findall(output)).upper()
-    return bool(shown) and all(site.label.upper() in shown for site in report.sites)
+    return all(site.label.upper() in shown for site in report.sites)
 
 
 _MARKER_TEXT = re.compile(r"/\* " + MARKER_TOKEN + r"\(.*?\*/", re.S)
