@@ -148,3 +148,21 @@ def test_ctrl_c_while_judging_stops_the_server(tmp_path):
     stdout, stderr = done.communicate(timeout=300)
     assert done.returncode == 0, stderr
     assert "hr_payroll: 71 units" in stdout and (out / "report.json").exists()
+
+
+def test_ctrl_c_in_verify_leaves_the_report_as_it_was(tmp_path, monkeypatch, capsys):
+    from migrator.batch import verification
+    from migrator.cli.main import main
+
+    out = tmp_path / "out"
+    assert main(["migrate", str(ROOT / "fixtures" / "schemas" / "hr_payroll"), "--out", str(out), "--no-deploy"]) == 0
+    before = (out / "report.json").read_bytes()
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(verification, "attach_verification", interrupted)
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 130
+    assert capsys.readouterr().err == f"interrupted; {out} is as it was; rerun the same command\n"
+    assert (out / "report.json").read_bytes() == before
