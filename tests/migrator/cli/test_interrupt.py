@@ -101,7 +101,8 @@ def test_ctrl_c_while_converting_keeps_the_journal_and_resume_finishes(corpus, t
     _wait_for(lambda: journal.exists() and journal.stat().st_size > 0, child)
     _, err = _interrupt(child)
     kept = len(journal.read_text().splitlines())
-    lines = err.strip().splitlines()
+    # (the generated corpus has no scenario file: the run warns about it before any work)
+    lines = [line for line in err.strip().splitlines() if not line.startswith("migrator: warning: no scenario file")]
     assert len(lines) == 1 and "Traceback" not in err, err
     total = int(lines[0].split(" of ")[1].split()[0])
     assert lines[0] == LINE.format(kept=kept, total=total) and 0 < kept < total
