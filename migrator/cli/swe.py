@@ -102,6 +102,8 @@ def run_swe_command(args) -> int:
     handlers = {"score": _score, "run": _run, "make-repos": _make_repos}
     try:
         return handlers[args.swe_command](args)
+    except BrokenPipeError:  # the reader of our output went away (`| head`): `main` ends quietly
+        raise
     except (OSError, ValueError) as exc:
         print(f"migrator: error: {exc}", file=sys.stderr)
         return 2
