@@ -153,8 +153,9 @@ def _check_migrate_usage(args) -> None:
 
 def _check_files_exist(args) -> None:
     """The files named on the command line exist: checked before any work (what is in them is
-    checked once the source is read, still before any work)."""
-    for flag in ("scenarios", "transcript", "baseline", "settings", "report"):
+    checked once the source is read, still before any work). Not --settings: a settings file no
+    fix cycle has written yet means the defaults."""
+    for flag in ("scenarios", "transcript", "baseline", "report"):
         path = getattr(args, flag, None)
         if path is None or (flag == "baseline" and args.update_baseline):
             continue
