@@ -37,3 +37,14 @@ def test_each_provenance_and_method_has_its_sentence():
     assert "only the scenarios exercised them" in legend.provenance_sentence("oracle", False)
     names = [name for name, _ in legend.EVIDENCE]
     assert names == ["oracle", "authored", "reference", "inner references"]
+
+
+def test_the_architecture_doc_and_the_legend_agree_on_what_g0_is():
+    """A unit no scenario judges but that deployed with its references resolved is `unverified`
+    at G2, as the legend says; the architecture document once said G0 (issue #30, item 10)."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    g0 = next(line for line in doc.splitlines() if line.startswith("| G0 |"))
+    assert "does not even parse" in g0 and "does not even parse" in dict(legend.TIERS)["G0"]
+    assert "`unverified` at G2" in doc
