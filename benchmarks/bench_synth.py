@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.reference_port import record_reference
-from harness.scenarios import dump_scenarios, dump_transcript
+from harness.ground_truth.scenarios import dump_scenarios, dump_transcript
+from harness.ground_truth.trusted_port import record_reference
 from migrator.batch.output import preamble_sql
 from migrator.batch.pipeline import MigrateOptions, migrate
 from migrator.batch.sandboxing import open_engine

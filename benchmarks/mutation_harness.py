@@ -5,11 +5,11 @@ recorded on the migration's own output (the trusted port), so the figure measure
 synthesized evidence alone.
 
 Takes the `correct` units of a verified run (`migrator migrate ... --verify`), applies mutations
-to their PostgreSQL output (harness.mutation: a constant, a comparison, an exception handler, a
+to their PostgreSQL output (harness.judge_quality.mutation: a constant, a comparison, an exception handler, a
 NOTICE, an ORDER BY direction), re-verifies each mutant with that unit's scenarios, and reports
 the share caught (category no longer `correct`). Bar: >= 95 %. A surviving mutant means the
 scenarios cannot tell that change apart: add a scenario step. A mutant that no input can tell
-apart (harness.mutation states why, e.g. `x = NULL` -> `x <> NULL`: both always NULL) is run too,
+apart (harness.judge_quality.mutation states why, e.g. `x = NULL` -> `x <> NULL`: both always NULL) is run too,
 and counted apart, printed with its reason, when it survives; one that is caught counts as caught
 and is flagged: the equivalence claim was wrong.
 
@@ -30,11 +30,11 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg
 
-from harness.deploy import deploy_units
-from harness.mutation import mutants
-from harness.postgres import EmbeddedPostgres, scratch_database
-from harness.scenarios import load_scenarios, load_transcript
-from harness.verify import UnitToVerify, verify
+from harness.engines.postgres import EmbeddedPostgres, scratch_database
+from harness.ground_truth.scenarios import load_scenarios, load_transcript
+from harness.judge.deploy import deploy_units
+from harness.judge.verify import UnitToVerify, verify
+from harness.judge_quality.mutation import mutants
 from migrator.batch.output import (
     PREAMBLE,
     required_extensions,
@@ -111,8 +111,8 @@ def fingerprint(engine, preamble: str, units: list[UnitToVerify]) -> str:
 def synthesized_evidence(engine, src: Path, work: Path) -> tuple[Path, Path]:
     """Scenarios synthesized from the Oracle source, and their outcomes recorded on the migration's
     own output (numbered in deploy order) as the trusted port: what the mutants must differ from."""
-    from harness.reference_port import record_reference
-    from harness.scenarios import dump_scenarios, dump_transcript
+    from harness.ground_truth.scenarios import dump_scenarios, dump_transcript
+    from harness.ground_truth.trusted_port import record_reference
     from migrator.batch.output import preamble_sql
     from migrator.evidence.synth import SynthOptions, synthesize
 

@@ -76,7 +76,9 @@ class EntryMeta:
     failure_type: str
 
 
-class Catalog:
+class EntryColumns:
+    """One numpy column per metadata field of the entries, row i being FAISS/BM25 position i."""
+
     def __init__(self):
         self.ids = Column(np.int64)
         self.kind = Column(np.int8)

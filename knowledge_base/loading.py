@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import TypeAdapter
 
-from knowledge_base.catalog import Catalog, EntryMeta
+from knowledge_base.catalog import EntryColumns, EntryMeta
 from knowledge_base.config import KBConfig
 from knowledge_base.content import content_hash
 from knowledge_base.dense import DenseIndex, IndexState
@@ -93,8 +93,8 @@ def _hash_old_entries(sql: SqlStore) -> None:
     sql.set_content_hashes(pairs)
 
 
-def load_catalog(sql: SqlStore) -> Catalog:
-    cat = Catalog()
+def load_catalog(sql: SqlStore) -> EntryColumns:
+    cat = EntryColumns()
     for row in sql.meta_rows():
         cat.append(
             EntryMeta(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knowledge_base.catalog import KIND_CODES, NONE, Catalog
+from knowledge_base.catalog import KIND_CODES, NONE, EntryColumns
 from knowledge_base.config import KBConfig
 from knowledge_base.dense_int8 import BoundedScores
 from knowledge_base.records import RetrievalQuery
@@ -43,7 +43,7 @@ class PoolOutcome:
     scores: np.ndarray | None = None
 
 
-def eligibility(cat: Catalog, query: RetrievalQuery, held_out: frozenset[str]) -> np.ndarray:
+def eligibility(cat: EntryColumns, query: RetrievalQuery, held_out: frozenset[str]) -> np.ndarray:
     mask = cat.retrievable.view.copy()
     if query.stream_position is not None:
         mask &= ~cat.bound.view | (cat.position.view < query.stream_position)
@@ -68,7 +68,7 @@ def minmax(values: np.ndarray) -> np.ndarray:
 
 
 def search_pool(
-    cat: Catalog,
+    cat: EntryColumns,
     pool: np.ndarray,
     failure_type: str | None,
     dense: np.ndarray | BoundedScores,
@@ -114,7 +114,7 @@ def search_pool(
     return PoolOutcome(eligible, searched, typed, ranked[:k])
 
 
-def _rule_bonus(cat: Catalog, rows: np.ndarray, cfg: KBConfig) -> np.ndarray | float:
+def _rule_bonus(cat: EntryColumns, rows: np.ndarray, cfg: KBConfig) -> np.ndarray | float:
     if not cfg.rule_bonus:
         return 0.0
     return cfg.rule_bonus * (cat.kind.view[rows] == KIND_CODES["rule"])

@@ -29,7 +29,7 @@ import numpy as np
 
 from knowledge_base import gate, loading
 from knowledge_base.admission import Decision
-from knowledge_base.catalog import Catalog, EntryMeta
+from knowledge_base.catalog import EntryColumns, EntryMeta
 from knowledge_base.config import KBConfig
 from knowledge_base.content import content_hash
 from knowledge_base.dense import DenseIndex
@@ -68,7 +68,7 @@ class KnowledgeBase:
     dim: int
     config: KBConfig
     held_out: frozenset[str]
-    catalog: Catalog
+    catalog: EntryColumns
     dense: DenseIndex
     last_repair: dict
     lexical: LexicalIndex

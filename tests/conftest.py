@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.postgres import DsnPostgres, EmbeddedPostgres, scratch_database
+from harness.engines.postgres import DsnPostgres, EmbeddedPostgres, scratch_database
 from migrator.batch.output import required_extensions
 
 pytest_plugins = ("tests.swe_fixtures",)  # the SWE adapter's session fixtures (repositories, virtualenvs)

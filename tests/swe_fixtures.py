@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.process_sandbox import namespace_support
+from harness.tasks.process_sandbox import namespace_support
 
 ROOT = Path(__file__).resolve().parents[1]
 SWE_FIXTURES = ROOT / "fixtures" / "swe"
@@ -50,7 +50,7 @@ def swe_instances():
 
 @pytest.fixture(scope="session")
 def swe_judge_ctx(tmp_path_factory, swe_repos, swe_env_options, swe_isolation):
-    from harness.pytest_runs import RunLimits
+    from harness.tasks.pytest_runs import RunLimits
     from migrator.agent.tasks.swe.judge import JudgeContext
 
     work = tmp_path_factory.mktemp("swe-judge")

@@ -20,18 +20,23 @@ Stream positions come from the knowledge base's store-wide clock when it has one
 (which would hide everything the earlier run learned from its early units). A task with
 `relevance(item)` (e.g. the unit's constructs) gets the retrieval margin traced; an episode that
 ends failed although memory showed it a verified fix records that as a contraindication of the fix.
+
+`Task` is what every task adapter provides; each optional hook is a protocol of its own, asked
+with isinstance: `Acting`, `Reflecting` and `Relevant` for tasks, `Clocked` and
+`Contraindicating` for the knowledge base.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from harness.judge.categories import Category
 from migrator.agent.models import Completion, Message, Model, ModelError, ModelValidationError
 
-RANK = {"rejected": 0, "wrong": 1, "unverified": 2, "correct": 3}
+RANK: dict[str, int] = {Category.REJECTED: 0, Category.WRONG: 1, Category.UNVERIFIED: 2, Category.CORRECT: 3}
 DEFAULT_POLICY = ("example-assisted", "spec-first", "dependency-decomposed")
 
 
@@ -71,6 +76,43 @@ class Task(Protocol[J]):
     def extract(self, answer: str) -> str | None: ...
     def commit(self, item: Item, final: str, judgement: J) -> None: ...
     def experience(self, item: Item, episode: Episode, position: int) -> Any: ...
+
+
+# Optional hooks: a task or a knowledge base has them or not, and the loop asks with isinstance.
+@runtime_checkable
+class Acting(Protocol):
+    """A task whose answers are steps in a workspace: `act` replaces `extract` (module docstring)."""
+
+    def act(self, item: Item, answer: str) -> tuple[str | None, str]: ...
+
+
+@runtime_checkable
+class Reflecting(Protocol):
+    """A task that asks for one reflection call before each repair, and takes its answer back."""
+
+    def reflection_messages(self, item: Item, candidate: str, judgement: Any, failure_type: str) -> list[Message]: ...
+    def reflected(self, item: Item, text: str) -> None: ...
+
+
+@runtime_checkable
+class Relevant(Protocol):
+    """A task that names what an item is about (e.g. its constructs), for the retrieval margin."""
+
+    def relevance(self, item: Item) -> Iterable[str]: ...
+
+
+@runtime_checkable
+class Clocked(Protocol):
+    """A knowledge base with a store-wide stream clock."""
+
+    def take_position(self) -> int: ...
+
+
+@runtime_checkable
+class Contraindicating(Protocol):
+    """A knowledge base that records a shown fix which did not carry over."""
+
+    def contraindicate(self, entry_id: int, note: str) -> None: ...
 
 
 @dataclass
@@ -133,7 +175,6 @@ def _attempt(
     if kb is not None:
         from knowledge_base.records import RetrievalQuery
 
-        relevance = getattr(task, "relevance", None)
         hits = kb.retrieve(
             RetrievalQuery(
                 text=task.query_text(item, judgement),
@@ -144,7 +185,7 @@ def _attempt(
                 held_out_targets=cfg.held_out_targets,
                 k_positive=cfg.retrieval_k[0] if cfg.retrieval_k else None,
                 k_negative=cfg.retrieval_k[1] if cfg.retrieval_k else None,
-                relevant=frozenset(relevance(item)) if relevance is not None else frozenset(),
+                relevant=frozenset(task.relevance(item)) if isinstance(task, Relevant) else frozenset(),
             )
         )
     if strategy == "example-assisted" and not (hits and hits.positives):
@@ -174,22 +215,19 @@ def _attempt(
 
 def _reflect(task: Task[Any], model: Model, item: Item, state: tuple, failure_type: str, cfg: AgentConfig):
     """The optional reflection call: its answer goes back to the task, its cost into the attempt."""
-    ask = getattr(task, "reflection_messages", None)
-    reflected = getattr(task, "reflected", None)  # a task that asks to reflect takes the answer back
-    if ask is None or reflected is None:
+    if not isinstance(task, Reflecting):
         return None
-    messages = ask(item, state[0], state[1], failure_type)
+    messages = task.reflection_messages(item, state[0], state[1], failure_type)
     if not messages:
         return None
     completion = model.complete(messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens)
-    reflected(item, completion.text)
+    task.reflected(item, completion.text)
     return completion
 
 
 def _extract(task: Task[Any], item: Item, answer: str) -> tuple[str | None, str]:
-    act = getattr(task, "act", None)
-    if act is not None:
-        return act(item, answer)
+    if isinstance(task, Acting):
+        return task.act(item, answer)
     return task.extract(answer), "no code in answer"
 
 
@@ -242,18 +280,16 @@ def run_episode(task: Task[Any], state: ModelState, kb, item: Item, position: in
 
 def _contraindicate(kb, item: Item, episode: Episode) -> None:
     """The unit stayed failed although memory showed it verified fixes: those fixes did not carry over."""
-    note_on = getattr(kb, "contraindicate", None)
-    if note_on is None or episode.final == "correct":
+    if not isinstance(kb, Contraindicating) or episode.final == Category.CORRECT:
         return
     shown = sorted({i for a in episode.attempts for i in a.shown_positive})
     for entry_id in shown:
-        note_on(entry_id, f"{item.id} ({episode.attempts[0].failure_type} -> {episode.final})")
+        kb.contraindicate(entry_id, f"{item.id} ({episode.attempts[0].failure_type} -> {episode.final})")
 
 
 def stream_position(kb, fallback: int) -> int:
     """The next position on the store-wide clock, or `fallback` for a memory without one."""
-    take = getattr(kb, "take_position", None) if kb is not None else None
-    return take() if take is not None else fallback
+    return kb.take_position() if isinstance(kb, Clocked) else fallback
 
 
 def run_agent(

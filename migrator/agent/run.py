@@ -21,8 +21,8 @@ import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from harness.incremental import IncrementalJudge
-from harness.scenarios import load_scenarios, load_transcript
+from harness.ground_truth.scenarios import load_scenarios, load_transcript
+from harness.judge.incremental import IncrementalJudge
 from migrator.agent.loop import AgentConfig, Episode, run_agent
 from migrator.agent.models import ModelError, load_model
 from migrator.agent.tasks.plsql import PlsqlTask

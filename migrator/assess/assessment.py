@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.scenarios import load_scenarios
+from harness.ground_truth.scenarios import load_scenarios
 from migrator import __name__ as _tool
 from migrator.assess import effort
 from migrator.assess.calibration import Calibration, RuleEvidence, default_corpus, measure

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from migrator.convert import supplied
 from migrator.source.lexer import OP, WORD, code_tokens
 
-PREFIXES = supplied.PREFIXES
 NAMES = supplied.NAMES
 # (package, member) -> what the converter makes of it: the converter's own table
 # (migrator.convert.supplied); a test converts each entry to keep them in step.
@@ -24,7 +23,7 @@ HANDLED = {
     **{(m.package, m.name): f"{m.pg}(...)" for m in supplied.MEMBERS},
     **{(p, n): f"the value {v}" for (p, n), v in supplied.CONSTANTS.items()},
     **{(p, n): f"jsonb ({kind} of {elem})" for (p, n), (kind, elem) in supplied.TYPES.items()},
-    **{(p, n): f"ORA{code} (harness/errors.py)" for (p, n), code in supplied.EXCEPTIONS.items()},
+    **{(p, n): f"ORA{code} (harness/ground_truth/oracle_errors.py)" for (p, n), code in supplied.EXCEPTIONS.items()},
     ("DBMS_OUTPUT", "PUT_LINE"): "RAISE NOTICE (rule plsql.dbms_output)",
     ("DBMS_OUTPUT", "PUT"): "buffered NOTICE (rule plsql.dbms_output)",
     ("DBMS_OUTPUT", "NEW_LINE"): "buffered NOTICE (rule plsql.dbms_output)",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from migrator.batch.parallel import convert_in_order, default_workers
 from migrator.convert.context import Conversion
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.source.dependencies import analyze_dependencies
 from migrator.source.reader import read_schema_dir
 from migrator.source.units import SourceSet, Unit
@@ -31,7 +31,7 @@ def convert_schema(
     unreadable input, as `migrate` does."""
     source = read_schema_dir(src, schema)
     graph = analyze_dependencies(source)
-    ctx = make_context(build_catalog(source), disabled)
+    ctx = prepare_context(source, disabled)
     by_id = source.by_id()
     todo = [by_id[uid] for uid in graph.order]
     results = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), default_workers(len(todo)))

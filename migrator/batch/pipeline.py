@@ -42,9 +42,9 @@ from migrator.batch.report import (
     summarize,
 )
 from migrator.batch.static_check import StaticResult
-from migrator.convert.context import Catalog, Conversion
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
-from migrator.convert.plsql import conditional
+from migrator.convert.compile_target import CompileTarget
+from migrator.convert.context import Conversion, ConversionContext
+from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.errors import MigratorError
 from migrator.fixes.settings import ActiveSettings
 from migrator.forked import collecting_new
@@ -53,8 +53,8 @@ from migrator.source.reader import Reading, read_schema_dir
 from migrator.source.units import SourceSet, Unit, UnitKind
 
 if TYPE_CHECKING:  # judging and repair are imported when a run asks for them, not for every migrate
-    from harness.deploy import DeployOutcome
-    from harness.verify import UnitToVerify
+    from harness.judge.deploy import DeployOutcome
+    from harness.judge.verify import UnitToVerify
 
 VERSION = "0.1.0"
 
@@ -81,7 +81,7 @@ class MigrateOptions:
     held_out_targets: frozenset[str] = frozenset()
     checkpoint_every: int | None = None  # memory snapshots and monitor figures (None: about 8 per run)
     # Conditional compilation: the Oracle release the export targets and its PLSQL_CCFLAGS.
-    compile_target: conditional.Target = field(default_factory=conditional.Target)
+    compile_target: CompileTarget = field(default_factory=CompileTarget)
 
 
 @dataclass
@@ -99,39 +99,33 @@ def _order_and_convert(
     source: SourceSet, out: Path, opts: MigrateOptions, many: int
 ) -> tuple[DependencyGraph, list[str], list[_Done]]:
     """The dependency graph, the output folder prepared (what it kept), and every unit converted,
-    for this run's conditional compilation target (read while parsing; forked workers inherit
-    it; the caller's is restored, so one run never changes another's).
+    for this run's conditional compilation target (in the conversion context, which forked
+    workers inherit).
 
-    The catalog is built here while forked workers scan the units for references: it needs no
-    part of the graph, and a serial phase next to the scan leaves no core idle."""
+    The context (its catalog) is built here while forked workers scan the units for references:
+    it needs no part of the graph, and a serial phase next to the scan leaves no core idle."""
     # unit files are rewritten in place by this run (prepare_out_dir says why)
     rewrites = frozenset(unit_path(u) for u in source.units)
-    before = conditional.TARGET
     kept: list[str] = []
-    catalog: Catalog | None = None
+    ctx: ConversionContext | None = None
 
     def prepare() -> None:
-        nonlocal catalog
+        nonlocal ctx
         kept.extend(prepare_out_dir(out, force=opts.force, resume=opts.resume, rewrites=rewrites))
-        conditional.TARGET = opts.compile_target
-        catalog = build_catalog(source)
+        ctx = prepare_context(source, opts.disabled_rules, memo=opts.memo, target=opts.compile_target)
 
-    try:
-        scanners = many if len(source.units) >= MIN_UNITS_FOR_WORKERS else 1
-        graph = analyze_dependencies(source, workers=scanners, meanwhile=prepare)
-        assert catalog is not None, "built by prepare()"
-        return graph, kept, _convert_units(source, graph, out, opts, catalog)
-    finally:
-        conditional.TARGET = before
+    scanners = many if len(source.units) >= MIN_UNITS_FOR_WORKERS else 1
+    graph = analyze_dependencies(source, workers=scanners, meanwhile=prepare)
+    assert ctx is not None, "built by prepare()"
+    return graph, kept, _convert_units(source, graph, out, opts, ctx)
 
 
 def _convert_units(
-    source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions, catalog: Catalog
+    source: SourceSet, graph: DependencyGraph, out: Path, opts: MigrateOptions, ctx: ConversionContext
 ) -> list[_Done]:
-    ctx = make_context(catalog, opts.disabled_rules, memo=opts.memo)
     target = opts.compile_target
     config = json.dumps(sorted(opts.disabled_rules))
-    if target != conditional.Target():  # the journal of a run for another target is not reused
+    if target != CompileTarget():  # the journal of a run for another target is not reused
         config = json.dumps([sorted(opts.disabled_rules), list(target.version), [list(f) for f in target.ccflags]])
     journal = Journal(out)
     finished = journal.load() if opts.resume else {}
@@ -185,8 +179,8 @@ def _progress(items: list[str], show: bool, **bar) -> Iterable[str]:
 
 def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | None, SandboxSummary]:
     # the server side (psycopg, the embedded server) is imported only by runs that deploy
-    from harness.deploy import deploy_units
-    from harness.postgres import scratch_database
+    from harness.engines.postgres import scratch_database
+    from harness.judge.deploy import deploy_units
     from migrator.batch.sandboxing import open_engine, sandbox_summary
 
     with open_engine(spec) as engine, scratch_database(engine, prefix="deploy") as dsn:
@@ -351,6 +345,6 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions, m
 
 
 def done_units(done: list[_Done]) -> list[UnitToVerify]:
-    from harness.verify import UnitToVerify
+    from harness.judge.verify import UnitToVerify
 
     return [UnitToVerify(d.unit.id, d.conversion.output, tuple(d.deps), d.static.ok) for d in done]

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def check_evidence(scenarios: Path | None, transcript: Path | None, unit_ids: Collection[str]) -> None:
     """The scenario file and the transcript read and validate, and every unit a scenario names is
     one of `unit_ids` (HarnessError otherwise, with the nearest unit names)."""
-    from harness.scenarios import check_scenario_units, load_scenarios, load_transcript
+    from harness.ground_truth.scenarios import check_scenario_units, load_scenarios, load_transcript
 
     if scenarios is not None:
         check_scenario_units(load_scenarios(scenarios), scenarios, unit_ids)

@@ -3,7 +3,7 @@ needs, and what the sandbox could not provide, reported once per run and on each
 
 from __future__ import annotations
 
-from harness.postgres import PostgresEngine, engine_from_spec
+from harness.engines.postgres import PostgresEngine, engine_from_spec
 from migrator.batch.output import required_extensions
 from migrator.batch.report import SandboxSummary
 

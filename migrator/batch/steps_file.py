@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from harness.step_record import ScenarioRecord
+from harness.judge.step_record import ScenarioRecord
 from migrator.batch.output import STEPS_FILE
 
 

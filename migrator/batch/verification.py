@@ -35,8 +35,8 @@ from migrator.batch.report import (
 )
 from migrator.errors import MigratorError
 
-if TYPE_CHECKING:  # harness.verify is imported where a run is judged, not for every migrate
-    from harness.verify import SideResult, UnitToVerify, VerifyResult
+if TYPE_CHECKING:  # harness.judge.verify is imported where a run is judged, not for every migrate
+    from harness.judge.verify import SideResult, UnitToVerify, VerifyResult
 
 # What only a verified run needs (scenario files, the server, the steps file) is imported by the
 # functions that use it: `migrate --no-deploy` writes its reports without loading psycopg or yaml.
@@ -86,8 +86,8 @@ def _merge(unit: UnitEntry, result: VerifyResult, index: int) -> UnitEntry:
 
 def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmRow, dict[str, str]]:
     """Judge the deterministic rules' output alone: the row the agent must beat."""
-    from harness.scenarios import load_scenarios, load_transcript
-    from harness.verify import verify
+    from harness.ground_truth.scenarios import load_scenarios, load_transcript
+    from harness.judge.verify import verify
     from migrator.batch.sandboxing import open_engine
 
     scenario_file = load_scenarios(opts.scenarios) if opts.scenarios else None
@@ -154,8 +154,8 @@ def attach_verification(
     arm_name: str = "agent (rules only)",
     extra_rows: Sequence[ArmRow] = (),
 ) -> RunReport:
-    from harness.scenarios import load_scenarios, load_transcript
-    from harness.verify import UnitToVerify, verify
+    from harness.ground_truth.scenarios import load_scenarios, load_transcript
+    from harness.judge.verify import UnitToVerify, verify
     from migrator.batch.sandboxing import open_engine, sandbox_summary
     from migrator.batch.steps_file import dump_steps, steps_file
 

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from harness.judge.categories import FAILED, Category
 from migrator.batch.preflight import SCHEMA_FROM_FOLDER
 from migrator.convert.registry import check_rule_ids
 from migrator.errors import MigratorError
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 def _engine_spec(args) -> str:
     """The server to use, a DSN among them checked as one here, before any work."""
-    from harness.postgres import ENV_DSN, check_dsn  # only runs that use a server ask
+    from harness.engines.postgres import ENV_DSN, check_dsn  # only runs that use a server ask
 
     spec = args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
     check_dsn(spec)
@@ -79,7 +80,7 @@ def print_summary(report: RunReport, out: Path) -> None:
     for u in report.units:
         # what the rules left undone in a repaired unit is history: its category says how it stands
         left_undone = (u.unconverted or u.error) and u.status != "repaired"
-        if left_undone or u.static_error or u.deploy_error or u.category in ("wrong", "rejected") or u.agent_error:
+        if left_undone or u.static_error or u.deploy_error or u.category in FAILED or u.agent_error:
             what = unit_problem(u)
             if u.agent_error:
                 what += f" (repair: {u.agent_error})"
@@ -192,7 +193,8 @@ def _migrate_options(args, settings: ActiveSettings):
 
 def _compile_target(args):
     """--oracle-version and --plsql-ccflags as the conditional compilation target."""
-    from migrator.convert.plsql.conditional import Target, parse_ccflags
+    from migrator.convert.compile_target import CompileTarget
+    from migrator.convert.plsql.conditional import parse_ccflags
 
     version = getattr(args, "oracle_version", None) or "19.0"
     parts = version.split(".")
@@ -202,7 +204,7 @@ def _compile_target(args):
         flags = parse_ccflags(getattr(args, "plsql_ccflags", None) or "")
     except ValueError as exc:
         raise MigratorError(f"--plsql-ccflags: {exc}") from None
-    return Target((int(parts[0]), int(parts[1]) if len(parts) > 1 else 0), flags)
+    return CompileTarget((int(parts[0]), int(parts[1]) if len(parts) > 1 else 0), flags)
 
 
 def _model_spec_problem(spec: str) -> str | None:
@@ -236,7 +238,7 @@ def run_verify(args) -> int:
 
 
 def run_regress(args) -> int:
-    from harness.regress import compare, load_baseline
+    from harness.judge.regress import compare, load_baseline
     from migrator.batch.verification import load_report
     from migrator.fixes.settings import load_settings
 
@@ -253,7 +255,7 @@ def run_regress(args) -> int:
         report = _regress_run(args, load_settings(args.settings))
     else:
         raise MigratorError("give a schema directory or --report OUT")
-    current = {u.id: u.category or "unverified" for u in report.units}
+    current = {u.id: u.category or Category.UNVERIFIED for u in report.units}
     provenance = report.verification.provenance if report.verification else None
     if args.update_baseline:
         return _update_baseline(args, report, current, provenance)
@@ -265,7 +267,7 @@ def run_regress(args) -> int:
         print(f"changed    {unit}: {was} -> {now}")
     for unit in result.new_units:
         print(f"new unit   {unit}: {current[unit]}")
-    correct = sum(c == "correct" for c in current.values())
+    correct = sum(c == Category.CORRECT for c in current.values())
     print(
         f"{report.schema_name}: {correct}/{len(current)} correct; {len(result.regressions)} regressions, "
         f"{len(result.improvements)} improvements"
@@ -276,7 +278,7 @@ def run_regress(args) -> int:
 def _update_baseline(args, report: RunReport, current: dict[str, str], provenance: str | None) -> int:
     """Write the baseline from this run, unless a unit the old baseline has correct is not correct
     now: a baseline that silently takes a regression in stops guarding against it."""
-    from harness.regress import compare, load_baseline, write_baseline
+    from harness.judge.regress import compare, load_baseline, write_baseline
 
     if args.baseline.exists() and not args.accept_regressions:
         regressions = compare(load_baseline(args.baseline), current).regressions
@@ -289,7 +291,7 @@ def _update_baseline(args, report: RunReport, current: dict[str, str], provenanc
             return 1
     write_baseline(args.baseline, report.schema_name, provenance, current)
     print(
-        f"baseline written: {args.baseline} ({sum(c == 'correct' for c in current.values())} correct of {len(current)})"
+        f"baseline written: {args.baseline} ({sum(c == Category.CORRECT for c in current.values())} correct of {len(current)})"
     )
     return 0
 
@@ -339,8 +341,8 @@ def _regress_run(args, settings: ActiveSettings) -> RunReport:
 
 
 def run_record(args) -> int:
-    from harness.oracle import oracle_engine, record
-    from harness.scenarios import dump_transcript, load_scenarios
+    from harness.engines.oracle import oracle_engine, record
+    from harness.ground_truth.scenarios import dump_transcript, load_scenarios
     from migrator.source.dependencies import analyze_dependencies
     from migrator.source.reader import read_schema_dir
 

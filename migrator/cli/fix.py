@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from harness.judge.categories import Category
+
 if TYPE_CHECKING:  # imported when a fix command runs, not for `migrator --help`
-    from harness.gates import FixCycle
+    from harness.fixcycles.gates import FixCycle
 
 EXAMPLES = """examples:
   migrator fix new "Enable plsql.dbms_output"               # writes fix-cycles/FIX-001.yaml (a draft)
@@ -115,7 +117,7 @@ def add_fix_parser(subparsers) -> None:
 
 
 def _context(args):
-    from harness.postgres import ENV_DSN
+    from harness.engines.postgres import ENV_DSN
     from migrator.fixes.cycle import FixContext
 
     engine = args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
@@ -133,7 +135,7 @@ def _context(args):
 
 def run_fix(args) -> int:
     from harness.exceptions import HarnessError
-    from harness.gates import GateError
+    from harness.fixcycles.gates import GateError
     from migrator.errors import MigratorError
 
     try:
@@ -178,8 +180,8 @@ def _run(args, ctx) -> int:
 
 
 def _show(args, ctx) -> int:
-    from harness import gates
-    from harness.gates import GateError
+    from harness.fixcycles import gates
+    from harness.fixcycles.gates import GateError
     from migrator.fixes.cycle import describe_change, flip_diffs, guard
 
     cycle = gates.load_cycle(ctx.cycles, args.cycle)
@@ -226,7 +228,7 @@ def _arms(cycle: FixCycle) -> list[str]:
         "  |---|---|---|---|---|---|---|",
     ]
     for arm in (cycle.ran.baseline, cycle.ran.candidate):
-        cells = [str(arm.total("agent_row", c)) for c in ("correct", "wrong", "unverified", "rejected")]
+        cells = [str(arm.total("agent_row", c)) for c in Category]
         steps = f"{sum(s.steps_agreeing for s in arm.schemas)}/{sum(s.steps_total for s in arm.schemas)}"
         lines.append(
             f"  | {arm.label} ({arm.applied}) | {' | '.join(cells)} | "
@@ -252,7 +254,7 @@ def _decide(args, ctx) -> int:
 
 
 def _audit(args, ctx) -> int:
-    from harness import gates
+    from harness.fixcycles import gates
     from migrator.fixes.cycle import audit_consistency
 
     report = gates.verify_chain(ctx.audit)

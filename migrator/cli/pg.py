@@ -3,7 +3,7 @@
 Without it every `migrate`/`verify` on the embedded default initialises and starts a server of its
 own (~0.8 s) and removes it at the end. After `migrator pg start`, those commands attach to the
 running server instead; each run still gets its own execution role and scratch databases, dropped
-when it ends (harness.postgres: SharedEmbeddedPostgres; MIGRATOR_PG_SHARED=0 ignores it).
+when it ends (harness.engines.postgres: SharedEmbeddedPostgres; MIGRATOR_PG_SHARED=0 ignores it).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def _attached_runs(admin_dsn: str) -> list[str]:
 
     import psycopg
 
-    from harness.sandbox import ROLE_PREFIX, _alive
+    from harness.engines.pg_sandbox import ROLE_PREFIX, _alive
 
     with psycopg.connect(admin_dsn, autocommit=True, connect_timeout=5) as conn:
         rows = conn.execute(
@@ -55,7 +55,7 @@ def _attached_runs(admin_dsn: str) -> list[str]:
 
 
 def run_pg(args) -> int:
-    from harness.postgres import shared_server, start_shared_server, stop_shared_server
+    from harness.engines.postgres import shared_server, start_shared_server, stop_shared_server
 
     if args.action == "start":
         t0 = time.perf_counter()

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from harness.postgres import EngineUnavailable
-from harness.reference_port import PortError, ReferenceRecording, record_reference, skipped_files
-from harness.scenarios import dump_transcript, load_scenarios
+from harness.engines.postgres import EngineUnavailable
+from harness.ground_truth.scenarios import dump_transcript, load_scenarios
+from harness.ground_truth.trusted_port import PortError, ReferenceRecording, record_reference, skipped_files
 from migrator.batch.output import preamble_sql
 from migrator.batch.sandboxing import open_engine
 from migrator.source.units import UnitKind

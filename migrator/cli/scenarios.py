@@ -41,8 +41,8 @@ def run_scenarios(args) -> int:
     import os
     from dataclasses import asdict
 
-    from harness.postgres import ENV_DSN, EngineUnavailable
-    from harness.scenarios import dump_scenarios
+    from harness.engines.postgres import ENV_DSN, EngineUnavailable
+    from harness.ground_truth.scenarios import dump_scenarios
     from migrator.evidence.synth import SynthOptions, synthesize
     from migrator.source.reader import SourceError
 

@@ -126,8 +126,8 @@ def _score(args) -> int:
 
     from tqdm import tqdm
 
-    from harness.process_sandbox import SandboxUnavailable, resolve_isolation
-    from harness.pytest_runs import RunLimits
+    from harness.tasks.process_sandbox import SandboxUnavailable, resolve_isolation
+    from harness.tasks.pytest_runs import RunLimits
     from migrator.agent.tasks.swe.instances import load_instances, load_predictions
     from migrator.agent.tasks.swe.judge import JudgeContext
     from migrator.agent.tasks.swe.scoring import score_json, score_markdown, score_predictions

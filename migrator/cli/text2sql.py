@@ -123,7 +123,7 @@ def _build(args) -> int:
 
 
 def _load(args):
-    from harness.readonly_sql import Limits
+    from harness.tasks.readonly_sql import Limits
     from migrator.agent.tasks.text_to_sql.data import load_dataset
 
     return load_dataset(args.data, args.split, args.pg_dsn, Limits(args.timeout, args.row_cap))

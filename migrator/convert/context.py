@@ -6,14 +6,25 @@ Every rule has a stable id (``family.name``, e.g. ``expr.nvl``, ``ddl.number_typ
 ``ctx.applied(rule_id)`` when it did; what it cannot convert goes to ``ctx.unconverted(...)`` and the
 emitted text carries :func:`unconverted_marker`, which PostgreSQL refuses to deploy — a construct
 is never dropped silently and never converted into something with a different meaning.
+
+The `Catalog` is what the whole export defines, as the schema model: its `CatalogEntry`s hold the
+typed records of :mod:`migrator.convert.schema_model`, filled once per run before any unit
+converts (`migrator.convert.dispatch.prepare_context`) and only read afterwards.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
+from typing import TYPE_CHECKING
 
+from migrator.convert.compile_target import Compilation
 from migrator.convert.registry import check_rule_ids
+from migrator.convert.schema_model import Package, SchemaType, Sequence, Synonym, Table
 from migrator.source.units import UnitKind
+
+if TYPE_CHECKING:  # only for annotations: the parsed trees and signatures the readers store
+    from migrator.convert.plsql import ast as A
+    from migrator.convert.signatures import RoutineSig
 
 MARKER_TOKEN = "MIGRATOR_UNCONVERTED"
 
@@ -54,13 +65,25 @@ class RuleSet:
 
 @dataclass
 class CatalogEntry:
+    """One object the export defines, with what the whole-schema readers learnt about it
+    (`migrator.convert.schema_model` says which reader writes which field)."""
+
     kind: UnitKind
     schema: str
     name: str
     unit_id: str
-    # Filled by prepare passes: e.g. for routines {"params": [...], "returns": ...}; for tables
-    # {"columns": [...]}; for package specs {"members": {...}, "variables": {...}}.
-    info: dict = field(default_factory=dict)
+    _: KW_ONLY  # the model's fields are named where an entry is made with them (tests do)
+    table: Table = field(default_factory=Table)
+    sequence: Sequence | None = None
+    synonym: Synonym | None = None
+    declared_type: SchemaType | None = None  # CREATE TYPE as the DDL reader reads it
+    plsql_type: SchemaType | None = None  # CREATE TYPE as the PL/SQL reader reads it
+    # a standalone routine's overloads (bodies may be None), parsed by the PL/SQL reader ...
+    routines: list[A.Routine] = field(default_factory=list)
+    # ... and their converted signatures (migrator.convert.plsql.prepare_sigs); None until computed
+    signatures: list[RoutineSig] | None = None
+    methods: dict[str, list[A.Routine]] = field(default_factory=dict)  # a TYPE BODY's, by name
+    package: Package | None = None  # on the spec's entry (the body's when there is no spec)
 
 
 _NOT_DEFINING = frozenset(
@@ -71,7 +94,8 @@ _NOT_DEFINING = frozenset(
 @dataclass
 class Catalog:
     """What the whole schema export defines, so one unit's conversion can see the others
-    (is ``x(1)`` a procedure call or a function? is ``pkg.v`` a package variable?).
+    (is ``x(1)`` a procedure call or a function? is ``pkg.v`` a package variable?): the root of the
+    schema model, one `CatalogEntry` per defined object.
 
     Keys are (schema, name) pairs of plain names (`migrator.source.identifiers`): a name may hold any
     character, '.' included, so a dotted string would be ambiguous."""
@@ -128,6 +152,13 @@ class ConversionContext:
     # calls to the catalog's routines. A lifted name is unique to its owner, so this never needs
     # resetting between units.
     local_routines: dict[tuple[str, ...], list] = field(default_factory=dict)
+    # What conditional compilation selects code for: the run's Oracle release and PLSQL_CCFLAGS,
+    # and the schema's static package constants (set by dispatch.prepare_context).
+    compilation: Compilation = Compilation()
+    # The parse of each PL/SQL unit, shared by the whole-schema passes and the conversion (and
+    # inherited by forked workers): unit id → (key, tree or parse error), the key being the text
+    # and, for a text with conditional compilation, `compilation` too (plsql.prepare.parsed).
+    parses: dict[str, tuple[object, object]] = field(default_factory=dict)
 
     @property
     def schema(self) -> str:

@@ -6,6 +6,7 @@ import re
 import traceback
 
 from migrator.convert import plsql, supplied
+from migrator.convert.compile_target import Compilation, CompileTarget
 from migrator.convert.context import (
     MARKER_TOKEN,
     Catalog,
@@ -16,21 +17,35 @@ from migrator.convert.context import (
     unconverted_marker,
 )
 from migrator.convert.ddl import dispatch as ddl
-from migrator.convert.plsql.prepare import compiled_text, parsed
+from migrator.convert.plsql.prepare import compiled_text, parsed, static_constants
 from migrator.source.lexer import EOF, Token, keeping_tokens
 from migrator.source.units import SourceSet, Unit
 
 
-def build_catalog(source: SourceSet) -> Catalog:
-    catalog = Catalog(default_schema=source.schema)
+def prepare_context(
+    source: SourceSet,
+    disabled_rules: frozenset[str] = frozenset(),
+    memo: bool = True,
+    target: CompileTarget | None = None,
+) -> ConversionContext:
+    """The context to convert `source`'s units in: its catalog (the whole-schema passes done),
+    the rules, and conditional compilation for `target` (default: Oracle 19.0, no PLSQL_CCFLAGS)
+    with the schema's package constants."""
+    ctx = ConversionContext(
+        catalog=Catalog(default_schema=source.schema),
+        rules=RuleSet(disabled=disabled_rules),
+        memo={} if memo else None,
+        compilation=Compilation(target or CompileTarget(), static_constants(source.units)),
+    )
+    catalog = ctx.catalog
     for unit in source.units:
         catalog.add(CatalogEntry(unit.kind, unit.schema, unit.name, unit.id))
     # Each converter family adds what it learns in a whole-schema pass (columns, signatures,
     # package members) before any unit is converted; both read the tables, tokenized once.
     with keeping_tokens():
         ddl.prepare(source.units, catalog)
-        plsql.prepare(source.units, catalog)
-    return catalog
+        plsql.prepare(source.units, ctx)
+    return ctx
 
 
 def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
@@ -40,8 +55,8 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
             output = plsql.convert_unit(unit, ctx)
         else:
             output = ddl.convert_unit(unit, ctx)
-        source = compiled_text(unit) if unit.kind.is_plsql else unit.text  # not code Oracle leaves out
-        tokens = _parsed_tokens(unit, source) if unit.kind.is_plsql else None
+        source = compiled_text(unit, ctx) if unit.kind.is_plsql else unit.text  # not code Oracle leaves out
+        tokens = _parsed_tokens(unit, source, ctx) if unit.kind.is_plsql else None
         output = supplied.report_redesign(source, output, ctx, _user_object(ctx, unit), tokens)
         output = refuse_partial(output, ctx)
         error = None
@@ -58,11 +73,11 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
     )
 
 
-def _parsed_tokens(unit: Unit, source: str) -> list[Token] | None:
+def _parsed_tokens(unit: Unit, source: str, ctx: ConversionContext) -> list[Token] | None:
     """The code tokens of `source` from the unit's parse, when it was parsed from that very text
     (the PL/SQL converter's tree, cached), without the parser's end token; None otherwise."""
     try:
-        parser = parsed(unit).parser
+        parser = parsed(unit, ctx).parser
     except Exception:  # not parsed (conditional compilation refused, a parse error): read again
         return None
     if parser.text != source:
@@ -92,9 +107,3 @@ def _user_object(ctx: ConversionContext, unit: Unit):
         return ctx.catalog.lookup(unit.schema, name) is not None or ctx.catalog.lookup(name) is not None
 
     return user
-
-
-def make_context(
-    catalog: Catalog, disabled_rules: frozenset[str] = frozenset(), memo: bool = True
-) -> ConversionContext:
-    return ConversionContext(catalog=catalog, rules=RuleSet(disabled=disabled_rules), memo={} if memo else None)

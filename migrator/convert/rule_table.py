@@ -317,7 +317,7 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("plsql.package", "package spec/body → a schema with functions and session state",
          on("CREATE PACKAGE [BODY]", "ast.Package", "plsql/emit_package.py", "golden:plsql/package_state", PLSQL_EXEC + "test_package_state_per_session_and_init_once"),
-         on("package SUBTYPEs and TABLE OF / VARRAY types (domains); pkg.type, pkg.var%TYPE across packages", "ast.TypeDecl", "plsql/emit_decl.py", "golden:plsql/package_types", TYPES_EXEC + "test_package_types_pipelined_and_table_across_units"),
+         on("package SUBTYPEs and TABLE OF / VARRAY types (domains); pkg.type, pkg.var%TYPE across packages", "ast.TypeDecl", "plsql/resolver.py", "golden:plsql/package_types", TYPES_EXEC + "test_package_types_pipelined_and_table_across_units"),
          on("SUBTYPE anchored to a package variable (SUBTYPE t IS g_var%TYPE), named by other packages", "ast.TypeDecl", "plsql/emit_package.py", "golden:plsql/package_subtype_anchored", TYPES_EXEC + "test_library_style_subtypes_raw_parameters_and_self_calls"),
     ),
     rule("plsql.object_type_body", "TYPE BODY: constructors → <type>__new, MEMBER/STATIC methods → functions",

@@ -10,8 +10,8 @@ parameter's type where PostgreSQL would not.
 
 The signatures are computed once per run, before any unit is converted (`plsql.signatures`), from
 the callee's own declarations (its `%TYPE` anchors and package types resolved as its conversion
-resolves them), and kept in the catalog: ``info["pg_sigs"]`` of a standalone routine's entry,
-``info["plsql_package"]["pg_members"][member]`` of a package's.
+resolves them), and kept in the schema model: ``signatures`` of a standalone routine's catalog
+entry, ``package.signatures[member]`` of a package's.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from migrator.convert.context import Catalog
 from migrator.convert.sql.expression_types import DATE, INTERVAL, NUMBER, STRING, TIMESTAMP, classify
+from migrator.oracle_types import is_clob, takes_no_scalar, takes_text_only
 
 
 @dataclass(frozen=True)
@@ -192,26 +193,14 @@ def bind(sig: RoutineSig, args: list[Arg]) -> tuple[ParamSig, ...] | None:
     return tuple(bound)
 
 
-# Oracle types a scalar argument (text, number, datetime) never converts to implicitly: a call
-# with one cannot bind to such a parameter (PLS-00306). RAW and BLOB take text (as hex).
-_NO_SCALAR = re.compile(r"^(BOOLEAN|XMLTYPE|SYS\.XMLTYPE|SYS_REFCURSOR|BFILE|ANYDATA|ROWID|UROWID)$")
-_FROM_TEXT_ONLY = re.compile(r"^(RAW|LONG\s+RAW|BLOB)\b")
-
-
-def is_lob(oracle_type: str | None) -> bool:
-    """A CLOB/NCLOB (Oracle binds it to a CLOB overload before a VARCHAR2 one, and text that is
-    not one the other way round)."""
-    return oracle_type is not None and oracle_type.strip().upper() in ("CLOB", "NCLOB")
-
-
 def _scalar_distance(arg: Arg, param: ParamSig) -> tuple[int, int, int] | None:
     """A scalar argument's distance to a parameter whose type is no scalar kind: records,
     collections and objects (no Oracle spelling), XMLTYPE, BOOLEAN, cursors take none; RAW and
     BLOB take text through a conversion; anything else is not known to refuse it."""
     ora = " ".join(param.ora.upper().split())
-    if not ora or _NO_SCALAR.match(ora):
+    if not ora or takes_no_scalar(ora):
         return None
-    if _FROM_TEXT_ONLY.match(ora):
+    if takes_text_only(ora):
         return (1, 0, 0) if arg.kind == STRING else None
     return (0, 0, 0)
 
@@ -226,7 +215,7 @@ def _distance(arg: Arg, param: ParamSig) -> tuple[int, int, int] | None:
     if param.kind is None:
         return _scalar_distance(arg, param)
     if arg.kind == param.kind:
-        lob = arg.kind == STRING and arg.lob != is_lob(param.ora)
+        lob = arg.kind == STRING and arg.lob != is_clob(param.ora)
         return (0, int(lob), 0 if arg.pg is None or base_type(arg.pg) == param.base else 1)
     return (1, 0, 0) if (arg.kind, param.kind) in _ORACLE_IMPLICIT else None
 
@@ -269,8 +258,8 @@ def choose(sigs: list[RoutineSig], args: list[Arg], kind: str | None = None) -> 
 # ---- where the signatures are -----------------------------------------------------------------------
 def package_signatures(catalog: Catalog, pkg: tuple[str, ...]) -> dict[str, list[RoutineSig]] | None:
     entry = catalog.lookup(*pkg) if 0 < len(pkg) <= 2 else None
-    info = entry.info.get("plsql_package") if entry is not None else None
-    return info.get("pg_members") if info else None
+    info = entry.package if entry is not None else None
+    return info.signatures if info else None
 
 
 def lookup(catalog: Catalog, parts: tuple[str, ...], schema: str | None = None) -> list[RoutineSig] | None:
@@ -278,12 +267,12 @@ def lookup(catalog: Catalog, parts: tuple[str, ...], schema: str | None = None) 
     schema), `pkg.f`, `schema.f`, `schema.pkg.f`; None when it names no routine of the export."""
     if len(parts) == 1:
         entry = catalog.lookup(schema, parts[0]) if schema else None
-        entry = entry if entry is not None and entry.info.get("pg_sigs") else catalog.lookup(parts[0])
-        return entry.info.get("pg_sigs") if entry is not None else None
+        entry = entry if entry is not None and entry.signatures else catalog.lookup(parts[0])
+        return entry.signatures if entry is not None else None
     members = package_signatures(catalog, parts[:-1])
     if members is not None:
         return members.get(parts[-1])
     if len(parts) == 2:
         entry = catalog.lookup(*parts)
-        return entry.info.get("pg_sigs") if entry is not None else None
+        return entry.signatures if entry is not None else None
     return None

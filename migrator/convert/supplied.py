@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 from migrator.convert.context import MARKER_TOKEN, ConversionContext, Unconverted, unconverted_marker
 from migrator.source.lexer import QIDENT, WORD, LineIndex, Token, code_tokens, normalize_identifier
+from migrator.source.oracle_names import SUPPLIED_PACKAGE_PREFIXES
 
 SUPPLIED_CONSTRUCT = "Oracle supplied package"  # the construct name of a member not converted
 REDESIGN = "needs an Oracle-supplied package with no PostgreSQL equivalent"
-PREFIXES = ("DBMS_", "UTL_", "OWA_", "APEX_", "CTX_", "SDO_", "XDB_", "WWV_", "HTMLDB_", "ORD_")
 NAMES = frozenset({"HTP", "HTF", "OWA", "WPG_DOCLOAD", "BFILENAME"})
 # Oracle-supplied object types named without a package (MDSYS.SDO_GEOMETRY ...).
 SUPPLIED_TYPES = frozenset({"SDO_GEOMETRY", "SDO_POINT_TYPE", "SDO_ELEM_INFO_ARRAY", "SDO_ORDINATE_ARRAY"})
@@ -224,7 +224,7 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_SQL", "DATE_TABLE"): ("assoc", "DATE"),
 }
 
-# Exceptions the packages declare, as their Oracle error codes (harness/errors.py maps them).
+# Exceptions the packages declare, as their Oracle error codes (harness/ground_truth/oracle_errors.py maps them).
 EXCEPTIONS: dict[tuple[str, str], int] = {
     ("DBMS_ASSERT", "INVALID_SCHEMA_NAME"): -44001,
     ("DBMS_ASSERT", "INVALID_OBJECT_NAME"): -44002,
@@ -239,7 +239,7 @@ EXCEPTIONS: dict[tuple[str, str], int] = {
 # comments match too, and names inside longer words). A name `references` finds is in the text, so
 # its upper case is in the text's: no text without one of these holds one. (A plain substring test:
 # the case-insensitive regular expression it replaces took a millisecond per unit that has one.)
-_SUPPLIED_TEXT = (*PREFIXES, *NAMES, *SUPPLIED_TYPES)
+_SUPPLIED_TEXT = (*SUPPLIED_PACKAGE_PREFIXES, *NAMES, *SUPPLIED_TYPES)
 
 
 def _may_name_supplied(text: str) -> bool:
@@ -250,7 +250,7 @@ def _may_name_supplied(text: str) -> bool:
 def is_supplied(name: str) -> bool:
     """Does a (package or type) name belong to Oracle's supplied packages?"""
     upper = name.upper()
-    return upper.startswith(PREFIXES) or upper in NAMES or upper in SUPPLIED_TYPES
+    return upper.startswith(SUPPLIED_PACKAGE_PREFIXES) or upper in NAMES or upper in SUPPLIED_TYPES
 
 
 @dataclass(frozen=True)

@@ -138,11 +138,11 @@ def _documents(fns: list[Fn]) -> tuple[dict, dict]:
 
 def _reference(schema_dir: Path) -> dict[str, str]:
     """The trusted target per function: what the full rule set produces."""
-    from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+    from migrator.convert.dispatch import convert_unit, prepare_context
     from migrator.source.reader import read_schema_dir
 
     source = read_schema_dir(schema_dir)
-    ctx = make_context(build_catalog(source))
+    ctx = prepare_context(source)
     return {u.id: convert_unit(u, ctx).output for u in source.units if u.id.startswith("function:")}
 
 

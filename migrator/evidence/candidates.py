@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from harness.ground_truth.scenarios import Scenario, Statement, Step
 from harness.quoting import quote_ident
-from harness.scenarios import Scenario, Statement, Step
 from migrator.evidence.steps import (
     READS_ERROR,
     PgArg,
@@ -30,6 +30,7 @@ from migrator.evidence.steps import (
 )
 from migrator.evidence.targets import Target
 from migrator.evidence.values import FIXED_DATE, NULL, DataView, Value, boundaries, candidates, literal
+from migrator.oracle_types import NUMBER_SPELLINGS
 
 
 @dataclass
@@ -197,7 +198,7 @@ def _finer(inputs, base: dict[str, Value], scales: Sequence[int]) -> list[dict[s
     for p in inputs:
         if p.family != "number" or p.column is not None or p.element is not None:
             continue
-        if p.oracle_type.strip().upper() not in ("NUMBER", "DECIMAL", "DEC", "NUMERIC"):
+        if p.oracle_type.strip().upper() not in NUMBER_SPELLINGS:
             continue
         start = base[p.name]
         try:

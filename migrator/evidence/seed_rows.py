@@ -25,10 +25,11 @@ from decimal import Decimal
 
 import psycopg
 
-from harness.scenarios import Statement
+from harness.ground_truth.scenarios import Statement
 from migrator.evidence.catalog_reads import pg_family
 from migrator.evidence.steps import dml_step
 from migrator.evidence.values import DataView, literal
+from migrator.oracle_types import NUMBER_SPELLINGS, parse
 
 ROWS = 3
 KEY_BASE = 900000  # numeric keys of the rows made: 900001, 900002, ... (or the column's largest values)
@@ -249,10 +250,10 @@ def _value(c: _Column, k: int, key: bool):
 
 def _largest(type_text: str) -> Decimal | None:
     """The largest value a NUMBER(p[, s]) / numeric(p[, s]) holds; None when the type says no precision."""
-    m = re.match(r"(?:NUMBER|NUMERIC|DECIMAL|DEC)\((\d+)(?:,(-?\d+))?\)", type_text.upper().replace(" ", ""))
-    if not m:
-        return None
-    precision, scale = int(m.group(1)), int(m.group(2) or 0)
+    t = parse(type_text)
+    if t is None or t.name not in NUMBER_SPELLINGS or not isinstance(t.precision, int):
+        return None  # NUMBER, NUMBER(*, s), INTEGER, FLOAT: no precision of its own written
+    precision, scale = t.precision, t.scale or 0
     return Decimal(10) ** (precision - scale) - 1 if precision > scale else Decimal(0)
 
 

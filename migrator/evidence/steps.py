@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from harness.ground_truth.scenarios import Step
 from harness.quoting import qualified, quote_ident
-from harness.scenarios import Step
 from migrator.evidence.targets import ParamInfo, Target
 from migrator.evidence.values import Value
+from migrator.oracle_types import LENGTH_NAMES
 
 
 @dataclass(frozen=True)
@@ -313,7 +314,7 @@ def _oracle_var_type(p: ParamInfo) -> str:
 
 def _sized(text: str) -> str:
     """A parameter's or return's type as a variable declaration takes it."""
-    if re.fullmatch(r"(?i)(n?varchar2?|n?char|string|raw)", text.strip()):
+    if text.strip().upper() in LENGTH_NAMES:
         return f"{text.strip()}(32767)"  # an unconstrained parameter type needs a length in a declaration
     return text
 

@@ -2,7 +2,7 @@
 
 The steps come from the Oracle source alone (migrator.evidence.targets / values / candidates);
 which of them are kept is decided by execution: the schema is converted and deployed once in the
-sandbox, its PL/pgSQL is instrumented (harness.coverage), and candidates are run in rounds — each
+sandbox, its PL/pgSQL is instrumented (harness.probing.coverage), and candidates are run in rounds — each
 round a few more per target, only for targets whose code is not yet fully executed — keeping a
 candidate when it executes a statement or branch no kept one did. Kept scenarios are run a
 second time: a table column whose values differ between the two runs (a timestamp, a random
@@ -28,19 +28,19 @@ from pathlib import Path
 import psycopg
 from tqdm import tqdm
 
-from harness.compare import normalize
-from harness.coverage import CoveragePlan, instrument
-from harness.deploy import deploy_units
-from harness.postgres import scratch_database
+from harness.engines.postgres import scratch_database
+from harness.ground_truth.scenarios import Scenario, ScenarioFile, Synthesis
+from harness.ground_truth.trusted_port_outcomes import outcome_of
+from harness.judge.compare import normalize
+from harness.judge.deploy import deploy_units
+from harness.judge.runner import ScenarioRun, iter_runs
+from harness.probing.coverage import CoveragePlan, instrument
 from harness.quoting import quote_ident
-from harness.reference_outcomes import outcome_of
-from harness.references import RoutineTracker
-from harness.runner import ScenarioRun, iter_runs
-from harness.scenarios import Scenario, ScenarioFile, Synthesis
+from harness.resolution.references import RoutineTracker
 from migrator.batch.output import preamble_sql
 from migrator.batch.parallel import convert_in_order, default_workers
 from migrator.batch.sandboxing import open_engine
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.evidence.candidates import (
     Candidate,
     as_scenarios,
@@ -111,14 +111,14 @@ def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
     t0 = time.perf_counter()
     source = read_schema_dir(src, opts.schema)
     order = analyze_dependencies(source).order
-    catalog = build_catalog(source)
-    ctx = make_context(catalog)
+    ctx = prepare_context(source)
+    catalog = ctx.catalog
     by_id = source.by_id()
     units = [by_id[u] for u in order]
     conversions = {u.id: c for u, c, _ in convert_in_order(units, ctx, convert_unit, default_workers(len(units)))}
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)
-    targets = find_targets(source, catalog)
+    targets = find_targets(source, ctx)
     results = {id(t): TargetResult(t.key, list(t.units), t.kind, skipped=t.skip) for t in targets}
     kept: list[Scenario] = []
     with open_engine(opts.engine) as engine, scratch_database(engine, prefix="synth") as dsn:
@@ -143,7 +143,7 @@ _ENDS_TRANSACTIONS = {"commit", "rollback", "savepoint", "autonomous_transaction
 
 
 def _transactional(source, targets: list[Target]) -> tuple[set[str], set[str]]:
-    """The targets whose runs a rolled-back transaction cannot hold (harness.rollback_runs): a
+    """The targets whose runs a rolled-back transaction cannot hold (harness.judge.rollback_runs): a
     unit that commits, rolls back or is autonomous (a dblink session commits apart from ours) is
     among the target's own units, among the routines it names (itself or through what it calls),
     or among the triggers of the tables it writes (and of the tables those write). And the tables
@@ -181,7 +181,7 @@ class _Session:
         self.template = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
         self.data, self.rows = read_tables(dsn, schema)
         # a DDL-only export: rows for its empty tables, in the setup of every scenario
-        self._oracle_types = {t: {c: str(ty) for c, ty in ((catalog.lookup(schema, t).info.get("columns") or {})
+        self._oracle_types = {t: {c: str(ty) for c, ty in ((catalog.lookup(schema, t).table.column_types or {})
                                                             if catalog.lookup(schema, t) else {}).items()}
                               for t in self.data.columns}  # fmt: skip
         self.seed = seed_empty_tables(dsn, schema, self.data, self._oracle_types)
@@ -200,7 +200,7 @@ class _Session:
 
     def _families(self, table: str) -> dict[str, str]:
         entry = self.catalog.lookup(self.schema, table)
-        cols = (entry.info.get("columns") or {}) if entry else {}
+        cols = (entry.table.column_types or {}) if entry else {}
         return {c: family(t, self.catalog, self.schema)[0] for c, t in cols.items()}
 
     def _candidates(self, target: Target):
@@ -483,7 +483,7 @@ class _Session:
                         owners[sc.id] = (t, group)
                         yield sc
 
-        # selection runs share database copies, each rolled back (harness.rollback_runs), except
+        # selection runs share database copies, each rolled back (harness.judge.rollback_runs), except
         # where a rollback cannot undo what the code does
         shared = lambda sc: self._shareable(owners[sc.id][0].key, sc)  # noqa: E731
         timeout = min(self.opts.step_timeout_ms, SELECT_TIMEOUT_MS)
@@ -510,7 +510,7 @@ class _Session:
         first = {sc.id: self.prior[sc.id] for sc in scenarios if sc.id in self.prior}
         # (the template is instrumented: its coverage NOTICEs are set apart in every run, as in
         # the selection's, not taken for output)
-        # The first run may share a database copy (rolled back, harness.rollback_runs): what a
+        # The first run may share a database copy (rolled back, harness.judge.rollback_runs): what a
         # rollback changes is the same in every run, so it cannot make two runs agree that would
         # not; the second run is in a fresh clone of its own, as `record` and the judge run.
         shared = lambda sc: self._shareable(self.owner[sc.id], sc)  # noqa: E731

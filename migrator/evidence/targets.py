@@ -11,17 +11,23 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from migrator.convert.context import Catalog
+from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.prepare import parsed
+from migrator.convert.schema_model import CollectionType, ObjectType
+from migrator.oracle_types import DATETIME_NAMES, NUMBER_NAMES, TEXT_NAMES, Family, first_word, names
 from migrator.source import lexer
 from migrator.source.units import SourceSet, Unit, UnitKind
 
-NUMBER = {"NUMBER", "INTEGER", "INT", "PLS_INTEGER", "BINARY_INTEGER", "NATURAL", "NATURALN", "POSITIVE",
-          "POSITIVEN", "SIGNTYPE", "SIMPLE_INTEGER", "FLOAT", "DECIMAL", "DEC", "NUMERIC", "REAL", "SMALLINT",
-          "BINARY_FLOAT", "BINARY_DOUBLE", "DOUBLE"}  # fmt: skip
-TEXT = {"VARCHAR2", "VARCHAR", "CHAR", "NCHAR", "NVARCHAR2", "CLOB", "NCLOB", "LONG", "STRING", "CHARACTER"}
-DATE = {"DATE", "TIMESTAMP"}
+# A type's value family, from its first word: what synthesized values it takes (an interval or a
+# LOB of bytes takes none of these: "other").
+_VALUE_FAMILIES = (
+    (NUMBER_NAMES, "number"),
+    (TEXT_NAMES, "text"),
+    (DATETIME_NAMES, "date"),
+    (names(Family.BOOLEAN), "bool"),
+    (names(Family.REF_CURSOR), "cursor"),
+)
 _DML = {"INSERT": "INTO", "UPDATE": None, "DELETE": "FROM", "MERGE": "INTO"}
 
 
@@ -99,16 +105,14 @@ def family(type_text: str, catalog: Catalog, schema: str, package: str | None = 
            depth: int = 0) -> tuple[str, tuple[str, str] | None]:  # fmt: skip
     """The value family of an Oracle type, resolving table.column%TYPE through the catalog, and
     a package's SUBTYPE (`string_util_pkg.t_flag`, or `t_flag` inside `package`) to its base."""
-    words = type_text.replace("(", " ").split()
-    head = words[0].upper() if words else ""
+    head = first_word(type_text)
     if type_text.upper().endswith("%TYPE") and "." in type_text:
         table, column = [p.strip().strip('"').lower() for p in type_text[: -len("%TYPE")].split(".")[-2:]]
         entry = catalog.lookup(schema, table)
-        col_type = (entry.info.get("plsql_columns") or entry.info.get("columns") or {}).get(column) if entry else None
+        col_type = (entry.table.plsql_column_types or entry.table.column_types or {}).get(column) if entry else None
         return (family(col_type, catalog, schema)[0] if col_type else "other"), (table, column)
-    for name, fam in ((NUMBER, "number"), (TEXT, "text"), (DATE, "date"), ({"BOOLEAN"}, "bool"),
-                      ({"SYS_REFCURSOR"}, "cursor")):  # fmt: skip
-        if head in name:
+    for words, fam in _VALUE_FAMILIES:
+        if head in words:
             return fam, None
     base = _subtype_base(type_text, catalog, schema, package)
     if base is not None and depth < 8:  # (a subtype of a subtype; a cycle the compiler refuses ends here)
@@ -128,7 +132,7 @@ def _subtype_base(type_text: str, catalog: Catalog, schema: str, package: str | 
     else:
         return None
     entry = catalog.lookup(schema, pkg)
-    decl = ((entry.info.get("plsql_package") or {}).get("types") or {}).get(name) if entry else None
+    decl = entry.package.types.get(name) if entry and entry.package else None
     if decl is None or getattr(decl, "kind", None) != "subtype" or decl.elem is None:
         return None
     return type_source(decl.elem.text), pkg
@@ -142,9 +146,9 @@ def collection_of(type_text: str, catalog: Catalog, schema: str) -> tuple[str, s
     parts = [x.strip('"').lower() for x in type_text.strip().split(".")]
     owner, name = (parts[0], parts[1]) if len(parts) == 2 else (schema, parts[0])
     entry = catalog.lookup(owner, name)
-    if entry is None or entry.kind is not UnitKind.TYPE or entry.info.get("type_kind") not in ("table_of", "varray"):
+    if entry is None or entry.kind is not UnitKind.TYPE or not isinstance(entry.declared_type, CollectionType):
         return None
-    fam = family(str(entry.info.get("element") or ""), catalog, schema)[0]
+    fam = family(entry.declared_type.element, catalog, schema)[0]
     return (fam, owner, name) if fam in ("number", "text", "date") else None
 
 
@@ -155,10 +159,10 @@ def object_of(type_text: str, catalog: Catalog, schema: str) -> ObjectInfo | Non
     parts = [x.strip('"').lower() for x in type_text.strip().split(".")]
     owner, name = (parts[0], parts[1]) if len(parts) == 2 else (schema, parts[0])
     entry = catalog.lookup(owner, name)
-    if entry is None or entry.kind is not UnitKind.TYPE or entry.info.get("type_kind") != "object":
+    if entry is None or entry.kind is not UnitKind.TYPE or not isinstance(entry.declared_type, ObjectType):
         return None
-    attrs = tuple((a, family(str(t), catalog, schema)[0]) for a, t in (entry.info.get("attributes") or {}).items())
-    methods = entry.info.get("plsql_methods") or {}
+    attrs = tuple((a, family(str(t), catalog, schema)[0]) for a, t in entry.declared_type.attributes.items())
+    methods = entry.methods
     own = any(getattr(r, "flavour", "") == "CONSTRUCTOR" and len(r.params) == len(attrs)
               for rs in methods.values() for r in rs)  # fmt: skip
     return ObjectInfo(entry.schema, entry.name, attrs, own) if attrs else None
@@ -304,27 +308,29 @@ def _dynamic_writes(literal: str, writes: set[str]) -> None:
                 writes.add(name)
 
 
-def find_targets(source: SourceSet, catalog: Catalog) -> list[Target]:
-    """Every target of the schema, in source order; units that cannot be parsed give a target with
-    `skip` set so the report can say why they have no step."""
+def find_targets(source: SourceSet, ctx: ConversionContext) -> list[Target]:
+    """Every target of the schema (read in the context its conversion had: its catalog, its
+    parses), in source order; units that cannot be parsed give a target with `skip` set so the
+    report can say why they have no step."""
+    catalog = ctx.catalog
     targets: list[Target] = []
     bodies = {u.name: u for u in source.units if u.kind is UnitKind.PACKAGE_BODY}
     for unit in source.units:
         try:
             if unit.kind in (UnitKind.FUNCTION, UnitKind.PROCEDURE):
-                tree = parsed(unit).tree
+                tree = parsed(unit, ctx).tree
                 assert isinstance(tree, A.Routine), "a function or procedure unit parses to a routine"
                 targets.append(_routine_target(unit, tree, catalog, (unit.id,), unit.name, unit.schema))
             elif unit.kind is UnitKind.PACKAGE_SPEC:
-                targets += _package_targets(unit, bodies.get(unit.name), catalog)
+                targets += _package_targets(unit, bodies.get(unit.name), catalog, ctx)
             elif unit.kind in (UnitKind.VIEW, UnitKind.MATERIALIZED_VIEW):
                 words = _body_facts(unit.text)[2]
                 targets.append(Target("view", (unit.id,), unit.name, unit.schema, unit.name, words=words,
                                       ordered=_ordered_query(unit.text), defaulted=_null_defaulted(unit.text)))  # fmt: skip
             elif unit.kind is UnitKind.TRIGGER:
-                targets.append(_trigger_target(unit, catalog))
+                targets.append(_trigger_target(unit, ctx))
             elif unit.kind is UnitKind.TYPE_BODY:
-                targets += _method_targets(unit, catalog, source)
+                targets += _method_targets(unit, catalog, source, ctx)
         except Exception as exc:  # a unit the parser refuses: its conversion reports it in detail
             targets.append(Target("unknown", (unit.id,), unit.name, unit.schema, unit.name,
                                   skip=f"not parsed: {type(exc).__name__}: {str(exc)[:160]}"))  # fmt: skip
@@ -360,11 +366,11 @@ def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, ora
     return t
 
 
-def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Target]:
-    tree = parsed(spec).tree
+def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog, ctx: ConversionContext) -> list[Target]:
+    tree = parsed(spec, ctx).tree
     assert isinstance(tree, A.Package), "a package specification parses to a package"
     units = (spec.id, body.id) if body else (spec.id,)
-    spans = _member_texts(body) if body else {}
+    spans = _member_texts(body, ctx) if body else {}
     out = []
     for d in tree.decls:
         if isinstance(d, A.Routine):
@@ -381,16 +387,16 @@ def _package_targets(spec: Unit, body: Unit | None, catalog: Catalog) -> list[Ta
     return out
 
 
-def _method_targets(body: Unit, catalog: Catalog, source: SourceSet) -> list[Target]:
+def _method_targets(body: Unit, catalog: Catalog, source: SourceSet, ctx: ConversionContext) -> list[Target]:
     """The methods of an object type body. The converter makes each a function of the type's
     schema, `<type>__<method>` (a MEMBER takes the object as its first parameter, `self`), and a
     user-defined constructor `<type>__new`; steps build the object from its attributes
     (`t(a, b)` / `ROW(a, b)::t`), call the method and print its result and the object's
     attributes. The type's own unit is judged by them too (its attributes are what they print)."""
-    tree = parsed(body).tree
+    tree = parsed(body, ctx).tree
     type_name = body.name
     entry = catalog.lookup(body.schema, type_name)
-    attrs = (entry.info.get("attributes") or {}) if entry is not None else {}
+    attrs = entry.declared_type.attributes if entry is not None and isinstance(entry.declared_type, ObjectType) else {}
     attributes = [ParamInfo(f"self.{a}", "IN", t, family(t, catalog, body.schema)[0], None, False)
                   for a, t in attrs.items()]  # fmt: skip
     spec = next((u.id for u in source.units if u.kind is UnitKind.TYPE and u.name == type_name), None)
@@ -459,11 +465,11 @@ def _with_private_helpers(text: str, spans: dict[tuple[str, int], str], public: 
     return "\n".join(out)
 
 
-def _member_texts(body: Unit) -> dict[tuple[str, int], str]:
+def _member_texts(body: Unit, ctx: ConversionContext) -> dict[tuple[str, int], str]:
     """(name, parameter count) -> the text of that routine in a package body (from its line to
     the next member's)."""
     try:
-        tree = parsed(body).tree
+        tree = parsed(body, ctx).tree
     except Exception:
         return {}
     if not isinstance(tree, A.Package):
@@ -473,8 +479,8 @@ def _member_texts(body: Unit) -> dict[tuple[str, int], str]:
     return {(d.name, len(d.params)): spans[id(d)] for d in members if id(d) in spans}
 
 
-def _trigger_target(unit: Unit, catalog: Catalog) -> Target:
-    trg = parsed(unit).tree
+def _trigger_target(unit: Unit, ctx: ConversionContext) -> Target:
+    trg = parsed(unit, ctx).tree
     assert isinstance(trg, A.Trigger), "a trigger unit parses to a trigger"
     literals, writes, words, _ = _body_facts(unit.text)
     table = trg.table[-1]
@@ -496,7 +502,7 @@ def _type_units(targets: list[Target], source: SourceSet, catalog: Catalog) -> N
         if name not in types or depth > 4:
             return []
         entry = catalog.lookup(source.schema, name)
-        element = str((entry.info.get("element") or "") if entry else "")
+        element = entry.declared_type.element if entry and isinstance(entry.declared_type, CollectionType) else ""
         return [types[name], *named(element, depth + 1)]
 
     for t in targets:
@@ -555,7 +561,7 @@ def _package_constants(words: set[str], catalog: Catalog, schema: str, package: 
         if not name and package:
             pkg, name = package, word
         entry = catalog.lookup(schema, pkg) if name else None
-        decl = ((entry.info.get("plsql_package") or {}).get("vars") or {}).get(name) if entry else None
+        decl = entry.package.variables.get(name) if entry and entry.package else None
         value = _default_value(decl) if decl is not None and decl.constant else None
         if value is not None:
             out.append(value)

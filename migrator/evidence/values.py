@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from harness.quoting import quote_ident
+from migrator.convert.ddl.tokens import pg_string
 from migrator.evidence import regex_samples
 from migrator.evidence.targets import ParamInfo, Target
 
@@ -37,10 +38,6 @@ class Value:
 NULL = Value("NULL", "NULL", "null")
 
 
-def _text(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"
-
-
 def literal(value, family: str) -> Value:
     """`value` (a Python value read from the data or the body) as a literal of `family`."""
     if value is None:
@@ -61,7 +58,7 @@ def literal(value, family: str) -> Value:
             stamp += " 00:00:00"
         return Value(f"TO_DATE('{stamp}', 'YYYY-MM-DD HH24:MI:SS')", f"TIMESTAMP '{stamp}'", stamp[:10])
     text = str(value)
-    return Value(_text(text), _text(text), "empty" if text == "" else re.sub(r"\W+", "_", text)[:12] or "text")
+    return Value(pg_string(text), pg_string(text), "empty" if text == "" else re.sub(r"\W+", "_", text)[:12] or "text")
 
 
 class DataView:

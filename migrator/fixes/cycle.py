@@ -1,6 +1,6 @@
 """The fix-cycle orchestrator: draft → freeze → run both arms → decide (and, on promote, apply).
 
-The cycle file, its hash, the predicates and the audit chain are `harness.gates`; this module adds
+The cycle file, its hash, the predicates and the audit chain are `harness.fixcycles.gates`; this module adds
 what needs the migrator: running the baseline arm (the active settings) and the candidate arm (the
 same settings with the one change) over the whole corpus, and applying a promoted change for real —
 the settings file for rules, prompt paragraphs and harness settings, the knowledge base (through
@@ -24,9 +24,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from harness import gates
+from harness.engines.postgres import engine_from_spec
 from harness.exceptions import HarnessError, validation_reasons
-from harness.gates import (
+from harness.fixcycles import gates
+from harness.fixcycles.gates import (
     ArmResult,
     Decision,
     FixCycle,
@@ -39,8 +40,7 @@ from harness.gates import (
     RunRecord,
     SchemaArm,
 )
-from harness.postgres import engine_from_spec
-from harness.regress import write_baseline
+from harness.judge.regress import write_baseline
 from migrator.batch.pipeline import VERSION, MigrateOptions, migrate
 from migrator.cli.commands import default_evidence
 from migrator.convert.context import RuleSet
@@ -180,8 +180,8 @@ def _check_predicted_flips(ctx: FixContext, cycle: FixCycle) -> None:
     flips = cycle.predicates.flips
     if not flips:
         return
-    from harness.regress import load_baseline
-    from harness.scenarios import unknown_unit_message
+    from harness.ground_truth.scenarios import unknown_unit_message
+    from harness.judge.regress import load_baseline
     from migrator.source.reader import read_schema_dir
 
     known: set[str] = set()

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import gates
-from harness.gates import Decision, FixCycle, GateError, KbChange, KbRuleChange
+from harness.fixcycles import gates
+from harness.fixcycles.gates import Decision, FixCycle, GateError, KbChange, KbRuleChange
 
 if TYPE_CHECKING:
     from migrator.fixes.cycle import FixContext

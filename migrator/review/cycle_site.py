@@ -17,13 +17,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import gates
-from harness.gates import ArmResult, FixCycle, GateError
+from harness.fixcycles import gates
+from harness.fixcycles.gates import ArmResult, FixCycle, GateError
+from harness.judge.categories import Category
 from migrator import __name__ as _tool
 from migrator.batch.output import REVIEW_DIR
 from migrator.batch.pipeline import VERSION
 from migrator.fixes.cycle import FixContext, audit_consistency, describe_change, flip_diffs
-from migrator.review.index_view import CATEGORY_ORDER, Bar, segments
+from migrator.review.index_view import Bar, segments
 from migrator.review.inputs import ReviewError
 from migrator.review.render import ASSETS, asset, render
 from migrator.review.run_site import SiteResult, write_run_site
@@ -89,17 +90,17 @@ def _integrity(ctx: FixContext, cycle: FixCycle, chain: gates.ChainReport) -> st
 def _arm_bars(cycle: FixCycle) -> list[Bar]:
     bars = []
     for arm in (cycle.run.baseline, cycle.run.candidate) if cycle.run else ():
-        counts = {c: arm.total("agent_row", c) for c in CATEGORY_ORDER}
+        counts: dict[str, int] = {c: arm.total("agent_row", c) for c in Category}
         total = sum(counts.values())
         steps = f"{sum(s.steps_agreeing for s in arm.schemas)}/{sum(s.steps_total for s in arm.schemas)}"
-        bars.append(Bar(arm.label, arm.applied, total, segments(counts, CATEGORY_ORDER, ""), steps))
-        nothing = {c: arm.total("do_nothing_row", c) for c in CATEGORY_ORDER}
+        bars.append(Bar(arm.label, arm.applied, total, segments(counts, tuple(Category), ""), steps))
+        nothing: dict[str, int] = {c: arm.total("do_nothing_row", c) for c in Category}
         bars.append(
             Bar(
                 f"{arm.label}: do-nothing",
                 "nothing deployed",
                 sum(nothing.values()),
-                segments(nothing, CATEGORY_ORDER, ""),
+                segments(nothing, tuple(Category), ""),
             )
         )
     return bars

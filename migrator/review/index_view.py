@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from harness.judge.categories import Category
 from migrator.batch.report import RunReport, UnitEntry
 from migrator.convert.registry import BY_ID
 from migrator.review.reasons import ReasonGroup, group_reasons, reason_of
 from migrator.review.unit_view import extra_fields, unit_page
 
-CATEGORY_ORDER = ("correct", "wrong", "unverified", "rejected")
 TIER_ORDER = ("G3", "G2", "G1", "G0")
 STATUS_ORDER = ("converted", "repaired", "partial", "failed")
 GROUP_PREVIEW = 12  # units listed under a reason; the rest are one click away in the table
@@ -66,7 +66,7 @@ def category_bars(report: RunReport) -> list[Bar]:
         key = "category" if row.arm != "do-nothing" and row.arm != "rules only" else ""
         total = sum(row.by_category.values())
         steps = f"{row.steps_agreeing}/{row.steps_total}"
-        bars.append(Bar(row.arm, _arm_note(row.arm), total, segments(row.by_category, CATEGORY_ORDER, key), steps))
+        bars.append(Bar(row.arm, _arm_note(row.arm), total, segments(row.by_category, tuple(Category), key), steps))
     return bars
 
 
@@ -97,7 +97,7 @@ def coverage_rows(units: list[UnitEntry]) -> list[tuple[str, str]]:
 
 def _problem(unit: UnitEntry) -> str:
     text = unit.error or unit.static_error or unit.deploy_error or unit.agent_error
-    if not text and unit.category not in (None, "correct"):
+    if not text and unit.category not in (None, Category.CORRECT):
         text = unit.verdict
     text = "; ".join(f"{i.construct_name}: {i.message}" for i in unit.unconverted) if not text else text
     first = (text or "").strip().splitlines()

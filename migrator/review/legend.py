@@ -1,19 +1,21 @@
 """The words a reviewer needs to read a run: categories, tiers and kinds of evidence.
 
-Said once here (and in harness.verdict's docstring, which decides them), shown on every summary.
+Said once here (and in harness.judge.verdict's docstring, which decides them), shown on every summary.
 """
 
 from __future__ import annotations
 
+from harness.judge.categories import Category
+
 CATEGORIES = (
-    ("correct", "Deployed on PostgreSQL, and every scenario step agrees with Oracle's outcome."),
-    ("wrong", "Deployed, but at least one scenario step contradicts Oracle (rows, output or error differ)."),
+    (Category.CORRECT, "Deployed on PostgreSQL, and every scenario step agrees with Oracle's outcome."),
+    (Category.WRONG, "Deployed, but at least one scenario step contradicts Oracle (rows, output or error differ)."),
     (
-        "unverified",
+        Category.UNVERIFIED,
         "PostgreSQL accepted it, but nothing compared it with Oracle: no scenario judges it, the "
         "transcript lacks the step's outcome, or its inner references are unresolved.",
     ),
-    ("rejected", "PostgreSQL refused it (parse or deploy error), or a unit it depends on was refused."),
+    (Category.REJECTED, "PostgreSQL refused it (parse or deploy error), or a unit it depends on was refused."),
 )
 
 TIERS = (

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from harness.judge.categories import Category
 from migrator.batch.report import UnitEntry
 from migrator.convert.supplied import REDESIGN, SUPPLIED_CONSTRUCT
 
@@ -93,9 +94,9 @@ def reason_of(unit: UnitEntry) -> Reason | None:
         return Reason("a unit it depends on was rejected", "deploy")
     if unit.deployed is False:
         return Reason(f"PostgreSQL refuses to deploy it: {shape(unit.deploy_error)}", "deploy")
-    if unit.category == "wrong":
+    if unit.category == Category.WRONG:
         return _mismatch(unit)
-    if unit.category == "unverified":
+    if unit.category == Category.UNVERIFIED:
         return _unverified(unit)
     if unit.agent_error:
         return Reason(f"repair: {shape(unit.agent_error)}", "repair")

@@ -1,4 +1,4 @@
-"""Calls that do not resolve (harness.call_resolution): the callee exists, the arguments select no
+"""Calls that do not resolve (harness.resolution.call_resolution): the callee exists, the arguments select no
 signature of it. Each body below deploys, and the broken call hides behind WHEN OTHERS."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from harness.references import METHOD_PREPARE, RoutineTracker, check_references, plpgsql_check_installed
+from harness.resolution.references import METHOD_PREPARE, RoutineTracker, check_references, plpgsql_check_installed
 
 CALLEES = """
 CREATE FUNCTION f_int(p integer) RETURNS integer LANGUAGE sql AS 'SELECT p';
@@ -36,7 +36,7 @@ DECLARE r record; BEGIN SELECT 1.5 AS x INTO r; RETURN f_int(r.x); END $$;""",
 
 @pytest.fixture(scope="module")
 def found(pg_engine):
-    from harness.postgres import scratch_database
+    from harness.engines.postgres import scratch_database
 
     tracker = RoutineTracker()
     with scratch_database(pg_engine, prefix="calls") as dsn:

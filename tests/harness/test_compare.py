@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 
-from harness.compare import Observed, compare_step
-from harness.scenarios import OraErrorOutcome, Outcome
+from harness.ground_truth.scenarios import OraErrorOutcome, Outcome
+from harness.judge.compare import Observed, compare_step
 
 
 def test_numbers_compare_numerically():
@@ -76,7 +76,7 @@ def test_unordered_steps_ignore_row_order_only_when_asked():
 def test_raw_and_fractional_timestamps_compare_as_oracle_prints_them():
     import datetime as dt
 
-    from harness.compare import normalize
+    from harness.judge.compare import normalize
 
     assert normalize(b"\x25\x50") == normalize("2550") == "2550"  # RAW ↔ bytea: hex digits
     assert normalize(b"") is None  # a zero-length RAW is NULL

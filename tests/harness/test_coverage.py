@@ -6,9 +6,9 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from harness.coverage import coverage_of, instrument
-from harness.plpgsql_text import matching_end_if, plain_declarations, scan
-from harness.references import RoutineTracker
+from harness.probing.coverage import coverage_of, instrument
+from harness.probing.plpgsql_text import matching_end_if, plain_declarations, scan
+from harness.resolution.references import RoutineTracker
 
 BRANCHY = """CREATE FUNCTION app.grade(p integer) RETURNS text LANGUAGE plpgsql AS $fn$
 DECLARE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.denotation import bird_equal, denotation_equal, gold_orders, spider_equal
+from harness.tasks.denotation import bird_equal, denotation_equal, gold_orders, spider_equal
 
 
 @pytest.mark.parametrize(

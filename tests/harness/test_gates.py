@@ -8,8 +8,8 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from harness import gates
-from harness.gates import (
+from harness.fixcycles import gates
+from harness.fixcycles.gates import (
     ArmResult,
     Decision,
     ExpectedFlip,

@@ -9,11 +9,11 @@ import os
 import pytest
 from pydantic import ValidationError
 
-from harness.oracle import DsnOracle, to_transcript_value
-from harness.postgres import docker_available
-from harness.regress import Baseline, compare
-from harness.scenarios import Provenance, ScenarioFile, TranscriptFile
-from harness.verify import UnitToVerify, verify
+from harness.engines.oracle import DsnOracle, to_transcript_value
+from harness.engines.postgres import docker_available
+from harness.ground_truth.scenarios import Provenance, ScenarioFile, TranscriptFile
+from harness.judge.regress import Baseline, compare
+from harness.judge.verify import UnitToVerify, verify
 
 
 def test_provenance_must_be_complete():
@@ -99,7 +99,7 @@ def test_live_oracle_dsn_connects():
     not docker_available(), reason="no Docker engine answers on this machine (testcontainers cannot start Oracle Free)"
 )
 def test_oracle_free_container_records_a_transcript():
-    from harness.oracle import ContainerOracle, record
+    from harness.engines.oracle import ContainerOracle, record
 
     scen = ScenarioFile.model_validate(
         {

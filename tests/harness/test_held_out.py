@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.scenarios import Scenario, held_out, held_out_steps, load_scenarios
+from harness.ground_truth.scenarios import Scenario, held_out, held_out_steps, load_scenarios
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import psycopg
 
-from harness.incremental import IncrementalJudge
-from harness.scenarios import ScenarioFile, TranscriptFile
+from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile
+from harness.judge.incremental import IncrementalJudge
 
 PREAMBLE = "CREATE TABLE t(id int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 10);"
 CALLS_LATER = """CREATE FUNCTION f(p int) RETURNS int LANGUAGE plpgsql AS $$

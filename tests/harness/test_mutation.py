@@ -1,4 +1,4 @@
-"""Mutants of converted code (harness.mutation): the comparison mutants that no input can tell
+"""Mutants of converted code (harness.judge_quality.mutation): the comparison mutants that no input can tell
 apart are flagged with the reason, and only those — checked by running original and mutant on a
 real PostgreSQL over inputs that include NULL."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from harness.mutation import NULL_COMPARISON, mutants
+from harness.judge_quality.mutation import NULL_COMPARISON, mutants
 from migrator.convert import oracompat
 
 FUNCTION = """CREATE FUNCTION f(x integer, s text) RETURNS text LANGUAGE plpgsql AS $fn$

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from harness.plpgsql_decls import declarations, rewrite_types
-from harness.prepare_check import constant_string, sources, substitute
-from harness.routine_model import Expr, Routine, Symbol
+from harness.resolution.plpgsql_decls import declarations, rewrite_types
+from harness.resolution.prepare_check import constant_string, sources, substitute
+from harness.resolution.routine_model import Expr, Routine, Symbol
 
 BODY = """
 #variable_conflict use_column

@@ -11,8 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from harness import process_sandbox as sb
-from harness.process_sandbox import SandboxPolicy, SandboxUnavailable, resolve_isolation, run_sandboxed, scrubbed_env
+from harness.tasks import process_sandbox as sb
+from harness.tasks.process_sandbox import (
+    SandboxPolicy,
+    SandboxUnavailable,
+    resolve_isolation,
+    run_sandboxed,
+    scrubbed_env,
+)
 
 NAMESPACES, WHY = sb.namespace_support()
 needs_ns = pytest.mark.skipif(not NAMESPACES, reason=f"user namespaces unavailable here: {WHY}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.pytest_runs import PythonEnv, RunLimits, run_pytest
+from harness.tasks.pytest_runs import PythonEnv, RunLimits, run_pytest
 
 TESTS = """
 import time, pytest

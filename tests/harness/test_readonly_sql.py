@@ -8,8 +8,8 @@ import sqlite3
 import psycopg
 import pytest
 
-from harness.readonly_pg import PostgresReadOnly
-from harness.readonly_sql import Limits, SqliteReadOnly
+from harness.tasks.readonly_pg import PostgresReadOnly
+from harness.tasks.readonly_sql import Limits, SqliteReadOnly
 
 
 @pytest.fixture

@@ -14,11 +14,11 @@ import hashlib
 import pytest
 import yaml
 
-from harness.errors import BY_CODE
-from harness.reference_outcomes import ora_code
-from harness.reference_port import content_hash, port_statements, record_reference
-from harness.scenarios import ScenarioFile, dump_transcript, load_transcript
-from harness.verify import UnitToVerify, verify
+from harness.ground_truth.oracle_errors import BY_CODE
+from harness.ground_truth.scenarios import ScenarioFile, dump_transcript, load_transcript
+from harness.ground_truth.trusted_port import content_hash, port_statements, record_reference
+from harness.ground_truth.trusted_port_outcomes import ora_code
+from harness.judge.verify import UnitToVerify, verify
 from migrator.cli.main import main
 
 PORT = {

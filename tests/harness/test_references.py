@@ -11,9 +11,9 @@ import os
 
 import pytest
 
-from harness.postgres import DsnPostgres
-from harness.scenarios import ScenarioFile, TranscriptFile
-from harness.verify import UnitToVerify, verify
+from harness.engines.postgres import DsnPostgres
+from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile
+from harness.judge.verify import UnitToVerify, verify
 
 DSN = os.environ.get("MIGRATOR_PLPGSQL_CHECK_DSN")
 pytestmark = pytest.mark.skipif(

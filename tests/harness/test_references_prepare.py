@@ -12,9 +12,9 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from harness.references import METHOD_PREPARE, RoutineTracker, check_references, plpgsql_check_installed
-from harness.scenarios import ScenarioFile, TranscriptFile
-from harness.verify import UnitToVerify, verify
+from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile
+from harness.judge.verify import UnitToVerify, verify
+from harness.resolution.references import METHOD_PREPARE, RoutineTracker, check_references, plpgsql_check_installed
 
 TABLE = """CREATE TABLE t(id int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 10);
 CREATE SCHEMA s; CREATE TYPE s.pair AS (a int, b text); CREATE SEQUENCE s1;"""
@@ -70,7 +70,7 @@ SPEC = "CREATE FUNCTION pkg_f() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN 
 BODY = """CREATE OR REPLACE FUNCTION pkg_f() RETURNS int LANGUAGE plpgsql AS $$
 BEGIN RETURN (SELECT gone FROM t LIMIT 1); END $$;"""
 # A call whose arguments match no signature of an existing function: never a missing name, but an
-# unresolved call (harness.call_resolution) — it fails whenever its line runs.
+# unresolved call (harness.resolution.call_resolution) — it fails whenever its line runs.
 WRONG_ARGS = """CREATE FUNCTION wrong_args(p int) RETURNS int LANGUAGE plpgsql AS $$
 BEGIN IF p < 0 THEN RETURN latent(p, p); END IF; RETURN p; END $$;"""
 

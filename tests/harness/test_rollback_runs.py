@@ -1,12 +1,12 @@
-"""Selection runs that share a database copy (harness.rollback_runs): each scenario sees the
+"""Selection runs that share a database copy (harness.judge.rollback_runs): each scenario sees the
 template as it was, as in a clone of its own, and what a rollback cannot hold runs in a clone."""
 
 from __future__ import annotations
 
 import psycopg
 
-from harness.runner import iter_runs
-from harness.scenarios import Scenario
+from harness.ground_truth.scenarios import Scenario
+from harness.judge.runner import iter_runs
 
 SCHEMA = """
 CREATE TABLE t(id int PRIMARY KEY, v int);

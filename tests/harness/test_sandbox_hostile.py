@@ -17,9 +17,9 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from harness.postgres import DsnPostgres, EmbeddedPostgres
-from harness.scenarios import ScenarioFile, TranscriptFile
-from harness.verify import UnitToVerify, verify
+from harness.engines.postgres import DsnPostgres, EmbeddedPostgres
+from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile
+from harness.judge.verify import UnitToVerify, verify
 from migrator.batch.output import required_extensions
 
 SUPERUSER_DSN = os.environ.get("MIGRATOR_SUPERUSER_DSN")

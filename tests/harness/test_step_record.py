@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 
-from harness.compare import Observed
-from harness.scenarios import Outcome, Step
-from harness.step_record import MAX_ROWS, display, record_step
+from harness.ground_truth.scenarios import Outcome, Step
+from harness.judge.compare import Observed
+from harness.judge.step_record import MAX_ROWS, display, record_step
 
 STEP = Step(name="s", oracle="SELECT 1 FROM dual", postgres="SELECT 1")
 UNORDERED = Step(name="u", oracle="q", postgres="q", unordered=True)

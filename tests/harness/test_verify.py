@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.scenarios import ScenarioFile, TranscriptFile
-from harness.verify import UnitToVerify, verify
+from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile
+from harness.judge.verify import UnitToVerify, verify
 
 PREAMBLE = "CREATE SCHEMA IF NOT EXISTS app; SET search_path = app, public;"
 

@@ -59,9 +59,9 @@ class _Cat:
     """The catalog columns search_pool reads."""
 
     def __init__(self, n: int, rng: random.Random):
-        from knowledge_base.catalog import Catalog, EntryMeta
+        from knowledge_base.catalog import EntryColumns, EntryMeta
 
-        self.cat = Catalog()
+        self.cat = EntryColumns()
         for i in range(n):
             self.cat.append(
                 EntryMeta(

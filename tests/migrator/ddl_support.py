@@ -40,12 +40,12 @@ def make_unit(kind: UnitKind, name: str, text: str, schema: str = "hr") -> Unit:
 
 
 def context_for(units: list[Unit], disabled: frozenset[str] = frozenset()) -> ConversionContext:
-    catalog = Catalog(default_schema="hr")
+    ctx = ConversionContext(catalog=Catalog(default_schema="hr"), rules=RuleSet(disabled=disabled))
     for u in units:
-        catalog.add(CatalogEntry(u.kind, u.schema, u.name, u.id))
-    ddl.prepare(units, catalog)
-    plsql.prepare(units, catalog)  # signatures of functions, object and collection types
-    return ConversionContext(catalog=catalog, rules=RuleSet(disabled=disabled))
+        ctx.catalog.add(CatalogEntry(u.kind, u.schema, u.name, u.id))
+    ddl.prepare(units, ctx.catalog)
+    plsql.prepare(units, ctx)  # signatures of functions, object and collection types
+    return ctx
 
 
 def convert(unit: Unit, ctx: ConversionContext) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pglast
 
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.source.reader import read_schema_dir
 from migrator.source.units import Severity, Unit
 
@@ -22,7 +22,7 @@ def convert_folder(folder: Path, files: dict[str, str]) -> list[tuple[Unit, str]
         (folder / name).write_text(text, encoding="utf-8")
     source = read_schema_dir(folder)
     assert [str(i) for i in source.issues if i.severity is Severity.ERROR] == []
-    ctx = make_context(build_catalog(source))
+    ctx = prepare_context(source)
     out = []
     for unit in source.units:
         conversion = convert_unit(unit, ctx)

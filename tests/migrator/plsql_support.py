@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 from migrator.convert import plsql, supplied
+from migrator.convert.compile_target import Compilation
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
 from migrator.convert.ddl import dispatch as ddl
-from migrator.convert.plsql.prepare import compiled_text
+from migrator.convert.plsql.prepare import compiled_text, static_constants
 from migrator.source.units import SourceSpan, Unit, UnitKind
 
 _HEAD = re.compile(
@@ -69,20 +70,23 @@ def split_sql(text: str, schema: str = "s") -> list[Unit]:
     return units
 
 
-def catalog_for(units: list[Unit], schema: str = "s") -> Catalog:
-    """The catalog as `migrator.convert.dispatch.build_catalog` builds it: the DDL converter's
+def context_for(units: list[Unit], schema: str = "s", disabled: frozenset[str] = frozenset()) -> ConversionContext:
+    """The context as `migrator.convert.dispatch.prepare_context` builds it: the DDL converter's
     pass (column types for the SQL rules), then the PL/SQL passes."""
-    cat = Catalog(default_schema=schema)
+    compilation = Compilation(constants=static_constants(units))
+    ctx = ConversionContext(
+        catalog=Catalog(default_schema=schema), rules=RuleSet(disabled=disabled), compilation=compilation
+    )
     for u in units:
-        cat.add(CatalogEntry(u.kind, u.schema, u.name, u.id))
-    ddl.prepare(units, cat)
-    plsql.prepare(units, cat)
-    return cat
+        ctx.catalog.add(CatalogEntry(u.kind, u.schema, u.name, u.id))
+    ddl.prepare(units, ctx.catalog)
+    plsql.prepare(units, ctx)
+    return ctx
 
 
 def convert_all(units: list[Unit], schema: str = "s", disabled: frozenset[str] = frozenset()):
-    cat = catalog_for(units, schema)
-    ctx = ConversionContext(catalog=cat, rules=RuleSet(disabled=disabled))
+    ctx = context_for(units, schema, disabled)
+    cat = ctx.catalog
     out = []
     for u in units:
         if not u.kind.is_plsql:
@@ -90,7 +94,7 @@ def convert_all(units: list[Unit], schema: str = "s", disabled: frozenset[str] =
         ctx.begin_unit()
         text = plsql.convert_unit(u, ctx)
         # as migrator.convert.dispatch does: packages without an equivalent reported once per unit
-        source = compiled_text(u) if u.kind.is_plsql else u.text
+        source = compiled_text(u, ctx) if u.kind.is_plsql else u.text
         text = supplied.report_redesign(source, text, ctx, lambda name: cat.lookup(schema, name) is not None)
         out.append((u, text, list(ctx.unconverted_items), list(ctx.applied_rules), list(ctx.notes)))
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext, RuleSet
+from migrator.convert.schema_model import Table
 from migrator.source.units import UnitKind
 
 EMP = {
@@ -20,6 +21,6 @@ DEPT = {"deptno": "NUMBER(4)", "dname": "VARCHAR2(30)", "loc": "VARCHAR2(30)"}
 
 def make_ctx(disabled: frozenset[str] = frozenset()) -> ConversionContext:
     cat = Catalog("hr")
-    cat.add(CatalogEntry(UnitKind.TABLE, "hr", "emp", "hr.emp", {"columns": dict(EMP)}))
-    cat.add(CatalogEntry(UnitKind.TABLE, "hr", "dept", "hr.dept", {"columns": dict(DEPT)}))
+    cat.add(CatalogEntry(UnitKind.TABLE, "hr", "emp", "hr.emp", table=Table(column_types=dict(EMP))))
+    cat.add(CatalogEntry(UnitKind.TABLE, "hr", "dept", "hr.dept", table=Table(column_types=dict(DEPT))))
     return ConversionContext(cat, rules=RuleSet(disabled=disabled))

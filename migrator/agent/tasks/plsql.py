@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from harness.incremental import IncrementalJudge, Judged
-from harness.verdict import Verdict
+from harness.judge.categories import FAILED, Category
+from harness.judge.incremental import IncrementalJudge, Judged
+from harness.judge.verdict import Verdict
 from knowledge_base.records import Experience, Provenance, untrusted_block
 from migrator.agent.loop import Episode, Item
 from migrator.agent.tasks.prompts import build_messages, extract_sql
@@ -84,7 +85,7 @@ def classify(candidate: str, verdict: Verdict, parsed: bool, held_out_disagreein
         return "not converted"
     if not parsed:
         return "parse error"
-    if verdict.category == "rejected":
+    if verdict.category == Category.REJECTED:
         if verdict.reason.startswith("references missing"):
             return "undefined reference"
         head = verdict.reason.split(":", 1)[0]
@@ -122,7 +123,7 @@ class _Parsed:
     @property
     def reason(self) -> str:
         hidden = self.judged.held_out_disagreeing
-        if self.judged.visible.category == "correct" and hidden:
+        if self.judged.visible.category == Category.CORRECT and hidden:
             return f"the visible steps agree; {hidden} held-out step(s) disagree (not shown)"
         return self.judged.visible.reason + (f"; {hidden} held-out step(s) disagree too (not shown)" if hidden else "")
 
@@ -175,7 +176,7 @@ class PlsqlTask:
         return _Parsed(self._judge.judge(item.id, candidate, parsed, pending), parsed)
 
     def needs_repair(self, judgement: _Parsed) -> bool:
-        return judgement.category in ("wrong", "rejected")
+        return judgement.category in FAILED
 
     def classify(self, item: Item, candidate: str, judgement: _Parsed) -> str:
         return classify(candidate, judgement.verdict, judgement.parsed, judgement.judged.held_out_disagreeing)
@@ -228,7 +229,7 @@ class PlsqlTask:
         self._pending[self._names[item.id]] -= 1
 
     def experience(self, item: Item, episode: Episode, position: int) -> Experience:
-        positive = episode.final == "correct" and episode.initial != "correct"
+        positive = episode.final == Category.CORRECT and episode.initial != Category.CORRECT
         last = episode.attempts[-1]
         constructs = tuple(detect_constructs(item.source))
         failure_type = episode.attempts[0].failure_type

@@ -31,7 +31,7 @@ def convert_alter(text: str, ctx: ConversionContext) -> str:
 
 def _types(table: Name, ctx: ConversionContext) -> dict | None:
     entry = ctx.catalog.lookup(*table)
-    return entry.info.get("columns") if entry else None
+    return entry.table.column_types if entry else None
 
 
 def _actions(text: str, toks: list[Token], i: int, ctx: ConversionContext, types: dict | None) -> list[str]:

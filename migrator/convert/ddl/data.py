@@ -37,7 +37,7 @@ def _table_types(toks: list[Token], catalog: Catalog) -> dict | None:
         if t.is_word("INTO", "UPDATE", "FROM"):
             name, _ = read_name(toks, k + 1)
             entry = catalog.lookup(*name)
-            return entry.info.get("columns") if entry else None
+            return entry.table.column_types if entry else None
     return None
 
 
@@ -77,7 +77,7 @@ def _insert_all(text: str, toks: list[Token], ctx: ConversionContext) -> str:
 
 def _types_of(table: Name, catalog: Catalog) -> dict | None:
     entry = catalog.lookup(*table)
-    return entry.info.get("columns") if entry else None
+    return entry.table.column_types if entry else None
 
 
 def _into_clauses(toks: list[Token], i: int) -> tuple[list, int]:

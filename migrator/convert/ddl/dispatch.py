@@ -8,17 +8,40 @@ in `tokens.py`) and hands SQL expressions and queries to `migrator.convert.sql.c
 
 from __future__ import annotations
 
-from migrator.convert.context import Catalog, ConversionContext
+import dataclasses
+from collections.abc import Callable
+
+from migrator.convert.context import Catalog, CatalogEntry, ConversionContext
 from migrator.convert.ddl import alter, data, grants, indexes, object_types, objects, sequences, tables, views
 from migrator.convert.ddl.common import unconverted
+from migrator.convert.schema_model import Sequence
 from migrator.source.lexer import LexError, tokenize
 from migrator.source.units import Unit, UnitKind
 
-_INFO = {
-    UnitKind.TABLE: tables.table_info,
-    UnitKind.SEQUENCE: lambda text: {"sequence": sequences.sequence_info(text)},
-    UnitKind.TYPE: lambda text: object_types.parse_type(text)[1],
-    UnitKind.SYNONYM: objects.synonym_info,
+
+def _read_table(text: str, entry: CatalogEntry) -> None:
+    read = tables.table_info(text)
+    entry.table = dataclasses.replace(entry.table, column_types=read.column_types, primary_key=read.primary_key)
+
+
+def _read_sequence(text: str, entry: CatalogEntry) -> None:
+    entry.sequence = Sequence(sequences.sequence_info(text))
+
+
+def _read_type(text: str, entry: CatalogEntry) -> None:
+    entry.declared_type = object_types.declared_type(text)
+
+
+def _read_synonym(text: str, entry: CatalogEntry) -> None:
+    entry.synonym = objects.synonym_info(text)
+
+
+# The DDL reader of the schema model: what each kind of statement tells the other converters.
+_READERS: dict[UnitKind, Callable[[str, CatalogEntry], None]] = {
+    UnitKind.TABLE: _read_table,
+    UnitKind.SEQUENCE: _read_sequence,
+    UnitKind.TYPE: _read_type,
+    UnitKind.SYNONYM: _read_synonym,
 }
 
 _CONVERTERS = {
@@ -40,17 +63,18 @@ _SESSION = {"COMMIT", "ROLLBACK", "SAVEPOINT"}
 
 
 def prepare(units: list[Unit], catalog: Catalog) -> None:
-    """Fill catalog entries' `info` for tables, sequences, types and synonyms.
+    """Fill the schema model (`migrator.convert.schema_model`) for tables, sequences, types and
+    synonyms: `table`, `sequence`, `declared_type` and `synonym` of their catalog entries.
 
-    A unit that cannot be read here is left without info; its conversion reports the problem.
+    A unit that cannot be read here leaves its entry's field unset; its conversion reports the problem.
     """
     for unit in units:
-        reader = _INFO.get(unit.kind)
+        reader = _READERS.get(unit.kind)
         entry = catalog.entries.get((unit.schema, unit.name))
         if reader is None or entry is None or entry.unit_id != unit.id:
             continue
         try:
-            entry.info.update(reader(_statement_text(unit)))
+            reader(_statement_text(unit), entry)
         except (LexError, IndexError, ValueError, StopIteration):
             continue
 

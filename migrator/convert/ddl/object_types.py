@@ -14,13 +14,16 @@ from migrator.convert.context import ConversionContext
 from migrator.convert.datatypes import map_type
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.ddl.tokens import Name, ident, read_name, source
+from migrator.convert.schema_model import CollectionType, ObjectType, SchemaType
 from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
 
 _METHOD_WORDS = {"MEMBER", "STATIC", "MAP", "ORDER", "CONSTRUCTOR", "FINAL", "INSTANTIABLE", "NOT", "OVERRIDING"}
 
 
-def parse_type(text: str) -> tuple[Name, dict, list[Token], int]:
-    """→ (name, info, tokens, index after AS/IS) with info["type_kind"] and its details."""
+def parse_type(text: str) -> tuple[Name, SchemaType | str, list[Token], int]:
+    """→ (name, shape, tokens, index after AS/IS). The shape is the declared object or collection
+    type, or for the forms this module does not create a word naming the form: "incomplete" (a
+    forward declaration), "subtype" (UNDER), "ref_cursor", "other"."""
     toks = tokenize(text)
     i = 1
     while toks[i].is_word("OR", "REPLACE", "EDITIONABLE", "NONEDITIONABLE"):
@@ -29,26 +32,42 @@ def parse_type(text: str) -> tuple[Name, dict, list[Token], int]:
     while i < len(toks) and toks[i].is_word("FORCE", "AUTHID", "CURRENT_USER", "DEFINER", "OID"):
         i += 1
     if i >= len(toks):
-        return name, {"type_kind": "incomplete"}, toks, i
+        return name, "incomplete", toks, i
     if toks[i].is_word("UNDER"):
-        return name, {"type_kind": "subtype"}, toks, i
+        return name, "subtype", toks, i
     i += 1  # AS | IS
     if toks[i].is_word("OBJECT"):
-        return name, {"type_kind": "object", "attributes": _attributes(text, toks, i + 1)}, toks, i
+        final, instantiable = _modifiers(toks[matching_paren(toks, i + 1) + 1 :])
+        return name, ObjectType(_attributes(text, toks, i + 1), final=final, instantiable=instantiable), toks, i
     if toks[i].is_word("TABLE"):
-        return name, {"type_kind": "table_of", "element": source(text, _element(toks, i + 2))}, toks, i
+        return name, CollectionType(False, source(text, _element(toks, i + 2))), toks, i
     if toks[i].is_word("VARRAY", "VARYING"):
         j = i + 2 if toks[i].is_word("VARYING") else i + 1
         end = matching_paren(toks, j)
-        return (
-            name,
-            {"type_kind": "varray", "limit": int(toks[j + 1].text), "element": source(text, _element(toks, end + 2))},
-            toks,
-            i,
-        )
+        return name, CollectionType(True, source(text, _element(toks, end + 2)), int(toks[j + 1].text)), toks, i
     if toks[i].is_word("REF"):
-        return name, {"type_kind": "ref_cursor"}, toks, i
-    return name, {"type_kind": "other"}, toks, i
+        return name, "ref_cursor", toks, i
+    return name, "other", toks, i
+
+
+def declared_type(text: str) -> SchemaType | None:
+    """The object or collection type the statement declares, for the schema model (None for a
+    forward declaration and the forms `convert_type` refuses). Of an UNDER subtype only its
+    supertype and modifiers are read: nothing converts a subtype's own attributes yet."""
+    _, shape, toks, i = parse_type(text)
+    if shape == "subtype":
+        supertype, j = read_name(toks, i + 1)
+        tail = toks[matching_paren(toks, j) + 1 :] if j < len(toks) and toks[j].is_op("(") else toks[j:]
+        final, instantiable = _modifiers(tail)
+        return ObjectType(supertype=tuple(supertype), final=final, instantiable=instantiable)
+    return None if isinstance(shape, str) else shape
+
+
+def _modifiers(tail: list[Token]) -> tuple[bool, bool]:
+    """(FINAL, INSTANTIABLE) from the words after an object type's attribute list (both by default)."""
+    words = [t.text.upper() for t in tail]
+    pairs = set(zip(words, words[1:]))
+    return ("NOT", "FINAL") not in pairs, ("NOT", "INSTANTIABLE") not in pairs
 
 
 def _element(toks: list[Token], i: int) -> list[Token]:
@@ -71,24 +90,23 @@ def _attributes(text: str, toks: list[Token], i: int) -> dict[str, str]:
 
 def convert_type(text: str, ctx: ConversionContext) -> str:
     try:
-        name, info, toks, i = parse_type(text)
+        name, shape, toks, i = parse_type(text)
     except (LexError, IndexError, ValueError) as exc:
         return unconverted(ctx, "CREATE TYPE", f"could not read the type: {exc}", text)
-    kind = info["type_kind"]
-    if kind == "object":
-        return _object(text, name, info, toks, i, ctx)
-    if kind in ("table_of", "varray"):
-        return _collection(name, info, toks, ctx)
-    if kind == "incomplete":
+    if isinstance(shape, ObjectType):
+        return _object(text, name, shape, toks, i, ctx)
+    if isinstance(shape, CollectionType):
+        return _collection(name, shape, toks, ctx)
+    if shape == "incomplete":
         ctx.note(f"forward declaration of type {name}: nothing to create in PostgreSQL")
         return f"-- forward declaration of type {comment_text(name.sql)} (created by its full definition)"
-    return unconverted(ctx, "CREATE TYPE", f"type form {kind!r} has no PostgreSQL equivalent", text)
+    return unconverted(ctx, "CREATE TYPE", f"type form {shape!r} has no PostgreSQL equivalent", text)
 
 
-def _object(text: str, name: Name, info: dict, toks: list[Token], i: int, ctx: ConversionContext) -> str:
+def _object(text: str, name: Name, shape: ObjectType, toks: list[Token], i: int, ctx: ConversionContext) -> str:
     if not ctx.enabled("ddl.object_type"):
         return unconverted(ctx, "CREATE TYPE AS OBJECT", "rule ddl.object_type is disabled", text)
-    attrs = ",\n    ".join(f"{quote_ident(a)} {map_type(t, ctx)}" for a, t in info["attributes"].items())
+    attrs = ",\n    ".join(f"{quote_ident(a)} {map_type(t, ctx)}" for a, t in shape.attributes.items())
     ctx.applied("ddl.object_type")
     out = f"CREATE TYPE {name.sql} AS (\n    {attrs}\n);"
     end = matching_paren(toks, i + 1)
@@ -122,14 +140,14 @@ def _object(text: str, name: Name, info: dict, toks: list[Token], i: int, ctx: C
     return out
 
 
-def _collection(name: Name, info: dict, toks: list[Token], ctx: ConversionContext) -> str:
+def _collection(name: Name, shape: CollectionType, toks: list[Token], ctx: ConversionContext) -> str:
     if not ctx.enabled("ddl.collection_type"):
         return unconverted(ctx, "CREATE TYPE collection", "rule ddl.collection_type is disabled", "")
-    element = map_type(info["element"], ctx)
+    element = map_type(shape.element, ctx)
     ctx.applied("ddl.collection_type")
     check = ""
-    if info["type_kind"] == "varray":
-        check = f" CHECK (cardinality(VALUE) <= {info['limit']})"
+    if shape.varray:
+        check = f" CHECK (cardinality(VALUE) <= {shape.limit})"
     if any(t.is_word("NOT") for t in toks):
         ctx.note(f"{name}: NOT NULL on collection elements is not enforced by the array domain")
     ctx.note(f"collection type {name} → domain over {element}[] (1-based arrays)")

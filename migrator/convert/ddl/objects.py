@@ -3,7 +3,7 @@
 PostgreSQL has no synonyms. A synonym for a table or view becomes a view ``SELECT * FROM
 target`` (simple views are updatable, so DML through it keeps working); a synonym for a
 sequence, routine or package cannot be a view and is reported unconverted — the catalog keeps
-``info["synonym_for"]`` so the SQL and PL/SQL converters can resolve references through it.
+its `Synonym` (`migrator.convert.schema_model`) so the SQL and PL/SQL converters can resolve references through it.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.ddl.tokens import Name, pg_string, read_name
+from migrator.convert.schema_model import Synonym
 from migrator.source.lexer import LexError, Token, string_value, tokenize
 from migrator.source.units import UnitKind
 
@@ -43,14 +44,14 @@ def convert_comment(text: str, ctx: ConversionContext) -> str:
     return f"COMMENT ON {what} {name.sql} IS {pg_string(value)};"
 
 
-def synonym_info(text: str) -> dict:
-    """{"synonym_for": target, "public": bool} for the catalog."""
+def synonym_info(text: str) -> Synonym:
+    """The synonym's target, for the schema model and for its own conversion."""
     toks = tokenize(text)
     public = any(t.is_word("PUBLIC") for t in toks[:5])
     k = next(k for k, t in enumerate(toks) if t.is_word("FOR"))
     target, j = read_name(toks, k + 1)
     dblink = j < len(toks) and toks[j].text == "@"
-    return {"synonym_for": target, "public": public, "dblink": dblink}
+    return Synonym(target, public, dblink)
 
 
 def convert_synonym(text: str, ctx: ConversionContext) -> str:
@@ -61,8 +62,8 @@ def convert_synonym(text: str, ctx: ConversionContext) -> str:
         name, _ = read_name(toks, s + 1)
     except (LexError, StopIteration, IndexError) as exc:
         return unconverted(ctx, "CREATE SYNONYM", f"could not read the statement: {exc}", text)
-    target = info["synonym_for"]
-    if info["dblink"]:
+    target = info.target
+    if info.dblink:
         return unconverted(ctx, "synonym over a database link", "use postgres_fdw for remote objects", text)
     entry = ctx.catalog.lookup(*target)
     if entry is not None and entry.kind not in _VIEWABLE:
@@ -74,7 +75,7 @@ def convert_synonym(text: str, ctx: ConversionContext) -> str:
         )
     if not ctx.enabled("ddl.synonym"):
         return unconverted(ctx, "CREATE SYNONYM", "rule ddl.synonym is disabled", text)
-    if info["public"] and len(name) == 1:
+    if info.public and len(name) == 1:
         name = Name(("public", *name))  # a public synonym is visible from every schema
     if entry is None:
         ctx.note(f"synonym target {target} is not in this export; assumed to be a table or view")

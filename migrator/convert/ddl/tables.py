@@ -10,6 +10,7 @@ from migrator.convert.ddl.columns import oracle_type_of, parse_column, render_co
 from migrator.convert.ddl.common import STORAGE_WORDS, convert_statement, require, unconverted, words
 from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
 from migrator.convert.ddl.tokens import Name, ident, read_name, source
+from migrator.convert.schema_model import Table
 from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
 
 # Clauses after the column list that only describe storage: they have no behaviour, so they
@@ -57,13 +58,13 @@ def is_constraint_element(el: list[Token]) -> bool:
     return el[0].is_word(*CONSTRAINT_STARTS) and not (len(el) > 1 and el[1].kind == "word" and el[0].is_word("NULL"))
 
 
-def table_info(text: str) -> dict:
-    """{"columns": {name: oracle type}, "pk": [columns]} for the catalog."""
+def table_info(text: str) -> Table:
+    """The table's column types (as written) and primary key, for the schema model."""
     head = parse_head(text)
     columns: dict[str, str] = {}
     pk: list[str] = []
     if head.open_paren is None:
-        return {"columns": columns, "pk": pk}
+        return Table(column_types=columns, primary_key=tuple(pk))
     for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
         if is_constraint_element(el):
             pk = _out_of_line_pk(el) or pk
@@ -72,7 +73,7 @@ def table_info(text: str) -> dict:
         columns[ident(el[0])] = oracle_type
         if any(t.is_word("PRIMARY") for t in el[after:]):
             pk = [ident(el[0])]
-    return {"columns": columns, "pk": pk}
+    return Table(column_types=columns, primary_key=tuple(pk))
 
 
 def _out_of_line_pk(el: list[Token]) -> list[str]:
@@ -92,7 +93,7 @@ def convert_table(text: str, ctx: ConversionContext) -> str:
 
 
 def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
-    types = table_info(text)["columns"] if head.open_paren is not None else None
+    types = table_info(text).column_types if head.open_paren is not None else None
     elements = []
     if head.open_paren is not None:
         for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.errors import (
+from harness.ground_truth.oracle_errors import (
     FK_CHILD_MESSAGE_PREFIX,
     runtime_object_cases,
     runtime_sqlcode_cases,

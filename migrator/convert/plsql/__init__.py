@@ -10,7 +10,7 @@ plsql.empty_string_params (string inputs: '' → NULL on entry, as Oracle never 
 
 from __future__ import annotations
 
-from migrator.convert.context import Catalog, ConversionContext
+from migrator.convert.context import ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import conditional
 from migrator.convert.plsql.emit_package import emit_package
@@ -26,18 +26,18 @@ from migrator.source.units import Unit
 __all__ = ["prepare", "convert_unit"]
 
 
-def prepare(units: list[Unit], catalog: Catalog) -> None:
-    """The whole-schema passes: what each unit declares, then every routine's converted signature
-    (which needs the declarations of every package and table first)."""
-    prepare_catalog(units, catalog)
-    prepare_signatures(units, catalog)
+def prepare(units: list[Unit], ctx: ConversionContext) -> None:
+    """The whole-schema passes into `ctx.catalog`: what each unit declares, then every routine's
+    converted signature (which needs the declarations of every package and table first)."""
+    prepare_catalog(units, ctx)
+    prepare_signatures(units, ctx)
 
 
 def convert_unit(unit: Unit, ctx: ConversionContext) -> str:
     """PostgreSQL statements (each ending with ';') for one PL/SQL unit."""
     if conditional.has_directives(unit.text) and not ctx.enabled("plsql.conditional_compilation"):
         return conditional.refused(unit.text, ctx)
-    pu = parsed(unit)  # a ParseError propagates: the batch reports it for this unit
+    pu = parsed(unit, ctx)  # a ParseError propagates: the batch reports it for this unit
     tree = pu.tree
     if pu.parser.text != unit.text:  # conditional compilation was resolved
         conditional.record(ctx)

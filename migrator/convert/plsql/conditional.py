@@ -7,12 +7,16 @@ nothing of the kind, so the converter does what Oracle's preprocessor does
 stated target:
 
 * `DBMS_DB_VERSION.VERSION` / `RELEASE` / `VER_LE_v[_r]` answer for the Oracle release the
-  export was written for (`Target.version`, default 19.0: the code that release compiles);
+  export was written for (`CompileTarget.version`, default 19.0: the code that release compiles);
 * `$$PLSQL_UNIT`, `$$PLSQL_UNIT_OWNER`, `$$PLSQL_UNIT_TYPE`, `$$PLSQL_LINE` and Oracle's default
   compiler settings (`$$PLSQL_CODE_TYPE`, `$$PLSQL_OPTIMIZE_LEVEL`, `$$NLS_LENGTH_SEMANTICS`, ...);
-* `$$flag` from `Target.ccflags` (PLSQL_CCFLAGS); an undefined flag is NULL, as in Oracle;
+* `$$flag` from `CompileTarget.ccflags` (PLSQL_CCFLAGS); an undefined flag is NULL, as in Oracle;
 * `pkg.constant`: a BOOLEAN or integer constant declared with a literal in a package
   specification of the export (Oracle's static constants).
+
+Target and constants come in a `Compilation` (`migrator.convert.compile_target`), which the
+conversion context carries: nothing here is module state, so a unit's text depends on its
+arguments alone.
 
 The text keeps every line where it was (unselected code and directives become blanks), so line
 numbers in reports still point at the source. A condition that is not static here (a name the
@@ -24,9 +28,12 @@ from __future__ import annotations
 
 import operator
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import MappingProxyType
 
+from migrator.convert.compile_target import Compilation, Constants
 from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.oracle_types import STATIC_CONSTANT_NAMES
 from migrator.source.lexer import NUMBER, OP, STRING, TRIVIA_KINDS, WORD, Token, iter_tokens, string_value
 
 
@@ -34,34 +41,21 @@ class ConditionalError(ValueError):
     """Conditional compilation Oracle's compiler would refuse (or that is not static here)."""
 
 
-@dataclass(frozen=True)
-class Target:
-    version: tuple[int, int] = (19, 0)  # DBMS_DB_VERSION.VERSION, RELEASE
-    ccflags: tuple[tuple[str, object], ...] = ()  # PLSQL_CCFLAGS: (lower-case name, value)
-
-
-@dataclass
-class Statics:
-    """Static constants of package specifications: (package, constant) upper case -> value."""
-
-    constants: dict[tuple[str, str], object] = field(default_factory=dict)
-
-
-TARGET = Target()
-STATICS = Statics()
 # Oracle's defaults for the compiler settings an inquiry directive may read.
-_SETTINGS = {
-    "plsql_code_type": "INTERPRETED",
-    "plsql_optimize_level": 2,
-    "plsql_debug": False,
-    "plsql_warnings": "DISABLE:ALL",
-    "nls_length_semantics": "BYTE",
-    "plscope_settings": "IDENTIFIERS:NONE",
-    "plsql_ccflags": None,
-}
+_SETTINGS = MappingProxyType(
+    {
+        "plsql_code_type": "INTERPRETED",
+        "plsql_optimize_level": 2,
+        "plsql_debug": False,
+        "plsql_warnings": "DISABLE:ALL",
+        "nls_length_semantics": "BYTE",
+        "plscope_settings": "IDENTIFIERS:NONE",
+        "plsql_ccflags": None,
+    }
+)
 _DIRECTIVE = re.compile(r"(?<![\w$#])\$(\$\w|(IF|THEN|ELSIF|ELSE|END|ERROR)\b)", re.IGNORECASE)
 _CONSTANT = re.compile(
-    r"^\s*(\w+)\s+CONSTANT\s+(BOOLEAN|PLS_INTEGER|BINARY_INTEGER|INTEGER|NATURAL|POSITIVE|SIMPLE_INTEGER|NUMBER)"
+    rf"^\s*(\w+)\s+CONSTANT\s+({'|'.join(sorted(STATIC_CONSTANT_NAMES))})"
     r"\s*(?::=|DEFAULT)\s*(TRUE|FALSE|NULL|-?\d+)\s*;",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -78,9 +72,10 @@ def refused(text: str, ctx: ConversionContext) -> str:
 def record(ctx: ConversionContext) -> None:
     """Say in the unit's record that its code was selected, and for which target."""
     ctx.applied("plsql.conditional_compilation")
-    flags = ", ".join(f"{k}:{v}" for k, v in TARGET.ccflags) or "none"
+    target = ctx.compilation.target
+    flags = ", ".join(f"{k}:{v}" for k, v in target.ccflags) or "none"
     ctx.note(
-        f"conditional compilation evaluated for Oracle {TARGET.version[0]}.{TARGET.version[1]} "
+        f"conditional compilation evaluated for Oracle {target.version[0]}.{target.version[1]} "
         f"(PLSQL_CCFLAGS: {flags}); only the selected code is converted"
     )
 
@@ -107,13 +102,16 @@ def _literal(raw: str) -> object:
     raise ValueError(f"{raw!r} is not TRUE, FALSE, NULL or an integer")
 
 
-def collect_statics(specs: list[tuple[str, str]]) -> None:
-    """Record the static constants of package specifications [(package name, text)]."""
+def static_constants(specs: list[tuple[str, str]]) -> Constants:
+    """The static constants of package specifications [(package name, text)], for a
+    `Compilation` (a constant declared twice: the later declaration)."""
+    found: dict[tuple[str, str], object] = {}
     for package, text in specs:
         if "CONSTANT" not in text.upper():
             continue
         for m in _CONSTANT.finditer(text):
-            STATICS.constants[(package.upper(), m.group(1).upper())] = _literal(m.group(3))
+            found[(package.upper(), m.group(1).upper())] = _literal(m.group(3))
+    return tuple(sorted(found.items(), key=lambda item: item[0]))
 
 
 def has_directives(text: str) -> bool:
@@ -127,20 +125,22 @@ class _Unit:
     kind: str
 
 
-def preprocess(text: str, unit_name: str, owner: str, kind: str) -> str:
-    """The text Oracle's compiler reads: selected code kept in place, the rest blank (newlines
-    kept). Raises ConditionalError for a selected $ERROR or a condition that is not static."""
+def preprocess(text: str, unit_name: str, owner: str, kind: str, compilation: Compilation) -> str:
+    """The text Oracle's compiler reads for `compilation`: selected code kept in place, the rest
+    blank (newlines kept). Raises ConditionalError for a selected $ERROR or a condition that is
+    not static."""
     if not has_directives(text):
         return text
     toks = list(iter_tokens(text))
     out = list(text)
-    _Pass(text, toks, out, _Unit(unit_name.upper(), owner.upper(), kind.upper())).run()
+    _Pass(text, toks, out, _Unit(unit_name.upper(), owner.upper(), kind.upper()), compilation).run()
     return "".join(out)
 
 
 class _Pass:
-    def __init__(self, text: str, toks: list[Token], out: list[str], unit: _Unit):
+    def __init__(self, text: str, toks: list[Token], out: list[str], unit: _Unit, compilation: Compilation):
         self.text, self.toks, self.out, self.unit = text, toks, out, unit
+        self.compilation = compilation
         self.i = 0
 
     # ---- tokens ---------------------------------------------------------------------------
@@ -271,7 +271,7 @@ class _Pass:
             return self.unit.kind
         if key == "plsql_line":
             return self.line(pos)
-        flags = dict(TARGET.ccflags)
+        flags = dict(self.compilation.target.ccflags)
         if key in flags:
             return flags[key]
         return _SETTINGS.get(key)  # an undefined flag is NULL
@@ -429,24 +429,26 @@ class _Expr:
         self.k += 1
         if first == "DBMS_DB_VERSION":
             return _db_version(second, self)
-        key = (first, second)
-        if key in STATICS.constants:
-            return STATICS.constants[key]
+        found, value = self.owner.compilation.constant(first, second)
+        if found:
+            return value
         raise self.fail()
 
 
-_COMPARE = {
-    "=": operator.eq,
-    "<>": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
+_COMPARE = MappingProxyType(
+    {
+        "=": operator.eq,
+        "<>": operator.ne,
+        "<": operator.lt,
+        "<=": operator.le,
+        ">": operator.gt,
+        ">=": operator.ge,
+    }
+)
 
 
 def _db_version(member: str, expr: _Expr) -> object:
-    version, release = TARGET.version
+    version, release = expr.owner.compilation.target.version
     if member == "VERSION":
         return version
     if member == "RELEASE":

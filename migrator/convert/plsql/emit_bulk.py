@@ -15,6 +15,7 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.resolver import target_type
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType, Sym
 from migrator.convert.plsql.targets import LValue
@@ -34,7 +35,7 @@ class BulkMixin(EmitterState):
         ncols = len(split_top_level(select_list))
         star = any(t.is_op("*") for t in select_list)
         if len(names) == 1 and (ncols > 1 or star):
-            lv_type = self.target_type(targets[0], scope)
+            lv_type = target_type(targets[0], scope)
             elem = lv_type.coll.elem_pg if lv_type and lv_type.coll else None
             if elem is None or "%" in elem:
                 self.unconverted("BULK COLLECT", "element type of the target collection is unknown", query[0])
@@ -44,19 +45,13 @@ class BulkMixin(EmitterState):
             cols = ", ".join(f"c{i + 1}" for i in range(len(names)))
             aggs = ", ".join(f"coalesce(array_agg(q__.c{i + 1}), '{{}}')" for i in range(len(names)))
             agg = f"SELECT {aggs} FROM ({text}) AS q__({cols})"
-        assoc = [self.target_type(t, scope) for t in targets]
+        assoc = [target_type(t, scope) for t in targets]
         if any(t is not None and t.coll is not None and t.coll.kind == "assoc" and not t.array_pg for t in assoc):
             # INDEX BY targets hold jsonb: the collected rows get the keys 1..n
             agg = agg.replace("coalesce(array_agg(", "oracompat.arr_to_aa(coalesce(array_agg(").replace(
                 "'{}')", "'{}'))"
             )
         return self.into_statement(f"{agg} INTO {', '.join(names)}", setup, finish, ind)
-
-    def target_type(self, toks, scope) -> PgType | None:
-        sym = scope.get(norm_name(toks[0])) if toks else None
-        if sym is not None and len(toks) == 1:
-            return sym.type
-        return None
 
     def bulk_fetch(self, st: A.Fetch, name, scope, ind):
         if (off := self.rule_off("plsql.collections", "FETCH BULK COLLECT", name, st.line)) is not None:
@@ -68,7 +63,7 @@ class BulkMixin(EmitterState):
         lv = self.lvalue(st.into[0], scope)
         if lv.target.startswith("aa:"):
             lv = LValue(quote_ident(norm_name(st.into[0][0])))
-        t = self.target_type(st.into[0], scope)
+        t = target_type(st.into[0], scope)
         elem = t.coll.elem_pg if t and t.coll else "record"
         row = self.temp(elem if "%" not in elem else "record")
         limit = self.expr(st.limit, scope) if st.limit else None

@@ -13,7 +13,7 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import derived, label, sql
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.plsql.prepare_sigs import distinct, signature
+from migrator.convert.plsql.resolver import target_type
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType
 from migrator.convert.signatures import Arg, Binding, ParamSig, RoutineSig
@@ -83,7 +83,7 @@ class CallMixin(EmitterState):
         member of the package being converted, or a routine of the catalog."""
         sym = scope.get(parts[0]) if len(parts) == 1 else None
         if sym is not None and sym.kind == "routine" and sym.routine is not None:
-            return distinct([signature(self, r, sym.routine, scope) for r in sym.sigs])
+            return self.local_signatures(sym.sigs, sym.routine, scope)
         if self.pkg and len(parts) == 1 and parts[0] in self.pkg_members((self.pkg,)):
             return signatures.lookup(self.catalog, (self.pkg, parts[0]), self.schema)
         return signatures.lookup(self.catalog, tuple(parts), self.schema)
@@ -121,7 +121,7 @@ class CallMixin(EmitterState):
         lv = self.lvalue(value, scope, into=True)
         if lv.target.startswith("aa:"):
             return None  # a whole sparse nested table: left as is
-        have = (lv.type or self.target_type(value, scope) or PgType("")).pg or None
+        have = (lv.type or target_type(value, scope) or PgType("")).pg or None
         convert = (
             self.ctx.enabled("plsql.call_conversion")
             and not signatures.resolves(have, param.pg)
@@ -158,8 +158,8 @@ class CallMixin(EmitterState):
             pkg, member, sigs = ref
             return sql((pkg, member)), sigs[0].kind if sigs else None, sigs or []
         entry = self.lookup(parts)
-        if entry is not None and entry.info.get("plsql_sigs"):
-            sigs = entry.info["plsql_sigs"]
+        if entry is not None and entry.routines:
+            sigs = entry.routines
             return sql((entry.schema, entry.name)), sigs[0].kind, sigs
         return sql(tuple(parts)), None, []
 

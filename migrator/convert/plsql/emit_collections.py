@@ -224,9 +224,4 @@ class CollectionMixin(EmitterState):
         return oracle_tokens(parts)
 
     def value_type(self, parts, scope) -> PgType | None:
-        sym = scope.get(parts[0])
-        if sym is None:
-            ref = self.package_ref(parts)
-            sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
-            return sym.type if sym is not None else None
-        return sym.type if len(parts) == 1 else None
+        return self.resolver.value_type(parts, scope)

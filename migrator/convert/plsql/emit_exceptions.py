@@ -2,7 +2,7 @@
 exception declarations and PRAGMA EXCEPTION_INIT, RAISE, exception handlers, SQLCODE/SQLERRM and
 RAISE_APPLICATION_ERROR.
 
-A user exception becomes a SQLSTATE of its own (hashed from its owner and name, `harness.errors`);
+A user exception becomes a SQLSTATE of its own (hashed from its owner and name, `harness.ground_truth.oracle_errors`);
 EXCEPTION_INIT ties a name to an Oracle error, so it is raised and caught as that error's SQLSTATE
 (or condition name); RAISE_APPLICATION_ERROR's -20000..-20999 map to SQLSTATEs the judge reads back
 as the same ORA- codes. A handler that reads SQLERRM and can catch a constraint error fetches the
@@ -11,12 +11,19 @@ constraint's names with GET STACKED DIAGNOSTICS, because Oracle's message names 
 
 from __future__ import annotations
 
-from harness.errors import BY_CODE, BY_NAME, ORA_ERRORS, USER_MESSAGE, app_error_sqlstate, user_exception_sqlstate
+from harness.ground_truth.oracle_errors import (
+    BY_NAME,
+    ORA_ERRORS,
+    USER_MESSAGE,
+    app_error_sqlstate,
+    user_exception_sqlstate,
+)
 from migrator.convert.context import unconverted_marker
 from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, label
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.resolver import int_literal
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import split_top_level
@@ -37,34 +44,9 @@ class ExceptionMixin(EmitterState):
             self.ctx.applied("plsql.exceptions")
         for p in inits:
             if len(p.args) == 2 and norm_name(p.args[0][0]) == name:
-                return scope.add(self.exception_init_sym(name, p, owner))
+                return scope.add(self.resolver.exception_init_sym(name, p, owner))
         state = user_exception_sqlstate(f"{label(owner)}.{name}")
         return scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
-
-    def exception_init_sym(self, name: str, p: A.Pragma, owner: Owner) -> Sym:
-        code = self.int_arg(p.args[1])
-        if code is None:
-            self.unconverted("PRAGMA EXCEPTION_INIT", f"exception {name}: error code is not a literal", p.line)
-            state = user_exception_sqlstate(f"{label(owner)}.{name}")
-            return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
-        app = app_error_sqlstate(code)
-        if app:
-            return Sym(name, "exception", sqlstate=app, conditions=(f"SQLSTATE '{app}'",))
-        known = BY_CODE.get(code)
-        if known:
-            return Sym(name, "exception", sqlstate=known.sqlstate, conditions=known.conditions)
-        state = f"OX{abs(code) % 1000:03d}"
-        self.ctx.note(
-            f"exception {name}: ORA{code} has no PostgreSQL counterpart; raised and caught as SQLSTATE {state}"
-        )
-        return Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",))
-
-    def int_arg(self, toks) -> int | None:
-        text = "".join(t.text for t in toks)
-        try:
-            return int(text)
-        except ValueError:
-            return None
 
     # ---- RAISE and RAISE_APPLICATION_ERROR --------------------------------------------------------
     def st_raise(self, st: A.Raise, scope, ind):
@@ -85,20 +67,7 @@ class ExceptionMixin(EmitterState):
         return [f"{ind}{unconverted_marker('RAISE', 'RAISE ' + label(st.name))};"]
 
     def exception_lookup(self, parts: tuple[str, ...], scope) -> Sym | None:
-        """The user-defined exception named by plain parts (local, own package, or pkg.e)."""
-        if len(parts) == 1:
-            sym = scope.get(parts[0])
-            if sym is not None and sym.kind == "exception":
-                return sym
-            if self.pkg:
-                psym = self.pkg_scope((self.pkg,)).names.get(parts[0])
-                if psym is not None and psym.kind == "exception":
-                    return psym
-            return None
-        ref = self.package_ref(list(parts))
-        if ref is not None and ref[1].kind == "exception":
-            return ref[1]
-        return self.supplied_exception(parts)  # DBMS_ASSERT.INVALID_SQL_NAME ... (emit_supplied)
+        return self.resolver.exception(parts, scope)
 
     def raise_app_error(self, st, scope, ind):
         if not self.ctx.enabled("plsql.raise_application_error"):
@@ -109,7 +78,7 @@ class ExceptionMixin(EmitterState):
             self.unconverted("RAISE_APPLICATION_ERROR", "called without an error number", st.line)
             return [f"{ind}{unconverted_marker('RAISE_APPLICATION_ERROR')};"]
         self.ctx.applied("plsql.raise_application_error")
-        code = self.int_arg(args[0])
+        code = int_literal(args[0])
         msg = self.expr(args[1], scope) if len(args) > 1 else "''"
         state = app_error_sqlstate(code) if code is not None else None
         errcode = f"'{state}'" if state else f"oracompat.app_errcode({self.expr(args[0], scope)})"

@@ -16,7 +16,6 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.plsql.prepare_sigs import distinct, signature
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import Token
@@ -89,7 +88,7 @@ class NestedMixin(EmitterState):
         if not any(len(x.params) == len(r.params) and x.block is not None for x in sym.sigs):
             sym.sigs = [x for x in sym.sigs if x.block is not None or len(x.params) != len(r.params)] + [r]
         # calls in expressions and SQL bind to it like calls to the catalog's routines
-        self.ctx.local_routines[lifted] = distinct([signature(self, x, lifted, scope) for x in sym.sigs])
+        self.ctx.local_routines[lifted] = self.local_signatures(sym.sigs, lifted, scope)
         if r.block is None:
             return  # forward declaration
         if (off := self.rule_off("plsql.nested_subprogram", "nested subprogram", r.name, r.line)) is not None:

@@ -17,100 +17,31 @@ from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.emit_routine import IND, RoutineEmitter, create_function
 from migrator.convert.plsql.naming import key_part, sql
 from migrator.convert.plsql.state import EmitterState
-from migrator.convert.plsql.symbols import Scope, Sym
+from migrator.convert.plsql.symbols import Scope
+from migrator.convert.schema_model import Package
 
 
 class PackageMixin(EmitterState):
     """Names that reach into packages: pkg.var, pkg.type, pkg.exception, pkg.member(...), and the
-    scope of a package's own declarations (built once per unit, without creating anything)."""
+    scope of a package's own declarations — answered by the resolver (`resolver.Resolver`)."""
 
     def lookup(self, parts):
-        """Catalog entry for a name (plain parts) as Oracle resolves it: unqualified names in the
-        unit owner's schema first (which may differ from the run's default schema), then the
-        default."""
-        parts = tuple(parts)
-        if len(parts) == 1:
-            entry = self.catalog.lookup(self.schema, parts[0])
-            if entry is not None:
-                return entry
-        return self.catalog.lookup(*parts)
+        return self.resolver.lookup(parts)
 
-    def package_info(self, pkg: tuple[str, ...]) -> dict | None:
-        entry = self.lookup(pkg)
-        if entry is None:
-            return None
-        return entry.info.get("plsql_package")
+    def package_info(self, pkg: tuple[str, ...]) -> Package | None:
+        return self.resolver.package_info(pkg)
 
     def pkg_members(self, pkg: tuple[str, ...]) -> dict:
-        info = self.package_info(pkg)
-        return info["members"] if info else {}
-
-    def split_pkg(self, parts: list[str]) -> tuple[tuple[str, ...], list[str]] | None:
-        """(package name parts, remaining parts) when parts start with [schema.]package."""
-        if len(parts) >= 2 and self.package_info(tuple(parts[:1])) is not None:
-            return tuple(parts[:1]), parts[1:]
-        if len(parts) >= 3 and self.package_info(tuple(parts[:2])) is not None:
-            return tuple(parts[:2]), parts[2:]
-        return None
+        return self.resolver.pkg_members(pkg)
 
     def package_ref(self, parts: list[str]):
-        """(package, symbol, rest) for pkg.var / pkg.type / pkg.exception references."""
-        hit = self.split_pkg(parts)
-        if hit is None:
-            return None
-        pkg, rest = hit
-        sym = self.pkg_scope(pkg).names.get(rest[0])
-        if sym is None:
-            return None
-        return pkg[-1], sym, rest[1:]
+        return self.resolver.package_ref(parts)
 
     def package_member(self, parts: list[str]):
-        hit = self.split_pkg(parts)
-        if hit is None or len(hit[1]) != 1:
-            return None
-        pkg, rest = hit
-        sigs = self.pkg_members(pkg).get(rest[0])
-        if sigs is None:
-            return None
-        return pkg[-1], rest[0], sigs
+        return self.resolver.package_member(parts)
 
     def pkg_scope(self, pkg: tuple[str, ...]) -> Scope:
-        key = pkg[-1]  # a package becomes the schema named after it
-        hit = self._pkg_scopes.get(key)
-        if hit is not None:
-            return hit
-        info = self.package_info(pkg) or {"vars": {}, "types": {}, "exceptions": {}}
-        scope = Scope()
-        self._pkg_scopes[key] = scope
-        saved, self.suppress_pre = self.suppress_pre, True
-        saved_pkg, self.pkg = self.pkg, key
-        try:
-            for name, state in info["exceptions"].items():
-                scope.add(Sym(name, "exception", sqlstate=state, conditions=(f"SQLSTATE '{state}'",)))
-            for name, code in info.get("exception_init", {}).items():
-                scope.add(self.exception_init_sym(name, A.Pragma("EXCEPTION_INIT", [[], code]), (key,)))
-            # in declaration order (a type may be anchored to a variable: SUBTYPE t IS g%TYPE)
-            order = list(dict.fromkeys(info.get("spec_order", []) + info.get("body_order", [])))
-            order += [("type", n) for n in info["types"] if ("type", n) not in order]
-            order += [("var", n) for n in info["vars"] if ("var", n) not in order]
-            for what, name in order:
-                if what == "type":
-                    self.type_decl(info["types"][name], scope, (key,))
-                    continue
-                d = info["vars"][name]
-                t = self.resolve_type(d.type, scope)
-                scope.add(
-                    Sym(
-                        d.name,
-                        "pkgconst" if d.constant else "pkgvar",
-                        t,
-                        getter=sql((key, d.name)),
-                        setter=sql((key, f"set__{d.name}")),
-                    )
-                )
-        finally:
-            self.suppress_pre, self.pkg = saved, saved_pkg
-        return scope
+        return self.resolver.pkg_scope(pkg)
 
 
 def state_key(schema: str, pkg: str, var: str) -> str:
@@ -190,13 +121,13 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
 
 def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
     """Defaults of all package variables (spec and body), then the initialisation section."""
-    info = em.package_info((pkg,)) or {"vars": {}}
+    info = em.package_info((pkg,)) or Package()
     flag = pg_string(state_key(schema, pkg, "_initialized"))
     decls, sets = [], []
     # the spec's version knows only the spec's variables (the body's may name what the spec does
     # not depend on); the body's replaces it with all of them and the initialisation section
-    names = set(info.get("spec_vars", [])) if not p.is_body else None
-    for name, d in info["vars"].items():
+    names = set(info.public_variables) if not p.is_body else None
+    for name, d in info.variables.items():
         if d.constant or (names is not None and name not in names):
             continue
         sym = scope.names[name]

@@ -4,8 +4,6 @@ method emits which statement class is `emitter.STATEMENTS`."""
 
 from __future__ import annotations
 
-import re
-
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
@@ -14,11 +12,10 @@ from migrator.convert.plsql.naming import Owner, label, sql, target_text
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
-from migrator.convert.sql.expression_types import CHAR_TYPE
+from migrator.oracle_types import CHAR_TYPE, TEXT_NAMES, first_word, takes_text_only
 from migrator.source.lexer import Token, split_top_level
 
 IND = "    "
-RAW_TYPE = re.compile(r"^(RAW\s*\(|LONG\s+RAW|BLOB)")
 
 
 class StmtMixin(EmitterState):
@@ -61,7 +58,7 @@ class StmtMixin(EmitterState):
             return True
         sym = scope.get(norm_name(toks[0])) if toks[0].kind in ("word", "qident") else None
         ora = (sym.type.ora if sym is not None and sym.type is not None else "").upper()
-        return ora.startswith(("VARCHAR", "NVARCHAR", "CHAR", "NCHAR", "CLOB"))
+        return first_word(ora) in TEXT_NAMES
 
     def label_prefix(self, st, ind: str) -> list[str]:
         return [f"{ind}<<{quote_ident(st.label)}>>"] if st.label else []
@@ -190,7 +187,7 @@ class StmtMixin(EmitterState):
         assigned, which a char(n) target pads again anyway (rule expr.char_semantics). Text assigned
         to a RAW is read as hex, as Oracle's implicit HEXTORAW does (rule expr.raw_hex)."""
         text = self.expr(toks, scope)
-        if RAW_TYPE.match(target_ora.upper()) and self.text_valued(toks, scope) and self.ctx.enabled("expr.raw_hex"):
+        if takes_text_only(target_ora.upper()) and self.text_valued(toks, scope) and self.ctx.enabled("expr.raw_hex"):
             self.ctx.applied("expr.raw_hex")
             return f"decode({text}, 'hex')"
         if len(toks) == 1 and toks[0].kind in ("word", "qident"):

@@ -1,8 +1,8 @@
 """Oracle-supplied packages in PL/SQL (rule plsql.supplied_package): procedure calls such as
 ``DBMS_LOB.APPEND(v_clob, 'x')`` or ``DBMS_SQL.COLUMN_VALUE(c, 1, v)`` become calls of the
 ``oracompat`` library whose IN OUT / OUT results are assigned back to the arguments; package types
-(``DBMS_SQL.VARCHAR2_TABLE``) and exceptions (``DBMS_ASSERT.INVALID_SQL_NAME``) resolve; FORMAT_ERROR_
-STACK / FORMAT_ERROR_BACKTRACE read the error of the handler they stand in (or the one a handler
+(``DBMS_SQL.VARCHAR2_TABLE``) and exceptions (``DBMS_ASSERT.INVALID_SQL_NAME``) resolve in
+`resolver.py`; FORMAT_ERROR_STACK / FORMAT_ERROR_BACKTRACE read the error of the handler they stand in (or the one a handler
 published, when they stand in a routine a handler calls). Functions in expressions are the SQL
 rules' (`sql/supplied.py`); the table of members is `migrator.convert.supplied`.
 
@@ -12,7 +12,6 @@ here too; the unit reports it once, with every call site (`supplied.report_redes
 
 from __future__ import annotations
 
-from harness.errors import conditions_for_ora, sqlstate_for_ora
 from harness.quoting import quote_ident
 from migrator.convert import supplied as S
 from migrator.convert.context import MARKER_TOKEN, unconverted_marker
@@ -22,7 +21,7 @@ from migrator.convert.plsql import sqlconv
 from migrator.convert.plsql.exprs import render
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.state import EmitterState
-from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin
+from migrator.convert.plsql.symbols import Scope
 from migrator.source.lexer import LexError, Token, split_top_level, string_value, tokenize
 
 ERROR_FUNCTIONS = ("FORMAT_ERROR_STACK", "FORMAT_ERROR_BACKTRACE")
@@ -30,14 +29,7 @@ ERROR_FUNCTIONS = ("FORMAT_ERROR_STACK", "FORMAT_ERROR_BACKTRACE")
 
 class SuppliedMixin(EmitterState):
     def supplied(self, parts, scope: Scope | None = None) -> tuple[S.Ref, int] | None:
-        """The supplied-package reference a name starts with, unless a local name or an object of
-        the schema hides it."""
-        if scope is not None and scope.get(parts[0]) is not None:
-            return None
-        return S.split_ref(parts, self.user_object)
-
-    def user_object(self, name: str) -> bool:
-        return self.lookup((name,)) is not None
+        return self.resolver.supplied(parts, scope)
 
     # ---- procedure calls ---------------------------------------------------------------------
     def supplied_call(self, parts, st: A.Call, scope: Scope, ind: str) -> list[str] | None:
@@ -185,34 +177,3 @@ class SuppliedMixin(EmitterState):
             self.ctx.applied("plsql.supplied_package")
             out.append(f"{ind}PERFORM oracompat.error_push(SQLSTATE, SQLERRM, error__context);")
         return out
-
-    # ---- types and exceptions --------------------------------------------------------------------
-    def supplied_type(self, parts, text: str) -> PgType | None:
-        hit = self.supplied(parts)
-        if hit is None or hit[1] != len(parts):
-            return None
-        ref = hit[0]
-        if S.is_redesign(ref):
-            return PgType(S.redesign_marker(ref, text))
-        spec = S.TYPES.get((ref.package, ref.member))
-        if spec is None:
-            self.unconverted(S.SUPPLIED_CONSTRUCT, f"{ref.label.lower()}: no conversion for this type")
-            return PgType(unconverted_marker(S.SUPPLIED_CONSTRUCT, text))
-        if (off := self.rule_off("plsql.supplied_package", ref.label, text)) is not None:
-            return PgType(off)
-        self.ctx.applied("plsql.supplied_package")
-        elem = builtin(spec[1], self.ctx)
-        return PgType("jsonb", text, coll=Coll("assoc", elem.pg, elem.ora, True, elem.composite))
-
-    def supplied_exception(self, parts) -> Sym | None:
-        hit = self.supplied(parts)
-        if hit is None or hit[1] != len(parts):
-            return None
-        ref = hit[0]
-        if S.is_redesign(ref):
-            return Sym(ref.label, "exception", conditions=(S.redesign_marker(ref),))
-        code = S.EXCEPTIONS.get((ref.package, ref.member))
-        state, conds = (sqlstate_for_ora(code), conditions_for_ora(code)) if code is not None else (None, None)
-        if state is None or conds is None:
-            return None
-        return Sym(ref.label, "exception", sqlstate=state, conditions=conds)

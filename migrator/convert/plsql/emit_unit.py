@@ -12,6 +12,7 @@ from migrator.convert.plsql.emit_routine import RoutineEmitter, dollar_tag
 from migrator.convert.plsql.naming import derived, label, oracle_tokens
 from migrator.convert.plsql.parse_unit import TypeBody
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
+from migrator.convert.schema_model import ObjectType
 
 
 def emit_routine_unit(em, r: A.Routine) -> str:
@@ -36,11 +37,11 @@ def emit_type_body(em, tb: TypeBody) -> str:
         return unconverted_marker("TYPE BODY", ".".join(tb.name)) + ";"
     em.ctx.applied("plsql.object_type_body")
     entry = em.lookup(tb.name)
-    info = entry.info.get("plsql_type", {}) if entry is not None else {}
+    info = entry.plsql_type if entry is not None else None
     qtype = (entry.schema, entry.name) if entry is not None else (em.schema, tb.name[-1])
     out = []
     for r in tb.routines:
-        out.append(type_method(em, r, qtype, info.get("attrs", {})))
+        out.append(type_method(em, r, qtype, info.attributes if isinstance(info, ObjectType) else {}))
     return "\n\n".join(out)
 
 

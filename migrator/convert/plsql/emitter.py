@@ -6,7 +6,9 @@ The Emitter is composed of one mixin per concern, each in the module named after
 (`emit_bulk`), calls (`emit_call`), dynamic SQL (`emit_dyn`), nested subprograms
 (`emit_nested`), packages (`emit_package`), triggers (`emit_trigger`), autonomous transactions
 (`emit_autonomous`) and Oracle-supplied packages (`emit_supplied`). `STATEMENTS` maps each statement class of the tree to the method that emits
-it, so the emitter of a construct is found by its class name.
+it, so the emitter of a construct is found by its class name. What a name is and what type it
+has is not the emitter's: `self.resolver` (`resolver.Resolver`) answers it, and hands back the DDL
+a type needs, which the emitter puts before the unit (`emit_decl.take`).
 
 State lives in two places (`state.py`). The unit's (`EmitterState`) lasts for the whole unit; the
 routine's lives in `self.frame` (`state.RoutineFrame`), which `routine_frame` replaces for each
@@ -37,6 +39,7 @@ from migrator.convert.plsql.emit_trigger import TriggerMixin
 from migrator.convert.plsql.exprs import ExprMixin
 from migrator.convert.plsql.naming import Owner
 from migrator.convert.plsql.parser import norm_name
+from migrator.convert.plsql.resolver import Resolver
 from migrator.convert.plsql.state import RoutineFrame
 from migrator.convert.plsql.symbols import Scope
 from migrator.convert.plsql.targets import TargetMixin
@@ -68,14 +71,12 @@ class Emitter(
         self.ctx = ctx
         self.catalog = ctx.catalog
         self.schema = schema
-        self.pkg = pkg
+        self.resolver = Resolver(ctx, schema, pkg)
         self.lines = LineIndex(text)
         self.pre = []
         self.ph_counter = 0
         self.temp_counter = 0
         self.created_views = set()
-        self._pkg_scopes = {}
-        self.suppress_pre = False
         # Each scan below walks every token of the unit, for words most units never spell: a word
         # the text does not hold (in any case: upper() maps character by character) has no token,
         # so the walk is skipped then (it was a fifth of the catalog's signature pass).
@@ -89,6 +90,15 @@ class Emitter(
         # FORALL records each iteration's row count
         self.bulk_rowcount = "BULK_ROWCOUNT" in spelled and any(t.upper == "BULK_ROWCOUNT" for t in tokens)
         self.frame = RoutineFrame((schema,))  # the unit's own level, outside any routine
+
+    @property
+    def pkg(self) -> str | None:
+        """The package being converted: the resolver's, whose unqualified names are its own."""
+        return self.resolver.pkg
+
+    @pkg.setter
+    def pkg(self, value: str | None) -> None:
+        self.resolver.pkg = value
 
     # ---- routine frames ----------------------------------------------------------------------------
     @contextmanager

@@ -156,7 +156,7 @@ class ExprMixin(EmitterState):
             sigs, target = ref[2], (ref[0], ref[1])
         else:
             entry = self.lookup(parts) if len(parts) <= 2 else None
-            sigs = entry.info.get("plsql_sigs", []) if entry is not None else []
+            sigs = entry.routines if entry is not None else []
             target = (entry.schema, entry.name) if entry is not None else ()
         if any(r.kind == "FUNCTION" and all(p.default is not None for p in r.params) for r in sigs):
             return target

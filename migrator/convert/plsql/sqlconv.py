@@ -12,8 +12,9 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql import convert as sqlrules
-from migrator.convert.sql.expression_types import CHAR_TYPE, NUMBER, STRING, classify
+from migrator.convert.sql.expression_types import NUMBER, STRING, classify
 from migrator.convert.sql.names import ORACLE_RESERVED
+from migrator.oracle_types import CHAR_TYPE
 
 _KEYWORDS = {"AND", "OR", "NOT", "IS", "NULL", "TRUE", "FALSE", "IN", "BETWEEN", "LIKE"}
 _ORACLE_SPECIAL = {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner
-from migrator.convert.plsql.symbols import Scope
+from migrator.convert.plsql.resolver import Resolver
 from migrator.source.lexer import LineIndex
 
 
@@ -46,14 +46,13 @@ class EmitterState:
     ctx: ConversionContext
     catalog: Catalog
     schema: str
-    pkg: str | None  # the package being converted (or whose scope is being built)
+    pkg: str | None  # the package being converted (the resolver's: `Emitter.pkg`)
+    resolver: Resolver  # names in scope and their types (`resolver.py`)
     lines: LineIndex
-    pre: list[str]  # statements emitted before the unit (record types, lifted routines)
+    pre: list[str]  # statements emitted before the unit (record types, lifted routines: `take`)
     ph_counter: int  # placeholders in expressions (exprs.placeholder)
     temp_counter: int  # temporaries (targets.temp): numbered across the unit, never reused
     created_views: set[str]  # cursor row-type views already created
-    _pkg_scopes: dict[str, Scope]
-    suppress_pre: bool  # while building a package's scope: resolve types, create nothing
     tracked_cursors: set[str]  # cursors whose %FOUND/%NOTFOUND/%ROWCOUNT are read
     uses_sql_rowcount: bool  # SQL%ROWCOUNT and friends are read
     uses_put: bool  # DBMS_OUTPUT.PUT is used (line buffering)

@@ -57,8 +57,7 @@ class ValueMixin(EmitterState):
         return text, j, (ptype.ora if ptype else "")
 
     def object_methods(self, key: tuple[str, str]) -> dict:
-        entry = self.lookup(key)
-        return entry.info.get("plsql_methods", {}) if entry is not None else {}
+        return self.resolver.object_methods(key)
 
     def method_call(self, key: tuple[str, str], obj: str, method: str, toks, j, scope):
         """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF."""
@@ -90,7 +89,7 @@ class ValueMixin(EmitterState):
         if len(parts) == 2 and (static := self.static_method(parts, toks, j, scope)) is not None:
             return static
         if len(parts) <= 2 and j < len(toks) and toks[j].is_op("("):
-            styp = self.schema_collection_type(parts)
+            styp = self.resolver.schema_collection_type(parts)
             if styp is not None:
                 return self.constructor(styp, toks, j, scope)
         return None
@@ -98,7 +97,7 @@ class ValueMixin(EmitterState):
     def static_method(self, parts, toks, j, scope):
         """type.method(args) for a STATIC method of a schema-level object type → <type>__<method>(args)."""
         entry = self.lookup(parts[:1])
-        if entry is None or "plsql_type" not in entry.info:
+        if entry is None or entry.plsql_type is None:
             return None
         sigs = self.object_methods((entry.schema, entry.name)).get(parts[1], [])
         if not any(r.flavour == "STATIC" for r in sigs):

@@ -12,6 +12,7 @@ from sqlglot import exp
 
 from harness.quoting import qualified
 from migrator.convert.context import ConversionContext
+from migrator.convert.schema_model import CollectionType, ObjectType
 from migrator.convert.sql.nodes import fn, marker
 from migrator.source.identifiers import fold
 
@@ -50,18 +51,18 @@ def _shape(inner: exp.Expression, ctx: ConversionContext) -> tuple[bool, bool] |
     ):
         pkg, name = inner.this.name, inner.expression.name
         entry = ctx.catalog.lookup(pkg)
-        info = entry.info.get("plsql_package") if entry is not None else None
-        sigs = (info or {}).get("members", {}).get(fold(name)) if info else None
-        types = (info or {}).get("types", {})
+        info = entry.package if entry is not None else None
+        sigs = info.routines.get(fold(name)) if info else None
+        types = info.types if info else {}
     elif isinstance(inner, exp.Anonymous):
         entry = ctx.catalog.lookup(fold(inner.name))
-        sigs = entry.info.get("plsql_sigs") if entry is not None else None
+        sigs = entry.routines if entry is not None else None
         types = {}
     else:
         return None
-    if not sigs or sigs[0].returns is None or sigs[0].kind != "FUNCTION":
+    routine = sigs[0] if sigs else None
+    if routine is None or routine.returns is None or routine.kind != "FUNCTION":
         return None
-    routine = sigs[0]
     ret = " ".join(t.text for t in routine.returns.toks)
     elem = _element(ret, types, ctx)
     if elem is None:
@@ -76,9 +77,9 @@ def _element(type_name: str, types: dict, ctx: ConversionContext) -> str | None:
     if decl is not None and decl.kind in ("table", "varray") and decl.elem is not None:
         return " ".join(t.text for t in decl.elem.toks)
     entry = ctx.catalog.lookup(*[fold(p) for p in type_name.split(".")])
-    info = entry.info.get("plsql_type") if entry is not None else None
-    if info and info.get("kind") in ("table", "varray"):
-        return info["elem"]
+    info = entry.plsql_type if entry is not None else None
+    if isinstance(info, CollectionType):
+        return info.element
     return None
 
 
@@ -90,8 +91,7 @@ def _composite(elem: str, types: dict, ctx: ConversionContext) -> bool:
     if decl is not None and decl.kind == "record":
         return True
     entry = ctx.catalog.lookup(*[fold(p) for p in elem.split(".")]) if name else None
-    info = entry.info.get("plsql_type") if entry is not None else None
-    return bool(info and info.get("kind") == "object")
+    return entry is not None and isinstance(entry.plsql_type, ObjectType)
 
 
 def type_constructor(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
@@ -102,16 +102,16 @@ def type_constructor(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Ex
     if not isinstance(node.this, str):
         return None
     entry = ctx.catalog.lookup(fold(node.this))
-    info = entry.info.get("plsql_type") if entry is not None else None
-    if entry is None or not info:
+    info = entry.plsql_type if entry is not None else None
+    if entry is None or info is None:
         return None
     if not ctx.enabled("expr.type_constructor"):
         return marker(ctx, "type constructor", node, "rule expr.type_constructor is disabled")
     ctx.applied("expr.type_constructor")
     args = list(node.expressions)
     target = exp.DataType.build(qualified(entry.schema, entry.name), dialect="postgres", udt=True)
-    if info.get("kind") == "object":
-        own = entry.info.get("plsql_methods", {}).get(entry.name, [])
+    if isinstance(info, ObjectType):
+        own = entry.methods.get(entry.name, [])
         if any(r.flavour == "CONSTRUCTOR" and len(r.params) == len(args) for r in own):
             call = exp.Anonymous(this=f"{entry.name}__new", expressions=args)
             call.meta["ora_done"] = True

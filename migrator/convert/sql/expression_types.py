@@ -8,12 +8,12 @@ the PL/SQL variables in scope. Unknown stays ``None``: callers keep numeric sema
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
+from migrator.oracle_types import CHAR_TYPE, NUMBER_NAMES, TEXT_NAMES
 
 DATE, TIMESTAMP, NUMBER, STRING, INTERVAL = "date", "timestamp", "number", "string", "interval"
 
@@ -29,21 +29,15 @@ def classify(oracle_type: str | None) -> str | None:
         return TIMESTAMP
     if base.startswith("INTERVAL"):
         return INTERVAL
-    if base in _NUMBER_TYPES:
+    if base in NUMBER_NAMES:
         return NUMBER
-    if base in _STRING_TYPES:
+    if base in TEXT_NAMES:
         return STRING
     return None
 
 
 # PL/SQL's own functions written without parentheses (a variable of the name shadows them).
 _PLSQL_NAMES = {"sqlerrm": STRING, "sqlcode": NUMBER}
-CHAR_TYPE = re.compile(r"^(N?CHAR|CHARACTER|NATIONAL\s+CHAR(ACTER)?)\s*(\(\s*\d+\s*(BYTE|CHAR)?\s*\))?$")
-_NUMBER_TYPES = frozenset(
-    "NUMBER NUMERIC DECIMAL INTEGER INT SMALLINT FLOAT REAL BINARY_FLOAT BINARY_DOUBLE PLS_INTEGER "
-    "BINARY_INTEGER SIMPLE_INTEGER NATURAL NATURALN POSITIVE POSITIVEN SIGNTYPE".split()
-)
-_STRING_TYPES = frozenset("VARCHAR2 VARCHAR NVARCHAR2 CHAR NCHAR CLOB NCLOB LONG".split())
 
 # Functions whose Oracle result is a DATE whatever their arguments.
 _DATE_FUNCS = (exp.AddMonths, exp.LastDay, exp.StrToDate, exp.DateStrToDate, exp.NextDay)
@@ -143,7 +137,7 @@ class TypeEnv:
 def _catalog_columns(ctx: ConversionContext, table: exp.Table) -> dict[str, str] | None:
     parts = (table.db, table.name) if table.db else (table.name,)
     entry = ctx.catalog.lookup(*parts) if ctx.catalog and table.name else None
-    cols = entry.info.get("columns") if entry else None
+    cols = entry.table.column_types if entry else None
     if isinstance(cols, dict):
         return {str(k).lower(): str(v) for k, v in cols.items()}
     return None

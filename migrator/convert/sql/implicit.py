@@ -37,6 +37,7 @@ from migrator.convert.sql import names as sql_names
 from migrator.convert.sql.expression_types import DATE, NUMBER, STRING, TIMESTAMP, TypeEnv, classify
 from migrator.convert.sql.nodes import marker, tag
 from migrator.convert.sql.text import as_text
+from migrator.oracle_types import is_clob
 
 # The Oracle type given to a dynamic-SQL bind whose value's type the converter does not know:
 # classified as unknown by every rule, but compared with a NUMBER column it is cast to a number
@@ -123,7 +124,7 @@ def argument(node: exp.Expression, ctx: ConversionContext, env: TypeEnv, name: s
         ora = found[0].returns_ora
     if pg is None and kind in _KIND_TYPES:
         pg = _KIND_TYPES[kind]
-    return Arg(name, kind, pg, sigs.is_lob(ora))
+    return Arg(name, kind, pg, is_clob(ora))
 
 
 # What a value of a coarse Oracle kind is in PostgreSQL whatever its exact type (an Oracle DATE is
@@ -267,7 +268,7 @@ def text_argument(oracle_text: str, ctx: ConversionContext, types: Mapping[str, 
         # a placeholder stands for converted text whose PostgreSQL type is its own (SQLERRM
         # outside a handler is a literal): only its Oracle type is known
         pg = map_type(ora) if kind and not oracle_text.lower().startswith("plx__") else None
-        return Arg(name, kind, pg, sigs.is_lob(ora))
+        return Arg(name, kind, pg, is_clob(ora))
     if _NUMBER.fullmatch(oracle_text):
         return Arg(name, NUMBER, _literal_pg(exp.Literal(this=oracle_text, is_string=False)))
     if _STRING.fullmatch(oracle_text) and oracle_text != "''":

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
+from sqlglot.helper import name_sequence
 
 from harness.quoting import quote_ident
 from migrator.source.identifiers import fold
@@ -102,7 +103,9 @@ def quote_and_print(tree: exp.Expression) -> str:
 
 
 # One PostgreSQL generator for every tree: `tree.sql(dialect="postgres")` builds one per call. It
-# keeps no state from one `generate` to the next (its unsupported messages are reset by each).
+# keeps no state from one `generate` to the next: its unsupported messages are reset by each, and
+# `_generate` resets its counter of made-up table aliases (`_t0`, `_t1`, ...), or a unit's output
+# would depend on what the process generated before it.
 _POSTGRES = Dialect.get_or_raise("postgres").generator()
 
 
@@ -127,4 +130,5 @@ def _generate(tree: exp.Expression, calls: list[exp.Anonymous]) -> str:
                 tree = verbatim
             else:
                 call.replace(verbatim)
+    _POSTGRES._next_name = name_sequence("_t")
     return _POSTGRES.generate(tree, copy=False)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
+from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.sql.nodes import as_expression, marker
 from migrator.source.identifiers import fold
 
@@ -41,7 +42,7 @@ def _columns(source: exp.Expression, ctx: ConversionContext) -> list[str] | None
     if isinstance(source, exp.Table):
         parts = (source.db, source.name) if source.db else (source.name,)
         entry = ctx.catalog.lookup(*parts)
-        cols = entry.info.get("columns") if entry is not None else None
+        cols = entry.table.column_types if entry is not None else None
         return [str(c).lower() for c in cols] if isinstance(cols, dict) else None
     query = source.this
     if not isinstance(query, exp.Select):
@@ -92,7 +93,7 @@ def _alias(source: exp.Expression, pivot: exp.Pivot, fallback: str) -> exp.Table
 def _value_name(value: exp.Expression) -> str:
     """Oracle's name for a PIVOT column without an alias: the value as written."""
     if isinstance(value, exp.Literal) and value.is_string:
-        return "'" + value.this.replace("'", "''") + "'"
+        return pg_string(value.this)
     return value.sql(dialect="oracle")
 
 

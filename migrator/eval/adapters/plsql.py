@@ -21,14 +21,14 @@ from pathlib import Path
 
 import yaml
 
-from harness.incremental import IncrementalJudge
-from harness.postgres import PostgresEngine
-from harness.scenarios import load_scenarios, load_transcript
+from harness.engines.postgres import PostgresEngine
+from harness.ground_truth.scenarios import load_scenarios, load_transcript
+from harness.judge.incremental import IncrementalJudge
 from migrator.agent.loop import AgentConfig, Item, run_agent
 from migrator.agent.tasks.plsql import PlsqlTask, detect_constructs
 from migrator.batch.output import preamble_sql
 from migrator.batch.sandboxing import open_engine
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.errors import MigratorError
 from migrator.eval.adapters.base import Probe, RunSpec, UnitResult, seeded_order
 from migrator.eval.config import PlsqlData
@@ -49,7 +49,7 @@ class PlsqlAdapter:
         self.units = source.by_id()
         self.order = list(graph.order)
         self.deps = {uid: graph.dependencies(uid) for uid in self.order}
-        ctx = make_context(build_catalog(source), frozenset(data.disabled_rules))
+        ctx = prepare_context(source, frozenset(data.disabled_rules))
         self.outputs = {uid: convert_unit(self.units[uid], ctx).output for uid in self.order}
         packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
         self.preamble = preamble_sql(source.schema, packages)

@@ -14,8 +14,8 @@ import random
 import uuid
 from pathlib import Path
 
-from harness.process_sandbox import resolve_isolation
-from harness.pytest_runs import RunLimits
+from harness.tasks.process_sandbox import resolve_isolation
+from harness.tasks.pytest_runs import RunLimits
 from migrator.agent.loop import AgentConfig, ModelState, run_episode, stream_position
 from migrator.agent.tasks.swe.environments import EnvOptions
 from migrator.agent.tasks.swe.episode import AgentSettings

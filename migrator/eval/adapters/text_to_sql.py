@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from harness.readonly_sql import Limits
+from harness.tasks.readonly_sql import Limits
 from migrator.agent.loop import AgentConfig, ModelState, run_episode, stream_position
 from migrator.agent.models import ModelError, load_model
 from migrator.agent.tasks.text_to_sql.data import load_dataset

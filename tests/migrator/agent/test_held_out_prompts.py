@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.incremental import IncrementalJudge
-from harness.scenarios import ScenarioFile, held_out, held_out_steps, load_scenarios, load_transcript
+from harness.ground_truth.scenarios import ScenarioFile, held_out, held_out_steps, load_scenarios, load_transcript
+from harness.judge.incremental import IncrementalJudge
 from migrator.agent.loop import AgentConfig, run_agent
 from migrator.agent.models import ScriptedModel, ScriptRule
 from migrator.agent.tasks.plsql import PlsqlTask

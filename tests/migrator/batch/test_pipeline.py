@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import migrator.batch.pipeline as pipeline
-from harness.deploy import deploy_units
-from harness.postgres import scratch_database
-from harness.references import RoutineTracker, check_references
+from harness.engines.postgres import scratch_database
+from harness.judge.deploy import deploy_units
+from harness.resolution.references import RoutineTracker, check_references
 from migrator.batch.output import PREAMBLE, OutputDirError
 from migrator.batch.pipeline import MigrateOptions, exit_code, migrate
 from migrator.cli.main import main

@@ -231,7 +231,7 @@ def test_a_role_that_reaches_the_host_is_refused(pg_engine, tmp_path, capsys):
 
 _START_AND_HANG = """
 import sys, time
-from harness.postgres import EmbeddedPostgres
+from harness.engines.postgres import EmbeddedPostgres
 engine = EmbeddedPostgres().__enter__()
 print(engine._dir, flush=True)
 time.sleep(600)
@@ -252,7 +252,7 @@ def test_a_killed_run_leaves_nothing_behind_at_the_next_start(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     os.kill(pid, 0)  # the server outlived its run: the canary
-    from harness.embedded_reaper import reap_stale_workdirs
+    from harness.engines.embedded_reaper import reap_stale_workdirs
 
     assert reap_stale_workdirs(str(tmp_path)) == [workdir]  # what the next EmbeddedPostgres() does first
     assert not workdir.exists()

@@ -12,9 +12,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from harness.deploy import deploy_units
-from harness.postgres import scratch_database
-from harness.reference_port import deploy_port, port_statements
+from harness.engines.postgres import scratch_database
+from harness.ground_truth.trusted_port import deploy_port, port_statements
+from harness.judge.deploy import deploy_units
 from migrator.batch.output import PREAMBLE, preamble_sql
 from migrator.batch.pipeline import MigrateOptions, migrate
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from harness.engines.pg_sandbox import SandboxError
+from harness.engines.postgres import EngineUnavailable
 from harness.exceptions import HarnessError, InputFileError
-from harness.gates import GateError
-from harness.postgres import EngineUnavailable
-from harness.sandbox import SandboxError
-from harness.scenarios import load_scenarios
+from harness.fixcycles.gates import GateError
+from harness.ground_truth.scenarios import load_scenarios
 from migrator.agent.models import ModelSpecError
 from migrator.agent.run import KnowledgeBaseUnusable
 from migrator.batch.output import OutputDirError

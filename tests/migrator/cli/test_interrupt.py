@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness.postgres import ENV_SHARED
+from harness.engines.postgres import ENV_SHARED
 
 ROOT = Path(__file__).resolve().parents[3]
 LINE = "interrupted; {kept} of {total} units kept; rerun with --resume"
@@ -64,8 +64,8 @@ def _left_running(child: subprocess.Popen, server_dirs: set[str]) -> list[str]:
 
 
 def _owned_server_dirs(child: subprocess.Popen) -> set[str]:
-    """The embedded servers' folders the child claimed (harness.embedded_reaper's owner file)."""
-    from harness.postgres import _scratch_root
+    """The embedded servers' folders the child claimed (harness.engines.embedded_reaper's owner file)."""
+    from harness.engines.postgres import _scratch_root
 
     root = Path(_scratch_root() or "/tmp")
     dirs = set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import yaml
 
-from harness.reference_port import port_files, skipped_files
+from harness.ground_truth.trusted_port import port_files, skipped_files
 from migrator.cli.main import main
 
 

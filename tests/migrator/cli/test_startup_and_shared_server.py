@@ -90,7 +90,7 @@ def shared_root(tmp_path, monkeypatch):
     monkeypatch.delenv("MIGRATOR_PG_SHARED", raising=False)
     monkeypatch.delenv("MIGRATOR_PG_DSN", raising=False)
     yield root
-    from harness.postgres import stop_shared_server
+    from harness.engines.postgres import stop_shared_server
 
     stop_shared_server()
     import shutil
@@ -104,7 +104,7 @@ def _exec_roles(admin_dsn: str) -> list[str]:
 
 
 def test_pg_start_status_stop_and_runs_attach_with_their_own_execution_role(shared_root, tmp_path, capsys):
-    from harness.postgres import SharedEmbeddedPostgres, engine_from_spec, shared_server
+    from harness.engines.postgres import SharedEmbeddedPostgres, engine_from_spec, shared_server
 
     assert main(["pg", "status"]) == 1
     assert main(["pg", "start"]) == 0
@@ -144,7 +144,7 @@ def test_pg_start_status_stop_and_runs_attach_with_their_own_execution_role(shar
 
 
 def test_a_shared_server_without_the_sandbox_rules_is_refused(shared_root):
-    from harness.postgres import EngineUnavailable, engine_from_spec, start_shared_server
+    from harness.engines.postgres import EngineUnavailable, engine_from_spec, start_shared_server
 
     info, _ = start_shared_server()
     with psycopg.connect(info.admin_dsn, autocommit=True) as conn:
@@ -157,11 +157,11 @@ def test_a_shared_server_without_the_sandbox_rules_is_refused(shared_root):
 
 
 def test_a_killed_run_on_the_shared_server_is_cleaned_up_by_the_next(shared_root, tmp_path):
-    from harness.postgres import engine_from_spec, start_shared_server
+    from harness.engines.postgres import engine_from_spec, start_shared_server
 
     info, _ = start_shared_server()
     hang = (
-        "import time\nfrom harness.postgres import engine_from_spec, scratch_database\n"
+        "import time\nfrom harness.engines.postgres import engine_from_spec, scratch_database\n"
         "e = engine_from_spec('embedded').__enter__()\n"
         "n = e.sandbox.new_name('x'); e.sandbox.create_database(n)\n"
         "print(e.sandbox.exec_role.name, n, flush=True)\ntime.sleep(600)\n"
@@ -179,8 +179,8 @@ def test_a_killed_run_on_the_shared_server_is_cleaned_up_by_the_next(shared_root
 
 
 def test_a_dead_shared_server_is_reaped_and_never_attached_to(shared_root):
-    from harness.embedded_reaper import OWNER_FILE, reap_stale_workdirs
-    from harness.postgres import EmbeddedPostgres, engine_from_spec, shared_server, start_shared_server
+    from harness.engines.embedded_reaper import OWNER_FILE, reap_stale_workdirs
+    from harness.engines.postgres import EmbeddedPostgres, engine_from_spec, shared_server, start_shared_server
 
     info, _ = start_shared_server()
     assert json.loads((info.folder / OWNER_FILE).read_text())["pid"] == info.pid  # owned by its postmaster

@@ -13,7 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from harness.deploy import deploy_units
+from harness.judge.deploy import deploy_units
 from migrator.batch.output import PREAMBLE
 from migrator.batch.pipeline import MigrateOptions, migrate
 

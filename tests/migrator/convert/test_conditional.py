@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from migrator.convert.plsql import conditional
-from migrator.convert.plsql.conditional import ConditionalError, Target, parse_ccflags, preprocess
+from migrator.convert.compile_target import Compilation, CompileTarget
+from migrator.convert.plsql.conditional import ConditionalError, parse_ccflags, preprocess, static_constants
 
 BODY = """FUNCTION f RETURN VARCHAR2 IS
 BEGIN
@@ -20,15 +20,8 @@ BEGIN
 END;"""
 
 
-@pytest.fixture(autouse=True)
-def _restore_target():
-    saved = conditional.TARGET
-    yield
-    conditional.TARGET = saved
-
-
 def test_selected_code_stays_on_its_lines_and_the_rest_is_blank():
-    out = preprocess(BODY, "f", "app", "FUNCTION")
+    out = preprocess(BODY, "f", "app", "FUNCTION", Compilation())
     assert out.count("\n") == BODY.count("\n")
     lines = out.splitlines()
     assert lines[3].strip() == ""  # RETURN 'old' left out
@@ -38,17 +31,16 @@ def test_selected_code_stays_on_its_lines_and_the_rest_is_blank():
 
 
 def test_the_target_release_and_flags_choose():
-    conditional.TARGET = Target((12, 1))
-    assert "RETURN 'old';" in preprocess(BODY, "f", "app", "FUNCTION")
-    conditional.TARGET = Target((19, 0), parse_ccflags("mode:1"))
-    lines = preprocess(BODY, "f", "app", "FUNCTION").splitlines()
+    assert "RETURN 'old';" in preprocess(BODY, "f", "app", "FUNCTION", Compilation(CompileTarget((12, 1))))
+    mode = Compilation(CompileTarget((19, 0), parse_ccflags("mode:1")))
+    lines = preprocess(BODY, "f", "app", "FUNCTION", mode).splitlines()
     assert lines[5].strip() == "" and "RETURN 'new '" in lines[6]  # $$mode is 1: not NULL
 
 
 def test_a_selected_error_directive_refuses_the_unit():
     text = "BEGIN\n  $IF TRUE $THEN $ERROR 'no ' || $$PLSQL_UNIT || ' here' $END $END\n  NULL;\nEND;"
     with pytest.raises(ConditionalError, match=r"line 2 of the unit: \$ERROR no P here"):
-        preprocess(text, "p", "app", "PROCEDURE")
+        preprocess(text, "p", "app", "PROCEDURE", Compilation())
 
 
 @pytest.mark.parametrize(
@@ -62,7 +54,17 @@ def test_a_selected_error_directive_refuses_the_unit():
 )
 def test_malformed_or_unknown_conditions_are_reported(text, reason):
     with pytest.raises(ConditionalError, match=reason):
-        preprocess(text, "p", "app", "PROCEDURE")
+        preprocess(text, "p", "app", "PROCEDURE", Compilation())
+
+
+def test_package_constants_come_from_the_compilation():
+    spec = "PACKAGE cfg IS\n  debug CONSTANT BOOLEAN := TRUE;\n  level CONSTANT PLS_INTEGER := 3;\nEND;"
+    constants = static_constants([("cfg", spec)])
+    assert constants == ((("CFG", "DEBUG"), True), (("CFG", "LEVEL"), 3))
+    text = "BEGIN\n  $IF cfg.debug AND cfg.level > 2 $THEN NULL; $END\nEND;"
+    assert "NULL;" in preprocess(text, "p", "app", "PROCEDURE", Compilation(constants=constants))
+    with pytest.raises(ConditionalError, match="not static"):  # another schema's constants are not seen
+        preprocess(text, "p", "app", "PROCEDURE", Compilation())
 
 
 def test_ccflags_syntax():

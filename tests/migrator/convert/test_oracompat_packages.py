@@ -14,7 +14,7 @@ from decimal import Decimal
 import psycopg
 import pytest
 
-from harness.postgres import scratch_database
+from harness.engines.postgres import scratch_database
 from migrator.convert.oracompat.packages import PACKAGES_SQL
 from migrator.convert.oracompat.runtime import RUNTIME_SQL
 from migrator.convert.oracompat.support import SUPPORT_SQL

@@ -147,7 +147,7 @@ def test_conditional_compilation_selects_code_for_the_target_release(pg_dsn):
 
 def test_conditional_compilation_for_another_release_flags_and_package_constants(tmp_path):
     from migrator.batch.pipeline import MigrateOptions, migrate
-    from migrator.convert.plsql.conditional import Target
+    from migrator.convert.compile_target import CompileTarget
 
     src = tmp_path / "app"
     src.mkdir()
@@ -157,12 +157,12 @@ def test_conditional_compilation_for_another_release_flags_and_package_constants
         "CREATE OR REPLACE FUNCTION traced RETURN NUMBER IS\nBEGIN\n"
         "  $IF cfg.c_trace AND $$level > 1 $THEN RETURN 2; $ELSE RETURN 1; $END\nEND traced;\n/\n"
     )
-    report = migrate(src, tmp_path / "o1", MigrateOptions(progress=False, compile_target=Target((11, 2))))
+    report = migrate(src, tmp_path / "o1", MigrateOptions(progress=False, compile_target=CompileTarget((11, 2))))
     units = {u.id: u for u in report.units}
     assert "'legacy'" in (tmp_path / "o1" / units["function:app.build_info"].output).read_text()
     assert "RETURN 1;" in (tmp_path / "o1" / units["function:app.traced"].output).read_text()
     assert any("Oracle 11.2" in n for n in units["function:app.traced"].notes)
-    flags = Target((19, 0), (("level", 2), ("trace_level", 1)))
+    flags = CompileTarget((19, 0), (("level", 2), ("trace_level", 1)))
     report = migrate(src, tmp_path / "o2", MigrateOptions(progress=False, compile_target=flags))
     units = {u.id: u for u in report.units}
     assert "RETURN 2;" in (tmp_path / "o2" / units["function:app.traced"].output).read_text()

@@ -3,7 +3,7 @@ Oracle does (``ORA-02291: integrity constraint (OWNER.NAME) violated - parent ke
 
 from __future__ import annotations
 
-from harness.errors import object_sqlerrm
+from harness.ground_truth.oracle_errors import object_sqlerrm
 from tests.migrator.convert.test_plsql_exec import deploy, scalar
 
 TABLES = """

@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from migrator.batch.output import preamble_sql
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.source.dependencies import analyze_dependencies
 from migrator.source.reader import read_schema_dir
 
@@ -24,7 +24,7 @@ def deploy_schema(conn: psycopg.Connection, folder: Path, files: dict[str, str])
         (folder / name).write_text(text, encoding="utf-8")
     source = read_schema_dir(folder)
     graph = analyze_dependencies(source)
-    ctx = make_context(build_catalog(source))
+    ctx = prepare_context(source)
     by_id = source.by_id()
     packages = sorted({u.name for u in source.units if u.kind.value.startswith("package")})
     conn.execute(preamble_sql(source.schema, packages))

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from migrator.cli.main import main
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.convert.registry import BY_ID, FAMILIES, RULES, UnknownRuleId, check_rule_ids, markdown
 from migrator.fixes.settings import SettingsError, load_settings
 from migrator.source.reader import read_schema_dir
@@ -92,7 +92,7 @@ def _convert(tmp_path: Path, text: str, disabled: frozenset[str]) -> tuple[str, 
     (src / "example.sql").write_text(text, encoding="utf-8")
     source = read_schema_dir(src)
     assert not [i for i in source.issues if i.severity == "error"], source.issues
-    ctx = make_context(build_catalog(source), disabled)
+    ctx = prepare_context(source, disabled)
     conversions = [convert_unit(unit, ctx) for unit in source.units]
     assert not [c.error for c in conversions if c.error]
     return "\n".join(c.output for c in conversions), {r for c in conversions for r in c.applied_rules}

@@ -8,7 +8,7 @@ from decimal import Decimal
 import psycopg
 import pytest
 
-from harness.postgres import scratch_database
+from harness.engines.postgres import scratch_database
 from migrator.convert.oracompat.support import SUPPORT_SQL
 from migrator.convert.sql.convert import convert_expression, convert_statement
 from tests.migrator.sql_catalog import make_ctx

@@ -19,7 +19,7 @@ from tests.migrator.sql_catalog import make_ctx
 
 @pytest.fixture(scope="module")
 def db(pg_engine):
-    from harness.postgres import scratch_database
+    from harness.engines.postgres import scratch_database
 
     with scratch_database(pg_engine, prefix="beyond") as dsn, psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(SUPPORT_SQL)

@@ -184,11 +184,12 @@ def test_unknown_operand_types_keep_numeric_semantics():
 def test_comments_read_before_tables_do_not_hide_columns():
     """comments.sql sorts before tables.sql; COMMENT ON TABLE t must not take t's catalog entry."""
     from migrator.convert.context import Catalog, CatalogEntry
+    from migrator.convert.schema_model import Table
     from migrator.source.units import UnitKind
 
     cat = Catalog("s")
     cat.add(CatalogEntry(UnitKind.COMMENT, "s", "emp", "comment:s.emp#1"))
     cat.add(CatalogEntry(UnitKind.DATA, "s", "emp", "data:s.emp#1"))
-    cat.add(CatalogEntry(UnitKind.TABLE, "s", "emp", "table:s.emp", {"columns": {"hired": "DATE"}}))
+    cat.add(CatalogEntry(UnitKind.TABLE, "s", "emp", "table:s.emp", table=Table(column_types={"hired": "DATE"})))
     cat.add(CatalogEntry(UnitKind.COMMENT, "s", "emp", "comment:s.emp#2"))
     assert cat.lookup("emp").kind is UnitKind.TABLE

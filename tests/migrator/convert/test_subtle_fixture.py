@@ -10,9 +10,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from harness.postgres import scratch_database
+from harness.engines.postgres import scratch_database
 from migrator.batch.output import preamble_sql
-from migrator.convert.dispatch import build_catalog, convert_unit, make_context
+from migrator.convert.dispatch import convert_unit, prepare_context
 from migrator.source.dependencies import analyze_dependencies
 from migrator.source.reader import read_schema_dir
 
@@ -27,7 +27,7 @@ def pair(pg_engine):
     """(converted, port) connections, each in its own database."""
     source = read_schema_dir(SCHEMA)
     graph = analyze_dependencies(source)
-    ctx = make_context(build_catalog(source))
+    ctx = prepare_context(source)
     by_id = source.by_id()
     with (
         scratch_database(pg_engine, prefix="subtlec") as dsn_c,

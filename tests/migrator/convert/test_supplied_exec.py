@@ -11,7 +11,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from harness.postgres import scratch_database
+from harness.engines.postgres import scratch_database
 from migrator.convert import supplied
 from migrator.convert.context import MARKER_TOKEN
 from migrator.convert.sql.convert import convert_expression

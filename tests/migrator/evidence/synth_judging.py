@@ -1,16 +1,16 @@
 """Judging a small test schema as benchmarks/mutation_harness.py --synth does: scenarios
 synthesized from its Oracle source, recorded on the migration's own output (the trusted port),
-and each mutant of a unit (harness.mutation) verified with them on a real PostgreSQL. Shared by
+and each mutant of a unit (harness.judge_quality.mutation) verified with them on a real PostgreSQL. Shared by
 the tests of the crew and ledger schemas; also the DataView those tests build by hand."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness.mutation import mutants
-from harness.reference_port import record_reference
-from harness.scenarios import dump_scenarios, dump_transcript, load_scenarios, load_transcript
-from harness.verify import UnitToVerify, verify
+from harness.ground_truth.scenarios import dump_scenarios, dump_transcript, load_scenarios, load_transcript
+from harness.ground_truth.trusted_port import record_reference
+from harness.judge.verify import UnitToVerify, verify
+from harness.judge_quality.mutation import mutants
 from migrator.batch.output import PREAMBLE, preamble_sql
 from migrator.batch.pipeline import MigrateOptions, migrate
 from migrator.batch.sandboxing import open_engine

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.reference_port import record_reference
+from harness.ground_truth.trusted_port import record_reference
 from migrator.batch.output import preamble_sql
 from migrator.batch.pipeline import MigrateOptions, migrate
 from migrator.batch.sandboxing import open_engine
@@ -27,7 +27,7 @@ PORT = ROOT / "fixtures" / "reference" / "subtle"
 @pytest.fixture(scope="module")
 def evidence(pg_engine, tmp_path_factory):
     """Synthesized scenarios and their ground truth recorded on the trusted port."""
-    from harness.scenarios import dump_scenarios, dump_transcript
+    from harness.ground_truth.scenarios import dump_scenarios, dump_transcript
 
     folder = tmp_path_factory.mktemp("subtle")
     result = synthesize(SRC, SynthOptions(engine=pg_engine.admin_dsn(), progress=False))
@@ -47,7 +47,7 @@ def _verdicts(pg_engine, evidence, tmp_path, disabled=frozenset()):
 
 
 def test_every_routine_has_synthesized_steps_recorded_on_the_port(evidence):
-    from harness.scenarios import load_scenarios, load_transcript
+    from harness.ground_truth.scenarios import load_scenarios, load_transcript
 
     scenarios, transcript = load_scenarios(evidence / "scenarios.yaml"), load_transcript(evidence / "transcript.yaml")
     judged = {u.split(".")[-1] for sc in scenarios.scenarios for u in sc.units}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.scenarios import ScenarioFile, dump_scenarios, load_scenarios
+from harness.ground_truth.scenarios import ScenarioFile, dump_scenarios, load_scenarios
 from migrator.evidence.synth import SynthOptions, synthesize
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "schemas"
@@ -63,8 +63,8 @@ def test_synthesized_correct_is_never_wrong_by_the_hand_written_evidence(synthes
     """Soundness against the other evidence: record the synthesized steps on the migration's own
     output (a port of what the rules produce), judge with them, and check every unit they call
     correct against the hand-written scenarios and transcripts of the same schema."""
-    from harness.reference_port import record_reference
-    from harness.scenarios import dump_transcript
+    from harness.ground_truth.scenarios import dump_transcript
+    from harness.ground_truth.trusted_port import record_reference
     from migrator.batch.output import preamble_sql
     from migrator.batch.pipeline import MigrateOptions, migrate
     from migrator.batch.sandboxing import open_engine

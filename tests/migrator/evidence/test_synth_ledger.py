@@ -7,7 +7,7 @@ to 2 places behind a cap the typical call sets (a number with more decimals, the
 out), a routine that prints the error being handled (called from the handler of a ZERO_DIVIDE),
 a loop a month at a time between two dates (the dates far apart, each way round). Judged as in
 test_synth_mutants.py: synthesized from the Oracle source, recorded on the migration's own
-output, each mutant (harness.mutation) verified on a real PostgreSQL.
+output, each mutant (harness.judge_quality.mutation) verified on a real PostgreSQL.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from migrator.convert.dispatch import build_catalog
+from migrator.convert.dispatch import prepare_context
 from migrator.evidence.candidates import routine_candidates
 from migrator.evidence.steps import call_step, in_handler
 from migrator.evidence.targets import ParamInfo, Target, find_targets
@@ -124,5 +124,5 @@ def test_a_public_member_writes_what_its_private_helper_writes(tmp_path):
         "        write_row(p_msg || SQLERRM);\n    END log_error;\nEND logger;\n/\n"
     )
     source = read_schema_dir(tmp_path, "app")
-    (target,) = [t for t in find_targets(source, build_catalog(source)) if t.key == "procedure.logger.log_error"]
+    (target,) = [t for t in find_targets(source, prepare_context(source)) if t.key == "procedure.logger.log_error"]
     assert target.writes == {"log_rows"} and target.mutates

@@ -10,7 +10,7 @@ trigger's bound per kind (the neighbours of its numbers, with each kind), the SU
 emptied (every row of one foreign key value deleted), a cutoff months before SYSDATE (the dates
 moved back by the body's numbers, a day either side), a clamp at 100 (a number column set to a
 large value, kept for its new result). Scenarios are synthesized from the Oracle source, recorded on
-the migration's own output (the trusted port), and each unit's mutants (harness.mutation) are
+the migration's own output (the trusted port), and each unit's mutants (harness.judge_quality.mutation) are
 judged with them on a real PostgreSQL, as benchmarks/mutation_harness.py --synth does.
 """
 

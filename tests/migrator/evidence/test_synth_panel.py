@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from migrator.convert.dispatch import build_catalog
+from migrator.convert.dispatch import prepare_context
 from migrator.evidence.candidates import method_candidates, variable_candidates
 from migrator.evidence.targets import find_targets
 from migrator.evidence.values import candidates
@@ -36,7 +36,7 @@ def judged(pg_engine, tmp_path_factory):
 
 def _targets():
     source = read_schema_dir(SRC)
-    return {t.key: t for t in find_targets(source, build_catalog(source))}
+    return {t.key: t for t in find_targets(source, prepare_context(source))}
 
 
 def test_a_specifications_variables_and_constants_are_targets_with_their_family():
@@ -173,7 +173,7 @@ def test_the_do_nothing_arm_on_shared_copies_observes_what_fresh_clones_do(pg_en
     do-nothing arm): every step's record is the one a fresh clone per scenario gives."""
     import dataclasses
 
-    from harness.verify import UnitToVerify, _run_side
+    from harness.judge.verify import UnitToVerify, _run_side
 
     _report, base, preamble, scenarios, transcript = judged
     empty = [UnitToVerify(u.unit_id, "", u.depends_on, False) for u in base]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness import gates
+from harness.fixcycles import gates
 from knowledge_base import Experience, HashingEmbedder, KnowledgeBase, RetrievalQuery
 from migrator.cli.main import main
 from migrator.fixes.settings import SettingsError, load_settings
@@ -219,7 +219,7 @@ def test_tampered_audit_line_is_reported(tmp_path, pg_engine, capsys):
 
 
 def test_each_kind_of_change_maps_onto_the_settings():
-    from harness.gates import FixCycle
+    from harness.fixcycles.gates import FixCycle
     from migrator.fixes.cycle import with_change
     from migrator.fixes.settings import ActiveSettings
 

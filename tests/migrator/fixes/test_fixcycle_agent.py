@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from harness import gates
+from harness.fixcycles import gates
 from knowledge_base import HashingEmbedder, KnowledgeBase
 from migrator.batch.pipeline import MigrateOptions, migrate
 from migrator.cli.main import main

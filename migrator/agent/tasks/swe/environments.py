@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.process_sandbox import SandboxPolicy, run_sandboxed, scrubbed_env
-from harness.pytest_runs import PythonEnv
+from harness.tasks.process_sandbox import SandboxPolicy, run_sandboxed, scrubbed_env
+from harness.tasks.pytest_runs import PythonEnv
 from migrator.agent.tasks.swe.instances import SweInstance
 from migrator.agent.tasks.swe.repos import RepoError, git, resolve_commit
 

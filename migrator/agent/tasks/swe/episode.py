@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
+from harness.judge.categories import Category
 from migrator.agent.models import Message
 from migrator.agent.tasks.swe import prompts
 from migrator.agent.tasks.swe.actions import BadAction, ListDir, Reproduce, Submit, Test, normalized, parse_action
@@ -273,7 +274,7 @@ class SweEpisode:
     # -- judging a submitted candidate ------------------------------------------------------------
     def verify(self, candidate: str) -> SweJudgement:
         if not candidate.strip():
-            judgement = SweJudgement("wrong", "G0", "empty patch: nothing was changed")
+            judgement = SweJudgement(Category.WRONG, "G0", "empty patch: nothing was changed")
         else:
             judgement = self._verify(candidate)
         if self.turns and self.records and self.records[-1].tool == "submit":
@@ -282,7 +283,7 @@ class SweEpisode:
 
     def _verify(self, candidate: str) -> SweJudgement:
         if candidate != self.ws.patch_text():
-            return SweJudgement("rejected", "G0", "the candidate is not the worktree's current change")
+            return SweJudgement(Category.REJECTED, "G0", "the candidate is not the worktree's current change")
         verdict = self.repro.check(candidate, automatic=False)
         obs, run = self.ws.run_tests(self.test_targets)
         ok = tests_pass(run)
@@ -291,11 +292,11 @@ class SweEpisode:
         parts = [describe(verdict) or "no armed reproduction: the tests alone decide", obs.text.splitlines()[0]]
         correct = ok and grounded is not False
         if correct:
-            category, tier = "correct", "G2"
+            category, tier = Category.CORRECT, "G2"
             if self.planner is not None:
                 self.planner.verified()
         else:
-            category, tier = "wrong", "G1"
+            category, tier = Category.WRONG, "G1"
             if ok and grounded is False:
                 parts.append("the tests pass but the reproduction still fails: not counted as a fix")
             elif not ok:

@@ -16,7 +16,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.process_sandbox import SandboxResult
+from harness.tasks.process_sandbox import SandboxResult
 from migrator.agent.tasks.swe.repos import worktree
 from migrator.agent.tasks.swe.tools import Workspace
 

@@ -23,7 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from harness.pytest_runs import PASSING, PythonEnv, RunLimits, run_pytest
+from harness.tasks.pytest_runs import PASSING, PythonEnv, RunLimits, run_pytest
 from migrator.agent.tasks.swe.environments import EnvBuildError, EnvOptions, ensure_env
 from migrator.agent.tasks.swe.instances import SweInstance
 from migrator.agent.tasks.swe.repos import (

@@ -8,6 +8,7 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
+from harness.judge.categories import Category
 from migrator.agent.tasks.swe.judge import InstanceResult
 
 JUDGE_STATUSES = ("resolved", "unresolved", "empty patch", "patch does not apply", "no prediction", "error")
@@ -82,7 +83,7 @@ def summarize(records: list[InstanceRecord], total: int, judged: bool) -> dict:
     return {
         "total": total,
         "resolved": resolved,
-        "agent_verified": sum(r.agent == "correct" for r in records),
+        "agent_verified": sum(r.agent == Category.CORRECT for r in records),
         "tokens": tokens,
         "calls": sum(r.calls for r in records),
         "tokens_per_resolved": round(tokens / resolved, 1) if resolved else None,
@@ -107,7 +108,7 @@ def _status_row(label: str, counts: dict[str, int]) -> str:
 
 
 def _agreement(report: SweRunReport) -> str:
-    pairs = Counter((r.agent == "correct", r.resolved) for r in report.instances)
+    pairs = Counter((r.agent == Category.CORRECT, r.resolved) for r in report.instances)
     return (
         f"Agent's grounded verification against the judge: verified and resolved {pairs[(True, True)]}, "
         f"verified but unresolved {pairs[(True, False)]}, not verified but resolved {pairs[(False, True)]}, "

@@ -25,8 +25,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 from tqdm import tqdm
 
-from harness.process_sandbox import resolve_isolation
-from harness.pytest_runs import RunLimits
+from harness.tasks.process_sandbox import resolve_isolation
+from harness.tasks.pytest_runs import RunLimits
 from migrator.agent.loop import AgentConfig, Episode, ModelState, run_episode
 from migrator.agent.models import ModelError, load_model
 from migrator.agent.tasks.swe.environments import EnvOptions

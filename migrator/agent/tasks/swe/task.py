@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.process_sandbox import SandboxUnavailable
+from harness.judge.categories import Category
+from harness.tasks.process_sandbox import SandboxUnavailable
 from knowledge_base.records import Experience, Provenance
 from migrator.agent.loop import Episode, Item
 from migrator.agent.tasks.swe.environments import EnvBuildError, EnvOptions, ensure_env
@@ -92,7 +93,7 @@ class SweTask:
         return self._ep(item).verify(candidate)
 
     def needs_repair(self, judgement: SweJudgement) -> bool:
-        return judgement.category != "correct"
+        return judgement.category != Category.CORRECT
 
     def classify(self, item: Item, candidate: str, judgement: SweJudgement) -> str:
         ep = self._ep(item)
@@ -120,7 +121,7 @@ class SweTask:
 
     def experience(self, item: Item, episode: Episode, position: int) -> Experience:
         ep = self._ep(item)
-        positive = episode.final == "correct" and episode.initial != "correct"
+        positive = episode.final == Category.CORRECT and episode.initial != Category.CORRECT
         files = patch_files(episode.final_text) or [f for f, _ in ep.stats.most_touched()]
         diagnosis = next((r.action for r in reversed(ep.records) if r.edited), "")
         thought = _last_thought(ep)

@@ -15,8 +15,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.process_sandbox import SandboxResult, run_sandboxed
-from harness.pytest_runs import PASSING, PytestRun, PythonEnv, RunLimits, python_policy, run_pytest
+from harness.tasks.process_sandbox import SandboxResult, run_sandboxed
+from harness.tasks.pytest_runs import PASSING, PytestRun, PythonEnv, RunLimits, python_policy, run_pytest
 from migrator.agent.tasks.swe.actions import Edit, ListDir, Patch, Read, Revert, Search
 from migrator.agent.tasks.swe.repos import NOT_IN_PATCH, current_patch, git, patch_files, reset_to_commit
 

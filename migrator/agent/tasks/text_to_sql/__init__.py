@@ -2,7 +2,7 @@
 classifier, repair prompts, the compared memory systems, and the run with its report.
 
 Modules: data (loading, per-entry validation, building fixture databases), hardness (Spider's
-difficulty levels), judge (execution and denotation match, via harness.readonly_sql/denotation),
+difficulty levels), judge (execution and denotation match, via harness.tasks.readonly_sql/denotation),
 score (prediction files), classify (failure types from observable feedback), schema_text, prompts,
 task (the loop's adapter), systems (iterative, dynamic RAG, MERIT, Reflexion-style), initial (the
 shared cached first predictions), records (manifest, episodes, files), run (one system over one

@@ -21,8 +21,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from harness.readonly_pg import PostgresReadOnly
-from harness.readonly_sql import Limits, ReadOnlyDatabase, SqliteReadOnly
+from harness.tasks.readonly_pg import PostgresReadOnly
+from harness.tasks.readonly_sql import Limits, ReadOnlyDatabase, SqliteReadOnly
 from migrator.agent.tasks.text_to_sql.hardness import spider_hardness
 
 Flavor = Literal["spider", "bird"]

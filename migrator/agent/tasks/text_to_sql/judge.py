@@ -1,7 +1,7 @@
 """Judge a predicted query by execution, as the benchmarks' evaluators do.
 
 The gold query runs once per question (cached); the prediction runs on the same read-only
-connection; the results are compared with the benchmark's denotation rule (harness.denotation).
+connection; the results are compared with the benchmark's denotation rule (harness.tasks.denotation).
 What leaves this module is only what the user of the database could observe about the
 *prediction*: its status, the DBMS's error, the shape of its result, and right/wrong. Never the
 gold SQL, its rows or their number.
@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.denotation import denotation_equal
-from harness.readonly_sql import QueryResult
+from harness.judge.categories import Category
+from harness.tasks.denotation import denotation_equal
+from harness.tasks.readonly_sql import QueryResult
 from migrator.agent.tasks.text_to_sql.data import Dataset, Entry
 
 # Evidence tiers of the knowledge base, read for Text-to-SQL: G3 agrees with the benchmark's gold
 # result; G2 ran on the real database (names resolved) but disagrees; G0 did not run.
-_TIER = {"correct": "G3", "wrong": "G2", "rejected": "G0", "unverified": "G0"}
+_TIER = {Category.CORRECT: "G3", Category.WRONG: "G2", Category.REJECTED: "G0", Category.UNVERIFIED: "G0"}
 
 
 @dataclass(frozen=True)
@@ -29,12 +30,12 @@ class Outcome:
     columns: int = 0
 
     @property
-    def category(self) -> str:
+    def category(self) -> Category:
         if self.status == "correct":
-            return "correct"
+            return Category.CORRECT
         if self.status == "wrong":
-            return "wrong"
-        return "unverified" if self.status == "gold error" else "rejected"
+            return Category.WRONG
+        return Category.UNVERIFIED if self.status == "gold error" else Category.REJECTED
 
     @property
     def tier(self) -> str:

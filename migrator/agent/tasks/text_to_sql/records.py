@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from harness.judge.categories import Category
 from migrator.agent.loop import Episode
 from migrator.agent.tasks.text_to_sql.data import BadEntry, Entry
 
@@ -125,14 +126,14 @@ class Manifest(_Frozen):
         return None
 
     def finish(self, episodes: list[EpisodeRecord], model_error: str | None, embedder: str | None = None) -> Manifest:
-        judged = [e for e in episodes if e.final != "unverified"]
-        failures = [e for e in judged if e.initial != "correct"]
+        judged = [e for e in episodes if e.final != Category.UNVERIFIED]
+        failures = [e for e in judged if e.initial != Category.CORRECT]
         totals = Totals(
             answered=len(episodes),
             judged=len(judged),
-            correct=sum(e.final == "correct" for e in judged),
-            initially_correct=sum(e.initial == "correct" for e in judged),
-            repaired=sum(e.final == "correct" for e in failures),
+            correct=sum(e.final == Category.CORRECT for e in judged),
+            initially_correct=sum(e.initial == Category.CORRECT for e in judged),
+            repaired=sum(e.final == Category.CORRECT for e in failures),
             repair_calls=sum(e.calls for e in episodes),
             repair_tokens=sum(e.tokens for e in episodes),
             mean_steps=round(sum(len(e.attempts) for e in failures) / len(failures), 4) if failures else 0.0,

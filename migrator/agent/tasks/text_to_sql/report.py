@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from harness.judge.categories import Category
 from migrator.agent.tasks.text_to_sql.records import EpisodeRecord, Manifest, RunFiles
 
 DO_NOTHING = "do-nothing (initial predictions only)"
@@ -76,8 +77,8 @@ def _row(model: str, system: str, runs: list[tuple[Manifest, list[EpisodeRecord]
 
 
 def _do_nothing(model: str, runs: list[tuple[Manifest, list[EpisodeRecord]]]) -> Row:
-    initial = {e.uid: e.initial for _, episodes in runs for e in episodes if e.final != "unverified"}
-    correct = sum(v == "correct" for v in initial.values())
+    initial = {e.uid: e.initial for _, episodes in runs for e in episodes if e.final != Category.UNVERIFIED}
+    correct = sum(v == Category.CORRECT for v in initial.values())
     tokens = max(m.initial_tokens for m, _ in runs)
     return Row(
         model=model,

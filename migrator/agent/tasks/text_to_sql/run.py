@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from harness.readonly_sql import DEFAULT_ROW_CAP, DEFAULT_TIMEOUT_S, Limits
+from harness.tasks.readonly_sql import DEFAULT_ROW_CAP, DEFAULT_TIMEOUT_S, Limits
 from migrator.agent.loop import AgentConfig, ModelState, run_episode
 from migrator.agent.models import ModelError, load_model
 from migrator.agent.tasks.text_to_sql import prompts as p

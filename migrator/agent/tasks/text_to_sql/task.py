@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from harness.judge.categories import FAILED, Category
 from knowledge_base.records import Experience, Provenance, untrusted_block
 from migrator.agent.loop import Episode, Item
 from migrator.agent.tasks.prompts import extract_sql
@@ -93,7 +94,7 @@ class TextToSqlTask:
         return outcome
 
     def needs_repair(self, judgement: Outcome) -> bool:
-        return judgement.category in ("wrong", "rejected")
+        return judgement.category in FAILED
 
     def first_query(self, item: Item) -> tuple[str, str] | None:
         """(query text, failure type) the current question's first repair asked memory with, or None
@@ -147,7 +148,7 @@ class TextToSqlTask:
         """One entry per finished episode: + the verified failed->correct transition, - the final
         failed direction (MERIT §3.2); for Reflexion-style, the last reflection instead of SQL."""
         entry: Entry = item.extra["entry"]
-        positive = episode.final == "correct"
+        positive = episode.final == Category.CORRECT
         last = len(self._history) - 1
         before, after = self._history[max(last - 1, 0)], self._history[last]
         failure_type = classify(self._outcomes[max(last - 1, 0)])

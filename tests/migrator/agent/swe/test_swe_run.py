@@ -124,7 +124,7 @@ def test_usage_errors_exit_2(tmp_path, swe_repos, monkeypatch, capsys):
         )
         == 2
     )
-    monkeypatch.setattr("harness.process_sandbox.namespace_support", lambda: (False, "no user namespaces"))
+    monkeypatch.setattr("harness.tasks.process_sandbox.namespace_support", lambda: (False, "no user namespaces"))
     argv = ["swe", "score", str(SWE_FIXTURES / "instances.jsonl"), "--repos", str(swe_repos)]
     assert main([*argv, "--predictions", str(SWE_FIXTURES / "predictions" / "empty.jsonl")]) == 2
     assert "no user namespaces" in capsys.readouterr().err

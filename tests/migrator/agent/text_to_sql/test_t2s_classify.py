@@ -6,8 +6,8 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from harness.readonly_pg import PostgresReadOnly
-from harness.readonly_sql import Limits, SqliteReadOnly
+from harness.tasks.readonly_pg import PostgresReadOnly
+from harness.tasks.readonly_sql import Limits, SqliteReadOnly
 from migrator.agent.tasks.text_to_sql import prompts as p
 from migrator.agent.tasks.text_to_sql.classify import FAILURE_TYPES, classify
 from migrator.agent.tasks.text_to_sql.judge import Outcome

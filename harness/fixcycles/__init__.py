@@ -1,0 +1,1 @@
+"""Pre-registered fix cycles: files, freezing, arms, predicates, decisions, audit log."""

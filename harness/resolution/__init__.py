@@ -1,0 +1,1 @@
+"""Reference resolution, what a PL/pgSQL body really references: plpgsql_check, or pglast + PREPARE."""
