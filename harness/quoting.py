@@ -1,4 +1,5 @@
-"""The one quoting path: every identifier the tool writes into SQL text goes through `quote_ident`.
+"""The one quoting path: every identifier the tool writes into SQL text goes through `quote_ident`,
+every string literal through `pg_string`.
 
 Converted code is untrusted input (an export may name a package `"x; COPY ... TO PROGRAM ...; --"`),
 so a name is never pasted into SQL as it is. `quote_ident` behaves like PostgreSQL's own
@@ -37,6 +38,12 @@ def quote_ident(name: str) -> str:
     # talks to a server (migrate --no-deploy) need not load psycopg for them
 
     return sql.Identifier(name).as_string(None)
+
+
+def pg_string(value: str) -> str:
+    """`value` as one standard-conforming PostgreSQL string literal (inner quotes doubled). The one
+    place literals are quoted, for the converter and the judge alike."""
+    return "'" + value.replace("'", "''") + "'"
 
 
 def qualified(*parts: str) -> str:

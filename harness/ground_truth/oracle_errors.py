@@ -26,6 +26,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from harness.quoting import pg_string
+
 
 @dataclass(frozen=True)
 class OraError:
@@ -221,8 +223,7 @@ def runtime_sqlcode_cases() -> str:
         if e.sqlstate in seen:
             continue
         seen.add(e.sqlstate)
-        msg = f"{ora_prefix(e.code)}: {e.message}".replace("'", "''")
-        rows.append(f"('{e.sqlstate}', {e.code}, '{msg}')")
+        rows.append(f"('{e.sqlstate}', {e.code}, {pg_string(f'{ora_prefix(e.code)}: {e.message}')})")
     return ",\n        ".join(rows)
 
 
@@ -238,8 +239,7 @@ def runtime_sqlerrm_of_cases() -> str:
         text = e.message
         if e.object_message:
             text = e.object_message.replace("{constraint}", ".").replace("{column}", "")
-        msg = f"{ora_prefix(e.code)}: {text}".replace("'", "''")
-        rows.append(f"({e.code}, '{msg}')")
+        rows.append(f"({e.code}, {pg_string(f'{ora_prefix(e.code)}: {text}')})")
     return ",\n        ".join(rows)
 
 
@@ -282,7 +282,7 @@ def runtime_object_cases() -> str:
         if e.object_message is None:
             continue
         cells = [ora_prefix(e.code), e.message, e.object_message]
-        q = ", ".join("'" + c.replace("'", "''") + "'" for c in cells)
+        q = ", ".join(pg_string(c) for c in cells)
         rows.append(f"({e.code}, {q})")
     return ",\n        ".join(rows)
 

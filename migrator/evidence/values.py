@@ -14,8 +14,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from harness.quoting import quote_ident
-from migrator.convert.ddl.tokens import pg_string
+from harness.quoting import pg_string, quote_ident
 from migrator.evidence import regex_samples
 from migrator.evidence.targets import ParamInfo, Target
 

@@ -4,10 +4,10 @@ when it was skipped); grants to PUBLIC are emitted directly."""
 
 from __future__ import annotations
 
-from harness.quoting import quote_ident
+from harness.quoting import pg_string, quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import Name, dollar_tag, ident, pg_string, read_name
+from migrator.convert.ddl.tokens import Name, dollar_tag, ident, read_name
 from migrator.source.lexer import LexError, Token, split_top_level, tokenize
 from migrator.source.units import UnitKind
 

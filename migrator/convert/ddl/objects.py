@@ -8,9 +8,10 @@ its `Synonym` (`migrator.convert.schema_model`) so the SQL and PL/SQL converters
 
 from __future__ import annotations
 
+from harness.quoting import pg_string
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import unconverted
-from migrator.convert.ddl.tokens import Name, pg_string, read_name
+from migrator.convert.ddl.tokens import Name, read_name
 from migrator.convert.schema_model import Synonym
 from migrator.source.lexer import LexError, Token, string_value, tokenize
 from migrator.source.units import UnitKind

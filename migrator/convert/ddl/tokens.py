@@ -14,11 +14,6 @@ from migrator.source.identifiers import fold, oracle_text
 from migrator.source.lexer import Token
 
 
-def pg_string(value: str) -> str:
-    """A standard-conforming PostgreSQL string literal."""
-    return "'" + value.replace("'", "''") + "'"
-
-
 def dollar_tag(body: str, base: str = "fn") -> str:
     """A dollar-quote tag ($fn$, $fn1$, ...) that does not occur in `body`, so no text inside the
     body (a name holding '$fn$', say) can end the quoted string early."""

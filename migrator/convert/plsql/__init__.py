@@ -13,8 +13,19 @@ from __future__ import annotations
 from migrator.convert.context import ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import conditional
-from migrator.convert.plsql.emit_package import emit_package
-from migrator.convert.plsql.emit_trigger import emit_trigger
+
+# Each module holding statement emitters registers them (statements.emits) when imported: all of
+# them are imported here, so the registry is complete before any unit is converted. Modules, not
+# their functions: `from .emit_package import emit_package` would make the package's attribute
+# `emit_package` that function, for every later `from migrator.convert.plsql import emit_package`.
+from migrator.convert.plsql import emit_bulk as emit_bulk
+from migrator.convert.plsql import emit_call as emit_call
+from migrator.convert.plsql import emit_dyn as emit_dyn
+from migrator.convert.plsql import emit_exceptions as emit_exceptions
+from migrator.convert.plsql import emit_package as package_
+from migrator.convert.plsql import emit_sql as emit_sql
+from migrator.convert.plsql import emit_stmt as emit_stmt
+from migrator.convert.plsql import emit_trigger as trigger_
 from migrator.convert.plsql.emit_unit import emit_anonymous, emit_routine_unit, emit_type_body
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.parse_unit import TypeBody
@@ -45,9 +56,9 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> str:
     if isinstance(tree, A.Routine):
         out = emit_routine_unit(em, tree)
     elif isinstance(tree, A.Package):
-        out = emit_package(em, tree, unit.schema)
+        out = package_.emit_package(em, tree, unit.schema)
     elif isinstance(tree, A.Trigger):
-        out = emit_trigger(em, tree, unit.schema)
+        out = trigger_.emit_trigger(em, tree, unit.schema)
     elif isinstance(tree, A.Block):
         out = emit_anonymous(em, tree)
     elif isinstance(tree, TypeBody):

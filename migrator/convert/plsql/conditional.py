@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from harness.quoting import pg_string
 from migrator.convert.compile_target import Compilation, Constants
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.oracle_types import STATIC_CONSTANT_NAMES
@@ -471,7 +472,7 @@ def _sql_literal(value: object) -> str:
         return "FALSE"
     if isinstance(value, (int, float)):
         return str(value)
-    return "'" + str(value).replace("'", "''") + "'"
+    return pg_string(str(value))
 
 
 def _text(toks: list[Token]) -> str:

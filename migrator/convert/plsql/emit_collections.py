@@ -13,215 +13,235 @@ from __future__ import annotations
 
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
+from migrator.convert.plsql import emit_call as call_
+from migrator.convert.plsql import emit_decl as decl_
+from migrator.convert.plsql import emit_package as package_
+from migrator.convert.plsql import emit_stmt as stmt_
+from migrator.convert.plsql import exprs as exprs_
+from migrator.convert.plsql import targets as targets_
+from migrator.convert.plsql import values as values_
+from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import derived, oracle_tokens, sql
-from migrator.convert.plsql.state import EmitterState
+from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.symbols import Coll, PgType, Scope
-from migrator.convert.plsql.targets import LValue
 from migrator.source.lexer import Token, split_top_level
 
-IND = "    "
 # Words after TABLE(...) that are no alias of it.
 _NOT_ALIAS = ("WHERE", "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "GROUP", "ORDER", "UNION",
               "MINUS", "INTERSECT", "CONNECT", "START", "HAVING", "FOR", "FETCH", "OFFSET", "LOOP", "INTO")  # fmt: skip
 
 
-class CollectionMixin(EmitterState):
-    def sparse_to_array(self, base: str, c: Coll) -> str:
-        value = (
-            f"jsonb_populate_record(NULL::{c.elem_pg}, e.value)"
-            if c.elem_composite
-            else f"(e.value #>> '{{}}')::{self.castable(c.elem_pg)}"
-        )
-        return f"ARRAY(SELECT {value} FROM jsonb_each({base}) AS e ORDER BY e.key::numeric)"
+def sparse_to_array(em: Emitter, base: str, c: Coll) -> str:
+    value = (
+        f"jsonb_populate_record(NULL::{c.elem_pg}, e.value)"
+        if c.elem_composite
+        else f"(e.value #>> '{{}}')::{castable(em, c.elem_pg)}"
+    )
+    return f"ARRAY(SELECT {value} FROM jsonb_each({base}) AS e ORDER BY e.key::numeric)"
 
-    def key_text(self, coll, key: str) -> str:
-        return f"(({key})::bigint)::text" if coll.numeric_keys else f"({key})::text"
 
-    def element(self, base: str, coll, idx: str, *, checked: bool = False):
-        """An element's value (and type). `checked`: a read, which raises as Oracle's does where the
-        subscript is out of range (PostgreSQL would read NULL); an assignment target is unchecked."""
-        elem = PgType(coll.elem_pg, coll.elem_ora, composite=coll.elem_composite, object_key=coll.elem_object)
-        if coll.kind == "array":
-            if checked:
-                limit = f", {coll.limit}" if coll.limit is not None else ""
-                return f"oracompat.arr_get({base}, {idx}{limit})", elem
-            return f"{base}[{idx}]", elem
-        raw = f"oracompat.aa_get({base}, {self.key_text(coll, idx)})"
-        if coll.elem_composite:
-            return f"jsonb_populate_record(NULL::{coll.elem_pg}, {raw})", elem
-        return f"({raw} #>> '{{}}')::{self.castable(coll.elem_pg)}", elem
+def key_text(em: Emitter, coll, key: str) -> str:
+    return f"(({key})::bigint)::text" if coll.numeric_keys else f"({key})::text"
 
-    def castable(self, pg: str) -> str:
-        """A type usable in a SQL cast (a %TYPE reference is not)."""
-        if "%" in pg:
-            return "text"
-        return pg
 
-    def coll_method(self, base: str, coll: Coll, method: str, arg: str | None) -> str:
-        if (off := self.rule_off("plsql.collections", f"collection {method}", f"{base}.{method}")) is not None:
-            return off
-        if method in ("EXISTS", "NEXT", "PRIOR"):
-            if arg is None:  # Oracle refuses these without an index: PLS-00306
-                self.unconverted(f"collection {method}", f"{method} needs an index argument")
-                return unconverted_marker(f"collection {method}", f"{base}.{method}")
-            self.ctx.applied("plsql.collections")
-            return self.indexed_method(base, coll, method, arg)
-        self.ctx.applied("plsql.collections")
-        if coll.kind == "assoc":
-            if method == "COUNT":
-                return f"oracompat.aa_count({base})"
-            if method in ("FIRST", "LAST"):
-                return f"oracompat.aa_{method.lower()}_{'n' if coll.numeric_keys else 's'}({base})"
-            return "NULL"  # LIMIT of an associative array is NULL in Oracle
-        n = f"coalesce(cardinality({base}), 0)"
+def element(em: Emitter, base: str, coll, idx: str, *, checked: bool = False):
+    """An element's value (and type). `checked`: a read, which raises as Oracle's does where the
+    subscript is out of range (PostgreSQL would read NULL); an assignment target is unchecked."""
+    elem = PgType(coll.elem_pg, coll.elem_ora, composite=coll.elem_composite, object_key=coll.elem_object)
+    if coll.kind == "array":
+        if checked:
+            limit = f", {coll.limit}" if coll.limit is not None else ""
+            return f"oracompat.arr_get({base}, {idx}{limit})", elem
+        return f"{base}[{idx}]", elem
+    raw = f"oracompat.aa_get({base}, {key_text(em, coll, idx)})"
+    if coll.elem_composite:
+        return f"jsonb_populate_record(NULL::{coll.elem_pg}, {raw})", elem
+    return f"({raw} #>> '{{}}')::{castable(em, coll.elem_pg)}", elem
+
+
+def castable(em: Emitter, pg: str) -> str:
+    """A type usable in a SQL cast (a %TYPE reference is not)."""
+    if "%" in pg:
+        return "text"
+    return pg
+
+
+def coll_method(em: Emitter, base: str, coll: Coll, method: str, arg: str | None) -> str:
+    if (off := em.rule_off("plsql.collections", f"collection {method}", f"{base}.{method}")) is not None:
+        return off
+    if method in ("EXISTS", "NEXT", "PRIOR"):
+        if arg is None:  # Oracle refuses these without an index: PLS-00306
+            em.unconverted(f"collection {method}", f"{method} needs an index argument")
+            return unconverted_marker(f"collection {method}", f"{base}.{method}")
+        em.ctx.applied("plsql.collections")
+        return indexed_method(em, base, coll, method, arg)
+    em.ctx.applied("plsql.collections")
+    if coll.kind == "assoc":
         if method == "COUNT":
-            return n
-        if method == "FIRST":
-            return f"(CASE WHEN {n} > 0 THEN 1 END)"
-        if method == "LAST":
-            return f"nullif({n}, 0)"
-        # LIMIT: a VARRAY's declared size; a nested table's is NULL
-        return str(coll.limit) if coll.limit is not None else "NULL"
+            return f"oracompat.aa_count({base})"
+        if method in ("FIRST", "LAST"):
+            return f"oracompat.aa_{method.lower()}_{'n' if coll.numeric_keys else 's'}({base})"
+        return "NULL"  # LIMIT of an associative array is NULL in Oracle
+    n = f"coalesce(cardinality({base}), 0)"
+    if method == "COUNT":
+        return n
+    if method == "FIRST":
+        return f"(CASE WHEN {n} > 0 THEN 1 END)"
+    if method == "LAST":
+        return f"nullif({n}, 0)"
+    # LIMIT: a VARRAY's declared size; a nested table's is NULL
+    return str(coll.limit) if coll.limit is not None else "NULL"
 
-    def indexed_method(self, base: str, coll: Coll, method: str, arg: str) -> str:
-        """EXISTS(i), NEXT(i), PRIOR(i)."""
-        if coll.kind == "assoc":
-            if method == "EXISTS":
-                return f"oracompat.aa_exists({base}, {self.key_text(coll, arg)})"
-            return f"oracompat.aa_{method.lower()}_{'n' if coll.numeric_keys else 's'}({base}, {arg})"
-        n = f"coalesce(cardinality({base}), 0)"
+
+def indexed_method(em: Emitter, base: str, coll: Coll, method: str, arg: str) -> str:
+    """EXISTS(i), NEXT(i), PRIOR(i)."""
+    if coll.kind == "assoc":
         if method == "EXISTS":
-            return f"coalesce(({arg}) BETWEEN 1 AND {n}, false)"
-        return f"oracompat.arr_{method.lower()}({n}, {arg})"
+            return f"oracompat.aa_exists({base}, {key_text(em, coll, arg)})"
+        return f"oracompat.aa_{method.lower()}_{'n' if coll.numeric_keys else 's'}({base}, {arg})"
+    n = f"coalesce(cardinality({base}), 0)"
+    if method == "EXISTS":
+        return f"coalesce(({arg}) BETWEEN 1 AND {n}, false)"
+    return f"oracompat.arr_{method.lower()}({n}, {arg})"
 
-    def constructor(self, ptype: PgType, toks, j, scope):
-        inner, j2 = self.paren_at(toks, j)
-        args = [self.expr(a, scope) for a in split_top_level(inner)] if inner else []
-        if (off := self.rule_off("plsql.collections", "constructor", ptype.ora or ptype.pg, toks[j])) is not None:
-            return off, j2, ""
-        self.ctx.applied("plsql.collections")
-        if ptype.coll is None:  # object type constructor: a user-defined one with this arity, or the attributes
-            if ptype.object_key is not None and any(
-                r.flavour == "CONSTRUCTOR" and len(r.params) == len(args)
-                for r in self.object_methods(ptype.object_key).get(ptype.object_key[1], [])
-            ):
-                return f"{sql(derived(ptype.object_key, 'new'))}({', '.join(args)})", j2, ""
-            return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""
-        if ptype.coll.kind == "assoc":
-            self.unconverted("associative array constructor", "qualified expressions for INDEX BY tables", toks[j])
-            return unconverted_marker("associative array constructor"), j2, ""
-        if not args:
-            return f"'{{}}'::{self.castable(ptype.pg)}", j2, ""
-        return f"ARRAY[{', '.join(args)}]::{self.castable(ptype.pg)}", j2, ""
 
-    # ---- TABLE(collection) in a query ------------------------------------------------------------------
-    def table_collection(self, toks, i, scope, ph, types):
-        """``TABLE(coll)`` / ``TABLE(f(...))`` in a FROM clause → a derived table (LATERAL, since the
-        collection may come from an earlier FROM item) whose rows are the elements: a scalar
-        element is the column COLUMN_VALUE, a record's or object's fields are columns. A
-        PIPELINED function is read as the set it returns, any other collection through unnest."""
-        inner, j = self.paren_at(toks, i + 1)
-        found = self.collection_of(inner, scope)
-        if found is None:
-            return None
-        coll, setof = found
-        if (off := self.rule_off("plsql.collections", "TABLE()", "TABLE(...)", toks[i])) is not None:
-            return self.placeholder(off, ph, types), j
-        self.ctx.applied("plsql.collections")
-        value = self.expr(inner, scope)
-        source = value if setof else f"unnest({value})"
-        self.temp_counter += 1
-        if coll.elem_composite:
-            text = f"LATERAL (SELECT * FROM {source})"
+def constructor(em: Emitter, ptype: PgType, toks, j, scope):
+    inner, j2 = values_.paren_at(em, toks, j)
+    args = [exprs_.expr(em, a, scope) for a in split_top_level(inner)] if inner else []
+    if (off := em.rule_off("plsql.collections", "constructor", ptype.ora or ptype.pg, toks[j])) is not None:
+        return off, j2, ""
+    em.ctx.applied("plsql.collections")
+    if ptype.coll is None:  # object type constructor: a user-defined one with this arity, or the attributes
+        if ptype.object_key is not None and any(
+            r.flavour == "CONSTRUCTOR" and len(r.params) == len(args)
+            for r in values_.object_methods(em, ptype.object_key).get(ptype.object_key[1], [])
+        ):
+            return f"{sql(derived(ptype.object_key, 'new'))}({', '.join(args)})", j2, ""
+        return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""
+    if ptype.coll.kind == "assoc":
+        em.unconverted("associative array constructor", "qualified expressions for INDEX BY tables", toks[j])
+        return unconverted_marker("associative array constructor"), j2, ""
+    if not args:
+        return f"'{{}}'::{castable(em, ptype.pg)}", j2, ""
+    return f"ARRAY[{', '.join(args)}]::{castable(em, ptype.pg)}", j2, ""
+
+
+# ---- TABLE(collection) in a query ------------------------------------------------------------------
+def table_collection(em: Emitter, toks, i, scope, ph, types):
+    """``TABLE(coll)`` / ``TABLE(f(...))`` in a FROM clause → a derived table (LATERAL, since the
+    collection may come from an earlier FROM item) whose rows are the elements: a scalar
+    element is the column COLUMN_VALUE, a record's or object's fields are columns. A
+    PIPELINED function is read as the set it returns, any other collection through unnest."""
+    inner, j = values_.paren_at(em, toks, i + 1)
+    found = collection_of(em, inner, scope)
+    if found is None:
+        return None
+    coll, setof = found
+    if (off := em.rule_off("plsql.collections", "TABLE()", "TABLE(...)", toks[i])) is not None:
+        return exprs_.placeholder(em, off, ph, types), j
+    em.ctx.applied("plsql.collections")
+    value = exprs_.expr(em, inner, scope)
+    source = value if setof else f"unnest({value})"
+    em.temp_counter += 1
+    if coll.elem_composite:
+        text = f"LATERAL (SELECT * FROM {source})"
+    else:
+        text = f"LATERAL (SELECT u.column_value FROM {source} AS u(column_value))"
+    nxt = toks[j] if j < len(toks) else None
+    if nxt is None or not (nxt.kind in ("word", "qident") and not nxt.is_word(*_NOT_ALIAS)):
+        text += f" AS table__{em.temp_counter}"  # PostgreSQL before 16 needs an alias
+    return exprs_.placeholder(em, text, ph, types), j
+
+
+def collection_of(em: Emitter, inner, scope) -> tuple[Coll, bool] | None:
+    """(the collection's element description, whether it is a PIPELINED function's set) for the
+    argument of TABLE(), when it is a collection variable or a call of a routine returning one."""
+    if not inner or inner[0].kind not in ("word", "qident"):
+        return None
+    parts, k = exprs_.chain(em, inner, 0)
+    if k == len(inner):  # a variable
+        t = value_type(em, parts, scope)
+        return (t.coll, False) if t is not None and t.coll is not None and t.coll.kind == "array" else None
+    if k >= len(inner) or not inner[k].is_op("("):
+        return None
+    _, kind, sigs = call_.resolve_routine(em, parts, scope)
+    if kind != "FUNCTION" or not sigs or sigs[0].returns is None:
+        return None
+    r = sigs[0]
+    t = routine_type(em, parts, r.returns, scope)
+    return (t.coll, bool(r.pipelined)) if t.coll is not None and t.coll.kind == "array" else None
+
+
+def routine_type(em: Emitter, parts, tref, scope) -> PgType:
+    """A type named in a called routine's signature, resolved where the routine is declared
+    (a package's own types are unqualified there)."""
+    ref = package_.package_member(em, parts)
+    if ref is None:
+        return decl_.resolve_type(em, tref, scope if len(parts) == 1 else Scope())
+    saved, em.pkg = em.pkg, ref[0]
+    try:
+        return decl_.resolve_type(em, tref, Scope(package_.pkg_scope(em, (ref[0],))))
+    finally:
+        em.pkg = saved
+
+
+# ---- EXTEND, DELETE, TRIM as statements ----------------------------------------------------------
+def coll_statement(em: Emitter, parts, st, scope, out: Out) -> bool:
+    """EXTEND, DELETE or TRIM called on a collection (False: not one, nothing written)."""
+    if len(parts) < 2 or parts[-1].upper() not in ("EXTEND", "DELETE", "TRIM"):
+        return False
+    base_toks = name_toks(em, parts[:-1])
+    typ = value_type(em, parts[:-1], scope)
+    if typ is None or typ.coll is None:
+        return False
+    if off := em.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts), st.line):
+        out.line(f"{off};")
+        return True
+    em.ctx.applied("plsql.collections")
+    lv = targets_.lvalue(em, base_toks, scope)
+    if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
+        lv = targets_.LValue(sql(tuple(parts[:-1])))
+    v, method = lv.target, parts[-1].upper()
+    size = quote_ident(f"{parts[-2]}__size") if len(parts) == 2 else f"{v}__size"
+    args = stmt_.call_args(em, st.args, scope)
+    if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
+        n = args[0] if args else "1"
+        sign = {"EXTEND": "+", "TRIM": "-"}.get(method)
+        body = (
+            [f"{v} := oracompat.aa_{method.lower()}_at({v}, {size}, {n});", f"{size} := {size} {sign} {n};"]
+            if sign
+            else [f"{v} := '{{}}'::jsonb;", f"{size} := 0;"]
+        )
+    elif typ.coll.kind == "assoc":
+        if method == "DELETE" and not args:
+            body = [f"{v} := '{{}}'::jsonb;"]
+        elif method == "DELETE" and len(args) == 1:
+            body = [f"{v} := {v} - {key_text(em, typ.coll, args[0])};"]
         else:
-            text = f"LATERAL (SELECT u.column_value FROM {source} AS u(column_value))"
-        nxt = toks[j] if j < len(toks) else None
-        if nxt is None or not (nxt.kind in ("word", "qident") and not nxt.is_word(*_NOT_ALIAS)):
-            text += f" AS table__{self.temp_counter}"  # PostgreSQL before 16 needs an alias
-        return self.placeholder(text, ph, types), j
+            em.unconverted(f"collection {method}", f"{method} with these arguments on an INDEX BY table", st.line)
+            body = [f"{unconverted_marker('collection ' + method)};"]
+    elif method == "EXTEND":
+        n = args[0] if args else "1"
+        body = (
+            [f"FOR extend__i IN 1..{n} LOOP {v} := array_append({v}, NULL); END LOOP;"]
+            if args
+            else [f"{v} := array_append({v}, NULL);"]
+        )
+    elif method == "TRIM":
+        n = args[0] if args else "1"
+        body = [f"{v} := {v}[1:coalesce(cardinality({v}), 0) - ({n})];"]
+    elif not args:
+        body = [f"{v} := '{{}}';"]
+    else:
+        em.unconverted("nested table DELETE(i)", "would make a dense PostgreSQL array sparse", st.line)
+        body = [f"{unconverted_marker('nested table DELETE(i)')};"]
+    out.each(lv.setup + body + lv.finish)
+    return True
 
-    def collection_of(self, inner, scope) -> tuple[Coll, bool] | None:
-        """(the collection's element description, whether it is a PIPELINED function's set) for the
-        argument of TABLE(), when it is a collection variable or a call of a routine returning one."""
-        if not inner or inner[0].kind not in ("word", "qident"):
-            return None
-        parts, k = self.chain(inner, 0)
-        if k == len(inner):  # a variable
-            t = self.value_type(parts, scope)
-            return (t.coll, False) if t is not None and t.coll is not None and t.coll.kind == "array" else None
-        if k >= len(inner) or not inner[k].is_op("("):
-            return None
-        _, kind, sigs = self.resolve_routine(parts, scope)
-        if kind != "FUNCTION" or not sigs or sigs[0].returns is None:
-            return None
-        r = sigs[0]
-        t = self.routine_type(parts, r.returns, scope)
-        return (t.coll, bool(r.pipelined)) if t.coll is not None and t.coll.kind == "array" else None
 
-    def routine_type(self, parts, tref, scope) -> PgType:
-        """A type named in a called routine's signature, resolved where the routine is declared
-        (a package's own types are unqualified there)."""
-        ref = self.package_member(parts)
-        if ref is None:
-            return self.resolve_type(tref, scope if len(parts) == 1 else Scope())
-        saved, self.pkg = self.pkg, ref[0]
-        try:
-            return self.resolve_type(tref, Scope(self.pkg_scope((ref[0],))))
-        finally:
-            self.pkg = saved
+def name_toks(em: Emitter, parts) -> list[Token]:
+    return oracle_tokens(parts)
 
-    # ---- EXTEND, DELETE, TRIM as statements ----------------------------------------------------------
-    def coll_statement(self, parts, st, scope, ind):
-        if len(parts) < 2 or parts[-1].upper() not in ("EXTEND", "DELETE", "TRIM"):
-            return None
-        base_toks = self.name_toks(parts[:-1])
-        typ = self.value_type(parts[:-1], scope)
-        if typ is None or typ.coll is None:
-            return None
-        if off := self.rule_off("plsql.collections", f"collection {parts[-1].upper()}", ".".join(parts), st.line):
-            return [f"{ind}{off};"]
-        self.ctx.applied("plsql.collections")
-        lv = self.lvalue(base_toks, scope)
-        if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
-            lv = LValue(sql(tuple(parts[:-1])))
-        v, method = lv.target, parts[-1].upper()
-        size = quote_ident(f"{parts[-2]}__size") if len(parts) == 2 else f"{v}__size"
-        args = self.call_args(st.args, scope)
-        if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
-            n = args[0] if args else "1"
-            sign = {"EXTEND": "+", "TRIM": "-"}.get(method)
-            body = (
-                [f"{v} := oracompat.aa_{method.lower()}_at({v}, {size}, {n});", f"{size} := {size} {sign} {n};"]
-                if sign
-                else [f"{v} := '{{}}'::jsonb;", f"{size} := 0;"]
-            )
-        elif typ.coll.kind == "assoc":
-            if method == "DELETE" and not args:
-                body = [f"{v} := '{{}}'::jsonb;"]
-            elif method == "DELETE" and len(args) == 1:
-                body = [f"{v} := {v} - {self.key_text(typ.coll, args[0])};"]
-            else:
-                self.unconverted(f"collection {method}", f"{method} with these arguments on an INDEX BY table", st.line)
-                body = [f"{unconverted_marker('collection ' + method)};"]
-        elif method == "EXTEND":
-            n = args[0] if args else "1"
-            body = (
-                [f"FOR extend__i IN 1..{n} LOOP {v} := array_append({v}, NULL); END LOOP;"]
-                if args
-                else [f"{v} := array_append({v}, NULL);"]
-            )
-        elif method == "TRIM":
-            n = args[0] if args else "1"
-            body = [f"{v} := {v}[1:coalesce(cardinality({v}), 0) - ({n})];"]
-        elif not args:
-            body = [f"{v} := '{{}}';"]
-        else:
-            self.unconverted("nested table DELETE(i)", "would make a dense PostgreSQL array sparse", st.line)
-            body = [f"{unconverted_marker('nested table DELETE(i)')};"]
-        return [f"{ind}{s}" for s in lv.setup + body + lv.finish]
 
-    def name_toks(self, parts) -> list[Token]:
-        return oracle_tokens(parts)
-
-    def value_type(self, parts, scope) -> PgType | None:
-        return self.resolver.value_type(parts, scope)
+def value_type(em: Emitter, parts, scope) -> PgType | None:
+    return em.resolver.value_type(parts, scope)

@@ -14,9 +14,12 @@ import dataclasses
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
+from migrator.convert.plsql import emit_decl as decl_
+from migrator.convert.plsql import emit_stmt as stmt_
+from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import Owner, derived, label, sql
+from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import Token
 
@@ -79,65 +82,70 @@ def outer_locals(scope: Scope) -> set[str]:
     return names
 
 
-class NestedMixin(EmitterState):
-    def nested_routine(self, r: A.Routine, scope: Scope, owner: Owner) -> None:
-        lifted = derived(owner, r.name)
-        sym = scope.names.get(r.name)
-        if sym is None or sym.kind != "routine":
-            sym = scope.add(Sym(r.name, "routine", routine=lifted))
-        if not any(len(x.params) == len(r.params) and x.block is not None for x in sym.sigs):
-            sym.sigs = [x for x in sym.sigs if x.block is not None or len(x.params) != len(r.params)] + [r]
-        # calls in expressions and SQL bind to it like calls to the catalog's routines
-        self.ctx.local_routines[lifted] = self.local_signatures(sym.sigs, lifted, scope)
-        if r.block is None:
-            return  # forward declaration
-        if (off := self.rule_off("plsql.nested_subprogram", "nested subprogram", r.name, r.line)) is not None:
-            self.pre.append(off + ";")
-            return
-        self.ctx.applied("plsql.nested_subprogram")
-        own = {p.name for p in r.params} | {getattr(d, "name", "") for d in r.block.decls}
-        used = words_in(r.block, set()) - own
-        for name in sorted(used):  # what the nested subprograms it calls need, it needs too
-            callee = scope.get(name)
-            if callee is not None and callee.kind == "routine":
-                used |= set(callee.extras)
-        extras = sorted((used - own) & outer_locals(scope))
-        cursors = [n for n in extras if (s := scope.get(n)) is not None and s.kind == "cursor"]
-        written = sorted(set(extras) & assigned_names(r.block)) if r.kind == "FUNCTION" else []
-        if cursors or written:
-            what = f"the enclosing cursor(s) {', '.join(cursors)}" if cursors else f"writes {', '.join(written)}"
-            self.unconverted(
-                "nested subprogram",
-                f"{r.name} uses the enclosing routine's variables ({what}); it cannot be lifted to {label(lifted)}",
-                r.line,
-            )
-            self.pre.append(unconverted_marker("nested subprogram", r.name) + ";")
-            return
-        sym.extras = tuple(extras)
-        mode = "INOUT" if r.kind == "PROCEDURE" else "IN"
-        anchored = [A.Param(n, mode, A.TypeRef(anchored_type(n))) for n in extras]  # typed as the variable
-        self.pre.append(self.lift(dataclasses.replace(r, params=anchored + list(r.params)), lifted, scope))
-        passed = f" (the enclosing {', '.join(extras)} passed {mode} first)" if extras else ""
-        self.ctx.note(f"nested {r.kind.lower()} {r.name} lifted to {sql(lifted)}{passed}")
+def nested_routine(em: Emitter, r: A.Routine, scope: Scope, owner: Owner) -> None:
+    lifted = derived(owner, r.name)
+    sym = scope.names.get(r.name)
+    if sym is None or sym.kind != "routine":
+        sym = scope.add(Sym(r.name, "routine", routine=lifted))
+    if not any(len(x.params) == len(r.params) and x.block is not None for x in sym.sigs):
+        sym.sigs = [x for x in sym.sigs if x.block is not None or len(x.params) != len(r.params)] + [r]
+    # calls in expressions and SQL bind to it like calls to the catalog's routines
+    em.ctx.local_routines[lifted] = decl_.local_signatures(em, sym.sigs, lifted, scope)
+    if r.block is None:
+        return  # forward declaration
+    if (off := em.rule_off("plsql.nested_subprogram", "nested subprogram", r.name, r.line)) is not None:
+        em.pre.append(off + ";")
+        return
+    em.ctx.applied("plsql.nested_subprogram")
+    own = {p.name for p in r.params} | {getattr(d, "name", "") for d in r.block.decls}
+    used = words_in(r.block, set()) - own
+    for name in sorted(used):  # what the nested subprograms it calls need, it needs too
+        callee = scope.get(name)
+        if callee is not None and callee.kind == "routine":
+            used |= set(callee.extras)
+    extras = sorted((used - own) & outer_locals(scope))
+    cursors = [n for n in extras if (s := scope.get(n)) is not None and s.kind == "cursor"]
+    written = sorted(set(extras) & assigned_names(r.block)) if r.kind == "FUNCTION" else []
+    if cursors or written:
+        what = f"the enclosing cursor(s) {', '.join(cursors)}" if cursors else f"writes {', '.join(written)}"
+        em.unconverted(
+            "nested subprogram",
+            f"{r.name} uses the enclosing routine's variables ({what}); it cannot be lifted to {label(lifted)}",
+            r.line,
+        )
+        em.pre.append(unconverted_marker("nested subprogram", r.name) + ";")
+        return
+    sym.extras = tuple(extras)
+    mode = "INOUT" if r.kind == "PROCEDURE" else "IN"
+    anchored = [A.Param(n, mode, A.TypeRef(anchored_type(n))) for n in extras]  # typed as the variable
+    em.pre.append(lift(em, dataclasses.replace(r, params=anchored + list(r.params)), lifted, scope))
+    passed = f" (the enclosing {', '.join(extras)} passed {mode} first)" if extras else ""
+    em.ctx.note(f"nested {r.kind.lower()} {r.name} lifted to {sql(lifted)}{passed}")
 
-    def nested_call_args(self, sym: Sym, args: list[str]) -> list[str]:
-        """A call's arguments with the enclosing variables a lifted subprogram takes first."""
-        return [quote_ident(n) for n in sym.extras] + args
 
-    def nested_call(self, parts, st: A.Call, scope: Scope, ind: str) -> list[str] | None:
-        """CALL of a lifted nested procedure that takes enclosing variables (others: emit_call)."""
-        sym = scope.get(parts[0]) if len(parts) == 1 else None
-        if sym is None or sym.kind != "routine" or not sym.extras or sym.routine is None:
-            return None
-        args = self.nested_call_args(sym, self.call_args(st.args, scope))
-        verb = "CALL" if sym.sigs and sym.sigs[0].kind == "PROCEDURE" else "PERFORM"
-        return [f"{ind}{verb} {sql(sym.routine)}({', '.join(args)});"]
+def nested_call_args(em: Emitter, sym: Sym, args: list[str]) -> list[str]:
+    """A call's arguments with the enclosing variables a lifted subprogram takes first."""
+    return [quote_ident(n) for n in sym.extras] + args
 
-    def lift(self, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:
-        from migrator.convert.plsql.emit_routine import RoutineEmitter
 
-        with self.routine_frame(lifted):
-            return RoutineEmitter(self).routine(r, lifted, scope, lifted, self.lift_guard())
+def nested_call(em: Emitter, parts, st: A.Call, scope: Scope, out: Out) -> bool:
+    """CALL of a lifted nested procedure that takes enclosing variables (others: emit_call;
+    False: not one, nothing written)."""
+    sym = scope.get(parts[0]) if len(parts) == 1 else None
+    if sym is None or sym.kind != "routine" or not sym.extras or sym.routine is None:
+        return False
+    args = nested_call_args(em, sym, stmt_.call_args(em, st.args, scope))
+    verb = "CALL" if sym.sigs and sym.sigs[0].kind == "PROCEDURE" else "PERFORM"
+    out.line(f"{verb} {sql(sym.routine)}({', '.join(args)});")
+    return True
 
-    def lift_guard(self) -> list[str]:
-        return [f"PERFORM {sql((self.pkg, 'initialize__'))}();"] if self.pkg else []
+
+def lift(em: Emitter, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:
+    from migrator.convert.plsql.emit_routine import RoutineEmitter
+
+    with em.routine_frame(lifted):
+        return RoutineEmitter(em).routine(r, lifted, scope, lifted, lift_guard(em))
+
+
+def lift_guard(em: Emitter) -> list[str]:
+    return [f"PERFORM {sql((em.pkg, 'initialize__'))}();"] if em.pkg else []

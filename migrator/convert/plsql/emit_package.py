@@ -10,38 +10,43 @@ calls it first. Constants become functions returning their expression.
 
 from __future__ import annotations
 
-from harness.quoting import quote_ident
+from harness.quoting import pg_string, quote_ident
 from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.emit_routine import IND, RoutineEmitter, create_function
+from migrator.convert.plsql import emit_decl as decl_
+from migrator.convert.plsql import emit_routine as routine_
+from migrator.convert.plsql import exprs as exprs_
+from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import key_part, sql
-from migrator.convert.plsql.state import EmitterState
+from migrator.convert.plsql.output import IND
 from migrator.convert.plsql.symbols import Scope
 from migrator.convert.schema_model import Package
 
 
-class PackageMixin(EmitterState):
-    """Names that reach into packages: pkg.var, pkg.type, pkg.exception, pkg.member(...), and the
-    scope of a package's own declarations — answered by the resolver (`resolver.Resolver`)."""
+# ---- names that reach into packages: pkg.var, pkg.type, pkg.exception, pkg.member(...), and the
+# scope of a package's own declarations (built once per unit, without creating anything) ----------
+def lookup(em: Emitter, parts):
+    return em.resolver.lookup(parts)
 
-    def lookup(self, parts):
-        return self.resolver.lookup(parts)
 
-    def package_info(self, pkg: tuple[str, ...]) -> Package | None:
-        return self.resolver.package_info(pkg)
+def package_info(em: Emitter, pkg: tuple[str, ...]) -> Package | None:
+    return em.resolver.package_info(pkg)
 
-    def pkg_members(self, pkg: tuple[str, ...]) -> dict:
-        return self.resolver.pkg_members(pkg)
 
-    def package_ref(self, parts: list[str]):
-        return self.resolver.package_ref(parts)
+def pkg_members(em: Emitter, pkg: tuple[str, ...]) -> dict:
+    return em.resolver.pkg_members(pkg)
 
-    def package_member(self, parts: list[str]):
-        return self.resolver.package_member(parts)
 
-    def pkg_scope(self, pkg: tuple[str, ...]) -> Scope:
-        return self.resolver.pkg_scope(pkg)
+def package_ref(em: Emitter, parts: list[str]):
+    return em.resolver.package_ref(parts)
+
+
+def package_member(em: Emitter, parts: list[str]):
+    return em.resolver.package_member(parts)
+
+
+def pkg_scope(em: Emitter, pkg: tuple[str, ...]) -> Scope:
+    return em.resolver.pkg_scope(pkg)
 
 
 def state_key(schema: str, pkg: str, var: str) -> str:
@@ -57,16 +62,16 @@ def emit_package(em, p: A.Package, schema: str) -> str:
     em.pkg = pkg
     em.ctx.applied("plsql.package")
     out = [f"CREATE SCHEMA IF NOT EXISTS {quote_ident(pkg)};"]
-    scope = em.pkg_scope((pkg,))  # every spec + body symbol (types resolved, no DDL yet)
+    scope = pkg_scope(em, (pkg,))  # every spec + body symbol (types resolved, no DDL yet)
     local = Scope(scope)
     for d in p.decls:
         if isinstance(d, A.TypeDecl):
-            em.type_decl(d, local, (pkg,))  # now with its CREATE TYPE (record types)
+            decl_.type_decl(em, d, local, (pkg,))  # now with its CREATE TYPE (record types)
         elif isinstance(d, A.CursorDecl):
             em.unconverted("package cursor", f"cursor {d.name} declared at package level", d.line)
             out.append(unconverted_marker("package cursor", d.name) + ";")
         elif isinstance(d, A.Pragma):
-            em.pragma(d)
+            decl_.pragma(em, d)
     out += em.pre
     em.pre = []
     for d in p.decls:
@@ -82,7 +87,7 @@ def emit_package(em, p: A.Package, schema: str) -> str:
 
 def member(em, pkg: str, r: A.Routine, scope: Scope, guard: list[str]) -> str:
     with em.routine_frame((pkg, r.name)) as frame:
-        text = RoutineEmitter(em).routine(r, frame.owner, scope, frame.owner, guard)
+        text = routine_.RoutineEmitter(em).routine(r, frame.owner, scope, frame.owner, guard)
     text = "\n\n".join(em.pre + [text])
     em.pre = []
     return text
@@ -93,14 +98,15 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
     pg = sym.typed.pg
     init = sql((pkg, "initialize__"))
     if d.constant:
-        value = em.expr(d.default, scope) if d.default else "NULL"
+        value = exprs_.expr(em, d.default, scope) if d.default else "NULL"
         return [
-            create_function(
-                f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}", ["BEGIN", f"{IND}RETURN {value};", "END;"]
+            routine_.create_function(
+                f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
+                ["BEGIN", f"{IND}RETURN {value};", "END;"],
             )
         ]
     key = pg_string(state_key(schema, pkg, d.name))
-    getter = create_function(
+    getter = routine_.create_function(
         f"CREATE OR REPLACE FUNCTION {sym.getter}()\nRETURNS {pg}",
         [
             "DECLARE",
@@ -112,16 +118,21 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
             "END;",
         ],
     )
-    setter = create_function(
+    setter = routine_.create_function(
         f"CREATE OR REPLACE FUNCTION {sym.setter}(p_value {pg})\nRETURNS void",
-        ["BEGIN", f"{IND}PERFORM {init}();", f"{IND}PERFORM oracompat.pkg_set({key}, p_value::text);", "END;"],
+        [
+            "BEGIN",
+            f"{IND}PERFORM {init}();",
+            f"{IND}PERFORM oracompat.pkg_set({key}, p_value::text);",
+            "END;",
+        ],
     )
     return [getter, setter]
 
 
 def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
     """Defaults of all package variables (spec and body), then the initialisation section."""
-    info = em.package_info((pkg,)) or Package()
+    info = package_info(em, (pkg,)) or Package()
     flag = pg_string(state_key(schema, pkg, "_initialized"))
     decls, sets = [], []
     # the spec's version knows only the spec's variables (the body's may name what the spec does
@@ -133,7 +144,7 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
         sym = scope.names[name]
         default = ""
         if d.default:
-            default = f" := {em.expr(d.default, scope)}"
+            default = f" := {exprs_.expr(em, d.default, scope)}"
         elif sym.typed.coll is not None and sym.typed.coll.kind == "assoc":
             default = " := '{}'::jsonb"
         var = quote_ident(f"v__{name}")
@@ -152,11 +163,11 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
     )
     with em.routine_frame((pkg, "init")) as frame:
         if p.init is not None and p.is_body:
-            body = RoutineEmitter(em).body(p.init, Scope(scope), frame.owner, [], [])
+            body = routine_.RoutineEmitter(em).body(p.init, Scope(scope), frame.owner, [], [])
             lines += [IND + line for line in body[1:]]  # the section's own block, nested
         lines.append("END;")
         if frame.extra_decls:
             extra = [IND + e for e in dict.fromkeys(frame.extra_decls)]
             lines = (["DECLARE"] + extra + lines[1:]) if lines[0] == "DECLARE" else (["DECLARE"] + extra + lines)
     head = f"CREATE OR REPLACE FUNCTION {sql((pkg, 'initialize__'))}()\nRETURNS void"
-    return "\n\n".join(em.pre + [create_function(head, ["#variable_conflict use_column"] + lines)])
+    return "\n\n".join(em.pre + [routine_.create_function(head, ["#variable_conflict use_column"] + lines)])

@@ -9,10 +9,13 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.ddl.tokens import dollar_tag
 from migrator.convert.plsql import ast as A
+from migrator.convert.plsql import emit_autonomous as autonomous_
+from migrator.convert.plsql import emit_decl as decl_
+from migrator.convert.plsql import emit_stmt as stmt_
+from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql.naming import Owner, sql
+from migrator.convert.plsql.output import IND, Out
 from migrator.convert.plsql.symbols import Scope, Sym
-
-IND = "    "
 
 
 def create_function(head: str, body_lines: list[str]) -> str:
@@ -54,7 +57,7 @@ class RoutineEmitter:
             em.unconverted("OUT parameter after a default", "rule plsql.out_after_default is disabled", r.line)
             after_default = set()
         for k, p in enumerate(r.params):
-            t = em.resolve_type(p.type, scope)
+            t = decl_.resolve_type(em, p.type, scope)
             scope.add(Sym(p.name, "param", t))
             mode = {"IN": "", "OUT": "OUT ", "INOUT": "INOUT "}[p.mode]
             text = f"{mode}{quote_ident(p.name)} {t.pg}"
@@ -68,7 +71,7 @@ class RoutineEmitter:
                 em.ctx.note(f"parameter {p.name}: INOUT DEFAULT NULL (follows a defaulted parameter)")
             elif p.default is not None:
                 seen_default = True
-                text += f" DEFAULT {em.expr(p.default, scope)}"
+                text += f" DEFAULT {exprs_.expr(em, p.default, scope)}"
             elif seen_default and p.mode == "IN":
                 # PostgreSQL needs defaults on every input after a defaulted one; Oracle callers of
                 # such a routine must already pass this parameter (by name), so NULL is never used.
@@ -86,7 +89,8 @@ class RoutineEmitter:
 
     def returns(self, r: A.Routine, scope: Scope) -> str:
         em = self.em
-        t = em.resolve_type(r.returns, scope)
+        assert r.returns is not None  # the parser gives every FUNCTION its RETURN type
+        t = decl_.resolve_type(em, r.returns, scope)
         if r.pipelined:
             em.frame.pipelined = True
             if t.coll is None:
@@ -100,7 +104,9 @@ class RoutineEmitter:
     ) -> list[str]:
         """The routine's top block with the emitter's extra declarations merged in."""
         em = self.em
-        lines = em.block_lines(block, scope, "", owner)
+        out = Out()
+        stmt_.block_lines(em, block, scope, owner, out)
+        lines = out.lines
         extras = list(dict.fromkeys(em.frame.extra_decls))
         for c in sorted(em.tracked_cursors):
             extras += [f"{quote_ident(c + '__found')} boolean;", f"{quote_ident(c + '__rowcount')} integer := 0;"]
@@ -144,7 +150,7 @@ class RoutineEmitter:
         body = self.body(r.block, scope, owner, head, [])
         em.ctx.applied(rule)
         if em.frame.autonomous:
-            return em.autonomous_routine(r, qname, params, ret, body, scope)
+            return autonomous_.autonomous_routine(em, r, qname, params, ret, body, scope)
         return create_function(routine_head(r.kind, qname, params, ret), body)
 
     def empty_strings(self, r: A.Routine, scope: Scope) -> list[str]:

@@ -10,75 +10,79 @@ from __future__ import annotations
 
 import hashlib
 
-from harness.quoting import quote_ident
+from harness.quoting import pg_string, quote_ident
 from migrator.convert.context import unconverted_marker
-from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.emit_routine import RoutineEmitter, create_function
+from migrator.convert.plsql import emit_routine as routine_
+from migrator.convert.plsql import exprs as exprs_
+from migrator.convert.plsql import values as values_
+from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import key_part, sql
-from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import Scope
 from migrator.source.identifiers import fold
 from migrator.source.lexer import Token, string_value
 
 
-class TriggerMixin(EmitterState):
-    def this_trigger(self) -> A.Trigger:
-        """The trigger whose body is being emitted (callers first check that there is one)."""
-        if self.frame.trigger is None:
-            raise TypeError("not inside a trigger body")
-        return self.frame.trigger
+def this_trigger(em: Emitter) -> A.Trigger:
+    """The trigger whose body is being emitted (callers first check that there is one)."""
+    if em.frame.trigger is None:
+        raise TypeError("not inside a trigger body")
+    return em.frame.trigger
 
-    def trigger_alias(self, name: str) -> str | None:
-        ref = self.this_trigger().referencing
-        for which in ("NEW", "OLD"):
-            if name == ref.get(which, which):
-                return which
-        return None
 
-    def trigger_predicate(self, word: str, toks, j):
-        op = {"INSERTING": "INSERT", "UPDATING": "UPDATE", "DELETING": "DELETE"}[word]
-        if word == "UPDATING" and j < len(toks) and toks[j].is_op("("):
-            inner, j = self.paren_at(toks, j)
-            value = string_value(inner[0]) if len(inner) == 1 else None
-            if value is None:
-                self.unconverted("UPDATING(column)", "the column is not given as a string literal", toks[j - 1])
-                return unconverted_marker("UPDATING(column)", " ".join(t.text for t in inner)), j, ""
-            # the string holds the column's name as Oracle stores it ('SAL' for sal)
-            col = fold('"' + value.replace('"', '""') + '"')
-            return self.updating_column(col), j, ""
-        return f"(TG_OP = '{op}')", j, ""
+def trigger_alias(em: Emitter, name: str) -> str | None:
+    ref = this_trigger(em).referencing
+    for which in ("NEW", "OLD"):
+        if name == ref.get(which, which):
+            return which
+    return None
 
-    def updating_column(self, col: str) -> str:
-        """UPDATING('COL') is true when COL is a SET target, changed or not: a helper `UPDATE OF col`
-        trigger (emit_unit.updating_helpers) sets a flag that this trigger takes on entry."""
-        q = quote_ident(col)
-        if self.this_trigger().timing == "INSTEAD OF":  # PostgreSQL allows no column list there
-            self.ctx.note(
-                f"UPDATING('{col}') → NEW.{q} IS DISTINCT FROM OLD.{q}: INSTEAD OF triggers "
-                "cannot tell whether an UPDATE listed the column without changing it"
-            )
-            return f"(TG_OP = 'UPDATE' AND NEW.{q} IS DISTINCT FROM OLD.{q})"
-        var = quote_ident(f"updating__{col}")
-        if col not in self.frame.updating_cols:
-            self.frame.updating_cols.append(col)
-            key = updating_flag_key(self.schema, self.this_trigger().name, col)
-            self.frame.extra_decls.append(f"{var} boolean := oracompat.take_flag({pg_string(key)});")
-        return f"(TG_OP = 'UPDATE' AND {var})"
 
-    def trigger_return(self) -> list[str]:
-        t = self.this_trigger()
-        # An INSTEAD OF trigger (row-level in Oracle with or without FOR EACH ROW) returns the row:
-        # NULL would tell PostgreSQL that nothing was done, so the statement would report 0 rows
-        # where Oracle counts each row the trigger handled.
-        if (not t.for_each_row and t.timing != "INSTEAD OF") or t.timing == "AFTER":
-            return ["RETURN NULL;"]
-        events = {e for e, _ in t.events}
-        if events == {"DELETE"}:
-            return ["RETURN OLD;"]
-        if "DELETE" in events:
-            return ["IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;", "RETURN NEW;"]
-        return ["RETURN NEW;"]
+def trigger_predicate(em: Emitter, word: str, toks, j):
+    op = {"INSERTING": "INSERT", "UPDATING": "UPDATE", "DELETING": "DELETE"}[word]
+    if word == "UPDATING" and j < len(toks) and toks[j].is_op("("):
+        inner, j = values_.paren_at(em, toks, j)
+        value = string_value(inner[0]) if len(inner) == 1 else None
+        if value is None:
+            em.unconverted("UPDATING(column)", "the column is not given as a string literal", toks[j - 1])
+            return unconverted_marker("UPDATING(column)", " ".join(t.text for t in inner)), j, ""
+        # the string holds the column's name as Oracle stores it ('SAL' for sal)
+        col = fold('"' + value.replace('"', '""') + '"')
+        return updating_column(em, col), j, ""
+    return f"(TG_OP = '{op}')", j, ""
+
+
+def updating_column(em: Emitter, col: str) -> str:
+    """UPDATING('COL') is true when COL is a SET target, changed or not: a helper `UPDATE OF col`
+    trigger (emit_unit.updating_helpers) sets a flag that this trigger takes on entry."""
+    q = quote_ident(col)
+    if this_trigger(em).timing == "INSTEAD OF":  # PostgreSQL allows no column list there
+        em.ctx.note(
+            f"UPDATING('{col}') → NEW.{q} IS DISTINCT FROM OLD.{q}: INSTEAD OF triggers "
+            "cannot tell whether an UPDATE listed the column without changing it"
+        )
+        return f"(TG_OP = 'UPDATE' AND NEW.{q} IS DISTINCT FROM OLD.{q})"
+    var = quote_ident(f"updating__{col}")
+    if col not in em.frame.updating_cols:
+        em.frame.updating_cols.append(col)
+        key = updating_flag_key(em.schema, this_trigger(em).name, col)
+        em.frame.extra_decls.append(f"{var} boolean := oracompat.take_flag({pg_string(key)});")
+    return f"(TG_OP = 'UPDATE' AND {var})"
+
+
+def trigger_return(em: Emitter) -> list[str]:
+    t = this_trigger(em)
+    # An INSTEAD OF trigger (row-level in Oracle with or without FOR EACH ROW) returns the row:
+    # NULL would tell PostgreSQL that nothing was done, so the statement would report 0 rows
+    # where Oracle counts each row the trigger handled.
+    if (not t.for_each_row and t.timing != "INSTEAD OF") or t.timing == "AFTER":
+        return ["RETURN NULL;"]
+    events = {e for e, _ in t.events}
+    if events == {"DELETE"}:
+        return ["RETURN OLD;"]
+    if "DELETE" in events:
+        return ["IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;", "RETURN NEW;"]
+    return ["RETURN NEW;"]
 
 
 def updating_flag_key(schema: str, trigger: str, col: str) -> str:
@@ -97,11 +101,11 @@ def emit_trigger(em, t: A.Trigger, schema: str) -> str:
         return unconverted_marker("COMPOUND TRIGGER", t.name) + ";"
     with em.routine_frame((schema, t.name), kind="TRIGGER", trigger=t) as frame:
         fn = sql((schema, f"{t.name}_fn"))
-        body = RoutineEmitter(em).body(t.block, Scope(), frame.owner, [], em.trigger_return())
-        out = create_function(f"CREATE OR REPLACE FUNCTION {fn}()\nRETURNS trigger", body)
+        body = routine_.RoutineEmitter(em).body(t.block, Scope(), frame.owner, [], trigger_return(em))
+        out = routine_.create_function(f"CREATE OR REPLACE FUNCTION {fn}()\nRETURNS trigger", body)
         events = [f"UPDATE OF {_columns(cols)}" if cols else ev for ev, cols in t.events]
         level = "ROW" if t.for_each_row or t.timing == "INSTEAD OF" else "STATEMENT"
-        when = f"\nWHEN ({em.expr(_when_tokens(t, t.when), Scope())})" if t.when else ""
+        when = f"\nWHEN ({exprs_.expr(em, _when_tokens(t, t.when), Scope())})" if t.when else ""
         trg = (
             f"CREATE OR REPLACE TRIGGER {quote_ident(t.name)}\n{t.timing} {' OR '.join(events)} ON {sql(t.table)}\n"
             f"FOR EACH {level}{when}\nEXECUTE FUNCTION {fn}();"

@@ -8,6 +8,8 @@ import dataclasses
 from migrator.convert.context import unconverted_marker
 from migrator.convert.datatypes import map_type
 from migrator.convert.plsql import ast as A
+from migrator.convert.plsql import emit_package as package_
+from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emit_routine import RoutineEmitter, dollar_tag
 from migrator.convert.plsql.naming import derived, label, oracle_tokens
 from migrator.convert.plsql.parse_unit import TypeBody
@@ -36,7 +38,7 @@ def emit_type_body(em, tb: TypeBody) -> str:
         em.unconverted("TYPE BODY", "rule plsql.object_type_body is disabled")
         return unconverted_marker("TYPE BODY", ".".join(tb.name)) + ";"
     em.ctx.applied("plsql.object_type_body")
-    entry = em.lookup(tb.name)
+    entry = package_.lookup(em, tb.name)
     info = entry.plsql_type if entry is not None else None
     qtype = (entry.schema, entry.name) if entry is not None else (em.schema, tb.name[-1])
     out = []
@@ -94,7 +96,7 @@ def sibling_methods(em, scope: Scope, qtype: tuple[str, str]) -> None:
     """Inside a constructor or MEMBER method, a bare call of another MEMBER method is SELF's:
     each is a routine symbol taking `self` first, as a lifted nested subprogram takes the
     enclosing variables (emit_nested), so calls in statements and expressions pass it."""
-    for name, sigs in em.object_methods(qtype).items():
+    for name, sigs in values_.object_methods(em, qtype).items():
         members = [m for m in sigs if m.flavour == "MEMBER"]
         if members:
             scope.add(Sym(name, "routine", routine=derived(qtype, name), sigs=members, extras=("self",)))

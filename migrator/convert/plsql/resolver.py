@@ -8,7 +8,7 @@ PostgreSQL type.
 call's callee → its converted signature (`signature`). Where a type needs DDL before the unit — a record
 type's composite type, a package SUBTYPE's or collection type's domain, the view that stands for a
 cursor's row type — that DDL is *returned* with the type, as a list of `Ddl`; the caller decides
-what to do with it: the emitter puts it before the routine (`Emitter.take`), the signature pass
+what to do with it: the emitter puts it before the routine (`emit_decl.take`), the signature pass
 (`prepare_sigs`) and a package's scope drop it. Resolving twice returns the DDL twice: nothing is
 remembered but the package scopes already built (a cache keyed by the package's name, per unit).
 
@@ -50,7 +50,7 @@ from migrator.source.lexer import Token
 class CursorView:
     """The view that gives `c%ROWTYPE` its row type: the cursor's query with its parameters as
     typed NULLs. Its text is the query converted to PostgreSQL — emission — so the caller renders
-    it (`Emitter.take`), once per unit."""
+    it (`emit_decl.take`), once per unit."""
 
     name: str  # the view's PostgreSQL name (SQL text)
     cursor: A.CursorDecl
@@ -63,7 +63,7 @@ Ddl = str | CursorView
 # How a declaration resolves the types it is built from (a record's fields, a collection's element,
 # a signature's parameters): a type reference in a scope → that type and the DDL it needs. The
 # emitter passes its own, which puts each part's DDL before the unit as soon as that part is
-# resolved (`Emitter.resolving`), so what converting a cursor view's query records in the context
+# resolved (`emit_decl.resolving`), so what converting a cursor view's query records in the context
 # comes before what the next part's type records, as when each part is converted on its own.
 TypeResolve = Callable[[A.TypeRef, Scope], tuple[PgType, list[Ddl]]]
 

@@ -1,5 +1,5 @@
-"""The emitter's state: the unit's (`EmitterState`, read by every mixin of `emitter.Emitter`) and
-the routine's (`RoutineFrame`), kept apart.
+"""The routine's part of the emitter's state (`RoutineFrame`), kept apart from the unit's (the
+attributes of `emitter.Emitter`).
 
 A routine is a standalone function or procedure, a package member or initialisation section, an
 object type method, a trigger body, an anonymous block, or a nested subprogram lifted to the top.
@@ -11,11 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner
-from migrator.convert.plsql.resolver import Resolver
-from migrator.source.lexer import LineIndex
 
 
 @dataclass
@@ -38,24 +35,3 @@ class RoutineFrame:
     in_forall: bool = False  # the statement of a FORALL (SQL%ROWCOUNT adds up)
     bulk_deferred: bool = False  # a SAVE EXCEPTIONS FORALL whose block raises ORA-24381 after it (block_lines)
     goto_exits: dict[str, str] = field(default_factory=dict)  # GOTO target -> the block its EXIT leaves
-
-
-class EmitterState:
-    """The unit's state, declared once for every mixin (set in `Emitter.__init__`)."""
-
-    ctx: ConversionContext
-    catalog: Catalog
-    schema: str
-    pkg: str | None  # the package being converted (the resolver's: `Emitter.pkg`)
-    resolver: Resolver  # names in scope and their types (`resolver.py`)
-    lines: LineIndex
-    pre: list[str]  # statements emitted before the unit (record types, lifted routines: `take`)
-    ph_counter: int  # placeholders in expressions (exprs.placeholder)
-    temp_counter: int  # temporaries (targets.temp): numbered across the unit, never reused
-    created_views: set[str]  # cursor row-type views already created
-    tracked_cursors: set[str]  # cursors whose %FOUND/%NOTFOUND/%ROWCOUNT are read
-    uses_sql_rowcount: bool  # SQL%ROWCOUNT and friends are read
-    uses_put: bool  # DBMS_OUTPUT.PUT is used (line buffering)
-    sparse_names: set[str]  # nested tables on which DELETE(i) is called
-    bulk_rowcount: bool  # SQL%BULK_ROWCOUNT is read: FORALL keeps every iteration's row count
-    frame: RoutineFrame  # the routine being emitted

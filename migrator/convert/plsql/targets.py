@@ -12,8 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.quoting import quote_ident
+from migrator.convert.plsql import emit_collections as coll_
+from migrator.convert.plsql import emit_package as package_
+from migrator.convert.plsql import emit_trigger as trigger_
+from migrator.convert.plsql import exprs as exprs_
+from migrator.convert.plsql import values as values_
+from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import target_text
-from migrator.convert.plsql.state import EmitterState
 from migrator.convert.plsql.symbols import PgType, Scope
 from migrator.source.lexer import Token
 
@@ -26,85 +31,88 @@ class LValue:
     type: PgType | None = None
 
 
-class TargetMixin(EmitterState):
-    def temp(self, pg_type: str) -> str:
-        self.temp_counter += 1
-        name = f"tmp__{self.temp_counter}"
-        self.frame.extra_decls.append(f"{name} {pg_type};")
-        return name
+def temp(em: Emitter, pg_type: str) -> str:
+    em.temp_counter += 1
+    name = f"tmp__{em.temp_counter}"
+    em.frame.extra_decls.append(f"{name} {pg_type};")
+    return name
 
-    def lvalue(self, toks: list[Token], scope: Scope, into: bool = False) -> LValue:
-        if toks and toks[0].kind == "bind" and self.frame.trigger is not None:
-            alias = self.trigger_alias(toks[0].text[1:].upper())
-            if alias:
-                return LValue(alias + target_text(toks[1:]))
-        parts, j = self.chain(toks, 0)
-        sym = scope.get(parts[0])
-        rest = parts[1:]
-        setup, finish = [], []
-        ptype: PgType | None
-        if sym is None:
-            ref = self.package_ref(parts)
-            if ref is not None and ref[1].kind == "pkgvar":
-                sym, rest = ref[1], ref[2]
-        if sym is not None and sym.kind == "pkgvar" and sym.type is not None:  # a package variable has a type
-            if not rest and j >= len(toks):
-                tmp = self.temp(sym.type.pg)
-                return LValue(tmp, [], [f"PERFORM {sym.setter}({tmp});"], sym.type)
-            tmp = self.temp(sym.type.pg)
-            setup.append(f"{tmp} := {sym.getter}();")
-            finish.append(f"PERFORM {sym.setter}({tmp});")
-            base, ptype = tmp, sym.type
-        elif sym is not None and sym.kind == "selfattr":
-            base, ptype = f"self.{quote_ident(parts[0])}", sym.type
-        elif sym is not None and sym.type is not None and sym.type.array_pg and not rest and j >= len(toks):
-            var, size = quote_ident(parts[0]), quote_ident(f"{parts[0]}__size")
+
+def lvalue(em: Emitter, toks: list[Token], scope: Scope, into: bool = False) -> LValue:
+    if toks and toks[0].kind == "bind" and em.frame.trigger is not None:
+        alias = trigger_.trigger_alias(em, toks[0].text[1:].upper())
+        if alias:
+            return LValue(alias + target_text(toks[1:]))
+    parts, j = exprs_.chain(em, toks, 0)
+    sym = scope.get(parts[0])
+    rest = parts[1:]
+    setup, finish = [], []
+    ptype: PgType | None
+    if sym is None:
+        ref = package_.package_ref(em, parts)
+        if ref is not None and ref[1].kind == "pkgvar":
+            sym, rest = ref[1], ref[2]
+    if sym is not None and sym.kind == "pkgvar" and sym.type is not None:  # a package variable has a type
+        if not rest and j >= len(toks):
+            tmp = temp(em, sym.type.pg)
+            return LValue(tmp, [], [f"PERFORM {sym.setter}({tmp});"], sym.type)
+        tmp = temp(em, sym.type.pg)
+        setup.append(f"{tmp} := {sym.getter}();")
+        finish.append(f"PERFORM {sym.setter}({tmp});")
+        base, ptype = tmp, sym.type
+    elif sym is not None and sym.kind == "selfattr":
+        base, ptype = f"self.{quote_ident(parts[0])}", sym.type
+    elif sym is not None and sym.type is not None and sym.type.array_pg and not rest and j >= len(toks):
+        var, size = quote_ident(parts[0]), quote_ident(f"{parts[0]}__size")
+        return LValue(
+            f"aa:{var} := oracompat.arr_to_aa({{value}})",
+            finish=[f"{size} := coalesce(oracompat.aa_last_n({var}), 0);"],
+        )
+    elif sym is not None:
+        base, ptype = quote_ident(parts[0]), sym.type
+    else:
+        return LValue(plain_target(em, toks))
+    return lvalue_access(em, base, ptype, rest, toks, j, scope, setup, finish, into)
+
+
+def plain_target(em: Emitter, toks) -> str:
+    return target_text(toks)
+
+
+def lvalue_access(em: Emitter, base, ptype, rest, toks, j, scope, setup, finish, into):
+    target = base
+    for part in rest:
+        target = f"{target}.{quote_ident(part)}"
+        ptype = None
+    if j < len(toks) and toks[j].is_op("(") and ptype is not None and ptype.coll is not None:
+        inner, j = values_.paren_at(em, toks, j)
+        idx = exprs_.expr(em, inner, scope)
+        coll = ptype.coll
+        fields = target_text(toks[j:])
+        if coll.kind == "array":
+            return LValue(f"{target}[{idx}]{fields}", setup, finish)
+        key = coll_.key_text(em, coll, idx)
+        if fields or into:
+            tmp = temp(em, coll.elem_pg)
+            read, _ = coll_.element(em, target, coll, idx)
+            pre = [f"{tmp} := {read};"] if fields else []
             return LValue(
-                f"aa:{var} := oracompat.arr_to_aa({{value}})",
-                finish=[f"{size} := coalesce(oracompat.aa_last_n({var}), 0);"],
+                f"{tmp}{fields}",
+                setup + pre,
+                [f"{target} := oracompat.aa_set({target}, {key}, {tmp});"] + finish,
+                None if fields else PgType(coll.elem_pg, coll.elem_ora),
             )
-        elif sym is not None:
-            base, ptype = quote_ident(parts[0]), sym.type
-        else:
-            return LValue(self.plain_target(toks))
-        return self.lvalue_access(base, ptype, rest, toks, j, scope, setup, finish, into)
+        cast = coll_.castable(em, coll.elem_pg)
+        value = "({value})" if cast == "text" and "%" in coll.elem_pg else "({value})::" + cast
+        return LValue(f"aa:{target} := oracompat.aa_set({target}, {key}, {value})", setup, finish)
+    return LValue(target + target_text(toks[j:]), setup, finish)
 
-    def plain_target(self, toks) -> str:
-        return target_text(toks)
 
-    def lvalue_access(self, base, ptype, rest, toks, j, scope, setup, finish, into):
-        target = base
-        for part in rest:
-            target = f"{target}.{quote_ident(part)}"
-            ptype = None
-        if j < len(toks) and toks[j].is_op("(") and ptype is not None and ptype.coll is not None:
-            inner, j = self.paren_at(toks, j)
-            idx = self.expr(inner, scope)
-            coll = ptype.coll
-            fields = target_text(toks[j:])
-            if coll.kind == "array":
-                return LValue(f"{target}[{idx}]{fields}", setup, finish)
-            key = self.key_text(coll, idx)
-            if fields or into:
-                tmp = self.temp(coll.elem_pg)
-                read, _ = self.element(target, coll, idx)
-                pre = [f"{tmp} := {read};"] if fields else []
-                return LValue(
-                    f"{tmp}{fields}",
-                    setup + pre,
-                    [f"{target} := oracompat.aa_set({target}, {key}, {tmp});"] + finish,
-                    None if fields else PgType(coll.elem_pg, coll.elem_ora),
-                )
-            cast = self.castable(coll.elem_pg)
-            value = "({value})" if cast == "text" and "%" in coll.elem_pg else "({value})::" + cast
-            return LValue(f"aa:{target} := oracompat.aa_set({target}, {key}, {value})", setup, finish)
-        return LValue(target + target_text(toks[j:]), setup, finish)
-
-    def into_targets(self, targets: list[list[Token]], scope) -> tuple[list[str], list[str], list[str]]:
-        names, setup, finish = [], [], []
-        for t in targets:
-            lv = self.lvalue(t, scope, into=True)
-            names.append(lv.target)
-            setup += lv.setup
-            finish += lv.finish
-        return names, setup, finish
+def into_targets(em: Emitter, targets: list[list[Token]], scope) -> tuple[list[str], list[str], list[str]]:
+    names, setup, finish = [], [], []
+    for t in targets:
+        lv = lvalue(em, t, scope, into=True)
+        names.append(lv.target)
+        setup += lv.setup
+        finish += lv.finish
+    return names, setup, finish

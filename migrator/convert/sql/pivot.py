@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from harness.quoting import pg_string
 from migrator.convert.context import ConversionContext
-from migrator.convert.ddl.tokens import pg_string
 from migrator.convert.sql.nodes import as_expression, marker
 from migrator.source.identifiers import fold
 

@@ -1,15 +1,23 @@
-"""The emitter's structure: every statement class has its emitter in the dispatch table, and
-per-routine state lives in a routine frame that starts fresh for each routine and never leaks into
-the next one (a package member, a lifted nested subprogram)."""
+"""The emitter's structure: every statement class has exactly one emitter in the registry, no
+class of the emitter is a mixin, and per-routine state lives in a routine frame that starts fresh
+for each routine and never leaks into the next one (a package member, a lifted nested subprogram)."""
 
 from __future__ import annotations
 
+import ast
 import inspect
+import pkgutil
+from pathlib import Path
 
+import pytest
+
+import migrator.convert
 from migrator.convert.context import Catalog, ConversionContext
 from migrator.convert.plsql import ast as A
-from migrator.convert.plsql.emitter import STATEMENTS, Emitter
+from migrator.convert.plsql import statements
+from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.state import RoutineFrame
+from migrator.convert.plsql.statements import STATEMENTS, emits
 from tests.migrator.plsql_support import convert_all, split_sql
 
 
@@ -22,16 +30,54 @@ def _statement_classes() -> set[type]:
     return found
 
 
-def test_every_statement_class_has_one_emitter_method():
+def _emitter_modules() -> list:
+    import migrator.convert.plsql as plsql
+
+    return [
+        __import__(f"migrator.convert.plsql.{m.name}", fromlist=["_"])
+        for m in pkgutil.iter_modules(plsql.__path__)
+        if m.name.startswith("emit") or m.name in ("exprs", "values", "targets")
+    ]
+
+
+def test_every_statement_class_has_exactly_one_emitter():
     assert set(STATEMENTS) == _statement_classes()
-    for cls, method in STATEMENTS.items():
-        assert method.__name__ == "st_" + cls.__name__.lower(), cls
-        assert getattr(Emitter, method.__name__) is method
+    for cls, fn in STATEMENTS.items():
+        assert fn.__name__ == "st_" + cls.__name__.lower(), cls
+    # exactly one: no other module-level function is decorated for the same class
+    registered = []
+    for mod in _emitter_modules():
+        for node in ast.parse(inspect.getsource(mod)).body:
+            if isinstance(node, ast.FunctionDef):
+                registered += [ast.unparse(d) for d in node.decorator_list if ast.unparse(d).startswith("emits(")]
+    assert sorted(registered) == sorted(f"emits(A.{cls.__name__})" for cls in STATEMENTS)
+
+
+def test_a_second_emitter_for_one_statement_class_is_refused():
+    with pytest.raises(TypeError, match="If already has an emitter: .*emit_stmt.st_if"):
+
+        @emits(A.If)
+        def st_if_again(em, st, scope, ind):
+            return []
+
+    assert STATEMENTS[A.If].__module__ == "migrator.convert.plsql.emit_stmt"
+    assert statements.STATEMENTS is STATEMENTS
+
+
+def test_no_class_under_convert_is_a_mixin():
+    """The emitter's concerns are module functions taking the Emitter; no class is composed of
+    others that reach each other's attributes through `self`."""
+    root = Path(migrator.convert.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                assert not node.name.endswith("Mixin"), f"{path}: {node.name}"
+    assert Emitter.__mro__ == (Emitter, object)
 
 
 def test_routine_state_is_declared_in_the_frame_not_set_on_the_emitter():
     fields = set(inspect.signature(RoutineFrame).parameters)
-    source = "\n".join(inspect.getsource(m) for m in Emitter.__mro__ if m.__module__.startswith("migrator"))
+    source = "\n".join(inspect.getsource(m) for m in [*_emitter_modules(), Emitter])
     for name in fields:
         assert f"self.{name} =" not in source and f"em.{name} =" not in source, name
 
