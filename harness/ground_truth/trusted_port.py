@@ -34,7 +34,7 @@ from harness.engines.pg_sandbox import one
 from harness.engines.postgres import PostgresEngine, scratch_database
 from harness.ground_truth.scenarios import Outcome, Provenance, ScenarioFile, TranscriptFile
 from harness.ground_truth.trusted_port_outcomes import outcome_of
-from harness.judge.deploy import execute_script
+from harness.judge.deploy import execute_script, has_inline_copy
 from harness.judge.runner import iter_runs
 
 RECORDER_VERSION = "migrator-reference-recorder/1"
@@ -135,7 +135,8 @@ def port_statements(root: Path) -> list[PortStatement]:
         except UnicodeDecodeError as exc:
             raise PortError(f"{rel}: not UTF-8 (byte {exc.start})") from exc
         try:
-            cuts = _slices(text)
+            # inline COPY rows are data no SQL splitter reads: the file runs whole, as psql runs it
+            cuts = [(0, len(text))] if has_inline_copy(text) else _slices(text)
         except Exception:  # the scanner refuses it (an unterminated quote): the server says why
             cuts = [(0, len(text))]
         statements += [PortStatement(rel, text.count("\n", 0, a) + 1, text[a:b]) for a, b in cuts]

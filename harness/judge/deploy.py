@@ -8,8 +8,9 @@ its SQLSTATE (psycopg keys errors by SQLSTATE) so reports can say exactly why a 
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import psycopg
@@ -28,8 +29,19 @@ class DeployOutcome:
 
 
 def execute_script(conn: psycopg.Connection, text: str) -> tuple[str | None, str | None]:
-    """Run a multi-statement script; returns (error text, SQLSTATE), both None on success."""
+    """Run a multi-statement script; returns (error text, SQLSTATE), both None on success.
+    A script with psql's inline `COPY … FROM STDIN;` rows (a table's data unit) runs in one
+    transaction, its rows streamed through COPY, as psql runs it."""
     try:
+        if has_inline_copy(text):
+            with conn.transaction():
+                for sql, rows in _copy_parts(text):
+                    if rows is None:
+                        conn.execute(sql.encode("utf-8"))
+                        continue
+                    with conn.cursor().copy(sql.encode("utf-8")) as copy:
+                        copy.write(rows.encode("utf-8"))
+            return None, None
         conn.execute(text.encode("utf-8"))  # bytes: never treated as a parameterised query
         return None, None
     except psycopg.Error as exc:
@@ -42,6 +54,34 @@ def _line_of(text: str, position: str) -> int:
     """The line of `text` that holds the error: the server gives a character position (1-based)
     in the script, not a line."""
     return text[: max(0, int(position) - 1)].count("\n") + 1
+
+
+# psql's inline COPY: the command on its own line, its rows, then a line `\.`
+_COPY_FROM_STDIN = re.compile(r"^COPY\b[^;]*?\bFROM\s+STDIN\b[^;\n]*;[ \t]*\n", re.I | re.M)
+
+
+def has_inline_copy(text: str) -> bool:
+    """psql's `COPY … FROM STDIN;` followed by its rows (a pg_dump, a table's data unit)."""
+    return "STDIN" in text.upper() and _COPY_FROM_STDIN.search(text) is not None
+
+
+def _copy_parts(text: str) -> Iterator[tuple[str, str | None]]:
+    """`text` as (SQL, None) and (COPY command, its inline rows) parts, in order."""
+    pos = 0
+    for m in _COPY_FROM_STDIN.finditer(text):
+        if m.start() < pos:  # a row of the previous COPY
+            continue
+        if text[pos : m.start()].strip():
+            yield text[pos : m.start()], None
+        end = text.find("\n\\.", m.end() - 1)
+        if end < 0:  # no end marker: sent as SQL, PostgreSQL reports what is wrong
+            yield text[m.start() :], None
+            return
+        yield m.group().strip(), text[m.end() : end + 1]
+        nl = text.find("\n", end + 3)
+        pos = len(text) if nl < 0 else nl + 1
+    if text[pos:].strip():
+        yield text[pos:], None
 
 
 def deploy_units(

@@ -177,7 +177,7 @@ def _progress(items: list[str], show: bool, **bar) -> Iterable[str]:
     return tqdm(items, **bar)
 
 
-def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | None, SandboxSummary]:
+def _deploy(done: list[_Done], preamble: str, spec: str, out: Path) -> tuple[str, str | None, SandboxSummary]:
     # the server side (psycopg, the embedded server) is imported only by runs that deploy
     from harness.engines.postgres import scratch_database
     from harness.judge.deploy import deploy_units
@@ -189,12 +189,44 @@ def _deploy(done: list[_Done], preamble: str, spec: str) -> tuple[str, str | Non
         pre, outcomes = deploy_units(dsn, preamble, items)
         for d, outcome in zip(done, outcomes):
             d.deploy = outcome
+        _split_refused_rows(done, dsn, out)
         return engine.name, pre.error, sandbox_summary(engine)
 
 
 def _deployed_text(d: _Done) -> str:
     """The unit's file as written (header comments and all), or nothing when it has no output."""
     return unit_file_text(d.unit, d.conversion, d.repaired) if d.conversion.output.strip() else ""
+
+
+def _split_refused_rows(done: list[_Done], dsn: str, out: Path) -> None:
+    """A table's rows that PostgreSQL refused as a whole (a duplicate key, an orphan, a CHECK …)
+    are loaded again row by row where they must be, in deployment order (parents first): refused
+    rows go to rejects/<table>.bad and leave the unit file, so `psql -f deploy.sql` never stops on one."""
+    refused = [
+        d
+        for d in done
+        if d.unit.parts and d.deploy and not d.deploy.ok and (d.deploy.sqlstate or "")[:2] in ("22", "23")
+    ]
+    if not refused:
+        return
+    import psycopg
+
+    from harness.judge.deploy import DeployOutcome
+    from migrator.data.loader import rejects_text
+    from migrator.data.table_unit import split_refused
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for d in refused:
+            split = split_refused(conn, d.unit, d.conversion.output)
+            if split is None:
+                continue
+            d.conversion.output, rejects = split
+            bad = f"rejects/{Path(d.path).stem}.bad"
+            write_output(out, bad, rejects_text(rejects))
+            d.conversion.notes.append(f"{len(rejects)} rows refused by PostgreSQL: in {bad}, left out of the unit file")
+            write_output(out, d.path, unit_file_text(d.unit, d.conversion))
+            assert d.deploy is not None, "deployed above"
+            d.deploy = DeployOutcome(d.unit.id, True, d.deploy.seconds, blocked_by=d.deploy.blocked_by)
 
 
 def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
@@ -253,7 +285,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
     agent = _repair(done, preamble, out, opts, opts.model) if opts.model else None
     engine_name, preamble_error, sandbox = (None, None, None)
     if opts.deploy and not opts.verify:  # verification deploys (and reports) on its own
-        engine_name, preamble_error, sandbox = _deploy(done, preamble, opts.deploy)
+        engine_name, preamble_error, sandbox = _deploy(done, preamble, opts.deploy, out)
     issues = [
         IssueEntry(
             code=i.code, severity=i.severity.value, file=i.file, line=i.line, unit_id=i.unit_id, message=i.message

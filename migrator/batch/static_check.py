@@ -9,6 +9,7 @@ would parse it" — not that it is correct (that takes execution).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 import pglast
@@ -18,6 +19,8 @@ from pglast.parser import parse_plpgsql_json, parse_sql_json
 # and similar names outside pg_catalog/public and says "Not implemented". That is a limit of the
 # checker, not an error in the text; such bodies are left to the deploy step (reported as a note).
 _UNSUPPORTED = "Not implemented"
+# psql's inline COPY: the command (kept), then its rows up to and including the `\.` line (left out)
+_COPY_ROWS = re.compile(r"^(COPY\b[^;]*?\bFROM\s+STDIN\b[^;\n]*;)[ \t]*\n.*?^\\\.$", re.I | re.M | re.S)
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,10 @@ def check_sql(text: str) -> StaticResult:
     The statements are read from libpg_query's JSON tree (json.loads): building pglast's Python
     node objects (`parse_sql`) for every statement took twice as long, and only each statement's
     kind, LANGUAGE and position are needed; text with no DO block or function is not read at all
-    (below). Positions in the JSON are UTF-8 byte offsets."""
+    (below). Positions in the JSON are UTF-8 byte offsets. The inline rows of psql's
+    `COPY … FROM STDIN;` (a table's data unit) are data, not SQL: the COPY command is checked."""
+    if "STDIN" in text:
+        text = _COPY_ROWS.sub(r"\1", text)
     try:
         tree = parse_sql_json(text)
     except pglast.parser.ParseError as exc:

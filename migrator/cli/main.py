@@ -26,6 +26,7 @@ from typing import NoReturn
 
 from knowledge_base.cli import add_kb_parser
 from migrator.cli.assess import add_assess_parser
+from migrator.cli.data import add_data_parser
 from migrator.cli.eval import add_eval_parser
 from migrator.cli.fix import add_fix_parser
 from migrator.cli.pg import add_pg_parser
@@ -49,6 +50,7 @@ EXAMPLES = """examples:
   migrator review out/hr --open                            # static review site: OUT/review/index.html
   migrator assess fixtures/schemas/hr_payroll --out assessment/   # size and effort, before migrating
   migrator eval run fixtures/eval/plsql-memory-sensitive.yaml --out out/eval   # does memory help?
+  migrator data load export/data --pg-dsn $DSN --out load/   # table data at volume: COPY, rejects, checksums
 """
 
 
@@ -240,6 +242,7 @@ def _parser() -> argparse.ArgumentParser:
     add_swe_parser(sub)
     add_eval_parser(sub)
     add_pg_parser(sub)
+    add_data_parser(sub)
     return parser
 
 
@@ -258,6 +261,7 @@ HANDLERS = {
     "swe": "migrator.cli.swe:run_swe_command",
     "eval": "migrator.cli.eval:run_eval_command",
     "pg": "migrator.cli.pg:run_pg",
+    "data": "migrator.cli.data:run_data",
 }
 
 

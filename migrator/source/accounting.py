@@ -56,8 +56,11 @@ def accounting_problems(source: SourceSet) -> list[str]:
         text = decode_bytes((root / f.path).read_bytes()).text
         intervals = []
         covered: list[tuple[str, SourceSpan | None, str]] = [
-            (u.id, u.span, u.text) for u in source.units if u.span.file == f.path
+            (u.id, u.span, u.text) for u in source.units if u.span.file == f.path and not u.parts
         ]
+        # a table's data unit: each of its statements where it is in this file
+        covered += [(u.id, p, text[p.start_offset : p.end_offset]) for u in source.units for p in u.parts
+                    if p.file == f.path]  # fmt: skip
         covered += [(i.code, i.span, i.text) for i in source.issues if i.text and i.file == f.path]
         for what, span, piece in covered:
             if span is None:
@@ -66,4 +69,25 @@ def accounting_problems(source: SourceSet) -> list[str]:
             problems.extend(span_problems(text, span, piece, what))
             intervals.append((span.start_offset, span.end_offset))
         problems.extend(gap_problems(text, intervals, f.path))
+    problems.extend(_table_data_problems(source))
+    return problems
+
+
+def _table_data_problems(source: SourceSet) -> list[str]:
+    """A table data unit's text is exactly its statements' texts, in order."""
+    from migrator.source.reader import join_statements
+
+    root = Path(source.root)
+    texts: dict[str, str] = {}
+    problems = []
+    for u in source.units:
+        if not u.parts:
+            continue
+        pieces = []
+        for p in u.parts:
+            if p.file not in texts:
+                texts[p.file] = decode_bytes((root / p.file).read_bytes()).text
+            pieces.append(texts[p.file][p.start_offset : p.end_offset])
+        if join_statements(pieces) != u.text:
+            problems.append(f"{u.id}: text is not its statements joined")
     return problems

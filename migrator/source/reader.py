@@ -20,6 +20,7 @@ duplicate-name. (`migrator.source.dependencies` adds dependency-cycle and missin
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial
@@ -42,6 +43,8 @@ RUNNING_KINDS = frozenset(
     {UnitKind.DATA, UnitKind.GRANT, UnitKind.COMMENT, UnitKind.ALTER, UnitKind.ANONYMOUS_BLOCK, UnitKind.OTHER}
 )
 
+
+_MULTI_TABLE = re.compile(r"INSERT\s*(?:/\*.*?\*/\s*)?(?:ALL|FIRST)\b", re.I | re.S)
 
 MIN_FILES_FOR_WORKERS = 48  # below this, forking costs more than reading the files here
 
@@ -100,6 +103,7 @@ class Reading:
             else:
                 reader.issue("skipped-file", Severity.WARNING, rel, 1,
                              "not an Oracle source file extension; not read")  # fmt: skip
+        reader.join_table_data()
         return reader.result
 
     def close(self) -> None:
@@ -150,6 +154,8 @@ class _Reader:
         self.result = SourceSet(root=str(root), schema=schema)
         self.first: dict[str, SourceSpan] = {}  # base id → where it was first defined
         self.counts: Counter[str] = Counter()
+        # a table's data unit → its statements' texts, joined once every file is read
+        self.table_data: dict[str, tuple[Unit, list[str]]] = {}
 
     def issue(self, code, severity, file, line, message, text="", span=None, unit_id=None) -> None:
         self.result.issues.append(SourceIssue(code, message, severity, file, line, unit_id, text, span))
@@ -212,7 +218,9 @@ class _Reader:
         The statement still takes its unit id, so the ids of later units do not shift."""
         head, offset = piece.head, piece.start + at
         unit_id = None
-        if head is not None and head.kind is not None and head.name is not None:
+        if head is not None and head.kind is UnitKind.DATA and _is_table_insert(head, f.text, piece):
+            unit_id = f"{UnitKind.DATA.value}:{head.schema or f.state.schema}.{head.name}"  # the row's table
+        elif head is not None and head.kind is not None and head.name is not None:
             unit_id = self.allocate(head.kind, head.schema or f.state.schema, head.name, f.span(piece.start, piece.end))
         line = f.line(offset)
         column = offset - f.lines.starts[line - 1] + 1
@@ -235,6 +243,13 @@ class _Reader:
         kind, name = head.kind, head.name
         schema = head.schema or f.state.schema
         span = f.span(piece.start, piece.end)
+        if kind is UnitKind.DATA and _is_table_insert(head, f.text, piece):
+            unit = self.table_insert(f, piece, f"{schema}.{name}", span)
+            for code, message in piece.notes:
+                self.issue(code, Severity.WARNING, f.rel, span.start_line, message, span=span, unit_id=unit.id)
+            if f.state.define_char:
+                self.substitutions(f, piece, unit)
+            return
         unit_id = self.allocate(kind, schema, name, span)
         unit = Unit(unit_id, kind, schema, name, f.text[piece.start : piece.end], span, f.encoding)
         if head.target:
@@ -246,6 +261,25 @@ class _Reader:
             self.other(f, piece, unit)
         if f.state.define_char:
             self.substitutions(f, piece, unit)
+
+    def table_insert(self, f: _File, piece: sqlplus.Piece, table: str, span: SourceSpan) -> Unit:
+        """An INSERT into one table joins that table's data unit (made at its first INSERT)."""
+        unit_id = f"{UnitKind.DATA.value}:{table}"
+        text = f.text[piece.start : piece.end]
+        if unit_id not in self.table_data:
+            schema, name = table.split(".", 1)
+            unit = Unit(unit_id, UnitKind.DATA, schema, name, "", span, f.encoding, target=table)
+            self.result.units.append(unit)
+            self.table_data[unit_id] = (unit, [])
+        unit, texts = self.table_data[unit_id]
+        unit.parts.append(span)
+        texts.append(text)
+        return unit
+
+    def join_table_data(self) -> None:
+        for unit, texts in self.table_data.values():
+            unit.text = join_statements(texts)
+        self.table_data.clear()
 
     def allocate(self, kind: UnitKind, schema: str, name: str, span: SourceSpan) -> str:
         base = f"{kind.value}:{schema}.{name}"
@@ -282,6 +316,21 @@ class _Reader:
         self.issue("substitution-variable", Severity.WARNING, f.rel, unit.span.start_line,
                    f"SQL*Plus would substitute {', '.join(known)} before running this; text kept as is",
                    span=unit.span, unit_id=unit.id)  # fmt: skip
+
+
+def join_statements(texts: list[str]) -> str:
+    """A table data unit's text: its statements in order, each but the last ended by its ';' (as
+    any unit's text ends before its ';'); the ';' goes on a line of its own after a statement whose
+    last line holds a `--` comment, which would hide it."""
+    ends = ["\n;\n" if "--" in t[t.rfind("\n") + 1 :] else ";\n" for t in texts[:-1]]
+    return "".join(t + end for t, end in zip(texts, ends)) + (texts[-1] if texts else "")
+
+
+def _is_table_insert(head: statement_kind.Head, text: str, piece: sqlplus.Piece) -> bool:
+    """INSERT into one table (not INSERT ALL / FIRST, which has several targets)."""
+    if head.verb != "INSERT":
+        return False
+    return _MULTI_TABLE.match(text, piece.start) is None
 
 
 def _describe(head: statement_kind.Head | None, schema: str) -> str:

@@ -19,7 +19,7 @@ class UnitKind(str, enum.Enum):
     SEQUENCE = "sequence"
     VIEW = "view"
     MATERIALIZED_VIEW = "materialized_view"
-    DATA = "data"  # INSERT / UPDATE / DELETE / MERGE at top level
+    DATA = "data"  # a table's INSERTs (one unit per table), or one UPDATE / DELETE / MERGE / INSERT ALL
     FUNCTION = "function"
     PROCEDURE = "procedure"
     PACKAGE_SPEC = "package_spec"
@@ -91,6 +91,10 @@ class Unit:
     parent_id: str | None = None
     # For TRIGGER / INDEX / COMMENT / DATA / GRANT / ALTER: the table (or object) it is attached to.
     target: str | None = None
+    # A table's data unit (`data:schema.table`, every INSERT into the table wherever it is): where
+    # each of its statements is, in order; `text` holds them joined, each ended by its ';'
+    # (`migrator.data.table_unit` reads them back one by one). Empty for every other unit.
+    parts: list[SourceSpan] = field(default_factory=list)
 
     @property
     def qualified_name(self) -> str:

@@ -80,6 +80,10 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
 
 
 def convert_unit(unit: Unit, ctx: ConversionContext) -> str:
+    if unit.kind is UnitKind.DATA and unit.parts:  # a table's INSERTs: COPY rows (migrator.data)
+        from migrator.data.table_unit import convert_table_data
+
+        return convert_table_data(unit, ctx)
     converter = _CONVERTERS.get(unit.kind)
     if converter is not None:
         return converter(_statement_text(unit), ctx)

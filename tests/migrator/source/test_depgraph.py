@@ -57,7 +57,7 @@ def test_order_respects_dependencies(analyzed):
     assert sorted(graph.order) == sorted(u.id for u in source.units)
     before = [
         ("table:hr.dept", "table:hr.emp"),  # REFERENCES
-        ("table:hr.emp", "data:hr.emp#1"),
+        ("table:hr.emp", "data:hr.emp"),
         ("sequence:hr.emp_seq", "trigger:hr.emp_bi"),
         ("table:hr.emp", "trigger:hr.emp_bi"),
         ("package_spec:hr.emp_pkg", "package_body:hr.emp_pkg"),
@@ -103,7 +103,7 @@ def test_missing_references_are_conservative(tmp_path):
     graph = analyze_dependencies(source)
     assert graph.missing == {
         "procedure:hr.p": ["ext_pkg.run", "other.things", "t_seq", "undefined_proc"],
-        "data:hr.ghost#1": ["hr.ghost"],
+        "data:hr.ghost": ["hr.ghost"],
     }
     assert sum(i.code == "missing-reference" for i in source.issues) == 2
 

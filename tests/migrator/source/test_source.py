@@ -100,8 +100,13 @@ def test_targets_and_running_ids(tmp_path):
         "CREATE TRIGGER trg AFTER UPDATE OF a, b ON emp FOR EACH ROW\nBEGIN NULL; END;\n/\n"
     )
     src = read_one(tmp_path, text)
-    assert [u.id for u in src.units] == ["index:hr.ix", "data:hr.emp#1", "data:hr.emp#2", "trigger:hr.trg"]
+    assert [u.id for u in src.units] == ["index:hr.ix", "data:hr.emp", "trigger:hr.trg"]
     assert {u.target for u in src.units} == {"hr.emp"}
+    (data,) = [u for u in src.units if u.kind is UnitKind.DATA]  # a table's rows are one unit
+    assert data.text == "INSERT INTO emp VALUES (1);\nINSERT INTO emp VALUES (2)"
+    assert [str(p) for p in data.parts] == ["x.sql:2", "x.sql:3"]
+    text = "UPDATE emp SET a = 1;\nUPDATE emp SET a = 2;\nINSERT ALL INTO emp VALUES (1) INTO emp VALUES (2) SELECT 1 FROM dual;\n"
+    assert [u.id for u in read_one(tmp_path, text).units] == ["data:hr.emp#1", "data:hr.emp#2", "data:hr.emp#3"]
 
 
 def test_strings_comments_and_q_quotes_hide_terminators(tmp_path):
@@ -110,9 +115,9 @@ def test_strings_comments_and_q_quotes_hide_terminators(tmp_path):
         "/* ; */ INSERT INTO t VALUES (2);\n"
     )
     src = read_one(tmp_path, text)
-    assert len(src.units) == 2
-    assert src.units[0].text.endswith("-- c;")
-    assert src.units[1].text == "INSERT INTO t VALUES (2)"
+    (unit,) = src.units  # both rows of t
+    first, second = unit.text.split("\n;\n")  # the ';' after a line comment is on its own line
+    assert first.endswith("-- c;") and second == "INSERT INTO t VALUES (2)"
 
 
 def test_directives_are_reported_not_code(tmp_path):
@@ -133,7 +138,7 @@ def test_substitution_variables_warn_and_set_define_off_silences(tmp_path):
     src = read_one(tmp_path, "INSERT INTO t VALUES ('&&owner', &x);\nSET DEFINE OFF\nINSERT INTO t VALUES ('R&D');\n")
     subs = [i for i in src.issues if i.code == "substitution-variable"]
     assert len(subs) == 1 and "&&owner" in subs[0].message and "&x" in subs[0].message
-    assert subs[0].unit_id == "data:hr.t#1" and subs[0].severity is Severity.WARNING
+    assert subs[0].unit_id == "data:hr.t" and subs[0].severity is Severity.WARNING
 
 
 def test_missing_slash_splits_at_next_create(tmp_path):

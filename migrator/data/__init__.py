@@ -1,0 +1,1 @@
+"""Table data: INSERT exports and SQL*Loader files streamed into PostgreSQL with COPY (see README.md)."""
