@@ -11,8 +11,13 @@ an interrupted program).
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a program ended by Ctrl-C
 CLOSED_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader went away
@@ -59,3 +64,28 @@ def silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError):  # no file descriptor behind stdout (a test's capture): nothing to do
         pass
+
+
+@contextmanager
+def quiet_after_ctrl_c() -> Iterator[None]:
+    """Inside, Ctrl-C raises KeyboardInterrupt as always, and from then on psycopg logs nothing
+    below CRITICAL: a query cut off mid-way makes its connection's cleanup log "error ignored in
+    rollback ... another command is already in progress" for every open transaction (from
+    psycopg's child loggers too), noise that would bury the one line an interrupted command
+    prints. Only in the main thread (where signal handlers live); elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    psycopg_log = logging.getLogger("psycopg")
+    level = psycopg_log.level
+
+    def on_sigint(signum, frame):
+        psycopg_log.setLevel(logging.CRITICAL)
+        signal.default_int_handler(signum, frame)
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        psycopg_log.setLevel(level)

@@ -329,11 +329,18 @@ def exit_now(code: int) -> NoReturn:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from migrator.cli.failures import CLOSED_PIPE, INTERRUPTED, environment_problem, silence_stdout
+    from migrator.cli.failures import (
+        CLOSED_PIPE,
+        INTERRUPTED,
+        environment_problem,
+        quiet_after_ctrl_c,
+        silence_stdout,
+    )
     from migrator.errors import MigratorError
 
     try:
-        return handler(args.command)(args)
+        with quiet_after_ctrl_c():
+            return handler(args.command)(args)
     except KeyboardInterrupt:
         # every `with` the command was in has been left on the way here: servers stopped, worker
         # pools cancelled, the journal closed
