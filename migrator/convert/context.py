@@ -110,12 +110,14 @@ class Catalog:
         key = (entry.schema, entry.name)
         old = self.entries.get(key)
         # First definition wins (duplicates are reported by the reader); a package body does
-        # not replace its spec's entry. Statements about an object (COMMENT ON, INSERT INTO,
+        # not replace its spec's entry, and a type body read first (x.tpb before x.tps) gives
+        # way to its type. Statements about an object (COMMENT ON, INSERT INTO,
         # GRANT, ALTER) carry its name without defining it: the definition replaces them, or a
         # comments file read before the tables would hide the tables' columns.
         if (
             old is None
             or entry.kind is UnitKind.PACKAGE_SPEC
+            or (entry.kind is UnitKind.TYPE and old.kind is UnitKind.TYPE_BODY)
             or (old.kind in _NOT_DEFINING and entry.kind not in _NOT_DEFINING)
         ):
             self.entries[key] = entry

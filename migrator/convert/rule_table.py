@@ -60,6 +60,7 @@ TYPES_EXEC = "test_plsql_exec_types.py::"
 PLSQL_BEYOND = "test_plsql_exec_beyond.py::"
 PLSQL_EXEC = "test_plsql_exec.py::"
 CALLS_EXEC = "test_call_conversion_exec.py::"
+OUTFUNCS_EXEC = "test_plsql_exec_outfuncs.py::"
 COMPARISONS = ("exp.EQ", "exp.NEQ", "exp.GT", "exp.GTE", "exp.LT", "exp.LTE")
 EXPR_EXEC = SQL_EXEC + "test_expression_matches_oracle"
 
@@ -241,6 +242,11 @@ RULES: tuple[RuleInfo, ...] = (
     rule("ddl.object_type", "CREATE TYPE ... AS OBJECT → composite type",
          on("CREATE TYPE ... AS OBJECT", "UnitKind.TYPE", "ddl/object_types.py", "golden:ddl/type_object", "golden:ddl/type_object_methods"),
     ),
+    rule("ddl.object_type_hierarchy", "NOT FINAL / UNDER types → a tagged composite per hierarchy, subtype domains, tag-dispatched methods",
+         on("CREATE TYPE ... NOT FINAL / UNDER supertype", "UnitKind.TYPE", "ddl/object_types.py", "test_plsql_exec_objtypes.py::test_hierarchy_dispatch_through_supertype_collection"),
+         on("MEMBER methods of a hierarchy's types (dispatch on the tag)", "ast.Routine", "plsql/emit_unit.py", "test_plsql_exec_objtypes.py::test_hierarchy_dispatch_through_supertype_collection"),
+         on("TREAT(x AS t), x IS [NOT] OF ([ONLY] t)", ("name:TREAT", "name:is_of"), "plsql/exprs.py", "test_plsql_exec_objtypes.py::test_hierarchy_dispatch_through_supertype_collection"),
+    ),
     rule("ddl.collection_type", "CREATE TYPE ... AS TABLE OF / VARRAY → a domain over an array (1-based)",
          on("CREATE TYPE ... AS TABLE OF, VARRAY", "UnitKind.TYPE", "ddl/object_types.py", "golden:ddl/type_table_of", "golden:ddl/type_varray"),
     ),
@@ -311,6 +317,10 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("plsql.out_after_default", "an OUT parameter after a defaulted one → INOUT ... DEFAULT NULL; the default kept",
          on("DEFAULT before an OUT parameter", "ast.Param", "plsql/emit_routine.py", "golden:plsql/call_conversion", CALLS_EXEC + "test_default_before_out_parameter_keeps_every_call_form"),
+    ),
+    rule("plsql.function_out_params", "function with OUT / IN OUT parameters → a row of them and its value; each call hoisted",
+         on("FUNCTION with OUT / IN OUT parameters and its calls (assignment, expression, nested call, IF/ELSIF/WHILE/CASE condition, across packages)", ("ast.Routine", "ast.Param"), ("plsql/emit_outfunc.py", "plsql/emit_routine.py"), "golden:plsql/function_out_params", OUTFUNCS_EXEC + "test_out_functions_at_every_call_site", OUTFUNCS_EXEC + "test_standalone_and_nested_out_functions"),
+         on("an overload with OUT parameters beside one (or a procedure) with the same inputs → <name>__out", "ast.Routine", "plsql/emit_outfunc.py", OUTFUNCS_EXEC + "test_overloads_that_differ_only_by_out_parameters"),
     ),
     rule("plsql.dynamic_bind_types", "EXECUTE IMMEDIATE / OPEN FOR ... USING: binds typed by their values",
          on("EXECUTE IMMEDIATE ... USING (binds)", ("ast.ExecImmediate", "ast.Open"), "plsql/emit_dyn.py", "golden:plsql/dynamic_binds", CALLS_EXEC + "test_varchar_bind_compared_with_number_column"),

@@ -44,14 +44,16 @@ class ObjectType:
     """CREATE TYPE ... AS OBJECT or UNDER supertype: attribute name → Oracle type, in declaration
     order; its methods are the entry's `methods` (read from the TYPE BODY).
 
-    The DDL reader reads a subtype's supertype and the FINAL / INSTANTIABLE modifiers, not a
-    subtype's own attributes (nothing converts them yet); the PL/SQL reader records only attributes,
-    and records UNDER subtypes and forward declarations as object types without attributes."""
+    The DDL reader reads a subtype's supertype, its own attributes, the FINAL / INSTANTIABLE
+    modifiers and the names of the methods the spec declares (`migrator.convert.type_hierarchy`
+    builds the hierarchy from them); the PL/SQL reader records only attributes, and records UNDER
+    subtypes and forward declarations as object types without attributes."""
 
     attributes: dict[str, str] = field(default_factory=dict)
     supertype: tuple[str, ...] | None = None  # plain name parts of the UNDER type
     final: bool = True  # not declared NOT FINAL
     instantiable: bool = True  # not declared NOT INSTANTIABLE
+    methods: tuple[str, ...] = ()  # DDL reader: the spec's MEMBER/STATIC/MAP/ORDER method names
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,7 @@ EXAMPLES: dict[str, str] = {
     "ddl.grant": "GRANT SELECT ON t TO bob;\n",
     "ddl.comment": "COMMENT ON TABLE t IS 'hello';\n",
     "ddl.object_type": "CREATE TYPE point_t AS OBJECT (x NUMBER, y NUMBER);\n/\n",
+    "ddl.object_type_hierarchy": "CREATE TYPE base_t AS OBJECT (x NUMBER) NOT FINAL;\n/\n",
     "ddl.collection_type": "CREATE TYPE num_list AS TABLE OF NUMBER;\n/\n",
     "ddl.alter_table": "ALTER TABLE t ADD (c NUMBER(5));\n",
     "ddl.identity": "CREATE TABLE t (id NUMBER GENERATED ALWAYS AS IDENTITY, a NUMBER);\n",
@@ -119,6 +120,10 @@ EXAMPLES: dict[str, str] = {
     ),
     "plsql.out_after_default": (
         "CREATE OR REPLACE PROCEDURE p (a IN NUMBER DEFAULT 1, b OUT NUMBER) IS BEGIN b := a; END;\n/\n"
+    ),
+    "plsql.function_out_params": (
+        "CREATE OR REPLACE FUNCTION f (a IN NUMBER, b OUT NUMBER) RETURN NUMBER IS BEGIN b := a; RETURN a + 1; END;\n/\n"
+        "CREATE OR REPLACE PROCEDURE p IS x NUMBER; y NUMBER; BEGIN y := f(1, x); END;\n/\n"
     ),
     "plsql.dynamic_bind_types": (
         "CREATE TABLE t (n NUMBER);\n"

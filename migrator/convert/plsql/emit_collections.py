@@ -12,6 +12,7 @@ FIRST/NEXT order survive. A nested table on which DELETE(i) is called is held as
 from __future__ import annotations
 
 from harness.quoting import quote_ident
+from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import emit_call as call_
 from migrator.convert.plsql import emit_decl as decl_
@@ -113,10 +114,18 @@ def constructor(em: Emitter, ptype: PgType, toks, j, scope):
     em.ctx.applied("plsql.collections")
     if ptype.coll is None:  # object type constructor: a user-defined one with this arity, or the attributes
         if ptype.object_key is not None and any(
-            r.flavour == "CONSTRUCTOR" and len(r.params) == len(args)
+            r.flavour == "CONSTRUCTOR" and sum(p.default is None for p in r.params) <= len(args) <= len(r.params)
             for r in values_.object_methods(em, ptype.object_key).get(ptype.object_key[1], [])
         ):
             return f"{sql(derived(ptype.object_key, 'new'))}({', '.join(args)})", j2, ""
+        if ptype.object_key is not None and hier.in_hierarchy(em.ctx.catalog, ptype.object_key):
+            fields = hier.row_values(em.ctx.catalog, ptype.object_key, args)
+            if fields is None:
+                em.unconverted(
+                    "object type constructor", f"{ptype.ora or ptype.pg}: wrong number of arguments", toks[j]
+                )
+                return unconverted_marker("object type constructor"), j2, ""
+            args = fields  # the hierarchy's composite: other subtypes' attributes NULL, the type tag
         return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""
     if ptype.coll.kind == "assoc":
         em.unconverted("associative array constructor", "qualified expressions for INDEX BY tables", toks[j])

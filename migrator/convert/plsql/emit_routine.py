@@ -11,6 +11,7 @@ from migrator.convert.ddl.tokens import dollar_tag
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_autonomous as autonomous_
 from migrator.convert.plsql import emit_decl as decl_
+from migrator.convert.plsql import emit_outfunc as outfunc_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql.naming import Owner, sql
@@ -47,6 +48,9 @@ class RoutineEmitter:
     def __init__(self, em):
         self.em = em
         self.reset: list[str] = []  # OUT parameters made INOUT: set to NULL on entry
+        # a function with OUT parameters gets the shape of emit_outfunc (its calls are rewritten);
+        # object type methods keep the refusal (their calls are not)
+        self.out_record = True
 
     def params(self, r: A.Routine, scope: Scope) -> list[str]:
         em = self.em
@@ -72,13 +76,18 @@ class RoutineEmitter:
             elif p.default is not None:
                 seen_default = True
                 text += f" DEFAULT {exprs_.expr(em, p.default, scope)}"
-            elif seen_default and p.mode == "IN":
+            elif seen_default and p.mode != "OUT":
                 # PostgreSQL needs defaults on every input after a defaulted one; Oracle callers of
                 # such a routine must already pass this parameter (by name), so NULL is never used.
                 text += " DEFAULT NULL"
                 em.ctx.note(f"parameter {p.name}: DEFAULT NULL added (follows a defaulted parameter)")
             out.append(text)
-        if r.kind == "FUNCTION" and any(p.mode != "IN" for p in r.params):
+        if r.kind == "FUNCTION" and outfunc_.sets_out(r.params) and self.out_record:
+            if em.ctx.enabled("plsql.function_out_params"):
+                return out  # the result column is added with the return type (routine)
+            em.unconverted("function OUT parameter", "rule plsql.function_out_params is disabled", r.line)
+            out.append(unconverted_marker("function OUT parameter", r.name))
+        elif r.kind == "FUNCTION" and outfunc_.sets_out(r.params):
             em.unconverted(
                 "function OUT parameter",
                 f"function {r.name}: Oracle returns a value and OUT parameters; callers would need rewriting",
@@ -146,9 +155,30 @@ class RoutineEmitter:
         scope = parent.child()
         params = self.params(r, scope)
         ret = self.returns(r, scope) if r.kind == "FUNCTION" else None
+        if (
+            ret is not None
+            and self.out_record
+            and outfunc_.sets_out(r.params)
+            and em.ctx.enabled("plsql.function_out_params")
+        ):
+            if r.pipelined:
+                em.unconverted("function OUT parameter", f"PIPELINED function {r.name} with OUT parameters", r.line)
+                return unconverted_marker("function OUT parameter", r.name) + ";"
+            renamed = outfunc_.definition_name(em, r, parent)
+            if renamed is not None:  # another overload takes the same inputs
+                em.ctx.note(f"function {r.name} with OUT parameters is {sql((qname[0], renamed))}")
+                qname = (qname[0], renamed)
+            # OUT parameters and the return value as the last one: PostgreSQL returns them as a row
+            params.append(f"OUT {outfunc_.RESULT} {ret}")
+            ret = "record"
+            em.frame.out_result = outfunc_.RESULT
+            em.ctx.applied("plsql.function_out_params")
         head = (head_stmts or []) + self.reset + self.empty_strings(r, scope)
-        body = self.body(r.block, scope, owner, head, [])
+        body = self.body(r.block, scope, owner, head, outfunc_.falls_off(em, r.block))
         em.ctx.applied(rule)
+        if em.frame.autonomous and em.frame.out_result is not None:
+            em.unconverted("function OUT parameter", f"autonomous function {r.name} with OUT parameters", r.line)
+            return unconverted_marker("function OUT parameter", r.name) + ";"
         if em.frame.autonomous:
             return autonomous_.autonomous_routine(em, r, qname, params, ret, body, scope)
         return create_function(routine_head(r.kind, qname, params, ret), body)
@@ -162,7 +192,12 @@ class RoutineEmitter:
         out = []
         for p in r.params:
             t = scope.names[p.name].type
-            if p.mode != "OUT" and t is not None and t.plain_pg.startswith(("varchar", "char", "text", "character")):
+            if (
+                p.mode != "OUT"
+                and t is not None
+                and t.coll is None  # a collection of strings is no string
+                and t.plain_pg.startswith(("varchar", "char", "text", "character"))
+            ):
                 out.append(f"{quote_ident(p.name)} := nullif({quote_ident(p.name)}, '');")
         if out:
             em.ctx.applied("plsql.empty_string_params")

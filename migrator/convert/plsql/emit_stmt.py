@@ -9,6 +9,7 @@ from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_decl as decl_
 from migrator.convert.plsql import emit_exceptions as exc_
+from migrator.convert.plsql import emit_outfunc as outfunc_
 from migrator.convert.plsql import emit_sql as sql_
 from migrator.convert.plsql import emit_trigger as trigger_
 from migrator.convert.plsql import exprs as exprs_
@@ -110,9 +111,27 @@ def st_assign(em: Emitter, st: A.Assign, scope: Scope, out: Out) -> None:
 
 @emits(A.If)
 def st_if(em: Emitter, st: A.If, scope: Scope, out: Out) -> None:
-    for k, (cond, body) in enumerate(st.branches):
-        out.line(f"{'IF' if k == 0 else 'ELSIF'} {exprs_.expr(em, cond, scope)} THEN")
-        branch(em, body, scope, out)
+    if_lines(em, st, 0, exprs_.expr(em, st.branches[0][0], scope), scope, out)
+
+
+def if_lines(em: Emitter, st: A.If, first: int, cond: str, scope: Scope, out: Out) -> None:
+    """IF from branch `first` on, its condition converted (`cond`). An ELSIF whose condition
+    hoists statements (a function with OUT parameters, emit_outfunc) runs them only when it is
+    reached, as Oracle evaluates it: ELSE, the statements, and an IF of the remaining branches."""
+    out.line(f"IF {cond} THEN")
+    branch(em, st.branches[first][1], scope, out)
+    for k in range(first + 1, len(st.branches)):
+        with outfunc_.hoisting(em) as hoisted:
+            text = exprs_.expr(em, st.branches[k][0], scope)
+        if hoisted:
+            out.line("ELSE")
+            with out.indented():
+                out.each(hoisted)
+                if_lines(em, st, k, text, scope, out)
+            out.line("END IF;")
+            return
+        out.line(f"ELSIF {text} THEN")
+        branch(em, st.branches[k][1], scope, out)
     if st.orelse is not None:
         out.line("ELSE")
         branch(em, st.orelse, scope, out)
@@ -123,8 +142,19 @@ def st_if(em: Emitter, st: A.If, scope: Scope, out: Out) -> None:
 def st_case(em: Emitter, st: A.Case, scope: Scope, out: Out) -> None:
     out.line("CASE" + (f" {exprs_.expr(em, st.selector, scope)}" if st.selector else ""))
     with out.indented():
-        for cond, body in st.whens:
-            out.line(f"WHEN {exprs_.expr(em, cond, scope)} THEN")
+        for k, (cond, body) in enumerate(st.whens):
+            with outfunc_.hoisting(em) as hoisted:
+                text = exprs_.expr(em, cond, scope)
+            if hoisted and k > 0:  # a later WHEN is evaluated only when reached
+                em.unconverted(
+                    "function with OUT parameters",
+                    "a CASE statement's WHEN after the first calls a function with OUT parameters",
+                    st.line,
+                )
+                text = unconverted_marker("function with OUT parameters", "CASE WHEN")
+            elif hoisted and em.frame.hoisted is not None:  # the first WHEN is always evaluated
+                em.frame.hoisted.extend(hoisted)
+            out.line(f"WHEN {text} THEN")
             branch(em, body, scope, out)
         if st.orelse is not None:
             out.line("ELSE")
@@ -147,7 +177,19 @@ def st_loop(em: Emitter, st: A.Loop, scope: Scope, out: Out) -> None:
 
 @emits(A.While)
 def st_while(em: Emitter, st: A.While, scope: Scope, out: Out) -> None:
-    loop_lines(em, st, f"WHILE {exprs_.expr(em, st.cond, scope)} LOOP", st.body, scope, out)
+    with outfunc_.hoisting(em) as hoisted:
+        cond = exprs_.expr(em, st.cond, scope)
+    if not hoisted:
+        loop_lines(em, st, f"WHILE {cond} LOOP", st.body, scope, out)
+        return
+    # the condition calls a function with OUT parameters (emit_outfunc): before each iteration
+    label_prefix(em, st, out)
+    out.line("LOOP")
+    with out.indented():
+        out.each(hoisted)
+        out.line(f"EXIT WHEN NOT coalesce({cond}, false);")
+        stmts(em, st.body, scope, out)
+    out.line("END LOOP;")
 
 
 @emits(A.ForRange)
@@ -234,6 +276,9 @@ def st_return(em: Emitter, st: A.Return, scope: Scope, out: Out) -> None:
         out.line("RETURN self;")
     elif st.value is None:
         out.line("RETURN;")
+    elif em.frame.out_result is not None:  # a function with OUT parameters (emit_outfunc)
+        out.line(f"{em.frame.out_result} := {value_expr(em, st.value, scope)};")
+        out.line("RETURN;")
     else:
         out.line(f"RETURN {value_expr(em, st.value, scope)};")
 
@@ -258,7 +303,8 @@ def value_expr(em: Emitter, toks, scope, target_ora: str = "") -> str:
 
 # ---- blocks ----------------------------------------------------------------------------
 def block_lines(em: Emitter, block: A.Block, scope: Scope, owner: Owner, out: Out) -> None:
-    decls = decl_.declarations(em, block.decls, scope, owner)
+    with em.within(hoisted=None):  # no statement runs before a declaration (emit_outfunc)
+        decls = decl_.declarations(em, block.decls, scope, owner)
     deferred = bulk_errors_handled(em, block, scope)  # (after the declarations: its exceptions)
     if deferred is not None:
         block_with_bulk_errors(em, block, scope, decls, *deferred, out)

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 
+from harness.quoting import quote_ident
+from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import emit_bulk as bulk_
 from migrator.convert.plsql import emit_collections as coll_
 from migrator.convert.plsql import emit_nested as nested_
+from migrator.convert.plsql import emit_outfunc as outfunc_
 from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import emit_trigger as trigger_
@@ -25,7 +28,7 @@ from migrator.convert.plsql.naming import oracle_tokens, sql
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.signatures import Arg
 from migrator.convert.sql.implicit import text_argument
-from migrator.source.lexer import Token
+from migrator.source.lexer import Token, split_top_level
 
 _PH = re.compile(r"plx__\d+")
 _CURSOR_ATTRS = {"FOUND", "NOTFOUND", "ISOPEN", "ROWCOUNT", "BULK_ROWCOUNT", "BULK_EXCEPTIONS"}
@@ -57,6 +60,13 @@ def expr_typed(
     named `name`, for binding a call; `typed=False` skips finding it out)."""
     if not toks:
         return "", Arg(name)
+    # NEW t(...): the object constructor invoked with Oracle's optional keyword (two adjacent
+    # names are nothing else in a PL/SQL expression)
+    toks = [
+        t
+        for k, t in enumerate(toks)
+        if not (t.is_word("NEW") and k + 1 < len(toks) and toks[k + 1].kind in ("word", "qident"))
+    ]
     ph: dict[str, str] = {}
     types: dict[str, str] = {}
     walked = walk(em, toks, scope, ph, types)
@@ -115,6 +125,17 @@ def walk(em: Emitter, toks, scope, ph, types, in_sql: bool = False) -> list[Toke
                 out.append(hit[0])
                 i = hit[1]
                 continue
+        if t.is_word("TREAT") and i + 1 < n and toks[i + 1].is_op("(") and not (out and out[-1].is_op(".")):
+            hit = treat(em, toks, i, scope, ph, types)
+            if hit is not None:
+                out.append(hit[0])
+                i = hit[1]
+                continue
+        if t.is_word("IS") and out and i + 2 < n and (toks[i + 1].is_word("OF") or toks[i + 2].is_word("OF")):
+            j = is_of(em, toks, i, out, ph, types)
+            if j is not None:
+                i = j
+                continue
         if t.kind in ("word", "qident") and not (out and out[-1].text == "." and out[-1].kind == "op"):
             j = walk_name(em, toks, i, scope, out, ph, types, in_sql)
             if j is not None:
@@ -123,6 +144,75 @@ def walk(em: Emitter, toks, scope, ph, types, in_sql: bool = False) -> list[Toke
         out.append(t)
         i += 1
     return out
+
+
+def _hierarchy_type(em: Emitter, toks) -> tuple[str, str] | None:
+    """The hierarchy type (`type_hierarchy`) a type name's tokens name, or None."""
+    parts = [norm_name(t) for t in toks if t.kind in ("word", "qident")]
+    if not parts or len(parts) > 2 or len(toks) != 2 * len(parts) - 1:
+        return None
+    entry = package_.lookup(em, parts)
+    if entry is None or not hier.in_hierarchy(em.ctx.catalog, (entry.schema, entry.name)):
+        return None
+    return entry.schema, entry.name
+
+
+def _tags(em: Emitter, keys, only: bool) -> str:
+    tags = [hier.tag(k) for key in keys for k in ([key] if only else hier.subtree(em.ctx.catalog, key))]
+    return ", ".join(f"'{t}'" for t in dict.fromkeys(tags))
+
+
+def treat(em: Emitter, toks, i, scope, ph, types):
+    """TREAT(expr AS t) of a hierarchy type: the value when its type tag is t's or a subtype's,
+    else NULL (Oracle's result), typed as t's domain; the value is computed once."""
+    inner, j = values_.paren_at(em, toks, i + 1)
+    k = next((n for n, t in enumerate(inner) if t.is_word("AS")), None)
+    if k is None or k == 0:
+        return None
+    key = _hierarchy_type(em, inner[k + 1 :])
+    if key is None:
+        return None
+    em.ctx.applied("ddl.object_type_hierarchy")
+    value = expr(em, inner[:k], scope)
+    tag = f"(x.v).{quote_ident(hier.TAG)}"
+    text = f"((SELECT CASE WHEN {tag} IN ({_tags(em, [key], False)}) THEN x.v END::{sql(key)} FROM (SELECT {value} AS v) x))"
+    return placeholder(em, text, ph, types, key[1]), j
+
+
+def is_of(em: Emitter, toks, i, out, ph, types) -> int | None:
+    """``x IS [NOT] OF [TYPE] ([ONLY] t, ...)`` for hierarchy types: x's type tag among t's (and,
+    without ONLY, their subtypes'). The operand is the token before IS (a name or a value)."""
+    j = i + 1
+    negate = toks[j].is_word("NOT")
+    j += 1 if negate else 0
+    if not toks[j].is_word("OF"):
+        return None
+    j += 1
+    if j < len(toks) and toks[j].is_word("TYPE"):
+        j += 1
+    if j >= len(toks) or not toks[j].is_op("("):
+        return None
+    inner, end = values_.paren_at(em, toks, j)
+    keys, only = [], False
+    for item in split_top_level(inner):
+        if item and item[0].is_word("ONLY"):
+            only, item = True, item[1:]
+        key = _hierarchy_type(em, item)
+        if key is None:
+            return None
+        keys.append(key)
+    operand = out[-1]
+    if operand.kind not in ("word", "qident", "ph") or (len(out) > 1 and out[-2].is_op(".")):
+        return None
+    em.ctx.applied("ddl.object_type_hierarchy")
+    value = (
+        ph.get(operand.text, quote_ident(norm_name(operand)))
+        if operand.kind == "ph"
+        else quote_ident(norm_name(operand))
+    )
+    test = f"coalesce(({value}).{quote_ident(hier.TAG)} {'NOT ' if negate else ''}IN ({_tags(em, keys, only)}), false)"
+    out[-1] = placeholder(em, f"({test})", ph, types, "BOOLEAN")
+    return end
 
 
 def walk_bind(em: Emitter, toks, i, out, ph, types) -> int:
@@ -207,6 +297,10 @@ def walk_name(em: Emitter, toks, i, scope, out, ph, types, in_sql) -> int | None
         and toks[i - 1].upper in ("FROM", "JOIN", "INTO", "UPDATE", "TABLE")
     ):
         return None  # a table name, never a variable
+    if nxt is not None and nxt.is_op("("):  # a function with OUT parameters (emit_outfunc)
+        called = outfunc_.out_call(em, parts, toks, i, j, scope, in_sql, out, ph, types)
+        if called is not None:
+            return called
     lifted = scope.get(parts[0]) if len(parts) == 1 else None
     if lifted is not None and lifted.kind == "routine" and lifted.extras and lifted.routine is not None:
         args: list[str] = []  # a nested function that takes enclosing variables (emit_nested)

@@ -33,6 +33,7 @@ from harness.ground_truth.oracle_errors import (
 )
 from harness.quoting import quote_ident
 from migrator.convert import supplied as S
+from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import MARKER_TOKEN, CatalogEntry, ConversionContext, unconverted_marker
 from migrator.convert.datatypes import map_type
 from migrator.convert.plsql import ast as A
@@ -145,8 +146,11 @@ class Resolver:
         return cols.get(name[-1])
 
     def object_methods(self, key: tuple[str, str]) -> dict:
-        """A schema-level object type's methods: name → its routines."""
+        """A schema-level object type's methods: name → its routines (in a hierarchy, the ones it
+        inherits too: `type_hierarchy.methods`)."""
         entry = self.lookup(key)
+        if entry is not None and hier.in_hierarchy(self.ctx.catalog, (entry.schema, entry.name)):
+            return hier.methods(self.ctx.catalog, (entry.schema, entry.name))
         return entry.methods if entry is not None else {}
 
     def schema_collection_type(self, parts) -> PgType | None:
@@ -158,6 +162,8 @@ class Resolver:
         pgname = sql((entry.schema, entry.name))
         if isinstance(info, ObjectType):
             fields = dict(info.attributes)
+            if hier.in_hierarchy(self.ctx.catalog, (entry.schema, entry.name)):  # inherited ones too
+                fields = hier.attributes(self.ctx.catalog, (entry.schema, entry.name))
             return PgType(pgname, composite=True, object_key=(entry.schema, entry.name), fields=fields)
         elem = self.schema_collection_type(info.element.split(".")) if "(" not in info.element else None
         if elem is None or elem.coll is not None:

@@ -34,4 +34,9 @@ class RoutineFrame:
     handler_error: dict | None = None  # that handler's error for FORMAT_ERROR_* (emit_supplied)
     in_forall: bool = False  # the statement of a FORALL (SQL%ROWCOUNT adds up)
     bulk_deferred: bool = False  # a SAVE EXCEPTIONS FORALL whose block raises ORA-24381 after it (block_lines)
-    goto_exits: dict[str, str] = field(default_factory=dict)  # GOTO target -> the block its EXIT leaves
+    goto_exits: dict[str, str] = field(default_factory=dict)
+    # a function with OUT parameters: its result column, which RETURN x sets (emit_outfunc)
+    out_result: str | None = None
+    # statements the statement being emitted needs before it (calls of functions with OUT
+    # parameters, emit_outfunc); None where no statement can be put before the expression
+    hoisted: list[str] | None = None  # GOTO target -> the block its EXIT leaves

@@ -43,5 +43,13 @@ def emits(cls: type[A.Stmt]) -> Callable[[StatementEmitter], StatementEmitter]:
 
 
 def stmt(em: Emitter, st: A.Stmt, scope: Scope, out: Out) -> None:
-    """Write one statement, by the emitter registered for its class."""
-    _EMITTERS[type(st)](em, st, scope, out)
+    """Write one statement, by the emitter registered for its class. What its expressions hoist
+    (calls of functions with OUT parameters, `emit_outfunc`) is written before it."""
+    saved, em.frame.hoisted = em.frame.hoisted, []
+    mark = len(out.lines)
+    try:
+        _EMITTERS[type(st)](em, st, scope, out)
+        if em.frame.hoisted:
+            out.lines[mark:mark] = [out.indent + line for line in em.frame.hoisted]
+    finally:
+        em.frame.hoisted = saved

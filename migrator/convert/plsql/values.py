@@ -4,6 +4,8 @@ SQL% attributes, SQLCODE/SQLERRM (`emit_exceptions`), trigger predicates (`emit_
 
 from __future__ import annotations
 
+import dataclasses
+
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import emit_collections as coll_
@@ -30,7 +32,16 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
     if sym.kind == "nullparam":
         return f"{sym.type.pg}", j, sym.type.ora
     if sym.kind == "selfattr":
-        base, ptype, rest = f"self.{quote_ident(parts[0])}", sym.type, parts[1:]
+        base, ptype, rest = f"self.{quote_ident(parts[0])}", _schema_typed(em, sym.type), parts[1:]
+    elif (
+        sym.type is not None
+        and sym.type.object_key
+        and sym.type.fields
+        and len(parts) >= 2
+        and parts[1] in sym.type.fields
+        and (len(parts) > 2 or (j < len(toks) and toks[j].is_op("(")))
+    ):  # obj.attr(i)..., obj.attr.method(...): the attribute's own type carries on
+        base, ptype, rest = quote_ident(parts[0]), sym.type, parts[1:]
     elif (
         sym.type is not None
         and sym.type.object_key
@@ -141,7 +152,9 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             base, ptype = f"{sql(derived(key, method))}({', '.join([base] + args)})", None
             continue
         if rest:
-            base, ptype = f"({base}).{quote_ident(rest.pop(0))}", None
+            field = rest.pop(0)
+            ora = (ptype.fields or {}).get(field) if ptype is not None and ptype.object_key else None
+            base, ptype = f"({base}).{quote_ident(field)}", _schema_typed(em, PgType("", ora) if ora else None)
             continue
         if coll is not None and j < len(toks) and toks[j].is_op("("):
             inner, j = paren_at(em, toks, j)
@@ -152,6 +165,17 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             if rest:
                 continue
         return base, j, ptype
+
+
+def _schema_typed(em: Emitter, ptype: PgType | None) -> PgType | None:
+    """An attribute's type: a schema-level object or collection type's full description (its
+    fields, elements and methods), else as it is."""
+    if ptype is None or not ptype.ora or "(" in ptype.ora:
+        return ptype
+    found = em.resolver.schema_collection_type([p.lower() for p in ptype.ora.split(".")])
+    if found is None:
+        return ptype
+    return found if found.ora else dataclasses.replace(found, ora=ptype.ora)
 
 
 def paren_at(em: Emitter, toks, j):

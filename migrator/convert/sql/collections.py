@@ -11,6 +11,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from harness.quoting import qualified
+from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import ConversionContext
 from migrator.convert.schema_model import CollectionType, ObjectType
 from migrator.convert.sql.nodes import fn, marker
@@ -112,10 +113,20 @@ def type_constructor(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Ex
     target = exp.DataType.build(qualified(entry.schema, entry.name), dialect="postgres", udt=True)
     if isinstance(info, ObjectType):
         own = entry.methods.get(entry.name, [])
-        if any(r.flavour == "CONSTRUCTOR" and len(r.params) == len(args) for r in own):
+        if any(
+            r.flavour == "CONSTRUCTOR" and sum(p.default is None for p in r.params) <= len(args) <= len(r.params)
+            for r in own
+        ):
             call = exp.Anonymous(this=f"{entry.name}__new", expressions=args)
             call.meta["ora_done"] = True
             return exp.Paren(this=exp.Dot(this=exp.to_identifier(entry.schema), expression=call))
+        key = (entry.schema, entry.name)
+        if hier.in_hierarchy(ctx.catalog, key):  # the hierarchy's composite (type_hierarchy.row_values)
+            where = {a: n for n, a in enumerate(hier.attributes(ctx.catalog, key))}
+            if len(args) != len(where):
+                return marker(ctx, "type constructor", node, f"{entry.name}: wrong number of arguments")
+            args = [args[where[a]] if a in where else exp.Null() for a in hier.layout(ctx.catalog, key)]
+            args.append(exp.Literal.string(hier.tag(key)))
         return exp.Paren(this=exp.cast(fn("ROW", *args), target))  # (...) so that .attribute reads it
     if not args:
         return exp.cast(exp.Literal.string("{}"), target)

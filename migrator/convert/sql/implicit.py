@@ -164,6 +164,10 @@ def routine_call(node: exp.Anonymous, ctx: ConversionContext, env: TypeEnv) -> e
     if chosen is None:
         ctx.note(f"call of {node.sql(dialect='oracle')}: overload left to PostgreSQL (argument types unknown)")
         return None
+    if chosen.sig.kind == "FUNCTION" and any(p.mode != "IN" for p in chosen.sig.params):
+        name = ".".join(_call_parts(node) or ())
+        reason = f"{name} has OUT parameters: Oracle refuses it in SQL (ORA-06572)"
+        return marker(ctx, "function with OUT parameters in SQL", node, reason)
     out, changed = list(node.expressions), False
     for k, (a, param) in enumerate(zip(args, chosen.params)):
         how = sigs.conversion(a, param)

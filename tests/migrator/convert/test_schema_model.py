@@ -112,14 +112,14 @@ def test_object_and_collection_types(tmp_path):
     cat = _catalog(tmp_path)
     point = cat.lookup("point_t")
     assert point is not None
-    assert point.declared_type == ObjectType({"x": "NUMBER", "y": "NUMBER(5, 2)"}, final=False)
+    assert point.declared_type == ObjectType({"x": "NUMBER", "y": "NUMBER(5, 2)"}, final=False, methods=("norm",))
     assert point.plsql_type == ObjectType({"x": "NUMBER", "y": "NUMBER(5,2)"})
     assert sorted(point.methods) == ["norm", "point_t"]
     assert [r.flavour for r in point.methods["point_t"]] == ["CONSTRUCTOR"]
 
     sub = cat.lookup("point3_t")
     assert sub is not None
-    assert sub.declared_type == ObjectType(supertype=("point_t",), instantiable=False)
+    assert sub.declared_type == ObjectType({"z": "NUMBER"}, supertype=("point_t",), instantiable=False)
 
     assert cat.lookup("num_list").declared_type == CollectionType(varray=False, element="NUMBER(6)")
     assert cat.lookup("num_list").plsql_type == CollectionType(varray=False, element="NUMBER(6)")
