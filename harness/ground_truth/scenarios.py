@@ -18,14 +18,16 @@ feedback it was shown.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from harness.exceptions import read_input
+from harness.exceptions import InputFileError, read_input
 
 
 class _Model(BaseModel):
@@ -185,6 +187,33 @@ def load_scenarios(path: Path) -> ScenarioFile:
 
 def load_transcript(path: Path) -> TranscriptFile:
     return read_input(path, "transcript", lambda text: TranscriptFile.model_validate(_load_yaml(text)))
+
+
+def unknown_unit_message(unit_id: str, known: Collection[str]) -> str:
+    """`unit_id` is not a unit of the schema: the message, with the nearest names suggested."""
+    near = difflib.get_close_matches(unit_id, list(known), n=3, cutoff=0.6)
+    if not near:  # a kind or owner typed differently: compare the names alone
+        names: dict[str, list[str]] = {}
+        for k in known:
+            names.setdefault(k.rpartition(".")[2], []).append(k)
+        picked = difflib.get_close_matches(unit_id.rpartition(".")[2], list(names), n=3, cutoff=0.6)
+        near = sorted(k for n in picked for k in names[n])[:3]
+    hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    return f"{unit_id} is not a unit of this schema{hint}"
+
+
+def check_scenario_units(scenarios: ScenarioFile, path: Path, known: Collection[str]) -> None:
+    """Every unit a scenario names must be a unit of the schema: a typo would otherwise leave the
+    unit judged on fewer scenarios than were written for it, and called correct on them."""
+    known = set(known)
+    problems = [
+        f"scenario {s.id}: {unknown_unit_message(u, known)}"
+        for s in scenarios.scenarios
+        for u in s.units
+        if u not in known
+    ]
+    if problems:
+        raise InputFileError(f"scenario file {path}: " + "; ".join(problems))
 
 
 def dump_transcript(transcript: TranscriptFile, path: Path) -> None:

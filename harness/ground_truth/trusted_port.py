@@ -61,11 +61,29 @@ class ReferenceRecording:
     rounds: int = 0  # deployment rounds that deployed something
 
 
+# A `migrator migrate` output folder (it holds the run's state folder) given as the port: its
+# deploy.sql is psql's list of the unit files (`\ir` lines, no SQL) and its extensions file needs a
+# superuser (the sandbox installs the extensions itself); its unit files and preamble are the port.
+MIGRATE_STATE_DIR = ".migrator"
+MIGRATE_SCRIPTS = ("deploy.sql", "support/00_extensions.sql")
+
+
+def skipped_files(root: Path) -> list[str]:
+    """The files of `root` that are not deployed: MIGRATE_SCRIPTS, when `root` is a migrate output."""
+    if not (root / MIGRATE_STATE_DIR).is_dir():
+        return []
+    return [rel for rel in MIGRATE_SCRIPTS if (root / rel).is_file()]
+
+
 def port_files(root: Path) -> list[tuple[str, Path]]:
-    """(relative POSIX path, path) of every `.sql` file under `root`, in name order."""
+    """(relative POSIX path, path) of every `.sql` file under `root`, in name order (skipped_files
+    left out)."""
     if not root.is_dir():
         raise PortError(f"{root}: not a directory")
-    found = [(p.relative_to(root).as_posix(), p) for p in root.rglob("*.sql") if p.is_file()]
+    skipped = set(skipped_files(root))
+    found = [
+        (rel, p) for p in root.rglob("*.sql") if p.is_file() and (rel := p.relative_to(root).as_posix()) not in skipped
+    ]
     if not found:
         raise PortError(f"{root}: no .sql files")
     return sorted(found)

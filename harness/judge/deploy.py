@@ -46,8 +46,14 @@ def execute_script(conn: psycopg.Connection, text: str) -> tuple[str | None, str
         return None, None
     except psycopg.Error as exc:
         diag = exc.diag
-        where = f" (line {diag.statement_position})" if diag and diag.statement_position else ""
+        where = f" (line {_line_of(text, diag.statement_position)})" if diag and diag.statement_position else ""
         return f"{type(exc).__name__}: {str(exc).strip()}{where}", exc.sqlstate
+
+
+def _line_of(text: str, position: str) -> int:
+    """The line of `text` that holds the error: the server gives a character position (1-based)
+    in the script, not a line."""
+    return text[: max(0, int(position) - 1)].count("\n") + 1
 
 
 # psql's inline COPY: the command on its own line, its rows, then a line `\.`

@@ -90,7 +90,8 @@ def _judge_runs(
                 for ev in targets:
                     ev.missing_outcomes.append(f"{scenario.id}/{step.name}")
                 continue
-            if observed is None:  # skipped after a timeout or failed setup
+            if observed is None:  # skipped after a timeout or failed setup: a step with an expected
+                total += 1  # outcome that did not agree (every arm counts the same steps)
                 continue
             mismatch = compare_step(expected, observed, unordered=step.unordered)
             total += 1

@@ -79,6 +79,21 @@ def check_overlap(src: Path, out: Path) -> None:
         )
 
 
+def check_writable(out: Path) -> None:
+    """OUT, or the nearest folder above it that exists (where it will be made), must be a folder
+    this process may write: found before any work, not after a run's reading and converting."""
+    place = out.absolute()
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    if not place.is_dir():
+        where = "exists" if place == out.absolute() else f"is inside {place}, which exists"
+        raise OutputDirError(f"the output directory {out} {where} and is not a directory")
+    if not os.access(place, os.W_OK | os.X_OK):
+        readonly = os.statvfs(place).f_flag & os.ST_RDONLY
+        reason = "it is on a read-only file system" if readonly else "permission denied"
+        raise OutputDirError(f"cannot write the output directory {out}: {place}: {reason}")
+
+
 def prepare_out_dir(out: Path, *, force: bool, resume: bool, rewrites: frozenset[str] = frozenset()) -> list[str]:
     """Make OUT ready. With --force, remove what earlier runs wrote (written.txt) and nothing else;
     returns the OUT-relative paths of files that stay because no run of ours wrote them.
@@ -291,13 +306,18 @@ def deploy_script(paths: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def unit_file_text(unit: Unit, conversion: Conversion) -> str:
+def unit_file_text(unit: Unit, conversion: Conversion, repaired: bool = False) -> str:
+    """The unit's file: where it came from, what the rules could not do, and the PostgreSQL text.
+    `repaired`: the text is the repair agent's, judged by execution, not the rules' output; what
+    the rules left undone is then history, not a reason the file fails."""
     header = [f"-- {comment_text(unit.id)}  from {comment_text(str(unit.span))}"]
-    header += [
-        f"-- NOT CONVERTED: {comment_text(u.construct)}: {comment_text(u.message)}" for u in conversion.unconverted
-    ]
+    if repaired:
+        header.append("-- REPAIRED by the repair agent (judged by execution; report.json has its verdict)")
+    lead = "-- the rules had not converted: " if repaired else "-- NOT CONVERTED: "
+    header += [f"{lead}{comment_text(u.construct)}: {comment_text(u.message)}" for u in conversion.unconverted]
     if conversion.error:
-        header.append("-- CONVERSION FAILED: " + comment_text(conversion.error.splitlines()[0]))
+        lead = "-- the rules had failed: " if repaired else "-- CONVERSION FAILED: "
+        header.append(lead + comment_text(conversion.error.splitlines()[0]))
     return "\n".join(header) + "\n" + conversion.output.rstrip() + "\n"
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from migrator import __name__ as _pkg
 from migrator import forked
+from migrator.batch import progress
 from migrator.batch.output import (
     EXTENSIONS_FILE,
     PREAMBLE,
@@ -30,6 +31,7 @@ from migrator.batch.output import (
     write_recorded,
 )
 from migrator.batch.parallel import MIN_UNITS_FOR_WORKERS, convert_in_order, default_workers, static_of
+from migrator.batch.preflight import SCHEMA_FROM_FOLDER, check_evidence, schema_name_warning
 from migrator.batch.report import (
     IssueEntry,
     RunReport,
@@ -90,6 +92,7 @@ class _Done:
     static: StaticResult
     deploy: DeployOutcome | None = None
     deps: list[str] = field(default_factory=list)
+    repaired: bool = False  # the repair agent's text replaced the rules' output
 
 
 def _order_and_convert(
@@ -143,6 +146,7 @@ def _convert_units(
     fresh = convert_in_order(todo, ctx, lambda unit, c: convert_unit(unit, c), workers, write)
     show = sys.stderr.isatty() if opts.progress is None else opts.progress
     done: list[_Done] = []
+    progress.CURRENT.total = len(graph.order)
     # every unit file in the manifest at once, before any is written (not one re-read per file)
     record_written(out, [unit_path(by_id[uid]) for uid in graph.order])
     # the conversion workers are forked inside (at the first result): they collect what they make
@@ -158,6 +162,7 @@ def _convert_units(
                 got, conversion, static = next(fresh)
                 assert got.id == uid, "conversions must come back in dependency order"
                 journal.append(unit, digests[uid], conversion)
+            progress.CURRENT.kept += 1
             done.append(_Done(unit, conversion, path, static, deps=graph.dependencies(uid)))
     return done
 
@@ -179,12 +184,18 @@ def _deploy(done: list[_Done], preamble: str, spec: str, out: Path) -> tuple[str
     from migrator.batch.sandboxing import open_engine, sandbox_summary
 
     with open_engine(spec) as engine, scratch_database(engine, prefix="deploy") as dsn:
-        items = [(d.unit.id, d.conversion.output, d.deps) for d in done]
+        # the unit files' text, as verification deploys it: an error's line is the file's line
+        items = [(d.unit.id, _deployed_text(d), d.deps) for d in done]
         pre, outcomes = deploy_units(dsn, preamble, items)
         for d, outcome in zip(done, outcomes):
             d.deploy = outcome
         _split_refused_rows(done, dsn, out)
         return engine.name, pre.error, sandbox_summary(engine)
+
+
+def _deployed_text(d: _Done) -> str:
+    """The unit's file as written (header comments and all), or nothing when it has no output."""
+    return unit_file_text(d.unit, d.conversion, d.repaired) if d.conversion.output.strip() else ""
 
 
 def _split_refused_rows(done: list[_Done], dsn: str, out: Path) -> None:
@@ -230,7 +241,7 @@ def _entry(d: _Done, sandbox: SandboxSummary | None = None) -> UnitEntry:
         kind=d.unit.kind.value,
         name=d.unit.qualified_name,
         source=str(d.unit.span),
-        status=c.status,
+        status="repaired" if d.repaired else c.status,
         output=d.path,
         rules_applied=c.applied_rules,
         unconverted=[
@@ -262,6 +273,9 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
     # the phases that handle each file or unit on its own share the conversion's processes
     many = opts.workers if opts.workers is not None else forked.core_workers()
     source = reading.result() if reading is not None else read_schema_dir(src, opts.schema, workers=many)
+    if opts.verify:
+        check_evidence(opts.scenarios, opts.transcript, [u.id for u in source.units])
+    schema_warning = None if opts.schema else schema_name_warning(source)
     graph, kept, done = _order_and_convert(source, out, opts, many)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     preamble = preamble_sql(source.schema, packages)
@@ -278,6 +292,8 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
         )
         for i in source.issues
     ]
+    if schema_warning:
+        issues.append(IssueEntry(code=SCHEMA_FROM_FOLDER, severity="warning", file=".", line=0, message=schema_warning))
     units = [_entry(d, sandbox) for d in done]
     lines = sum(nonblank_lines(d.unit.text) for d in done)
     report = RunReport(
@@ -331,8 +347,11 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions, m
 
     def write(unit_id: str, text: str) -> None:
         d = by_id[unit_id]
+        if text == d.conversion.output:  # the agent kept the rules' text: nothing was repaired
+            return
         d.conversion.output = text
-        write_output(out, d.path, unit_file_text(d.unit, d.conversion))
+        d.repaired = True
+        write_output(out, d.path, unit_file_text(d.unit, d.conversion, repaired=True))
         d.static = static_of(d.conversion)
 
     req = AgentRequest(

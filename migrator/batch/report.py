@@ -6,6 +6,7 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
+from migrator.convert.context import MARKER_TOKEN
 from migrator.source.units import Severity
 
 
@@ -41,7 +42,7 @@ class UnitEntry(_Frozen):
     kind: str
     name: str  # schema-qualified
     source: str  # file:start-end
-    status: str  # converted | partial | failed
+    status: str  # converted | partial | failed | repaired (the repair agent's text replaced the rules')
     output: str | None = None  # path relative to OUT
     rules_applied: list[str] = []
     unconverted: list[UnconvertedItem] = []
@@ -163,16 +164,42 @@ def summarize(
     )
 
 
+def root_cause(u: UnitEntry) -> str | None:
+    """When a unit failed to parse or deploy only because of the marker the rules left where they
+    could not convert (`syntax error at or near "MIGRATOR_UNCONVERTED"`), the reason itself: what
+    was not converted, and where in the Oracle source (file:line). None otherwise."""
+    failures = [e for e in (u.static_error, u.deploy_error) if e]
+    if (
+        u.status == "repaired"
+        or u.error
+        or not u.unconverted
+        or not any(MARKER_TOKEN.lower() in e.lower() for e in failures)
+    ):
+        return None
+    return "not converted: " + "; ".join(
+        f"{i.construct_name}{_source_line(u.source, i.line)} ({i.message})" for i in u.unconverted
+    )
+
+
+def _source_line(source: str, line: int | None) -> str:
+    """` at FILE:N` for line `line` of a unit whose source is `FILE:START-END` (lines of a unit
+    count from its first line)."""
+    file, _, span = source.rpartition(":")
+    start = span.split("-")[0]
+    return f" at {file}:{int(start) + line - 1}" if line and file and start.isdigit() else ""
+
+
 def exit_code(report: RunReport) -> int:
     """The one exit-code rule, for `migrate` and for `verify` alike (same report, same code).
 
-    0: every unit converted and parses; deployed, when deployment ran; not `wrong` or `rejected`,
+    0: every unit converted (by the rules, or repaired by the agent: a repaired unit is judged by
+    its category like any other) and parses; deployed, when deployment ran; not `wrong` or `rejected`,
     when verification ran (`unverified` is no failure: nothing showed it wrong); the repair agent
     could ask its model for every unit it had to repair; no input error; the preamble deployed.
     1 otherwise."""
     bad_input = any(i.severity == Severity.ERROR.value for i in report.issues)
     bad_unit = any(
-        u.status != "converted"
+        u.status not in ("converted", "repaired")
         or not u.static_ok
         or u.deployed is False
         or u.category in ("wrong", "rejected")
@@ -280,7 +307,8 @@ def to_markdown(report: RunReport) -> str:
     ]
     for u in report.units:
         problem = (
-            u.error
+            root_cause(u)
+            or u.error
             or u.deploy_error
             or u.static_error
             or "; ".join(f"{i.construct_name}: {i.message}" for i in u.unconverted)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -49,6 +50,24 @@ def _unit_html(report: RunReport, unit: UnitEntry, out: Path) -> str:
     return "\n".join(parts)
 
 
+# The order a reviewer reads units in: what is shown wrong first, then what failed to deploy,
+# then what nothing judged; deployment order within each.
+_READING_ORDER = ("wrong", "rejected", "unverified", "correct")
+
+
+def _inline(text: str) -> str:
+    """Markdown's `code` spans (the summary lines are written for report.md) as HTML, the rest escaped."""
+    return _CODE_SPAN.sub(lambda m: f"<code>{m.group(1)}</code>", html.escape(text))
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def _failures_first(units: list[UnitEntry]) -> list[UnitEntry]:
+    rank = {c: i for i, c in enumerate(_READING_ORDER)}
+    return sorted(units, key=lambda u: rank.get(u.category or "", len(rank)))  # stable: deployment order kept
+
+
 def to_html(report: RunReport, out: Path) -> str:
     e = html.escape
     table = ""
@@ -57,17 +76,20 @@ def to_html(report: RunReport, out: Path) -> str:
         cells = [r.strip("|").split("|") for r in rows[2:] if not r.startswith("|---")]
         table = (
             "<p>"
-            + e(rows[0])
+            + _inline(rows[0])
             + "</p><table>"
-            + "".join("<tr>" + "".join(f"<td>{e(c.strip())}</td>" for c in row) + "</tr>" for row in cells)
+            + "".join("<tr>" + "".join(f"<td>{_inline(c.strip())}</td>" for c in row) + "</tr>" for row in cells)
             + "</table>"
         )
-    body = "\n".join(_unit_html(report, u, out) for u in report.units)
+    units = _failures_first(report.units)
+    counts = ", ".join(f"{n} {c}" for c in _READING_ORDER if (n := sum(u.category == c for u in units)))
+    body = "\n".join(_unit_html(report, u, out) for u in units)
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>Migration report {e(report.schema_name)}</title>"
         f"<style>{_STYLE}</style></head><body><h1>Migration report: {e(report.schema_name)}</h1>"
         f"<p>{report.summary.units} units from <code>{e(report.source_dir)}</code></p>{table}"
-        f"<h2>Units</h2>{body}</body></html>\n"
+        f"<h2>Units</h2><p>Failures first ({e(counts)}); in deployment order within each category.</p>"
+        f"{body}</body></html>\n"
     )
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.judge.categories import FAILED, Category
+from migrator.batch.preflight import SCHEMA_FROM_FOLDER
 from migrator.convert.registry import check_rule_ids
 from migrator.errors import MigratorError
 
@@ -22,9 +24,12 @@ if TYPE_CHECKING:
 
 
 def _engine_spec(args) -> str:
-    from harness.engines.postgres import ENV_DSN  # only runs that use a server ask
+    """The server to use, a DSN among them checked as one here, before any work."""
+    from harness.engines.postgres import ENV_DSN, check_dsn  # only runs that use a server ask
 
-    return args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
+    spec = args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
+    check_dsn(spec)
+    return spec
 
 
 def default_evidence(src: Path, schema: str) -> tuple[Path | None, Path | None]:
@@ -43,10 +48,8 @@ def print_summary(report: RunReport, out: Path) -> None:
     from migrator.batch.report import verification_table
 
     s = report.summary
-    print(
-        f"{report.schema_name}: {s.units} units in {s.seconds:.1f} s — "
-        + ", ".join(f"{k} {v}" for k, v in sorted(s.by_status.items()))
-    )
+    statuses = ", ".join(f"{k} {v}" for k, v in sorted(s.by_status.items()))
+    print(f"{report.schema_name}: {s.units} units in {s.seconds:.1f} s" + (f" — {statuses}" if statuses else ""))
     print(f"  parses with pglast: {s.static_ok}/{s.units}")
     if s.deployed is not None:
         print(f"  deployed on PostgreSQL ({report.engine}): {s.deployed}/{s.units}")
@@ -66,16 +69,19 @@ def print_summary(report: RunReport, out: Path) -> None:
         )
     for issue in (i for i in report.issues if i.severity == "error"):
         print(f"  input error {issue.file}:{issue.line}: {issue.code}: {issue.message}")
+    for issue in (i for i in report.issues if i.code == SCHEMA_FROM_FOLDER):
+        print(f"  warning: {issue.message}")
     if report.agent and report.agent.model_error:
         print(f"  model failed: {report.agent.model_error}")
+    repaired = [u for u in report.units if u.status == "repaired"]
+    if repaired:
+        correct = sum(u.category == "correct" for u in repaired)
+        print(f"  repaired by the model: {len(repaired)} unit(s), {correct} of them correct")
     for u in report.units:
-        problem = u.error or u.static_error or u.deploy_error
-        if problem or u.unconverted or u.category in FAILED or u.agent_error:
-            what = (
-                problem.splitlines()[0]
-                if problem
-                else (u.verdict or "; ".join(i.construct_name for i in u.unconverted))
-            )
+        # what the rules left undone in a repaired unit is history: its category says how it stands
+        left_undone = (u.unconverted or u.error) and u.status != "repaired"
+        if left_undone or u.static_error or u.deploy_error or u.category in FAILED or u.agent_error:
+            what = unit_problem(u)
             if u.agent_error:
                 what += f" (repair: {u.agent_error})"
             print(f"  {u.id} ({u.source}): {u.category or u.status}: {what}")
@@ -97,9 +103,11 @@ def run_migrate(args) -> int:
     # nothing, and its errors are raised only where `migrate` takes the result: usage and settings
     # are still checked first; their errors, and the source's, the output folder's and the
     # server's, reach `main` as MigratorError/HarnessError.
+    from migrator.batch import progress
     from migrator.forked import core_workers
     from migrator.source.reader import Reading
 
+    progress.start()
     reading = Reading(args.src, args.schema, args.workers if args.workers is not None else core_workers())
     try:
         from migrator.batch.pipeline import migrate
@@ -108,11 +116,26 @@ def run_migrate(args) -> int:
 
         _check_migrate_usage(args)
         opts = _migrate_options(args, load_settings(args.settings))
+        if opts.verify and opts.scenarios is None:
+            _warn_no_scenarios(args)
         report = migrate(args.src, args.out, opts, reading=reading)
     finally:
         reading.close()
     print_summary(report, args.out)
     return exit_code(report)
+
+
+def _warn_no_scenarios(args) -> None:
+    """--verify with no scenario file judges nothing: said before the run, with where one was
+    looked for and what the schema name was taken from."""
+    schema = (args.schema or args.src.name).lower()
+    looked = args.src.resolve().parent.parent / "scenarios" / f"{schema}.yaml"
+    whence = "" if args.schema else f" (the schema name {schema!r} is the folder's name: --schema gives another)"
+    print(
+        f"migrator: warning: no scenario file: none given with --scenarios and none at {looked}{whence}; "
+        "no unit can be verified",
+        file=sys.stderr,
+    )
 
 
 def _check_migrate_usage(args) -> None:
@@ -123,6 +146,22 @@ def _check_migrate_usage(args) -> None:
     if args.model and (problem := _model_spec_problem(args.model)):
         raise MigratorError(f"--model {args.model}: {problem}")
     check_rule_ids(args.disable_rule, "--disable-rule")
+    from migrator.batch.output import check_writable
+
+    check_writable(args.out)
+    _check_files_exist(args)
+
+
+def _check_files_exist(args) -> None:
+    """The files named on the command line exist: checked before any work (what is in them is
+    checked once the source is read, still before any work). Not --settings: a settings file no
+    fix cycle has written yet means the defaults."""
+    for flag in ("scenarios", "transcript", "baseline", "report"):
+        path = getattr(args, flag, None)
+        if path is None or (flag == "baseline" and args.update_baseline):
+            continue
+        if not path.exists():
+            raise MigratorError(f"--{flag} {path}: no such file or directory")
 
 
 def _migrate_options(args, settings: ActiveSettings):
@@ -169,23 +208,29 @@ def _compile_target(args):
 
 
 def _model_spec_problem(spec: str) -> str | None:
-    """A spec that cannot name a model is bad usage, found before any work is done. Loading makes
-    no call (clients are created on first use), so a model that is merely unreachable passes."""
+    """A spec that cannot name a model, or whose backend's package is not installed, is bad usage,
+    found before any work is done. Loading makes no call (clients are created on first use), so a
+    model that is merely unreachable passes."""
     from migrator.agent.models import ModelError, ModelSpecError, load_model
+    from migrator.agent.models.registry import missing_backend_package
 
     try:
         load_model(spec, cache_dir=None)
     except (ModelSpecError, ModelError) as exc:
         return str(exc)
-    return None
+    missing = missing_backend_package(spec)
+    return None if missing is None else str(missing)
 
 
 def run_verify(args) -> int:
+    from migrator.batch.preflight import check_evidence
     from migrator.batch.report import exit_code
     from migrator.batch.verification import attach_verification, load_report, write_reports
 
+    _check_files_exist(args)
     report = load_report(args.out)
     scenarios, transcript = _evidence(args, Path(report.source_dir), report.schema_name)
+    check_evidence(scenarios, transcript, [u.id for u in report.units])
     report = attach_verification(report, args.out, _engine_spec(args), scenarios, transcript)
     write_reports(report, args.out)
     print_summary(report, args.out)
@@ -193,10 +238,17 @@ def run_verify(args) -> int:
 
 
 def run_regress(args) -> int:
-    from harness.judge.regress import compare, load_baseline, write_baseline
+    from harness.judge.regress import compare, load_baseline
     from migrator.batch.verification import load_report
     from migrator.fixes.settings import load_settings
 
+    if args.accept_regressions and not args.update_baseline:
+        raise MigratorError("--accept-regressions goes with --update-baseline")
+    _check_files_exist(args)
+    if args.out is not None and args.src:
+        from migrator.batch.output import check_writable
+
+        check_writable(args.out)
     if args.report:
         report = load_report(args.report)
     elif args.src:
@@ -206,14 +258,9 @@ def run_regress(args) -> int:
     current = {u.id: u.category or Category.UNVERIFIED for u in report.units}
     provenance = report.verification.provenance if report.verification else None
     if args.update_baseline:
-        write_baseline(args.baseline, report.schema_name, provenance, current)
-        print(
-            f"baseline written: {args.baseline} ({sum(c == Category.CORRECT for c in current.values())} correct of {len(current)})"
-        )
-        return 0
+        return _update_baseline(args, report, current, provenance)
     result = compare(load_baseline(args.baseline), current)
-    for unit, was, now in result.regressions:
-        print(f"REGRESSION {unit}: {was} -> {now}")
+    _print_regressions(report, result.regressions)
     for unit, was, now in result.improvements:
         print(f"improved   {unit}: {was} -> {now}")
     for unit, was, now in result.changes:
@@ -226,6 +273,50 @@ def run_regress(args) -> int:
         f"{len(result.improvements)} improvements"
     )
     return 0 if result.ok else 1
+
+
+def _update_baseline(args, report: RunReport, current: dict[str, str], provenance: str | None) -> int:
+    """Write the baseline from this run, unless a unit the old baseline has correct is not correct
+    now: a baseline that silently takes a regression in stops guarding against it."""
+    from harness.judge.regress import compare, load_baseline, write_baseline
+
+    if args.baseline.exists() and not args.accept_regressions:
+        regressions = compare(load_baseline(args.baseline), current).regressions
+        if regressions:
+            _print_regressions(report, regressions)
+            print(
+                f"baseline NOT written: {len(regressions)} unit(s) correct in {args.baseline} are not correct in "
+                "this run; fix them, or give --accept-regressions to write the baseline anyway"
+            )
+            return 1
+    write_baseline(args.baseline, report.schema_name, provenance, current)
+    print(
+        f"baseline written: {args.baseline} ({sum(c == Category.CORRECT for c in current.values())} correct of {len(current)})"
+    )
+    return 0
+
+
+def _print_regressions(report: RunReport, regressions: list[tuple[str, str, str]]) -> None:
+    """Each regression with why the unit is not correct now, and the rules the run had disabled."""
+    by_id = {u.id: u for u in report.units}
+    for unit, was, now in regressions:
+        entry = by_id.get(unit)
+        why = unit_problem(entry) if entry is not None else "the unit is not in this run"
+        print(f"REGRESSION {unit}: {was} -> {now}" + (f": {why}" if why else ""))
+    if regressions and report.disabled_rules:
+        print(f"  this run had rules disabled: {', '.join(report.disabled_rules)}")
+
+
+def unit_problem(u) -> str:
+    """Why a unit is not correct, in one line: its error, else its verdict, else what was not
+    converted (for a repaired unit, what the rules left undone no longer is)."""
+    from migrator.batch.report import root_cause
+
+    repaired = u.status == "repaired"
+    problem = root_cause(u) or (None if repaired else u.error) or u.static_error or u.deploy_error
+    if problem:
+        return problem.splitlines()[0]
+    return u.verdict or ("" if repaired else "; ".join(i.construct_name for i in u.unconverted))
 
 
 def _regress_run(args, settings: ActiveSettings) -> RunReport:
@@ -255,10 +346,13 @@ def run_record(args) -> int:
     from migrator.source.dependencies import analyze_dependencies
     from migrator.source.reader import read_schema_dir
 
+    _check_files_exist(args)
     source = read_schema_dir(args.src)
     scenarios = args.scenarios or default_evidence(args.src, source.schema)[0]
     if scenarios is None:
         raise MigratorError("no scenario file (use --scenarios)")
+    # (the scenarios' unit ids are not checked here: recording runs steps and judges no unit; the
+    # runs that judge, migrate --verify and verify, check them)
     if args.reference is not None:
         from migrator.cli.record_reference import run_record_reference
 

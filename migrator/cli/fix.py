@@ -143,6 +143,8 @@ def run_fix(args) -> int:
     except GateError as exc:
         print(f"migrator fix: refused: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader of our output went away (`| head`): `main` ends quietly
+        raise
     except (HarnessError, MigratorError, OSError) as exc:  # OSError: a cycle or settings file we cannot write
         print(f"migrator fix: error: {exc}", file=sys.stderr)
         return 2

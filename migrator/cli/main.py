@@ -2,8 +2,11 @@
 
 Exit codes: 0 success (every unit converted/deployed; no regression); 1 some units failed or a
 regression; 2 bad usage or unreadable input (a MigratorError or HarnessError: its message, no
-traceback); 3 an internal error — a bug, printed with its traceback and a request to report it,
-never passed off as the user's mistake.
+traceback; also an OSError — a folder that may not be written, a full disk — and a PostgreSQL
+connection or DSN error: the environment's refusal, not a bug); 3 an internal error — a bug,
+printed with its traceback and a request to report it, never passed off as the user's mistake;
+130 interrupted (Ctrl-C: one line saying what was kept); 141 the reader of the output went away
+(`| head`: nothing printed).
 
 Only argparse and the parser builders are imported here: a command's handler (and with it
 psycopg, numpy, the converter, the knowledge base) is imported when that command runs, so
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import difflib
 import importlib
 import os
 import sys
@@ -180,7 +184,17 @@ def _add_verify_regress_record(sub) -> None:
     r.add_argument("src", type=Path, nargs="?", help="schema directory to migrate and verify now")
     r.add_argument("--report", type=Path, help="use this existing verified output directory instead of migrating")
     r.add_argument("--baseline", type=Path, required=True, help="baseline JSON (unit id -> category)")
-    r.add_argument("--update-baseline", action="store_true", help="rewrite the baseline from this run")
+    r.add_argument(
+        "--update-baseline",
+        action="store_true",
+        help="rewrite the baseline from this run; refused (exit 1, the regressions listed) when a unit "
+        "correct in the old baseline is not correct now, unless --accept-regressions",
+    )
+    r.add_argument(
+        "--accept-regressions",
+        action="store_true",
+        help="with --update-baseline: write the baseline even though units regressed (they are listed)",
+    )
     r.add_argument("--out", type=Path, help="where to write the run (default: a temporary directory)")
     r.add_argument("--settings", type=Path, help="active settings file (as for migrate)")
     _engine_args(r)
@@ -265,11 +279,39 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit code. Called without `argv`, main is the program itself (the
     `migrator` script, `python -m migrator.cli.main`): after a command of EXITS_AT_ONCE it then
     ends the process (exit_now) instead of returning."""
-    args = _parser().parse_args(argv)
+    args = _parse(_parser(), argv)
     code = _run(args)
     if argv is None and args.command in EXITS_AT_ONCE:
         exit_now(code)
     return code
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """parse_args, with an unknown option reported by the (sub)command it was given to, with its
+    usage and the nearest option it has (argparse reports it with the top-level usage, no hint)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = _innermost(parser, args)
+        options = [o for action in command._actions for o in action.option_strings]
+        hints = []
+        for token in unknown:
+            near = difflib.get_close_matches(token.split("=", 1)[0], options, n=1, cutoff=0.6)
+            if token.startswith("-") and near:
+                hints.append(f"{token} (did you mean {near[0]}?)")
+            else:
+                hints.append(token)
+        command.error("unrecognized arguments: " + " ".join(hints))
+    return args
+
+
+def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command `args` were parsed for, e.g. that of `fix freeze`."""
+    while True:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        name = getattr(args, sub.dest, None) if sub is not None else None
+        if sub is None or name not in sub.choices:
+            return parser
+        parser = sub.choices[name]
 
 
 def exit_now(code: int) -> NoReturn:
@@ -287,10 +329,27 @@ def exit_now(code: int) -> NoReturn:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from migrator.cli.failures import (
+        CLOSED_PIPE,
+        INTERRUPTED,
+        environment_problem,
+        quiet_after_ctrl_c,
+        silence_stdout,
+    )
     from migrator.errors import MigratorError
 
     try:
-        return handler(args.command)(args)
+        with quiet_after_ctrl_c():
+            return handler(args.command)(args)
+    except KeyboardInterrupt:
+        # every `with` the command was in has been left on the way here: servers stopped, worker
+        # pools cancelled, the journal closed
+        print(_interrupted_line(args), file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # the reader of our output went away (`| head`): it wanted no more, nothing to say
+        silence_stdout()
+        return CLOSED_PIPE
     except Exception as exc:
         # imported only now: harness.exceptions imports pydantic, which `migrate` imports while
         # its source is being read (run_migrate), not before
@@ -298,6 +357,9 @@ def _run(args: argparse.Namespace) -> int:
 
         if isinstance(exc, (MigratorError, HarnessError)):
             print(f"migrator: error: {exc}", file=sys.stderr)
+            return 2
+        if (problem := environment_problem(exc)) is not None:
+            print(f"migrator: error: {problem}", file=sys.stderr)
             return 2
         # anything else is our bug, whatever its type (a ValueError too)
         import traceback
@@ -310,6 +372,16 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return INTERNAL_ERROR
+
+
+def _interrupted_line(args: argparse.Namespace) -> str:
+    if args.command == "migrate":
+        from migrator.batch.progress import interrupted_line
+
+        return interrupted_line()
+    if args.command == "verify":  # its report is written only at the end: the old one stands
+        return f"interrupted; {args.out} is as it was; rerun the same command"
+    return "interrupted"
 
 
 if __name__ == "__main__":

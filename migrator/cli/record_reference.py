@@ -12,7 +12,7 @@ from pathlib import Path
 
 from harness.engines.postgres import EngineUnavailable
 from harness.ground_truth.scenarios import dump_transcript, load_scenarios
-from harness.ground_truth.trusted_port import PortError, ReferenceRecording, record_reference
+from harness.ground_truth.trusted_port import PortError, ReferenceRecording, record_reference, skipped_files
 from migrator.batch.output import preamble_sql
 from migrator.batch.sandboxing import open_engine
 from migrator.source.units import UnitKind
@@ -33,6 +33,14 @@ def run_record_reference(args, scenarios: Path, engine_spec: str, source=None) -
     if source is not None:  # the steps run where the converted code would: same schemas, support library
         packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
         preamble = preamble_sql(source.schema, packages)
+    skipped = skipped_files(args.reference)
+    if skipped:
+        print(
+            f"migrator: note: {args.reference} is the output folder of a `migrator migrate` run: its unit files "
+            f"are the port; {' and '.join(skipped)} are not deployed (psql's include list, the superuser's "
+            "extensions). A port judges a migration only if you trust it more than the run being judged.",
+            file=sys.stderr,
+        )
     try:
         scenario_file = load_scenarios(scenarios)
         with open_engine(engine_spec) as engine:

@@ -102,6 +102,8 @@ def run_swe_command(args) -> int:
     handlers = {"score": _score, "run": _run, "make-repos": _make_repos}
     try:
         return handlers[args.swe_command](args)
+    except BrokenPipeError:  # the reader of our output went away (`| head`): `main` ends quietly
+        raise
     except (OSError, ValueError) as exc:
         print(f"migrator: error: {exc}", file=sys.stderr)
         return 2
@@ -157,7 +159,12 @@ def _score(args) -> int:
         args.json.write_text(score_json(report), encoding="utf-8")
     if args.markdown:
         args.markdown.write_text(score_markdown(report, args.predictions), encoding="utf-8")
-    return 0
+    # an instance the judge could not run is no measurement: the score is not the predictions'
+    return 1 if _not_judged(report) else 0
+
+
+def _not_judged(report) -> list[str]:
+    return [iid for iid, result in report.per_instance.items() if result.status == "error"]
 
 
 def _print_score(report, note: str) -> None:
@@ -168,6 +175,8 @@ def _print_score(report, note: str) -> None:
             print(f"  {iid}: {result.status}: {result.reason[:160]}")
     print(f"  sandbox: {note}")
     print(f"resolved {report.resolved} / {report.total}")
+    if unjudged := _not_judged(report):
+        print(f"  {len(unjudged)} of {report.total} instance(s) could not be judged (status error): exit 1")
 
 
 def _run(args) -> int:

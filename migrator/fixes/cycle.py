@@ -45,6 +45,7 @@ from migrator.batch.pipeline import VERSION, MigrateOptions, migrate
 from migrator.cli.commands import default_evidence
 from migrator.convert.context import RuleSet
 from migrator.convert.registry import check_rule_ids
+from migrator.errors import MigratorError
 from migrator.fixes import kb_changes
 from migrator.fixes.settings import ActiveSettings, PromptParagraph, SettingsError, load_settings, save_settings
 
@@ -78,6 +79,7 @@ def new_cycle(ctx: FixContext, title: str) -> Path:
 def freeze_cycle(ctx: FixContext, cycle_id: str) -> FixCycle:
     cycle = gates.freeze(gates.load_cycle(ctx.cycles, cycle_id))
     _check_change_applies(ctx, cycle)  # refuse to freeze a change that cannot be run at all
+    _check_predicted_flips(ctx, cycle)  # ...or a prediction that cannot come true
     gates.append_audit(ctx.audit, cycle_id, "freeze", {"hash": cycle.frozen_hash})
     gates.save_cycle(ctx.cycles, cycle)
     return cycle
@@ -168,6 +170,37 @@ def _check_change_applies(ctx: FixContext, cycle: FixCycle) -> None:
     if isinstance(cycle.change, KbRuleChange):
         kb_changes.check_rule_entry(ctx.kb, cycle.change)
     with_change(load_settings(ctx.settings), cycle)
+
+
+def _check_predicted_flips(ctx: FixContext, cycle: FixCycle) -> None:
+    """Every predicted flip names a unit of the corpus that is not already in the predicted
+    category by the corpus's regression baselines (`--baselines`, else <root>/baselines/ beside
+    <root>/schemas/<schema>, as for the scenarios):
+    a typo or a flip that cannot happen is found at freeze, not after the arms' long run."""
+    flips = cycle.predicates.flips
+    if not flips:
+        return
+    from harness.ground_truth.scenarios import unknown_unit_message
+    from harness.judge.regress import load_baseline
+    from migrator.source.reader import read_schema_dir
+
+    known: set[str] = set()
+    already: dict[str, tuple[str, Path]] = {}
+    for src in schema_dirs(ctx.corpus):
+        known.update(u.id for u in read_schema_dir(src).units)
+        path = (ctx.baselines or src.resolve().parent.parent / "baselines") / f"{src.name.lower()}.json"
+        if path.is_file():
+            already.update((unit, (category, path)) for unit, category in load_baseline(path).categories.items())
+    problems = []
+    for flip in flips:
+        if flip.unit not in known:
+            problems.append(f"{unknown_unit_message(flip.unit, known)} (corpus {ctx.corpus})")
+        elif flip.unit in already and already[flip.unit][0] == flip.to:
+            problems.append(
+                f"{flip.unit} is {flip.to} already (baseline {already[flip.unit][1]}): it cannot flip to it"
+            )
+    if problems:
+        raise MigratorError(f"{cycle.id}: predicted flips: " + "; ".join(problems))
 
 
 def describe_change(cycle: FixCycle) -> str:

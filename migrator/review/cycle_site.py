@@ -5,14 +5,17 @@
                                    both arms' categories, the flips unit by unit with their output
                                    diff, the decisions and the cycle's audit entries
 
-Each arm's output directory (CYCLES/FIX-NNN/<arm>/<schema>/) gets its own run review site, and a
-flip links to the unit's page in both arms. Integrity is checked here exactly as `fix show` and
+Each arm's output directory (CYCLES/FIX-NNN/<arm>/<schema>/) gets its own run review site, copied
+with the arm's report and unit files to CYCLES/review/arms/FIX-NNN/<arm>/<schema>/, and a flip
+links to the unit's page in both arms there: CYCLES/review/ holds every page it links to, so it can
+be published or archived on its own. Integrity is checked here exactly as `fix show` and
 `fix audit` check it (the same functions), and shown, never assumed.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +24,7 @@ from harness.fixcycles import gates
 from harness.fixcycles.gates import ArmResult, FixCycle, GateError
 from harness.judge.categories import Category
 from migrator import __name__ as _tool
-from migrator.batch.output import REVIEW_DIR
+from migrator.batch.output import REVIEW_DIR, STATE_DIR
 from migrator.batch.pipeline import VERSION
 from migrator.fixes.cycle import FixContext, audit_consistency, describe_change, flip_diffs
 from migrator.review.index_view import Bar, segments
@@ -121,8 +124,9 @@ def _flips(cycles: Path, cycle: FixCycle, sites: dict[str, Path]) -> list[Flip]:
 
 
 def _arm_sites(cycles: Path, cycle: FixCycle) -> dict[str, Path]:
-    """Write each arm's run review site; returns arm label -> its output folder (one schema per
-    arm and unit: unit ids carry their schema)."""
+    """Write each arm's run review site and copy the arm (site, reports, unit files; not its
+    state folder) under CYCLES/review/; returns arm label -> that copy (one schema per arm and
+    unit: unit ids carry their schema)."""
     sites: dict[str, Path] = {}
     for arm in (cycle.run.baseline, cycle.run.candidate) if cycle.run else ():
         for schema in arm.schemas:
@@ -130,10 +134,16 @@ def _arm_sites(cycles: Path, cycle: FixCycle) -> dict[str, Path]:
             try:
                 if folder is not None:
                     write_run_site(folder)
-                    sites[f"{arm.label} {schema.schema_name}"] = folder
+                    copy = cycles / REVIEW_DIR / ARMS_DIR / cycle.id / arm.label / schema.schema_name
+                    shutil.rmtree(copy, ignore_errors=True)  # a copy from an earlier review is stale
+                    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(STATE_DIR))
+                    sites[f"{arm.label} {schema.schema_name}"] = copy
             except ReviewError:  # an arm folder damaged since the run: its flips go without links
                 continue
     return sites
+
+
+ARMS_DIR = "arms"  # under CYCLES/review/: the copies of the arms the cycle pages link to
 
 
 def cycle_view(ctx: FixContext, cycle: FixCycle, chain: gates.ChainReport, entries: list[dict]) -> CycleView:

@@ -13,7 +13,7 @@ from migrator.review.reasons import ReasonGroup, group_reasons, reason_of
 from migrator.review.unit_view import extra_fields, unit_page
 
 TIER_ORDER = ("G3", "G2", "G1", "G0")
-STATUS_ORDER = ("converted", "partial", "failed")
+STATUS_ORDER = ("converted", "repaired", "partial", "failed")
 GROUP_PREVIEW = 12  # units listed under a reason; the rest are one click away in the table
 
 

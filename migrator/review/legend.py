@@ -38,8 +38,14 @@ EVIDENCE = (
     ),
     (
         "reference",
-        "Static: plpgsql_check resolved the names inside PL/pgSQL bodies, which PostgreSQL itself only "
-        "checks when the code runs. It says the code can run, not that it behaves like Oracle.",
+        "Recorded on a trusted PostgreSQL port (`migrator record --reference`): agreement shows the "
+        "migration behaves like that port, not like Oracle, and stops at G2.",
+    ),
+    (
+        "inner references",
+        "Static: the names inside PL/pgSQL bodies, which PostgreSQL itself only checks when the code "
+        "runs, resolved by plpgsql_check where the server has it, else by pglast and the server's own "
+        "PREPARE (the run's summary says which). It says the code can run, not that it behaves like Oracle.",
     ),
 )
 
@@ -50,8 +56,11 @@ ROWS = (
 )
 
 
-def provenance_sentence(provenance: str | None, references_checked: bool, verified: bool = True) -> str:
-    """This run's evidence in one sentence."""
+def provenance_sentence(
+    provenance: str | None, references_checked: bool, verified: bool = True, references_method: str | None = None
+) -> str:
+    """This run's evidence in one sentence: the transcript's provenance, and how inner references
+    were resolved (`references_method`, as the CLI, report.md and the unit pages say it)."""
     if not verified:
         return (
             "This run was not verified (migrate without --verify): units were converted and parsed, "
@@ -61,11 +70,14 @@ def provenance_sentence(provenance: str | None, references_checked: bool, verifi
         head = "Expected outcomes were recorded on a live Oracle, so agreeing units reach G3."
     elif provenance == "authored":
         head = "Expected outcomes were authored by hand (not recorded on Oracle), so no unit goes beyond G2."
+    elif provenance == "reference":
+        head = "Expected outcomes were recorded on a trusted PostgreSQL port, not on Oracle, so no unit goes beyond G2."
     else:
         head = "There was no Oracle transcript, so no unit could be compared with Oracle."
-    refs = (
-        "Inner references were checked by plpgsql_check."
-        if references_checked
-        else "plpgsql_check was not installed: inner references were only exercised by the scenarios."
-    )
+    if references_method:
+        refs = f"Inner references were resolved by {references_method}."
+    elif references_checked:  # a report written before the method was recorded
+        refs = "Inner references were checked by plpgsql_check."
+    else:
+        refs = "Inner references were not resolved statically: only the scenarios exercised them."
     return f"{head} {refs}"

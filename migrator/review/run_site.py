@@ -74,7 +74,10 @@ def _index(inputs: RunInputs, pages: dict[str, str]) -> Iterator[tuple[str, str]
             preview=GROUP_PREVIEW,
             legend=legend,
             provenance=legend.provenance_sentence(
-                v.provenance if v else None, bool(v and v.references_checked), verified=v is not None
+                v.provenance if v else None,
+                bool(v and v.references_checked),
+                verified=v is not None,
+                references_method=v.references_method if v else None,
             ),
             **_common(inputs, "", f"Review of {report.schema_name}"),
         ),

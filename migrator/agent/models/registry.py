@@ -11,10 +11,11 @@ call the run makes is also appended to a replay file.
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from migrator.agent.models.base import Model, ModelSpecError
+from migrator.agent.models.base import Model, ModelSetupError, ModelSpecError, missing_extra
 from migrator.agent.models.bedrock import BedrockModel
 from migrator.agent.models.cache import CachedModel
 from migrator.agent.models.openai_compat import OpenAICompatModel
@@ -23,6 +24,8 @@ from migrator.agent.models.retry import RetryPolicy
 from migrator.agent.models.scripted import ScriptedModel, load_script
 
 SCHEMES = ("bedrock", "openai", "replay", "scripted")
+# the package a network backend imports at its first call (the `llm` extra)
+_EXTRA_PACKAGES = {"bedrock": "boto3", "openai": "httpx"}
 _BEDROCK_OPTIONS = {"region", "profile"}
 
 
@@ -44,6 +47,16 @@ def load_model(
         # Outside the cache, so the recording holds every answer the run saw, hits included.
         model = RecordingModel(model, Path(record_to))
     return model
+
+
+def missing_backend_package(spec: str) -> ModelSetupError | None:
+    """The error a spec's backend would raise at its first call for want of its package, found
+    without calling it (a run learns it before any work, not after converting and judging)."""
+    scheme = spec.strip().partition(":")[0]
+    package = _EXTRA_PACKAGES.get(scheme)
+    if package is None or importlib.util.find_spec(package) is not None:
+        return None
+    return missing_extra(package, scheme, spec)
 
 
 def _backend(spec: str, retry: RetryPolicy | None) -> Model:

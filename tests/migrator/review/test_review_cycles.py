@@ -5,13 +5,14 @@ from __future__ import annotations
 import html
 import shutil
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
 
 from migrator.cli.main import main
 from migrator.review.unit_view import unit_page
-from tests.migrator.review.site_links import broken_links
+from tests.migrator.review.site_links import broken_links, parse
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 # With ddl.view off the four views are rejected; on, they match Oracle (tests/migrator/fixes has the
@@ -70,8 +71,22 @@ def test_cycle_page_shows_change_predicates_arms_flips_and_decision(cycles, caps
     assert "4 entries" in index and ">hold</span> by ana" in index
     cache: dict = {}
     pages = [cycles / "review" / "index.html", cycles / "review" / "FIX-001.html"]
-    pages += sorted((cycles / "FIX-001").rglob("review/index.html"))
+    pages += sorted((cycles / "review" / "arms" / "FIX-001").rglob("review/index.html"))
     assert len(pages) == 4 and [p for page in pages for p in broken_links(page, cache)] == []
+
+
+def test_the_cycle_pages_link_only_inside_review(cycles):
+    """CYCLES/review/ can be published alone (issue #30, item 10): the flips link to copies of the
+    arms' pages under review/arms/, whose own links (reports, unit files) stay there too."""
+    assert main(["review", str(cycles)]) == 0
+    site = (cycles / "review").resolve()
+    page = cycles / "review" / "FIX-001.html"
+    arm_pages = sorted((site / "arms" / "FIX-001").rglob("*.html"))
+    assert arm_pages and not list((site / "arms").rglob(".migrator"))
+    for source in [page, *arm_pages[:40]]:
+        for link in parse(source).links:
+            target = (source.parent / unquote(urlsplit(link).path)).resolve()
+            assert target.is_relative_to(site), (source.name, link)
 
 
 def test_tampering_shows_on_the_pages(cycles):

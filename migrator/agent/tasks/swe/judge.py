@@ -108,6 +108,10 @@ def _judge_in(
         run = run_pytest(targets, PythonEnv(env.python, pythonpath_for(tree)), tree, scratch, ctx.limits)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    if not run.results and "No module named pytest" in run.log_tail:
+        # the environment cannot run the tests at all: not judged, which is not "unresolved"
+        why = "pytest is not installed in the repository's environment (add it with --seed pytest)"
+        return _result(instance, "error", why, started, iso=run.isolation)
     f2p = {t: run.status(t) for t in instance.FAIL_TO_PASS}
     p2p = {t: run.status(t) for t in instance.PASS_TO_PASS}
     resolved, reason = grade(f2p, p2p)
