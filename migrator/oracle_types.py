@@ -88,6 +88,9 @@ STATIC_CONSTANT_NAMES = frozenset(
 )
 # Types a parameter may leave unsized that a variable declaration must give a length.
 LENGTH_NAMES = frozenset({"VARCHAR2", "VARCHAR", "NVARCHAR2", "CHAR", "NCHAR", "STRING", "RAW"})
+# SQL*Loader's numeric field datatypes (a control file's `amount INTEGER EXTERNAL`): its own
+# vocabulary, not SQL types, read by migrator/data/sqlldr.py.
+SQLLDR_NUMBER_FIELDS = frozenset({"INTEGER", "DECIMAL", "FLOAT", "ZONED"})
 
 Zone = Literal["TIME ZONE", "LOCAL TIME ZONE"]
 

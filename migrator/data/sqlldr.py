@@ -23,6 +23,7 @@ from migrator.data import copy_text
 from migrator.data.masks import BadValue, read_datetime
 from migrator.data.rows import Value, pg_name
 from migrator.errors import MigratorError
+from migrator.oracle_types import SQLLDR_NUMBER_FIELDS
 
 # Oracle character set names → Python codecs
 CHARSETS = {"UTF8": "utf-8", "AL32UTF8": "utf-8", "WE8MSWIN1252": "cp1252", "WE8ISO8859P1": "latin-1",
@@ -163,7 +164,7 @@ def _fields(spec: str, path: Path) -> list[Field]:
             f.kind = "TIMESTAMP"
         elif re.search(r"\bDATE\b", up):
             f.kind = "DATE"
-        elif re.search(r"\b(INTEGER|DECIMAL|FLOAT|ZONED)\b", up):
+        elif SQLLDR_NUMBER_FIELDS.intersection(re.findall(r"\b[A-Z_]+\b", up)):
             f.kind = "NUMBER"
         kind_word = re.search(r"\b(DATE|TIMESTAMP)\b", up)
         if kind_word is not None:  # its mask is the quoted text after it
