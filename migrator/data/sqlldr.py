@@ -127,20 +127,28 @@ def _char(spec: str) -> str | None:
     return spec[1:-1]
 
 
-def _matching(text: str, i: int) -> int:
+def _outside_quotes(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """(position, character, parenthesis depth after it) of each character of a control file's
+    text from `start` that stands outside a quoted string or name: the one walk the field list's
+    readers share."""
     depth, quote = 0, ""
-    for k in range(i, len(text)):
+    for k in range(start, len(text)):
         c = text[k]
         if quote:
             quote = "" if c == quote else quote
-        elif c in "'\"":
+            continue
+        if c in "'\"":
             quote = c
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return k
+            continue
+        depth += 1 if c == "(" else -1 if c == ")" else 0
+        yield k, c, depth
+
+
+def _matching(text: str, i: int) -> int:
+    """The position of the parenthesis that closes the one at `i`."""
+    for k, c, depth in _outside_quotes(text, i):
+        if c == ")" and depth == 0:
+            return k
     raise ControlFileError("unbalanced parentheses in the field list")
 
 
@@ -175,17 +183,10 @@ def _fields(spec: str, path: Path) -> list[Field]:
 
 
 def _split_top(spec: str) -> list[str]:
-    items, depth, quote, start = [], 0, "", 0
-    for k, c in enumerate(spec):
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "'\"":
-            quote = c
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "," and depth == 0:
+    """The field list's items: `spec` split at its top-level commas."""
+    items, start = [], 0
+    for k, c, depth in _outside_quotes(spec):
+        if c == "," and depth == 0:
             items.append(spec[start:k])
             start = k + 1
     if spec[start:].strip():

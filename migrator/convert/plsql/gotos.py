@@ -53,16 +53,22 @@ def gotos_in(node, found: set[str]) -> None:
                 gotos_in(value, found)
 
 
-def regions(body: list) -> list[Region]:
-    """The blocks to wrap in this statement list, outermost only and in order (a region inside
-    another is found again when the wrapped statements are emitted)."""
-    if not any(getattr(st, "label", None) for st in body):  # no GOTO can land in this list
-        return []
+def _jumps(body: list) -> list[set[str]]:
+    """The GOTO targets each statement of the list holds (in itself or nested in it)."""
     jumps: list[set[str]] = []
     for st in body:
         found: set[str] = set()
         gotos_in(st, found)
         jumps.append(found)
+    return jumps
+
+
+def regions(body: list) -> list[Region]:
+    """The blocks to wrap in this statement list, outermost only and in order (a region inside
+    another is found again when the wrapped statements are emitted)."""
+    if not any(getattr(st, "label", None) for st in body):  # no GOTO can land in this list
+        return []
+    jumps = _jumps(body)
     out: list[Region] = []
     for end in range(len(body) - 1, -1, -1):  # the last label first: later regions are wider
         label = (body[end].label or "").lower()
@@ -107,11 +113,7 @@ def back_regions(body: list, forward: list[Region]) -> list[Region]:
     one holding a GOTO to it (`end` is the index after that one), when they can be one loop."""
     if not any(getattr(st, "label", None) for st in body):
         return []
-    jumps: list[set[str]] = []
-    for st in body:
-        found: set[str] = set()
-        gotos_in(st, found)
-        jumps.append(found)
+    jumps = _jumps(body)
     out: list[Region] = []
     for start, st in enumerate(body):
         label = (getattr(st, "label", None) or "").lower()
