@@ -127,7 +127,9 @@ def table_data(report: RunReport) -> dict:
     columns = [["id", "unit"], ["kind", "kind"], ["category", "category"], ["tier", "tier"], ["reason", "reason"]]
     columns += [["steps", "steps agreeing"], ["source", "source"]]
     columns += [["tokens", "model tokens"]] if report.agent else []
-    columns += [[k, k.replace("_", " ")] for k in extras]
+    # "coverage" is the text of "coverage_percent" ("coverage 100 %"): one column, the number (it sorts)
+    shown = [k for k in extras if not (k == "coverage" and "coverage_percent" in extras)]
+    columns += [[k, "coverage %" if k == "coverage_percent" else k.replace("_", " ")] for k in shown]
     return {
         "fields": [*FIELDS, *extras],
         "columns": columns,

@@ -95,6 +95,14 @@ def test_reviewer_filters_to_wrong_and_reads_a_unit(browser, wrong_run):
     assert page.locator("#count").inner_text() == f"{len(report.units)} of {len(report.units)} units"
     page.screenshot(path=shots / "summary.png")
     assert links_resolve(page, index) == []
+    # at 1,400 px the unit table stays inside its card and its problem column stays readable
+    fit = page.evaluate(
+        """() => { const t = document.querySelector('#unit-table'), w = t.parentElement;
+        const p = [...t.querySelectorAll('thead th')].pop();
+        return [t.getBoundingClientRect().right, w.getBoundingClientRect().right, p.textContent,
+                p.getBoundingClientRect().width]; }"""
+    )
+    assert fit[0] <= fit[1] + 1 and fit[2] == "problem" and fit[3] >= 200, fit
 
     wrong = [u.id for u in report.units if u.category == "wrong"]
     page.select_option("#f-category", "wrong")
