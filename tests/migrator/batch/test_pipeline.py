@@ -213,8 +213,9 @@ def _refused_unit(tmp_path, pg_engine, file: str, source: str) -> str:
 
 def test_unconvertible_construct_is_marked_reported_and_refused(tmp_path, pg_engine):
     text = _refused_unit(tmp_path, pg_engine, "goto.prc",
-        "CREATE OR REPLACE PROCEDURE jumpy IS\n  n NUMBER := 0;\nBEGIN\n  <<again>>\n  n := n + 1;\n"
-        "  IF n < 3 THEN\n    GOTO again;  -- backward: not converted\n  END IF;\nEND jumpy;\n/\n",
+        "CREATE OR REPLACE PROCEDURE jumpy IS\n  n NUMBER := 0;\nBEGIN\n  LOOP\n    <<again>>\n    n := n + 1;\n"
+        "    EXIT WHEN n > 5;\n    IF n < 3 THEN\n      GOTO again;  -- backward over an unlabelled EXIT: not converted\n"
+        "    END IF;\n  END LOOP;\nEND jumpy;\n/\n",
     )  # fmt: skip
     assert "MIGRATOR_UNCONVERTED" in text and "GOTO again" in text
 
