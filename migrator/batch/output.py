@@ -286,11 +286,11 @@ def preamble_sql(schema: str, package_schemas: list[str]) -> str:
     for module_name, text in support_sql():
         lines += [f"-- support library from {module_name}", text.strip()]
     # the converted packages (one schema each), for the data dictionary views
-    lines += [
-        "INSERT INTO oracompat.dict_package (pkg_schema, owner) VALUES"
-        f" ({pg_string(s)}, {pg_string(schema)}) ON CONFLICT (pkg_schema) DO UPDATE SET owner = EXCLUDED.owner;"
-        for s in schemas[1:]
-    ]
+    packages = ", ".join(pg_string(s) for s in schemas[1:])
+    lines.append(
+        f"INSERT INTO oracompat.dict_package (pkg_schema, owner) SELECT p, {pg_string(schema)}"
+        f" FROM unnest(ARRAY[{packages}]::name[]) AS p ON CONFLICT (pkg_schema) DO UPDATE SET owner = EXCLUDED.owner;"
+    )
     path = ", ".join(quote_ident(s) for s in dict.fromkeys([schema, "oracompat", "public"]))
     lines += [
         f"SET search_path = {path};",

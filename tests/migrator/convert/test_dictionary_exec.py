@@ -168,9 +168,9 @@ def test_dictionary_views_from_converted_code(pg_dsn, tmp_path):
         assert one("SELECT dd_meta.seq_info()") == "DD_EMP_SEQ+5"
         assert one("SELECT dd_meta.sys_count()") == 2
         # the views themselves, as SQL reads them
-        assert conn.execute(
-            "SELECT comments FROM user_tab_comments WHERE table_name = 'DD_EMP'"
-        ).fetchall() == [("employees",)]
+        assert conn.execute("SELECT comments FROM user_tab_comments WHERE table_name = 'DD_EMP'").fetchall() == [
+            ("employees",)
+        ]
         assert conn.execute(
             "SELECT column_name, comments FROM user_col_comments WHERE table_name = 'DD_EMP' AND comments IS NOT NULL"
         ).fetchall() == [("ENAME", "the name")]
