@@ -132,7 +132,24 @@ END dd_meta;
 /
 """
 
-FILES = {"tables.sql": TABLES, "meta.pkg": PKG}
+ANCHORS = """
+CREATE OR REPLACE FUNCTION dd_anchors RETURN VARCHAR2 IS
+  l_row user_tables%ROWTYPE;
+  l_obj sys.all_objects.object_name%TYPE;
+  l_row2 sys.user_objects%ROWTYPE;
+  CURSOR c IS SELECT * FROM sys.user_tab_columns WHERE table_name = 'DD_EMP' ORDER BY column_id;
+  l_c c%ROWTYPE;
+BEGIN
+  SELECT * INTO l_row FROM user_tables WHERE table_name = 'DD_DEPT';
+  SELECT object_name INTO l_obj FROM sys.all_objects WHERE object_name = 'DD_ANCHORS';
+  SELECT * INTO l_row2 FROM sys.user_objects WHERE object_name = 'DD_ANCHORS';
+  OPEN c; FETCH c INTO l_c; CLOSE c;
+  RETURN l_row.table_name || ' ' || l_obj || ' ' || l_row2.object_type || ' ' || l_c.column_name;
+END;
+/
+"""
+
+FILES = {"tables.sql": TABLES, "meta.pkg": PKG, "anchors.sql": ANCHORS}
 
 
 def test_dictionary_views_from_converted_code(pg_dsn, tmp_path):
@@ -167,6 +184,8 @@ def test_dictionary_views_from_converted_code(pg_dsn, tmp_path):
             assert expected in objects, objects
         assert one("SELECT dd_meta.seq_info()") == "DD_EMP_SEQ+5"
         assert one("SELECT dd_meta.sys_count()") == 2
+        # %ROWTYPE and %TYPE anchored on dictionary views, with and without SYS.
+        assert one("SELECT dd_anchors()") == "DD_DEPT DD_ANCHORS FUNCTION EMP_ID"
         # the views themselves, as SQL reads them
         assert conn.execute("SELECT comments FROM user_tab_comments WHERE table_name = 'DD_EMP'").fetchall() == [
             ("employees",)
