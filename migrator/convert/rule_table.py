@@ -189,7 +189,7 @@ RULES: tuple[RuleInfo, ...] = (
          on("FROM DUAL", "exp.Select", SELECT, "golden:sql/dual", SQL_EXEC + "test_sequence_nextval_and_dual"),
     ),
     rule("sql.dictionary_view", "SYS.USER_/ALL_/DBA_ dictionary views → the oracompat library's views",
-         on("SYS.USER_TABLES, SYS.ALL_OBJECTS ... (data dictionary)", "exp.Select", (SELECT, "plsql/resolver.py"), "test_dictionary_exec.py::test_dictionary_views_from_converted_code"),
+         on("SYS.USER_TABLES, SYS.ALL_OBJECTS ... (data dictionary)", "exp.Select", (SELECT, "plsql/resolver.py"), "golden:sql/dictionary", "test_dictionary_exec.py::test_dictionary_views_from_converted_code"),
     ),
     rule("sql.outer_join_plus", "(+) outer joins → ANSI LEFT JOIN",
          on("(+) outer join", "exp.Select", SELECT, "golden:sql/outer_join", "golden:sql/outer_join_multi", SQL_EXEC + "test_outer_join_keeps_unmatched_rows"),
