@@ -24,6 +24,14 @@ CREATE INDEX dd_emp_name_ix ON dd_emp (ename);
 CREATE SEQUENCE dd_emp_seq START WITH 100 INCREMENT BY 5;
 COMMENT ON TABLE dd_emp IS 'employees';
 COMMENT ON COLUMN dd_emp.ename IS 'the name';
+CREATE OR REPLACE VIEW dd_emp_v AS SELECT e.emp_id, e.ename, d.dname FROM dd_emp e JOIN dd_dept d ON d.dept_id = e.dept_id;
+CREATE OR REPLACE TYPE dd_point_t AS OBJECT (x NUMBER, y NUMBER);
+/
+CREATE OR REPLACE TRIGGER dd_emp_bi BEFORE INSERT ON dd_emp FOR EACH ROW
+BEGIN
+  IF :NEW.emp_id IS NULL THEN :NEW.emp_id := dd_emp_seq.NEXTVAL; END IF;
+END;
+/
 """
 
 PKG = """
@@ -205,4 +213,15 @@ def test_dictionary_views_from_converted_code(pg_dsn, tmp_path):
         ).fetchall() == [("DD_META", "COLUMNS_OF"), ("DD_META", "COLUMN_EXISTS"), ("DD_META", "CONSTRAINTS_OF")]
         assert one("SELECT count(*) FROM user_source WHERE name = 'DD_META' AND type = 'PACKAGE BODY'") > 10
         assert one("SELECT owner FROM all_tables WHERE table_name = 'DD_EMP'") == "DD"
+        assert conn.execute(
+            "SELECT trigger_type, triggering_event, table_name, status FROM user_triggers WHERE trigger_name = 'DD_EMP_BI'"
+        ).fetchall() == [("BEFORE EACH ROW", "INSERT", "DD_EMP", "ENABLED")]
+        assert one("SELECT count(*) FROM user_views WHERE view_name = 'DD_EMP_V' AND text LIKE '%dd_dept%'") == 1
+        assert conn.execute(
+            "SELECT referenced_name, referenced_type FROM user_dependencies WHERE name = 'DD_EMP_V' ORDER BY 1"
+        ).fetchall() == [("DD_DEPT", "TABLE"), ("DD_EMP", "TABLE")]
+        assert conn.execute(
+            "SELECT typecode, attributes FROM user_types WHERE type_name = 'DD_POINT_T'"
+        ).fetchall() == [("OBJECT", 2)]
+        assert one("SELECT count(*) FROM user_synonyms") == 0  # PostgreSQL has no synonyms: none to show
         assert one("SELECT count(*) FROM dba_objects WHERE object_name = 'DD_EMP'") >= 1
