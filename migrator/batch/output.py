@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from harness.quoting import comment_text, quote_ident
+from harness.quoting import comment_text, pg_string, quote_ident
 from migrator.convert.context import Conversion, Unconverted
 from migrator.errors import MigratorError
 from migrator.source.units import Unit
@@ -45,6 +45,7 @@ _SUPPORT_MODULES = (
     ("migrator.convert.oracompat.support", "SUPPORT_SQL"),
     ("migrator.convert.oracompat.runtime", "RUNTIME_SQL"),
     ("migrator.convert.oracompat.packages", "PACKAGES_SQL"),
+    ("migrator.convert.oracompat.dictionary", "DICTIONARY_SQL"),
 )
 _SAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]")
 
@@ -284,6 +285,12 @@ def preamble_sql(schema: str, package_schemas: list[str]) -> str:
     lines += [f"CREATE SCHEMA IF NOT EXISTS {quote_ident(s)};" for s in schemas if s != "oracompat"]
     for module_name, text in support_sql():
         lines += [f"-- support library from {module_name}", text.strip()]
+    # the converted packages (one schema each), for the data dictionary views
+    packages = ", ".join(pg_string(s) for s in schemas[1:])
+    lines.append(
+        f"INSERT INTO oracompat.dict_package (pkg_schema, owner) SELECT p, {pg_string(schema)}"
+        f" FROM unnest(ARRAY[{packages}]::name[]) AS p ON CONFLICT (pkg_schema) DO UPDATE SET owner = EXCLUDED.owner;"
+    )
     path = ", ".join(quote_ident(s) for s in dict.fromkeys([schema, "oracompat", "public"]))
     lines += [
         f"SET search_path = {path};",

@@ -37,6 +37,7 @@ from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import MARKER_TOKEN, CatalogEntry, ConversionContext, unconverted_marker
 from migrator.convert.datatypes import map_type
 from migrator.convert.ddl.tokens import dollar_tag
+from migrator.convert.oracompat.dictionary import VIEWS as DICTIONARY_VIEWS
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql.naming import Owner, derived, label, sql
 from migrator.convert.plsql.parser import norm_name
@@ -344,6 +345,7 @@ class Resolver:
     def anchored(self, name: list[str], which: str, scope: Scope, owner: Owner) -> tuple[PgType, list[Ddl]]:
         """`name%TYPE` / `name%ROWTYPE`: a variable's, a package variable's, a record field's, a
         column's type; a table's or a cursor's row type."""
+        name = self.dictionary_owner(name)
         if which == "ROWTYPE":
             sym = scope.get(name[0]) if len(name) == 1 else None
             if sym is not None and sym.kind == "cursor":
@@ -369,6 +371,14 @@ class Resolver:
         if col is not None:
             return PgType(map_type(col, self.ctx), col), []
         return PgType(f"{sql(tuple(name))}%TYPE"), []
+
+    def dictionary_owner(self, name: list[str]) -> list[str]:
+        """`SYS.USER_TABLES[.col]`: a data dictionary view, which the oracompat library defines."""
+        if len(name) >= 2 and name[0].upper() == "SYS" and name[1].upper() in DICTIONARY_VIEWS:
+            if self.ctx.enabled("sql.dictionary_view"):
+                self.ctx.applied("sql.dictionary_view")
+                return ["oracompat", *name[1:]]
+        return name
 
     def cursor_rowtype(self, name: str, sym: Sym, owner: Owner) -> tuple[PgType, list[Ddl]]:
         """c%ROWTYPE: PostgreSQL has no cursor row types, but a view over the cursor's query (its
@@ -492,7 +502,7 @@ class Resolver:
         name = [norm_name(t) for t in body if not t.is_op(".")]
         if len(name) not in (2, 3) or scope.get(name[0]) is not None or self.package_ref(name) is not None:
             return None
-        return name
+        return self.dictionary_owner(name)
 
 
 # ---- signatures ------------------------------------------------------------------------------------------

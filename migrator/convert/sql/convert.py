@@ -121,6 +121,7 @@ def _query_passes(tree: exp.Expression, ctx: ConversionContext, env: TypeEnv) ->
     for select in reversed(list(tree.find_all(exp.Select))):
         sql_select.rownum(select, ctx)
         sql_select.drop_dual(select, ctx)
+        sql_select.dictionary_owner(select, ctx)
         sql_dml.lock_targets(select, ctx, env)
         if select.args.get("connect") is not None:
             new = sql_hierarchy.connect_by(select, ctx, env)

@@ -24,6 +24,18 @@ def drop_dual(select: exp.Select, ctx: ConversionContext) -> None:
             select.set("from_", None)
 
 
+def dictionary_owner(select: exp.Select, ctx: ConversionContext) -> None:
+    """``SYS.USER_TABLES`` (and every dictionary view the oracompat library defines) →
+    ``oracompat.user_tables``; unqualified names find the views through the search_path."""
+    from migrator.convert.oracompat.dictionary import VIEWS
+
+    for table in select.find_all(exp.Table):
+        if table.db.lower() == "sys" and not table.catalog and table.name.upper() in VIEWS:
+            if ctx.enabled("sql.dictionary_view"):
+                ctx.applied("sql.dictionary_view")
+                table.set("db", exp.to_identifier("oracompat"))
+
+
 def outer_joins(tree: exp.Expression, ctx: ConversionContext) -> exp.Expression:
     """Oracle ``(+)`` → ANSI LEFT JOIN; sqlglot alone prints the query without the marker."""
     if not any(c.args.get("join_mark") for c in tree.find_all(exp.Column)):

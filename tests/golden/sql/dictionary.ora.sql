@@ -1,0 +1,1 @@
+SELECT t.table_name, c.column_name, c.data_type FROM sys.user_tables t JOIN SYS.USER_TAB_COLUMNS c ON c.table_name = t.table_name LEFT JOIN all_objects o ON o.object_name = t.table_name WHERE c.nullable = 'N'

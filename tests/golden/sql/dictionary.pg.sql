@@ -1,0 +1,1 @@
+SELECT t.table_name, c.column_name, c.data_type FROM oracompat.user_tables AS t JOIN oracompat.USER_TAB_COLUMNS AS c ON c.table_name = t.table_name LEFT JOIN all_objects AS o ON o.object_name = t.table_name WHERE c.nullable = 'N'
