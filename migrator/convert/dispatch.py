@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import traceback
 
+from harness.quoting import quote_ident
 from migrator.convert import plsql, supplied
 from migrator.convert.compile_target import Compilation, CompileTarget
 from migrator.convert.context import (
@@ -36,6 +37,7 @@ def prepare_context(
         rules=RuleSet(disabled=disabled_rules),
         memo={} if memo else None,
         compilation=Compilation(target or CompileTarget(), static_constants(source.units)),
+        owner_schemas=bool(source.owners),
     )
     catalog = ctx.catalog
     for unit in source.units:
@@ -50,6 +52,8 @@ def prepare_context(
 
 def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
     ctx.begin_unit()
+    if ctx.owner_schemas:
+        ctx.own_schema(unit.schema)
     try:
         if unit.kind.is_plsql:
             output = plsql.convert_unit(unit, ctx)
@@ -59,6 +63,8 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         tokens = _parsed_tokens(unit, source, ctx) if unit.kind.is_plsql else None
         output = supplied.report_redesign(source, output, ctx, _user_object(ctx, unit), tokens)
         output = refuse_partial(output, ctx)
+        if ctx.owner_schemas and output.strip():
+            output = owner_search_path(unit.schema) + output
         error = None
     except Exception as exc:  # a rule crash must not stop the batch; it is reported per unit
         output = ""
@@ -71,6 +77,13 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         notes=list(ctx.notes),
         error=error,
     )
+
+
+def owner_search_path(schema: str) -> str:
+    """In a multi-schema run, what a unit's file begins with: its unqualified names (created or
+    named) are its owner's, as in Oracle, whichever unit ran before it."""
+    path = ", ".join(quote_ident(s) for s in dict.fromkeys([schema, "oracompat", "public"]))
+    return f"SET search_path = {path};\n"
 
 
 def _parsed_tokens(unit: Unit, source: str, ctx: ConversionContext) -> list[Token] | None:
