@@ -64,7 +64,7 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         output = supplied.report_redesign(source, output, ctx, _user_object(ctx, unit), tokens)
         output = refuse_partial(output, ctx)
         if ctx.owner_schemas and output.strip():
-            output = owner_search_path(unit.schema) + output
+            output = owner_search_path(unit.schema) + _definer_path(output, ctx)
         error = None
     except Exception as exc:  # a rule crash must not stop the batch; it is reported per unit
         output = ""
@@ -84,6 +84,27 @@ def owner_search_path(schema: str) -> str:
     named) are its owner's, as in Oracle, whichever unit ran before it."""
     path = ", ".join(quote_ident(s) for s in dict.fromkeys([schema, "oracompat", "public"]))
     return f"SET search_path = {path};\n"
+
+
+_ROUTINE_BODY = re.compile(r"^LANGUAGE plpgsql AS \$", re.M)
+_TRANSACTION_CONTROL = re.compile(r"\b(?:COMMIT|ROLLBACK)\b", re.I)
+
+
+def _definer_path(output: str, ctx: ConversionContext) -> str:
+    """A routine resolves its unqualified names in its owner's schema, as Oracle's stored code does
+    whoever calls it: its search_path is the one it was created with (`owner_search_path`).
+    PostgreSQL forbids COMMIT/ROLLBACK in a routine with its own search_path, so a unit with
+    transaction control keeps the database's (every owner schema, in folder order), said in a note."""
+    if not _ROUTINE_BODY.search(output):
+        return output
+    if _TRANSACTION_CONTROL.search(output):
+        ctx.notes.append(
+            "multi-schema run: this unit commits or rolls back, which PostgreSQL forbids in a routine with its "
+            "own search_path, so its unqualified names resolve through the database's search_path "
+            "(every owner schema in folder order), not only its owner's"
+        )
+        return output
+    return _ROUTINE_BODY.sub("LANGUAGE plpgsql SET search_path FROM CURRENT AS $", output)
 
 
 def _parsed_tokens(unit: Unit, source: str, ctx: ConversionContext) -> list[Token] | None:
