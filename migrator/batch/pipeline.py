@@ -284,7 +284,8 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
     schema_warning = None if opts.schema or source.owners else schema_name_warning(source)
     graph, kept, done = _order_and_convert(source, out, opts, many)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
-    owners = sorted({u.schema for u in source.units}) if source.owners else []
+    used = sorted({u.schema for u in source.units})
+    owners = used if source.owners else [source.schema, *(s for s in used if s != source.schema)]
     preamble = preamble_sql(source.schema, packages, owners)
     write_output(out, EXTENSIONS_FILE, extensions_sql())
     write_output(out, PREAMBLE, preamble)

@@ -37,7 +37,9 @@ def prepare_context(
         rules=RuleSet(disabled=disabled_rules),
         memo={} if memo else None,
         compilation=Compilation(target or CompileTarget(), static_constants(source.units)),
-        owner_schemas=bool(source.owners),
+        # a folder of schema folders, or an export whose ALTER SESSION SET CURRENT_SCHEMA gives
+        # objects other owners
+        owner_schemas=bool(source.owners) or any(u.schema != source.schema for u in source.units),
     )
     catalog = ctx.catalog
     for unit in source.units:
