@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from harness.quoting import comment_text
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext
 from migrator.convert.ddl import alter, data, grants, indexes, object_types, objects, sequences, tables, views
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.schema_model import Sequence
-from harness.quoting import comment_text
 from migrator.source.lexer import LexError, tokenize
 from migrator.source.statement_kind import session_schema
 from migrator.source.units import Unit, UnitKind

@@ -46,7 +46,9 @@ def test_multi_schema_run_deploys_and_behaves(pg_engine, pg_dsn, tmp_path):
     # what does not deploy is said precisely: the export's DISABLE CONSTRAINT (PostgreSQL cannot
     # switch a foreign key off); its ALTER SESSION SET CURRENT_SCHEMA is applied by the reader
     assert set(failed) == {"alter:hr_core.employees#1"}, failed
-    assert "ALTER TABLE DISABLE is not converted" in str(report.units[[u.id for u in report.units].index("alter:hr_core.employees#1")].unconverted)
+    assert "ALTER TABLE DISABLE is not converted" in str(
+        report.units[[u.id for u in report.units].index("alter:hr_core.employees#1")].unconverted
+    )
     # the run's own files, replayed in deployment order on a fresh database
     deployed = {u["output"] for u in json.loads((out / "report.json").read_text())["units"] if u["deployed"]}
     included = [line.split(" ", 1)[1] for line in (out / "deploy.sql").read_text().splitlines() if line[:4] == "\\ir "]
@@ -83,7 +85,9 @@ def test_spatial_column_is_reported_as_needing_postgis():
     from migrator.source.units import SourceSet, SourceSpan, Unit, UnitKind
 
     text = "CREATE TABLE sites (id NUMBER PRIMARY KEY, location MDSYS.SDO_GEOMETRY)"
-    unit = Unit("table:geo.sites", UnitKind.TABLE, "geo", "sites", text, SourceSpan("g.sql", 1, 1, 0, len(text)), "utf-8")
+    unit = Unit(
+        "table:geo.sites", UnitKind.TABLE, "geo", "sites", text, SourceSpan("g.sql", 1, 1, 0, len(text)), "utf-8"
+    )
     conversion = convert_unit(unit, prepare_context(SourceSet(root=".", schema="geo", units=[unit])))
     (item,) = conversion.unconverted
     assert "SDO_GEOMETRY" in item.construct and "needs PostGIS" in item.message
