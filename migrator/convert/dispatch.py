@@ -96,14 +96,14 @@ def _definer_path(output: str, ctx: ConversionContext) -> str:
     """A routine resolves its unqualified names in its owner's schema, as Oracle's stored code does
     whoever calls it: its search_path is the one it was created with (`owner_search_path`).
     PostgreSQL forbids COMMIT/ROLLBACK in a routine with its own search_path, so a unit with
-    transaction control keeps the database's (every owner schema, in folder order), said in a note."""
+    transaction control keeps the database's (every owner schema, in name order), said in a note."""
     if not _ROUTINE_BODY.search(output):
         return output
     if _TRANSACTION_CONTROL.search(output):
         ctx.notes.append(
             "multi-schema run: this unit commits or rolls back, which PostgreSQL forbids in a routine with its "
             "own search_path, so its unqualified names resolve through the database's search_path "
-            "(every owner schema in folder order), not only its owner's"
+            "(every owner schema in name order), not only its owner's"
         )
         return output
     return _ROUTINE_BODY.sub("LANGUAGE plpgsql SET search_path FROM CURRENT AS $", output)
