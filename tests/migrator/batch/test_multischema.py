@@ -92,3 +92,20 @@ def test_spatial_column_is_reported_as_needing_postgis():
     (item,) = conversion.unconverted
     assert "SDO_GEOMETRY" in item.construct and "needs PostGIS" in item.message
     assert "MIGRATOR_UNCONVERTED" in conversion.output  # it cannot deploy
+
+
+def test_current_schema_in_one_folder_creates_objects_in_that_schema(pg_engine, tmp_path):
+    src = tmp_path / "app"
+    src.mkdir()
+    (src / "a.sql").write_text(
+        "CREATE TABLE t (id NUMBER PRIMARY KEY);\n"
+        "ALTER SESSION SET CURRENT_SCHEMA = audit;\n"
+        "CREATE TABLE t (id NUMBER PRIMARY KEY, note VARCHAR2(10));\n"
+        "INSERT INTO t VALUES (1, 'x');\n"
+    )
+    out = tmp_path / "out"
+    report = migrate(src, out, MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
+    assert {u.id: u.deployed for u in report.units} == {
+        "table:app.t": True, "other:app.alter_session#1": True, "table:audit.t": True, "data:audit.t": True,
+    }  # fmt: skip
+    assert "SET search_path = audit" in (out / "data" / "audit.t.sql").read_text()
