@@ -62,6 +62,8 @@ VERSION = "0.1.0"
 @dataclass
 class MigrateOptions:
     schema: str | None = None
+    multi_schema: bool | None = None  # a folder of schema folders: None detects it (reader.owner_folders)
+    schema_map: dict[str, str] | None = None  # schema folder → the schema owning its objects
     force: bool = False
     resume: bool = False
     disabled_rules: frozenset[str] = frozenset()
@@ -272,13 +274,19 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
     check_overlap(src, out)  # before anything is read or written
     # the phases that handle each file or unit on its own share the conversion's processes
     many = opts.workers if opts.workers is not None else forked.core_workers()
-    source = reading.result() if reading is not None else read_schema_dir(src, opts.schema, workers=many)
+    source = (
+        reading.result()
+        if reading is not None
+        else read_schema_dir(src, opts.schema, many, opts.multi_schema, opts.schema_map)
+    )
     if opts.verify:
         check_evidence(opts.scenarios, opts.transcript, [u.id for u in source.units])
-    schema_warning = None if opts.schema else schema_name_warning(source)
+    schema_warning = None if opts.schema or source.owners else schema_name_warning(source)
     graph, kept, done = _order_and_convert(source, out, opts, many)
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
-    preamble = preamble_sql(source.schema, packages)
+    used = sorted({u.schema for u in source.units})
+    owners = used if source.owners else [source.schema, *(s for s in used if s != source.schema)]
+    preamble = preamble_sql(source.schema, packages, owners)
     write_output(out, EXTENSIONS_FILE, extensions_sql())
     write_output(out, PREAMBLE, preamble)
     write_output(out, "deploy.sql", deploy_script([d.path for d in done]))

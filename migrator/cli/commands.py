@@ -108,7 +108,13 @@ def run_migrate(args) -> int:
     from migrator.source.reader import Reading
 
     progress.start()
-    reading = Reading(args.src, args.schema, args.workers if args.workers is not None else core_workers())
+    reading = Reading(
+        args.src,
+        args.schema,
+        args.workers if args.workers is not None else core_workers(),
+        args.multi_schema,
+        _schema_map(args.schema_map),
+    )
     try:
         from migrator.batch.pipeline import migrate
         from migrator.batch.report import exit_code
@@ -123,6 +129,17 @@ def run_migrate(args) -> int:
         reading.close()
     print_summary(report, args.out)
     return exit_code(report)
+
+
+def _schema_map(pairs: list[str]) -> dict[str, str]:
+    """--schema-map FOLDER=SCHEMA pairs."""
+    found = {}
+    for pair in pairs:
+        folder, eq, schema = pair.partition("=")
+        if not eq or not folder.strip() or not schema.strip():
+            raise MigratorError(f"--schema-map {pair!r}: expected FOLDER=SCHEMA")
+        found[folder.strip()] = schema.strip()
+    return found
 
 
 def _warn_no_scenarios(args) -> None:
@@ -171,6 +188,8 @@ def _migrate_options(args, settings: ActiveSettings):
     scenarios, transcript = _evidence(args, args.src, schema) if args.verify else (None, None)
     return MigrateOptions(
         schema=args.schema,
+        multi_schema=args.multi_schema,
+        schema_map=_schema_map(args.schema_map),
         force=args.force,
         resume=args.resume,
         disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),

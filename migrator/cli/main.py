@@ -99,6 +99,21 @@ def _add_migrate(sub) -> None:
     m.add_argument("src", type=Path, help="schema export directory")
     m.add_argument("--out", type=Path, required=True, help="output directory (must be empty unless --force/--resume)")
     m.add_argument("--schema", help="Oracle owner of unqualified objects (default: the directory name)")
+    m.add_argument(
+        "--multi-schema",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="read SRC as a folder of schema exports, one schema per top-level folder (named after it). "
+        "Default: detected when SRC holds no SQL file itself and two or more folders that do; "
+        "--no-multi-schema reads the whole tree as one schema",
+    )
+    m.add_argument(
+        "--schema-map",
+        action="append",
+        default=[],
+        metavar="FOLDER=SCHEMA",
+        help="in a multi-schema run, the schema owning a folder's objects (default: the folder's name); repeatable",
+    )
     m.add_argument("--force", action="store_true", help="overwrite a non-empty output directory")
     m.add_argument("--resume", action="store_true", help="continue an interrupted run; finished units are not redone")
     m.add_argument(

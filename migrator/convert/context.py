@@ -161,6 +161,19 @@ class ConversionContext:
     # inherited by forked workers): unit id → (key, tree or parse error), the key being the text
     # and, for a text with conditional compilation, `compilation` too (plsql.prepare.parsed).
     parses: dict[str, tuple[object, object]] = field(default_factory=dict)
+    # A multi-schema run (SourceSet.owners): each unit's unqualified names are its own schema's, as
+    # Oracle resolves them in the owner's schema, so the catalog's default schema follows the unit
+    # (`own_schema`) and each schema keeps its own memo (a fragment's names resolve per schema).
+    owner_schemas: bool = False
+    schema_memos: dict[str, dict] = field(default_factory=dict)
+
+    def own_schema(self, schema: str) -> None:
+        if schema == self.catalog.default_schema:
+            return
+        if self.memo is not None:
+            self.schema_memos[self.catalog.default_schema] = self.memo
+            self.memo = self.schema_memos.setdefault(schema, {})
+        self.catalog.default_schema = schema
 
     @property
     def schema(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import traceback
 
+from harness.quoting import quote_ident
 from migrator.convert import plsql, supplied
 from migrator.convert.compile_target import Compilation, CompileTarget
 from migrator.convert.context import (
@@ -36,6 +37,9 @@ def prepare_context(
         rules=RuleSet(disabled=disabled_rules),
         memo={} if memo else None,
         compilation=Compilation(target or CompileTarget(), static_constants(source.units)),
+        # a folder of schema folders, or an export whose ALTER SESSION SET CURRENT_SCHEMA gives
+        # objects other owners
+        owner_schemas=bool(source.owners) or any(u.schema != source.schema for u in source.units),
     )
     catalog = ctx.catalog
     for unit in source.units:
@@ -50,6 +54,8 @@ def prepare_context(
 
 def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
     ctx.begin_unit()
+    if ctx.owner_schemas:
+        ctx.own_schema(unit.schema)
     try:
         if unit.kind.is_plsql:
             output = plsql.convert_unit(unit, ctx)
@@ -59,6 +65,8 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         tokens = _parsed_tokens(unit, source, ctx) if unit.kind.is_plsql else None
         output = supplied.report_redesign(source, output, ctx, _user_object(ctx, unit), tokens)
         output = refuse_partial(output, ctx)
+        if ctx.owner_schemas and output.strip():
+            output = owner_search_path(unit.schema) + _definer_path(output, ctx)
         error = None
     except Exception as exc:  # a rule crash must not stop the batch; it is reported per unit
         output = ""
@@ -71,6 +79,34 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         notes=list(ctx.notes),
         error=error,
     )
+
+
+def owner_search_path(schema: str) -> str:
+    """In a multi-schema run, what a unit's file begins with: its unqualified names (created or
+    named) are its owner's, as in Oracle, whichever unit ran before it."""
+    path = ", ".join(quote_ident(s) for s in dict.fromkeys([schema, "oracompat", "public"]))
+    return f"SET search_path = {path};\n"
+
+
+_ROUTINE_BODY = re.compile(r"^LANGUAGE plpgsql AS \$", re.M)
+_TRANSACTION_CONTROL = re.compile(r"\b(?:COMMIT|ROLLBACK)\b", re.I)
+
+
+def _definer_path(output: str, ctx: ConversionContext) -> str:
+    """A routine resolves its unqualified names in its owner's schema, as Oracle's stored code does
+    whoever calls it: its search_path is the one it was created with (`owner_search_path`).
+    PostgreSQL forbids COMMIT/ROLLBACK in a routine with its own search_path, so a unit with
+    transaction control keeps the database's (every owner schema, in name order), said in a note."""
+    if not _ROUTINE_BODY.search(output):
+        return output
+    if _TRANSACTION_CONTROL.search(output):
+        ctx.notes.append(
+            "multi-schema run: this unit commits or rolls back, which PostgreSQL forbids in a routine with its "
+            "own search_path, so its unqualified names resolve through the database's search_path "
+            "(every owner schema in name order), not only its owner's"
+        )
+        return output
+    return _ROUTINE_BODY.sub("LANGUAGE plpgsql SET search_path FROM CURRENT AS $", output)
 
 
 def _parsed_tokens(unit: Unit, source: str, ctx: ConversionContext) -> list[Token] | None:

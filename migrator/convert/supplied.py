@@ -379,6 +379,11 @@ class RedesignReport:
     @property
     def message(self) -> str:
         calls = ", ".join(f"line {r.line} {r.text}" for r in self.sites)
+        if self.package in SUPPLIED_TYPES:  # Oracle Spatial's types: PostGIS has their counterparts
+            return (
+                f"Oracle Spatial type; needs PostGIS (its geometry type and ST_ functions; this run "
+                f"installs no PostGIS): {len(self.sites)} site(s): {calls}"
+            )
         return f"{len(self.sites)} call site(s): {calls}"
 
 

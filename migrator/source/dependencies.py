@@ -118,6 +118,7 @@ def analyze_dependencies(
     for i, u in enumerate(units):
         rank.setdefault(u.id, (KIND_PRIORITY[u.kind], i))
     cycles = _break_cycles(graph, ids, rank)
+    _data_after_referenced_data(graph, node, units)
     # ties broken by kind priority, then source order (a string key sorts as the tuple does)
     key = {uid: f"{r[0]:04d}:{r[1]:010d}" for uid, r in rank.items()}
     order = list(rx.lexicographical_topological_sort(graph, key=lambda uid: key[uid]))
@@ -237,6 +238,28 @@ def _in_table_position(chain: _Chain) -> bool:
     if chain.before == "INTO":
         return chain.before2 in ("INSERT", "MERGE", "ALL", "FIRST")
     return chain.before in _TABLE_POSITION
+
+
+def _data_after_referenced_data(graph: rx.PyDiGraph, node: dict[str, int], units: list[Unit]) -> None:
+    """A table's rows load after the rows of the tables its foreign keys reference (in its CREATE
+    TABLE or an ALTER TABLE on it), across schemas: `INSERT`s written in another order, or in
+    other schemas' files, still load. Where the keys form a cycle (departments ↔ employees) the
+    edge that would close it is left out: those rows load in source order, and what PostgreSQL
+    refuses is reported row by row (`migrator.data.table_unit.split_refused`)."""
+    data = {u.qualified_name: u.id for u in units if u.kind is K.DATA}
+    if len(data) < 2:
+        return
+    for unit in units:
+        child = data.get(unit.qualified_name)
+        if child is None or unit.kind not in (K.TABLE, K.ALTER):
+            continue
+        for name in sorted(unit.references):
+            parent = data.get(name)
+            if parent is None or parent == child:
+                continue
+            a, b = node[parent], node[child]
+            if not rx.has_path(graph, b, a):
+                graph.add_edge(a, b, None)
 
 
 def _break_cycles(graph: rx.PyDiGraph, ids: list[str], rank: dict) -> list[list[str]]:

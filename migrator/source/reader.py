@@ -53,10 +53,31 @@ class SourceError(MigratorError):
     """The schema directory cannot be read at all (missing, not a directory, no SQL files)."""
 
 
-def read_schema_dir(path: str | Path, schema: str | None = None, workers: int = 1) -> SourceSet:
+def read_schema_dir(
+    path: str | Path,
+    schema: str | None = None,
+    workers: int = 1,
+    multi_schema: bool | None = None,
+    schema_map: dict[str, str] | None = None,
+) -> SourceSet:
     """`workers` > 1: files are read, decoded and split on forked processes (migrator.forked);
-    units, ids and issues come out exactly as from one process."""
-    return Reading(path, schema, workers).result()
+    units, ids and issues come out exactly as from one process. `multi_schema`: see `owner_folders`."""
+    return Reading(path, schema, workers, multi_schema, schema_map).result()
+
+
+def owner_folders(root: Path, sql_files: list[str], multi_schema: bool | None) -> list[str]:
+    """The top-level folders that are schema exports of their own, in name order ([] for a
+    one-schema export). Detected (`multi_schema` None) when no SQL file lies directly in `root`
+    and at least two of its folders hold SQL files; True forces it (every folder with SQL files
+    is a schema; SQL files directly in `root` then belong to the run's default schema), False
+    reads the whole tree as one schema."""
+    if multi_schema is False:
+        return []
+    folders = sorted({f.split("/", 1)[0] for f in sql_files if "/" in f})
+    at_root = any("/" not in f for f in sql_files)
+    if multi_schema is None and (at_root or len(folders) < 2):
+        return []
+    return folders
 
 
 class Reading:
@@ -65,9 +86,17 @@ class Reading:
     raises what reading raised (a SourceError for a missing or empty folder too, so a caller
     that starts early still reports its own earlier checks first). `close()` abandons it."""
 
-    def __init__(self, path: str | Path, schema: str | None = None, workers: int = 1):
+    def __init__(
+        self,
+        path: str | Path,
+        schema: str | None = None,
+        workers: int = 1,
+        multi_schema: bool | None = None,
+        schema_map: dict[str, str] | None = None,
+    ):
         self._error: Exception | None = None
         self._loading: StartedMap[_Loaded] | None = None
+        self._multi, self._map = multi_schema, {k.lower(): v.lower() for k, v in (schema_map or {}).items()}
         try:
             self._start(Path(path), schema, workers)
         except Exception as exc:  # raised by result()
@@ -85,6 +114,9 @@ class Reading:
             raise SourceError(f"no SQL files ({', '.join(sorted(SQL_EXTENSIONS))}) under {root}{not_read}")
         self._files, self._sql_files = files, sql_files
         self._reader = _Reader(root, (schema or root.resolve().name).lower(), set(sql_files))
+        folders = owner_folders(root, sql_files, self._multi)
+        self._reader.owners = {f: self._map.get(f.lower(), f.lower()) for f in folders}
+        self._reader.result.owners = list(dict.fromkeys(self._reader.owners.values()))
         for u in unread:
             self._reader.issue(u.code, u.severity, u.rel, 1, u.message)
         workers = workers if len(sql_files) >= MIN_FILES_FOR_WORKERS else 1
@@ -156,6 +188,8 @@ class _Reader:
         self.counts: Counter[str] = Counter()
         # a table's data unit → its statements' texts, joined once every file is read
         self.table_data: dict[str, tuple[Unit, list[str]]] = {}
+        # a multi-schema export: top-level folder → the schema owning its files' objects
+        self.owners: dict[str, str] = {}
 
     def issue(self, code, severity, file, line, message, text="", span=None, unit_id=None) -> None:
         self.result.issues.append(SourceIssue(code, message, severity, file, line, unit_id, text, span))
@@ -170,7 +204,8 @@ class _Reader:
             self.issue("unreadable-file", Severity.ERROR, rel, 1, loaded.error)
             return
         text = decoded.text
-        f = _File(rel, text, decoded.encoding, LineIndex(text), directives.ScriptState(self.result.schema))
+        owner = self.owners.get(rel.split("/", 1)[0], self.result.schema) if "/" in rel else self.result.schema
+        f = _File(rel, text, decoded.encoding, LineIndex(text), directives.ScriptState(owner))
         self.result.files.append(SourceFile(rel, decoded.encoding, len(text.splitlines()), loaded.size))
         if decoded.encoding != UTF8:
             self.issue("encoding", Severity.INFO, rel, 1, decoded.note)

@@ -144,6 +144,9 @@ class SourceSet:
     root: str
     schema: str
     files: list[SourceFile] = field(default_factory=list)
+    # a multi-schema export (a folder of schema folders, migrator.source.reader.owner_folders):
+    # the schemas its folders' objects belong to, in folder order; [] for one schema
+    owners: list[str] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)
     issues: list[SourceIssue] = field(default_factory=list)
 

@@ -81,6 +81,7 @@ EXAMPLES: dict[str, str] = {
     "ddl.index": "CREATE INDEX ix ON t (a);\n",
     "ddl.sequence": "CREATE SEQUENCE s START WITH 1 INCREMENT BY 1 NOCACHE;\n",
     "ddl.synonym": "CREATE SYNONYM syn FOR t;\n",
+    "ddl.current_schema": "ALTER SESSION SET CURRENT_SCHEMA = other;\n",
     "ddl.grant": "GRANT SELECT ON t TO bob;\n",
     "ddl.comment": "COMMENT ON TABLE t IS 'hello';\n",
     "ddl.object_type": "CREATE TYPE point_t AS OBJECT (x NUMBER, y NUMBER);\n/\n",

@@ -11,11 +11,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from harness.quoting import comment_text
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext
 from migrator.convert.ddl import alter, data, grants, indexes, object_types, objects, sequences, tables, views
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.schema_model import Sequence
 from migrator.source.lexer import LexError, tokenize
+from migrator.source.statement_kind import session_schema
 from migrator.source.units import Unit, UnitKind
 
 
@@ -95,6 +97,16 @@ def _statement_text(unit: Unit) -> str:
     return unit.text.rstrip().rstrip(";").rstrip()
 
 
+def _current_schema(schema: str, ctx: ConversionContext) -> str:
+    """`ALTER SESSION SET CURRENT_SCHEMA = x`: the reader made x the owner of the objects after it
+    in the script, and each of their units sets its owner's search_path; nothing is left to run."""
+    if not ctx.enabled("ddl.current_schema"):
+        return unconverted(ctx, "ALTER SESSION SET CURRENT_SCHEMA", "rule ddl.current_schema is disabled", "")
+    ctx.applied("ddl.current_schema")
+    ctx.note(f"ALTER SESSION SET CURRENT_SCHEMA: the objects after it in its file are created in schema {schema}")
+    return f"-- ALTER SESSION SET CURRENT_SCHEMA = {comment_text(schema)} (applied: the units after it are owned by it)"
+
+
 def _convert_other(text: str, ctx: ConversionContext) -> str:
     """An unrecognised statement is kept visibly; a bare COMMIT/ROLLBACK needs nothing."""
     try:
@@ -104,6 +116,8 @@ def _convert_other(text: str, ctx: ConversionContext) -> str:
     if first in _SESSION:
         ctx.note(f"{first} omitted: psql runs each statement in its own transaction")
         return f"-- {first} (not needed: psql autocommits)"
+    if first == "ALTER" and (schema := session_schema(text, 0, len(text))) is not None:
+        return _current_schema(schema, ctx)
     # A statement of a kind the reader did not classify: route by its leading words.
     for kind, words in _LEADING.items():
         if _starts(text, words):

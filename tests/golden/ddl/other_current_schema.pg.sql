@@ -1,0 +1,3 @@
+-- ALTER SESSION SET CURRENT_SCHEMA = reporting (applied: the units after it are owned by it)
+-- note: ALTER SESSION SET CURRENT_SCHEMA: the objects after it in its file are created in schema reporting
+-- rules: ddl.current_schema
