@@ -2,8 +2,8 @@
 
     python benchmarks/bench_realworld.py [--root ../shared/realworld] [--only alexandria,semver] [--keep DIR]
 
-Each code base (a folder under the root; `sample_schemas` is a folder of schema folders, each
-migrated as its own run here) is migrated with deploy on the embedded PostgreSQL (`migrator migrate
+Each code base (a folder under the root; a folder of schema folders such as `sample_schemas` is
+migrated as one multi-schema run, with a line per schema) is migrated with deploy on the embedded PostgreSQL (`migrator migrate
 SRC --out OUT --force`). A unit counts as "deployed fully converted" when the rules converted all of
 it (status `converted`: nothing marked unconverted) and PostgreSQL accepted it. The causes are read
 from each `report.json`: every unit that did not deploy fully converted is put under one reason, the
@@ -31,9 +31,10 @@ _QUOTED = re.compile(r'"[^"]*"|\'[^\']*\'')
 _NUMBER = re.compile(r"\b\d+\b")
 
 
-def code_bases(root: Path, only: set[str]) -> list[tuple[str, Path, str]]:
-    """(label, folder, schema) per run; a folder holding only folders is a multi-schema export."""
-    runs = []
+def code_bases(root: Path, only: set[str]) -> list[tuple[str, Path, str | None]]:
+    """(label, folder, schema) per run; a folder holding only folders is a multi-schema export,
+    migrated as one run (schema None: each subfolder's objects are owned by its own schema)."""
+    runs: list[tuple[str, Path, str | None]] = []
     for d in sorted(p for p in root.iterdir() if p.is_dir()):
         if only and d.name not in only:
             continue
@@ -41,7 +42,7 @@ def code_bases(root: Path, only: set[str]) -> list[tuple[str, Path, str]]:
         if subdirs and not any(
             p.suffix.lower() in {".sql", ".pks", ".pkb", ".pkg"} for p in d.iterdir() if p.is_file()
         ):
-            runs.extend((f"{d.name}/{s.name}", s, s.name) for s in subdirs)
+            runs.append((d.name, d, None))
         else:
             runs.append((d.name, d, d.name))
     return runs
@@ -72,10 +73,11 @@ def _normal(text: str) -> str:
     return _NUMBER.sub("N", line)[:110]
 
 
-def measure(label: str, src: Path, schema: str, out: Path) -> dict:
+def measure(label: str, src: Path, schema: str | None, out: Path) -> dict:
     started = time.perf_counter()
     cmd = [sys.executable, "-m", "migrator.cli.main", "migrate", str(src), "--out", str(out)]
-    cmd += ["--force", "--schema", schema, "--no-progress"]
+    cmd += ["--force", "--no-progress"]
+    cmd += ["--schema", schema] if schema is not None else ["--multi-schema"]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     seconds = time.perf_counter() - started
     report = out / "report.json"
@@ -86,7 +88,14 @@ def measure(label: str, src: Path, schema: str, out: Path) -> dict:
     full = [u for u in units if u["status"] == "converted" and u.get("deployed")]
     causes = collections.Counter(reason(u) for u in units if not (u["status"] == "converted" and u.get("deployed")))
     traceback = "Traceback (most recent call last)" in proc.stderr
+    per_schema: dict[str, list[int]] = {}  # schema -> [non-data units, of them deployed fully converted]
+    for u in non_data:
+        owner = u["id"].split(":", 1)[1].split(".", 1)[0]
+        counts = per_schema.setdefault(owner, [0, 0])
+        counts[0] += 1
+        counts[1] += u["status"] == "converted" and bool(u.get("deployed"))
     return {
+        "per_schema": per_schema if schema is None else {},
         "label": label,
         "units": len(units),
         "non_data": len(non_data),
@@ -135,6 +144,8 @@ def main() -> int:
             f"| {r['label']} | {r['units']} | {r['deployed']} | {r['full']} ({pct:.0f} %) | "
             f"{r['full_non_data']}/{r['non_data']} | {r['exit']}{tb} | {r['seconds']:.1f} |"
         )
+        for owner, (n, ok) in sorted(r["per_schema"].items()):
+            print(f"| {r['label']} / {owner} (non-data) | {n} | | {ok} ({100 * ok / n:.0f} %) | {ok}/{n} | | |")
         total.update(r["causes"])
     print(f"\nTop causes across the code bases (units that did not deploy fully converted: {sum(total.values())})")
     for cause, n in total.most_common(args.top):
