@@ -4,6 +4,9 @@ statement emitter is registered for its class with `statements.emits` and writes
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
@@ -56,49 +59,46 @@ def branch(em: Emitter, body: list, scope: Scope, out: Out) -> None:
             out.line("NULL;")
 
 
+@contextmanager
+def _jump_target(targets: dict[str, str], region: gotos.Region) -> Iterator[None]:
+    """While the region's statements are written, a GOTO to its label leaves (or continues) the
+    region's block; an outer region of the same label is put back afterwards."""
+    before = targets.get(region.target)
+    targets[region.target] = region.block
+    try:
+        yield
+    finally:
+        if before is None:
+            del targets[region.target]
+        else:
+            targets[region.target] = before
+
+
 def goto_loop(em: Emitter, body: list, region: gotos.Region, wrap: dict, scope: Scope, out: Out) -> None:
     """A backward GOTO's statements as a labelled loop each GOTO continues (`gotos.py`); forward
     regions inside it are written within."""
-    loops = em.frame.goto_loops
-    before = loops.get(region.target)
-    loops[region.target] = region.block
     out.line(f"<<{out.ident(region.block)}>>")
     out.line("LOOP")
-    try:
-        with out.indented():
-            k = region.start
-            while k < region.end:
-                inner = wrap.get(k)
-                if inner is not None and inner.end < region.end:
-                    goto_block(em, body[inner.start : inner.end], inner, scope, out)
-                    k = inner.end
-                    continue
-                statements.stmt(em, body[k], scope, out)
-                k += 1
-            out.line(f"EXIT {out.ident(region.block)};")
-    finally:
-        if before is None:
-            del loops[region.target]
-        else:
-            loops[region.target] = before
+    with _jump_target(em.frame.goto_loops, region), out.indented():
+        k = region.start
+        while k < region.end:
+            inner = wrap.get(k)
+            if inner is not None and inner.end < region.end:
+                goto_block(em, body[inner.start : inner.end], inner, scope, out)
+                k = inner.end
+                continue
+            statements.stmt(em, body[k], scope, out)
+            k += 1
+        out.line(f"EXIT {out.ident(region.block)};")
     em.ctx.applied("plsql.goto")
     out.line("END LOOP;")
 
 
 def goto_block(em: Emitter, body: list, region: gotos.Region, scope: Scope, out: Out) -> None:
-    exits = em.frame.goto_exits
-    before = exits.get(region.target)
-    exits[region.target] = region.block
     out.line(f"<<{out.ident(region.block)}>>")
     out.line("BEGIN")
-    try:
-        with out.indented():
-            stmts(em, body, scope, out)
-    finally:
-        if before is None:
-            del exits[region.target]
-        else:
-            exits[region.target] = before
+    with _jump_target(em.frame.goto_exits, region), out.indented():
+        stmts(em, body, scope, out)
     em.ctx.applied("plsql.goto")
     out.line("END;")
 
