@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from migrator.data import copy_text
-from migrator.data.rows import Value
+from migrator.data.rows import Value, pg_name
 from migrator.data.run import LoadRun, load_spooled
 from migrator.data.spool import Spooled, TableSpool, file_name
 
@@ -59,6 +59,20 @@ def to_value(v: object) -> Value:
     return str(v)
 
 
+def stored_name(name: str) -> str:
+    """A name as Oracle's dictionary stores it (upper case for names written bare) → the PostgreSQL
+    identifier text the converted DDL created for it."""
+    return pg_name('"' + name.replace('"', '""') + '"')
+
+
+def oracle_quoted(name: str) -> str:
+    """A dictionary name as an Oracle quoted identifier (Oracle names cannot hold a double quote:
+    one that does is refused rather than pasted into the query)."""
+    if '"' in name or "\x00" in name:
+        raise ValueError(f"not an Oracle identifier: {name!r}")
+    return f'"{name}"'
+
+
 def copy_rows(
     source: RowSource,
     pg_dsn: str,
@@ -74,8 +88,9 @@ def copy_rows(
     spooled = Spooled({}, [], [])
 
     def read(name: str) -> TableSpool:
-        cols = [c.lower() if c.isupper() or c.islower() else f'"{c}"' for c in source.columns(name)]
-        target = name.lower() if name.isupper() or name.islower() else f'"{name}"'
+        # the dictionary's stored names, as the converted DDL names them (folded, quoted where needed)
+        cols = [stored_name(c) for c in source.columns(name)]
+        target = stored_name(name)
         fname = file_name(target)
         sp = TableSpool(target, out / "data" / f"{fname}.sql", out / ".migrator" / "data" / f"{fname}.where")
         sp.open()
@@ -122,17 +137,17 @@ class OracleSource:
             return [r[0] for r in cur]
 
     def rows(self, table: str) -> Iterator[tuple]:
-        cols = ", ".join(f'"{c}"' for c in self.columns(table))
+        cols = ", ".join(oracle_quoted(c) for c in self.columns(table))
         with self._connect() as conn, conn.cursor() as cur:
             cur.arraysize = ARRAY_SIZE
             cur.prefetchrows = ARRAY_SIZE + 1
-            cur.execute(f'SELECT {cols} FROM "{table}"')
+            cur.execute(f"SELECT {cols} FROM {oracle_quoted(table)}")
             while batch := cur.fetchmany():
                 yield from batch
 
     def count(self, table: str) -> int | None:
         with self._connect() as conn, conn.cursor() as cur:
-            cur.execute(f'SELECT COUNT(*) FROM "{table}"')
+            cur.execute(f"SELECT COUNT(*) FROM {oracle_quoted(table)}")
             row = cur.fetchone()
             return int(row[0]) if row else None
 
