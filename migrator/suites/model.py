@@ -1,0 +1,89 @@
+"""The contract between test styles, the runner and the reports.
+
+A style (utPLSQL v3 annotations, a framework that is itself PL/SQL such as Pete, plain anonymous
+blocks reporting through DBMS_OUTPUT) turns the team's test sources into `SuiteTest`s whose SQL is
+already PostgreSQL; the runner executes each `SuiteTest` in the sandbox (execution role, scratch
+database, statement timeout, its own transaction rolled back so one test cannot make another pass)
+and returns a `TestResult`. `tests.json` is `TestRun.to_json()`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class TestStyle(str, Enum):
+    UTPLSQL = "utplsql"  # utPLSQL v3 annotated packages (--%suite, --%test, ut.expect)
+    FRAMEWORK = "framework"  # a test framework that is part of the test code (Pete's convention runner)
+    PLAIN = "plain"  # anonymous blocks / procedures printing OK / FAILED lines or raising
+
+
+class Outcome(str, Enum):
+    PASSED = "passed"
+    FAILED = "failed"  # an assertion did not hold; `message` holds the assertion's message
+    ERROR = "error"  # the test raised where it should not, or could not run; `message` says why
+    SKIPPED = "skipped"  # disabled by the suite itself (--%disabled); `message` gives its reason
+
+
+@dataclass(frozen=True)
+class SuiteTest:
+    """One test, ready to run on PostgreSQL."""
+
+    name: str  # "suite.test" as the team names it (package.procedure, or file:line for a block)
+    suite: str
+    style: TestStyle
+    source: str  # file:line of the test in the team's sources
+    body: str  # PostgreSQL SQL that runs the test (converted)
+    setup: tuple[str, ...] = ()  # run before body in the same transaction (beforeall/beforeeach)
+    teardown: tuple[str, ...] = ()  # run after body, whatever happened (aftereach/afterall)
+    expected_error: str | None = None  # --%throws: an ORA-nnnnn code, a SQLSTATE or an exception name
+    disabled: str | None = None  # reason, when the suite disables the test
+    description: str = ""
+
+
+@dataclass
+class TestResult:
+    name: str
+    suite: str
+    style: TestStyle
+    outcome: Outcome
+    message: str = ""
+    output: list[str] = field(default_factory=list)  # every DBMS_OUTPUT line, in order
+    seconds: float = 0.0
+    source: str = ""
+    units: list[str] = field(default_factory=list)  # unit ids the test executed (coverage probes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "suite": self.suite,
+            "style": self.style.value,
+            "outcome": self.outcome.value,
+            "message": self.message,
+            "output": list(self.output),
+            "seconds": round(self.seconds, 6),
+            "source": self.source,
+            "units": list(self.units),
+        }
+
+
+@dataclass
+class TestRun:
+    results: list[TestResult] = field(default_factory=list)
+    suite_sha256: str = ""  # content hash of the test sources: the evidence's provenance
+
+    def totals(self) -> dict[str, int]:
+        counts = Counter(r.outcome.value for r in self.results)
+        out = {o.value: counts.get(o.value, 0) for o in Outcome}
+        out["total"] = len(self.results)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tests": [r.to_json() for r in self.results],
+            "totals": self.totals(),
+            "suite_sha256": self.suite_sha256,
+        }
