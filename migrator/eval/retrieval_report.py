@@ -102,7 +102,7 @@ def figure(summary: dict, path) -> None:
     right.set_title("bandit: share of each arm along the stream")
     right.set_xlabel("eighth of the stream")
     right.set_ylim(0, 1)
-    right.legend(fontsize=8, loc="upper right")
+    right.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

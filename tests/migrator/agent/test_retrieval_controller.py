@@ -200,3 +200,18 @@ def test_the_controller_moves_on_from_an_arm_that_brought_no_progress_in_this_ep
         ctl.observe(d, _judgement("wrong"))
         arms.append(d.arm)
     assert sorted(arms) == sorted(("none", "failure", "structure", "skill", "mix"))  # five attempts, five arms
+
+
+def test_the_controller_state_lives_with_the_knowledge_base_and_is_snapshotted(tmp_path):
+    from knowledge_base import KnowledgeBase
+    from knowledge_base.checkpoints import create_snapshot
+    from knowledge_base.embedders import HashingEmbedder
+
+    with KnowledgeBase(tmp_path / "kb", embedder=HashingEmbedder()) as kb:
+        ctl = RetrievalController.for_kb("bandit", kb)
+        ctl.bandit.update(_key("f"), "skill", 1.0)
+        ctl.save()
+        snap = create_snapshot(kb, "ck01")
+    assert (snap / "retrieval" / "bandit.json").exists()
+    again = RetrievalController.for_kb("bandit", SimpleNamespace(root=tmp_path / "kb"))
+    assert again.bandit.pulls["skill"] == 1  # a later run continues from the saved state
