@@ -12,6 +12,7 @@ from knowledge_base import loading
 from knowledge_base.monitor import state_counts
 from knowledge_base.sqlstore import now
 
+RETRIEVAL_DIR = "retrieval"  # migrator.agent.retrieval.controller keeps its state here
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -27,6 +28,9 @@ def create_snapshot(kb, name: str) -> Path:
     kb.sql.backup_to(dest / loading.DB)
     for part in ("dense.faiss", "state.json"):
         shutil.copy2(kb.root / loading.INDEX_DIR / part, dest / loading.INDEX_DIR / part)
+    # the retrieval controller's state (bandit, skills, decisions) is knowledge too: frozen with the rest
+    if (kb.root / RETRIEVAL_DIR).is_dir():
+        shutil.copytree(kb.root / RETRIEVAL_DIR, dest / RETRIEVAL_DIR)
     manifest = {
         "name": name,
         "created_at": now(),

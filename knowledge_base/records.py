@@ -15,7 +15,7 @@ from knowledge_base.config import Tier
 
 Polarity = Literal["+", "-"]
 RuleStatus = Literal["candidate", "admitted", "deprecated", "superseded"]
-EntryKind = Literal["experience", "rule", "correction"]
+EntryKind = Literal["experience", "rule", "correction", "skill"]  # skill: shown by the retrieval controller
 
 
 class _Frozen(BaseModel):
@@ -150,6 +150,7 @@ class Hit(_Frozen):
     advisory: bool
     text: str
     contraindications: tuple[str, ...] = ()
+    via: str = ""  # the retrieval arm that put it in the prompt (failure, structure, skill), when one did
 
 
 class PoolReport(_Frozen):
@@ -207,7 +208,8 @@ def untrusted_block(hit: Hit) -> str:
     """Retrieved text is untrusted context: callers put it in prompts only inside this delimiter."""
     label = "verified" if hit.polarity == "+" else "failed direction"
     return (
-        f"<<<memory id={hit.id} kind={hit.kind} polarity={hit.polarity} ({label}); untrusted text>>>\n"
+        f"<<<memory id={hit.id} kind={hit.kind} polarity={hit.polarity}{f' via={hit.via}' if hit.via else ''}"
+        f" ({label}); untrusted text>>>\n"
         f"{hit.text}\n"
         + (f"did not carry over to: {'; '.join(hit.contraindications)}\n" if hit.contraindications else "")
         + f"<<<end memory {hit.id}>>>"

@@ -124,6 +124,9 @@ class AgentConfig:
     held_out_targets: frozenset[str] = frozenset()
     follow: str = "best"  # "best": repair the best candidate judged so far; "latest": the newest one
     retrieval_k: tuple[int, int] | None = None  # (positives, negatives) per query; None: the store's config
+    # what fills the prompt's memory section: None, the store's fixed typed retrieval; or a
+    # migrator.agent.retrieval.controller.RetrievalController (the bandit, or one fixed arm)
+    retrieval: Any = None
 
 
 @dataclass
@@ -139,6 +142,10 @@ class Attempt:
     outcome: str  # the judged category, or "no code in answer"
     calls: int = 1  # model calls in this attempt (a reflection call adds one)
     shown_positive: list[int] = field(default_factory=list)  # verified entries in this attempt's prompt
+    arm: str = ""  # the retrieval arm, when a controller chose the context
+    context_key: str = ""  # the controller's context fingerprint
+    reward: float | None = None  # verification-shaped reward (progress added), with a controller
+    credit: float | None = None  # delayed credit at the end of the episode (eligibility traces)
 
 
 @dataclass
@@ -166,34 +173,56 @@ def _better(new: Judgement, old: Judgement) -> bool:
 
 
 def _attempt(
-    task: Task[Any], model: Model, kb, item: Item, state: tuple, position: int, cfg: AgentConfig, number: int
+    task: Task[Any],
+    model: Model,
+    kb,
+    item: Item,
+    state: tuple,
+    position: int,
+    cfg: AgentConfig,
+    number: int,
+    last_seconds: float = 0.0,
 ) -> tuple[Attempt, str | None, Judgement | None]:
     candidate, judgement = state
     failure_type = task.classify(item, candidate, judgement)
     strategy = cfg.policy[min(number - 1, len(cfg.policy) - 1)]
-    hits = None
+    hits, decision = None, None
     if kb is not None:
         from knowledge_base.records import RetrievalQuery
 
-        hits = kb.retrieve(
-            RetrievalQuery(
-                text=task.query_text(item, judgement),
-                failure_type=failure_type,
-                task_id=item.id,
-                task_group=item.group,
-                stream_position=position,
-                held_out_targets=cfg.held_out_targets,
-                k_positive=cfg.retrieval_k[0] if cfg.retrieval_k else None,
-                k_negative=cfg.retrieval_k[1] if cfg.retrieval_k else None,
-                relevant=frozenset(task.relevance(item)) if isinstance(task, Relevant) else frozenset(),
-            )
+        constructs = tuple(task.relevance(item)) if isinstance(task, Relevant) else ()
+        query = RetrievalQuery(
+            text=task.query_text(item, judgement),
+            failure_type=failure_type,
+            task_id=item.id,
+            task_group=item.group,
+            stream_position=position,
+            held_out_targets=cfg.held_out_targets,
+            k_positive=cfg.retrieval_k[0] if cfg.retrieval_k else None,
+            k_negative=cfg.retrieval_k[1] if cfg.retrieval_k else None,
+            relevant=frozenset(constructs),
         )
+        if cfg.retrieval is None:
+            hits = kb.retrieve(query)
+        else:
+            hits, decision = cfg.retrieval.choose(
+                kb,
+                query,
+                family=f"{task.name}:{' '.join(sorted(constructs)[:3])}",
+                failure=failure_type,
+                attempt=number,
+                seconds=last_seconds,
+                source=item.source,
+                candidate=candidate,
+                constructs=constructs,
+            )
     if strategy == "example-assisted" and not (hits and hits.positives):
         strategy = "direct"  # nothing eligible to show: say so in the record, do not pretend
     reflection = _reflect(task, model, item, state, failure_type, cfg)
     messages = task.prompt(item, candidate, judgement, failure_type, hits, strategy)
     completion: Completion = model.complete(messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens)
-    retrieved = [h.id for h in (hits.positives + hits.negatives)] if hits else []
+    # skills are not knowledge-base entries: their ids are never recorded as retrieved entries
+    retrieved = [h.id for h in (hits.positives + hits.negatives) if h.kind != "skill"] if hits else []
     new, note = _extract(task, item, completion.text)
     new_judgement = task.judge(item, new) if new is not None else None
     extra = [reflection] if reflection is not None else []
@@ -208,8 +237,11 @@ def _attempt(
         completion.cached and all(c.cached for c in extra),
         new_judgement.category if new_judgement else note,
         calls=1 + len(extra),
-        shown_positive=[h.id for h in hits.positives] if hits else [],
+        shown_positive=[h.id for h in hits.positives if h.kind != "skill"] if hits else [],
     )
+    if decision is not None:
+        record.arm, record.context_key = decision.arm, decision.fingerprint
+        record.reward = cfg.retrieval.observe(decision, new_judgement)
     return record, new, new_judgement
 
 
@@ -242,8 +274,12 @@ class ModelState:
 def run_episode(task: Task[Any], state: ModelState, kb, item: Item, position: int, cfg: AgentConfig) -> Episode:
     t0 = time.perf_counter()
     candidate, judgement = item.candidate, task.judge(item, item.candidate)
+    last_seconds = time.perf_counter() - t0  # how long a judgement of this unit takes (context key)
     episode = Episode(item.id, judgement.category, judgement.category, judgement.tier, judgement.reason)
     asking = state.model is not None or state.failure is not None
+    controlled = cfg.retrieval is not None and kb is not None and asking and task.needs_repair(judgement)
+    if controlled:
+        cfg.retrieval.begin(item.id, judgement)
     while asking and task.needs_repair(judgement) and len(episode.attempts) < cfg.attempts:
         if state.failure is not None:
             episode.model_error = f"not attempted: {state.failure}"
@@ -251,9 +287,19 @@ def run_episode(task: Task[Any], state: ModelState, kb, item: Item, position: in
         if state.model is None:  # never: `asking` means a model or a failure (this narrows the type)
             break
         try:
+            started = time.perf_counter()
             record, new, new_judgement = _attempt(
-                task, state.model, kb, item, (candidate, judgement), position, cfg, len(episode.attempts) + 1
+                task,
+                state.model,
+                kb,
+                item,
+                (candidate, judgement),
+                position,
+                cfg,
+                len(episode.attempts) + 1,
+                last_seconds,
             )
+            last_seconds = time.perf_counter() - started
         except ModelError as err:
             episode.model_error = f"model failed: {err}"
             # A refused request is about this unit's prompt; anything else (missing extra, no
@@ -271,11 +317,24 @@ def run_episode(task: Task[Any], state: ModelState, kb, item: Item, position: in
     episode.final, episode.final_tier, episode.final_reason = judgement.category, judgement.tier, judgement.reason
     episode.final_text = candidate
     task.commit(item, candidate, judgement)
+    if controlled:
+        _credit(cfg.retrieval, task, item, episode)
     if episode.attempts and kb is not None:
         episode.experience_id = kb.add_experience(task.experience(item, episode, position))
         _contraindicate(kb, item, episode)
     episode.seconds = time.perf_counter() - t0
     return episode
+
+
+def _credit(controller, task: Task[Any], item: Item, episode: Episode) -> None:
+    """Delayed credit for the episode's decisions, copied onto its attempts (the run's report)."""
+    constructs = tuple(task.relevance(item)) if isinstance(task, Relevant) else ()
+    decisions = controller.current_decisions()
+    controller.finish(item, episode, item.candidate, constructs)
+    by_attempt = {d.attempt: d for d in decisions}
+    for a in episode.attempts:
+        if a.number in by_attempt:
+            a.credit = by_attempt[a.number].credit
 
 
 def _contraindicate(kb, item: Item, episode: Episode) -> None:

@@ -46,6 +46,7 @@ class AgentRequest:
     engine: str
     cache_dir: Path
     held_out_targets: frozenset[str] = frozenset()
+    retrieval: str = "fixed"  # fixed | bandit | arm:<name> (migrator.agent.retrieval)
     checkpoint_every: int | None = None  # None: about eight checkpoints per run, at least 50 units apart
 
 
@@ -87,7 +88,14 @@ def run_plsql_agent(
         model, failure = None, f"cannot load the model: {err}"
     kb = _open_kb(req.kb)
     paragraphs = [p.text for p in req.settings.prompt_paragraphs]
-    cfg = AgentConfig(attempts=req.attempts, held_out_targets=req.held_out_targets)
+    controller = None
+    if req.retrieval != "fixed" and kb is not None:
+        from migrator.agent.retrieval.controller import RetrievalController
+
+        controller = RetrievalController.for_kb(
+            req.retrieval, kb, model=req.model, held_out=frozenset(req.held_out_targets)
+        )
+    cfg = AgentConfig(attempts=req.attempts, held_out_targets=req.held_out_targets, retrieval=controller)
     scen = load_scenarios(req.scenarios) if req.scenarios else None
     trans = load_transcript(req.transcript) if req.transcript else None
     try:
@@ -172,6 +180,7 @@ def _write_manifest(
         "kb_thresholds": kb_config,
         "settings_version": req.settings.version,
         "held_out_targets": sorted(cfg.held_out_targets),
+        "retrieval": cfg.retrieval.summary() if cfg.retrieval is not None else {"mode": "fixed"},
         "monitor": monitor or [],
         "units": [
             {**{k: v for k, v in asdict(e).items() if k != "final_text"}, "tokens": e.tokens, "calls": len(e.attempts)}

@@ -79,6 +79,7 @@ class MigrateOptions:
     model: str | None = None
     kb: Path | None = None
     attempts: int = 3
+    retrieval: str = "fixed"  # what fills repair prompts: fixed retrieval, the bandit, or one arm
     settings: ActiveSettings = field(default_factory=ActiveSettings)
     held_out_targets: frozenset[str] = frozenset()
     checkpoint_every: int | None = None  # memory snapshots and monitor figures (None: about 8 per run)
@@ -372,6 +373,7 @@ def _repair(done: list[_Done], preamble: str, out: Path, opts: MigrateOptions, m
         engine=opts.deploy,
         cache_dir=out / ".migrator" / "model-cache",
         held_out_targets=opts.held_out_targets,
+        retrieval=opts.retrieval,
         checkpoint_every=opts.checkpoint_every,
     )
     outputs = {d.unit.id: d.conversion.output for d in done}

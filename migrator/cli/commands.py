@@ -162,6 +162,10 @@ def _check_migrate_usage(args) -> None:
         raise MigratorError("--model needs --verify: the judge, never the model, decides")
     if args.model and (problem := _model_spec_problem(args.model)):
         raise MigratorError(f"--model {args.model}: {problem}")
+    if getattr(args, "retrieval", "fixed") != "fixed" and not (args.model and args.kb):
+        raise MigratorError(
+            f"--retrieval {args.retrieval} needs --model and --kb: it chooses what memory shows the model"
+        )
     check_rule_ids(args.disable_rule, "--disable-rule")
     from migrator.batch.output import check_writable
 
@@ -202,6 +206,7 @@ def _migrate_options(args, settings: ActiveSettings):
         model=args.model,
         kb=args.kb,
         attempts=args.attempts,
+        retrieval=args.retrieval,
         settings=settings,
         checkpoint_every=args.checkpoint_every,
         workers=args.workers,

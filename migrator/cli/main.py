@@ -139,6 +139,13 @@ def _add_migrate(sub) -> None:
     m.add_argument("--kb", type=Path, help="knowledge base directory (experience memory) for the repair agent")
     m.add_argument("--attempts", type=int, default=3, help="repair attempts per unit (default 3)")
     m.add_argument(
+        "--retrieval",
+        default="fixed",
+        choices=["fixed", "bandit", *(f"arm:{a}" for a in ("none", "failure", "structure", "skill", "mix"))],
+        help="with --kb: what fills each repair prompt's memory section: the store's fixed typed retrieval "
+        "(default), the LinUCB controller choosing an arm per attempt (bandit), or always one arm",
+    )
+    m.add_argument(
         "--checkpoint-every",
         type=int,
         metavar="N",

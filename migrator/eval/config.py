@@ -45,6 +45,15 @@ class SystemSpec(_Frozen):
     k_positive: int | None = Field(None, ge=0)
     k_negative: int | None = Field(None, ge=0)
     mmr_lambda: float | None = Field(0.7, ge=0, le=1)  # None: MMR off (an ablation)
+    # what fills the repair prompt's memory section: "fixed" (the store's typed retrieval), "bandit"
+    # (the LinUCB retrieval controller) or one of its arms, "arm:none|failure|structure|skill|mix"
+    retrieval: str = Field("fixed", pattern=r"^(fixed|bandit|arm:(none|failure|structure|skill|mix))$")
+
+    @model_validator(mode="after")
+    def _controller_needs_memory(self) -> SystemSpec:
+        if self.retrieval != "fixed" and not self.memory:
+            raise ValueError(f"system {self.name}: retrieval {self.retrieval} needs memory: true")
+        return self
 
     @property
     def model_free(self) -> bool:
@@ -57,6 +66,11 @@ SYSTEMS = {
     "initial": SystemSpec(name="initial", kind="initial"),
     "agent-no-memory": SystemSpec(name="agent-no-memory", kind="agent", memory=False),
     "agent-memory": SystemSpec(name="agent-memory", kind="agent", memory=True),
+    "agent-bandit": SystemSpec(name="agent-bandit", kind="agent", memory=True, retrieval="bandit"),
+    **{
+        f"agent-arm-{arm}": SystemSpec(name=f"agent-arm-{arm}", kind="agent", memory=True, retrieval=f"arm:{arm}")
+        for arm in ("none", "failure", "structure", "skill", "mix")
+    },
 }
 DEFAULT_SYSTEMS = ("M0", "M1", "M2", "M3", "rules-only", "agent-no-memory", "agent-memory")
 

@@ -156,6 +156,22 @@ def _model(memory: str, flaky: float) -> dict:
     }
 
 
+# The retrieval arm each family needs with the arm-sensitive model: no single fixed arm serves all.
+ARM_OF = {"dbms-output": "failure", "nvl": "structure", "raise-application-error": "skill", "substr": "failure"}
+
+
+def _arm_model(memory: str) -> dict:
+    """Arm-sensitive (`required`) or arm-blind (`ignored`) test model of the retrieval controller."""
+    return {
+        "memory": memory,
+        "context": "exclusive" if memory == "required" else "any",
+        "answers": "../reference.yaml",
+        "skills": [{"name": n, "units": u, "evidence": e, "direct": d, "via": ARM_OF[n]} for n, u, e, d in SKILLS],
+        "default": "I cannot repair this unit.",
+        "flaky": 0.0,
+    }
+
+
 def _config(folder: str, kind: str, title: str) -> dict:
     return {
         "task": "plsql",
@@ -178,6 +194,16 @@ def _config(folder: str, kind: str, title: str) -> dict:
     }
 
 
+def _bandit_config(folder: str, kind: str, title: str) -> dict:
+    arms = [f"agent-arm-{a}" for a in ("none", "failure", "structure", "skill", "mix")]
+    return {
+        **_config(folder, kind, title),
+        "attempts": 3,
+        "systems": ["M0", "M1", "M2", "M3", "rules-only", "agent-bandit", *arms],
+        "contrasts": [["agent-bandit", a] for a in arms],
+    }
+
+
 def _dump(path: Path, data) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110), encoding="utf-8")
@@ -197,11 +223,19 @@ def write_fixture(out: Path) -> list[Path]:
         out / "reference.yaml": _reference(schema_dir),
         out / "models" / "memory-sensitive.yaml": _model("required", 0.0),
         out / "models" / "memory-blind.yaml": _model("ignored", 0.0),
+        out / "models" / "bandit-sensitive.yaml": _arm_model("required"),
+        out / "models" / "bandit-blind.yaml": _arm_model("ignored"),
         out.parent / "plsql-memory-sensitive.yaml": _config(
             out.name, "memory-sensitive", "Power check: a model that repairs a family only with memory of it"
         ),
         out.parent / "plsql-memory-blind.yaml": _config(
             out.name, "memory-blind", "False-positive check: the same repairs whatever memory shows"
+        ),
+        out.parent / "plsql-bandit-sensitive.yaml": _bandit_config(
+            out.name, "bandit-sensitive", "Retrieval controller: a model that needs one kind of context per family"
+        ),
+        out.parent / "plsql-bandit-blind.yaml": _bandit_config(
+            out.name, "bandit-blind", "Retrieval controller, false-positive check: the same repairs whatever context"
         ),
     }
     for path, data in files.items():

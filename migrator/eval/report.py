@@ -10,7 +10,7 @@ from statistics import median
 
 import numpy as np
 
-from migrator.eval import figures, stats
+from migrator.eval import figures, retrieval_report, stats
 from migrator.eval.config import BASELINE_TEXT, EvalConfig, SystemSpec
 from migrator.eval.split import EvalUnit, Split
 
@@ -55,6 +55,10 @@ def describe(system: SystemSpec, initial_label: str) -> str:
         extra.append("no MMR")
     if system.k_positive is not None:
         extra.append(f"k+={system.k_positive}")
+    if system.retrieval == "bandit":
+        extra.append("retrieval chosen per attempt by the LinUCB controller")
+    elif system.retrieval.startswith("arm:"):
+        extra.append(f"always the {system.retrieval[4:]} retrieval arm")
     return "the repair loop with memory" + (f" ({', '.join(extra)})" if extra else "")
 
 
@@ -108,6 +112,10 @@ def write_reports(
     if runs.monitor:
         figures.monitor_figure(runs.monitor, out / "monitor.png")
         pictures["monitor"] = "monitor.png"
+    retrieval = retrieval_report.summarize(runs.decisions)
+    if retrieval is not None:
+        retrieval_report.figure(retrieval, out / "retrieval.png")
+        pictures["retrieval"] = "retrieval.png"
     data = {
         "title": cfg.title,
         "task": cfg.task,
@@ -121,6 +129,7 @@ def write_reports(
         "curves": curves,
         "monitor": runs.monitor,
         "figures": pictures,
+        "retrieval": retrieval,
     }
     (out / "eval.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
     (out / "eval.md").write_text(markdown(data), encoding="utf-8")
@@ -270,6 +279,8 @@ def markdown(d: dict) -> str:
                 f"{m['distinct_positive_shown']} | {m['top_positive_share']:.2f} | {_opt(m['churn'])} | {_opt(m['margin_mean'])} |"
             )
         lines.append("")
+    if d.get("retrieval"):
+        lines += retrieval_report.markdown_lines(d["retrieval"])
     lines += ["## How to read this", "", HOW_TO_READ]
     return "\n".join(lines)
 

@@ -23,6 +23,7 @@ import numpy as np
 from tqdm import tqdm
 
 from migrator.agent.models import ModelError, load_model
+from migrator.agent.retrieval.controller import RetrievalController
 from migrator.errors import MigratorError
 from migrator.eval.adapters import Adapter, RunSpec, UnitResult, open_adapter
 from migrator.eval.baselines import baseline_outputs
@@ -30,7 +31,7 @@ from migrator.eval.config import EvalConfig, SystemSpec
 from migrator.eval.memory import Checkpoints, SystemMemory, memory_entries, open_memory, own_reference_retrievals
 from migrator.eval.split import EvalUnit, Split, make_split, memory_leaks, target_leaks
 
-OUR_FILES = ("eval.json", "eval.md", "eval.html", "learning_curve.png", "monitor.png")
+OUR_FILES = ("eval.json", "eval.md", "eval.html", "learning_curve.png", "monitor.png", "retrieval.png")
 OUR_DIRS = ("runs", "model-cache")
 
 
@@ -47,6 +48,8 @@ class Runs:
     monitor: list[dict] = field(default_factory=list)
     memory_leaks: set[str] = field(default_factory=set)
     own_reference: int = 0
+    # the retrieval controller's decisions per system and run (bandit and fixed-arm systems)
+    decisions: dict[str, dict[str, list[dict]]] = field(default_factory=dict)
 
 
 def prepare_out(out: Path, force: bool) -> None:
@@ -200,6 +203,12 @@ class _Evaluation:
         try:
             memory = SystemMemory(kb, system)
             test = [uid for uid in stream if uid in set(self.split.test)]
+            controller = None
+            if system.retrieval != "fixed":
+                controller = RetrievalController.for_kb(
+                    system.retrieval, kb, model=model.name.rsplit("/", 1)[-1], held_out=frozenset(self.split.test)
+                )
+                spec.retrieval = controller
             ck = Checkpoints(memory, self.cfg.checkpoints, len(self.units), self.probes, test, self.groups)
             spec.memory, spec.after = memory, ck.after
             result = self.adapter.run(spec)
@@ -210,11 +219,23 @@ class _Evaluation:
                 for m in ck.metrics()
             ]
             entries = list(memory_entries(kb).values())
+            if controller is not None:
+                self.runs.decisions.setdefault(system.name, {})[run] = [asdict(d) for d in controller.decisions]
+                _save_decisions(self.out, system.name, run, controller)
+                entries += [(task, None, text) for task, text in controller.skills.entries()]
             self.runs.memory_leaks |= set(memory_leaks(entries, self.units, self.split))
             self.runs.own_reference += own_reference_retrievals(kb, {u.id: u.keys for u in self.units})
         finally:
             kb.close()
         return result
+
+
+def _save_decisions(out: Path, system: str, run: str, controller: RetrievalController) -> None:
+    path = out / "runs" / system / f"{run}.decisions.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for d in controller.decisions:
+            fh.write(json.dumps(asdict(d), sort_keys=True) + "\n")
 
 
 def _save(out: Path, system: str, run: str, result: dict[str, UnitResult]) -> None:

@@ -21,6 +21,12 @@ retrieved *verified* memory block for that skill (or the unit is one it knows `d
 `memory: ignored` (memory-blind) it makes the same repairs whatever memory shows. `flaky` makes a
 share of its calls fail by a hash of the prompt: a model whose answers vary with the prompt but
 whose success does not depend on memory.
+
+The retrieval controller's test models add `via` per skill and `context: exclusive`: an
+*arm-sensitive* model repairs a family only when the verified block was chosen by one particular
+retrieval arm (failure-matched, structurally matched, or a skill) and no block of another arm is in
+the prompt (extra context of the wrong kind confuses it); an *arm-blind* one (`memory: ignored`)
+repairs the same units whatever the prompt holds.
 """
 
 from __future__ import annotations
@@ -152,6 +158,9 @@ class _ScriptFile(BaseModel):
 
 # A retrieved verified block as `knowledge_base.records.untrusted_block` writes it.
 _VERIFIED = re.compile(r"<<<memory id=(\d+) kind=\w+ polarity=\+[^>]*>>>\n(.*?)\n<<<end memory \1>>>", re.DOTALL)
+# Any retrieved block's header, with the arm that chose it when a retrieval controller did.
+_HEADER = re.compile(r"<<<memory id=\d+ kind=\w+ polarity=[+-](?: via=(\w+))?")
+_VIA = re.compile(r" via=(\w+)")
 
 
 class Skill(BaseModel):
@@ -160,6 +169,9 @@ class Skill(BaseModel):
     units: str  # re.search over the unit id: which units need this skill
     evidence: str  # re.search inside a retrieved verified memory block: memory of this skill
     direct: str | None = None  # re.search over the unit id: units it repairs without memory
+    # the kind of context this family needs (arm-sensitive models): the verified block must have been
+    # put there by this retrieval arm (failure, structure, skill); None: any verified block will do
+    via: str | None = None
 
 
 class _SkillFile(BaseModel):
@@ -169,6 +181,9 @@ class _SkillFile(BaseModel):
     answers: str  # YAML file (relative to this one): unit id -> the right answer's text
     answer_format: str = "```sql\n{answer}\n```"
     skills: list[Skill]
+    # "exclusive" (arm-sensitive): a prompt that also holds blocks another arm chose confuses the
+    # model for a family that needs a particular kind of context; "any": extra context is harmless
+    context: Literal["any", "exclusive"] = "any"
     default: str = "I cannot repair this unit."
     flaky: float = Field(0.0, ge=0, lt=1)
 
@@ -198,14 +213,27 @@ class SkillModel(ScriptedModel):
         skill = next((sk for sk in self._skills if unit is not None and sk[1].search(unit)), None)
         if unit is None or skill is None or unit not in self.answers:
             return unit, "no skill for this unit"
-        _, _, evidence, direct = skill
+        spec, _, evidence, direct = skill
         if self.spec.memory == "required" and not (direct and direct.search(unit)):
-            blocks = [m.group(2) for m in _VERIFIED.finditer(prompt)]
+            blocks = [
+                m.group(2) for m in _VERIFIED.finditer(prompt) if spec.via is None or _via(m.group(0)) == spec.via
+            ]
             if not any(evidence.search(b) for b in blocks):
-                return unit, f"no verified memory of {skill[0].name}"
+                kind = f" chosen by the {spec.via} arm" if spec.via else ""
+                return unit, f"no verified memory of {spec.name}{kind}"
+            if self.spec.context == "exclusive" and spec.via is not None:
+                others = {m.group(1) or "fixed" for m in _HEADER.finditer(prompt)} - {spec.via}
+                if others:
+                    return unit, f"confused by context from {', '.join(sorted(others))}"
         if self.spec.flaky and _fraction(prompt) < self.spec.flaky:
             return unit, "flaky"
         return unit, "answered"
+
+
+def _via(block: str) -> str | None:
+    header = block.split("\n", 1)[0]
+    found = _VIA.search(header)
+    return found.group(1) if found else None
 
 
 def _fraction(text: str) -> float:

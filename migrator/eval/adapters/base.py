@@ -50,6 +50,7 @@ class RunSpec:
     after: Callable[[str, Any], None] | None = None  # (unit id, episode) after each panel unit
     progress: Any = None
     probes: dict[str, Probe] = field(default_factory=dict)  # filled by the run: first-judgement queries
+    retrieval: Any = None  # a RetrievalController for the bandit and fixed-arm systems (None: fixed retrieval)
 
 
 class Adapter(Protocol):

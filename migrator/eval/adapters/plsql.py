@@ -126,6 +126,7 @@ class PlsqlAdapter:
             cfg = AgentConfig(
                 attempts=spec.attempts,
                 retrieval_k=_k(spec),
+                retrieval=spec.retrieval,
             )
 
             def after(position: int, item: Item, episode) -> None:

@@ -83,7 +83,9 @@ class SweAdapter:
             }
         settings = AgentSettings(True, spec.system.memory, self.data.max_steps, 12)
         task = SweTask(todo, self.context, settings, f"eval-{spec.system.name}-{uuid.uuid4().hex[:6]}")
-        agent_cfg = AgentConfig(attempts=self.data.max_steps, policy=(settings.arm,), retrieval_k=(8, 2))
+        agent_cfg = AgentConfig(
+            attempts=self.data.max_steps, policy=(settings.arm,), retrieval_k=(8, 2), retrieval=spec.retrieval
+        )
         state, out = ModelState(spec.model, None), {}
         for offset, item in enumerate(task.items()):
             item.group = spec.groups.get(item.id, item.group)

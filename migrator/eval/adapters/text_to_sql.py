@@ -80,7 +80,13 @@ class TextToSqlAdapter:
         system = _system(spec.system)
         stream = [self.entries[uid] for uid in spec.stream if uid not in spec.skip]
         task = TextToSqlTask(stream, dict(spec.candidates), self.judge, self.schema, system, f"eval-{system.name}")
-        cfg = AgentConfig(attempts=spec.attempts, max_tokens=self.data.max_tokens, policy=("direct",), follow="latest")
+        cfg = AgentConfig(
+            attempts=spec.attempts,
+            max_tokens=self.data.max_tokens,
+            policy=("direct",),
+            follow="latest",
+            retrieval=spec.retrieval,
+        )
         state = ModelState(spec.model, None)
         out = {}
         for offset, entry in enumerate(stream):

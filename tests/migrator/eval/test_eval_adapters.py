@@ -46,6 +46,17 @@ def test_text_to_sql_on_the_fixture(tmp_path):
         "attempts": 3,
         "embedder": "hashing",
         "orders": [0, 1],
+        "systems": [
+            "M0",
+            "M1",
+            "M2",
+            "M3",
+            "initial",
+            "agent-no-memory",
+            "agent-memory",
+            "agent-bandit",
+            "agent-arm-failure",
+        ],
         "split": {"test_share": 0.4, "seed": 1, "group_by": ["reference"]},
         "statistics": {"resamples": 2000},
         "checkpoints": 3,
@@ -54,7 +65,20 @@ def test_text_to_sql_on_the_fixture(tmp_path):
     data = run_eval(load_config(tmp_path / "t2s.yaml"), tmp_path / "out")
     _consistent(data)
     rows = {s["name"]: s for s in data["systems"]}
-    assert set(rows) == {"initial", "M0", "M1", "M2", "M3", "agent-no-memory", "agent-memory"}
+    assert set(rows) == {
+        "initial",
+        "M0",
+        "M1",
+        "M2",
+        "M3",
+        "agent-no-memory",
+        "agent-memory",
+        "agent-bandit",
+        "agent-arm-failure",
+    }
+    # the retrieval controller runs on this adapter too: decisions logged, regret against the fixed arm
+    assert data["retrieval"]["best_fixed_arm"] == "agent-arm-failure"
+    assert sum(data["retrieval"]["arm_counts"]["agent-bandit"].values()) > 0
     assert rows["M0"]["correct"] == 0 and rows["initial"]["spread"]["min"] == rows["initial"]["spread"]["max"]
     assert rows["agent-no-memory"]["correct"] > rows["initial"]["correct"]  # the repair loop repairs
     assert {m["order"] for m in data["monitor"]} == {0, 1} and data["figures"]["monitor"] == "monitor.png"
@@ -84,7 +108,7 @@ def test_swe_on_the_fixture_repositories(tmp_path, swe_repos, swe_env_options, s
         },
         "model": f"scripted:{SWE_FIXTURES / 'models' / 'gold-agent.yaml'}",
         "embedder": "hashing",
-        "systems": ["M0", "M2", "agent-no-memory", "agent-memory"],
+        "systems": ["M0", "M2", "agent-no-memory", "agent-memory", "agent-bandit"],
         "orders": [0],
         "split": {"test_share": 0.5, "seed": 1},
         "statistics": {"resamples": 1000},
@@ -97,5 +121,7 @@ def test_swe_on_the_fixture_repositories(tmp_path, swe_repos, swe_env_options, s
     assert rows["M0"]["correct"] == 0 and rows["initial"]["correct"] == 0  # the empty patch resolves nothing
     n = data["split"]["test_units"]
     assert rows["agent-no-memory"]["correct"] == rows["agent-memory"]["correct"] == n  # it knows every gold patch
+    assert rows["agent-bandit"]["correct"] == n  # the controller chose every step's context; the answers held
+    assert any((tmp_path / "out" / "runs" / "agent-bandit").glob("*.decisions.jsonl"))
     memory = next(c for c in data["comparisons"] if (c["a"], c["b"]) == ("agent-memory", "agent-no-memory"))
     assert memory["verdict"] == "no measurable effect" and memory["diff"] == 0
