@@ -109,7 +109,10 @@ class RayExecutor:
         self._started_ray = False
         # called after every finished shard with the node ids still busy (tests kill one of them)
         self.on_shard = on_shard
-        self.stats = {"shards": 0, "shards_rerun": 0, "scenarios": 0, "node_seconds": 0.0, "template_exports": 0}
+        # node_seconds: inside the actors; overhead_seconds: a shard's round trip beyond that (scheduling,
+        # transfer of scenarios and runs, waiting for a free node)
+        self.stats = {"shards": 0, "shards_rerun": 0, "scenarios": 0, "node_seconds": 0.0, "overhead_seconds": 0.0,
+                      "template_exports": 0, "export_seconds": 0.0}  # fmt: skip
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def open(self, extensions: tuple[str, ...] | None = None) -> None:
@@ -163,9 +166,11 @@ class RayExecutor:
     # -- runs --------------------------------------------------------------------------------------
     def _image(self, engine: Any, template: str):
         if template not in self._images:
+            t0 = time.perf_counter()
             inner = getattr(engine, "inner", engine)
             self._images[template] = ray.put(export_template(inner, template))
             self.stats["template_exports"] += 1
+            self.stats["export_seconds"] += time.perf_counter() - t0
         return self._images[template]
 
     def iter_runs(
@@ -197,6 +202,7 @@ class RayExecutor:
         shards = deque(make_shards(scenarios, max(1, len(self.alive)) * self.shards_per_node))
         results: dict[int, Any] = {}
         in_flight: dict[Any, tuple[int, Any]] = {}
+        sent: dict[Any, float] = {}
         idle = deque(self.alive)
         next_out = 0
         while shards or in_flight:
@@ -208,10 +214,12 @@ class RayExecutor:
                 batch = [scenarios[i] for i in shard.members]
                 ref = self.actors[node].run.remote(image, batch, step_timeout_ms, parallel, probe, shared)
                 in_flight[ref] = (node, shard)
+                sent[ref] = time.perf_counter()
             if not in_flight:
                 raise ExecutorUnavailable(f"every node of the Ray cluster was lost; {len(shards)} shard(s) not run")
             done, _ = ray.wait(list(in_flight), num_returns=1)
             node, shard = in_flight.pop(done[0])
+            round_trip = time.perf_counter() - sent.pop(done[0])
             try:
                 runs, seconds = ray.get(done[0])
             except _LOST:
@@ -225,6 +233,7 @@ class RayExecutor:
             self.stats["shards"] += 1
             self.stats["scenarios"] += len(runs)
             self.stats["node_seconds"] += seconds
+            self.stats["overhead_seconds"] += max(0.0, round_trip - seconds)
             for position, run in zip(shard.members, runs, strict=True):
                 results[position] = run
             if self.on_shard is not None:
