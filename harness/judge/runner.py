@@ -153,6 +153,28 @@ def iter_runs(
     probe: ProbeReader | None = None,
     shared: Callable[[Scenario], bool] | None = None,
 ) -> Iterator[ScenarioRun]:
+    """Every scenario's run, in order: on this engine's server, or on the cluster of an engine
+    that carries an executor (`harness.cluster.executor.ClusterEngine`)."""
+    executor = getattr(engine, "executor", None)
+    if executor is not None:
+        return executor.iter_runs(
+            engine, template, scenarios, step_timeout_ms=step_timeout_ms, parallel=parallel, probe=probe, shared=shared
+        )
+    return iter_runs_local(
+        engine, template, scenarios, step_timeout_ms=step_timeout_ms, parallel=parallel, probe=probe, shared=shared
+    )
+
+
+def iter_runs_local(
+    engine: PostgresEngine,
+    template: str,
+    scenarios: Iterable[Scenario],
+    *,
+    step_timeout_ms: int = 5000,
+    parallel: int = 2,
+    probe: ProbeReader | None = None,
+    shared: Callable[[Scenario], bool] | None = None,
+) -> Iterator[ScenarioRun]:
     """Run every scenario in its own clone, `parallel` at a time, results yielded in order.
 
     A run spends its time waiting on the server (the client only sends steps and reads what comes

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from migrator import __name__ as _pkg
 from migrator import forked
@@ -70,6 +70,7 @@ class MigrateOptions:
     deploy: str | None = None  # engine spec ("embedded", "testcontainers", a DSN) or None
     progress: bool | None = None  # None: only when stderr is a terminal
     verify: bool = False  # run scenarios against Oracle transcripts (needs deploy)
+    executor: Any = None  # where scenarios run: local (None), "ray[:ADDRESS]" or an Executor (harness.cluster)
     scenarios: Path | None = None
     transcript: Path | None = None
     step_timeout_ms: int = 5000
@@ -332,6 +333,7 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
             step_timeout_ms=opts.step_timeout_ms,
             arm_name="agent (rules + model)" if agent else "agent (rules only)",
             extra_rows=[agent[1]] if agent else [],
+            executor=opts.executor,
         )
     if agent:
         report = attach_agent(report, agent[0], opts, agent[2], out, model_error=agent[3])

@@ -3,6 +3,8 @@ needs, and what the sandbox could not provide, reported once per run and on each
 
 from __future__ import annotations
 
+from typing import Any
+
 from harness.engines.postgres import PostgresEngine, engine_from_spec
 from migrator.batch.output import required_extensions
 from migrator.batch.report import SandboxSummary
@@ -11,10 +13,19 @@ from migrator.batch.report import SandboxSummary
 _USES = {"dblink": ("dblink", "PRAGMA AUTONOMOUS_TRANSACTION (a dblink loopback session)")}
 
 
-def open_engine(spec: str | None) -> PostgresEngine:
+def open_engine(spec: str | None, executor: Any = None) -> PostgresEngine:
     """The engine for `spec`; its admin installs the support library's extensions into every
-    fresh scratch database, so converted code never needs the rights to do it."""
-    return engine_from_spec(spec, required_extensions())
+    fresh scratch database, so converted code never needs the rights to do it. With `executor`
+    (`ray[:ADDRESS]`), its scenarios run on that cluster (harness.cluster); an unreachable cluster
+    is refused here, before any work."""
+    engine = engine_from_spec(spec, required_extensions())
+    if executor in (None, "", "local"):
+        return engine
+    from harness.cluster.executor import ClusterEngine, executor_from_spec
+
+    # a spec string, or an executor object a library caller (a test, a benchmark) made itself
+    chosen = executor_from_spec(executor, extensions=required_extensions()) if isinstance(executor, str) else executor
+    return engine if chosen is None else ClusterEngine(engine, chosen)  # type: ignore[return-value]
 
 
 def sandbox_summary(engine: PostgresEngine) -> SandboxSummary:

@@ -92,7 +92,7 @@ def rules_only_row(units: list[UnitToVerify], preamble: str, opts) -> tuple[ArmR
 
     scenario_file = load_scenarios(opts.scenarios) if opts.scenarios else None
     transcript_file = load_transcript(opts.transcript) if opts.transcript else None
-    with open_engine(opts.deploy) as engine:
+    with open_engine(opts.deploy, opts.executor) as engine:
         result = verify(
             engine,
             preamble,
@@ -153,6 +153,7 @@ def attach_verification(
     step_timeout_ms: int = 5000,
     arm_name: str = "agent (rules only)",
     extra_rows: Sequence[ArmRow] = (),
+    executor: str | None = None,
 ) -> RunReport:
     from harness.ground_truth.scenarios import load_scenarios, load_transcript
     from harness.judge.verify import UnitToVerify, verify
@@ -173,7 +174,7 @@ def attach_verification(
         for u in report.units
     ]
     preamble = (out / PREAMBLE).read_text(encoding="utf-8")
-    with open_engine(engine_spec) as engine:
+    with open_engine(engine_spec, executor) as engine:
         result = verify(engine, preamble, units, scenario_file, transcript_file, step_timeout_ms=step_timeout_ms)
         engine_name = engine.name
         sandbox = sandbox_summary(engine)

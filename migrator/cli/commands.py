@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from migrator.fixes.settings import ActiveSettings
 
 
+def chosen_executor(args, settings=None):
+    from migrator.cli.executor_choice import chosen_executor as choose
+
+    return choose(args, settings)
+
+
 def _engine_spec(args) -> str:
     """The server to use, a DSN among them checked as one here, before any work."""
     from harness.engines.postgres import ENV_DSN, check_dsn  # only runs that use a server ask
@@ -199,6 +205,7 @@ def _migrate_options(args, settings: ActiveSettings):
         disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),
         step_timeout_ms=settings.harness.step_timeout_ms,
         deploy=None if args.no_deploy else _engine_spec(args),
+        executor=chosen_executor(args, settings) if args.verify else None,
         progress=args.progress,
         verify=args.verify,
         scenarios=scenarios,
@@ -255,7 +262,9 @@ def run_verify(args) -> int:
     report = load_report(args.out)
     scenarios, transcript = _evidence(args, Path(report.source_dir), report.schema_name)
     check_evidence(scenarios, transcript, [u.id for u in report.units])
-    report = attach_verification(report, args.out, _engine_spec(args), scenarios, transcript)
+    report = attach_verification(
+        report, args.out, _engine_spec(args), scenarios, transcript, executor=chosen_executor(args)
+    )
     write_reports(report, args.out)
     print_summary(report, args.out)
     return exit_code(report)
@@ -354,6 +363,7 @@ def _regress_run(args, settings: ActiveSettings) -> RunReport:
         MigrateOptions(
             force=True,
             deploy=_engine_spec(args),
+            executor=chosen_executor(args, settings),
             verify=True,
             disabled_rules=frozenset(settings.disabled_rules),
             step_timeout_ms=settings.harness.step_timeout_ms,

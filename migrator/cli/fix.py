@@ -82,6 +82,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--pg-dsn", help="PostgreSQL for the arms (default: MIGRATOR_PG_DSN, else embedded)")
     g.add_argument("--pg", choices=["embedded", "testcontainers"], help="which PostgreSQL to run the arms on")
+    from migrator.cli.main import executor_args
+
+    executor_args(p)
 
 
 def add_fix_parser(subparsers) -> None:
@@ -118,6 +121,7 @@ def add_fix_parser(subparsers) -> None:
 
 def _context(args):
     from harness.engines.postgres import ENV_DSN
+    from migrator.cli.executor_choice import chosen_executor
     from migrator.fixes.cycle import FixContext
 
     engine = args.pg_dsn or args.pg or os.environ.get(ENV_DSN) or "embedded"
@@ -130,6 +134,9 @@ def _context(args):
         baselines=args.baselines,
         model=args.model,
         attempts=args.attempts,
+        executor=chosen_executor(args)
+        if getattr(args, "executor", None) or getattr(args, "cluster_dsn", None)
+        else None,
     )
 
 

@@ -74,6 +74,25 @@ def _engine_args(p: argparse.ArgumentParser) -> None:
         "See the README's Security model. Default: MIGRATOR_PG_DSN, else an embedded server",
     )
     g.add_argument("--pg", choices=["embedded", "testcontainers"], help="which PostgreSQL to deploy on")
+    executor_args(p)
+
+
+def executor_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--executor",
+        metavar="local|ray[:ADDRESS]",
+        help="where scenarios run: here (local, the default) or on a Ray cluster (ray: a local one; ray:auto: "
+        "the one this machine belongs to; ray:HOST:PORT or ray:ray://HOST:10001). Needs the `cluster` extra. "
+        "Default: the settings file's harness.executor",
+    )
+    p.add_argument(
+        "--cluster-dsn",
+        action="append",
+        default=[],
+        metavar="DSN",
+        help="with --executor ray: a PostgreSQL server for one node (repeatable; a pool, one server per "
+        "node); default: an embedded server on every node",
+    )
 
 
 def _evidence_args(p: argparse.ArgumentParser) -> None:

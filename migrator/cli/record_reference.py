@@ -43,7 +43,9 @@ def run_record_reference(args, scenarios: Path, engine_spec: str, source=None) -
         )
     try:
         scenario_file = load_scenarios(scenarios)
-        with open_engine(engine_spec) as engine:
+        from migrator.cli.executor_choice import chosen_executor
+
+        with open_engine(engine_spec, chosen_executor(args)) as engine:
             rec = record_reference(engine, args.reference, scenario_file, progress=progress, preamble=preamble)
     except (PortError, EngineUnavailable, ValueError) as exc:
         print(f"migrator: error: {exc}", file=sys.stderr)

@@ -34,6 +34,9 @@ def add_scenarios_parser(sub) -> None:
     s.add_argument("--budget-steps", type=int, default=32, help="candidate steps tried per target (default 32)")
     s.add_argument("--report", type=Path, help="also write per-target results (JSON)")
     s.add_argument("--pg-dsn", help="PostgreSQL to synthesize on (default: MIGRATOR_PG_DSN, else embedded)")
+    from migrator.cli.main import executor_args
+
+    executor_args(s)
     s.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar")
 
 
@@ -49,8 +52,11 @@ def run_scenarios(args) -> int:
     if args.budget_steps < 1:
         print("migrator: error: --budget-steps must be at least 1", file=sys.stderr)
         return 2
+    from migrator.cli.executor_choice import chosen_executor
+
     opts = SynthOptions(schema=args.schema, budget_steps=args.budget_steps, progress=args.progress,
-                        engine=args.pg_dsn or os.environ.get(ENV_DSN) or "embedded")  # fmt: skip
+                        engine=args.pg_dsn or os.environ.get(ENV_DSN) or "embedded",
+                        executor=chosen_executor(args))  # fmt: skip
     try:
         result = synthesize(args.src, opts)
     except (SourceError, EngineUnavailable) as exc:

@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from tqdm import tqdm
@@ -73,6 +74,7 @@ class SynthOptions:
     schema: str | None = None
     budget_steps: int = 32  # candidate calls tried per target, at most
     engine: str | None = None  # engine spec (embedded, a DSN, testcontainers)
+    executor: Any = None  # where scenarios run: None (here), "ray[:ADDRESS]" or an executor (harness.cluster)
     progress: bool | None = None
     step_timeout_ms: int = 5000
 
@@ -121,7 +123,7 @@ def synthesize(src: Path, opts: SynthOptions | None = None) -> SynthResult:
     targets = find_targets(source, ctx)
     results = {id(t): TargetResult(t.key, list(t.units), t.kind, skipped=t.skip) for t in targets}
     kept: list[Scenario] = []
-    with open_engine(opts.engine) as engine, scratch_database(engine, prefix="synth") as dsn:
+    with open_engine(opts.engine, opts.executor) as engine, scratch_database(engine, prefix="synth") as dsn:
         tracker = RoutineTracker()
         items = [(u.id, conversions[u.id].output, ()) for u in units]
         deploy_units(dsn, preamble, items, probe=tracker)

@@ -21,6 +21,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -60,6 +61,7 @@ class FixContext:
     baselines: Path | None = None  # promote writes the candidate arm's categories here (<schema>.json)
     model: str | None = None  # the repair agent's model in both arms (prompt and KB changes need it)
     attempts: int = 3
+    executor: Any = None  # where the arms' scenarios run (harness.cluster); None: here
 
     @property
     def audit(self) -> Path:
@@ -245,6 +247,7 @@ def _run_schema(src: Path, out: Path, arm: _Arm, dsn: str, ctx: FixContext) -> S
         MigrateOptions(
             force=True,
             deploy=dsn,
+            executor=ctx.executor,
             verify=True,
             progress=False,
             scenarios=scenarios,

@@ -32,6 +32,10 @@ class HarnessSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     step_timeout_ms: int = Field(default=5000, ge=100, le=600_000)
+    # where scenarios run: "local", or "ray" / "ray:ADDRESS" (a Ray cluster; harness.cluster), and
+    # the PostgreSQL servers its nodes use (one DSN per node; none: an embedded server per node)
+    executor: str = Field(default="local", pattern=r"^(local|ray(:.+)?)$")
+    cluster_dsns: list[str] = []
 
 
 class ActiveSettings(BaseModel):
