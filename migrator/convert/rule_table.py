@@ -250,6 +250,7 @@ RULES: tuple[RuleInfo, ...] = (
          on("CREATE TYPE ... NOT FINAL / UNDER supertype", "UnitKind.TYPE", "ddl/object_types.py", "test_plsql_exec_objtypes.py::test_hierarchy_dispatch_through_supertype_collection"),
          on("MEMBER methods of a hierarchy's types (dispatch on the tag)", "ast.Routine", "plsql/emit_unit.py", "test_plsql_exec_objtypes.py::test_hierarchy_dispatch_through_supertype_collection"),
          on("TREAT(x AS t), x IS [NOT] OF ([ONLY] t)", ("name:TREAT", "name:is_of"), "plsql/exprs.py", "test_plsql_exec_objtypes.py::test_hierarchy_dispatch_through_supertype_collection"),
+         on("an attribute of a type (or a collection of a type) of its own hierarchy → held as text, read through a cast", "UnitKind.TYPE", "ddl/object_types.py", "test_plsql_exec_selfref_types.py::test_self_referencing_hierarchy_attributes"),
     ),
     rule("ddl.collection_type", "CREATE TYPE ... AS TABLE OF / VARRAY → a domain over an array (1-based)",
          on("CREATE TYPE ... AS TABLE OF, VARRAY", "UnitKind.TYPE", "ddl/object_types.py", "golden:ddl/type_table_of", "golden:ddl/type_varray"),

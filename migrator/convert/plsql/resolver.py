@@ -147,6 +147,11 @@ class Resolver:
         cols = entry.table.plsql_column_types or {}
         return cols.get(name[-1])
 
+    def boxed_attribute(self, key: tuple[str, str], attr: str) -> bool:
+        """Is attribute `attr` of object type `key` held in its text form (`type_hierarchy.boxed`)?"""
+        cat = self.ctx.catalog
+        return key in cat.entries and hier.in_hierarchy(cat, key) and attr in hier.boxed(cat, key)
+
     def object_methods(self, key: tuple[str, str]) -> dict:
         """A schema-level object type's methods: name → its routines (in a hierarchy, the ones it
         inherits too: `type_hierarchy.methods`)."""

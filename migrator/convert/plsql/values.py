@@ -32,15 +32,24 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
     if sym.kind == "nullparam":
         return f"{sym.type.pg}", j, sym.type.ora
     if sym.kind == "selfattr":
-        base, ptype, rest = f"self.{quote_ident(parts[0])}", _schema_typed(em, sym.type), parts[1:]
+        ptype, rest = _schema_typed(em, sym.type), parts[1:]
+        base = (
+            unbox(f"self.{quote_ident(parts[0])}", ptype)
+            if sym.type and sym.type.boxed
+            else f"self.{quote_ident(parts[0])}"
+        )
     elif (
         sym.type is not None
         and sym.type.object_key
         and sym.type.fields
         and len(parts) >= 2
         and parts[1] in sym.type.fields
-        and (len(parts) > 2 or (j < len(toks) and toks[j].is_op("(")))
-    ):  # obj.attr(i)..., obj.attr.method(...): the attribute's own type carries on
+        and (
+            len(parts) > 2
+            or (j < len(toks) and toks[j].is_op("("))
+            or em.resolver.boxed_attribute(sym.type.object_key, parts[1])
+        )
+    ):  # obj.attr(i)..., obj.attr.method(...), a boxed obj.attr: the attribute's own type carries on
         base, ptype, rest = quote_ident(parts[0]), sym.type, parts[1:]
     elif (
         sym.type is not None
@@ -154,7 +163,12 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
         if rest:
             field = rest.pop(0)
             ora = (ptype.fields or {}).get(field) if ptype is not None and ptype.object_key else None
-            base, ptype = f"({base}).{quote_ident(field)}", _schema_typed(em, PgType("", ora) if ora else None)
+            key = ptype.object_key if ptype is not None else None
+            ftype = _schema_typed(em, PgType("", ora) if ora else None)
+            base = f"({base}).{quote_ident(field)}"
+            if key is not None and em.resolver.boxed_attribute(key, field):
+                base = unbox(base, ftype)
+            ptype = ftype
             continue
         if coll is not None and j < len(toks) and toks[j].is_op("("):
             inner, j = paren_at(em, toks, j)
@@ -165,6 +179,11 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             if rest:
                 continue
         return base, j, ptype
+
+
+def unbox(text: str, ptype: PgType | None) -> str:
+    """A boxed attribute's text form read back as its declared type (`type_hierarchy.boxed`)."""
+    return f"({text})::{ptype.pg}" if ptype is not None and ptype.pg else text
 
 
 def _schema_typed(em: Emitter, ptype: PgType | None) -> PgType | None:
