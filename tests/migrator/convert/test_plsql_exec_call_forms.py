@@ -1,0 +1,82 @@
+"""Call forms real packages use, on PostgreSQL: a field of the record or object a function returns
+(`f(x).field`, `pkg.f().field`: rule sql `nodes.call_field`), and a package declaring a function and a
+procedure of one name with the same parameters (the procedure becomes `<name>__proc`, call
+statements reach it, expressions the function: `signatures.procedure_name`)."""
+
+from __future__ import annotations
+
+import psycopg
+
+from tests.migrator.convert.test_plsql_exec_types import deploy_schema
+
+CALL_FIELDS = """
+CREATE OR REPLACE TYPE tok_t AS OBJECT (kind VARCHAR2(10), txt VARCHAR2(100));
+/
+CREATE OR REPLACE PACKAGE lexer AS
+  TYPE rec IS RECORD (expression VARCHAR2(100), n NUMBER);
+  FUNCTION cur RETURN tok_t;
+  FUNCTION src(i NUMBER) RETURN rec;
+  FUNCTION show RETURN VARCHAR2;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY lexer AS
+  FUNCTION cur RETURN tok_t IS BEGIN RETURN tok_t('word', 'abc'); END;
+  FUNCTION src(i NUMBER) RETURN rec IS
+    r rec;
+  BEGIN
+    r.expression := 'x' || i;
+    r.n := i * 10;
+    RETURN r;
+  END;
+  FUNCTION show RETURN VARCHAR2 IS
+  BEGIN
+    IF cur().kind = 'word' AND lexer.src(2).n > 5 THEN
+      RETURN lexer.cur().kind || '/' || cur().txt || '/' || src(3).expression || '/' || lexer.src(4).n;
+    END IF;
+    RETURN 'no';
+  END;
+END;
+/
+CREATE OR REPLACE PACKAGE stk AS
+  FUNCTION pop(p_n IN PLS_INTEGER) RETURN VARCHAR2;
+  PROCEDURE pop(p_n IN PLS_INTEGER);
+  FUNCTION depth RETURN PLS_INTEGER;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY stk AS
+  g_depth PLS_INTEGER := 10;
+  FUNCTION pop(p_n IN PLS_INTEGER) RETURN VARCHAR2 IS
+  BEGIN
+    g_depth := g_depth - p_n;
+    RETURN 'popped ' || p_n;
+  END;
+  PROCEDURE pop(p_n IN PLS_INTEGER) IS
+    l_msg VARCHAR2(100);
+  BEGIN
+    l_msg := pop(p_n * 2);
+    DBMS_OUTPUT.PUT_LINE('proc ' || l_msg);
+  END;
+  FUNCTION depth RETURN PLS_INTEGER IS BEGIN RETURN g_depth; END;
+END;
+/
+CREATE OR REPLACE FUNCTION drive RETURN VARCHAR2 IS
+  l_got VARCHAR2(100);
+BEGIN
+  stk.pop(1);
+  l_got := stk.pop(3);
+  RETURN l_got || ';' || stk.depth;
+END;
+/
+"""
+
+
+def test_call_result_fields_and_function_procedure_of_one_name(pg_dsn, tmp_path):
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "calls", {"calls.sql": CALL_FIELDS})
+        assert conn.execute("SELECT lexer.show()").fetchone()[0] == "word/abc/x3/40"
+        got: list[str] = []
+        conn.add_notice_handler(lambda d: got.append(d.message_primary))
+        # the statement stk.pop(1) is the procedure (it pops 2 through the function), the
+        # expression stk.pop(3) the function: 10 - 2 - 3
+        assert conn.execute("SELECT drive()").fetchone()[0] == "popped 3;5"
+        assert got == ["proc popped 2"]
