@@ -433,7 +433,9 @@ class Resolver:
                 t = self.create_domain(owner, d, t.pg, t, ddl)
         elif d.kind == "record":
             t = PgType(sql(derived(owner, d.name)), composite=True)
-            t.fields = self.create_record_type(t.pg, d, scope, resolve, ddl)
+            colls: dict[str, PgType] = {}
+            t.fields = self.create_record_type(t.pg, d, scope, resolve, ddl, colls)
+            t.colls = colls or None
         else:
             elem, ddl = resolve(d.element, scope)
             if d.kind == "assoc":
@@ -462,10 +464,16 @@ class Resolver:
         return PgType(name, t.ora, coll=t.coll, fields=t.fields, base=base)
 
     def create_record_type(
-        self, pgname: str, d: A.TypeDecl, scope: Scope, resolve: TypeResolve, ddl: list[Ddl]
+        self,
+        pgname: str,
+        d: A.TypeDecl,
+        scope: Scope,
+        resolve: TypeResolve,
+        ddl: list[Ddl],
+        colls: dict[str, PgType] | None = None,
     ) -> dict[str, str]:
         """The record's composite type, after what its fields' types need, added to `ddl`;
-        returns its fields' Oracle types."""
+        returns its fields' Oracle types (and puts the collection-typed fields' types in `colls`)."""
         fields: list[str] = []
         oras: dict[str, str] = {}
         deferred: dict[int, tuple[str, list[str]]] = {}  # field index -> (name, anchor's relation and column)
@@ -474,6 +482,8 @@ class Resolver:
             ddl += needs
             if ft.ora:
                 oras[fname] = ft.ora
+            if ft.coll is not None and colls is not None:
+                colls[fname] = ft
             column = self.unknown_column_anchor(ftype, scope)
             if "%" in ft.pg and column is not None and self.ctx.enabled("plsql.record_field_anchor"):
                 self.ctx.applied("plsql.record_field_anchor")

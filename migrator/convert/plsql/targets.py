@@ -83,7 +83,7 @@ def lvalue_access(em: Emitter, base, ptype, rest, toks, j, scope, setup, finish,
     target = base
     for part in rest:
         target = f"{target}.{quote_ident(part)}"
-        ptype = None
+        ptype = values_.field_type(em, ptype, part, scope) if ptype is not None and not ptype.object_key else None
     if j < len(toks) and toks[j].is_op("(") and ptype is not None and ptype.coll is not None:
         inner, j = values_.paren_at(em, toks, j)
         idx = exprs_.expr(em, inner, scope)

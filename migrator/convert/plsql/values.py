@@ -40,10 +40,11 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
         )
     elif (
         sym.type is not None
-        and sym.type.object_key
-        and sym.type.fields
+        and (sym.type.object_key or sym.type.composite)
+        and (sym.type.fields or sym.type.colls)
         and len(parts) >= 2
-        and parts[1] in sym.type.fields
+        and (parts[1] in (sym.type.fields or {}) or parts[1] in (sym.type.colls or {}))
+        and (sym.type.object_key or field_type(em, sym.type, parts[1], scope) is not None)
         and (
             len(parts) > 2
             or (j < len(toks) and toks[j].is_op("("))
@@ -162,9 +163,8 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             continue
         if rest:
             field = rest.pop(0)
-            ora = (ptype.fields or {}).get(field) if ptype is not None and ptype.object_key else None
             key = ptype.object_key if ptype is not None else None
-            ftype = _schema_typed(em, PgType("", ora) if ora else None)
+            ftype = field_type(em, ptype, field, scope)
             base = f"({base}).{quote_ident(field)}"
             if key is not None and em.resolver.boxed_attribute(key, field):
                 base = unbox(base, ftype)
@@ -179,6 +179,31 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             if rest:
                 continue
         return base, j, ptype
+
+
+def field_type(em: Emitter, ptype: PgType | None, field: str, scope) -> PgType | None:
+    """The type of field `field` of an object or record value: an object attribute's schema-level
+    type; a record field's collection type (a package's or the unit's own TYPE, or a schema-level
+    one), which its element reads and collection methods need. None where it is not known (a
+    record's scalar field: nothing to convert)."""
+    if ptype is not None and ptype.colls and field in ptype.colls:
+        return ptype.colls[field]
+    ora = (ptype.fields or {}).get(field) if ptype is not None else None
+    if not ora or ptype is None:
+        return None
+    if ptype.object_key:
+        return _schema_typed(em, PgType("", ora))
+    if "(" in ora or "%" in ora:
+        return None
+    parts = [p.strip('"').lower() for p in ora.split(".")]
+    sym = scope.get(parts[0]) if len(parts) == 1 else None
+    if sym is not None and sym.kind == "type" and sym.type is not None:
+        return sym.type if sym.type.coll is not None else None
+    ref = package_.package_ref(em, parts) if len(parts) > 1 else None
+    if ref is not None and ref[1].kind == "type" and ref[1].type is not None and not ref[2]:
+        return ref[1].type if ref[1].type.coll is not None else None
+    found = _schema_typed(em, PgType("", ora))
+    return found if found is not None and found.coll is not None else None
 
 
 def unbox(text: str, ptype: PgType | None) -> str:

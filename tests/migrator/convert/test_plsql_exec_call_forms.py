@@ -80,3 +80,59 @@ def test_call_result_fields_and_function_procedure_of_one_name(pg_dsn, tmp_path)
         # expression stk.pop(3) the function: 10 - 2 - 3
         assert conn.execute("SELECT drive()").fetchone()[0] == "popped 3;5"
         assert got == ["proc popped 2"]
+
+
+RECORD_COLLECTIONS = """
+CREATE OR REPLACE PACKAGE kv AS
+  TYPE t_lov IS TABLE OF VARCHAR2(100) INDEX BY PLS_INTEGER;
+  TYPE t_map IS TABLE OF VARCHAR2(100) INDEX BY VARCHAR2(100);
+  TYPE t_params IS RECORD (lov t_lov, options t_map, label VARCHAR2(20));
+  FUNCTION parse(p_txt VARCHAR2) RETURN t_params;
+  FUNCTION show(p_txt VARCHAR2) RETURN VARCHAR2;
+  FUNCTION empty_count RETURN NUMBER;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY kv AS
+  FUNCTION parse(p_txt VARCHAR2) RETURN t_params IS
+    r t_params;
+  BEGIN
+    r.lov(1) := 'a';
+    r.lov(2) := p_txt;
+    r.options('k') := 'v';
+    r.options('k') := r.options('k') || 'w';
+    r.label := 'L';
+    RETURN r;
+  END;
+  FUNCTION show(p_txt VARCHAR2) RETURN VARCHAR2 IS
+    p t_params := parse(p_txt);
+  BEGIN
+    IF p.options.exists('k') AND NOT p.options.exists('z') AND p.lov.count = 2 THEN
+      RETURN p.lov(2) || p.options('k') || p.lov.count || p.label || p.lov.first || p.lov.last;
+    END IF;
+    RETURN 'none';
+  END;
+  FUNCTION empty_count RETURN NUMBER IS
+    p t_params;
+  BEGIN
+    RETURN p.lov.count + p.options.count;
+  END;
+END;
+/
+CREATE OR REPLACE FUNCTION outside RETURN VARCHAR2 IS
+  p kv.t_params := kv.parse('q');
+BEGIN
+  RETURN p.lov(1) || p.options('k') || p.options.count;
+END;
+/
+"""
+
+
+def test_collection_fields_of_records(pg_dsn, tmp_path):
+    """A record whose fields are INDEX BY tables: element writes and reads, EXISTS, COUNT, FIRST and
+    LAST through the field, from its own package and from another unit; a fresh record's tables
+    are empty (COUNT 0), as in Oracle."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "kv", {"kv.sql": RECORD_COLLECTIONS})
+        assert conn.execute("SELECT kv.show('b')").fetchone()[0] == "bvw2L12"
+        assert conn.execute("SELECT kv.empty_count()").fetchone()[0] == 0
+        assert conn.execute("SELECT outside()").fetchone()[0] == "avw1"
