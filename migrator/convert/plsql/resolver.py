@@ -45,7 +45,7 @@ from migrator.convert.plsql.rowfields import query_fields
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin, type_text
 from migrator.convert.schema_model import ObjectType, Package
 from migrator.convert.signatures import ParamSig, RoutineSig, base_type
-from migrator.oracle_types import TEXT_NAMES, first_word
+from migrator.oracle_types import NUMBER_NAMES, TEXT_NAMES, first_word
 from migrator.source.lexer import Token
 
 
@@ -441,6 +441,13 @@ class Resolver:
             if d.kind == "assoc":
                 idx = type_text(d.index.toks if d.index is not None else []).upper()
                 numeric = first_word(idx) not in TEXT_NAMES
+                if numeric and d.index is not None and first_word(idx) not in NUMBER_NAMES:
+                    # INDEX BY a SUBTYPE or an anchored type: the keys are what it resolves to
+                    it, _ = resolve(d.index, scope)
+                    numeric = not (
+                        first_word(it.ora.upper()) in TEXT_NAMES
+                        or it.plain_pg.startswith(("varchar", "text", "bpchar", "character"))
+                    )
                 t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
             else:
                 coll = Coll("array", elem.pg, elem.ora, elem_composite=elem.composite, elem_object=elem.object_key)

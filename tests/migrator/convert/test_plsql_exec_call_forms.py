@@ -136,3 +136,59 @@ def test_collection_fields_of_records(pg_dsn, tmp_path):
         assert conn.execute("SELECT kv.show('b')").fetchone()[0] == "bvw2L12"
         assert conn.execute("SELECT kv.empty_count()").fetchone()[0] == 0
         assert conn.execute("SELECT outside()").fetchone()[0] == "avw1"
+
+
+QUALIFIED_MAPS = """
+CREATE OR REPLACE PACKAGE names AS
+  SUBTYPE name_t IS VARCHAR2(30);
+  k_first CONSTANT name_t := 'zeta';
+  FUNCTION lookup(p_key name_t) RETURN VARCHAR2;
+  FUNCTION walk RETURN VARCHAR2;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY names AS
+  TYPE map_t IS TABLE OF name_t INDEX BY name_t;
+  TYPE by_num_t IS TABLE OF VARCHAR2(10) INDEX BY PLS_INTEGER;
+  c_map CONSTANT map_t := map_t(k_first => 'last', 'alpha' => 'first', '10' => 'ten', '9' => 'nine');
+  FUNCTION lookup(p_key name_t) RETURN VARCHAR2 IS
+  BEGIN
+    IF NOT c_map.EXISTS(p_key) THEN
+      RETURN 'none';
+    END IF;
+    RETURN c_map(p_key);
+  END;
+  FUNCTION walk RETURN VARCHAR2 IS
+    l_nums  by_num_t := by_num_t(10 => 'c', 2 => 'b', 9 + 1 - 9 => 'a');
+    l_empty map_t := map_t();
+    l_key   name_t := c_map.FIRST;
+    l_out   VARCHAR2(200);
+    i       PLS_INTEGER;
+  BEGIN
+    WHILE l_key IS NOT NULL LOOP
+      l_out := l_out || l_key || ',';
+      l_key := c_map.NEXT(l_key);
+    END LOOP;
+    i := l_nums.FIRST;
+    WHILE i IS NOT NULL LOOP
+      l_out := l_out || i || l_nums(i);
+      i := l_nums.NEXT(i);
+    END LOOP;
+    RETURN l_out || ';' || l_empty.COUNT || ';' || c_map.COUNT;
+  END;
+END;
+/
+"""
+
+
+def test_qualified_expressions_of_index_by_tables(pg_dsn, tmp_path):
+    """Oracle 18c's ``t(index => value, ...)`` for INDEX BY tables, indexes being expressions (a
+    package constant, literals, arithmetic); a table INDEX BY a SUBTYPE of VARCHAR2 keeps string
+    keys in Oracle's order ('10' before '9'), a PLS_INTEGER one numeric order."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "names", {"names.sql": QUALIFIED_MAPS})
+        assert [conn.execute("SELECT names.lookup(%s)", (k,)).fetchone()[0] for k in ("zeta", "alpha", "x")] == [
+            "last",
+            "first",
+            "none",
+        ]
+        assert conn.execute("SELECT names.walk()").fetchone()[0] == "10,9,alpha,zeta,1a2b10c;0;4"
