@@ -164,7 +164,11 @@ def _param_name(param: str) -> str:
 def _attr_type(em, qtype: tuple[str, str], name: str, ora: str) -> PgType:
     """SELF's attribute as a bare name in a method: its type, boxed where the hierarchy holds it as
     text (`type_hierarchy.boxed`)."""
-    return PgType(map_type(ora, em.ctx), ora, boxed=em.resolver.boxed_attribute(qtype, name))
+    boxed = em.resolver.boxed_attribute(qtype, name)
+    found = None if boxed or "(" in ora else em.resolver.schema_collection_type([p.lower() for p in ora.split(".")])
+    if found is not None and found.coll is not None:  # a collection attribute: its elements and methods
+        return dataclasses.replace(found, ora=found.ora or ora)
+    return PgType(map_type(ora, em.ctx), ora, boxed=boxed)
 
 
 def type_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> str:

@@ -227,6 +227,13 @@ class Resolver:
             ref = self.package_ref(parts)
             sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
             return sym.type if sym is not None else None
+        if len(parts) == 2 and sym.type is not None and sym.type.object_key and sym.type.fields:
+            # obj.attr (SELF.attr): an attribute of a schema-level collection type
+            ora = sym.type.fields.get(parts[1])
+            if not ora or "(" in ora or self.boxed_attribute(sym.type.object_key, parts[1]):
+                return None
+            found = self.schema_collection_type([p.strip('"').lower() for p in ora.split(".")])
+            return found if found is not None and found.coll is not None else None
         return sym.type if len(parts) == 1 else None
 
     def exception(self, parts: tuple[str, ...], scope: Scope) -> Sym | None:

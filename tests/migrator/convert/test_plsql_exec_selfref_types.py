@@ -155,3 +155,58 @@ def test_self_referencing_hierarchy_attributes(pg_dsn, tmp_path):
             raise AssertionError("dispatch on a NULL attribute must fail")
         except psycopg.errors.RaiseException as exc:
             assert "ORA-30625" in str(exc)
+
+
+BAG = """
+CREATE OR REPLACE TYPE num_list AS TABLE OF NUMBER;
+/
+CREATE OR REPLACE TYPE bag_t AS OBJECT (
+  items num_list,
+  MEMBER PROCEDURE push (p_v NUMBER),
+  MEMBER PROCEDURE push_twice (p_v NUMBER),
+  MEMBER FUNCTION total RETURN NUMBER
+);
+/
+CREATE OR REPLACE TYPE BODY bag_t AS
+  MEMBER PROCEDURE push (p_v NUMBER) IS
+  BEGIN
+    IF items IS NULL THEN
+      items := num_list();
+    END IF;
+    items.EXTEND;
+    items(items.COUNT) := p_v;
+  END;
+  MEMBER PROCEDURE push_twice (p_v NUMBER) IS
+  BEGIN
+    self.items.EXTEND(2);
+    self.items(self.items.COUNT - 1) := p_v;
+    self.items(self.items.COUNT) := p_v;
+  END;
+  MEMBER FUNCTION total RETURN NUMBER IS
+    l_sum NUMBER := 0;
+  BEGIN
+    FOR i IN 1 .. items.COUNT LOOP
+      l_sum := l_sum + items(i);
+    END LOOP;
+    RETURN l_sum;
+  END;
+END;
+/
+CREATE OR REPLACE FUNCTION fill_bag RETURN VARCHAR2 IS
+  l_bag bag_t := bag_t(NULL);
+BEGIN
+  l_bag.push(5);
+  l_bag.push_twice(7);
+  l_bag.items(1) := l_bag.items(1) + 100;
+  RETURN l_bag.items.COUNT || ':' || l_bag.total() || ':' || l_bag.items(1);
+END;
+/
+"""
+
+
+def test_collection_attributes_written_by_member_procedures(pg_dsn, tmp_path):
+    """A collection attribute grown and written through SELF (bare and SELF.-qualified) by MEMBER
+    procedures, and an element of an object variable's collection attribute assigned."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "bag", {"bag.sql": BAG})
+        assert conn.execute("SELECT fill_bag()").fetchone()[0] == "3:119:105"
