@@ -14,6 +14,7 @@ from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import emit_supplied as supplied_
 from migrator.convert.plsql import emit_trigger as trigger_
+from migrator.convert.plsql import emit_xml as xml_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import derived, sql
@@ -59,6 +60,9 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
         and parts[1] in object_methods(em, sym.type.object_key)
     ):
         return method_call(em, sym.type.object_key, parts[0], parts[1], toks, j, scope)
+    elif sym.type is not None and xml_.is_xml(sym.type) and len(parts) >= 2:  # XMLTYPE members
+        text, j, ptype = xml_.chain(em, quote_ident(parts[0]), sym.type, parts[1:], toks, j, scope)
+        return text, j, (ptype.ora if ptype else "")
     elif sym.kind in ("pkgvar", "pkgconst"):
         base, ptype, rest = f"{sym.getter}()", sym.type, parts[1:]
     elif sym.kind == "type" and sym.type is not None and j < len(toks) and toks[j].is_op("("):
@@ -104,6 +108,8 @@ def resolve_global(em: Emitter, parts, toks, j, scope, ph, types):
         return exc_.sqlerrm_text(em, toks, j, scope)
     if len(parts) == 1 and em.frame.trigger is not None and u in ("INSERTING", "UPDATING", "DELETING"):
         return trigger_.trigger_predicate(em, u, toks, j)
+    if xml_.is_constructor(parts) and (made := xml_.constructor(em, parts, toks, j, scope)) is not None:
+        return made  # XMLTYPE(text): emit_xml
     if (supplied := supplied_.supplied_value(em, parts, toks, j, scope)) is not None:  # emit_supplied
         return supplied
     ref = package_.package_ref(em, parts)
@@ -143,6 +149,8 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
     """Apply `(index)`, `.field` and `.METHOD` accessors to a value."""
     rest = list(rest)
     while True:
+        if xml_.is_xml(ptype):  # an XMLTYPE attribute, element or package variable: its members
+            return xml_.chain(em, base, ptype, rest, toks, j, scope)
         coll = ptype.coll if ptype is not None else None
         if rest and coll is not None and rest[0].upper() in _COLL_METHODS:
             arg = None
