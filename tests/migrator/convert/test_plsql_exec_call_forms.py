@@ -192,3 +192,88 @@ def test_qualified_expressions_of_index_by_tables(pg_dsn, tmp_path):
             "none",
         ]
         assert conn.execute("SELECT names.walk()").fetchone()[0] == "10,9,alpha,zeta,1a2b10c;0;4"
+
+
+CURSORS = """
+CREATE TABLE items (id NUMBER PRIMARY KEY, name VARCHAR2(20), grp NUMBER);
+INSERT INTO items VALUES (1, 'a', 1);
+INSERT INTO items VALUES (2, 'b', 1);
+INSERT INTO items VALUES (3, 'c', 2);
+CREATE OR REPLACE PACKAGE inv AS
+  CURSOR c_all IS SELECT id, name FROM items ORDER BY id;
+  FUNCTION listing RETURN VARCHAR2;
+  FUNCTION group_names(p_grp NUMBER) RETURN VARCHAR2;
+  FUNCTION first_batch RETURN VARCHAR2;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY inv AS
+  CURSOR c_grp (p_grp NUMBER) IS SELECT name FROM items WHERE grp = p_grp ORDER BY name DESC;
+  FUNCTION listing RETURN VARCHAR2 IS
+    l_out VARCHAR2(200);
+  BEGIN
+    FOR r IN c_all LOOP
+      l_out := l_out || r.id || r.name;
+    END LOOP;
+    RETURN l_out;
+  END;
+  FUNCTION group_names(p_grp NUMBER) RETURN VARCHAR2 IS
+    l_name items.name%TYPE;
+    l_out  VARCHAR2(200);
+  BEGIN
+    OPEN c_grp(p_grp);
+    LOOP
+      FETCH c_grp INTO l_name;
+      EXIT WHEN c_grp%NOTFOUND;
+      l_out := l_out || l_name;
+    END LOOP;
+    l_out := l_out || ':' || c_grp%ROWCOUNT;
+    CLOSE c_grp;
+    RETURN l_out;
+  END;
+  FUNCTION first_batch RETURN VARCHAR2 IS
+    TYPE t_rows IS TABLE OF c_all%ROWTYPE;
+    l_rows t_rows;
+  BEGIN
+    OPEN c_all;
+    FETCH c_all BULK COLLECT INTO l_rows LIMIT 2;
+    IF c_all%ISOPEN THEN
+      CLOSE c_all;
+    END IF;
+    RETURN l_rows.COUNT || l_rows(2).name;
+  END;
+END;
+/
+"""
+
+
+def test_package_cursors(pg_dsn, tmp_path):
+    """A package's cursors (spec and body, with parameters) used by members that open, read and close
+    them: a cursor FOR loop, OPEN/FETCH/%NOTFOUND/%ROWCOUNT/CLOSE, BULK COLLECT LIMIT, %ISOPEN and
+    c%ROWTYPE."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "inv", {"inv.sql": CURSORS})
+        assert conn.execute("SELECT inv.listing()").fetchone()[0] == "1a2b3c"
+        assert conn.execute("SELECT inv.group_names(1)").fetchone()[0] == "ba:2"
+        assert conn.execute("SELECT inv.group_names(9)").fetchone()[0] == ":0"
+        assert conn.execute("SELECT inv.first_batch()").fetchone()[0] == "2b"
+
+
+def test_a_package_cursor_left_open_across_calls_is_reported(tmp_path):
+    from migrator.convert.dispatch import convert_unit, prepare_context
+    from migrator.source.reader import read_schema_dir
+
+    (tmp_path / "p.sql").write_text(
+        "CREATE OR REPLACE PACKAGE pk AS PROCEDURE start_it; FUNCTION next_one RETURN NUMBER; END;\n/\n"
+        "CREATE OR REPLACE PACKAGE BODY pk AS\n  CURSOR c IS SELECT 1 AS x FROM dual;\n"
+        "  PROCEDURE start_it IS BEGIN OPEN c; END;\n"
+        "  FUNCTION next_one RETURN NUMBER IS n NUMBER; BEGIN FETCH c INTO n; RETURN n; END;\nEND;\n/\n",
+        encoding="utf-8",
+    )
+    source = read_schema_dir(tmp_path)
+    ctx = prepare_context(source)
+    body = next(u for u in source.units if u.kind.value == "package_body")
+    got = convert_unit(body, ctx)
+    messages = [u.message for u in got.unconverted if u.construct == "package cursor"]
+    assert any("start_it leaves it open" in m for m in messages) and any(
+        "next_one reads or closes" in m for m in messages
+    )
