@@ -194,6 +194,8 @@ def field_type(em: Emitter, ptype: PgType | None, field: str, scope) -> PgType |
     type; a record field's collection type (a package's or the unit's own TYPE, or a schema-level
     one), which its element reads and collection methods need. None where it is not known (a
     record's scalar field: nothing to convert)."""
+    if ptype is not None and ptype.object_key and not ptype.fields:  # a collection's element: its type's attributes
+        ptype = em.resolver.schema_collection_type(list(ptype.object_key)) or ptype
     if ptype is not None and ptype.colls and field in ptype.colls:
         return ptype.colls[field]
     ora = (ptype.fields or {}).get(field) if ptype is not None else None

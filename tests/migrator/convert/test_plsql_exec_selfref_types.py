@@ -192,6 +192,20 @@ CREATE OR REPLACE TYPE BODY bag_t AS
   END;
 END;
 /
+CREATE OR REPLACE TYPE bag_list AS TABLE OF bag_t;
+/
+CREATE OR REPLACE FUNCTION sum_bags RETURN VARCHAR2 IS
+  l_bags bag_list := bag_list(bag_t(num_list(1, 2)), bag_t(num_list(30)));
+  l_sum  NUMBER := 0;
+BEGIN
+  FOR i IN 1 .. l_bags.COUNT LOOP
+    FOR j IN 1 .. l_bags(i).items.COUNT LOOP
+      l_sum := l_sum + l_bags(i).items(j);
+    END LOOP;
+  END LOOP;
+  RETURN l_sum || ':' || l_bags(2).items (1);
+END;
+/
 CREATE OR REPLACE FUNCTION fill_bag RETURN VARCHAR2 IS
   l_bag bag_t := bag_t(NULL);
 BEGIN
@@ -206,7 +220,10 @@ END;
 
 def test_collection_attributes_written_by_member_procedures(pg_dsn, tmp_path):
     """A collection attribute grown and written through SELF (bare and SELF.-qualified) by MEMBER
-    procedures, and an element of an object variable's collection attribute assigned."""
+    procedures, an element of an object variable's collection attribute assigned, and the
+    collection attribute of a collection's element read."""
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "bag", {"bag.sql": BAG})
         assert conn.execute("SELECT fill_bag()").fetchone()[0] == "3:119:105"
+        # an element's collection attribute: its elements and COUNT (l(i).items(j))
+        assert conn.execute("SELECT sum_bags()").fetchone()[0] == "33:30"
