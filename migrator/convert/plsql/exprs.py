@@ -199,6 +199,8 @@ def treat(em: Emitter, toks, i, scope, ph, types):
     value = expr(em, inner[:k], scope)
     tag = f"(x.v).{quote_ident(hier.TAG)}"
     text = f"((SELECT CASE WHEN {tag} IN ({_tags(em, [key], False)}) THEN x.v END::{sql(key)} FROM (SELECT {value} AS v) x))"
+    # TREAT(x AS t).attr / .method(...): t's attributes and methods
+    text, j, _ = values_.follow(em, text, em.resolver.schema_collection_type(list(key)), toks, j, scope)
     return placeholder(em, text, ph, types, key[1]), j
 
 

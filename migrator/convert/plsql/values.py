@@ -216,6 +216,14 @@ def field_type(em: Emitter, ptype: PgType | None, field: str, scope) -> PgType |
     return found if found is not None and found.coll is not None else None
 
 
+def follow(em: Emitter, base: str, ptype: PgType | None, toks, j, scope):
+    """`.attr`, `.method(...)` and `(i)` accessors written after a value's expression (a TREAT, a
+    call's result), one name at a time: (text, next token index, type)."""
+    while ptype is not None and j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("word", "qident"):
+        base, j, ptype = access(em, base, ptype, [norm_name(toks[j + 1])], toks, j + 2, scope)
+    return base, j, ptype
+
+
 def unbox(text: str, ptype: PgType | None) -> str:
     """A boxed attribute's text form read back as its declared type (`type_hierarchy.boxed`)."""
     return f"({text})::{ptype.pg}" if ptype is not None and ptype.pg else text

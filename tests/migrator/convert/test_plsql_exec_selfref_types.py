@@ -121,6 +121,13 @@ BEGIN
     || ';' || CASE WHEN l_neg.operand IS NULL THEN 'none' ELSE 'some' END;
 END;
 /
+CREATE OR REPLACE FUNCTION treat_chain RETURN VARCHAR2 IS
+  l_tree add_t := add_t(num_t('n', 2), neg_t('-', num_t('n', 3)));
+BEGIN
+  RETURN TREAT(l_tree.rhs AS neg_t).operand.show() || TREAT(l_tree.lhs AS num_t).val
+    || NVL(TO_CHAR(TREAT(l_tree.lhs AS neg_t).sym), 'null');
+END;
+/
 CREATE OR REPLACE FUNCTION empty_sum RETURN VARCHAR2 IS
   l_sum sum_t := sum_t('s', NULL);
   l_neg neg_t := neg_t('-', NULL);
@@ -149,6 +156,8 @@ def test_self_referencing_hierarchy_attributes(pg_dsn, tmp_path):
         assert conn.execute("SELECT run_tree()").fetchone()[0] == "(s+-(3))=9;12;some"
         assert got == ["left 2 inner 3", "nested 9"]
         assert conn.execute("SELECT empty_sum()").fetchone()[0] == "null;none"
+        # TREAT(x AS t).attr.method(), TREAT(...).attr; a TREAT to a type x is not: NULL, its attribute too
+        assert conn.execute("SELECT treat_chain()").fetchone()[0] == "32null"
         # a method called on a NULL inner value: Oracle's ORA-30625
         try:
             conn.execute("SELECT neg_of_null()")
