@@ -419,6 +419,8 @@ class Resolver:
             return PgType(unconverted_marker(ref.label, text))
         self.ctx.applied("plsql.supplied_package")
         elem = builtin(spec[1], self.ctx)
+        if spec[0] == "scalar":
+            return elem
         return PgType("jsonb", text, coll=Coll("assoc", elem.pg, elem.ora, True, elem.composite))
 
     # ---- type declarations ---------------------------------------------------------------------------
