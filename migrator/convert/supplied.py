@@ -175,6 +175,8 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_SQL", "LAST_ROW_COUNT", "", NUMBER),
     _fn("DBMS_SQL", "IS_OPEN", "c", None, "v_c"),
     _proc("DBMS_SQL", "CLOSE_CURSOR", "INOUT c", "v_c"),
+    _proc("DBMS_SQL", "DESCRIBE_COLUMNS", "c, OUT col_cnt, OUT desc_t", "v_c, v_w, v_desc"),
+    _proc("DBMS_SQL", "DESCRIBE_COLUMNS2", "c, OUT col_cnt, OUT desc_t", "v_c, v_w, v_desc"),
     # UTL_URL, DBMS_XMLGEN's entity conversion, UTL_RAW.CONVERT, DBMS_LOB's locator queries
     # (oracompat/packages_text_xml.sql)
     _fn("UTL_URL", "ESCAPE", "url, escape_reserved_chars=, url_charset=", STRING, "'a b/c?d=\u00e9', FALSE, 'UTF8'"),
@@ -243,7 +245,17 @@ CONSTANTS: dict[tuple[str, str], str] = {
 }
 
 # Package types: (collection kind, Oracle element type); INDEX BY tables are jsonb maps; "scalar":
-# a SUBTYPE of the Oracle type given.
+# a SUBTYPE of the Oracle type given; "record" / "assoc_record": the library's composite type (its
+# fields' Oracle types below), alone or as the element of an INDEX BY table.
+DESC_REC = "oracompat.dbms_sql_desc_rec"
+RECORD_FIELDS: dict[str, dict[str, str]] = {
+    DESC_REC: {
+        "col_type": "BINARY_INTEGER", "col_max_len": "BINARY_INTEGER", "col_name": "VARCHAR2(32767)",
+        "col_name_len": "BINARY_INTEGER", "col_schema_name": "VARCHAR2(32767)", "col_schema_name_len": "BINARY_INTEGER",
+        "col_precision": "BINARY_INTEGER", "col_scale": "BINARY_INTEGER", "col_charsetid": "BINARY_INTEGER",
+        "col_charsetform": "BINARY_INTEGER", "col_null_ok": "BOOLEAN",
+    }
+}  # fmt: skip
 TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_UTILITY", "UNCL_ARRAY"): ("assoc", "VARCHAR2(227)"),
     ("DBMS_UTILITY", "NAME_ARRAY"): ("assoc", "VARCHAR2(128)"),
@@ -254,6 +266,10 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_SQL", "NUMBER_TABLE"): ("assoc", "NUMBER"),
     ("DBMS_SQL", "DATE_TABLE"): ("assoc", "DATE"),
     ("DBMS_XMLGEN", "CTXHANDLE"): ("scalar", "NUMBER"),
+    ("DBMS_SQL", "DESC_REC"): ("record", DESC_REC),
+    ("DBMS_SQL", "DESC_REC2"): ("record", DESC_REC),
+    ("DBMS_SQL", "DESC_TAB"): ("assoc_record", DESC_REC),
+    ("DBMS_SQL", "DESC_TAB2"): ("assoc_record", DESC_REC),
 }
 
 # Exceptions the packages declare, as their Oracle error codes (harness/ground_truth/oracle_errors.py maps them).
