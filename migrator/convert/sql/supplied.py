@@ -9,12 +9,13 @@ session through ``oracompat.sys_context``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from sqlglot import exp
 
 from migrator.convert import supplied as S
-from migrator.convert.context import ConversionContext
+from migrator.convert.context import MARKER_TOKEN, ConversionContext
 from migrator.convert.sql.nodes import compat, literal_str, marker, tag
 
 
@@ -88,6 +89,21 @@ def rand(node: exp.Rand, ctx: ConversionContext, env) -> exp.Expression | None:
     return _member(S.Ref("DBMS_RANDOM", "VALUE"), node, args, ctx)
 
 
+# members whose first argument is a query's text, which PostgreSQL will run: a literal one is
+# converted as static SQL is (one with :binds stays as written, for SETBINDVALUE to fill)
+_QUERY_TEXT = frozenset({"DBMS_XMLGEN.NEWCONTEXT", "DBMS_XMLGEN.GETXML"})
+
+
+def _query_literal(lit: exp.Literal, ctx: ConversionContext) -> exp.Expression:
+    from migrator.convert.sql.convert import convert_statement  # convert.py imports this module
+
+    text = lit.this
+    if re.search(r":[A-Za-z]", text) or not re.match(r"\s*(SELECT|WITH)\b", text, re.I):
+        return lit
+    out = convert_statement(text, ctx)
+    return lit if MARKER_TOKEN in out else exp.Literal.string(out.rstrip().rstrip(";"))
+
+
 def _member(ref: S.Ref, node: exp.Expression, args: list, ctx: ConversionContext) -> exp.Expression:
     if S.is_redesign(ref):
         return _silent_marker(ref, node)
@@ -97,7 +113,7 @@ def _member(ref: S.Ref, node: exp.Expression, args: list, ctx: ConversionContext
         return marker(ctx, S.SUPPLIED_CONSTRUCT, node, f"{ref.label.lower()}: {what}")
     if not ctx.enabled("expr.supplied_package"):
         return marker(ctx, S.SUPPLIED_CONSTRUCT, node, "rule expr.supplied_package is disabled")
-    out = []
+    out: list[exp.Expression] = []
     for k, a in enumerate(args):
         if isinstance(a, exp.Kwarg):
             name = a.this.name.lower()
@@ -106,6 +122,8 @@ def _member(ref: S.Ref, node: exp.Expression, args: list, ctx: ConversionContext
             out.append(exp.Kwarg(this=exp.to_identifier(name), expression=a.expression))
         elif k >= len(m.params):
             return marker(ctx, S.SUPPLIED_CONSTRUCT, node, f"{ref.label.lower()}: too many arguments")
+        elif k == 0 and m.label in _QUERY_TEXT and isinstance(a, exp.Literal) and a.is_string:
+            out.append(_query_literal(a, ctx))
         else:
             out.append(a)
     ctx.applied("expr.supplied_package")
@@ -139,3 +157,20 @@ def sys_context(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Express
         return marker(ctx, name, node, f"USERENV attribute {attribute} has no PostgreSQL meaning")
     ctx.applied("expr.sys_context")
     return tag(compat("sys_context", *args), S.STRING)
+
+
+_XML_FUNCTIONS = {"EXTRACTVALUE": (2, 3, S.STRING), "EXISTSNODE": (2, 3, S.NUMBER), "XMLTYPE": (1, 1, None)}
+
+
+def xml_function(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """EXTRACTVALUE(x, path [, nsmap]), EXISTSNODE(x, path [, nsmap]) and XMLTYPE(text) in SQL (rule
+    plsql.xmltype): the ``oracompat`` XPath functions over PostgreSQL's xml."""
+    name = node.name.upper()
+    shape = _XML_FUNCTIONS.get(name)
+    if shape is None or not shape[0] <= len(node.expressions) <= shape[1] or _user_object(ctx, name.lower()):
+        return None
+    if not ctx.enabled("plsql.xmltype"):
+        return marker(ctx, name, node, "rule plsql.xmltype is disabled")
+    ctx.applied("plsql.xmltype")
+    call = compat("xmltype" if name == "XMLTYPE" else f"xml_{name.lower()}", *node.expressions)
+    return tag(call, shape[2]) if shape[2] else call
