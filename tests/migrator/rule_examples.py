@@ -88,6 +88,7 @@ EXAMPLES: dict[str, str] = {
     "ddl.object_type_hierarchy": "CREATE TYPE base_t AS OBJECT (x NUMBER) NOT FINAL;\n/\n",
     "ddl.collection_type": "CREATE TYPE num_list AS TABLE OF NUMBER;\n/\n",
     "ddl.alter_table": "ALTER TABLE t ADD (c NUMBER(5));\n",
+    "ddl.constraint_state": "ALTER TABLE t DISABLE CONSTRAINT t_fk;\n",
     "ddl.identity": "CREATE TABLE t (id NUMBER GENERATED ALWAYS AS IDENTITY, a NUMBER);\n",
     "ddl.virtual_column": "CREATE TABLE t (a NUMBER, b NUMBER GENERATED ALWAYS AS (a * 2) VIRTUAL);\n",
     "ddl.default_sysdate": "CREATE TABLE t (a DATE DEFAULT CURRENT_DATE);\n",

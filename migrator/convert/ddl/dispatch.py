@@ -23,7 +23,12 @@ from migrator.source.units import Unit, UnitKind
 
 def _read_table(text: str, entry: CatalogEntry) -> None:
     read = tables.table_info(text)
-    entry.table = dataclasses.replace(entry.table, column_types=read.column_types, primary_key=read.primary_key)
+    entry.table = dataclasses.replace(
+        entry.table,
+        column_types=read.column_types,
+        primary_key=read.primary_key,
+        disabled_constraints=read.disabled_constraints,
+    )
 
 
 def _read_sequence(text: str, entry: CatalogEntry) -> None:

@@ -65,15 +65,28 @@ def table_info(text: str) -> Table:
     pk: list[str] = []
     if head.open_paren is None:
         return Table(column_types=columns, primary_key=tuple(pk))
+    disabled: list[tuple[str, str | None, str]] = []
     for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
         if is_constraint_element(el):
             pk = _out_of_line_pk(el) or pk
+            disabled += _disabled(text, el, None)
             continue
         oracle_type, after = oracle_type_of(text, el)
         columns[ident(el[0])] = oracle_type
         if any(t.is_word("PRIMARY") for t in el[after:]):
             pk = [ident(el[0])]
-    return Table(column_types=columns, primary_key=tuple(pk))
+        disabled += _disabled(text, el[after:], ident(el[0]))
+    return Table(column_types=columns, primary_key=tuple(pk), disabled_constraints=tuple(disabled))
+
+
+def _disabled(text: str, toks: list[Token], column: str | None) -> list[tuple[str, str | None, str]]:
+    """The named constraints among toks (`CONSTRAINT name ...`, each up to the next) declared DISABLE."""
+    starts = [k for k, t in enumerate(toks) if t.is_word("CONSTRAINT") and k + 1 < len(toks)]
+    found = []
+    for k, end in zip(starts, [*starts[1:], len(toks)]):
+        if any(t.is_word("DISABLE") for t in toks[k:end]):
+            found.append((ident(toks[k + 1]), column, source(text, toks[k:end])))
+    return found
 
 
 def _out_of_line_pk(el: list[Token]) -> list[str]:
