@@ -93,6 +93,7 @@ def analyze_dependencies(
     for unit in units:
         _link_parent(unit, providers)
     texts = {u.id: u.text for u in units}
+    by_id = {u.id: u for u in units}
     scan = partial(_references, texts=texts, providers=providers, schemas=schemas)
     found = fork_map(scan, units, workers, 64, meanwhile=meanwhile)
     ids = list(dict.fromkeys(u.id for u in units))
@@ -104,10 +105,14 @@ def analyze_dependencies(
     missing: dict[str, list[str]] = {}
     for unit, (refs, absent) in zip(units, found):
         unit.references = refs
+        drop = _is_drop(unit)
         for name in refs:
             provider = providers.get(name)
             if provider and provider != unit.id:
-                graph.add_edge(node[provider], node[unit.id], None)
+                if drop and _drop_goes_first(unit, by_id[provider]):
+                    graph.add_edge(node[unit.id], node[provider], None)
+                else:
+                    graph.add_edge(node[provider], node[unit.id], None)
             if unit.kind in _BINDS_NOW and name in bodies:
                 graph.add_edge(node[bodies[name]], node[unit.id], None)
         if unit.parent_id:
@@ -125,6 +130,19 @@ def analyze_dependencies(
     graph_result = DependencyGraph(_predecessors(graph, ids, cycles, units, providers), order, cycles, missing)
     _report(source, graph_result)
     return graph_result
+
+
+def _is_drop(unit: Unit) -> bool:
+    head = unit.text.lstrip()[:5].upper()
+    return unit.kind is K.OTHER and head[:4] == "DROP" and head[4:].isspace()
+
+
+def _drop_goes_first(drop: Unit, created: Unit) -> bool:
+    """A DROP of an object the export also creates runs where SQL*Plus runs it in its own file:
+    before the CREATE that follows it (an install script that drops before it creates). Across
+    files, or when the DROP follows in no file order we know, it goes first too: run after, it would
+    remove what the export creates (an uninstall script migrated with the install)."""
+    return drop.span.file != created.span.file or drop.span.start_offset < created.span.start_offset
 
 
 def _schemas(source: SourceSet) -> set[str]:

@@ -89,6 +89,8 @@ EXAMPLES: dict[str, str] = {
     "ddl.collection_type": "CREATE TYPE num_list AS TABLE OF NUMBER;\n/\n",
     "ddl.alter_table": "ALTER TABLE t ADD (c NUMBER(5));\n",
     "ddl.constraint_state": "ALTER TABLE t DISABLE CONSTRAINT t_fk;\n",
+    "ddl.admin": "ALTER TRIGGER trg DISABLE;\n",
+    "plsql.dynamic_ddl": "BEGIN EXECUTE IMMEDIATE 'CREATE TABLE t2 (a NUMBER)'; END;\n/\n",
     "ddl.identity": "CREATE TABLE t (id NUMBER GENERATED ALWAYS AS IDENTITY, a NUMBER);\n",
     "ddl.virtual_column": "CREATE TABLE t (a NUMBER, b NUMBER GENERATED ALWAYS AS (a * 2) VIRTUAL);\n",
     "ddl.default_sysdate": "CREATE TABLE t (a DATE DEFAULT CURRENT_DATE);\n",

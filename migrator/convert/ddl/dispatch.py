@@ -13,11 +13,11 @@ from collections.abc import Callable
 
 from harness.quoting import comment_text
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext
-from migrator.convert.ddl import alter, data, grants, indexes, object_types, objects, sequences, tables, views
+from migrator.convert.ddl import admin, alter, data, grants, indexes, object_types, objects, sequences, tables, views
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.schema_model import Sequence
 from migrator.source.lexer import LexError, tokenize
-from migrator.source.statement_kind import session_schema
+from migrator.source.statement_kind import read_head, session_schema
 from migrator.source.units import Unit, UnitKind
 
 
@@ -97,6 +97,30 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> str:
     return _convert_other(_statement_text(unit), ctx)
 
 
+def convert_statement_text(text: str, ctx: ConversionContext) -> str:
+    """One DDL statement given as text, not as a unit (the literal of an EXECUTE IMMEDIATE in an
+    install script), converted by the rule for its kind. A DROP keeps its error when the object
+    is absent: the PL/SQL around it may handle it."""
+    head = read_head(text, 0)
+    if head.kind is not None and head.kind.is_plsql:
+        return unconverted(
+            ctx,
+            "dynamic CREATE of PL/SQL",
+            "a routine, package, type body or trigger created by EXECUTE IMMEDIATE",
+            text,
+        )
+    statement = text.rstrip().rstrip(";").rstrip()
+    converter = _CONVERTERS.get(head.kind) if head.kind is not None else None
+    if converter is not None:
+        return converter(statement, ctx)
+    try:
+        if admin.handles(tokenize(statement)):
+            return admin.convert_admin(statement, ctx, top_level=False)
+    except LexError:
+        pass
+    return _convert_other(statement, ctx)
+
+
 def _statement_text(unit: Unit) -> str:
     """The statement without a trailing ';' (kept by the reader for '/'-terminated TYPE specs)."""
     return unit.text.rstrip().rstrip(";").rstrip()
@@ -123,6 +147,13 @@ def _convert_other(text: str, ctx: ConversionContext) -> str:
         return f"-- {first} (not needed: psql autocommits)"
     if first == "ALTER" and (schema := session_schema(text, 0, len(text))) is not None:
         return _current_schema(schema, ctx)
+    try:
+        if admin.handles(tokenize(text)):
+            if not ctx.enabled("ddl.admin"):
+                return unconverted(ctx, "unrecognised statement", "rule ddl.admin is disabled", text)
+            return admin.convert_admin(text, ctx)
+    except LexError:
+        pass
     # A statement of a kind the reader did not classify: route by its leading words.
     for kind, words in _LEADING.items():
         if _starts(text, words):

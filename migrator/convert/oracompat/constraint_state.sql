@@ -92,3 +92,39 @@ BEGIN
   DELETE FROM oracompat.disabled_constraint d WHERE d.table_oid = tbl AND d.constraint_name = cname;
 END;
 $$;
+
+-- ALTER TRIGGER name ENABLE | DISABLE. Oracle trigger names are unique in their schema, a
+-- PostgreSQL trigger's only on its table: the trigger is found by name among the tables and views
+-- of `owner` (the current schema when NULL). ORA-04080 when there is none.
+CREATE OR REPLACE FUNCTION oracompat.trigger_state(owner text, trg text, enable boolean) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  rel regclass;
+BEGIN
+  SELECT t.tgrelid::regclass INTO rel
+    FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
+   WHERE NOT t.tgisinternal AND t.tgname = trg
+     AND c.relnamespace = coalesce(owner, current_schema())::regnamespace;
+  IF rel IS NULL THEN
+    RAISE EXCEPTION 'ORA-04080: trigger ''%'' does not exist', upper(trg) USING ERRCODE = '42704';
+  END IF;
+  EXECUTE format('ALTER TABLE %s %s TRIGGER %I', rel, CASE WHEN enable THEN 'ENABLE' ELSE 'DISABLE' END, trg);
+END;
+$$;
+
+-- DROP TRIGGER name: the same lookup.
+CREATE OR REPLACE FUNCTION oracompat.drop_trigger(owner text, trg text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  rel regclass;
+BEGIN
+  SELECT t.tgrelid::regclass INTO rel
+    FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
+   WHERE NOT t.tgisinternal AND t.tgname = trg
+     AND c.relnamespace = coalesce(owner, current_schema())::regnamespace;
+  IF rel IS NULL THEN
+    RAISE EXCEPTION 'ORA-04080: trigger ''%'' does not exist', upper(trg) USING ERRCODE = '42704';
+  END IF;
+  EXECUTE format('DROP TRIGGER %I ON %s', trg, rel);
+END;
+$$;

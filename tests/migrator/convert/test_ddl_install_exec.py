@@ -116,3 +116,72 @@ def test_constraint_states_on_postgresql(pg_dsn, tmp_path):
         conn.execute(disable_ck)
         conn.execute("INSERT INTO cs_child VALUES (6, 1, -1)")
         assert rely.startswith("--")
+
+
+INSTALL = """
+CREATE TABLE ins_app (id NUMBER(6) PRIMARY KEY, name VARCHAR2(20));
+CREATE OR REPLACE TRIGGER ins_app_bi BEFORE INSERT ON ins_app FOR EACH ROW
+BEGIN
+  :NEW.name := UPPER(:NEW.name);
+END;
+/
+ALTER TRIGGER ins_app_bi DISABLE;
+DROP TABLE ins_leftover CASCADE CONSTRAINTS PURGE;
+ALTER SESSION SET NLS_LANGUAGE = AMERICAN;
+DECLARE
+  l_n PLS_INTEGER;
+BEGIN
+  -- add the column only if it is not there (an install script run again must not fail)
+  SELECT COUNT(*) INTO l_n FROM user_tab_columns WHERE table_name = 'INS_APP' AND column_name = 'CREATED';
+  IF l_n = 0 THEN
+    EXECUTE IMMEDIATE 'ALTER TABLE ins_app ADD (created DATE DEFAULT SYSDATE, flag VARCHAR2(1) DEFAULT ''N'' NOT NULL)';
+  END IF;
+  EXECUTE IMMEDIATE 'CREATE TABLE ins_log (id NUMBER(10) GENERATED ALWAYS AS IDENTITY, msg VARCHAR2(100))';
+  EXECUTE IMMEDIATE 'CREATE SEQUENCE ins_seq START WITH 10 INCREMENT BY 10 NOCACHE';
+  BEGIN
+    EXECUTE IMMEDIATE 'DROP TABLE ins_absent';
+  EXCEPTION
+    WHEN OTHERS THEN
+      INSERT INTO ins_log (msg) VALUES ('no ins_absent');
+  END;
+END;
+/
+"""
+
+
+def test_install_statements_on_postgresql(pg_dsn, tmp_path):
+    """ALTER TRIGGER ... DISABLE, a DROP of an absent table, ALTER SESSION of the defaults."""
+    schema, out, order = convert_schema(tmp_path / "ins", {"install.sql": INSTALL.split("DECLARE")[0]})
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(preamble_sql(schema, []))
+        for unit_id in order:
+            conn.execute(out[unit_id])
+        # the trigger exists and is disabled: the name is stored as given
+        conn.execute("INSERT INTO ins_app (id, name) VALUES (1, 'low')")
+        assert conn.execute("SELECT name FROM ins_app").fetchone() == ("low",)
+        conn.execute(out["other:ins.alter_trigger#1"].replace("false", "true"))
+        conn.execute("INSERT INTO ins_app (id, name) VALUES (2, 'low')")
+        assert conn.execute("SELECT name FROM ins_app WHERE id = 2").fetchone() == ("LOW",)
+        with pytest.raises(psycopg.errors.UndefinedObject, match="ORA-04080"):
+            conn.execute("SELECT oracompat.trigger_state(NULL, 'no_such_trigger', true)")
+
+
+def test_install_block_runs_converted_ddl(pg_dsn, tmp_path):
+    """The block's DDL strings are converted (DATE → timestamp(0), SYSDATE, identity, sequence
+    options); the guard reads the dictionary, so the block runs twice like an install script run
+    again; an absent table's DROP raises inside the block and its handler runs."""
+    schema, out, order = convert_schema(tmp_path / "ins", {"install.sql": INSTALL})
+    block = next(u for u in order if u.startswith("anonymous_block:"))
+    assert "timestamp(0)" in out[block] and "NO CACHE" not in out[block]
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(preamble_sql(schema, []))
+        for unit_id in order:
+            conn.execute(out[unit_id])
+        conn.execute("INSERT INTO ins_app (id, name) VALUES (1, 'a')")
+        row = conn.execute("SELECT created IS NOT NULL, flag FROM ins_app").fetchone()
+        assert row == (True, "N")
+        assert conn.execute("SELECT nextval('ins_seq'), nextval('ins_seq')").fetchone() == (10, 20)
+        assert conn.execute("SELECT msg FROM ins_log").fetchall() == [("no ins_absent",)]
+        # run again: the guarded ALTER is skipped, the unguarded CREATE TABLE fails as in Oracle
+        with pytest.raises(psycopg.errors.DuplicateTable):
+            conn.execute(out[block])
