@@ -9,6 +9,7 @@ from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.columns import oracle_type_of, parse_column, render_column
 from migrator.convert.ddl.common import STORAGE_WORDS, convert_statement, require, unconverted, words
 from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
+from migrator.convert.ddl.partitions import parse_partitioning
 from migrator.convert.ddl.tokens import Name, ident, read_name, source
 from migrator.convert.schema_model import Table
 from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
@@ -122,7 +123,7 @@ def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
         cols = " (\n    " + ",\n    ".join(elements) + "\n)"
     if tail.query is not None:
         return f"{create} {head.name.sql}{cols} AS\n{tail.query};"
-    return f"{create} {head.name.sql}{cols}{tail.partition};"
+    return "\n".join([f"{create} {head.name.sql}{cols}{tail.partition};", *tail.partitions])
 
 
 def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | None) -> str:
@@ -140,7 +141,8 @@ def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | N
 class Trailing:
     on_commit: str = ""  # "DELETE" | "PRESERVE" | ""
     query: str | None = None
-    partition: str = ""
+    partition: str = ""  # PARTITION BY ... of the parent table
+    partitions: list[str] = field(default_factory=list)  # its partitions' CREATE TABLE statements
 
 
 def _trailing(text: str, head: TableHead, ctx: ConversionContext) -> Trailing:
@@ -155,7 +157,8 @@ def _trailing(text: str, head: TableHead, ctx: ConversionContext) -> Trailing:
             out.query = convert_statement(source(text, toks[i + 1 :]), ctx)
             break
         elif t.is_word("PARTITION"):
-            raise LexError("partitioned table: partitioning clause not converted")
+            parts, i = parse_partitioning(text, toks, i, head.name, ctx)
+            out.partition, out.partitions = parts.clause, parts.children
         elif t.is_word("ORGANIZATION") and i + 1 < len(toks) and toks[i + 1].is_word("EXTERNAL"):
             raise LexError("external table (ORGANIZATION EXTERNAL): use file_fdw or load the data")
         elif t.is_word(*PHYSICAL_HEADS):

@@ -185,3 +185,51 @@ def test_install_block_runs_converted_ddl(pg_dsn, tmp_path):
         # run again: the guarded ALTER is skipped, the unguarded CREATE TABLE fails as in Oracle
         with pytest.raises(psycopg.errors.DuplicateTable):
             conn.execute(out[block])
+
+
+PARTITIONED = """
+CREATE TABLE pt_sales (sale_id NUMBER(10), sold_on DATE NOT NULL, amount NUMBER(10,2))
+PARTITION BY RANGE (sold_on) (
+  PARTITION s2023 VALUES LESS THAN (TO_DATE('2024-01-01', 'YYYY-MM-DD')) TABLESPACE users,
+  PARTITION s2024h1 VALUES LESS THAN (TO_DATE('2024-07-01', 'YYYY-MM-DD'))
+);
+CREATE TABLE pt_readings (k NUMBER, v NUMBER)
+PARTITION BY RANGE (k) (PARTITION low VALUES LESS THAN (100), PARTITION high VALUES LESS THAN (MAXVALUE));
+CREATE TABLE pt_orders (id NUMBER, region VARCHAR2(10))
+PARTITION BY LIST (region) (
+  PARTITION east VALUES ('EAST', 'NE'),
+  PARTITION west VALUES ('WEST'),
+  PARTITION other VALUES (DEFAULT)
+);
+CREATE TABLE pt_events (id NUMBER PRIMARY KEY, payload VARCHAR2(20)) PARTITION BY HASH (id) PARTITIONS 4;
+"""
+
+
+def test_partitioned_tables_route_rows_as_oracle(pg_dsn, tmp_path):
+    """Rows go to the partition Oracle puts them in; a key above every bound is refused (Oracle's
+    ORA-14400); a MAXVALUE partition takes NULL keys; LIST DEFAULT takes the rest; HASH spreads."""
+    schema, out, order = convert_schema(tmp_path / "pt", {"parts.sql": PARTITIONED})
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(preamble_sql(schema, []))
+        for unit_id in order:
+            conn.execute(out[unit_id])
+
+        def where(table: str) -> list[tuple]:
+            return conn.execute(
+                f"SELECT tableoid::regclass::text, count(*) FROM {table} GROUP BY 1 ORDER BY 1"
+            ).fetchall()
+
+        conn.execute(
+            "INSERT INTO pt_sales VALUES (1, '2023-12-31 23:59:59', 1), (2, '2024-01-01', 2), (3, '2024-06-30', 3)"
+        )
+        assert where("pt_sales") == [("pt_sales_s2023", 1), ("pt_sales_s2024h1", 2)]
+        with pytest.raises(psycopg.errors.CheckViolation):  # no partition for 2024-07-01 (ORA-14400)
+            conn.execute("INSERT INTO pt_sales VALUES (4, '2024-07-01', 4)")
+        conn.execute("INSERT INTO pt_readings VALUES (99, 1), (100, 2), (NULL, 3)")
+        assert where("pt_readings") == [("pt_readings_high", 2), ("pt_readings_low", 1)]
+        conn.execute("INSERT INTO pt_orders VALUES (1, 'NE'), (2, 'WEST'), (3, 'SOUTH'), (4, NULL)")
+        assert where("pt_orders") == [("pt_orders_east", 1), ("pt_orders_other", 2), ("pt_orders_west", 1)]
+        conn.execute("INSERT INTO pt_events SELECT g, 'x' FROM generate_series(1, 40) g")
+        assert len(where("pt_events")) == 4 and conn.execute("SELECT count(*) FROM pt_events").fetchone() == (40,)
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            conn.execute("INSERT INTO pt_events VALUES (7, 'again')")
