@@ -41,6 +41,7 @@ class Table:
     # PostgreSQL), as (name, the column of an inline one or None, its Oracle text), so that a
     # later ALTER TABLE ... ENABLE CONSTRAINT can create them
     disabled_constraints: tuple[tuple[str, str | None, str], ...] = ()
+    identity_columns: tuple[str, ...] = ()  # DDL reader: columns GENERATED ... AS IDENTITY
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from migrator.convert.ddl import sequences as ddl_sequences
 from migrator.convert.ddl.columns import parse_column, render_column
 from migrator.convert.ddl.common import require, unconverted
 from migrator.convert.ddl.constraint_states import convert_states, is_state_clause
-from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
+from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, Constraint, keep, parse_constraint, render
+from migrator.convert.ddl.key_types import aligned_type, column_pg_type, referenced_columns
 from migrator.convert.ddl.tokens import Name, ident, read_name
 from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
 
@@ -50,7 +51,7 @@ def _actions(
     verb = toks[i].text.upper()
     rest = toks[i + 1 :]
     if verb == "ADD":
-        return _add(text, rest, ctx, types)
+        return _add(text, rest, ctx, types, table)
     if verb == "MODIFY":
         if rest[0].is_word("UNIQUE"):
             raise LexError("MODIFY UNIQUE (columns): name the constraint (PostgreSQL finds it by name)")
@@ -77,17 +78,32 @@ def _elements(toks: list[Token]) -> list[list[Token]]:
     return [toks]
 
 
-def _add(text: str, toks: list[Token], ctx: ConversionContext, types: dict | None) -> list[str]:
+def _add(text: str, toks: list[Token], ctx: ConversionContext, types: dict | None, table: Name) -> list[str]:
     if toks[0].is_word(*CONSTRAINT_STARTS):
         con, j = parse_constraint(text, toks, 0, ctx, types=types)
-        return [f"ADD {render(con, inline=False)}"] if keep(con, ctx) else []
+        return [*_aligned(table, con, ctx), f"ADD {render(con, inline=False)}"] if keep(con, ctx) else []
     out = []
     for el in _elements(toks):
         if el[0].is_word(*CONSTRAINT_STARTS):
             con, _ = parse_constraint(text, el, 0, ctx, types=types)
-            out += [f"ADD {render(con, inline=False)}"] if keep(con, ctx) else []
+            out += [*_aligned(table, con, ctx), f"ADD {render(con, inline=False)}"] if keep(con, ctx) else []
         else:
             out.append(f"ADD COLUMN {render_column(parse_column(text, el, ctx, types))}")
+    return out
+
+
+def _aligned(table: Name, con: Constraint, ctx: ConversionContext) -> list[str]:
+    """ALTER COLUMN ... TYPE for the columns of a foreign key whose type PostgreSQL cannot compare
+    with the referenced key's (`key_types`)."""
+    if con.kind != "foreign":
+        return []
+    ref_cols = con.ref_columns or referenced_columns(con.ref_table, [], 0, ctx)
+    out = []
+    for col, ref_col in zip(con.columns, ref_cols):
+        own = column_pg_type(table, col, ctx)
+        new = aligned_type(own, col, column_pg_type(con.ref_table, ref_col, ctx), ctx)
+        if new is not None:
+            out.append(f"ALTER COLUMN {quote_ident(col)} TYPE {new}")
     return out
 
 

@@ -28,6 +28,7 @@ def _read_table(text: str, entry: CatalogEntry) -> None:
         column_types=read.column_types,
         primary_key=read.primary_key,
         disabled_constraints=read.disabled_constraints,
+        identity_columns=read.identity_columns,
     )
 
 

@@ -9,6 +9,7 @@ from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.columns import oracle_type_of, parse_column, render_column
 from migrator.convert.ddl.common import STORAGE_WORDS, convert_statement, require, unconverted, words
 from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
+from migrator.convert.ddl.key_types import aligned_type, foreign_key_types
 from migrator.convert.ddl.partitions import parse_partitioning
 from migrator.convert.ddl.tokens import Name, ident, read_name, source
 from migrator.convert.schema_model import Table
@@ -67,6 +68,7 @@ def table_info(text: str) -> Table:
     if head.open_paren is None:
         return Table(column_types=columns, primary_key=tuple(pk))
     disabled: list[tuple[str, str | None, str]] = []
+    identity: list[str] = []
     for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
         if is_constraint_element(el):
             pk = _out_of_line_pk(el) or pk
@@ -77,7 +79,14 @@ def table_info(text: str) -> Table:
         if any(t.is_word("PRIMARY") for t in el[after:]):
             pk = [ident(el[0])]
         disabled += _disabled(text, el[after:], ident(el[0]))
-    return Table(column_types=columns, primary_key=tuple(pk), disabled_constraints=tuple(disabled))
+        if any(t.is_word("IDENTITY") for t in el[after:]):
+            identity.append(ident(el[0]))
+    return Table(
+        column_types=columns,
+        primary_key=tuple(pk),
+        disabled_constraints=tuple(disabled),
+        identity_columns=tuple(identity),
+    )
 
 
 def _disabled(text: str, toks: list[Token], column: str | None) -> list[tuple[str, str | None, str]]:
@@ -110,8 +119,10 @@ def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
     types = table_info(text).column_types if head.open_paren is not None else None
     elements = []
     if head.open_paren is not None:
-        for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
-            line = _element(text, el, ctx, types)
+        parts = split_top_level(head.toks[head.open_paren + 1 : head.close_paren])
+        fk_types = foreign_key_types(head.name, parts, ctx)
+        for el in parts:
+            line = _element(text, el, ctx, types, fk_types)
             if line:
                 elements.append(line)
     tail = _trailing(text, head, ctx)
@@ -126,7 +137,7 @@ def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
     return "\n".join([f"{create} {head.name.sql}{cols}{tail.partition};", *tail.partitions])
 
 
-def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | None) -> str:
+def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | None, fk_types: dict[str, str]) -> str:
     if is_constraint_element(el):
         con, i = parse_constraint(text, el, 0, ctx, types=types)
         if i != len(el):
@@ -134,7 +145,10 @@ def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | N
         return render(con, inline=False) if keep(con, ctx) else ""
     if len(el) == 1:  # CTAS column list: a bare name
         return quote_ident(ident(el[0]))
-    return render_column(parse_column(text, el, ctx, types))
+    col = parse_column(text, el, ctx, types)
+    if col.name in fk_types:
+        col.pg_type = aligned_type(col.pg_type, col.name, fk_types[col.name], ctx) or col.pg_type
+    return render_column(col)
 
 
 @dataclass
