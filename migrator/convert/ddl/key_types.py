@@ -26,9 +26,9 @@ def _numeric(pg_type: str) -> bool:
 def column_pg_type(table: Name, column: str, ctx: ConversionContext) -> str | None:
     """The PostgreSQL type CREATE TABLE gives `table.column` (None when the catalog does not know)."""
     entry = ctx.catalog.lookup(*table)
-    types = entry.table.column_types if entry is not None else None
-    if not types or column not in types:
+    if entry is None or not entry.table.column_types or column not in entry.table.column_types:
         return None
+    types = entry.table.column_types
     pg = map_type(types[column])
     if column in entry.table.identity_columns and pg not in _INTEGERS:
         return "bigint"  # as columns._identity makes it
