@@ -42,6 +42,9 @@ class Table:
     # later ALTER TABLE ... ENABLE CONSTRAINT can create them
     disabled_constraints: tuple[tuple[str, str | None, str], ...] = ()
     identity_columns: tuple[str, ...] = ()  # DDL reader: columns GENERATED ... AS IDENTITY
+    # DDL reader: named PRIMARY KEY / UNIQUE constraints and their columns, from CREATE TABLE and
+    # ALTER TABLE ... ADD (PostgreSQL names the index of such a constraint after it)
+    key_constraints: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ def _read_table(text: str, entry: CatalogEntry) -> None:
         primary_key=read.primary_key,
         disabled_constraints=read.disabled_constraints,
         identity_columns=read.identity_columns,
+        key_constraints=read.key_constraints,
     )
 
 
@@ -85,6 +86,16 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
             reader(_statement_text(unit), entry)
         except (LexError, IndexError, ValueError, StopIteration):
             continue
+    for unit in units:  # ALTER TABLE ... ADD a key: the table's entry learns its name
+        entry = catalog.entries.get((unit.schema, unit.name))
+        if unit.kind is UnitKind.ALTER and entry is not None and entry.kind is UnitKind.TABLE:
+            try:
+                added = tables.key_constraints(tokenize(_statement_text(unit)), None)
+            except (LexError, IndexError):
+                continue
+            if added:
+                keys = (*entry.table.key_constraints, *added)
+                entry.table = dataclasses.replace(entry.table, key_constraints=keys)
 
 
 def convert_unit(unit: Unit, ctx: ConversionContext) -> str:

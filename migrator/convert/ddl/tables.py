@@ -69,7 +69,9 @@ def table_info(text: str) -> Table:
         return Table(column_types=columns, primary_key=tuple(pk))
     disabled: list[tuple[str, str | None, str]] = []
     identity: list[str] = []
+    keys: list[tuple[str, tuple[str, ...]]] = []
     for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
+        keys += key_constraints(el, None)
         if is_constraint_element(el):
             pk = _out_of_line_pk(el) or pk
             disabled += _disabled(text, el, None)
@@ -86,7 +88,30 @@ def table_info(text: str) -> Table:
         primary_key=tuple(pk),
         disabled_constraints=tuple(disabled),
         identity_columns=tuple(identity),
+        key_constraints=tuple(keys),
     )
+
+
+def key_constraints(el: list[Token], column: str | None) -> list[tuple[str, tuple[str, ...]]]:
+    """The named PRIMARY KEY / UNIQUE constraints in one element (a column's inline ones or an
+    out-of-line one) with their columns."""
+    found = []
+    owner = column if column is not None else (ident(el[0]) if not is_constraint_element(el) else None)
+    for k, t in enumerate(el[:-2]):
+        if not t.is_word("CONSTRAINT"):
+            continue
+        name, j = ident(el[k + 1]), k + 2
+        if not el[j].is_word("PRIMARY", "UNIQUE"):
+            continue
+        j += 2 if el[j].is_word("PRIMARY") else 1
+        if j < len(el) and el[j].text == "(":
+            cols = tuple(ident(x) for x in el[j + 1 : matching_paren(el, j)] if x.kind in ("word", "qident"))
+        elif owner is not None:
+            cols = (owner,)
+        else:
+            continue
+        found.append((name, cols))
+    return found
 
 
 def _disabled(text: str, toks: list[Token], column: str | None) -> list[tuple[str, str | None, str]]:

@@ -268,3 +268,30 @@ def test_foreign_keys_across_number_types_and_identity_restarts(pg_dsn, tmp_path
         conn.execute(out[alters[1]])
         ids = [conn.execute("INSERT INTO kt_cust (name) VALUES ('d') RETURNING cust_id").fetchone()[0] for _ in "ab"]
         assert ids == [500, 505]
+
+
+KEY_INDEXES = """
+CREATE TABLE ki_reg (region_id NUMBER CONSTRAINT ki_reg_nn NOT NULL, name VARCHAR2(25));
+CREATE UNIQUE INDEX ki_reg_pk ON ki_reg (region_id);
+ALTER TABLE ki_reg ADD ( CONSTRAINT ki_reg_pk PRIMARY KEY (region_id));
+CREATE TABLE ki_t (code VARCHAR2(5), CONSTRAINT ki_t_uk UNIQUE (code));
+CREATE UNIQUE INDEX ki_t_uk ON ki_t (code);
+"""
+
+
+def test_an_index_named_like_its_key_constraint_is_the_constraints_index(pg_dsn, tmp_path):
+    """Oracle's install pattern: CREATE UNIQUE INDEX x, then a constraint x using it. In PostgreSQL
+    the constraint's index is named x: one index, uniqueness enforced, whatever the deploy order."""
+    schema, out, order = convert_schema(tmp_path / "ki", {"keys.sql": KEY_INDEXES})
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(preamble_sql(schema, []))
+        for unit_id in order:
+            conn.execute(out[unit_id])
+        conn.execute("INSERT INTO ki_reg VALUES (1, 'a')")
+        with pytest.raises(psycopg.errors.UniqueViolation, match="ki_reg_pk"):
+            conn.execute("INSERT INTO ki_reg VALUES (1, 'b')")
+        with pytest.raises(psycopg.errors.UniqueViolation, match="ki_t_uk"):
+            conn.execute("INSERT INTO ki_t VALUES ('x'), ('x')")
+        assert conn.execute(
+            "SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = 'ki_reg'::regclass"
+        ).fetchall() == [("ki_reg_pk",)]
