@@ -14,6 +14,7 @@ spec, and (c) target tables that are not defined.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
@@ -119,6 +120,7 @@ def analyze_dependencies(
             graph.add_edge(node[unit.parent_id], node[unit.id], None)
         if absent:
             missing[unit.id] = sorted(absent)
+    _order_state_changes(graph, node, units)
     rank: dict[str, tuple[int, int]] = {}
     for i, u in enumerate(units):
         rank.setdefault(u.id, (KIND_PRIORITY[u.kind], i))
@@ -143,6 +145,44 @@ def _drop_goes_first(drop: Unit, created: Unit) -> bool:
     files, or when the DROP follows in no file order we know, it goes first too: run after, it would
     remove what the export creates (an uninstall script migrated with the install)."""
     return drop.span.file != created.span.file or drop.span.start_offset < created.span.start_offset
+
+
+_STATE_CHANGE = re.compile(r"\b(ENABLE|DISABLE)\b", re.IGNORECASE)
+_ALTER_TRIGGER = re.compile(r"\s*ALTER\s+TRIGGER\s+([\w$#\".]+)\s+(ENABLE|DISABLE)\b", re.IGNORECASE)
+_TOUCHES_ROWS = frozenset({K.ANONYMOUS_BLOCK, K.DATA})
+
+
+def _order_state_changes(graph: rx.PyDiGraph, node: dict[str, int], units: list[Unit]) -> None:
+    """ENABLE / DISABLE of a table's constraints (ALTER TABLE) or of a trigger (ALTER TRIGGER)
+    changes what the rows loaded around it may be: an export disables a foreign key, loads, then
+    enables it. Such a unit deploys, relative to the blocks and data of its own file, in the file's
+    order (SQL*Plus runs a script top to bottom; an ENABLE validates the rows of every table loaded
+    before it); relative to those of another file that write its table, first (the state the
+    export's author meant for loading). An ALTER TRIGGER follows its trigger."""
+    triggers = {u.qualified_name: u for u in units if u.kind is K.TRIGGER}
+    writers = [u for u in units if u.kind in _TOUCHES_ROWS]
+    for unit in units:
+        table = None
+        if unit.kind is K.ALTER and _STATE_CHANGE.search(unit.text):
+            table = unit.qualified_name
+        elif unit.kind is K.OTHER and (m := _ALTER_TRIGGER.match(unit.text)):
+            parts = [normalize_identifier(p) for p in m.group(1).split(".")]
+            trigger = triggers.get(".".join(parts) if len(parts) > 1 else f"{unit.schema}.{parts[0]}")
+            if trigger is None or not trigger.target:
+                continue
+            graph.add_edge(node[trigger.id], node[unit.id], None)
+            table = trigger.target
+        if table is None:
+            continue
+        for writer in writers:
+            same_file = writer.span.file == unit.span.file
+            if not same_file and writer.target != table and table not in writer.references:
+                continue  # in its own file, every load around it counts (ENABLE validates them)
+            if same_file and writer.span.start_offset < unit.span.start_offset:
+                if not graph.has_edge(node[unit.id], node[writer.id]):
+                    graph.add_edge(node[writer.id], node[unit.id], None)
+            elif not graph.has_edge(node[writer.id], node[unit.id]):
+                graph.add_edge(node[unit.id], node[writer.id], None)
 
 
 def _schemas(source: SourceSet) -> set[str]:

@@ -295,3 +295,50 @@ def test_an_index_named_like_its_key_constraint_is_the_constraints_index(pg_dsn,
         assert conn.execute(
             "SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = 'ki_reg'::regclass"
         ).fetchall() == [("ki_reg_pk",)]
+
+
+LOAD_FILES = {
+    "a_create.sql": """
+CREATE TABLE so_emp (id NUMBER PRIMARY KEY, dept_id NUMBER);
+CREATE TABLE so_dept (id NUMBER PRIMARY KEY, mgr_id NUMBER CONSTRAINT so_dept_mgr_fk REFERENCES so_emp (id));
+""",
+    "b_load.sql": """
+ALTER TABLE so_dept DISABLE CONSTRAINT so_dept_mgr_fk;
+BEGIN
+  INSERT INTO so_dept VALUES (10, 100);
+END;
+/
+BEGIN
+  INSERT INTO so_emp VALUES (100, 10);
+END;
+/
+ALTER TABLE so_dept ENABLE CONSTRAINT so_dept_mgr_fk;
+""",
+    "c_code.sql": """
+CREATE OR REPLACE TRIGGER so_emp_bi BEFORE INSERT ON so_emp FOR EACH ROW
+BEGIN
+  RAISE_APPLICATION_ERROR(-20001, 'closed');
+END;
+/
+ALTER TRIGGER so_emp_bi DISABLE;
+""",
+}
+
+
+def test_a_load_between_disable_and_enable_deploys_in_script_order(pg_dsn, tmp_path):
+    """An export that disables a foreign key, loads rows that would break it one at a time, and
+    enables it (validating them), in one file; and a trigger created in a later file and disabled
+    there, which Oracle's install never fired on the load: deployed in dependency order, every unit
+    succeeds and the end state is Oracle's (constraint enabled, trigger disabled, rows loaded)."""
+    schema, out, order = convert_schema(tmp_path / "so", LOAD_FILES)
+    assert order.index("alter:so.so_dept#1") < order.index("anonymous_block:so.block#1")
+    assert order.index("anonymous_block:so.block#2") < order.index("alter:so.so_dept#2")
+    assert order.index("other:so.alter_trigger#1") < order.index("anonymous_block:so.block#2")
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(preamble_sql(schema, []))
+        for unit_id in order:
+            conn.execute(out[unit_id])
+        assert conn.execute("SELECT count(*) FROM so_emp JOIN so_dept ON so_dept.mgr_id = so_emp.id").fetchone() == (1,)
+        with pytest.raises(psycopg.errors.ForeignKeyViolation):
+            conn.execute("INSERT INTO so_dept VALUES (20, 999)")
+        assert conn.execute("SELECT tgenabled FROM pg_trigger WHERE tgname = 'so_emp_bi'").fetchone() == ("D",)
