@@ -228,6 +228,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
     exp.Window: (analytic.keep, analytic.ratio_to_report),
+    exp.GroupingId: (analytic.grouping_id,),
     exp.Table: (sql_collections.table_function,),
     exp.Insert: (implicit.insert_values,),
     # both rewrite operands in place: CHAR against VARCHAR2 unpadded, text against NUMBER/DATE converted
