@@ -161,6 +161,14 @@ def _order_state_changes(graph: rx.PyDiGraph, node: dict[str, int], units: list[
     export's author meant for loading). An ALTER TRIGGER follows its trigger."""
     triggers = {u.qualified_name: u for u in units if u.kind is K.TRIGGER}
     writers = [u for u in units if u.kind in _TOUCHES_ROWS]
+    # the anonymous blocks of one file run in its order (a later block may need an earlier one's
+    # rows; a state change between them must not let a later block overtake an earlier one)
+    previous: dict[str, Unit] = {}
+    for block in sorted((u for u in units if u.kind is K.ANONYMOUS_BLOCK), key=lambda u: u.span.start_offset):
+        before = previous.get(block.span.file)
+        if before is not None:
+            graph.add_edge(node[before.id], node[block.id], None)
+        previous[block.span.file] = block
     for unit in units:
         table = None
         if unit.kind is K.ALTER and _STATE_CHANGE.search(unit.text):
