@@ -22,6 +22,7 @@ from functools import lru_cache, partial
 import rustworkx as rx
 
 from migrator.forked import fork_map
+from migrator.source.dynamic_ddl import dynamic_creates
 from migrator.source.lexer import QIDENT, WORD, code_texts, normalize_identifier
 from migrator.source.oracle_names import FROM_EXPRESSION_WORDS, is_builtin
 from migrator.source.units import Severity, SourceIssue, SourceSet, Unit, UnitKind
@@ -203,6 +204,9 @@ def _providers(units: list[Unit]) -> dict[str, str]:
     for unit in sorted(units, key=lambda u: u.kind in _SPEC_OF):  # specs first, stable otherwise
         if unit.kind in _PROVIDER_KINDS:
             found.setdefault(unit.qualified_name, unit.id)
+    for unit in units:  # what an install block creates through EXECUTE IMMEDIATE, when nothing else does
+        for created in dynamic_creates(unit):
+            found.setdefault(f"{created.schema}.{created.name}", unit.id)
     return found
 
 

@@ -16,6 +16,7 @@ from migrator.convert.context import Catalog, CatalogEntry, ConversionContext
 from migrator.convert.ddl import admin, alter, data, grants, indexes, object_types, objects, sequences, tables, views
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.schema_model import Sequence
+from migrator.source.dynamic_ddl import dynamic_creates
 from migrator.source.lexer import LexError, tokenize
 from migrator.source.statement_kind import read_head, session_schema
 from migrator.source.units import Unit, UnitKind
@@ -86,6 +87,16 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
             reader(_statement_text(unit), entry)
         except (LexError, IndexError, ValueError, StopIteration):
             continue
+    for unit in units:  # what an install block creates: read from the statement its literal holds
+        for created in dynamic_creates(unit):
+            entry = catalog.entries.get((created.schema, created.name))
+            reader = _READERS.get(created.kind)
+            if entry is None or entry.unit_id != unit.id or reader is None:
+                continue
+            try:
+                reader(created.text, entry)
+            except (LexError, IndexError, ValueError, StopIteration):
+                continue
     for unit in units:  # ALTER TABLE ... ADD a key: the table's entry learns its name
         entry = catalog.entries.get((unit.schema, unit.name))
         if unit.kind is UnitKind.ALTER and entry is not None and entry.kind is UnitKind.TABLE:

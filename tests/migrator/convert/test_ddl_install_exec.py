@@ -142,8 +142,16 @@ BEGIN
     EXECUTE IMMEDIATE 'DROP TABLE ins_absent';
   EXCEPTION
     WHEN OTHERS THEN
-      INSERT INTO ins_log (msg) VALUES ('no ins_absent');
+      -- ins_log did not exist when the block was compiled: only dynamic SQL can name it
+      EXECUTE IMMEDIATE 'INSERT INTO ins_log (msg) VALUES (''no ins_absent'')';
   END;
+END;
+/
+CREATE OR REPLACE VIEW ins_log_v AS SELECT id, UPPER(msg) AS msg FROM ins_log;
+CREATE OR REPLACE PROCEDURE ins_note (p_msg IN VARCHAR2) IS
+  l_msg ins_log.msg%TYPE := SUBSTR(p_msg, 1, 100);
+BEGIN
+  INSERT INTO ins_log (msg) VALUES (l_msg);
 END;
 /
 """
@@ -152,6 +160,7 @@ END;
 def test_install_statements_on_postgresql(pg_dsn, tmp_path):
     """ALTER TRIGGER ... DISABLE, a DROP of an absent table, ALTER SESSION of the defaults."""
     schema, out, order = convert_schema(tmp_path / "ins", {"install.sql": INSTALL.split("DECLARE")[0]})
+    assert not any(u.startswith(("view:", "procedure:")) for u in order)
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         conn.execute(preamble_sql(schema, []))
         for unit_id in order:
@@ -182,6 +191,12 @@ def test_install_block_runs_converted_ddl(pg_dsn, tmp_path):
         assert row == (True, "N")
         assert conn.execute("SELECT nextval('ins_seq'), nextval('ins_seq')").fetchone() == (10, 20)
         assert conn.execute("SELECT msg FROM ins_log").fetchall() == [("no ins_absent",)]
+        # the view and the procedure after the block use the table it created (the procedure's
+        # %TYPE anchor read from the CREATE TABLE in the block's literal)
+        assert order.index(block) < order.index("view:ins.ins_log_v")
+        assert order.index(block) < order.index("procedure:ins.ins_note")
+        conn.execute("CALL ins_note('second')")
+        assert conn.execute("SELECT msg FROM ins_log_v ORDER BY id").fetchall() == [("NO INS_ABSENT",), ("SECOND",)]
         # run again: the guarded ALTER is skipped, the unguarded CREATE TABLE fails as in Oracle
         with pytest.raises(psycopg.errors.DuplicateTable):
             conn.execute(out[block])
