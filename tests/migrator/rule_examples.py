@@ -48,6 +48,7 @@ EXAMPLES: dict[str, str] = {
     "expr.regexp_match": VIEW.format("REGEXP_SUBSTR(a, 'b.c')"),
     "expr.keep_dense_rank": "CREATE VIEW v AS SELECT MAX(a) KEEP (DENSE_RANK FIRST ORDER BY b) AS x FROM t;\n",
     "expr.ratio_to_report": VIEW.format("RATIO_TO_REPORT(a) OVER ()"),
+    "expr.translate_using": VIEW.format("TRANSLATE(a USING NCHAR_CS)"),
     "expr.grouping_id": "CREATE VIEW v AS SELECT a, GROUPING_ID(a) AS g FROM t GROUP BY ROLLUP (a);\n",
     "expr.char_semantics": "CREATE TABLE t (c CHAR(4));\nCREATE VIEW v AS SELECT LENGTH(c) AS x FROM t;\n",
     "expr.type_constructor": (

@@ -36,6 +36,7 @@ from migrator.convert.sql import merge as sql_merge
 from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nulls as nulls
 from migrator.convert.sql import pivot as sql_pivot
+from migrator.convert.sql import prepass as sql_prepass
 from migrator.convert.sql import regexp as regexp
 from migrator.convert.sql import select as sql_select
 from migrator.convert.sql import strings as strings
@@ -83,6 +84,7 @@ _PARSER = _ORACLE.parser()
 
 
 def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression | None:
+    text = sql_prepass.rewrite(text)  # forms sqlglot's Oracle dialect cannot parse
     try:
         trees = _PARSER.parse(_TOKENIZER.tokenize(text), text)
     except SqlglotError as exc:
@@ -177,6 +179,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or dates.trunc_date(node, ctx, env)
         or strings.raw_hex(node, ctx, env)
         or strings.lob_conversion(node, ctx, env)
+        or strings.translate_using(node, ctx, env)
         or supplied.sys_context(node, ctx, env)
         or sql_collections.type_constructor(node, ctx, env)
     )

@@ -166,6 +166,18 @@ def test_grouping_id_is_the_bit_vector_of_the_grouping_columns(db):
     assert got[3][:3] == (10, None, 1) and got[5][:3] == (None, "MGR", 2)
 
 
+def test_translate_using_is_the_text_itself(db):
+    """TRANSLATE(x USING NCHAR_CS | CHAR_CS) converts between Oracle's two character sets: the same
+    characters. The three-argument TRANSLATE beside it is still the character mapping."""
+    got = rows(
+        db,
+        "SELECT TRANSLATE(ename USING NCHAR_CS), TRANSLATE(TRANSLATE(ename, 'AE', 'ae') USING CHAR_CS) || '!'"
+        " FROM emp WHERE empno IN (1, 2) ORDER BY empno",
+        "expr.translate_using",
+    )
+    assert got == [("KING", "KING!"), ("JONES", "JONeS!")]
+
+
 def test_connect_by_nocycle_iscycle_and_loops(pg_dsn):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         conn.execute(SUPPORT_SQL)
