@@ -16,8 +16,8 @@ Each gets Oracle's meaning on PostgreSQL or a precise reason why not:
 * ``CREATE DIMENSION`` declares hierarchies for query rewrite: no query result depends on it, and
   PostgreSQL has no such object → nothing (noted).
 * ``DROP TABLE | VIEW | MATERIALIZED VIEW | INDEX | SEQUENCE | TYPE | PACKAGE | PROCEDURE |
-  FUNCTION | TRIGGER`` → PostgreSQL's DROP of what the converter made of it (a package is a
-  schema, a collection type or subtype a domain). In a script (``top_level``) ``IF EXISTS`` is
+  FUNCTION | TRIGGER | [PUBLIC] SYNONYM`` → PostgreSQL's DROP of what the converter made of it (a
+  package is a schema, a collection type or subtype a domain, a synonym a view). In a script (``top_level``) ``IF EXISTS`` is
   added: SQL*Plus reports a failed DROP and goes on, so an absent object changes nothing either
   way; inside PL/SQL (EXECUTE IMMEDIATE) the error is kept, since handlers test for it.
 """
@@ -93,7 +93,9 @@ def handles(toks: list[Token]) -> bool:
         return toks[1].is_word("TRIGGER", "TYPE", "SESSION")
     if toks[0].is_word("CREATE"):
         return toks[1].is_word("DIMENSION") or toks[1].is_word("OR") and any(t.is_word("DIMENSION") for t in toks[:4])
-    return toks[0].is_word("DROP") and toks[1].is_word(*_DROPPABLE)
+    if toks[0].is_word("DROP") and toks[1].is_word("PUBLIC") and len(toks) > 2:
+        return toks[2].is_word("SYNONYM")
+    return toks[0].is_word("DROP") and toks[1].is_word(*_DROPPABLE, "SYNONYM")
 
 
 def convert_admin(text: str, ctx: ConversionContext, top_level: bool = True) -> str:
@@ -227,6 +229,8 @@ def _drop(toks: list[Token], ctx: ConversionContext, top_level: bool) -> str:
     i = 2
     if kind == "MATERIALIZED":
         kind, i = "MATERIALIZED VIEW", 3
+    if kind in ("PUBLIC", "SYNONYM"):
+        return _drop_synonym(toks, ctx, top_level)
     if kind == "PACKAGE" and toks[2].is_word("BODY"):
         raise LexError("DROP PACKAGE BODY: the package's routines would go and its specification stay; not converted")
     name, i = read_name(toks, i)
@@ -264,3 +268,17 @@ def _drop(toks: list[Token], ctx: ConversionContext, top_level: bool) -> str:
         domain = isinstance(info, CollectionType) or isinstance(info, ObjectType) and info.supertype is not None
         return f"DROP {'DOMAIN' if domain else 'TYPE'}{exists} {name.sql}{cascade};"
     return f"DROP {kind}{exists} {name.sql}{cascade};"
+
+
+def _drop_synonym(toks: list[Token], ctx: ConversionContext, top_level: bool) -> str:
+    """DROP [PUBLIC] SYNONYM s [FORCE]: the view a table's or view's synonym became
+    (`objects.convert_synonym`); a public one lives in schema public."""
+    public = toks[1].is_word("PUBLIC")
+    name, i = read_name(toks, 3 if public else 2)
+    if any(not t.is_word("FORCE") for t in toks[i:]):
+        raise LexError(f"DROP SYNONYM ... {' '.join(t.text for t in toks[i:])} is not converted")
+    if public and len(name) == 1:
+        name = Name(("public", *name))
+    ctx.applied("ddl.admin")
+    ctx.note(f"DROP SYNONYM {name.last}: the view the synonym became is dropped")
+    return f"DROP VIEW{' IF EXISTS' if top_level else ''} {name.sql};"

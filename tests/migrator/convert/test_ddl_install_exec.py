@@ -357,3 +357,36 @@ def test_a_load_between_disable_and_enable_deploys_in_script_order(pg_dsn, tmp_p
         with pytest.raises(psycopg.errors.ForeignKeyViolation):
             conn.execute("INSERT INTO so_dept VALUES (20, 999)")
         assert conn.execute("SELECT tgenabled FROM pg_trigger WHERE tgname = 'so_emp_bi'").fetchone() == ("D",)
+
+
+DROPS = """
+DROP TABLE dr_t CASCADE CONSTRAINTS;
+CREATE TABLE dr_t (id NUMBER PRIMARY KEY);
+CREATE TABLE dr_child (id NUMBER, t_id NUMBER REFERENCES dr_t (id));
+CREATE SEQUENCE dr_s;
+CREATE SYNONYM dr_syn FOR dr_child;
+CREATE TABLE dr_tmp (x NUMBER);
+DROP SYNONYM dr_syn;
+DROP SEQUENCE dr_s;
+DROP TABLE dr_tmp PURGE;
+DROP TABLE dr_never_created;
+"""
+
+
+def test_drops_run_where_the_script_runs_them(pg_dsn, tmp_path):
+    """An install script that drops before it creates (re-runnable) and drops its scratch objects
+    at the end: the first DROP runs before the CREATE it precedes (not after it, which would remove
+    the table), the later ones after what they drop, and a DROP of what never existed changes
+    nothing (SQL*Plus reports it and goes on)."""
+    schema, out, order = convert_schema(tmp_path / "dr", {"drops.sql": DROPS})
+    assert order.index("other:dr.drop#1") < order.index("table:dr.dr_t")
+    assert order.index("table:dr.dr_tmp") < order.index("other:dr.drop#4")
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(preamble_sql(schema, []))
+        for unit_id in order:
+            conn.execute(out[unit_id])
+        left = conn.execute(
+            "SELECT relname FROM pg_class WHERE relnamespace = 'dr'::regnamespace AND relkind IN ('r', 'v', 'S')"
+            " ORDER BY 1"
+        ).fetchall()
+        assert left == [("dr_child",), ("dr_t",)]
