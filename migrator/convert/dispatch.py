@@ -19,6 +19,7 @@ from migrator.convert.context import (
 )
 from migrator.convert.ddl import dispatch as ddl
 from migrator.convert.plsql.prepare import compiled_text, parsed, static_constants
+from migrator.source.dynamic_ddl import dynamic_creates
 from migrator.source.lexer import EOF, Token, keeping_tokens
 from migrator.source.units import SourceSet, Unit
 
@@ -44,6 +45,10 @@ def prepare_context(
     catalog = ctx.catalog
     for unit in source.units:
         catalog.add(CatalogEntry(unit.kind, unit.schema, unit.name, unit.id))
+    for unit in source.units:  # objects an install block creates (EXECUTE IMMEDIATE 'CREATE ...')
+        for created in dynamic_creates(unit):
+            if (created.schema, created.name) not in catalog.entries:
+                catalog.add(CatalogEntry(created.kind, created.schema, created.name, unit.id))
     # Each converter family adds what it learns in a whole-schema pass (columns, signatures,
     # package members) before any unit is converted; both read the tables, tokenized once.
     with keeping_tokens():

@@ -37,6 +37,14 @@ class Table:
     column_types: dict[str, str] | None = None  # DDL reader, spelled as in the source
     primary_key: tuple[str, ...] = ()  # DDL reader
     plsql_column_types: dict[str, str] | None = None  # PL/SQL reader, normalised spelling
+    # DDL reader: the named constraints CREATE TABLE declares DISABLE (never created in
+    # PostgreSQL), as (name, the column of an inline one or None, its Oracle text), so that a
+    # later ALTER TABLE ... ENABLE CONSTRAINT can create them
+    disabled_constraints: tuple[tuple[str, str | None, str], ...] = ()
+    identity_columns: tuple[str, ...] = ()  # DDL reader: columns GENERATED ... AS IDENTITY
+    # DDL reader: named PRIMARY KEY / UNIQUE constraints and their columns, from CREATE TABLE and
+    # ALTER TABLE ... ADD (PostgreSQL names the index of such a constraint after it)
+    key_constraints: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

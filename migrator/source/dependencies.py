@@ -14,6 +14,7 @@ spec, and (c) target tables that are not defined.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
@@ -21,6 +22,7 @@ from functools import lru_cache, partial
 import rustworkx as rx
 
 from migrator.forked import fork_map
+from migrator.source.dynamic_ddl import dynamic_creates
 from migrator.source.lexer import QIDENT, WORD, code_texts, normalize_identifier
 from migrator.source.oracle_names import FROM_EXPRESSION_WORDS, is_builtin
 from migrator.source.units import Severity, SourceIssue, SourceSet, Unit, UnitKind
@@ -93,6 +95,7 @@ def analyze_dependencies(
     for unit in units:
         _link_parent(unit, providers)
     texts = {u.id: u.text for u in units}
+    by_id = {u.id: u for u in units}
     scan = partial(_references, texts=texts, providers=providers, schemas=schemas)
     found = fork_map(scan, units, workers, 64, meanwhile=meanwhile)
     ids = list(dict.fromkeys(u.id for u in units))
@@ -104,16 +107,21 @@ def analyze_dependencies(
     missing: dict[str, list[str]] = {}
     for unit, (refs, absent) in zip(units, found):
         unit.references = refs
+        drop = _is_drop(unit)
         for name in refs:
             provider = providers.get(name)
             if provider and provider != unit.id:
-                graph.add_edge(node[provider], node[unit.id], None)
+                if drop and _drop_goes_first(unit, by_id[provider]):
+                    graph.add_edge(node[unit.id], node[provider], None)
+                else:
+                    graph.add_edge(node[provider], node[unit.id], None)
             if unit.kind in _BINDS_NOW and name in bodies:
                 graph.add_edge(node[bodies[name]], node[unit.id], None)
         if unit.parent_id:
             graph.add_edge(node[unit.parent_id], node[unit.id], None)
         if absent:
             missing[unit.id] = sorted(absent)
+    _order_state_changes(graph, node, units)
     rank: dict[str, tuple[int, int]] = {}
     for i, u in enumerate(units):
         rank.setdefault(u.id, (KIND_PRIORITY[u.kind], i))
@@ -127,6 +135,65 @@ def analyze_dependencies(
     return graph_result
 
 
+def _is_drop(unit: Unit) -> bool:
+    head = unit.text.lstrip()[:5].upper()
+    return unit.kind is K.OTHER and head[:4] == "DROP" and head[4:].isspace()
+
+
+def _drop_goes_first(drop: Unit, created: Unit) -> bool:
+    """A DROP of an object the export also creates runs where SQL*Plus runs it in its own file:
+    before the CREATE that follows it (an install script that drops before it creates). Across
+    files, or when the DROP follows in no file order we know, it goes first too: run after, it would
+    remove what the export creates (an uninstall script migrated with the install)."""
+    return drop.span.file != created.span.file or drop.span.start_offset < created.span.start_offset
+
+
+_STATE_CHANGE = re.compile(r"\b(ENABLE|DISABLE)\b", re.IGNORECASE)
+_ALTER_TRIGGER = re.compile(r"\s*ALTER\s+TRIGGER\s+([\w$#\".]+)\s+(ENABLE|DISABLE)\b", re.IGNORECASE)
+_TOUCHES_ROWS = frozenset({K.ANONYMOUS_BLOCK, K.DATA})
+
+
+def _order_state_changes(graph: rx.PyDiGraph, node: dict[str, int], units: list[Unit]) -> None:
+    """ENABLE / DISABLE of a table's constraints (ALTER TABLE) or of a trigger (ALTER TRIGGER)
+    changes what the rows loaded around it may be: an export disables a foreign key, loads, then
+    enables it. Such a unit deploys, relative to the blocks and data of its own file, in the file's
+    order (SQL*Plus runs a script top to bottom; an ENABLE validates the rows of every table loaded
+    before it); relative to those of another file that write its table, first (the state the
+    export's author meant for loading). An ALTER TRIGGER follows its trigger."""
+    triggers = {u.qualified_name: u for u in units if u.kind is K.TRIGGER}
+    writers = [u for u in units if u.kind in _TOUCHES_ROWS]
+    # the anonymous blocks of one file run in its order (a later block may need an earlier one's
+    # rows; a state change between them must not let a later block overtake an earlier one)
+    previous: dict[str, Unit] = {}
+    for block in sorted((u for u in units if u.kind is K.ANONYMOUS_BLOCK), key=lambda u: u.span.start_offset):
+        before = previous.get(block.span.file)
+        if before is not None:
+            graph.add_edge(node[before.id], node[block.id], None)
+        previous[block.span.file] = block
+    for unit in units:
+        table = None
+        if unit.kind is K.ALTER and _STATE_CHANGE.search(unit.text):
+            table = unit.qualified_name
+        elif unit.kind is K.OTHER and (m := _ALTER_TRIGGER.match(unit.text)):
+            parts = [normalize_identifier(p) for p in m.group(1).split(".")]
+            trigger = triggers.get(".".join(parts) if len(parts) > 1 else f"{unit.schema}.{parts[0]}")
+            if trigger is None or not trigger.target:
+                continue
+            graph.add_edge(node[trigger.id], node[unit.id], None)
+            table = trigger.target
+        if table is None:
+            continue
+        for writer in writers:
+            same_file = writer.span.file == unit.span.file
+            if not same_file and writer.target != table and table not in writer.references:
+                continue  # in its own file, every load around it counts (ENABLE validates them)
+            if same_file and writer.span.start_offset < unit.span.start_offset:
+                if not graph.has_edge(node[unit.id], node[writer.id]):
+                    graph.add_edge(node[writer.id], node[unit.id], None)
+            elif not graph.has_edge(node[writer.id], node[unit.id]):
+                graph.add_edge(node[unit.id], node[writer.id], None)
+
+
 def _schemas(source: SourceSet) -> set[str]:
     return {source.schema} | {u.schema for u in source.units}
 
@@ -137,6 +204,9 @@ def _providers(units: list[Unit]) -> dict[str, str]:
     for unit in sorted(units, key=lambda u: u.kind in _SPEC_OF):  # specs first, stable otherwise
         if unit.kind in _PROVIDER_KINDS:
             found.setdefault(unit.qualified_name, unit.id)
+    for unit in units:  # what an install block creates through EXECUTE IMMEDIATE, when nothing else does
+        for created in dynamic_creates(unit):
+            found.setdefault(f"{created.schema}.{created.name}", unit.id)
     return found
 
 

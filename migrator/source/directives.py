@@ -28,6 +28,8 @@ _WHY = {
     "BTITLE": "formats SQL*Plus output",
     "EXECUTE": "runs one PL/SQL call in SQL*Plus; it is not converted as a unit",
     "HOST": "runs an operating-system command",
+    # SQLcl: LOAD [TABLE] table file — the rows are in a file beside the script, not in the export
+    "LOAD": "is SQLcl's loader of a CSV file into a table; the file's rows are not in the script (load them with `migrator data load` or COPY)",
     "CONNECT": "connects as another user (the owner of what follows)",
     "/": "re-runs the previous statement in SQL*Plus (no statement of its own)",
 }
@@ -64,8 +66,10 @@ def interpret(command: str, text: str, state: ScriptState, file: str, files: set
     elif command in ("@", "@@", "START"):
         return _include(command, args, file, files)
     why = _WHY.get(command, "is a SQL*Plus command")
-    severity = Severity.WARNING if command in ("EXECUTE", "HOST") else Severity.INFO
+    severity = Severity.WARNING if command in ("EXECUTE", "HOST", "LOAD") else Severity.INFO
     name = "'/'" if command == "/" else command
+    if command == "LOAD":
+        return DirectiveNote(severity, f"{text.strip()}: SQLcl LOAD {why}; not converted")
     return DirectiveNote(severity, f"SQL*Plus {name} {why}; not code, not converted")
 
 

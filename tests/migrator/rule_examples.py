@@ -48,6 +48,8 @@ EXAMPLES: dict[str, str] = {
     "expr.regexp_match": VIEW.format("REGEXP_SUBSTR(a, 'b.c')"),
     "expr.keep_dense_rank": "CREATE VIEW v AS SELECT MAX(a) KEEP (DENSE_RANK FIRST ORDER BY b) AS x FROM t;\n",
     "expr.ratio_to_report": VIEW.format("RATIO_TO_REPORT(a) OVER ()"),
+    "expr.translate_using": VIEW.format("TRANSLATE(a USING NCHAR_CS)"),
+    "expr.grouping_id": "CREATE VIEW v AS SELECT a, GROUPING_ID(a) AS g FROM t GROUP BY ROLLUP (a);\n",
     "expr.char_semantics": "CREATE TABLE t (c CHAR(4));\nCREATE VIEW v AS SELECT LENGTH(c) AS x FROM t;\n",
     "expr.type_constructor": (
         "CREATE TYPE pt AS OBJECT (x NUMBER, y NUMBER);\n/\nCREATE VIEW v AS SELECT pt(1, 2) AS p FROM dual;\n"
@@ -88,6 +90,10 @@ EXAMPLES: dict[str, str] = {
     "ddl.object_type_hierarchy": "CREATE TYPE base_t AS OBJECT (x NUMBER) NOT FINAL;\n/\n",
     "ddl.collection_type": "CREATE TYPE num_list AS TABLE OF NUMBER;\n/\n",
     "ddl.alter_table": "ALTER TABLE t ADD (c NUMBER(5));\n",
+    "ddl.constraint_state": "ALTER TABLE t DISABLE CONSTRAINT t_fk;\n",
+    "ddl.admin": "ALTER TRIGGER trg DISABLE;\n",
+    "ddl.partitioned_table": "CREATE TABLE t (a NUMBER) PARTITION BY RANGE (a) (PARTITION p1 VALUES LESS THAN (10), PARTITION p2 VALUES LESS THAN (MAXVALUE));\n",
+    "plsql.dynamic_ddl": "BEGIN EXECUTE IMMEDIATE 'CREATE TABLE t2 (a NUMBER)'; END;\n/\n",
     "ddl.identity": "CREATE TABLE t (id NUMBER GENERATED ALWAYS AS IDENTITY, a NUMBER);\n",
     "ddl.virtual_column": "CREATE TABLE t (a NUMBER, b NUMBER GENERATED ALWAYS AS (a * 2) VIRTUAL);\n",
     "ddl.default_sysdate": "CREATE TABLE t (a DATE DEFAULT CURRENT_DATE);\n",

@@ -13,17 +13,25 @@ from collections.abc import Callable
 
 from harness.quoting import comment_text
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext
-from migrator.convert.ddl import alter, data, grants, indexes, object_types, objects, sequences, tables, views
+from migrator.convert.ddl import admin, alter, data, grants, indexes, object_types, objects, sequences, tables, views
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.schema_model import Sequence
+from migrator.source.dynamic_ddl import dynamic_creates
 from migrator.source.lexer import LexError, tokenize
-from migrator.source.statement_kind import session_schema
+from migrator.source.statement_kind import read_head, session_schema
 from migrator.source.units import Unit, UnitKind
 
 
 def _read_table(text: str, entry: CatalogEntry) -> None:
     read = tables.table_info(text)
-    entry.table = dataclasses.replace(entry.table, column_types=read.column_types, primary_key=read.primary_key)
+    entry.table = dataclasses.replace(
+        entry.table,
+        column_types=read.column_types,
+        primary_key=read.primary_key,
+        disabled_constraints=read.disabled_constraints,
+        identity_columns=read.identity_columns,
+        key_constraints=read.key_constraints,
+    )
 
 
 def _read_sequence(text: str, entry: CatalogEntry) -> None:
@@ -79,6 +87,26 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
             reader(_statement_text(unit), entry)
         except (LexError, IndexError, ValueError, StopIteration):
             continue
+    for unit in units:  # what an install block creates: read from the statement its literal holds
+        for created in dynamic_creates(unit):
+            entry = catalog.entries.get((created.schema, created.name))
+            reader = _READERS.get(created.kind)
+            if entry is None or entry.unit_id != unit.id or reader is None:
+                continue
+            try:
+                reader(created.text, entry)
+            except (LexError, IndexError, ValueError, StopIteration):
+                continue
+    for unit in units:  # ALTER TABLE ... ADD a key: the table's entry learns its name
+        entry = catalog.entries.get((unit.schema, unit.name))
+        if unit.kind is UnitKind.ALTER and entry is not None and entry.kind is UnitKind.TABLE:
+            try:
+                added = tables.key_constraints(tokenize(_statement_text(unit)), None)
+            except (LexError, IndexError):
+                continue
+            if added:
+                keys = (*entry.table.key_constraints, *added)
+                entry.table = dataclasses.replace(entry.table, key_constraints=keys)
 
 
 def convert_unit(unit: Unit, ctx: ConversionContext) -> str:
@@ -90,6 +118,30 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> str:
     if converter is not None:
         return converter(_statement_text(unit), ctx)
     return _convert_other(_statement_text(unit), ctx)
+
+
+def convert_statement_text(text: str, ctx: ConversionContext) -> str:
+    """One DDL statement given as text, not as a unit (the literal of an EXECUTE IMMEDIATE in an
+    install script), converted by the rule for its kind. A DROP keeps its error when the object
+    is absent: the PL/SQL around it may handle it."""
+    head = read_head(text, 0)
+    if head.kind is not None and head.kind.is_plsql:
+        return unconverted(
+            ctx,
+            "dynamic CREATE of PL/SQL",
+            "a routine, package, type body or trigger created by EXECUTE IMMEDIATE",
+            text,
+        )
+    statement = text.rstrip().rstrip(";").rstrip()
+    converter = _CONVERTERS.get(head.kind) if head.kind is not None else None
+    if converter is not None:
+        return converter(statement, ctx)
+    try:
+        if admin.handles(tokenize(statement)):
+            return admin.convert_admin(statement, ctx, top_level=False)
+    except LexError:
+        pass
+    return _convert_other(statement, ctx)
 
 
 def _statement_text(unit: Unit) -> str:
@@ -118,6 +170,13 @@ def _convert_other(text: str, ctx: ConversionContext) -> str:
         return f"-- {first} (not needed: psql autocommits)"
     if first == "ALTER" and (schema := session_schema(text, 0, len(text))) is not None:
         return _current_schema(schema, ctx)
+    try:
+        if admin.handles(tokenize(text)):
+            if not ctx.enabled("ddl.admin"):
+                return unconverted(ctx, "unrecognised statement", "rule ddl.admin is disabled", text)
+            return admin.convert_admin(text, ctx)
+    except LexError:
+        pass
     # A statement of a kind the reader did not classify: route by its leading words.
     for kind, words in _LEADING.items():
         if _starts(text, words):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.quoting import quote_ident
+from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import STORAGE_WORDS, convert_expression, guarded, require, words
 from migrator.convert.ddl.tokens import ident, read_name, source
@@ -38,7 +38,15 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
     if toks[i].text != "(":
         raise LexError("expected the indexed column list")
     end = matching_paren(toks, i)
-    cols = [_element(text, el, ctx) for el in split_top_level(toks[i + 1 : end])]
+    elements = split_top_level(toks[i + 1 : end])
+    plain = tuple(ident(el[0]) for el in elements if len(el) == 1 and el[0].kind in ("word", "qident"))
+    entry = ctx.catalog.lookup(*table)
+    if entry is not None and len(plain) == len(elements) and (name, plain) in entry.table.key_constraints:
+        # Oracle creates the index first and the constraint then uses it; PostgreSQL's constraint
+        # creates its own unique index under the constraint's name, which is this index's name
+        ctx.note(f"index {name}: the index of constraint {name} on the same columns, created with it")
+        return f"-- index {comment_text(name)}: created by constraint {comment_text(name)} of {comment_text(table.sql)}"
+    cols = [_element(text, el, ctx) for el in elements]
     _trailing(text, toks[end + 1 :], ctx)
     return f"CREATE {unique}INDEX {quote_ident(name)} ON {table.sql} ({', '.join(cols)});"
 

@@ -16,7 +16,7 @@ from migrator.convert.datatypes import map_type
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.ddl.tokens import Name, ident, read_name, source
 from migrator.convert.schema_model import CollectionType, ObjectType, SchemaType
-from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
+from migrator.source.lexer import STRING, LexError, Token, matching_paren, split_top_level, tokenize
 
 _METHOD_WORDS = {"MEMBER", "STATIC", "MAP", "ORDER", "CONSTRUCTOR", "FINAL", "INSTANTIABLE", "NOT", "OVERRIDING"}
 
@@ -31,7 +31,9 @@ def parse_type(text: str) -> tuple[Name, SchemaType | str, list[Token], int]:
         i += 1
     name, i = read_name(toks, i + 1)  # TYPE name
     while i < len(toks) and toks[i].is_word("FORCE", "AUTHID", "CURRENT_USER", "DEFINER", "OID"):
-        i += 1
+        # OID 'hex' fixes the type's object identifier (for transportable types): its literal is
+        # part of the clause, not the AS/IS the form is read after
+        i += 2 if toks[i].is_word("OID") and i + 1 < len(toks) and toks[i + 1].kind == STRING else 1
     if i >= len(toks):
         return name, "incomplete", toks, i
     if toks[i].is_word("UNDER"):
@@ -113,6 +115,8 @@ def convert_type(text: str, ctx: ConversionContext) -> str:
         name, shape, toks, i = parse_type(text)
     except (LexError, IndexError, ValueError) as exc:
         return unconverted(ctx, "CREATE TYPE", f"could not read the type: {exc}", text)
+    if any(t.is_word("OID") and n + 1 < len(toks) and toks[n + 1].kind == STRING for n, t in enumerate(toks[:i])):
+        ctx.note(f"type {name}: OID clause not kept (PostgreSQL assigns a type's OID itself)")
     if isinstance(shape, ObjectType) and shape.supertype is not None:
         return _subtype_domain(text, name, shape, ctx)
     if isinstance(shape, ObjectType):

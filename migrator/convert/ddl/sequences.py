@@ -25,6 +25,10 @@ _NO_EFFECT = {
 }
 
 
+# parse_options' value for START WITH LIMIT VALUE
+LIMIT_VALUE = "LIMIT VALUE"
+
+
 def _number(toks: list[Token], i: int) -> tuple[str, int]:
     """A possibly signed integer literal at toks[i]."""
     sign = ""
@@ -43,7 +47,11 @@ def parse_options(toks: list[Token]) -> tuple[dict, list[str]]:
     i = 0
     while i < len(toks):
         w = toks[i].text.upper()
-        if w in ("START", "INCREMENT"):  # START WITH n, INCREMENT BY n
+        if w == "START" and i + 3 < len(toks) and toks[i + 2].is_word("LIMIT") and toks[i + 3].is_word("VALUE"):
+            # START WITH LIMIT VALUE (ALTER TABLE MODIFY of an identity column only): continue
+            # after the column's highest value (lowest for a descending one)
+            opts["start"], i = LIMIT_VALUE, i + 4
+        elif w in ("START", "INCREMENT"):  # START WITH n, INCREMENT BY n
             opts[w.lower()], i = _number(toks, i + 2)
         elif w in ("MINVALUE", "MAXVALUE", "CACHE"):
             opts[w.lower()], i = _number(toks, i + 1)
@@ -69,6 +77,8 @@ def options(toks: list[Token], ctx: ConversionContext) -> list[str]:
     if any(d in ("SCALE", "EXTEND", "SHARD") for d in dropped):
         ctx.note("SCALE/EXTEND/SHARD change the generated values' shape in Oracle; PostgreSQL gives plain numbers")
     out = []
+    if opts.get("start") == LIMIT_VALUE:
+        raise LexError("START WITH LIMIT VALUE is only valid in ALTER TABLE ... MODIFY of an identity column")
     if "start" in opts:
         out.append(f"START WITH {opts['start']}")
     if "increment" in opts:

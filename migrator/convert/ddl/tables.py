@@ -9,6 +9,8 @@ from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.columns import oracle_type_of, parse_column, render_column
 from migrator.convert.ddl.common import STORAGE_WORDS, convert_statement, require, unconverted, words
 from migrator.convert.ddl.constraints import CONSTRAINT_STARTS, keep, parse_constraint, render
+from migrator.convert.ddl.key_types import aligned_type, foreign_key_types
+from migrator.convert.ddl.partitions import parse_partitioning
 from migrator.convert.ddl.tokens import Name, ident, read_name, source
 from migrator.convert.schema_model import Table
 from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
@@ -65,15 +67,61 @@ def table_info(text: str) -> Table:
     pk: list[str] = []
     if head.open_paren is None:
         return Table(column_types=columns, primary_key=tuple(pk))
+    disabled: list[tuple[str, str | None, str]] = []
+    identity: list[str] = []
+    keys: list[tuple[str, tuple[str, ...]]] = []
     for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
+        keys += key_constraints(el, None)
         if is_constraint_element(el):
             pk = _out_of_line_pk(el) or pk
+            disabled += _disabled(text, el, None)
             continue
         oracle_type, after = oracle_type_of(text, el)
         columns[ident(el[0])] = oracle_type
         if any(t.is_word("PRIMARY") for t in el[after:]):
             pk = [ident(el[0])]
-    return Table(column_types=columns, primary_key=tuple(pk))
+        disabled += _disabled(text, el[after:], ident(el[0]))
+        if any(t.is_word("IDENTITY") for t in el[after:]):
+            identity.append(ident(el[0]))
+    return Table(
+        column_types=columns,
+        primary_key=tuple(pk),
+        disabled_constraints=tuple(disabled),
+        identity_columns=tuple(identity),
+        key_constraints=tuple(keys),
+    )
+
+
+def key_constraints(el: list[Token], column: str | None) -> list[tuple[str, tuple[str, ...]]]:
+    """The named PRIMARY KEY / UNIQUE constraints in one element (a column's inline ones or an
+    out-of-line one) with their columns."""
+    found = []
+    owner = column if column is not None else (ident(el[0]) if not is_constraint_element(el) else None)
+    for k, t in enumerate(el[:-2]):
+        if not t.is_word("CONSTRAINT"):
+            continue
+        name, j = ident(el[k + 1]), k + 2
+        if not el[j].is_word("PRIMARY", "UNIQUE"):
+            continue
+        j += 2 if el[j].is_word("PRIMARY") else 1
+        if j < len(el) and el[j].text == "(":
+            cols = tuple(ident(x) for x in el[j + 1 : matching_paren(el, j)] if x.kind in ("word", "qident"))
+        elif owner is not None:
+            cols = (owner,)
+        else:
+            continue
+        found.append((name, cols))
+    return found
+
+
+def _disabled(text: str, toks: list[Token], column: str | None) -> list[tuple[str, str | None, str]]:
+    """The named constraints among toks (`CONSTRAINT name ...`, each up to the next) declared DISABLE."""
+    starts = [k for k, t in enumerate(toks) if t.is_word("CONSTRAINT") and k + 1 < len(toks)]
+    found = []
+    for k, end in zip(starts, [*starts[1:], len(toks)]):
+        if any(t.is_word("DISABLE") for t in toks[k:end]):
+            found.append((ident(toks[k + 1]), column, source(text, toks[k:end])))
+    return found
 
 
 def _out_of_line_pk(el: list[Token]) -> list[str]:
@@ -96,8 +144,10 @@ def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
     types = table_info(text).column_types if head.open_paren is not None else None
     elements = []
     if head.open_paren is not None:
-        for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
-            line = _element(text, el, ctx, types)
+        parts = split_top_level(head.toks[head.open_paren + 1 : head.close_paren])
+        fk_types = foreign_key_types(head.name, parts, ctx)
+        for el in parts:
+            line = _element(text, el, ctx, types, fk_types)
             if line:
                 elements.append(line)
     tail = _trailing(text, head, ctx)
@@ -109,10 +159,10 @@ def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
         cols = " (\n    " + ",\n    ".join(elements) + "\n)"
     if tail.query is not None:
         return f"{create} {head.name.sql}{cols} AS\n{tail.query};"
-    return f"{create} {head.name.sql}{cols}{tail.partition};"
+    return "\n".join([f"{create} {head.name.sql}{cols}{tail.partition};", *tail.partitions])
 
 
-def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | None) -> str:
+def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | None, fk_types: dict[str, str]) -> str:
     if is_constraint_element(el):
         con, i = parse_constraint(text, el, 0, ctx, types=types)
         if i != len(el):
@@ -120,14 +170,18 @@ def _element(text: str, el: list[Token], ctx: ConversionContext, types: dict | N
         return render(con, inline=False) if keep(con, ctx) else ""
     if len(el) == 1:  # CTAS column list: a bare name
         return quote_ident(ident(el[0]))
-    return render_column(parse_column(text, el, ctx, types))
+    col = parse_column(text, el, ctx, types)
+    if col.name in fk_types:
+        col.pg_type = aligned_type(col.pg_type, col.name, fk_types[col.name], ctx) or col.pg_type
+    return render_column(col)
 
 
 @dataclass
 class Trailing:
     on_commit: str = ""  # "DELETE" | "PRESERVE" | ""
     query: str | None = None
-    partition: str = ""
+    partition: str = ""  # PARTITION BY ... of the parent table
+    partitions: list[str] = field(default_factory=list)  # its partitions' CREATE TABLE statements
 
 
 def _trailing(text: str, head: TableHead, ctx: ConversionContext) -> Trailing:
@@ -142,7 +196,8 @@ def _trailing(text: str, head: TableHead, ctx: ConversionContext) -> Trailing:
             out.query = convert_statement(source(text, toks[i + 1 :]), ctx)
             break
         elif t.is_word("PARTITION"):
-            raise LexError("partitioned table: partitioning clause not converted")
+            parts, i = parse_partitioning(text, toks, i, head.name, ctx)
+            out.partition, out.partitions = parts.clause, parts.children
         elif t.is_word("ORGANIZATION") and i + 1 < len(toks) and toks[i + 1].is_word("EXTERNAL"):
             raise LexError("external table (ORGANIZATION EXTERNAL): use file_fdw or load the data")
         elif t.is_word(*PHYSICAL_HEADS):

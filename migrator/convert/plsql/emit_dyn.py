@@ -19,6 +19,9 @@ from migrator.convert.sql.expression_types import DATE, NUMBER, STRING, TIMESTAM
 from migrator.convert.sql.implicit import UNKNOWN_BIND
 from migrator.source.lexer import LexError, Token, string_value, tokenize
 
+# Statements the DDL rules convert when EXECUTE IMMEDIATE runs them from a literal.
+_DDL_HEADS = frozenset({"CREATE", "ALTER", "DROP", "GRANT", "REVOKE", "COMMENT"})
+
 # A bind's Oracle type, as far as the converter knows it, spelled for the SQL converter.
 _KIND_SPELLING: dict[str | None, str] = {NUMBER: "NUMBER", STRING: "VARCHAR2", DATE: "DATE", TIMESTAMP: "TIMESTAMP"}
 
@@ -101,6 +104,12 @@ def literal_dynamic(em: Emitter, value: str, tok, binds: list[str] | None = None
         out = sqlconv.convert("stmt", exprs_.render(walked), em.ctx, types)
         if any(f"CAST({name} AS" in out for name in types):  # a bind converted by its type
             em.ctx.applied("plsql.dynamic_bind_types")
+    elif head in _DDL_HEADS and not ph and em.ctx.enabled("plsql.dynamic_ddl"):
+        # an install script's DDL: converted by the DDL rules, like the same statement in a script
+        from migrator.convert.ddl.dispatch import convert_statement_text
+
+        out = convert_statement_text(value.strip().rstrip(";"), em.ctx)
+        em.ctx.applied("plsql.dynamic_ddl")
     else:
         out = exprs_.render(walked)  # DDL and the like: sqlglot's Oracle DDL is partial
         em.ctx.note(f"dynamic statement kept as written: {value[:60]}")

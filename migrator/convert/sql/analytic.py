@@ -91,3 +91,12 @@ def ratio_to_report(node: exp.Window, ctx: ConversionContext, env) -> exp.Expres
     )
     ratio = exp.Div(this=exp.cast(arg.copy(), "NUMERIC"), expression=total, typed=True)
     return tag(exp.Paren(this=ratio), NUMBER)
+
+
+def grouping_id(node: exp.GroupingId, ctx: ConversionContext, env) -> exp.Expression | None:
+    """GROUPING_ID(a, b, ...): the bit vector of GROUPING(a), GROUPING(b), ... (the first argument
+    the most significant bit) — exactly what PostgreSQL's GROUPING(a, b, ...) returns."""
+    if not ctx.enabled("expr.grouping_id"):
+        return marker(ctx, "GROUPING_ID", node, "rule expr.grouping_id is disabled")
+    ctx.applied("expr.grouping_id")
+    return tag(exp.Anonymous(this="GROUPING", expressions=[e.copy() for e in node.expressions]), NUMBER)

@@ -37,6 +37,7 @@ from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nodes as nodes
 from migrator.convert.sql import nulls as nulls
 from migrator.convert.sql import pivot as sql_pivot
+from migrator.convert.sql import prepass as sql_prepass
 from migrator.convert.sql import regexp as regexp
 from migrator.convert.sql import select as sql_select
 from migrator.convert.sql import strings as strings
@@ -84,6 +85,7 @@ _PARSER = _ORACLE.parser()
 
 
 def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression | None:
+    text = sql_prepass.rewrite(text)  # forms sqlglot's Oracle dialect cannot parse
     try:
         trees = _PARSER.parse(_TOKENIZER.tokenize(text), text)
     except SqlglotError as exc:
@@ -178,6 +180,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or dates.trunc_date(node, ctx, env)
         or strings.raw_hex(node, ctx, env)
         or strings.lob_conversion(node, ctx, env)
+        or strings.translate_using(node, ctx, env)
         or supplied.sys_context(node, ctx, env)
         or supplied.xml_function(node, ctx, env)
         or sql_collections.type_constructor(node, ctx, env)
@@ -230,6 +233,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
     exp.Window: (analytic.keep, analytic.ratio_to_report),
+    exp.GroupingId: (analytic.grouping_id,),
     exp.Table: (sql_collections.table_function,),
     exp.Insert: (implicit.insert_values,),
     # both rewrite operands in place: CHAR against VARCHAR2 unpadded, text against NUMBER/DATE converted

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
+from migrator.convert.sql import prepass
 from migrator.convert.sql.expression_types import NUMBER
 from migrator.convert.sql.nodes import compat, empty_text, literal_int, marker, paren, tag
 from migrator.convert.sql.text import text_operand
@@ -146,3 +147,15 @@ def lob_conversion(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expr
     arg = node.expressions[0]
     # Parenthesised so the walk still visits (and converts) the argument itself.
     return exp.Paren(this=arg) if name == "TO_BLOB" else exp.cast(arg, "TEXT")
+
+
+def translate_using(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """TRANSLATE(expr USING CHAR_CS | NCHAR_CS) (`prepass` made it a call): the same characters in
+    the database or the national character set. A PostgreSQL database has one character set, so
+    the value is the text itself."""
+    if node.name != prepass.TRANSLATE_USING or len(node.expressions) != 2:
+        return None
+    if not ctx.enabled("expr.translate_using"):
+        return marker(ctx, "TRANSLATE USING", node, "rule expr.translate_using is disabled")
+    ctx.applied("expr.translate_using")
+    return exp.cast(node.expressions[0], "TEXT")

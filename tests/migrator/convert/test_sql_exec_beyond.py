@@ -152,6 +152,32 @@ def test_ratio_to_report(db):
     ]
 
 
+def test_grouping_id_is_the_bit_vector_of_the_grouping_columns(db):
+    """GROUPING_ID(deptno, job): 0 on detail rows, 1 when job is aggregated away, 2 for deptno,
+    3 on the grand total (Oracle SQL Language Reference, GROUPING_ID)."""
+    got = rows(
+        db,
+        "SELECT deptno, job, GROUPING_ID(deptno, job) gid, SUM(sal) FROM emp WHERE deptno IN (10, 30)"
+        " GROUP BY CUBE (deptno, job) ORDER BY gid, deptno, job",
+        "expr.grouping_id",
+    )
+    assert [r[2] for r in got] == [0, 0, 0, 1, 1, 2, 2, 2, 3]
+    assert got[-1][3] == Decimal(5000 + 2850 + 1600)
+    assert got[3][:3] == (10, None, 1) and got[5][:3] == (None, "MGR", 2)
+
+
+def test_translate_using_is_the_text_itself(db):
+    """TRANSLATE(x USING NCHAR_CS | CHAR_CS) converts between Oracle's two character sets: the same
+    characters. The three-argument TRANSLATE beside it is still the character mapping."""
+    got = rows(
+        db,
+        "SELECT TRANSLATE(ename USING NCHAR_CS), TRANSLATE(TRANSLATE(ename, 'AE', 'ae') USING CHAR_CS) || '!'"
+        " FROM emp WHERE empno IN (1, 2) ORDER BY empno",
+        "expr.translate_using",
+    )
+    assert got == [("KING", "KING!"), ("JONES", "JONeS!")]
+
+
 def test_connect_by_nocycle_iscycle_and_loops(pg_dsn):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         conn.execute(SUPPORT_SQL)

@@ -144,3 +144,26 @@ def test_fixture_schemas_order(schema_dir):
             table = f"table:{unit.target}"
             if table in index:
                 assert index[table] < index[unit.id]
+
+
+def test_blocks_of_a_script_keep_their_order_around_a_trigger_disabled_elsewhere(tmp_path):
+    """hr-style install: a load script's blocks (employees, then their job history) and, in the
+    code script, a trigger on employees created and disabled. The disable goes before the block
+    that writes employees, and the job-history block, which needs those rows, still after it."""
+    (tmp_path / "a_create.sql").write_text(
+        "CREATE TABLE o_emp (id NUMBER PRIMARY KEY);\nCREATE TABLE o_hist (emp_id NUMBER REFERENCES o_emp (id));\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "b_load.sql").write_text(
+        "BEGIN\n  INSERT INTO o_emp VALUES (1);\nEND;\n/\nBEGIN\n  INSERT INTO o_hist VALUES (1);\nEND;\n/\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "c_code.sql").write_text(
+        "CREATE TRIGGER o_emp_bi BEFORE INSERT ON o_emp FOR EACH ROW\nBEGIN\n  NULL;\nEND;\n/\n"
+        "ALTER TRIGGER o_emp_bi DISABLE;\n",
+        encoding="utf-8",
+    )
+    order = analyze_dependencies(read_schema_dir(tmp_path, "s")).order
+    assert order.index("trigger:s.o_emp_bi") < order.index("other:s.alter_trigger#1")
+    assert order.index("other:s.alter_trigger#1") < order.index("anonymous_block:s.block#1")
+    assert order.index("anonymous_block:s.block#1") < order.index("anonymous_block:s.block#2")

@@ -274,3 +274,16 @@ def test_a_linked_directory_is_read_through_its_link(tmp_path):
     src = read_schema_dir(root)
     assert [(u.id, u.span.file) for u in src.units] == [("sequence:app.s", "shared/seq.sql"), ("table:app.t", "t.sql")]
     assert src.issues == []
+
+
+def test_sqlcl_load_is_a_line_command_that_does_not_swallow_the_next_statement(tmp_path):
+    """SQLcl's `LOAD table file.csv` has no terminator: the statements after it stay statements,
+    and the warning names the file whose rows the export does not hold."""
+    (tmp_path / "load.sql").write_text(
+        "CREATE TABLE ld_t (a NUMBER PRIMARY KEY);\nLOAD ld_t ld_t.csv\n\nALTER TABLE ld_t MODIFY CONSTRAINT ld_pk RELY;\n",
+        encoding="utf-8",
+    )
+    source = read_schema_dir(tmp_path, "s")
+    assert [u.id for u in source.units] == ["table:s.ld_t", "alter:s.ld_t#1"]
+    (issue,) = [i for i in source.issues if i.line == 2]
+    assert issue.severity is Severity.WARNING and "ld_t.csv" in issue.message and "not in the script" in issue.message
