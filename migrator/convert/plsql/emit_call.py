@@ -18,6 +18,7 @@ from migrator.convert.plsql import emit_nested as nested_
 from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import emit_supplied as supplied_
+from migrator.convert.plsql import emit_utplsql as utplsql_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql import values as values_
@@ -42,6 +43,8 @@ def st_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> None:
         return
     if up == ("RAISE_APPLICATION_ERROR",):
         exc_.raise_app_error(em, st, scope, out)
+        return
+    if utplsql_.utplsql_call(em, st, scope, out):  # ut.expect(x).to_equal(y) (emit_utplsql)
         return
     if supplied_.supplied_call(em, parts, st, scope, out):  # DBMS_LOB ... (emit_supplied)
         return
