@@ -1,0 +1,179 @@
+"""One run of the team's test suite: read the test folders, deploy the library then the test code
+into a sandbox scratch database, instrument it for coverage, discover the tests with the suite's
+style, run them (migrator.suites.runner) and return the `TestRun`.
+
+`migrate --tests DIR` reads the test folders with the library (`read_tests`, `merge_sources`), so
+one catalog knows both and the test code converts with the same rules, calls bound against the
+library's signatures; `deploy_and_run` then does the rest from the converted text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from migrator.errors import MigratorError
+from migrator.source.units import SourceSet, SourceSpan, Unit, UnitKind
+from migrator.suites.model import TestRun, TestStyle
+from migrator.suites.styles import BlockConverter, BlockNotConverted, Style, TestCode
+
+if TYPE_CHECKING:
+    from harness.engines.postgres import PostgresEngine
+    from migrator.convert.context import ConversionContext
+
+
+@dataclass(frozen=True)
+class SuiteOptions:
+    """What `migrate --tests` was asked for."""
+
+    dirs: tuple[Path, ...]
+    style: TestStyle | None = None  # --test-style (None: detected)
+    pattern: str | None = None  # --test-pattern (plain style's result lines)
+    oracle_log: Path | None = None  # --oracle-test-log
+    timeout_ms: int = 60_000  # per test (statement_timeout)
+
+
+def read_tests(dirs: Sequence[Path], schema: str, workers: int = 1) -> SourceSet:
+    """The test folders read as the library is, their objects owned by the library's schema (a
+    team's tests run as the schema's owner). Files keep their folder's name in front, so two test
+    folders' `test.sql` stay apart in every report."""
+    from migrator.source.reader import read_schema_dir
+
+    merged = SourceSet(root=",".join(str(d) for d in dirs), schema=schema)
+    for d in dirs:
+        if not d.is_dir():
+            raise MigratorError(f"--tests {d}: not a folder")
+        got = read_schema_dir(d, schema, workers, False, None)
+        prefix = d.resolve().name
+        merged.files.extend(replace(f, path=f"{prefix}/{f.path}") for f in got.files)
+        for u in got.units:
+            u.span = replace(u.span, file=f"{prefix}/{u.span.file}")
+            u.parts = [replace(p, file=f"{prefix}/{p.file}") for p in u.parts]
+            merged.units.append(u)
+        for i in got.issues:
+            i.file = f"{prefix}/{i.file}"
+            merged.issues.append(i)
+    return merged
+
+
+def merge_sources(library: SourceSet, tests: SourceSet) -> tuple[SourceSet, frozenset[str]]:
+    """One source set holding the library then the test code; the test units' ids. A test unit
+    whose id a library unit already has (a test folder redefining a library object) gets a `#t`
+    suffix, so neither replaces the other in the run's bookkeeping."""
+    taken = {u.id for u in library.units}
+    ids: list[str] = []
+    units = list(library.units)
+    for u in tests.units:
+        if u.id in taken:
+            u.id = f"{u.id}#t{len(ids) + 1}"
+        taken.add(u.id)
+        ids.append(u.id)
+        units.append(u)
+    merged = replace(
+        library, files=[*library.files, *tests.files], units=units, issues=[*library.issues, *tests.issues]
+    )
+    return merged, frozenset(ids)
+
+
+def suite_sha256(units: Sequence[Unit]) -> str:
+    """The test sources' content hash (file names and exact texts, in source order)."""
+    h = hashlib.sha256()
+    for u in sorted(units, key=lambda u: (u.span.file, u.span.start_offset)):
+        h.update(u.span.file.encode("utf-8") + b"\0" + u.text.encode("utf-8") + b"\0")
+    return h.hexdigest()
+
+
+def block_converter(ctx: ConversionContext, schema: str) -> BlockConverter:
+    """Converts a PL/SQL anonymous block with the run's context (its catalog and rules)."""
+    from migrator.convert.dispatch import convert_unit
+
+    def convert(text: str, label: str) -> str:
+        unit = Unit(
+            f"anonymous_block:{schema}.{label}",
+            UnitKind.ANONYMOUS_BLOCK,
+            schema,
+            label,
+            text,
+            SourceSpan("<test call>", 1, text.count("\n") + 1, 0, len(text)),
+        )
+        done = convert_unit(unit, ctx)
+        if done.error or done.unconverted or not done.output.strip():
+            why = done.error or "; ".join(f"{u.construct} ({u.message})" for u in done.unconverted) or "no output"
+            raise BlockNotConverted(why)
+        return done.output
+
+    return convert
+
+
+@dataclass
+class DeployedCode:
+    """What the deploy of the test code showed: unit id → why it is not usable."""
+
+    problems: dict[str, str] = field(default_factory=dict)
+    deployed: dict[str, bool] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def deploy_and_run(
+    engine: PostgresEngine,
+    preamble: str,
+    library: Sequence[tuple[str, str, Sequence[str]]],
+    code: Sequence[TestCode],
+    deps: Mapping[str, Sequence[str]],
+    style: Style,
+    convert: BlockConverter,
+    *,
+    timeout_ms: int = 60_000,
+    sha256: str = "",
+    coverage: bool = True,
+) -> tuple[TestRun, DeployedCode, float]:
+    """Deploy the library (unit id, SQL, dependency ids — as verification deploys OUT's files),
+    then the test code that defines something (anonymous blocks are runs, never deployed), into a
+    fresh scratch database; instrument it; discover the tests with `style`; run them. Returns the
+    run, what the test code's deploy showed, and the seconds the suite took."""
+    import psycopg
+
+    from harness.engines.postgres import scratch_database
+    from harness.judge.deploy import deploy_units
+    from harness.probing.coverage import instrument
+    from harness.resolution.references import RoutineTracker
+    from migrator.suites.runner import run_tests
+
+    t0 = time.perf_counter()
+    tracker = RoutineTracker()
+    shown = DeployedCode()
+    with scratch_database(engine, prefix="tests") as dsn:
+        definitions = [c for c in code if c.unit.kind is not UnitKind.ANONYMOUS_BLOCK]
+        items = [
+            *library,
+            *((c.id, c.output if c.problem is None else "", tuple(deps.get(c.id, ()))) for c in definitions),
+        ]
+        pre, outcomes = deploy_units(dsn, preamble, items, probe=tracker)
+        if pre.error:
+            raise MigratorError(f"the preamble did not deploy for the test run: {pre.error}")
+        failed = {o.unit_id: o.error or "not deployed" for o in outcomes if not o.ok}
+        for o in outcomes:
+            if o.ok and o.blocked_by:
+                failed.setdefault(o.unit_id, "a unit it depends on did not deploy: " + ", ".join(o.blocked_by))
+        for c in code:
+            if c.problem is not None:
+                shown.problems[c.id] = c.problem
+            elif c.id in failed:
+                shown.problems[c.id] = f"refused by PostgreSQL: {failed[c.id]}"
+        for o in outcomes[len(library) :]:
+            shown.deployed[o.unit_id] = o.ok
+            if o.error:
+                shown.errors[o.unit_id] = o.error
+        blocked = dict(shown.problems)
+        blocked.update({k: v for k, v in failed.items() if k not in blocked})
+        plan = instrument(dsn, tracker.created) if coverage else None
+        tests = style.discover(code, convert)
+        database = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
+        run = run_tests(
+            engine, database, tests, timeout_ms=timeout_ms, coverage=plan, blocked=blocked, suite_sha256=sha256
+        )
+    return run, shown, time.perf_counter() - t0
