@@ -29,13 +29,15 @@ import psycopg
 from harness.engines.postgres import PostgresEngine
 from harness.ground_truth.oracle_errors import ORA_ERRORS, sqlstate_matches_ora
 from harness.probing.coverage import CoveragePlan
-from migrator.suites.model import Outcome, SuiteTest, TestResult, TestRun
+from migrator.suites.model import Outcome, SuiteTest, TestResult, TestRun, TestStyle
 from migrator.suites.output_lines import compile_pattern, read_output
 
 DEFAULT_TEST_TIMEOUT_MS = 60_000
 _TIMEOUT = "57014"
 _NO_COMMIT_HERE = ("2D000", "0A000")  # invalid transaction termination (COMMIT in a CALL inside BEGIN)
 _ORA = re.compile(r"ORA-(\d{5})")
+# ut.end_test() (migrator/suites/ut.sql) raises a utPLSQL test's failed expectations with it
+UT_FAILED_SQLSTATE = "UTF01"
 
 
 @dataclass
@@ -180,10 +182,14 @@ def _decide(result: TestResult, test: SuiteTest, raised: _Raised | None, where: 
             result.message = f"expected error {test.expected_error}, got SQLSTATE {raised.sqlstate}: {raised.message}"
         return
     if raised is not None:
-        result.outcome = Outcome.FAILED if is_assertion(raised.sqlstate) else Outcome.ERROR
-        result.message = (
-            raised.message if is_assertion(raised.sqlstate) else f"SQLSTATE {raised.sqlstate}: {raised.message}"
-        )
+        # utPLSQL: only failed expectations fail a test (ut.end_test() raises them together);
+        # an error the test code raises, even an application error, is the test's error
+        if test.style is TestStyle.UTPLSQL:
+            assertion = raised.sqlstate == UT_FAILED_SQLSTATE
+        else:
+            assertion = is_assertion(raised.sqlstate)
+        result.outcome = Outcome.FAILED if assertion else Outcome.ERROR
+        result.message = raised.message if assertion else f"SQLSTATE {raised.sqlstate}: {raised.message}"
         return
     if test.result_pattern is not None:
         verdict = read_output(result.output, compile_pattern(test.result_pattern))

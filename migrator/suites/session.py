@@ -152,7 +152,10 @@ def deploy_and_run(
             *library,
             *((c.id, c.output if c.problem is None else "", tuple(deps.get(c.id, ()))) for c in definitions),
         ]
-        pre, outcomes = deploy_units(dsn, preamble, items, probe=tracker)
+        # a style's own support library (utPLSQL's `ut` schema) after the preamble: trusted code
+        # of ours, like oracompat, that the converted test code calls
+        support = getattr(style, "support_sql", "")
+        pre, outcomes = deploy_units(dsn, preamble + ("\n" + support if support else ""), items, probe=tracker)
         if pre.error:
             raise MigratorError(f"the preamble did not deploy for the test run: {pre.error}")
         failed = {o.unit_id: o.error or "not deployed" for o in outcomes if not o.ok}

@@ -61,7 +61,7 @@ def all_styles(result_pattern: str | None = None) -> list[Style]:
 
     found: list[Style] = []
     try:
-        from migrator.suites import utplsql  # type: ignore[attr-defined]
+        from migrator.suites import utplsql
 
         found.append(utplsql.UtplsqlStyle())
     except (ImportError, AttributeError):

@@ -39,8 +39,8 @@ that resolves to nothing makes the test an error that says so, never a pass.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness.ground_truth.oracle_errors import (
@@ -52,6 +52,7 @@ from harness.quoting import pg_string, quote_ident
 from migrator.source.lexer import iter_tokens
 from migrator.source.units import Unit, UnitKind
 from migrator.suites.model import SuiteTest, TestStyle
+from migrator.suites.styles import BlockConverter, BlockNotConverted, TestCode
 
 UT_SQL: str = Path(__file__).with_name("ut.sql").read_text(encoding="utf-8")
 FAILED_SQLSTATE = "UTF01"  # ut.end_test(): the test's failed expectations, one per line
@@ -235,7 +236,12 @@ def _fixtures(spec: SuiteSpec, kind: str, context: tuple[str, ...]) -> list[str]
     return out
 
 
-def _throws(spec: SuiteSpec, text: str, known: dict[str, tuple[str, ...]]) -> tuple[list[str], list[str]]:
+ExceptionResolver = Callable[[str], tuple[str, ...] | None]
+
+
+def _throws(
+    spec: SuiteSpec, text: str, known: dict[str, tuple[str, ...]], resolve: ExceptionResolver | None
+) -> tuple[list[str], list[str]]:
     """(handler conditions, names that resolve to nothing) of a --%throws list."""
     conditions: list[str] = []
     unknown: list[str] = []
@@ -249,6 +255,8 @@ def _throws(spec: SuiteSpec, text: str, known: dict[str, tuple[str, ...]]) -> tu
         else:
             key = item.lower()
             found = known.get(key) or known.get(f"{spec.package}.{key}")
+            if not found and resolve is not None:
+                found = resolve(item)
         if found:
             conditions += [c for c in found if c not in conditions]
         else:
@@ -256,14 +264,16 @@ def _throws(spec: SuiteSpec, text: str, known: dict[str, tuple[str, ...]]) -> tu
     return conditions, unknown
 
 
-def _body(spec: SuiteSpec, proc: Procedure, known: dict[str, tuple[str, ...]]) -> str:
+def _body(
+    spec: SuiteSpec, proc: Procedure, known: dict[str, tuple[str, ...]], resolve: ExceptionResolver | None
+) -> str:
     call = _call(spec.package, proc.name)
     throws = proc.get("throws")
     lines = ["DO $ut$", "BEGIN"]
     if throws is None or not (throws.text or "").strip():
         lines += [f"    {call}"]
     else:
-        conditions, unknown = _throws(spec, throws.text or "", known)
+        conditions, unknown = _throws(spec, throws.text or "", known, resolve)
         listed = pg_string(throws.text or "")
         if unknown:
             why = f"--%throws({throws.text}) names what is not an Oracle error or a declared exception: {', '.join(unknown)}"
@@ -283,7 +293,9 @@ def _body(spec: SuiteSpec, proc: Procedure, known: dict[str, tuple[str, ...]]) -
     return "\n".join(lines)
 
 
-def suite_tests(spec: SuiteSpec, known: dict[str, tuple[str, ...]] | None = None) -> list[SuiteTest]:
+def suite_tests(
+    spec: SuiteSpec, known: dict[str, tuple[str, ...]] | None = None, resolve: ExceptionResolver | None = None
+) -> list[SuiteTest]:
     """The suite's tests, in declaration order, each with its fixtures in utPLSQL's order."""
     exceptions = dict(known or {})
     exceptions.update(spec.exceptions)
@@ -326,7 +338,7 @@ def suite_tests(spec: SuiteSpec, known: dict[str, tuple[str, ...]] | None = None
                 suite=".".join([suite, *proc.context]),
                 style=TestStyle.UTPLSQL,
                 source=f"{spec.source.split(':')[0]}:{proc.line}",
-                body=_body(spec, proc, exceptions),
+                body=_body(spec, proc, exceptions, resolve),
                 setup=tuple(setup),
                 teardown=tuple(teardown),
                 # handled inside `body` (so failed expectations still count); kept for the reports
@@ -338,10 +350,10 @@ def suite_tests(spec: SuiteSpec, known: dict[str, tuple[str, ...]] | None = None
     return out
 
 
-def discover(units: Iterable[Unit]) -> list[SuiteTest]:
+def discover(units: Iterable[Unit], resolve: ExceptionResolver | None = None) -> list[SuiteTest]:
     """Every utPLSQL test of the package specifications among `units`, suite by suite in source
-    order. Exceptions any of the specifications declare (library or test packages) can be named in
-    --%throws."""
+    order. Exceptions any of the specifications declare can be named in --%throws; `resolve` gives
+    the handler conditions of any other name (the library's exceptions), None when it names none."""
     specs: list[SuiteSpec] = []
     known: dict[str, tuple[str, ...]] = {}
     for u in units:
@@ -353,9 +365,55 @@ def discover(units: Iterable[Unit]) -> list[SuiteTest]:
             continue
         known.update({f"{spec.package}.{k}": v for k, v in spec.exceptions.items()})
         specs.append(spec)
-    return [t for spec in specs for t in suite_tests(spec, known)]
+    return [t for spec in specs for t in suite_tests(spec, known, resolve)]
 
 
 def is_utplsql(units: Iterable[Unit]) -> bool:
     """Whether any package specification among `units` is a utPLSQL suite (style detection)."""
     return any(u.kind == UnitKind.PACKAGE_SPEC and parse_spec(u) is not None for u in units)
+
+
+_HANDLER = re.compile(r"^\s*WHEN\s+(.+?)\s+THEN\s*$", re.M)
+
+
+def converter_resolver(convert: BlockConverter) -> ExceptionResolver:
+    """Names in --%throws resolved by the run's own converter, which knows every package's
+    exceptions and their PRAGMA EXCEPTION_INIT: the handler it writes for the name is the one."""
+
+    def resolve(name: str) -> tuple[str, ...] | None:
+        if not re.fullmatch(r'[A-Za-z_$#"][\w$#".]*', name):
+            return None
+        try:
+            text = convert(f"BEGIN\n  NULL;\nEXCEPTION\n  WHEN {name} THEN\n    NULL;\nEND;", "throws")
+        except BlockNotConverted:
+            return None
+        found = _HANDLER.search(text)
+        return tuple(c.strip() for c in found.group(1).split(" OR ")) if found else None
+
+    return resolve
+
+
+class UtplsqlStyle:
+    """utPLSQL v3 annotated packages (the `Style` protocol of `migrator.suites.styles`)."""
+
+    style = TestStyle.UTPLSQL
+    support_sql = UT_SQL  # deployed after the preamble, before the test code
+
+    def detect(self, code: Sequence[TestCode]) -> bool:
+        return is_utplsql(c.unit for c in code)
+
+    def discover(self, code: Sequence[TestCode], convert: BlockConverter) -> list[SuiteTest]:
+        packages: dict[str, list[str]] = {}
+        for c in code:
+            if c.unit.kind in (UnitKind.PACKAGE_SPEC, UnitKind.PACKAGE_BODY):
+                packages.setdefault(c.unit.name, []).append(c.id)
+        tests = discover([c.unit for c in code], converter_resolver(convert))
+        # a test needs its package deployed (spec and body) and the packages its fixtures live in
+        out = []
+        for t in tests:
+            names = {t.name.split(".")[0]} | {
+                s.split()[1].split(".")[0].strip('"') for s in (*t.setup, *t.teardown) if s.startswith("CALL ")
+            }
+            needs = tuple(i for n in sorted(names) for i in packages.get(n, ()))
+            out.append(replace(t, needs=needs))
+        return out
