@@ -157,7 +157,6 @@ def parse_spec(unit: Unit) -> SuiteSpec | None:
                 break
             k -= 1
         attached[pk] = mine
-    package_level = [a for k, a in annotations if k not in used]
     # contexts: package-level --%context ... --%endcontext around procedures
     contexts: dict[tuple[str, ...], Context] = {}
     stack: list[str] = []
@@ -165,8 +164,11 @@ def parse_spec(unit: Unit) -> SuiteSpec | None:
     events += [(k, None) for k, _, _ in procs]
     names = {k: (name, line) for k, name, line in procs}
     procedures: list[Procedure] = []
+    suite_level: list[Annotation] = []
     for k, item in sorted(events, key=lambda e: e[0]):
         if item is not None:
+            if item.name not in ("context", "endcontext") and not stack:
+                suite_level.append(item)
             if item.name == "context":
                 stack.append((item.text or f"context_{len(contexts) + 1}").strip())
                 contexts[tuple(stack)] = Context(stack[-1])
@@ -181,7 +183,7 @@ def parse_spec(unit: Unit) -> SuiteSpec | None:
         unit.schema,
         unit.name,
         str(unit.span),
-        [a for a in package_level if a.name not in ("context", "endcontext")],
+        suite_level,
         procedures,
         contexts,
         exceptions,

@@ -27,7 +27,6 @@ from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.symbols import Scope
 from migrator.source.lexer import Token, split_top_level
 
-RULE = "plsql.utplsql_expect"
 CONSTRUCT = "utPLSQL expectation"
 
 # matcher names of utPLSQL v3 the `ut` schema implements (each as to_X and not_to_X)
@@ -129,10 +128,10 @@ def utplsql_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> bool:
     rest = st.name[start + 2 :]
     original = exprs_.render(st.name) + (f"({exprs_.render(st.args)})" if st.args is not None else "")
     if len(rest) == 1 and rest[0].kind == "word" and rest[0].upper == "FAIL":
-        if (off := em.rule_off(RULE, CONSTRUCT, original, st.line)) is not None:
+        if (off := em.rule_off("plsql.utplsql_expect", CONSTRUCT, original, st.line)) is not None:
             out.line(f"{off};")
             return True
-        em.ctx.applied(RULE)
+        em.ctx.applied("plsql.utplsql_expect")
         out.line(f"PERFORM ut.fail({', '.join(_args(em, st.args, scope))});")
         return True
     if not (len(rest) > 2 and rest[0].kind == "word" and rest[0].upper == "EXPECT" and rest[1].is_op("(")):
@@ -146,7 +145,7 @@ def utplsql_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> bool:
         return False
     last_name, _ = chain[-1]
     chain[-1] = (last_name, st.args)
-    if (off := em.rule_off(RULE, CONSTRUCT, original, st.line)) is not None:
+    if (off := em.rule_off("plsql.utplsql_expect", CONSTRUCT, original, st.line)) is not None:
         out.line(f"{off};")
         return True
     matcher = _matcher(chain[0])
@@ -161,7 +160,7 @@ def utplsql_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> bool:
         return True
     fn, margs = matcher
     expectation = f"ut.expect({', '.join(_args(em, rest[2:close], scope))})"
-    em.ctx.applied(RULE)
+    em.ctx.applied("plsql.utplsql_expect")
     out.line(f"PERFORM ut.{fn}({', '.join([expectation] + _args(em, margs, scope))});")
     return True
 
