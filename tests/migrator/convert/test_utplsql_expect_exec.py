@@ -105,7 +105,7 @@ def db(pg_engine):
     with scratch_database(pg_engine, prefix="utexp") as dsn, psycopg.connect(dsn, autocommit=True) as conn:
         deploy_library(conn)
         conn.execute(UT_SQL)
-        for unit, text, unconverted, applied, _ in convert_all(split_sql(SPEC + BODY)):
+        for unit, text, unconverted, _, _ in convert_all(split_sql(SPEC + BODY)):
             assert not unconverted, (unit.name, unconverted, text)
             conn.execute(text)
         yield conn
