@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 TESTS_FILE = "tests.json"
 TESTS_DEPLOY = "deploy_tests.sql"
+STYLE_SUPPORT = "support/01_test_style.sql"
 
 
 def test_code(done: Sequence[tuple[Unit, str, str | None]]) -> list[TestCode]:
@@ -43,6 +44,12 @@ def attach_tests(
 
     sha = suite_sha256([c.unit for c in code])
     style = pick_style(code, options.style, options.pattern)
+    support = getattr(style, "support_sql", "")
+    if support:  # the style's library (utPLSQL's `ut` schema) goes into deploy_tests.sql too
+        write_output(out, STYLE_SUPPORT, support)
+        script = (out / TESTS_DEPLOY).read_text(encoding="utf-8")
+        line = f"\\ir {PREAMBLE}\n"
+        write_output(out, TESTS_DEPLOY, script.replace(line, f"{line}\\ir {STYLE_SUPPORT}\n", 1))
     library = [
         (
             u.id,

@@ -57,7 +57,8 @@ from migrator.suites.styles import BlockConverter, BlockNotConverted, TestCode
 UT_SQL: str = Path(__file__).with_name("ut.sql").read_text(encoding="utf-8")
 FAILED_SQLSTATE = "UTF01"  # ut.end_test(): the test's failed expectations, one per line
 
-_ANNOTATION = re.compile(r"--\s*%\s*([A-Za-z_]+)\s*(?:\((.*)\))?", re.S)
+# utPLSQL reads `--%name` or `--%name(text)` only: `-- %name` is an ordinary comment
+_ANNOTATION = re.compile(r"--%([A-Za-z_]+)\s*(?:\((.*)\))?", re.S)
 _FIXTURES = ("beforeall", "afterall", "beforeeach", "aftereach")
 
 
@@ -123,7 +124,7 @@ def parse_spec(unit: Unit) -> SuiteSpec | None:
     procs: list[tuple[int, str, int]] = []  # (token index, name, line)
     code = [k for k, t in enumerate(toks) if t.kind not in ("ws", "line_comment", "block_comment")]
     for k, t in enumerate(toks):
-        if t.kind == "line_comment" and t.text.lstrip("-").lstrip().startswith("%"):
+        if t.kind == "line_comment" and t.text.startswith("--%"):
             a = _annotation(t.text, t.start, line0 + text.count("\n", 0, t.start))
             if a is not None:
                 annotations.append((k, a))

@@ -122,6 +122,8 @@ def test_library_exceptions_are_known_to_the_tests():
 def test_a_package_without_suite_is_not_a_suite_and_a_disabled_suite_skips_everything():
     plain = spec("CREATE PACKAGE p AS\n  --%test\n  PROCEDURE t;\nEND;\n", "p")
     assert parse_spec(plain) is None and not is_utplsql([plain])
+    spaced = spec("CREATE PACKAGE p AS\n  -- %suite\n  --%test\n  PROCEDURE t;\nEND;\n", "p")
+    assert parse_spec(spaced) is None  # `-- %suite` is a comment to utPLSQL
     assert is_utplsql([spec(ORDERS)])
     off = ORDERS.replace("--%suitepath(shop.sales)", "--%suitepath(shop.sales)\n  --%disabled")
     assert {t.disabled for t in discover([spec(off)])} == {"the suite is disabled"}

@@ -15,7 +15,7 @@ from migrator.batch.pipeline import MigrateOptions, migrate
 from migrator.suites import attach
 from migrator.suites.runner import UT_FAILED_SQLSTATE
 from migrator.suites.session import SuiteOptions
-from migrator.suites.utplsql import FAILED_SQLSTATE
+from migrator.suites.utplsql import FAILED_SQLSTATE, UT_SQL
 
 BANK = Path(__file__).parents[3] / "fixtures" / "suites" / "utplsql_bank"
 ENGINE = os.environ.get("MIGRATOR_PG_DSN") or "embedded"
@@ -64,6 +64,10 @@ def test_the_suite_runs_and_reports_per_test(tmp_path):
     assert by_name["test_bank.deposit_adds"]["output"] == ["balances: 100 / 50.25", "done"]
     assert by_name["test_bank.deposit_adds"]["suite"] == "bank.test_bank"
     assert by_name["test_bank.deposit_on_closed"]["suite"] == "bank.test_bank.closed accounts"
+    # the ut schema is part of the test code's psql script too
+    script = (tmp_path / "out" / "deploy_tests.sql").read_text(encoding="utf-8").splitlines()
+    assert script[script.index("\\ir support/00_preamble.sql") + 1] == f"\\ir {attach.STYLE_SUPPORT}"
+    assert (tmp_path / "out" / attach.STYLE_SUPPORT).read_text(encoding="utf-8") == UT_SQL
     # passing tests are evidence for the library unit they executed
     report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
     body = next(u for u in report["units"] if u["id"] == "package_body:src.bank")
