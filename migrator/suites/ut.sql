@@ -238,8 +238,10 @@ LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_type = 'refcursor' THEN ut.row_text(p_item) ELSE p_item::text END
 $fn$;
 
+-- p_unordered (utPLSQL's `.unordered`): rows of cursors / elements of collections in any order
 CREATE OR REPLACE FUNCTION ut.equal_matcher(p_actual ut.expectation, p_expected jsonb, p_type text,
-                                            p_nulls_are_equal boolean, p_negated boolean) RETURNS void
+                                            p_nulls_are_equal boolean, p_negated boolean,
+                                            p_unordered boolean DEFAULT false) RETURNS void
 LANGUAGE plpgsql AS $fn$
 DECLARE
     ok boolean;
@@ -248,6 +250,11 @@ BEGIN
     IF p_actual.data_type <> p_type THEN
         PERFORM ut.type_mismatch(p_actual, p_type, 'equal');
         RETURN;
+    END IF;
+    IF p_unordered AND p_type IN ('refcursor', 'collection') THEN
+        p_actual.actual := (SELECT coalesce(jsonb_agg(x.v ORDER BY x.v), '[]')
+                              FROM jsonb_array_elements(p_actual.actual) AS x(v));
+        p_expected := (SELECT coalesce(jsonb_agg(x.v ORDER BY x.v), '[]') FROM jsonb_array_elements(p_expected) AS x(v));
     END IF;
     IF p_actual.actual IS NULL AND p_expected IS NULL THEN
         ok := coalesce(p_nulls_are_equal, true);
@@ -263,14 +270,16 @@ BEGIN
 END
 $fn$;
 
-CREATE OR REPLACE FUNCTION ut.to_equal(a ut.expectation, a_expected anyelement, a_nulls_are_equal boolean DEFAULT true)
+CREATE OR REPLACE FUNCTION ut.to_equal(a ut.expectation, a_expected anyelement, a_nulls_are_equal boolean DEFAULT true,
+                                       a_unordered boolean DEFAULT false)
 RETURNS void LANGUAGE sql AS $fn$
-SELECT ut.equal_matcher(a, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), a_nulls_are_equal, false)
+SELECT ut.equal_matcher(a, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), a_nulls_are_equal, false, a_unordered)
 $fn$;
 
-CREATE OR REPLACE FUNCTION ut.not_to_equal(a ut.expectation, a_expected anyelement, a_nulls_are_equal boolean DEFAULT true)
+CREATE OR REPLACE FUNCTION ut.not_to_equal(a ut.expectation, a_expected anyelement, a_nulls_are_equal boolean DEFAULT true,
+                                       a_unordered boolean DEFAULT false)
 RETURNS void LANGUAGE sql AS $fn$
-SELECT ut.equal_matcher(a, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), a_nulls_are_equal, true)
+SELECT ut.equal_matcher(a, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), a_nulls_are_equal, true, a_unordered)
 $fn$;
 
 -- be_null / be_true / be_false / be_empty: one function each way, so a converted call says which
@@ -504,9 +513,11 @@ LANGUAGE sql AS $fn$ SELECT ut.contain_matcher(a, ut.value(a_expected), ut.data_
 -- sees.
 CREATE OR REPLACE FUNCTION ut.expect(a_actual text, a_message text DEFAULT NULL) RETURNS ut.expectation
 LANGUAGE sql AS $fn$ SELECT ROW(ut.value(a_actual), 'varchar2', a_message)::ut.expectation $fn$;
-CREATE OR REPLACE FUNCTION ut.to_equal(a ut.expectation, a_expected text, a_nulls_are_equal boolean DEFAULT true)
+CREATE OR REPLACE FUNCTION ut.to_equal(a ut.expectation, a_expected text, a_nulls_are_equal boolean DEFAULT true,
+                                       a_unordered boolean DEFAULT false)
 RETURNS void LANGUAGE sql AS $fn$ SELECT ut.equal_matcher(a, ut.value(a_expected), 'varchar2', a_nulls_are_equal, false) $fn$;
-CREATE OR REPLACE FUNCTION ut.not_to_equal(a ut.expectation, a_expected text, a_nulls_are_equal boolean DEFAULT true)
+CREATE OR REPLACE FUNCTION ut.not_to_equal(a ut.expectation, a_expected text, a_nulls_are_equal boolean DEFAULT true,
+                                       a_unordered boolean DEFAULT false)
 RETURNS void LANGUAGE sql AS $fn$ SELECT ut.equal_matcher(a, ut.value(a_expected), 'varchar2', a_nulls_are_equal, true) $fn$;
 CREATE OR REPLACE FUNCTION ut.to_be_between(a ut.expectation, a_lower_bound text, a_upper_bound text) RETURNS void
 LANGUAGE sql AS $fn$ SELECT ut.between_matcher(a, ut.value(a_lower_bound), ut.value(a_upper_bound), 'varchar2', false) $fn$;

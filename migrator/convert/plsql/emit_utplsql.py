@@ -11,9 +11,9 @@ argument, in the `ut` schema `migrator/suites/ut.sql` deploys::
 
 The arguments convert as any PL/SQL expression; ``anydata.convertCollection(x)`` (how utPLSQL
 compares collections) is the collection itself, since `ut.expect` reads any array. ``ut.fail(msg)``
-is ``PERFORM ut.fail(msg)``. A modifier the `ut` schema does not implement (``.unordered``,
-``.join_by(...)``, ``.exclude(...)``) or an unknown matcher is reported as not converted, so the
-test cannot pass silently.
+is ``PERFORM ut.fail(msg)``. ``.to_equal(c).unordered`` passes ``a_unordered => true``. A modifier
+the `ut` schema does not implement (``.join_by(...)``, ``.exclude(...)``, ``.unordered_columns``)
+or an unknown matcher is reported as not converted, so the test cannot pass silently.
 """
 
 from __future__ import annotations
@@ -149,19 +149,24 @@ def utplsql_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> bool:
         out.line(f"{off};")
         return True
     matcher = _matcher(chain[0])
-    if matcher is None or len(chain) > 1:
-        why = (
-            f"modifier .{chain[1][0]} is not implemented by the ut schema"
-            if matcher is not None
-            else f"matcher .{chain[0][0]} is not implemented by the ut schema"
-        )
-        em.unconverted(CONSTRUCT, why, st.line)
+    extra: list[str] = []
+    why = None if matcher is not None else f"matcher .{chain[0][0]} is not implemented by the ut schema"
+    fn0 = matcher[0] if matcher is not None else ""
+    for name, margs in chain[1:] if matcher is not None else ():
+        # `.unordered`: a cursor's rows (a collection's elements) in any order
+        if name == "unordered" and not margs and fn0 in ("to_equal", "not_to_equal"):
+            extra = ["a_unordered => true"]
+        else:
+            why = f"modifier .{name} is not implemented by the ut schema"
+            break
+    if matcher is None or why is not None:
+        em.unconverted(CONSTRUCT, why or "", st.line)
         out.line(f"{unconverted_marker(CONSTRUCT, original)};")
         return True
     fn, margs = matcher
     expectation = f"ut.expect({', '.join(_args(em, rest[2:close], scope))})"
     em.ctx.applied("plsql.utplsql_expect")
-    out.line(f"PERFORM ut.{fn}({', '.join([expectation] + _args(em, margs, scope))});")
+    out.line(f"PERFORM ut.{fn}({', '.join([expectation] + _args(em, margs, scope) + extra)});")
     return True
 
 

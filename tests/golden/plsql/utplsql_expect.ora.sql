@@ -17,7 +17,7 @@ CREATE OR REPLACE PACKAGE BODY test_account AS
     ut.expect(l_balance > 100).to_be_true();
     OPEN l_rows FOR SELECT 1 AS id FROM dual;
     OPEN l_expect FOR SELECT 1 AS id FROM dual;
-    ut3.ut.expect(l_rows).to_equal(l_expect);
+    ut3.ut.expect(l_rows).to_equal(l_expect).unordered();
     IF l_balance < 0 THEN
       ut.fail('negative balance');
     END IF;

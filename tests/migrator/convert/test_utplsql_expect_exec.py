@@ -65,6 +65,12 @@ CREATE OR REPLACE PACKAGE BODY test_ut AS
     OPEN l_actual FOR SELECT 1 AS id FROM dual UNION ALL SELECT 2 FROM dual;
     OPEN l_expected FOR SELECT 2 AS id FROM dual;
     ut.expect(l_actual).to_contain(l_expected);            -- passes
+    OPEN l_actual FOR SELECT 2 AS id FROM dual UNION ALL SELECT 1 FROM dual;
+    OPEN l_expected FOR SELECT 1 AS id FROM dual UNION ALL SELECT 2 FROM dual;
+    ut.expect(l_actual).to_equal(l_expected).unordered;    -- passes: any order
+    OPEN l_actual FOR SELECT 2 AS id FROM dual UNION ALL SELECT 1 FROM dual;
+    OPEN l_expected FOR SELECT 1 AS id FROM dual UNION ALL SELECT 2 FROM dual;
+    ut.expect(l_actual).to_equal(l_expected);
   END cursors;
 
   PROCEDURE collections IS
@@ -143,6 +149,12 @@ def test_cursor_and_collection_matchers(db):
         "  Row No. 2 - Expected: <ID>3</ID><NAME>c</NAME>\n"
         "  Row No. 3 - Missing:  <ID>4</ID><NAME>d</NAME>",
         "Actual: (refcursor [ count = 1 ]) was expected to have [ count = 2 ]",
+        "Actual: refcursor [ count = 2 ] was expected to equal: refcursor [ count = 2 ]\n"
+        "Diff:\nRows: [ 2 differences ]\n"
+        "  Row No. 1 - Actual:   <ID>2</ID>\n"
+        "  Row No. 1 - Expected: <ID>1</ID>\n"
+        "  Row No. 2 - Actual:   <ID>1</ID>\n"
+        "  Row No. 2 - Expected: <ID>2</ID>",
     ]
     got = failures(db, "collections")
     assert len(got) == 2, got

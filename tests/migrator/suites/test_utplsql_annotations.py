@@ -199,7 +199,7 @@ def test_throws_and_errors_decide_the_outcome_as_utplsql_does(pg_engine):
 @pytest.mark.parametrize(
     ("oracle", "why"),
     [
-        ("ut.expect(c).to_equal(d).unordered;", "modifier .unordered"),
+        ("ut.expect(c).to_equal(d).join_by('ID');", "modifier .join_by"),
         ("ut.expect(c).to_be_within(1).of_(2);", "matcher .to_be_within"),
     ],
 )
