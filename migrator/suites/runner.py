@@ -73,6 +73,15 @@ def matches_expected(expected: str, raised: _Raised) -> bool:
     return any(sqlstate_matches_ora(raised.sqlstate, e.code) for e in named)
 
 
+def oracle_message(raised: _Raised) -> str:
+    """An application error as Oracle's SQLERRM shows it (`ORA-20000: Assertion failed: …`): the
+    team's assertion messages and Oracle logs read that way."""
+    state, text = raised.sqlstate, raised.message
+    if state.startswith("O2") and state[2:].isdigit() and not text.startswith("ORA-"):
+        return f"ORA-{20000 + int(state[2:])}: {text}"
+    return text
+
+
 class _Session:
     """One execution-role session on the test database; what it printed and which probes fired."""
 
@@ -182,7 +191,7 @@ def _decide(result: TestResult, test: SuiteTest, raised: _Raised | None, where: 
     if raised is not None:
         result.outcome = Outcome.FAILED if is_assertion(raised.sqlstate) else Outcome.ERROR
         result.message = (
-            raised.message if is_assertion(raised.sqlstate) else f"SQLSTATE {raised.sqlstate}: {raised.message}"
+            oracle_message(raised) if is_assertion(raised.sqlstate) else f"SQLSTATE {raised.sqlstate}: {raised.message}"
         )
         return
     if test.result_pattern is not None:
