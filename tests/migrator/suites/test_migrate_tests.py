@@ -92,7 +92,7 @@ def test_broken_conversion_fails_the_test_that_executes_it(tmp_path, pg_engine, 
 
 
 def test_framework_convention_with_hooks_and_spec_defaults(tmp_path, pg_engine):
-    report, tests, _ = _run(tmp_path, pg_engine, PETE / "lib", [PETE / "framework", PETE / "tests"])
+    report, tests, out = _run(tmp_path, pg_engine, PETE / "lib", [PETE / "framework", PETE / "tests"])
     results = _by_name(tests)
     # every parameterless public procedure but the hook and the XX one, in declaration order
     assert list(results) == [
@@ -110,6 +110,12 @@ def test_framework_convention_with_hooks_and_spec_defaults(tmp_path, pg_engine):
     units = {u.id: u for u in report.units}
     assert units["package_body:app.strutil"].category == "correct"
     assert set(units["package_body:app.strutil"].tests) == set(results)
+    # the review site shows, per unit, the tests that exercised it
+    assert main(["review", str(out)]) == 0
+    page = next((out / "review" / "units").glob("package_body_app.strutil-*.html")).read_text(encoding="utf-8")
+    assert "The team&#39;s tests" in page or "The team's tests" in page
+    assert all(name in page for name in results)
+    assert ".. codes are zero padded" in page
 
 
 def test_framework_failures_name_the_assertion(tmp_path, pg_engine, monkeypatch):
