@@ -92,6 +92,7 @@ class _Session:
         self.timeout_ms = timeout_ms
         self.output: list[str] = []
         self.hits: set[str] = set()
+        self.suite: str | None = None  # the script whose blocks ran last in this session
         self.conn.add_notice_handler(self._notice)
 
     def _notice(self, diag) -> None:
@@ -102,10 +103,13 @@ class _Session:
         else:
             self.hits.add(hit)
 
-    def fresh(self) -> None:
-        """A test starts with no package state, no pending DBMS_OUTPUT line, no temp tables."""
+    def fresh(self, keep_state: bool = False) -> None:
+        """A test starts with no package state, no pending DBMS_OUTPUT line, no temp tables
+        (`keep_state`: the next block of the same script keeps its session's package state)."""
         self.output, self.hits = [], set()
-        self.conn.execute("DISCARD ALL")
+        if not keep_state:
+            self.conn.execute("DISCARD ALL")
+        self.suite = None
         self.conn.execute(f"SET statement_timeout = {int(self.timeout_ms)}")
         self.conn.execute(f"SET lock_timeout = {int(self.timeout_ms)}")
 
@@ -126,7 +130,8 @@ class _Session:
 def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestResult, set[str], bool]:
     """Run `test` on session `s`; returns its result, the probes it fired and whether it must run
     again outside a transaction block (its code commits)."""
-    s.fresh()
+    s.fresh(keep_state=test.shares_session and s.suite == test.suite)
+    s.suite = test.suite if test.shares_session else None
     t0 = time.perf_counter()
     result = TestResult(test.name, test.suite, test.style, Outcome.PASSED, source=test.source)
     if transactional:

@@ -56,8 +56,35 @@ def read_tests(dirs: Sequence[Path], schema: str, workers: int = 1) -> SourceSet
             merged.units.append(u)
         for i in got.issues:
             i.file = f"{prefix}/{i.file}"
+            if i.span is not None:
+                i.span = replace(i.span, file=f"{prefix}/{i.span.file}")
+            call = exec_call(i.text) if i.code == "sqlplus-directive" else None
+            if call is not None and i.span is not None:  # in a test script, EXEC is a test's call
+                merged.units.append(
+                    Unit(
+                        f"anonymous_block:{schema}.exec@{i.file}:{i.line}",
+                        UnitKind.ANONYMOUS_BLOCK,
+                        schema,
+                        f"exec@{i.file}:{i.line}",
+                        f"BEGIN\n  {call};\nEND;",
+                        i.span,
+                    )  # fmt: skip
+                )
+                continue
             merged.issues.append(i)
     return merged
+
+
+def exec_call(text: str) -> str | None:
+    """The PL/SQL call of a SQL*Plus `EXEC[UTE] call[;]` line (`-` continues it on the next line),
+    or None for any other directive."""
+    words = text.strip().split(None, 1)
+    if len(words) < 2 or words[0].upper() not in ("EXEC", "EXECUTE"):
+        return None
+    lines = [line.rstrip() for line in words[1].splitlines()]
+    call = " ".join(line[:-1].rstrip() if line.endswith("-") else line for line in lines).strip()
+    call = call.rstrip(";").rstrip()
+    return call or None
 
 
 def merge_sources(library: SourceSet, tests: SourceSet) -> tuple[SourceSet, frozenset[str]]:

@@ -43,13 +43,21 @@ def _by_name(tests: dict) -> dict:
 def test_plain_script_runs_block_by_block_and_gives_evidence(tmp_path, pg_engine):
     report, tests, out = _run(tmp_path, pg_engine, PLAIN / "lib", [PLAIN / "tests"])
     results = _by_name(tests)
-    assert tests["totals"] == {"passed": 6, "failed": 0, "error": 0, "skipped": 0, "total": 6}
+    assert tests["totals"] == {"passed": 9, "failed": 0, "error": 0, "skipped": 0, "total": 9}
     first = results["tests/test_calc.sql:6"]
     assert first["output"] == ["OK add_vat default rate", "OK add_vat 5.5"]
     assert first["units"] == ["function:app.add_vat"]
     # the deposit of the block before was rolled back: the next block sees the seed row unchanged
     assert results["tests/test_calc.sql:35"]["output"] == ["OK isolation: balance back to 100"]
     assert results["tests/test_calc.sql:66"]["output"] == ["3 tests, 3 passed, 0 failed"]
+    # EXEC lines are tests too, in file order, and share the script's session (package counters)
+    assert [n for n in results if "counters" in n] == [
+        "tests/test_counters.sql:28",
+        "tests/test_counters.sql:29",
+        "tests/test_counters.sql:31",
+    ]
+    assert results["tests/test_counters.sql:29"]["output"] == ["ok 2 - add_vat(200, 10)"]
+    assert results["tests/test_counters.sql:31"]["output"] == ["2 tests, 2 passed, 0 failed"]
     units = {u.id: u for u in report.units}
     assert units["function:app.add_vat"].category == "correct"
     assert units["function:app.add_vat"].tier == "G2"
@@ -63,7 +71,7 @@ def test_plain_script_runs_block_by_block_and_gives_evidence(tmp_path, pg_engine
     junit = ET.fromstring((out / "junit.xml").read_text(encoding="utf-8"))
     assert junit.tag == "testsuites"
     cases = junit.findall(".//testcase")
-    assert len(cases) == 6 and cases[0].find("system-out").text.startswith("OK add_vat")
+    assert len(cases) == 9 and cases[0].find("system-out").text.startswith("OK add_vat")
 
 
 def test_broken_conversion_fails_the_test_that_executes_it(tmp_path, pg_engine, monkeypatch):
@@ -85,6 +93,8 @@ def test_broken_conversion_fails_the_test_that_executes_it(tmp_path, pg_engine, 
     summary = results["tests/test_calc.sql:66"]
     assert summary["outcome"] == "failed" and summary["message"] == "3 tests, 2 passed, 1 failed"
     assert results["tests/test_calc.sql:23"]["outcome"] == "passed"  # deposit does not call add_vat
+    assert results["tests/test_counters.sql:28"]["message"] == "not ok 1 - add_vat(50): got 110"
+    assert results["tests/test_counters.sql:31"]["output"] == ["2 tests, 0 passed, 2 failed"]
     units = {u.id: u for u in report.units}
     assert units["function:app.add_vat"].category == "wrong"
     assert units["function:app.add_vat"].verdict.startswith("test tests/test_calc.sql:6 failed: FAILED add_vat")
