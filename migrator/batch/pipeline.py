@@ -361,7 +361,9 @@ def _run_suite(report: RunReport, test_done: list[_Done], out: Path, opts: Migra
     entries = [_entry(d) for d in test_done]
     if not opts.deploy:
         return report.model_copy(update=dict(test_units=entries))
-    code, entries = usable_test_code([(d.unit, _deployed_text(d), _not_usable(d), d.conversion.error) for d in test_done], entries)
+    code, entries = usable_test_code(
+        [(d.unit, _deployed_text(d), _not_usable(d), d.conversion.error) for d in test_done], entries
+    )
     deps = {d.unit.id: d.deps for d in test_done}
     return attach_tests(report, out, opts.deploy, opts.suite, code, entries, deps, ctx)
 

@@ -39,7 +39,9 @@ def usable_test_code(
             if fixed.changed:
                 text, problem = fixed.text, None
                 parts = [*fixed.stubbed, *(f"left out: {d}" for d in fixed.dropped)]
-                notes[unit.id] = "deployed for the tests with what did not convert raising when called: " + "; ".join(parts)
+                notes[unit.id] = "deployed for the tests with what did not convert raising when called: " + "; ".join(
+                    parts
+                )
         code.append(TestCode(unit, text, problem))
     entries = [e.model_copy(update=dict(notes=[*e.notes, notes[e.id]])) if e.id in notes else e for e in entries]
     return code, entries

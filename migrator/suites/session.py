@@ -203,4 +203,21 @@ def deploy_and_run(
         run = run_tests(
             engine, database, tests, timeout_ms=timeout_ms, coverage=plan, blocked=blocked, suite_sha256=sha256
         )
+    explain_missing(run, code, blocked)
     return run, shown, time.perf_counter() - t0
+
+
+def explain_missing(run: TestRun, code: Sequence[TestCode], blocked: Mapping[str, str]) -> None:
+    """A test that failed on something that does not exist, where that something is test code
+    that did not deploy (a framework's package its calls reach), says which and why."""
+    import re
+
+    from migrator.suites.model import Outcome
+
+    missing = [(c.unit.name, c.id) for c in code if c.id in blocked and c.unit.kind is not UnitKind.ANONYMOUS_BLOCK]
+    for r in run.results:
+        if r.outcome is not Outcome.ERROR or "does not exist" not in r.message:
+            continue
+        for name, uid in missing:
+            if re.search(rf"(?<![\w$#]){re.escape(name)}\.", r.message) and uid not in r.message:
+                r.message += f" (test code {uid} did not deploy: {blocked[uid].splitlines()[0][:300]})"
