@@ -354,15 +354,16 @@ def _run_suite(report: RunReport, test_done: list[_Done], out: Path, opts: Migra
     """The team's tests: their converted code is listed in deploy_tests.sql (after deploy.sql);
     with deployment, they run on PostgreSQL and their outcomes become evidence."""
     from migrator.source.units import UnitKind as K
-    from migrator.suites.attach import TESTS_DEPLOY, attach_tests
-    from migrator.suites.styles import TestCode
+    from migrator.suites.attach import TESTS_DEPLOY, attach_tests, usable_test_code
 
     assert opts.suite is not None
     write_output(out, TESTS_DEPLOY, deploy_script([d.path for d in test_done if d.unit.kind is not K.ANONYMOUS_BLOCK]))
     entries = [_entry(d) for d in test_done]
     if not opts.deploy:
         return report.model_copy(update=dict(test_units=entries))
-    code = [TestCode(d.unit, _deployed_text(d), _not_usable(d)) for d in test_done]
+    code, entries = usable_test_code(
+        [(d.unit, _deployed_text(d), _not_usable(d), d.conversion.error) for d in test_done], entries
+    )
     deps = {d.unit.id: d.deps for d in test_done}
     return attach_tests(report, out, opts.deploy, opts.suite, code, entries, deps, ctx)
 

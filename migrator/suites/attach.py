@@ -24,9 +24,28 @@ TESTS_DEPLOY = "deploy_tests.sql"
 STYLE_SUPPORT = "support/01_test_style.sql"
 
 
-def test_code(done: Sequence[tuple[Unit, str, str | None]]) -> list[TestCode]:
-    """(unit, converted output, why it is not usable) per test unit, in dependency order."""
-    return [TestCode(unit, output, problem) for unit, output, problem in done]
+def usable_test_code(
+    done: Sequence[tuple[Unit, str, str | None, str | None]], entries: list[UnitEntry]
+) -> tuple[list[TestCode], list[UnitEntry]]:
+    """(unit, converted text, why it is not usable, conversion crash) per test unit, in dependency
+    order, as the runner deploys it: a unit with routines that did not convert is deployed with
+    those routines raising why (migrator.suites.partial); its report entry says which."""
+    from migrator.suites.partial import runnable
+
+    code: list[TestCode] = []
+    notes: dict[str, str] = {}
+    for unit, text, problem, crashed in done:
+        if problem is not None and not crashed and text.strip():
+            fixed = runnable(text)
+            if fixed.changed:
+                text, problem = fixed.text, None
+                parts = [*fixed.stubbed, *(f"left out: {d}" for d in fixed.dropped)]
+                notes[unit.id] = "deployed for the tests with what did not convert raising when called: " + "; ".join(
+                    parts
+                )
+        code.append(TestCode(unit, text, problem))
+    entries = [e.model_copy(update=dict(notes=[*e.notes, notes[e.id]])) if e.id in notes else e for e in entries]
+    return code, entries
 
 
 def attach_tests(

@@ -1,7 +1,8 @@
 """Plain tests: anonymous blocks (a SQL*Plus test script) or parameterless procedures that report
 through DBMS_OUTPUT (`OK …` / `FAILED …` lines, `N tests, P passed, F failed`) or by raising.
 
-The tests are the test folders' anonymous blocks, in file order: they are runs, not definitions
+The tests are the test folders' anonymous blocks and SQL*Plus `EXEC call` lines, in file order
+(files by name): they are runs, not definitions
 (the procedures, packages and tables of the test folders are deployed as test code before them).
 A folder without blocks is a set of test procedures: every standalone procedure, and every public
 procedure of a package, that can be called without arguments, in source order.
@@ -9,7 +10,9 @@ procedure of a package, that can be called without arguments, in source order.
 Blocks run in order as a script does, each in a transaction: a block that reports a result (a
 result or summary line) is rolled back, so one test cannot make another pass; a block that reports
 nothing and raises nothing is the script's setup (it fills tables the next blocks read) and its
-changes are kept (`SuiteTest.keeps_setup`).
+changes are kept (`SuiteTest.keeps_setup`). A script's blocks share one session, as in SQL*Plus, so
+package state (counters a last block prints as `N tests, P passed, F failed`) carries over; each
+file starts with a fresh session state.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ class PlainStyle:
 
     def discover(self, code: Sequence[TestCode], convert: BlockConverter) -> list[SuiteTest]:
         blocks = [c for c in code if c.unit.kind is UnitKind.ANONYMOUS_BLOCK]
+        # a script's order, whatever order the dependency analysis gave: files by name, then offset
+        blocks.sort(key=lambda c: (c.unit.span.file, c.unit.span.start_offset))
         if blocks:
             return [self._block(c, code) for c in blocks]
         return [t for c in code for t in self._procedures(c, convert)]
@@ -49,6 +54,7 @@ class PlainStyle:
             needs=(c.id, *referenced_code(c, code)),
             result_pattern=self.result_pattern,
             keeps_setup=True,
+            shares_session=True,
         )
 
     def _procedures(self, c: TestCode, convert: BlockConverter) -> list[SuiteTest]:

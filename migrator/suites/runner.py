@@ -75,6 +75,15 @@ def matches_expected(expected: str, raised: _Raised) -> bool:
     return any(sqlstate_matches_ora(raised.sqlstate, e.code) for e in named)
 
 
+def oracle_message(raised: _Raised) -> str:
+    """An application error as Oracle's SQLERRM shows it (`ORA-20000: Assertion failed: …`): the
+    team's assertion messages and Oracle logs read that way."""
+    state, text = raised.sqlstate, raised.message
+    if state.startswith("O2") and state[2:].isdigit() and not text.startswith("ORA-"):
+        return f"ORA-{20000 + int(state[2:])}: {text}"
+    return text
+
+
 class _Session:
     """One execution-role session on the test database; what it printed and which probes fired."""
 
@@ -85,6 +94,7 @@ class _Session:
         self.timeout_ms = timeout_ms
         self.output: list[str] = []
         self.hits: set[str] = set()
+        self.suite: str | None = None  # the script whose blocks ran last in this session
         self.conn.add_notice_handler(self._notice)
 
     def _notice(self, diag) -> None:
@@ -95,10 +105,13 @@ class _Session:
         else:
             self.hits.add(hit)
 
-    def fresh(self) -> None:
-        """A test starts with no package state, no pending DBMS_OUTPUT line, no temp tables."""
+    def fresh(self, keep_state: bool = False) -> None:
+        """A test starts with no package state, no pending DBMS_OUTPUT line, no temp tables
+        (`keep_state`: the next block of the same script keeps its session's package state)."""
         self.output, self.hits = [], set()
-        self.conn.execute("DISCARD ALL")
+        if not keep_state:
+            self.conn.execute("DISCARD ALL")
+        self.suite = None
         self.conn.execute(f"SET statement_timeout = {int(self.timeout_ms)}")
         self.conn.execute(f"SET lock_timeout = {int(self.timeout_ms)}")
 
@@ -119,7 +132,8 @@ class _Session:
 def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestResult, set[str], bool]:
     """Run `test` on session `s`; returns its result, the probes it fired and whether it must run
     again outside a transaction block (its code commits)."""
-    s.fresh()
+    s.fresh(keep_state=test.shares_session and s.suite == test.suite)
+    s.suite = test.suite if test.shares_session else None
     t0 = time.perf_counter()
     result = TestResult(test.name, test.suite, test.style, Outcome.PASSED, source=test.source)
     if transactional:
@@ -189,7 +203,7 @@ def _decide(result: TestResult, test: SuiteTest, raised: _Raised | None, where: 
         else:
             assertion = is_assertion(raised.sqlstate)
         result.outcome = Outcome.FAILED if assertion else Outcome.ERROR
-        result.message = raised.message if assertion else f"SQLSTATE {raised.sqlstate}: {raised.message}"
+        result.message = oracle_message(raised) if assertion else f"SQLSTATE {raised.sqlstate}: {raised.message}"
         return
     if test.result_pattern is not None:
         verdict = read_output(result.output, compile_pattern(test.result_pattern))

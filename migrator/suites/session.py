@@ -56,8 +56,35 @@ def read_tests(dirs: Sequence[Path], schema: str, workers: int = 1) -> SourceSet
             merged.units.append(u)
         for i in got.issues:
             i.file = f"{prefix}/{i.file}"
+            if i.span is not None:
+                i.span = replace(i.span, file=f"{prefix}/{i.span.file}")
+            call = exec_call(i.text) if i.code == "sqlplus-directive" else None
+            if call is not None and i.span is not None:  # in a test script, EXEC is a test's call
+                merged.units.append(
+                    Unit(
+                        f"anonymous_block:{schema}.exec@{i.file}:{i.line}",
+                        UnitKind.ANONYMOUS_BLOCK,
+                        schema,
+                        f"exec@{i.file}:{i.line}",
+                        f"BEGIN\n  {call};\nEND;",
+                        i.span,
+                    )  # fmt: skip
+                )
+                continue
             merged.issues.append(i)
     return merged
+
+
+def exec_call(text: str) -> str | None:
+    """The PL/SQL call of a SQL*Plus `EXEC[UTE] call[;]` line (`-` continues it on the next line),
+    or None for any other directive."""
+    words = text.strip().split(None, 1)
+    if len(words) < 2 or words[0].upper() not in ("EXEC", "EXECUTE"):
+        return None
+    lines = [line.rstrip() for line in words[1].splitlines()]
+    call = " ".join(line[:-1].rstrip() if line.endswith("-") else line for line in lines).strip()
+    call = call.rstrip(";").rstrip()
+    return call or None
 
 
 def merge_sources(library: SourceSet, tests: SourceSet) -> tuple[SourceSet, frozenset[str]]:
@@ -179,4 +206,21 @@ def deploy_and_run(
         run = run_tests(
             engine, database, tests, timeout_ms=timeout_ms, coverage=plan, blocked=blocked, suite_sha256=sha256
         )
+    explain_missing(run, code, blocked)
     return run, shown, time.perf_counter() - t0
+
+
+def explain_missing(run: TestRun, code: Sequence[TestCode], blocked: Mapping[str, str]) -> None:
+    """A test that failed on something that does not exist, where that something is test code
+    that did not deploy (a framework's package its calls reach), says which and why."""
+    import re
+
+    from migrator.suites.model import Outcome
+
+    missing = [(c.unit.name, c.id) for c in code if c.id in blocked and c.unit.kind is not UnitKind.ANONYMOUS_BLOCK]
+    for r in run.results:
+        if r.outcome is not Outcome.ERROR or "does not exist" not in r.message:
+            continue
+        for name, uid in missing:
+            if re.search(rf"(?<![\w$#]){re.escape(name)}\.", r.message) and uid not in r.message:
+                r.message += f" (test code {uid} did not deploy: {blocked[uid].splitlines()[0][:300]})"
