@@ -238,10 +238,25 @@ LANGUAGE sql IMMUTABLE AS $fn$
 SELECT CASE WHEN p_type = 'refcursor' THEN ut.row_text(p_item) ELSE p_item::text END
 $fn$;
 
+-- a cursor's rows with only the columns `p_include` names (all when NULL), less those `p_exclude`
+-- names: utPLSQL's `.include('A,B')` / `.exclude('C')` (comma-separated column names)
+CREATE OR REPLACE FUNCTION ut.columns_of(p_rows jsonb, p_include text, p_exclude text) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT CASE WHEN p_rows IS NULL OR (p_include IS NULL AND p_exclude IS NULL) THEN p_rows ELSE (
+    SELECT coalesce(jsonb_agg((
+        SELECT coalesce(jsonb_agg(c.v ORDER BY c.n), '[]')
+          FROM jsonb_array_elements(r.row_) WITH ORDINALITY AS c(v, n)
+         WHERE (p_include IS NULL OR c.v ->> 0 = ANY (string_to_array(upper(replace(p_include, ' ', '')), ',')))
+           AND (p_exclude IS NULL OR c.v ->> 0 <> ALL (string_to_array(upper(replace(p_exclude, ' ', '')), ',')))
+    ) ORDER BY r.k), '[]')
+      FROM jsonb_array_elements(p_rows) WITH ORDINALITY AS r(row_, k)) END
+$fn$;
+
 -- p_unordered (utPLSQL's `.unordered`): rows of cursors / elements of collections in any order
 CREATE OR REPLACE FUNCTION ut.equal_matcher(p_actual ut.expectation, p_expected jsonb, p_type text,
                                             p_nulls_are_equal boolean, p_negated boolean,
-                                            p_unordered boolean DEFAULT false) RETURNS void
+                                            p_unordered boolean DEFAULT false, p_include text DEFAULT NULL,
+                                            p_exclude text DEFAULT NULL) RETURNS void
 LANGUAGE plpgsql AS $fn$
 DECLARE
     ok boolean;
@@ -250,6 +265,10 @@ BEGIN
     IF p_actual.data_type <> p_type THEN
         PERFORM ut.type_mismatch(p_actual, p_type, 'equal');
         RETURN;
+    END IF;
+    IF p_type = 'refcursor' THEN
+        p_actual.actual := ut.columns_of(p_actual.actual, p_include, p_exclude);
+        p_expected := ut.columns_of(p_expected, p_include, p_exclude);
     END IF;
     IF p_unordered AND p_type IN ('refcursor', 'collection') THEN
         p_actual.actual := (SELECT coalesce(jsonb_agg(x.v ORDER BY x.v), '[]')
@@ -271,15 +290,19 @@ END
 $fn$;
 
 CREATE OR REPLACE FUNCTION ut.to_equal(a ut.expectation, a_expected anyelement, a_nulls_are_equal boolean DEFAULT true,
-                                       a_unordered boolean DEFAULT false)
+                                       a_unordered boolean DEFAULT false, a_include text DEFAULT NULL,
+                                       a_exclude text DEFAULT NULL)
 RETURNS void LANGUAGE sql AS $fn$
-SELECT ut.equal_matcher(a, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), a_nulls_are_equal, false, a_unordered)
+SELECT ut.equal_matcher(a, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), a_nulls_are_equal, false,
+                        a_unordered, a_include, a_exclude)
 $fn$;
 
 CREATE OR REPLACE FUNCTION ut.not_to_equal(a ut.expectation, a_expected anyelement, a_nulls_are_equal boolean DEFAULT true,
-                                       a_unordered boolean DEFAULT false)
+                                       a_unordered boolean DEFAULT false, a_include text DEFAULT NULL,
+                                       a_exclude text DEFAULT NULL)
 RETURNS void LANGUAGE sql AS $fn$
-SELECT ut.equal_matcher(a, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), a_nulls_are_equal, true, a_unordered)
+SELECT ut.equal_matcher(a, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), a_nulls_are_equal, true,
+                        a_unordered, a_include, a_exclude)
 $fn$;
 
 -- be_null / be_true / be_false / be_empty: one function each way, so a converted call says which
@@ -321,6 +344,11 @@ CREATE OR REPLACE FUNCTION ut.to_be_false(a ut.expectation) RETURNS void
 LANGUAGE sql AS $fn$ SELECT ut.state_matcher(a, 'false', false) $fn$;
 CREATE OR REPLACE FUNCTION ut.not_to_be_false(a ut.expectation) RETURNS void
 LANGUAGE sql AS $fn$ SELECT ut.state_matcher(a, 'false', true) $fn$;
+-- be_not_null: utPLSQL's other spelling of not_to_be_null
+CREATE OR REPLACE FUNCTION ut.to_be_not_null(a ut.expectation) RETURNS void
+LANGUAGE sql AS $fn$ SELECT ut.state_matcher(a, 'null', true) $fn$;
+CREATE OR REPLACE FUNCTION ut.not_to_be_not_null(a ut.expectation) RETURNS void
+LANGUAGE sql AS $fn$ SELECT ut.state_matcher(a, 'null', false) $fn$;
 CREATE OR REPLACE FUNCTION ut.to_be_empty(a ut.expectation) RETURNS void
 LANGUAGE sql AS $fn$ SELECT ut.state_matcher(a, 'empty', false) $fn$;
 CREATE OR REPLACE FUNCTION ut.not_to_be_empty(a ut.expectation) RETURNS void

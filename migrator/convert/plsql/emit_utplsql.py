@@ -11,9 +11,10 @@ argument, in the `ut` schema `migrator/suites/ut.sql` deploys::
 
 The arguments convert as any PL/SQL expression; ``anydata.convertCollection(x)`` (how utPLSQL
 compares collections) is the collection itself, since `ut.expect` reads any array. ``ut.fail(msg)``
-is ``PERFORM ut.fail(msg)``. ``.to_equal(c).unordered`` passes ``a_unordered => true``. A modifier
-the `ut` schema does not implement (``.join_by(...)``, ``.exclude(...)``, ``.unordered_columns``)
-or an unknown matcher is reported as not converted, so the test cannot pass silently.
+is ``PERFORM ut.fail(msg)``. ``.to_equal(c).unordered`` passes ``a_unordered => true``,
+``.include(cols)`` / ``.exclude(cols)`` the columns compared. A modifier the `ut` schema does not
+implement (``.join_by(...)``, ``.unordered_columns``) or an unknown matcher is reported as not
+converted, so the test cannot pass silently.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.symbols import Scope
-from migrator.source.lexer import Token, split_top_level
+from migrator.source.lexer import Token, split_top_level, string_value
 
 CONSTRUCT = "utPLSQL expectation"
 
@@ -34,6 +35,7 @@ MATCHERS = frozenset(
     {
         "equal",
         "be_null",
+        "be_not_null",
         "be_true",
         "be_false",
         "be_empty",
@@ -155,7 +157,10 @@ def utplsql_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> bool:
     for name, margs in chain[1:] if matcher is not None else ():
         # `.unordered`: a cursor's rows (a collection's elements) in any order
         if name == "unordered" and not margs and fn0 in ("to_equal", "not_to_equal"):
-            extra = ["a_unordered => true"]
+            extra.append("a_unordered => true")
+        # `.include('A,B')`, `.exclude(ut_varchar2_list('C'))`: the cursor columns compared
+        elif name in ("include", "exclude") and margs and fn0 in ("to_equal", "not_to_equal"):
+            extra.append(f"a_{name} => {_column_list(em, margs, scope)}")
         else:
             why = f"modifier .{name} is not implemented by the ut schema"
             break
@@ -168,6 +173,20 @@ def utplsql_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> bool:
     em.ctx.applied("plsql.utplsql_expect")
     out.line(f"PERFORM ut.{fn}({', '.join([expectation] + _args(em, margs, scope) + extra)});")
     return True
+
+
+def _column_list(em: Emitter, toks: list[Token], scope: Scope) -> str:
+    """`include`/`exclude`'s argument as one comma-separated string: a string expression as it is,
+    a `ut_varchar2_list('A', 'B')` of string literals joined."""
+    names = [t for t in toks if t.kind == "word"]
+    if (
+        names
+        and names[-1].upper == "UT_VARCHAR2_LIST"
+        and all(t.kind in ("word", "string") or t.text in ".()," for t in toks)
+    ):
+        items = [string_value(t) or "" for t in toks if t.kind == "string"]
+        return "'" + ",".join(i.replace("'", "''") for i in items) + "'"
+    return ", ".join(stmt_.call_args(em, toks, scope))
 
 
 def _matcher(method: tuple[str, list[Token] | None]) -> tuple[str, list[Token] | None] | None:

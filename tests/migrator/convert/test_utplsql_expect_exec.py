@@ -42,6 +42,7 @@ CREATE OR REPLACE PACKAGE BODY test_ut AS
     ut.expect(l_n).not_to(equal(1));
     ut.expect(l_n).to_(be_null());
     ut.expect(l_empty).not_to_be_null;
+    ut.expect(l_n).to_be_not_null();                       -- passes
     ut.expect(l_n > 1).to_be_true();
     ut.expect(l_n).to_be_true;
     ut.expect(l_n).to_be_between(2, 3);
@@ -71,6 +72,15 @@ CREATE OR REPLACE PACKAGE BODY test_ut AS
     OPEN l_actual FOR SELECT 2 AS id FROM dual UNION ALL SELECT 1 FROM dual;
     OPEN l_expected FOR SELECT 1 AS id FROM dual UNION ALL SELECT 2 FROM dual;
     ut.expect(l_actual).to_equal(l_expected);
+    OPEN l_actual FOR SELECT 1 AS id, SYSDATE AS created FROM dual;
+    OPEN l_expected FOR SELECT 1 AS id, DATE '2000-01-01' AS created FROM dual;
+    ut.expect(l_actual).to_equal(l_expected).exclude('CREATED');                 -- passes
+    OPEN l_actual FOR SELECT 1 AS id, 'x' AS name FROM dual;
+    OPEN l_expected FOR SELECT 2 AS id, 'x' AS name FROM dual;
+    ut.expect(l_actual).to_equal(l_expected).include(ut_varchar2_list('name'));  -- passes
+    OPEN l_actual FOR SELECT 1 AS id, 'x' AS name FROM dual;
+    OPEN l_expected FOR SELECT 2 AS id, 'y' AS name FROM dual;
+    ut.expect(l_actual).to_equal(l_expected).exclude('name');
   END cursors;
 
   PROCEDURE collections IS
@@ -155,6 +165,10 @@ def test_cursor_and_collection_matchers(db):
         "  Row No. 1 - Expected: <ID>1</ID>\n"
         "  Row No. 2 - Actual:   <ID>1</ID>\n"
         "  Row No. 2 - Expected: <ID>2</ID>",
+        "Actual: refcursor [ count = 1 ] was expected to equal: refcursor [ count = 1 ]\n"
+        "Diff:\nRows: [ 1 differences ]\n"
+        "  Row No. 1 - Actual:   <ID>1</ID>\n"
+        "  Row No. 1 - Expected: <ID>2</ID>",
     ]
     got = failures(db, "collections")
     assert len(got) == 2, got
