@@ -555,3 +555,49 @@ CREATE OR REPLACE FUNCTION ut.to_be_greater_than(a ut.expectation, a_expected te
 LANGUAGE sql AS $fn$ SELECT ut.order_matcher(a, ut.value(a_expected), 'varchar2', 'be_greater_than', false) $fn$;
 CREATE OR REPLACE FUNCTION ut.to_be_less_than(a ut.expectation, a_expected text) RETURNS void
 LANGUAGE sql AS $fn$ SELECT ut.order_matcher(a, ut.value(a_expected), 'varchar2', 'be_less_than', false) $fn$;
+
+-- to_be_within(distance).of_(expected), to_be_within_pct(pct).of_(expected): numbers, and dates
+-- within an interval (or a number of days, Oracle's date arithmetic)
+CREATE OR REPLACE FUNCTION ut.within_matcher(a ut.expectation, p_distance text, p_expected jsonb, p_type text,
+                                             p_pct boolean, p_negated boolean) RETURNS void
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    ok boolean;
+    act text := a.actual #>> '{}';
+    exp text := p_expected #>> '{}';
+BEGIN
+    IF a.data_type NOT IN ('number', 'date') OR (p_pct AND a.data_type <> 'number') THEN
+        PERFORM ut.wrong_type(a, CASE WHEN p_pct THEN 'be within pct' ELSE 'be within' END);
+        RETURN;
+    END IF;
+    IF a.data_type <> p_type THEN
+        PERFORM ut.type_mismatch(a, p_type, 'be within');
+        RETURN;
+    END IF;
+    IF a.data_type = 'number' THEN
+        ok := abs(act::numeric - exp::numeric)
+              <= CASE WHEN p_pct THEN abs(exp::numeric) * p_distance::numeric / 100 ELSE p_distance::numeric END;
+    ELSE
+        ok := greatest(act::timestamp - exp::timestamp, exp::timestamp - act::timestamp)
+              <= CASE WHEN p_distance ~ '^\s*[-+]?[0-9.]+\s*$' THEN p_distance::numeric * interval '1 day'
+                      ELSE p_distance::interval END;
+    END IF;
+    PERFORM ut.report(CASE WHEN p_negated THEN NOT ok ELSE ok END, a,
+                      format('Actual: %s was expected %sto be within %s%s of %s', ut.describe(a.actual, a.data_type),
+                             CASE WHEN p_negated THEN 'not ' ELSE '' END, p_distance,
+                             CASE WHEN p_pct THEN ' %' ELSE '' END, ut.describe(p_expected, p_type)));
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION ut.to_be_within(a ut.expectation, a_distance numeric, a_expected anyelement) RETURNS void
+LANGUAGE sql AS $fn$ SELECT ut.within_matcher(a, trim_scale(a_distance)::text, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), false, false) $fn$;
+CREATE OR REPLACE FUNCTION ut.to_be_within(a ut.expectation, a_distance interval, a_expected anyelement) RETURNS void
+LANGUAGE sql AS $fn$ SELECT ut.within_matcher(a, a_distance::text, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), false, false) $fn$;
+CREATE OR REPLACE FUNCTION ut.not_to_be_within(a ut.expectation, a_distance numeric, a_expected anyelement) RETURNS void
+LANGUAGE sql AS $fn$ SELECT ut.within_matcher(a, trim_scale(a_distance)::text, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), false, true) $fn$;
+CREATE OR REPLACE FUNCTION ut.not_to_be_within(a ut.expectation, a_distance interval, a_expected anyelement) RETURNS void
+LANGUAGE sql AS $fn$ SELECT ut.within_matcher(a, a_distance::text, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), false, true) $fn$;
+CREATE OR REPLACE FUNCTION ut.to_be_within_pct(a ut.expectation, a_pct numeric, a_expected anyelement) RETURNS void
+LANGUAGE sql AS $fn$ SELECT ut.within_matcher(a, trim_scale(a_pct)::text, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), true, false) $fn$;
+CREATE OR REPLACE FUNCTION ut.not_to_be_within_pct(a ut.expectation, a_pct numeric, a_expected anyelement) RETURNS void
+LANGUAGE sql AS $fn$ SELECT ut.within_matcher(a, trim_scale(a_pct)::text, ut.value(a_expected), ut.data_type(pg_typeof(a_expected)), true, true) $fn$;

@@ -48,6 +48,8 @@ MATCHERS = frozenset(
         "be_like",
         "contain",
         "have_count",
+        "be_within",
+        "be_within_pct",
     }
 )
 
@@ -151,6 +153,13 @@ def utplsql_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> bool:
         out.line(f"{off};")
         return True
     matcher = _matcher(chain[0])
+    if matcher is not None and matcher[0].endswith(("_be_within", "_be_within_pct")):
+        # to_be_within(distance).of_(expected): one call with both
+        if len(chain) != 2 or chain[1][0] != "of_" or not chain[1][1]:
+            matcher = None
+        else:
+            matcher = (matcher[0], (matcher[1] or []) + [Token("op", ",", 0, 0)] + (chain[1][1] or []))
+            chain = chain[:1]
     extra: list[str] = []
     why = None if matcher is not None else f"matcher .{chain[0][0]} is not implemented by the ut schema"
     fn0 = matcher[0] if matcher is not None else ""

@@ -20,6 +20,7 @@ CREATE OR REPLACE PACKAGE test_ut AS
   PROCEDURE collections;
   PROCEDURE survives_rollback;
   PROCEDURE all_pass;
+  PROCEDURE within;
 END test_ut;
 /
 """
@@ -106,6 +107,16 @@ CREATE OR REPLACE PACKAGE BODY test_ut AS
     ut.expect(3).to_equal(4);
   END survives_rollback;
 
+  PROCEDURE within IS
+  BEGIN
+    ut.expect(3).to_be_within(1).of_(4);                                  -- passes
+    ut.expect(3).to_be_within(0.5).of_(4);
+    ut.expect(95).to_be_within_pct(5).of_(100);                           -- passes
+    ut.expect(94).to_be_within_pct(5).of_(100);
+    ut.expect(DATE '2024-01-02').to_be_within(1).of_(DATE '2024-01-01');  -- passes: one day
+    ut.expect(DATE '2024-01-03').to_be_within(INTERVAL '1' DAY).of_(DATE '2024-01-01');
+  END within;
+
   PROCEDURE all_pass IS
   BEGIN
     ut.expect(SYSDATE).not_to_be_null();
@@ -176,6 +187,14 @@ def test_cursor_and_collection_matchers(db):
     assert got[1] == (
         "Actual: collection [ count = 3 ] was expected to contain: collection [ count = 3 ]\nDiff:\n  Missing:  3"
     )
+
+
+def test_within_a_distance_or_a_percentage(db):
+    assert failures(db, "within") == [
+        "Actual: 3 (number) was expected to be within 0.5 of 4 (number)",
+        "Actual: 94 (number) was expected to be within 5 % of 100 (number)",
+        "Actual: 2024-01-03T00:00:00 (date) was expected to be within 1 day of 2024-01-01T00:00:00 (date)",
+    ]
 
 
 def test_failed_expectations_survive_a_rolled_back_block_and_end_the_test_as_failed(db):

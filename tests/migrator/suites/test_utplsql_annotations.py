@@ -200,7 +200,8 @@ def test_throws_and_errors_decide_the_outcome_as_utplsql_does(pg_engine):
     ("oracle", "why"),
     [
         ("ut.expect(c).to_equal(d).join_by('ID');", "modifier .join_by"),
-        ("ut.expect(c).to_be_within(1).of_(2);", "matcher .to_be_within"),
+        ("ut.expect(c).to_be_within(1);", "matcher .to_be_within"),
+        ("ut.expect(c).to_be_json_object();", "matcher .to_be_json_object"),
     ],
 )
 def test_what_the_ut_schema_does_not_implement_is_reported(oracle, why):
