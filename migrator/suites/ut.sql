@@ -110,7 +110,10 @@ SELECT CASE
     WHEN p_value IS NULL OR jsonb_typeof(p_value) = 'null' THEN 'NULL'
     WHEN p_type = 'varchar2' THEN '''' || (p_value #>> '{}') || ''''
     WHEN p_type = 'number' THEN trim_scale((p_value #>> '{}')::numeric)::text
+    -- DATE and TIMESTAMP both arrive as timestamp: fractions of a second are shown when there are any
     WHEN p_type = 'date' THEN to_char((p_value #>> '{}')::timestamp, 'YYYY-MM-DD"T"HH24:MI:SS')
+        || CASE WHEN date_part('microseconds', (p_value #>> '{}')::timestamp)::bigint % 1000000 <> 0
+                THEN rtrim(to_char((p_value #>> '{}')::timestamp, '.US'), '0') ELSE '' END
     WHEN p_type = 'boolean' THEN upper(p_value #>> '{}')
     ELSE p_value #>> '{}'
 END
