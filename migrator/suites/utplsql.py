@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness.ground_truth.oracle_errors import (
@@ -59,7 +59,6 @@ FAILED_SQLSTATE = "UTF01"  # ut.end_test(): the test's failed expectations, one 
 
 # utPLSQL reads `--%name` or `--%name(text)` only: `-- %name` is an ordinary comment
 _ANNOTATION = re.compile(r"--%([A-Za-z_]+)\s*(?:\((.*)\))?", re.S)
-_FIXTURES = ("beforeall", "afterall", "beforeeach", "aftereach")
 
 
 @dataclass(frozen=True)
@@ -88,7 +87,6 @@ class Procedure:
 class Context:
     name: str
     disabled: str | None = None
-    procedures: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -316,8 +314,9 @@ def suite_tests(
         disabled: str | None = None
         for depth in range(len(proc.context), 0, -1):
             ctx = spec.contexts.get(proc.context[:depth])
-            if ctx is not None and ctx.disabled is not None:
+            if ctx is not None and ctx.disabled is not None:  # the innermost disabled context says why
                 disabled = ctx.disabled or f"context {ctx.name} is disabled"
+                break
         if suite_disabled is not None:
             disabled = suite_disabled.text or "the suite is disabled"
         if (own := proc.get("disabled")) is not None:
