@@ -255,6 +255,24 @@ def choose(sigs: list[RoutineSig], args: list[Arg], kind: str | None = None) -> 
     return f"{len(top)} signatures fit equally"
 
 
+PROCEDURE_SUFFIX = "__proc"
+
+
+def procedure_name(sigs: list[RoutineSig], sig: RoutineSig) -> str:
+    """The PostgreSQL name of procedure `sig` among the overloads `sigs` of its name. Oracle lets
+    a package declare a function and a procedure of one name with the same parameters (a call
+    statement reaches the procedure, an expression the function); PostgreSQL keeps functions and
+    procedures in one namespace identified by name and input types ("cannot change routine
+    kind"), so such a procedure is ``<name>__proc``, and every call statement bound to it names
+    it so (`plsql/emit_call.procedure_call`)."""
+    name = sig.target[1]
+    if sig.kind != "PROCEDURE":
+        return name
+    mine = tuple(p.base for p in sig.params if p.mode != "OUT")
+    clash = any(s.kind == "FUNCTION" and tuple(p.base for p in s.params if p.mode != "OUT") == mine for s in sigs)
+    return name + PROCEDURE_SUFFIX if clash else name
+
+
 # ---- where the signatures are -----------------------------------------------------------------------
 def package_signatures(catalog: Catalog, pkg: tuple[str, ...]) -> dict[str, list[RoutineSig]] | None:
     entry = catalog.lookup(*pkg) if 0 < len(pkg) <= 2 else None

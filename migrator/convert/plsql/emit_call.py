@@ -75,6 +75,12 @@ def procedure_call(em: Emitter, parts, st, scope, out: Out) -> None:
     if isinstance(binding, str):
         out.line(f"{binding};")
         return
+    if binding is not None and binding.sig.kind == "PROCEDURE":  # a function of the name too
+        kind = "PROCEDURE"
+        own = signatures.procedure_name(found, binding.sig)
+        old = quote_ident(binding.sig.target[1])
+        if own != binding.sig.target[1] and target.endswith(old):
+            target = target[: len(target) - len(old)] + quote_ident(own)
     pre: list[str] = []
     post: list[str] = []
     args = []
