@@ -36,6 +36,7 @@ DEFAULT_TEST_TIMEOUT_MS = 60_000
 _TIMEOUT = "57014"
 _NO_COMMIT_HERE = ("2D000", "0A000")  # invalid transaction termination (COMMIT in a CALL inside BEGIN)
 _ORA = re.compile(r"ORA-(\d{5})")
+_FAILED_SAMPLE = re.compile(r"\bfail(?:ed|s|ure)?\b", re.I)
 
 
 @dataclass
@@ -195,9 +196,14 @@ def _decide(result: TestResult, test: SuiteTest, raised: _Raised | None, where: 
         return
     if raised is not None:
         result.outcome = Outcome.FAILED if is_assertion(raised.sqlstate) else Outcome.ERROR
+        sample = next((line for line in result.output if _FAILED_SAMPLE.search(line)), None)
         result.message = (
             oracle_message(raised) if is_assertion(raised.sqlstate) else f"SQLSTATE {raised.sqlstate}: {raised.message}"
         )
+        if sample is not None and sample not in result.message:
+            # data-driven tests catch each sample's failure, print it and fail once at the end:
+            # the line naming the first failing sample goes with the message
+            result.message += f"\nfirst failing line of its output: {sample}"
         return
     if test.result_pattern is not None:
         verdict = read_output(result.output, compile_pattern(test.result_pattern))
