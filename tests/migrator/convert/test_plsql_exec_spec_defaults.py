@@ -14,6 +14,8 @@ ASSERTS = """
 CREATE OR REPLACE PACKAGE chk AS
   FUNCTION eq(a VARCHAR2, b VARCHAR2) RETURN BOOLEAN;
   PROCEDURE eq(a VARCHAR2, b VARCHAR2, msg VARCHAR2 DEFAULT NULL, line NUMBER DEFAULT NULL);
+  FUNCTION eq(a NUMBER, b NUMBER) RETURN BOOLEAN;
+  PROCEDURE eq(a NUMBER, b NUMBER, msg VARCHAR2 DEFAULT NULL, line NUMBER DEFAULT NULL);
   FUNCTION fail RETURN BOOLEAN;
   PROCEDURE fail(msg VARCHAR2 DEFAULT 'failed');
   PROCEDURE describe(d VARCHAR2 := 'the default description');
@@ -28,6 +30,16 @@ CREATE OR REPLACE PACKAGE BODY chk AS
   BEGIN
     IF NOT eq(a, b) THEN
       RAISE_APPLICATION_ERROR(-20000, 'Assertion failed: ' || NVL(msg, a || ' <> ' || b));
+    END IF;
+  END;
+  FUNCTION eq(a NUMBER, b NUMBER) RETURN BOOLEAN IS
+  BEGIN
+    RETURN a = b;
+  END;
+  PROCEDURE eq(a NUMBER, b NUMBER, msg VARCHAR2 DEFAULT NULL, line NUMBER DEFAULT NULL) IS
+  BEGIN
+    IF NOT eq(a, b) THEN
+      RAISE_APPLICATION_ERROR(-20000, 'Assertion failed: ' || NVL(msg, a || ' <> ' || b) || ' (numbers)');
     END IF;
   END;
   FUNCTION fail RETURN BOOLEAN IS
@@ -58,6 +70,16 @@ BEGIN
   IF NOT chk.fail THEN
     l_out := l_out || ',fail is false';
   END IF;
+  chk.eq(2, 2);
+  IF NOT chk.eq(2, 3) THEN
+    l_out := l_out || ',2<>3';
+  END IF;
+  BEGIN
+    chk.eq(2, 3, line => 7);
+  EXCEPTION
+    WHEN OTHERS THEN
+      l_out := l_out || ',' || SQLERRM;
+  END;
   BEGIN
     chk.eq('a', 'b');
   EXCEPTION
@@ -82,6 +104,7 @@ def test_spec_defaults_and_function_procedure_pairs(pg_dsn, tmp_path):
         got: list[str] = []
         conn.add_notice_handler(lambda d: got.append(d.message_primary))
         assert conn.execute("SELECT run_checks()").fetchone()[0] == (
-            "different,fail is false,ORA-20000: Assertion failed: a <> b,ORA-20000: failed"
+            "different,fail is false,2<>3,ORA-20000: Assertion failed: 2 <> 3 (numbers),"
+            "ORA-20000: Assertion failed: a <> b,ORA-20000: failed"
         )
         assert got == ["the default description"]
