@@ -55,8 +55,16 @@ def st_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> None:
         and sym.type.object_key
         and parts[1] in values_.object_methods(em, sym.type.object_key)
     ):
-        args = [out.ident(parts[0])] + stmt_.call_args(em, st.args, scope)
+        self_arg, after = out.ident(parts[0]), []
+        if sym.kind == "pkgvar" and sym.getter and sym.setter:
+            # a package variable lives behind its getter and setter: the method (SELF IN OUT)
+            # works on a local copy, written back after the call
+            self_arg = targets_.temp(em, sym.type.pg)
+            out.line(f"{self_arg} := {sym.getter}();")
+            after = [f"PERFORM {sym.setter}({self_arg});"]
+        args = [self_arg] + stmt_.call_args(em, st.args, scope)
         out.line(f"CALL {sql(derived(sym.type.object_key, parts[1]))}({', '.join(args)});")
+        out.each(after)
         return
     if coll_.coll_statement(em, parts, st, scope, out):
         return

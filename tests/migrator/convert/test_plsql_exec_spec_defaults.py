@@ -108,3 +108,53 @@ def test_spec_defaults_and_function_procedure_pairs(pg_dsn, tmp_path):
             "ORA-20000: Assertion failed: a <> b,ORA-20000: failed"
         )
         assert got == ["the default description"]
+
+
+PACKAGE_OBJECT = """
+CREATE OR REPLACE TYPE counter_t AS OBJECT (
+  label VARCHAR2(20),
+  n NUMBER,
+  MEMBER PROCEDURE bump(p_by NUMBER),
+  MEMBER FUNCTION show RETURN VARCHAR2
+);
+/
+CREATE OR REPLACE TYPE BODY counter_t AS
+  MEMBER PROCEDURE bump(p_by NUMBER) IS
+  BEGIN
+    n := NVL(n, 0) + p_by;
+  END;
+  MEMBER FUNCTION show RETURN VARCHAR2 IS
+  BEGIN
+    RETURN label || '=' || n;
+  END;
+END;
+/
+CREATE OR REPLACE PACKAGE tracker AS
+  PROCEDURE hit;
+  FUNCTION total RETURN VARCHAR2;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY tracker AS
+  g counter_t := counter_t('hits', 0);
+  PROCEDURE hit IS
+  BEGIN
+    g.bump(2);
+  END;
+  FUNCTION total RETURN VARCHAR2 IS
+  BEGIN
+    g.bump(1);
+    RETURN g.show();
+  END;
+END;
+/
+"""
+
+
+def test_member_procedure_on_a_package_variable(pg_dsn, tmp_path):
+    """`g.bump(2)` on a package-level object variable (a debug logger, a counter): the method's
+    SELF IN OUT changes the package's state, as in Oracle."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "tracker", {"tracker.sql": PACKAGE_OBJECT})
+        conn.execute("CALL tracker.hit()")
+        conn.execute("CALL tracker.hit()")
+        assert conn.execute("SELECT tracker.total()").fetchone()[0] == "hits=5"
