@@ -157,6 +157,10 @@ ORA_ERRORS: tuple[OraError, ...] = (
     OraError(-44002, None, ("SQLSTATE 'OS442'",), "OS442", "invalid object name"),
     OraError(-44003, None, ("SQLSTATE 'OS443'",), "OS443", "invalid SQL name"),
     OraError(-44004, None, ("SQLSTATE 'OS444'",), "OS444", "invalid qualified SQL name"),
+    OraError(-29262, None, ("SQLSTATE 'OS262'",), "OS262", "bad URL"),
+    OraError(-31011, None, ("SQLSTATE 'OS011'",), "OS011", "XML parsing failed"),
+    OraError(-19032, None, ("SQLSTATE 'OS032'",), "OS032", "Expected XML tag , got no content"),
+    OraError(-19025, None, ("SQLSTATE 'OS025'",), "OS025", "EXTRACTVALUE returns value of only one node"),
 )
 
 BY_NAME = {e.name: e for e in ORA_ERRORS if e.name}

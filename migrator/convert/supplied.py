@@ -175,6 +175,15 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_SQL", "LAST_ROW_COUNT", "", NUMBER),
     _fn("DBMS_SQL", "IS_OPEN", "c", None, "v_c"),
     _proc("DBMS_SQL", "CLOSE_CURSOR", "INOUT c", "v_c"),
+    # UTL_URL, DBMS_XMLGEN's entity conversion, UTL_RAW.CONVERT, DBMS_LOB's locator queries
+    # (oracompat/packages_text_xml.sql)
+    _fn("UTL_URL", "ESCAPE", "url, escape_reserved_chars=, url_charset=", STRING, "'a b/c?d=\u00e9', FALSE, 'UTF8'"),
+    _fn("UTL_URL", "UNESCAPE", "url, url_charset=", STRING, "'a%20b%C3%A9', 'UTF8'"),
+    _fn("DBMS_XMLGEN", "CONVERT", "xmldata, flag=", STRING, "'<a & b>', DBMS_XMLGEN.ENTITY_ENCODE"),
+    _fn("UTL_RAW", "CONVERT", "r, to_charset, from_charset", None, "v_raw, 'AMERICAN_AMERICA.AL32UTF8', 'WE8ISO8859P1'"),
+    _fn("DBMS_LOB", "GETCHUNKSIZE", "lob_loc", NUMBER, "v_blob"),
+    _fn("DBMS_LOB", "ISOPEN", "lob_loc", NUMBER, "v_clob"),
+    _fn("DBMS_LOB", "ISTEMPORARY", "lob_loc", NUMBER, "v_clob"),
 )
 # fmt: on
 BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
@@ -208,6 +217,8 @@ CONSTANTS: dict[tuple[str, str], str] = {
     ("DBMS_CRYPTO", "HMAC_SH384"): "4",
     ("DBMS_CRYPTO", "HMAC_SH512"): "5",
     ("DBMS_SQL", "NATIVE"): "1",
+    ("DBMS_XMLGEN", "ENTITY_ENCODE"): "0",
+    ("DBMS_XMLGEN", "ENTITY_DECODE"): "1",
     ("DBMS_SQL", "V6"): "0",
     ("DBMS_SQL", "V7"): "2",
 }
@@ -296,6 +307,7 @@ PARTLY_CONVERTED: dict[str, str] = {
     "DBMS_CRYPTO": "DBMS_CRYPTO encryption and random bytes (pgcrypto)",
     "UTL_I18N": "UTL_I18N beyond STRING_TO_RAW / RAW_TO_CHAR",
     "UTL_ENCODE": "UTL_ENCODE beyond base64 (UUENCODE, QUOTED_PRINTABLE, MIMEHEADER, TEXT)",
+    "DBMS_XMLGEN": "DBMS_XMLGEN query contexts (NEWCONTEXT, GETXML, GETXMLTYPE ...)",
 }
 
 

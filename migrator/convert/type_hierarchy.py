@@ -86,6 +86,17 @@ def layout(catalog: Catalog, key: Key) -> dict[str, str]:
     return out
 
 
+def _names_member(catalog: Catalog, ora: str, members: set[Key]) -> bool:
+    """Does the Oracle type spelling `ora` name a type of `members`, directly or as a collection's
+    element?"""
+    entry = catalog.lookup(*[p.strip('"').lower() for p in ora.split(".")][-2:]) if "(" not in ora else None
+    info = entry.declared_type if entry is not None else None
+    if info is not None and not isinstance(info, ObjectType):  # a collection: its element
+        elem = info.element
+        entry = catalog.lookup(*[p.strip('"').lower() for p in elem.split(".")][-2:]) if "(" not in elem else None
+    return entry is not None and (entry.schema, entry.name) in members
+
+
 def self_typed(catalog: Catalog, key: Key) -> list[str]:
     """`type.attribute` of the hierarchy's attributes whose type is itself one of the hierarchy
     (directly or as a collection's element): the one composite would contain itself."""
@@ -93,16 +104,33 @@ def self_typed(catalog: Catalog, key: Key) -> list[str]:
     out = []
     for k in members:
         for name, ora in own_attributes(catalog, k).items():
-            entry = catalog.lookup(*[p.strip('"').lower() for p in ora.split(".")][-2:]) if "(" not in ora else None
-            info = entry.declared_type if entry is not None else None
-            if info is not None and not isinstance(info, ObjectType):  # a collection: its element
-                elem = info.element
-                entry = (
-                    catalog.lookup(*[p.strip('"').lower() for p in elem.split(".")][-2:]) if "(" not in elem else None
-                )
-            if entry is not None and (entry.schema, entry.name) in members:
+            if _names_member(catalog, ora, members):
                 out.append(f"{k[1]}.{name}")
     return sorted(out)
+
+
+def boxed(catalog: Catalog, key: Key) -> frozenset[str]:
+    """The attributes of the hierarchy of `key` held in their text form (see BOX).
+
+    Oracle lets a subtype's attribute be of another type of its own hierarchy (a comparator node
+    holding a partial-version node, both under one AST root) or a collection of them; one
+    PostgreSQL composite per hierarchy would then contain itself, which PostgreSQL refuses (also
+    through arrays). Such an attribute is stored as the composite's text form (`record_out`, the
+    exact, lossless external representation, NULL staying NULL): a write needs nothing (PostgreSQL
+    turns a composite into text by I/O conversion in assignment context, and a ROW(...)::t
+    constructor), a read is cast back to the attribute's declared type, whose domain CHECK
+    re-checks the tag. Values keep Oracle's copy semantics (an attribute holds a value, not a
+    reference), dispatch still reads the inner value's tag, and nesting is unbounded."""
+    members = set(subtree(catalog, root(catalog, key)))
+    return frozenset(
+        name
+        for k in members
+        for name, ora in own_attributes(catalog, k).items()
+        if _names_member(catalog, ora, members)
+    )
+
+
+BOX = "text"  # the PostgreSQL type of a boxed attribute's column
 
 
 def tag(key: Key) -> str:

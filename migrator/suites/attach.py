@@ -95,6 +95,7 @@ def attach_tests(
                 deployed=shown.deployed.get(e.id),
                 deploy_error=shown.errors.get(e.id),
                 verdict=shown.problems.get(e.id),
+                notes=[*e.notes, shown.notes[e.id]] if e.id in shown.notes else e.notes,
             )
         )
         for e in entries

@@ -73,6 +73,56 @@ def runnable(output: str) -> Runnable:
     return result
 
 
+def statements(text: str) -> list[str]:
+    """`text`'s top-level statements (PostgreSQL's scanner: dollar quotes and comments known)."""
+    return [text[s.start : s.stop] for s in pglast.split(text, with_parser=False, only_slices=True)]
+
+
+def stub(piece: str, why: str) -> str | None:
+    """A routine's CREATE statement with a body that raises `why` (None: not a routine)."""
+    m = _ROUTINE.match(piece)
+    if m is None or MARKER_TOKEN in m.group("head"):
+        return None
+    name = (_NAME.search(m.group("head")) or [None, "?"])[1]
+    message = pg_string(f"{name} is not converted: {why}")
+    body = f"\nBEGIN\n    RAISE EXCEPTION USING ERRCODE = '0A000', MESSAGE = {message};\nEND;\n"
+    return m.group("head") + m.group("tag") + body + m.group("tag") + m.group("tail") + ";"
+
+
+def salvage(conn, text: str) -> list[str] | None:
+    """Deploy `text` (a test unit PostgreSQL refused whole) statement by statement: a routine
+    PostgreSQL refuses gets a stub raising its error, any other refused statement is left out.
+    Returns what was stubbed or left out (None when nothing at all could be deployed)."""
+    import psycopg
+
+    try:
+        pieces = statements(text)
+    except pglast.parser.ParseError:
+        return None
+    missing: list[str] = []
+    done = 0
+    for piece in pieces:
+        if not piece.strip():
+            continue
+        try:
+            conn.execute((piece + ";").encode("utf-8"))
+            done += 1
+            continue
+        except psycopg.Error as exc:
+            why = (exc.diag.message_primary if exc.diag and exc.diag.message_primary else str(exc)).strip()
+        replacement = stub(piece, f"PostgreSQL refused it: {why}")
+        if replacement is not None:
+            try:
+                conn.execute(replacement.encode("utf-8"))
+                done += 1
+                missing.append(f"{(_NAME.search(piece) or [None, '?'])[1]} raises ({why})")
+                continue
+            except psycopg.Error:
+                pass
+        missing.append(f"left out: {' '.join(piece.split())[:120]} ({why})")
+    return missing if done else None
+
+
 def _problem(piece: str) -> str | None:
     """Why a statement cannot be deployed as it is, or None."""
     if MARKER_TOKEN in piece:

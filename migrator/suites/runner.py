@@ -38,6 +38,7 @@ _NO_COMMIT_HERE = ("2D000", "0A000")  # invalid transaction termination (COMMIT 
 _ORA = re.compile(r"ORA-(\d{5})")
 # ut.end_test() (migrator/suites/ut.sql) raises a utPLSQL test's failed expectations with it
 UT_FAILED_SQLSTATE = "UTF01"
+_FAILED_SAMPLE = re.compile(r"\bfail(?:ed|s|ure)?\b", re.I)
 
 
 @dataclass
@@ -196,14 +197,19 @@ def _decide(result: TestResult, test: SuiteTest, raised: _Raised | None, where: 
             result.message = f"expected error {test.expected_error}, got SQLSTATE {raised.sqlstate}: {raised.message}"
         return
     if raised is not None:
-        # utPLSQL: only failed expectations fail a test (ut.end_test() raises them together);
-        # an error the test code raises, even an application error, is the test's error
+        # utPLSQL: only failed expectations fail a test (ut.end_test() raises them together, each
+        # with its message); an error the test code raises, even an application error, is its error
         if test.style is TestStyle.UTPLSQL:
             assertion = raised.sqlstate == UT_FAILED_SQLSTATE
         else:
             assertion = is_assertion(raised.sqlstate)
         result.outcome = Outcome.FAILED if assertion else Outcome.ERROR
         result.message = oracle_message(raised) if assertion else f"SQLSTATE {raised.sqlstate}: {raised.message}"
+        sample = next((line for line in result.output if _FAILED_SAMPLE.search(line)), None)
+        if sample is not None and sample not in result.message and test.style is not TestStyle.UTPLSQL:
+            # data-driven tests catch each sample's failure, print it and fail once at the end:
+            # the line naming the first failing sample goes with the message
+            result.message += f"\nfirst failing line of its output: {sample}"
         return
     if test.result_pattern is not None:
         verdict = read_output(result.output, compile_pattern(test.result_pattern))

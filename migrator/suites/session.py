@@ -143,6 +143,7 @@ class DeployedCode:
     problems: dict[str, str] = field(default_factory=dict)
     deployed: dict[str, bool] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)  # unit id -> what it was deployed without
 
 
 def deploy_and_run(
@@ -175,16 +176,13 @@ def deploy_and_run(
     shown = DeployedCode()
     with scratch_database(engine, prefix="tests") as dsn:
         definitions = [c for c in code if c.unit.kind is not UnitKind.ANONYMOUS_BLOCK]
-        items = [
-            *library,
-            *((c.id, c.output if c.problem is None else "", tuple(deps.get(c.id, ()))) for c in definitions),
-        ]
         # a style's own support library (utPLSQL's `ut` schema) after the preamble: trusted code
         # of ours, like oracompat, that the converted test code calls
         support = getattr(style, "support_sql", "")
-        pre, outcomes = deploy_units(dsn, preamble + ("\n" + support if support else ""), items, probe=tracker)
+        pre, outcomes = deploy_units(dsn, preamble + ("\n" + support if support else ""), library, probe=tracker)
         if pre.error:
             raise MigratorError(f"the preamble did not deploy for the test run: {pre.error}")
+        outcomes += deploy_test_code(dsn, definitions, deps, tracker, shown)
         failed = {o.unit_id: o.error or "not deployed" for o in outcomes if not o.ok}
         for o in outcomes:
             if o.ok and o.blocked_by:
@@ -194,7 +192,7 @@ def deploy_and_run(
                 shown.problems[c.id] = c.problem
             elif c.id in failed:
                 shown.problems[c.id] = f"refused by PostgreSQL: {failed[c.id]}"
-        for o in outcomes[len(library) :]:
+        for o in outcomes[len(library) :]:  # the test code's
             shown.deployed[o.unit_id] = o.ok
             if o.error:
                 shown.errors[o.unit_id] = o.error
@@ -208,6 +206,45 @@ def deploy_and_run(
         )
     explain_missing(run, code, blocked)
     return run, shown, time.perf_counter() - t0
+
+
+def deploy_test_code(
+    dsn: str,
+    definitions: Sequence[TestCode],
+    deps: Mapping[str, Sequence[str]],
+    tracker,
+    shown: DeployedCode,
+    statement_timeout_ms: int = 30_000,
+) -> list:
+    """Deploy the test code in order, each unit in one transaction as the library is; a unit
+    PostgreSQL refuses is deployed again statement by statement, a routine it refuses becoming a
+    stub that raises why (migrator.suites.partial: test code only), so one routine of a framework
+    that cannot exist here (its signature names a view that did not deploy) does not take the
+    rest of the framework with it. `shown.notes` says what each unit was deployed without."""
+    import psycopg
+
+    from harness.judge.deploy import DeployOutcome, execute_script
+    from migrator.suites.partial import salvage
+
+    outcomes: list[DeployOutcome] = []
+    refused: set[str] = set()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"SET statement_timeout = {int(statement_timeout_ms)}")
+        for c in definitions:
+            t0 = time.perf_counter()
+            text = c.output if c.problem is None else ""
+            err, state = execute_script(conn, text) if text.strip() else ("empty output: nothing to deploy", None)
+            if err is not None and text.strip():
+                missing = salvage(conn, text)
+                if missing is not None:  # deployed in part: what is missing raises or is absent
+                    shown.notes[c.id] = "deployed for the tests without: " + "; ".join(missing)
+                    err, state = None, None
+            blocked = tuple(sorted(d for d in deps.get(c.id, ()) if d in refused))
+            if err is not None:
+                refused.add(c.id)
+            outcomes.append(DeployOutcome(c.id, err is None, time.perf_counter() - t0, err, state, blocked))
+            tracker(conn, c.id)
+    return outcomes
 
 
 def explain_missing(run: TestRun, code: Sequence[TestCode], blocked: Mapping[str, str]) -> None:

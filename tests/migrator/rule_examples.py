@@ -152,6 +152,16 @@ EXAMPLES: dict[str, str] = {
         "/\n"
     ),
     "plsql.dbms_output": "CREATE OR REPLACE PROCEDURE p IS BEGIN DBMS_OUTPUT.PUT_LINE('hi'); END;\n/\n",
+    "plsql.package_cursor": (
+        "CREATE OR REPLACE PACKAGE pk AS FUNCTION f RETURN NUMBER; END;\n/\n"
+        "CREATE OR REPLACE PACKAGE BODY pk AS\n  CURSOR c IS SELECT 1 AS x FROM dual;\n"
+        "  FUNCTION f RETURN NUMBER IS n NUMBER := 0; BEGIN FOR r IN c LOOP n := n + r.x; END LOOP; RETURN n; END;\n"
+        "END;\n/\n"
+    ),
+    "plsql.xmltype": (
+        "CREATE OR REPLACE FUNCTION f (p IN CLOB) RETURN VARCHAR2 IS\n  x XMLTYPE := XMLTYPE(p);\n"
+        "BEGIN RETURN x.extract('/a/text()').getStringVal(); END;\n/\n"
+    ),
     "plsql.raise_application_error": (
         "CREATE OR REPLACE PROCEDURE p IS BEGIN RAISE_APPLICATION_ERROR(-20001, 'bad'); END;\n/\n"
     ),

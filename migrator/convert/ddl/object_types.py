@@ -138,16 +138,16 @@ def _object(text: str, name: Name, shape: ObjectType, toks: list[Token], i: int,
         columns = hier.layout(ctx.catalog, key) | {hier.TAG: "VARCHAR2(128)"}
         inner = hier.self_typed(ctx.catalog, key)
         if inner:
-            return unconverted(
-                ctx,
-                "CREATE TYPE NOT FINAL",
+            box = hier.boxed(ctx.catalog, key)
+            columns = {a: ("" if a in box else t) for a, t in columns.items()}
+            ctx.note(
                 f"attribute(s) {', '.join(inner)} of the hierarchy of {name} have a type of the same hierarchy: "
-                "its single PostgreSQL composite cannot contain itself",
-                text,
+                "held as the value's text form (a composite cannot contain itself), read back through a cast "
+                "to the attribute's type"
             )
         ctx.applied("ddl.object_type_hierarchy")
         ctx.note(f"{name} is NOT FINAL: one composite for its hierarchy, its subtypes' attributes and a type tag")
-    attrs = ",\n    ".join(f"{quote_ident(a)} {map_type(t, ctx)}" for a, t in columns.items())
+    attrs = ",\n    ".join(f"{quote_ident(a)} {map_type(t, ctx) if t else hier.BOX}" for a, t in columns.items())
     ctx.applied("ddl.object_type")
     out = f"CREATE TYPE {name.sql} AS (\n    {attrs}\n);"
     end = matching_paren(toks, i + 1)

@@ -58,8 +58,16 @@ def st_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> None:
         and sym.type.object_key
         and parts[1] in values_.object_methods(em, sym.type.object_key)
     ):
-        args = [out.ident(parts[0])] + stmt_.call_args(em, st.args, scope)
+        self_arg, after = out.ident(parts[0]), []
+        if sym.kind == "pkgvar" and sym.getter and sym.setter:
+            # a package variable lives behind its getter and setter: the method (SELF IN OUT)
+            # works on a local copy, written back after the call
+            self_arg = targets_.temp(em, sym.type.pg)
+            out.line(f"{self_arg} := {sym.getter}();")
+            after = [f"PERFORM {sym.setter}({self_arg});"]
+        args = [self_arg] + stmt_.call_args(em, st.args, scope)
         out.line(f"CALL {sql(derived(sym.type.object_key, parts[1]))}({', '.join(args)});")
+        out.each(after)
         return
     if coll_.coll_statement(em, parts, st, scope, out):
         return
@@ -78,6 +86,12 @@ def procedure_call(em: Emitter, parts, st, scope, out: Out) -> None:
     if isinstance(binding, str):
         out.line(f"{binding};")
         return
+    if binding is not None and binding.sig.kind == "PROCEDURE":  # a function of the name too
+        kind = "PROCEDURE"
+        own = signatures.procedure_name(found, binding.sig)
+        old = quote_ident(binding.sig.target[1])
+        if own != binding.sig.target[1] and target.endswith(old):
+            target = target[: len(target) - len(old)] + quote_ident(own)
     pre: list[str] = []
     post: list[str] = []
     args = []

@@ -110,6 +110,8 @@ def indexed_method(em: Emitter, base: str, coll: Coll, method: str, arg: str) ->
 
 def constructor(em: Emitter, ptype: PgType, toks, j, scope):
     inner, j2 = values_.paren_at(em, toks, j)
+    if ptype.coll is not None and ptype.coll.kind == "assoc":
+        return assoc_constructor(em, ptype, inner, toks[j], j2, scope)
     pieces = [
         (norm_name(a[0]), a[2:]) if len(a) > 2 and a[1].is_op("=>") else (None, a)
         for a in (split_top_level(inner) if inner else [])
@@ -148,12 +150,35 @@ def constructor(em: Emitter, ptype: PgType, toks, j, scope):
                 return unconverted_marker("object type constructor"), j2, ""
             args = fields  # the hierarchy's composite: other subtypes' attributes NULL, the type tag
         return f"ROW({', '.join(args)})::{ptype.pg}", j2, ""
-    if ptype.coll.kind == "assoc":
-        em.unconverted("associative array constructor", "qualified expressions for INDEX BY tables", toks[j])
-        return unconverted_marker("associative array constructor"), j2, ""
     if not args:
         return f"'{{}}'::{castable(em, ptype.pg)}", j2, ""
     return f"ARRAY[{', '.join(args)}]::{castable(em, ptype.pg)}", j2, ""
+
+
+def assoc_constructor(em: Emitter, ptype: PgType, inner, tok, j2, scope):
+    """An INDEX BY table's qualified expression (Oracle 18c): ``t(k1 => v1, k2 => v2)``, each
+    index an expression of the key type, in order → the map built element by element as
+    ``oracompat.aa_set`` does for ``x(k) := v`` (a later equal index replaces an earlier one, as
+    assignments would); ``t()`` is the empty table."""
+    coll = ptype.coll
+    assert coll is not None
+    if (
+        off := em.rule_off("plsql.collections", "associative array constructor", ptype.ora or ptype.pg, tok)
+    ) is not None:
+        return off, j2, ""
+    value = "'{}'::jsonb"
+    cast = castable(em, coll.elem_pg)
+    for el in split_top_level(inner) if inner else []:
+        arrow = next((k for k, t in enumerate(el) if t.is_op("=>")), None)
+        if not arrow:  # positional elements (or an iterator choice) name no index
+            em.unconverted("associative array constructor", "an element without an index => in an INDEX BY table", tok)
+            return unconverted_marker("associative array constructor"), j2, ""
+        key = key_text(em, coll, exprs_.expr(em, el[:arrow], scope))
+        elem = exprs_.expr(em, el[arrow + 1 :], scope)
+        elem = f"({elem})" if cast == "text" and "%" in coll.elem_pg else f"({elem})::{cast}"
+        value = f"oracompat.aa_set({value}, {key}, {elem})"
+    em.ctx.applied("plsql.collections")
+    return value, j2, ""
 
 
 def binds(params, positional: int, names: list[str]) -> bool:

@@ -21,8 +21,10 @@ from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import key_part, sql
 from migrator.convert.plsql.output import IND
+from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Scope
 from migrator.convert.schema_model import Package
+from migrator.source.lexer import Token
 
 
 # ---- names that reach into packages: pkg.var, pkg.type, pkg.exception, pkg.member(...), and the
@@ -69,8 +71,8 @@ def emit_package(em, p: A.Package, schema: str) -> str:
     for d in p.decls:
         if isinstance(d, A.TypeDecl):
             decl_.type_decl(em, d, local, (pkg,))  # now with its CREATE TYPE (record types)
-        elif isinstance(d, A.CursorDecl):
-            em.unconverted("package cursor", f"cursor {d.name} declared at package level", d.line)
+        elif isinstance(d, A.CursorDecl) and d.query is not None and not em.ctx.enabled("plsql.package_cursor"):
+            em.unconverted("package cursor", f"cursor {d.name}: rule plsql.package_cursor is disabled", d.line)
             out.append(unconverted_marker("package cursor", d.name) + ";")
         elif isinstance(d, A.Pragma):
             decl_.pragma(em, d)
@@ -111,11 +113,77 @@ def with_spec_defaults(em: Emitter, pkg: str, r: A.Routine) -> A.Routine:
 
 
 def member(em, pkg: str, r: A.Routine, scope: Scope, guard: list[str]) -> str:
+    r = with_package_cursors(em, pkg, r)
     with em.routine_frame((pkg, r.name)) as frame:
         text = routine_.RoutineEmitter(em).routine(r, frame.owner, scope, frame.owner, guard)
     text = "\n\n".join(em.pre + [text])
     em.pre = []
     return text
+
+
+def _nodes(node):
+    """Every AST node under `node` (statements in blocks, branches, loops and handlers)."""
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            yield from _nodes(item)
+        return
+    if not dataclasses.is_dataclass(node) or isinstance(node, (type, Token)):
+        return
+    yield node
+    for f in dataclasses.fields(node):
+        yield from _nodes(getattr(node, f.name))
+
+
+def _words(nodes) -> set[str]:
+    """The names the nodes' token lists hold."""
+    out = set()
+    for n in nodes:
+        for f in dataclasses.fields(n):
+            value = getattr(n, f.name)
+            items = value if isinstance(value, list) else [value]
+            for v in items:
+                for t in v if isinstance(v, list) else [v]:
+                    if isinstance(t, Token) and t.kind in ("word", "qident"):
+                        out.add(norm_name(t))
+    return out
+
+
+def with_package_cursors(em, pkg: str, r: A.Routine) -> A.Routine:
+    """A package's cursors (rule plsql.package_cursor) declared in each member that uses them.
+
+    A PL/pgSQL cursor lives in one function call; an Oracle package cursor keeps its state (open,
+    position) in the session between calls. A member that opens, reads and closes the cursor itself
+    (OPEN ... CLOSE, or a cursor FOR loop) behaves the same with its own declaration of the cursor,
+    so each such member gets one. A member that leaves it open for a later call, or reads or closes
+    one another call opened, needs that session state: it is reported, not converted differently."""
+    info = package_info(em, (pkg,))
+    if r.block is None or info is None or not info.cursors or not em.ctx.enabled("plsql.package_cursor"):
+        return r
+    own = {d.name for d in r.block.decls if isinstance(d, A.CursorDecl)}
+    nodes = list(_nodes(r.block))
+    words = _words(nodes)
+    named = {n.cursor[-1] for n in nodes if isinstance(n, A.ForCursor) and n.cursor and len(n.cursor) == 1}
+    used = [
+        d
+        for name, d in info.cursors.items()
+        if d.query is not None and name not in own and (name in words or name in named)
+    ]
+    if not used:
+        return r
+
+    def target(toks) -> str | None:
+        return norm_name(toks[0]) if toks and len(toks) == 1 else None
+
+    for d in used:
+        opens = sum(1 for n in nodes if isinstance(n, A.Open) and target(n.cursor) == d.name)
+        closes = sum(1 for n in nodes if isinstance(n, A.Close) and target(n.cursor) == d.name)
+        fetches = sum(1 for n in nodes if isinstance(n, A.Fetch) and target(n.cursor) == d.name)
+        if (fetches or closes) and not opens or opens and not closes:
+            how = "leaves it open for a later call" if opens else "reads or closes it as another call left it"
+            em.unconverted("package cursor", f"{r.name} {how}: cursor {d.name}'s state across calls", r.line)
+    em.ctx.applied("plsql.package_cursor")
+    em.ctx.note(f"{r.name}: package cursor(s) {', '.join(d.name for d in used)} declared in the routine")
+    return dataclasses.replace(r, block=dataclasses.replace(r.block, decls=used + list(r.block.decls)))
 
 
 def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> list[str]:

@@ -75,11 +75,12 @@ def st_sql(em: Emitter, st: A.Sql, scope: Scope, out: Out) -> None:
 
 
 def transaction_stmt(em: Emitter, head, st, out: Out) -> None:
+    # an autonomous routine (a function too) runs in its own session, which commits on return
+    if autonomous_.autonomous_transaction_stmt(em, head, st, out):
+        return
     if em.frame.kind == "FUNCTION" or em.frame.trigger is not None:
         em.unconverted(head, f"{head} inside a function or trigger is not allowed in PostgreSQL", st.line)
         out.line(f"{unconverted_marker(head, head)};")
-        return
-    if autonomous_.autonomous_transaction_stmt(em, head, st, out):
         return
     if em.frame.in_handler:
         em.ctx.note(

@@ -161,6 +161,16 @@ def _param_name(param: str) -> str:
     return words[1] if words[0].upper() in ("IN", "OUT", "INOUT", "VARIADIC") else words[0]
 
 
+def _attr_type(em, qtype: tuple[str, str], name: str, ora: str) -> PgType:
+    """SELF's attribute as a bare name in a method: its type, boxed where the hierarchy holds it as
+    text (`type_hierarchy.boxed`)."""
+    boxed = em.resolver.boxed_attribute(qtype, name)
+    found = None if boxed or "(" in ora else em.resolver.schema_collection_type([p.lower() for p in ora.split(".")])
+    if found is not None and found.coll is not None:  # a collection attribute: its elements and methods
+        return dataclasses.replace(found, ora=found.ora or ora)
+    return PgType(map_type(ora, em.ctx), ora, boxed=boxed)
+
+
 def type_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> str:
     if r.flavour == "CONSTRUCTOR" and r.block is not None:
         return type_constructor(em, r, qtype, attrs)
@@ -171,7 +181,7 @@ def type_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> str:
     params = list(r.params)
     if r.flavour in ("MEMBER", "MAP", "ORDER"):  # MAP/ORDER: member functions that order the type
         for name, ora in attrs.items():
-            scope.add(Sym(name, "selfattr", PgType(map_type(ora, em.ctx), ora)))
+            scope.add(Sym(name, "selfattr", _attr_type(em, qtype, name, ora)))
         sibling_methods(em, scope, qtype)
         if not (params and params[0].name == "self"):  # SELF declared explicitly: as written
             mode = "INOUT" if r.kind == "PROCEDURE" else "IN"
@@ -194,7 +204,7 @@ def type_constructor(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> s
     instead of the attribute-value constructor (emit_collections.constructor)."""
     scope = Scope()
     for name, ora in attrs.items():
-        scope.add(Sym(name, "selfattr", PgType(map_type(ora, em.ctx), ora)))
+        scope.add(Sym(name, "selfattr", _attr_type(em, qtype, name, ora)))
     sibling_methods(em, scope, qtype)
     own = A.TypeRef(oracle_tokens(qtype))
     assert r.block is not None

@@ -21,6 +21,7 @@ from migrator.convert.plsql import emit_outfunc as outfunc_
 from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import emit_trigger as trigger_
+from migrator.convert.plsql import emit_xml as xml_
 from migrator.convert.plsql import sqlconv
 from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emitter import Emitter
@@ -114,10 +115,19 @@ def placeholder(em: Emitter, pg_text: str, ph: dict, types: dict, ora: str = "")
 def walk(em: Emitter, toks, scope, ph, types, in_sql: bool = False) -> list[Token]:
     out: list[Token] = []
     i, n = 0, len(toks)
+    seq = xml_.sequence_aliases(toks) if in_sql and any(t.is_word("XMLSEQUENCE") for t in toks) else set()
     while i < n:
         t = toks[i]
         if t.kind == "bind":
             i = walk_bind(em, toks, i, out, ph, types)
+            continue
+        if seq and t.is_word("TABLE") and (hit := xml_.table_sequence(em, toks, i, scope)) is not None:
+            out.append(placeholder(em, hit[0], ph, types))  # TABLE(XMLSEQUENCE(x)): emit_xml
+            i = hit[1]
+            continue
+        if seq and t.is_word("VALUE") and (hit := xml_.value_of(em, toks, i, seq)) is not None:
+            out.append(placeholder(em, hit[0], ph, types, "XMLTYPE"))
+            i = hit[1]
             continue
         if in_sql and t.is_word("TABLE") and i + 1 < n and toks[i + 1].is_op("("):
             hit = coll_.table_collection(em, toks, i, scope, ph, types)  # TABLE(collection): emit_collections
@@ -189,6 +199,8 @@ def treat(em: Emitter, toks, i, scope, ph, types):
     value = expr(em, inner[:k], scope)
     tag = f"(x.v).{quote_ident(hier.TAG)}"
     text = f"((SELECT CASE WHEN {tag} IN ({_tags(em, [key], False)}) THEN x.v END::{sql(key)} FROM (SELECT {value} AS v) x))"
+    # TREAT(x AS t).attr / .method(...): t's attributes and methods
+    text, j, _ = values_.follow(em, text, em.resolver.schema_collection_type(list(key)), toks, j, scope)
     return placeholder(em, text, ph, types, key[1]), j
 
 

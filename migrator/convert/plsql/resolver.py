@@ -45,7 +45,7 @@ from migrator.convert.plsql.rowfields import query_fields
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym, builtin, type_text
 from migrator.convert.schema_model import ObjectType, Package
 from migrator.convert.signatures import ParamSig, RoutineSig, base_type
-from migrator.oracle_types import TEXT_NAMES, first_word
+from migrator.oracle_types import NUMBER_NAMES, TEXT_NAMES, first_word
 from migrator.source.lexer import Token
 
 
@@ -147,6 +147,11 @@ class Resolver:
         cols = entry.table.plsql_column_types or {}
         return cols.get(name[-1])
 
+    def boxed_attribute(self, key: tuple[str, str], attr: str) -> bool:
+        """Is attribute `attr` of object type `key` held in its text form (`type_hierarchy.boxed`)?"""
+        cat = self.ctx.catalog
+        return key in cat.entries and hier.in_hierarchy(cat, key) and attr in hier.boxed(cat, key)
+
     def object_methods(self, key: tuple[str, str]) -> dict:
         """A schema-level object type's methods: name → its routines (in a hierarchy, the ones it
         inherits too: `type_hierarchy.methods`)."""
@@ -222,6 +227,13 @@ class Resolver:
             ref = self.package_ref(parts)
             sym = ref[1] if ref is not None and len(ref[2]) == 0 else None
             return sym.type if sym is not None else None
+        if len(parts) == 2 and sym.type is not None and sym.type.object_key and sym.type.fields:
+            # obj.attr (SELF.attr): an attribute of a schema-level collection type
+            ora = sym.type.fields.get(parts[1])
+            if not ora or "(" in ora or self.boxed_attribute(sym.type.object_key, parts[1]):
+                return None
+            found = self.schema_collection_type([p.strip('"').lower() for p in ora.split(".")])
+            return found if found is not None and found.coll is not None else None
         return sym.type if len(parts) == 1 else None
 
     def exception(self, parts: tuple[str, ...], scope: Scope) -> Sym | None:
@@ -428,12 +440,21 @@ class Resolver:
                 t = self.create_domain(owner, d, t.pg, t, ddl)
         elif d.kind == "record":
             t = PgType(sql(derived(owner, d.name)), composite=True)
-            t.fields = self.create_record_type(t.pg, d, scope, resolve, ddl)
+            colls: dict[str, PgType] = {}
+            t.fields = self.create_record_type(t.pg, d, scope, resolve, ddl, colls)
+            t.colls = colls or None
         else:
             elem, ddl = resolve(d.element, scope)
             if d.kind == "assoc":
                 idx = type_text(d.index.toks if d.index is not None else []).upper()
                 numeric = first_word(idx) not in TEXT_NAMES
+                if numeric and d.index is not None and first_word(idx) not in NUMBER_NAMES:
+                    # INDEX BY a SUBTYPE or an anchored type: the keys are what it resolves to
+                    it, _ = resolve(d.index, scope)
+                    numeric = not (
+                        first_word(it.ora.upper()) in TEXT_NAMES
+                        or it.plain_pg.startswith(("varchar", "text", "bpchar", "character"))
+                    )
                 t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
             else:
                 coll = Coll("array", elem.pg, elem.ora, elem_composite=elem.composite, elem_object=elem.object_key)
@@ -457,10 +478,16 @@ class Resolver:
         return PgType(name, t.ora, coll=t.coll, fields=t.fields, base=base)
 
     def create_record_type(
-        self, pgname: str, d: A.TypeDecl, scope: Scope, resolve: TypeResolve, ddl: list[Ddl]
+        self,
+        pgname: str,
+        d: A.TypeDecl,
+        scope: Scope,
+        resolve: TypeResolve,
+        ddl: list[Ddl],
+        colls: dict[str, PgType] | None = None,
     ) -> dict[str, str]:
         """The record's composite type, after what its fields' types need, added to `ddl`;
-        returns its fields' Oracle types."""
+        returns its fields' Oracle types (and puts the collection-typed fields' types in `colls`)."""
         fields: list[str] = []
         oras: dict[str, str] = {}
         deferred: dict[int, tuple[str, list[str]]] = {}  # field index -> (name, anchor's relation and column)
@@ -469,6 +496,8 @@ class Resolver:
             ddl += needs
             if ft.ora:
                 oras[fname] = ft.ora
+            if ft.coll is not None and colls is not None:
+                colls[fname] = ft
             column = self.unknown_column_anchor(ftype, scope)
             if "%" in ft.pg and column is not None and self.ctx.enabled("plsql.record_field_anchor"):
                 self.ctx.applied("plsql.record_field_anchor")

@@ -36,6 +36,8 @@ class PgType:
     array_pg: str | None = None  # a nested table made sparse by DELETE(i), held as jsonb: its array type
     fields: dict[str, str] | None = None  # record: field → Oracle type, where known
     base: str = ""  # a domain (a package SUBTYPE or collection type): the PostgreSQL type it is over
+    colls: dict[str, PgType] | None = None  # record: field → its collection type (element reads, methods)
+    boxed: bool = False  # an object attribute held as text (type_hierarchy.boxed): read through ::pg
 
     @property
     def plain_pg(self) -> str:

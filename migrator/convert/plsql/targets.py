@@ -83,7 +83,8 @@ def lvalue_access(em: Emitter, base, ptype, rest, toks, j, scope, setup, finish,
     target = base
     for part in rest:
         target = f"{target}.{quote_ident(part)}"
-        ptype = None
+        boxed = ptype is not None and ptype.object_key and em.resolver.boxed_attribute(ptype.object_key, part)
+        ptype = None if boxed else values_.field_type(em, ptype, part, scope)
     if j < len(toks) and toks[j].is_op("(") and ptype is not None and ptype.coll is not None:
         inner, j = values_.paren_at(em, toks, j)
         idx = exprs_.expr(em, inner, scope)

@@ -14,6 +14,7 @@ from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import emit_supplied as supplied_
 from migrator.convert.plsql import emit_trigger as trigger_
+from migrator.convert.plsql import emit_xml as xml_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import derived, sql
@@ -32,15 +33,25 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
     if sym.kind == "nullparam":
         return f"{sym.type.pg}", j, sym.type.ora
     if sym.kind == "selfattr":
-        base, ptype, rest = f"self.{quote_ident(parts[0])}", _schema_typed(em, sym.type), parts[1:]
+        ptype, rest = _schema_typed(em, sym.type), parts[1:]
+        base = (
+            unbox(f"self.{quote_ident(parts[0])}", ptype)
+            if sym.type and sym.type.boxed
+            else f"self.{quote_ident(parts[0])}"
+        )
     elif (
         sym.type is not None
-        and sym.type.object_key
-        and sym.type.fields
+        and (sym.type.object_key or sym.type.composite)
+        and (sym.type.fields or sym.type.colls)
         and len(parts) >= 2
-        and parts[1] in sym.type.fields
-        and (len(parts) > 2 or (j < len(toks) and toks[j].is_op("(")))
-    ):  # obj.attr(i)..., obj.attr.method(...): the attribute's own type carries on
+        and (parts[1] in (sym.type.fields or {}) or parts[1] in (sym.type.colls or {}))
+        and (sym.type.object_key or field_type(em, sym.type, parts[1], scope) is not None)
+        and (
+            len(parts) > 2
+            or (j < len(toks) and toks[j].is_op("("))
+            or em.resolver.boxed_attribute(sym.type.object_key, parts[1])
+        )
+    ):  # obj.attr(i)..., obj.attr.method(...), a boxed obj.attr: the attribute's own type carries on
         base, ptype, rest = quote_ident(parts[0]), sym.type, parts[1:]
     elif (
         sym.type is not None
@@ -48,7 +59,12 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
         and len(parts) == 2
         and parts[1] in object_methods(em, sym.type.object_key)
     ):
-        return method_call(em, sym.type.object_key, parts[0], parts[1], toks, j, scope)
+        # a package variable is read through its getter (a member function's SELF is IN)
+        obj = f"{sym.getter}()" if sym.kind in ("pkgvar", "pkgconst") and sym.getter else quote_ident(parts[0])
+        return method_call(em, sym.type.object_key, obj, parts[1], toks, j, scope)
+    elif sym.type is not None and xml_.is_xml(sym.type) and len(parts) >= 2:  # XMLTYPE members
+        text, j, ptype = xml_.chain(em, quote_ident(parts[0]), sym.type, parts[1:], toks, j, scope)
+        return text, j, (ptype.ora if ptype else "")
     elif sym.kind in ("pkgvar", "pkgconst"):
         base, ptype, rest = f"{sym.getter}()", sym.type, parts[1:]
     elif sym.kind == "type" and sym.type is not None and j < len(toks) and toks[j].is_op("("):
@@ -78,12 +94,13 @@ def object_methods(em: Emitter, key: tuple[str, str]) -> dict:
 
 
 def method_call(em: Emitter, key: tuple[str, str], obj: str, method: str, toks, j, scope):
-    """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF."""
+    """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF
+    (`obj` is the object's SQL text: a quoted variable, or a package variable's getter call)."""
     args: list[str] = []
     if j < len(toks) and toks[j].is_op("("):
         inner, j = paren_at(em, toks, j)
         args = stmt_.call_args(em, inner, scope) if inner else []
-    return f"{sql(derived(key, method))}({', '.join([quote_ident(obj)] + args)})", j, ""
+    return f"{sql(derived(key, method))}({', '.join([obj] + args)})", j, ""
 
 
 def resolve_global(em: Emitter, parts, toks, j, scope, ph, types):
@@ -94,6 +111,8 @@ def resolve_global(em: Emitter, parts, toks, j, scope, ph, types):
         return exc_.sqlerrm_text(em, toks, j, scope)
     if len(parts) == 1 and em.frame.trigger is not None and u in ("INSERTING", "UPDATING", "DELETING"):
         return trigger_.trigger_predicate(em, u, toks, j)
+    if xml_.is_constructor(parts) and (made := xml_.constructor(em, parts, toks, j, scope)) is not None:
+        return made  # XMLTYPE(text): emit_xml
     if (supplied := supplied_.supplied_value(em, parts, toks, j, scope)) is not None:  # emit_supplied
         return supplied
     ref = package_.package_ref(em, parts)
@@ -133,6 +152,8 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
     """Apply `(index)`, `.field` and `.METHOD` accessors to a value."""
     rest = list(rest)
     while True:
+        if xml_.is_xml(ptype):  # an XMLTYPE attribute, element or package variable: its members
+            return xml_.chain(em, base, ptype, rest, toks, j, scope)
         coll = ptype.coll if ptype is not None else None
         if rest and coll is not None and rest[0].upper() in _COLL_METHODS:
             arg = None
@@ -153,8 +174,12 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             continue
         if rest:
             field = rest.pop(0)
-            ora = (ptype.fields or {}).get(field) if ptype is not None and ptype.object_key else None
-            base, ptype = f"({base}).{quote_ident(field)}", _schema_typed(em, PgType("", ora) if ora else None)
+            key = ptype.object_key if ptype is not None else None
+            ftype = field_type(em, ptype, field, scope)
+            base = f"({base}).{quote_ident(field)}"
+            if key is not None and em.resolver.boxed_attribute(key, field):
+                base = unbox(base, ftype)
+            ptype = ftype
             continue
         if coll is not None and j < len(toks) and toks[j].is_op("("):
             inner, j = paren_at(em, toks, j)
@@ -165,6 +190,46 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             if rest:
                 continue
         return base, j, ptype
+
+
+def field_type(em: Emitter, ptype: PgType | None, field: str, scope) -> PgType | None:
+    """The type of field `field` of an object or record value: an object attribute's schema-level
+    type; a record field's collection type (a package's or the unit's own TYPE, or a schema-level
+    one), which its element reads and collection methods need. None where it is not known (a
+    record's scalar field: nothing to convert)."""
+    if ptype is not None and ptype.object_key and not ptype.fields:  # a collection's element: its type's attributes
+        ptype = em.resolver.schema_collection_type(list(ptype.object_key)) or ptype
+    if ptype is not None and ptype.colls and field in ptype.colls:
+        return ptype.colls[field]
+    ora = (ptype.fields or {}).get(field) if ptype is not None else None
+    if not ora or ptype is None:
+        return None
+    if ptype.object_key:
+        return _schema_typed(em, PgType("", ora))
+    if "(" in ora or "%" in ora:
+        return None
+    parts = [p.strip('"').lower() for p in ora.split(".")]
+    sym = scope.get(parts[0]) if len(parts) == 1 else None
+    if sym is not None and sym.kind == "type" and sym.type is not None:
+        return sym.type if sym.type.coll is not None else None
+    ref = package_.package_ref(em, parts) if len(parts) > 1 else None
+    if ref is not None and ref[1].kind == "type" and ref[1].type is not None and not ref[2]:
+        return ref[1].type if ref[1].type.coll is not None else None
+    found = _schema_typed(em, PgType("", ora))
+    return found if found is not None and found.coll is not None else None
+
+
+def follow(em: Emitter, base: str, ptype: PgType | None, toks, j, scope):
+    """`.attr`, `.method(...)` and `(i)` accessors written after a value's expression (a TREAT, a
+    call's result), one name at a time: (text, next token index, type)."""
+    while ptype is not None and j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("word", "qident"):
+        base, j, ptype = access(em, base, ptype, [norm_name(toks[j + 1])], toks, j + 2, scope)
+    return base, j, ptype
+
+
+def unbox(text: str, ptype: PgType | None) -> str:
+    """A boxed attribute's text form read back as its declared type (`type_hierarchy.boxed`)."""
+    return f"({text})::{ptype.pg}" if ptype is not None and ptype.pg else text
 
 
 def _schema_typed(em: Emitter, ptype: PgType | None) -> PgType | None:

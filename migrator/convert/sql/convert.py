@@ -34,6 +34,7 @@ from migrator.convert.sql import hierarchy as sql_hierarchy
 from migrator.convert.sql import implicit as implicit
 from migrator.convert.sql import merge as sql_merge
 from migrator.convert.sql import names as sql_names
+from migrator.convert.sql import nodes as nodes
 from migrator.convert.sql import nulls as nulls
 from migrator.convert.sql import pivot as sql_pivot
 from migrator.convert.sql import regexp as regexp
@@ -178,6 +179,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or strings.raw_hex(node, ctx, env)
         or strings.lob_conversion(node, ctx, env)
         or supplied.sys_context(node, ctx, env)
+        or supplied.xml_function(node, ctx, env)
         or sql_collections.type_constructor(node, ctx, env)
     )
 
@@ -224,7 +226,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.RegexpCount: (regexp.regexp,),
     exp.Div: (strings.division,),
     exp.Column: (sql_select.sequence_ref, sql_select.session_user, supplied.reference),
-    exp.Dot: (supplied.call,),
+    exp.Dot: (supplied.call, nodes.call_field),
     exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
     exp.Window: (analytic.keep, analytic.ratio_to_report),

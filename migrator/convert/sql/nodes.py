@@ -48,6 +48,18 @@ def paren(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def call_field(node: exp.Dot, ctx: ConversionContext, env) -> exp.Expression | None:
+    """``f(args).field`` / ``pkg.f(args).field``: Oracle selects a field of the record or object a
+    function returns; PostgreSQL reads ``pkg.f(args).field`` as a name path and refuses it, and
+    selects the field of a call's result only in parentheses: ``(pkg.f(args)).field``."""
+    if not isinstance(node.expression, exp.Identifier):
+        return None
+    call = node.this
+    if isinstance(call, exp.Func) or (isinstance(call, exp.Dot) and isinstance(call.expression, exp.Func)):
+        return exp.Dot(this=exp.Paren(this=call), expression=node.expression)
+    return None
+
+
 def literal_int(node: exp.Expression | None) -> int | None:
     """Integer value of a (possibly negated) numeric literal, else None."""
     if isinstance(node, exp.Neg):

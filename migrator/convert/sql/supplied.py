@@ -139,3 +139,20 @@ def sys_context(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Express
         return marker(ctx, name, node, f"USERENV attribute {attribute} has no PostgreSQL meaning")
     ctx.applied("expr.sys_context")
     return tag(compat("sys_context", *args), S.STRING)
+
+
+_XML_FUNCTIONS = {"EXTRACTVALUE": (2, 3, S.STRING), "EXISTSNODE": (2, 3, S.NUMBER), "XMLTYPE": (1, 1, None)}
+
+
+def xml_function(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """EXTRACTVALUE(x, path [, nsmap]), EXISTSNODE(x, path [, nsmap]) and XMLTYPE(text) in SQL (rule
+    plsql.xmltype): the ``oracompat`` XPath functions over PostgreSQL's xml."""
+    name = node.name.upper()
+    shape = _XML_FUNCTIONS.get(name)
+    if shape is None or not shape[0] <= len(node.expressions) <= shape[1] or _user_object(ctx, name.lower()):
+        return None
+    if not ctx.enabled("plsql.xmltype"):
+        return marker(ctx, name, node, "rule plsql.xmltype is disabled")
+    ctx.applied("plsql.xmltype")
+    call = compat("xmltype" if name == "XMLTYPE" else f"xml_{name.lower()}", *node.expressions)
+    return tag(call, shape[2]) if shape[2] else call

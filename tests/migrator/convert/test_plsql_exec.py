@@ -339,6 +339,34 @@ END;
     assert scalar(conn, "SELECT string_agg(msg, ',') FROM s.audit_log") == "kept"
 
 
+def test_autonomous_function_commits_its_insert_and_returns(pg_dsn):
+    """An autonomous FUNCTION that inserts, COMMITs and returns the new id (a common logging
+    idiom): the row survives the caller's rollback, the value reaches the caller."""
+    conn = deploy(
+        pg_dsn,
+        """
+CREATE OR REPLACE FUNCTION new_log (p_msg IN VARCHAR2) RETURN NUMBER IS
+  PRAGMA AUTONOMOUS_TRANSACTION;
+  l_n NUMBER;
+BEGIN
+  INSERT INTO audit_log (msg) VALUES (p_msg);
+  COMMIT;
+  SELECT COUNT(*) INTO l_n FROM audit_log;
+  RETURN l_n;
+END;
+/
+""",
+    )
+    conn.autocommit = False
+    conn.execute("SET search_path = s, public")
+    conn.execute("INSERT INTO s.emp VALUES (9, 'Tmp', 1, 1)")
+    assert scalar(conn, "SELECT s.new_log('kept')") == 1
+    conn.rollback()
+    conn.autocommit = True
+    assert scalar(conn, "SELECT count(*) FROM s.emp WHERE id = 9") == 0
+    assert scalar(conn, "SELECT string_agg(msg, ',') FROM s.audit_log") == "kept"
+
+
 def test_autonomous_output_reaches_the_caller(pg_dsn):
     """DBMS_OUTPUT inside an autonomous transaction goes to the caller's buffer (Oracle keeps one
     per session); lines printed before an error are kept, and the error reaches the caller."""
