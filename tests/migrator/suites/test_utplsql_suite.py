@@ -6,7 +6,6 @@ exercise the broken code fail, with utPLSQL's messages."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,6 @@ from migrator.suites.session import SuiteOptions
 from migrator.suites.utplsql import FAILED_SQLSTATE, UT_SQL
 
 BANK = Path(__file__).parents[3] / "fixtures" / "suites" / "utplsql_bank"
-ENGINE = os.environ.get("MIGRATOR_PG_DSN") or "embedded"
 
 PASSING = {
     "test_bank.deposit_adds",
@@ -37,8 +35,12 @@ PASSING = {
 }
 
 
-def run_suite(out: Path, disabled: frozenset[str] = frozenset()) -> dict:
-    opts = MigrateOptions(deploy=ENGINE, suite=SuiteOptions(dirs=(BANK / "tests",)), disabled_rules=disabled)
+def run_suite(engine, out: Path, disabled: frozenset[str] = frozenset()) -> dict:
+    """`migrate --tests` deploying on the session's server (its admin DSN: the run still gets its
+    own execution role and scratch databases)."""
+    opts = MigrateOptions(
+        deploy=engine.admin_dsn(), suite=SuiteOptions(dirs=(BANK / "tests",)), disabled_rules=disabled
+    )
     migrate(BANK / "src", out, opts)
     return json.loads((out / "tests.json").read_text(encoding="utf-8"))
 
@@ -53,8 +55,8 @@ def test_the_runner_and_the_ut_schema_agree_on_the_failure_sqlstate():
 
 
 @pytest.mark.slow
-def test_the_suite_runs_and_reports_per_test(tmp_path):
-    run = run_suite(tmp_path / "out")
+def test_the_suite_runs_and_reports_per_test(pg_engine, tmp_path):
+    run = run_suite(pg_engine, tmp_path / "out")
     got = outcomes(run)
     assert {n for n, (o, _) in got.items() if o == "passed"} == PASSING, got
     assert got["test_bank.overdraft_limit"] == ("skipped", "overdraft limits are not implemented yet")
@@ -75,7 +77,7 @@ def test_the_suite_runs_and_reports_per_test(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_broken_conversion_fails_the_tests_that_exercise_it(tmp_path, monkeypatch):
+def test_a_broken_conversion_fails_the_tests_that_exercise_it(pg_engine, tmp_path, monkeypatch):
     """The library's converted body is replaced by one where ROUND truncates and ADD_MONTHS is
     PostgreSQL's interval arithmetic (no last-day-of-month rule): the two tests that check those
     fail with every failed expectation's message; every other test still passes."""
@@ -94,7 +96,7 @@ def test_a_broken_conversion_fails_the_tests_that_exercise_it(tmp_path, monkeypa
         return real(engine, preamble, mutated, *args, **kwargs)
 
     monkeypatch.setattr(attach, "deploy_and_run", broken)
-    run = run_suite(tmp_path / "out")
+    run = run_suite(pg_engine, tmp_path / "out")
     got = outcomes(run)
     failed = {n for n, (o, _) in got.items() if o == "failed"}
     assert failed == {"test_bank.interest_rounds", "test_bank.maturity_month_end"}, got
@@ -115,11 +117,11 @@ def test_a_broken_conversion_fails_the_tests_that_exercise_it(tmp_path, monkeypa
 
 
 @pytest.mark.slow
-def test_test_code_that_does_not_convert_says_why_instead_of_passing(tmp_path):
+def test_test_code_that_does_not_convert_says_why_instead_of_passing(pg_engine, tmp_path):
     """With the expectation rule off, every test procedure that holds an expectation cannot run:
     it is an error naming why (never a pass, never a failed expectation, even under --%throws);
     the tests without expectations still run, and the disabled one stays skipped."""
-    run = run_suite(tmp_path / "out", frozenset({"plsql.utplsql_expect"}))
+    run = run_suite(pg_engine, tmp_path / "out", frozenset({"plsql.utplsql_expect"}))
     got = outcomes(run)
     assert got.pop("test_bank.overdraft_limit")[0] == "skipped"
     still = {"test_bank.deposit_not_positive", "test_bank.withdraw_too_much", "test_bank.deposit_on_closed"}
