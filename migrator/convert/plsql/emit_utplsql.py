@@ -127,8 +127,8 @@ def _args(em: Emitter, toks: list[Token] | None, scope: Scope) -> list[str]:
 def utplsql_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> bool:
     """Write a utPLSQL expectation or ut.fail (False: the call is not one, nothing written)."""
     start = _ut_start(st.name)
-    if start is None:
-        return False
+    if start is None or (start == 0 and em.catalog.lookup("ut") is not None):
+        return False  # not utPLSQL's: the schema has an object named UT of its own
     rest = st.name[start + 2 :]
     original = exprs_.render(st.name) + (f"({exprs_.render(st.args)})" if st.args is not None else "")
     if len(rest) == 1 and rest[0].kind == "word" and rest[0].upper == "FAIL":

@@ -209,3 +209,13 @@ def test_what_the_ut_schema_does_not_implement_is_reported(oracle, why):
     [(_, text, unconverted, _, _)] = convert_all(split_sql(src))
     assert [u.construct for u in unconverted] == ["utPLSQL expectation"]
     assert why in unconverted[0].message and "MIGRATOR_UNCONVERTED" in text
+
+
+def test_a_package_of_the_schema_named_ut_is_not_utplsql():
+    src = (
+        "CREATE OR REPLACE PACKAGE ut AS\n  PROCEDURE fail(m VARCHAR2);\nEND;\n/\n"
+        "CREATE OR REPLACE PROCEDURE p IS BEGIN ut.fail('x'); END;\n/\n"
+    )
+    done = {u.name: (text, applied) for u, text, _, applied, _ in convert_all(split_sql(src))}
+    text, applied = done["p"]
+    assert "CALL ut.fail('x');" in text and "plsql.utplsql_expect" not in applied
