@@ -55,6 +55,7 @@ from migrator.source.units import SourceSet, Unit, UnitKind
 if TYPE_CHECKING:  # judging and repair are imported when a run asks for them, not for every migrate
     from harness.judge.deploy import DeployOutcome
     from harness.judge.verify import UnitToVerify
+    from migrator.suites.session import SuiteOptions
 
 VERSION = "0.1.0"
 
@@ -86,6 +87,8 @@ class MigrateOptions:
     checkpoint_every: int | None = None  # memory snapshots and monitor figures (None: about 8 per run)
     # Conditional compilation: the Oracle release the export targets and its PLSQL_CCFLAGS.
     compile_target: CompileTarget = field(default_factory=CompileTarget)
+    # The team's own tests (migrate --tests): converted with the library, run after it (None: no tests)
+    suite: SuiteOptions | None = None
 
 
 @dataclass
@@ -101,7 +104,7 @@ class _Done:
 
 def _order_and_convert(
     source: SourceSet, out: Path, opts: MigrateOptions, many: int
-) -> tuple[DependencyGraph, list[str], list[_Done]]:
+) -> tuple[DependencyGraph, list[str], list[_Done], ConversionContext]:
     """The dependency graph, the output folder prepared (what it kept), and every unit converted,
     for this run's conditional compilation target (in the conversion context, which forked
     workers inherit).
@@ -121,7 +124,7 @@ def _order_and_convert(
     scanners = many if len(source.units) >= MIN_UNITS_FOR_WORKERS else 1
     graph = analyze_dependencies(source, workers=scanners, meanwhile=prepare)
     assert ctx is not None, "built by prepare()"
-    return graph, kept, _convert_units(source, graph, out, opts, ctx)
+    return graph, kept, _convert_units(source, graph, out, opts, ctx), ctx
 
 
 def _convert_units(
@@ -284,7 +287,14 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
     if opts.verify:
         check_evidence(opts.scenarios, opts.transcript, [u.id for u in source.units])
     schema_warning = None if opts.schema or source.owners else schema_name_warning(source)
-    graph, kept, done = _order_and_convert(source, out, opts, many)
+    test_ids: frozenset[str] = frozenset()
+    if opts.suite is not None:  # the test code converts with the library: one catalog knows both
+        from migrator.suites.session import merge_sources, read_tests
+
+        source, test_ids = merge_sources(source, read_tests(opts.suite.dirs, source.schema, many))
+    graph, kept, done, ctx = _order_and_convert(source, out, opts, many)
+    test_done = [d for d in done if d.unit.id in test_ids]
+    done = [d for d in done if d.unit.id not in test_ids] if test_ids else done
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     used = sorted({u.schema for u in source.units})
     owners = used if source.owners else [source.schema, *(s for s in used if s != source.schema)]
@@ -337,8 +347,40 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
         )
     if agent:
         report = attach_agent(report, agent[0], opts, agent[2], out, model_error=agent[3])
+    if opts.suite is not None:
+        report = _run_suite(report, test_done, out, opts, ctx)
     write_reports(report, out)
     return report
+
+
+def _run_suite(report: RunReport, test_done: list[_Done], out: Path, opts: MigrateOptions, ctx) -> RunReport:
+    """The team's tests: their converted code is listed in deploy_tests.sql (after deploy.sql);
+    with deployment, they run on PostgreSQL and their outcomes become evidence."""
+    from migrator.source.units import UnitKind as K
+    from migrator.suites.attach import TESTS_DEPLOY, attach_tests, usable_test_code
+
+    assert opts.suite is not None
+    write_output(out, TESTS_DEPLOY, deploy_script([d.path for d in test_done if d.unit.kind is not K.ANONYMOUS_BLOCK]))
+    entries = [_entry(d) for d in test_done]
+    if not opts.deploy:
+        return report.model_copy(update=dict(test_units=entries))
+    code, entries = usable_test_code(
+        [(d.unit, _deployed_text(d), _not_usable(d), d.conversion.error) for d in test_done], entries
+    )
+    deps = {d.unit.id: d.deps for d in test_done}
+    return attach_tests(report, out, opts.deploy, opts.suite, code, entries, deps, ctx)
+
+
+def _not_usable(d: _Done) -> str | None:
+    """Why a converted test unit cannot be deployed or run as it is (None: it can)."""
+    c = d.conversion
+    if c.error:
+        return f"conversion failed: {c.error}"
+    if c.unconverted:
+        return "not converted: " + "; ".join(f"{u.construct} ({u.message})" for u in c.unconverted[:3])
+    if not d.static.ok:
+        return f"PostgreSQL's parser refuses it: {d.static.error}"
+    return None
 
 
 def nonblank_lines(text: str) -> int:

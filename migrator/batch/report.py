@@ -71,6 +71,9 @@ class UnitEntry(_Frozen):
     agent_tokens: int | None = None
     agent_error: str | None = None  # why the model could not be asked for this unit
     rules_category: str | None = None  # the category of the rules-only output, before repair
+    # The team's own tests (migrate --tests) that executed this unit (coverage probes), by name
+    tests: list[str] = []
+    provenance: str | None = None  # of the evidence that set its category when a suite did: suite:<sha256>
 
 
 class AgentSummary(_Frozen):
@@ -127,6 +130,20 @@ class SandboxSummary(_Frozen):
     notes: list[str]  # e.g. an extension that could not be installed (units it affects say so)
 
 
+class TestsSummary(_Frozen):
+    """The team's own test suite, run on PostgreSQL (migrate --tests; every result in tests.json)."""
+
+    style: str  # utplsql | framework | plain
+    dirs: list[str]
+    suite_sha256: str  # the test sources' content hash: the provenance of the evidence they give
+    totals: dict[str, int]
+    seconds: float
+    file: str = "tests.json"
+    oracle_log: str | None = None  # --oracle-test-log: the same suite's run on Oracle
+    oracle_passed: int | None = None  # tests the Oracle log shows passing (their units may reach G3)
+    notes: list[str] = []  # what the suite run could not do (a log name matching no test ...)
+
+
 class RunReport(_Frozen):
     tool: str
     version: str
@@ -145,6 +162,9 @@ class RunReport(_Frozen):
     output_kept: list[str] = []  # files in OUT that no run of ours wrote: --force left them alone
     verification: VerificationSummary | None = None
     agent: AgentSummary | None = None
+    tests: TestsSummary | None = None
+    # the converted test code (test packages, a framework's objects): not part of the library's counts
+    test_units: list[UnitEntry] = []
 
 
 def summarize(

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from migrator.batch.report import RunReport, UnitEntry, verification_table
+from migrator.suites.model import TestRun
 
 _STYLE = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
@@ -93,8 +94,10 @@ def to_html(report: RunReport, out: Path) -> str:
     )
 
 
-def to_junit(report: RunReport) -> str:
-    """One testcase per unit: `wrong`/`rejected` fail, `unverified` is skipped with its reason."""
+def to_junit(report: RunReport, tests: TestRun | None = None) -> str:
+    """One testcase per unit: `wrong`/`rejected` fail, `unverified` is skipped with its reason.
+    With the team's tests (migrate --tests), a `testsuites` root holds that suite and one suite
+    per test suite: each test a testcase with its outcome, message, duration and DBMS_OUTPUT."""
     suite = ET.Element("testsuite", name=f"migration.{report.schema_name}", tests=str(len(report.units)))
     failures = skipped = 0
     for u in report.units:
@@ -109,4 +112,40 @@ def to_junit(report: RunReport) -> str:
     suite.set("failures", str(failures))
     suite.set("skipped", str(skipped))
     suite.set("errors", "0")
-    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+    if report.verification is None:  # a run with tests but no scenarios: the tests are the suite
+        root = ET.Element("testsuites")
+    elif tests is None:
+        return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+    else:
+        root = ET.Element("testsuites")
+        root.append(suite)
+    if tests is not None:
+        _test_suites(root, tests)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _test_suites(root: ET.Element, tests: TestRun) -> None:
+    by_suite: dict[str, list] = {}
+    for r in tests.results:
+        by_suite.setdefault(r.suite, []).append(r)
+    for name, results in by_suite.items():
+        el = ET.SubElement(root, "testsuite", name=f"tests.{name}", tests=str(len(results)))
+        counts = {"failed": 0, "error": 0, "skipped": 0}
+        for r in results:
+            short = r.name[len(name) + 1 :] if r.name.startswith(name + ".") else r.name
+            case = ET.SubElement(el, "testcase", classname=name, name=short, time=f"{r.seconds:.3f}")
+            outcome = r.outcome.value
+            if outcome == "failed":
+                ET.SubElement(case, "failure", message=r.message[:500], type="assertion").text = r.message
+            elif outcome == "error":
+                ET.SubElement(case, "error", message=r.message[:500], type="error").text = r.message
+            elif outcome == "skipped":
+                ET.SubElement(case, "skipped", message=r.message[:500])
+            if outcome in counts:
+                counts[outcome] += 1
+            if r.output:
+                ET.SubElement(case, "system-out").text = "\n".join(r.output)
+        el.set("failures", str(counts["failed"]))
+        el.set("errors", str(counts["error"]))
+        el.set("skipped", str(counts["skipped"]))
+        el.set("time", f"{sum(r.seconds for r in results):.3f}")

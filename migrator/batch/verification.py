@@ -223,11 +223,18 @@ def write_reports(report: RunReport, out: Path) -> None:
     files a run of ours wrote are ever removed (OUT/.migrator/written.txt)."""
     write_output(out, "report.json", report.model_dump_json(indent=2))
     write_output(out, "report.md", to_markdown(report))
-    if report.verification is not None:
+    tests = None
+    if report.tests is not None:  # the team's own suite ran (migrate --tests): tests.json holds it
+        from migrator.suites.attach import load_tests
+
+        tests = load_tests(out)
+    else:
+        remove_output(out, "tests.json")
+    if report.verification is not None or tests is not None:
         from migrator.batch.report_pages import to_html, to_junit  # verified runs only (html, xml)
 
         write_output(out, "report.html", to_html(report, out))
-        write_output(out, "junit.xml", to_junit(report))
+        write_output(out, "junit.xml", to_junit(report, tests))
     else:
         remove_output(out, "report.html")
         remove_output(out, "junit.xml")

@@ -62,6 +62,12 @@ def print_summary(report: RunReport, out: Path) -> None:
     if report.verification:
         for line in verification_table(report.verification):
             print("  " + line)
+    if report.tests is not None:
+        t = report.tests
+        counts = ", ".join(f"{k} {t.totals.get(k, 0)}" for k in ("passed", "failed", "error", "skipped"))
+        print(f"  tests ({t.style}): {t.totals.get('total', 0)} — {counts} in {t.seconds:.1f} s: {out / t.file}")
+        for note in t.notes:
+            print(f"  tests: {note}")
     if report.preamble_error:
         print(f"  preamble failed: {report.preamble_error}")
     if report.sandbox:
@@ -166,6 +172,22 @@ def _check_migrate_usage(args) -> None:
         raise MigratorError("--verify needs deployment (drop --no-deploy)")
     if args.model and not args.verify:
         raise MigratorError("--model needs --verify: the judge, never the model, decides")
+    if getattr(args, "tests", None) and args.no_deploy:
+        raise MigratorError("--tests runs the tests on PostgreSQL: drop --no-deploy")
+    if not getattr(args, "tests", None):
+        for flag in ("test_style", "test_pattern", "oracle_test_log"):
+            if getattr(args, flag, None):
+                raise MigratorError(f"--{flag.replace('_', '-')} needs --tests DIR")
+    if getattr(args, "test_pattern", None):
+        from migrator.suites.output_lines import PatternError, compile_pattern
+
+        try:
+            compile_pattern(args.test_pattern)
+        except PatternError as exc:
+            raise MigratorError(f"--test-pattern: {exc}") from None
+    for d in getattr(args, "tests", None) or ():
+        if not d.is_dir():
+            raise MigratorError(f"--tests {d}: no such folder")
     if args.model and (problem := _model_spec_problem(args.model)):
         raise MigratorError(f"--model {args.model}: {problem}")
     if getattr(args, "retrieval", "fixed") != "fixed" and not (args.model and args.kb):
@@ -183,12 +205,12 @@ def _check_files_exist(args) -> None:
     """The files named on the command line exist: checked before any work (what is in them is
     checked once the source is read, still before any work). Not --settings: a settings file no
     fix cycle has written yet means the defaults."""
-    for flag in ("scenarios", "transcript", "baseline", "report"):
+    for flag in ("scenarios", "transcript", "baseline", "report", "oracle_test_log"):
         path = getattr(args, flag, None)
         if path is None or (flag == "baseline" and args.update_baseline):
             continue
         if not path.exists():
-            raise MigratorError(f"--{flag} {path}: no such file or directory")
+            raise MigratorError(f"--{flag.replace('_', '-')} {path}: no such file or directory")
 
 
 def _migrate_options(args, settings: ActiveSettings):
@@ -219,6 +241,23 @@ def _migrate_options(args, settings: ActiveSettings):
         workers=args.workers,
         memo=args.memo,
         compile_target=_compile_target(args),
+        suite=_suite_options(args),
+    )
+
+
+def _suite_options(args):
+    """--tests and its companions (None: no tests, and no time spent on them)."""
+    if not getattr(args, "tests", None):
+        return None
+    from migrator.suites.model import TestStyle
+    from migrator.suites.session import SuiteOptions
+
+    return SuiteOptions(
+        dirs=tuple(args.tests),
+        style=TestStyle(args.test_style) if args.test_style else None,
+        pattern=args.test_pattern,
+        oracle_log=args.oracle_test_log,
+        timeout_ms=args.test_timeout * 1000,
     )
 
 

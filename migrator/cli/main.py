@@ -41,6 +41,7 @@ EXAMPLES = """examples:
   migrator migrate fixtures/schemas/hr_payroll --out out/hr_payroll
   migrator migrate fixtures/schemas/hr_payroll --out out/hr --force --verify
   migrator migrate SCHEMA_DIR --out OUT --resume          # continue an interrupted run
+  migrator migrate SCHEMA_DIR --out OUT --tests tests/    # also run the team's own PL/SQL tests on PostgreSQL
   migrator migrate SCHEMA_DIR --out OUT --verify --model bedrock:anthropic.claude-3-5-sonnet-20240620-v1:0 --kb kb/
   migrator verify out/hr --scenarios fixtures/scenarios/hr_payroll.yaml --transcript fixtures/transcripts/hr_payroll.yaml
   migrator regress fixtures/schemas/hr_payroll --baseline fixtures/baselines/hr_payroll.json
@@ -198,11 +199,60 @@ def _add_migrate(sub) -> None:
     )
     _engine_args(m)
     _evidence_args(m)
+    _test_args(m)
     m.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
         help="progress bar (default: when stderr is a terminal)",
+    )
+
+
+def _test_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group(
+        "the team's own tests",
+        "A folder of PL/SQL tests (and any test framework written in PL/SQL that they need) is converted with "
+        "the library's rules, deployed after it and run on PostgreSQL in the sandbox, each test in its own "
+        "rolled-back transaction; outcomes, DBMS_OUTPUT lines and durations go to OUT/tests.json, junit.xml "
+        "and the review site. A passing test is evidence (at most G2) for the units it executed; a unit a "
+        "failing test executed is `wrong`.",
+    )
+    g.add_argument(
+        "--tests",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="folder of the team's tests (repeatable: e.g. the framework's folder, then the test packages')",
+    )
+    g.add_argument(
+        "--test-style",
+        choices=["utplsql", "framework", "plain"],
+        help="how the tests are written (default: detected). utplsql: utPLSQL v3 annotated packages; "
+        "framework: a PL/SQL test framework's convention (Pete: UT_ packages, each parameterless public "
+        "procedure a test); plain: anonymous blocks (else parameterless procedures) reporting through "
+        "DBMS_OUTPUT (OK / FAILED lines, 'N tests, P passed, F failed') or by raising",
+    )
+    g.add_argument(
+        "--test-pattern",
+        metavar="REGEX",
+        help="plain style: the regex of a result line in DBMS_OUTPUT, with a named group (?P<fail>...) "
+        "and/or (?P<pass>...), case-insensitive (default: a line starting OK, PASS, PASSED, SUCCESS, "
+        "FAIL, FAILED, FAILURE, ERROR or NOT OK)",
+    )
+    g.add_argument(
+        "--oracle-test-log",
+        type=Path,
+        metavar="FILE",
+        help="the same suite's run on Oracle (tests.json, JUnit XML, or text lines naming a test with PASS/OK): "
+        "tests that passed there and here raise the units they executed to G3",
+    )
+    g.add_argument(
+        "--test-timeout",
+        type=_positive_int,
+        default=60,
+        metavar="SECONDS",
+        help="statement timeout of each test (default 60)",
     )
 
 

@@ -425,5 +425,8 @@ RULES: tuple[RuleInfo, ...] = (
     rule("plsql.autonomous_output", "what an autonomous transaction's session prints (DBMS_OUTPUT) and raises reaches the caller",
          on("DBMS_OUTPUT in an autonomous transaction", "ast.Pragma", "plsql/emit_autonomous.py", "golden:plsql/autonomous", PLSQL_EXEC + "test_autonomous_output_reaches_the_caller"),
     ),
+    rule("plsql.utplsql_expect", "utPLSQL expectations ut.expect(x).matcher(y) → a call of the ut schema's typed matcher",
+         on("ut.expect(x).to_equal(y), .not_to(...), .to_be_null, .to_match ... and ut.fail", "ast.Call", "plsql/emit_utplsql.py", "golden:plsql/utplsql_expect", "test_utplsql_expect_exec.py::test_expectations_record_typed_failures_with_utplsql_messages"),
+    ),
 )
 # fmt: on

@@ -260,7 +260,8 @@ PROCEDURE_SUFFIX = "__proc"
 
 def procedure_name(sigs: list[RoutineSig], sig: RoutineSig) -> str:
     """The PostgreSQL name of procedure `sig` among the overloads `sigs` of its name. Oracle lets
-    a package declare a function and a procedure of one name with the same parameters (a call
+    a package declare a function and a procedure of one name with the same parameters, or with
+    parameters one call can fill for both (extra ones defaulted: `_callable_alike`) (a call
     statement reaches the procedure, an expression the function); PostgreSQL keeps functions and
     procedures in one namespace identified by name and input types ("cannot change routine
     kind"), so such a procedure is ``<name>__proc``, and every call statement bound to it names
@@ -268,9 +269,23 @@ def procedure_name(sigs: list[RoutineSig], sig: RoutineSig) -> str:
     name = sig.target[1]
     if sig.kind != "PROCEDURE":
         return name
-    mine = tuple(p.base for p in sig.params if p.mode != "OUT")
-    clash = any(s.kind == "FUNCTION" and tuple(p.base for p in s.params if p.mode != "OUT") == mine for s in sigs)
+    mine = tuple(p for p in sig.params if p.mode != "OUT")
+    clash = any(
+        s.kind == "FUNCTION" and _callable_alike(tuple(p for p in s.params if p.mode != "OUT"), mine) for s in sigs
+    )
     return name + PROCEDURE_SUFFIX if clash else name
+
+
+def _callable_alike(a: tuple[ParamSig, ...], b: tuple[ParamSig, ...]) -> bool:
+    """One call could reach either routine: the inputs of one are those of the other (types in
+    order) followed only by defaulted ones. `function eq(x varchar2, y varchar2)` and `procedure
+    eq(x varchar2, y varchar2, comment varchar2 default null)` are both candidates for
+    `eq(x => 1, y => 2)` in PostgreSQL ("is not unique"), though Oracle tells them apart by the
+    call's position (an expression or a statement)."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if tuple(p.base for p in long[: len(short)]) != tuple(p.base for p in short):
+        return False
+    return all(p.default for p in long[len(short) :])
 
 
 # ---- where the signatures are -----------------------------------------------------------------------

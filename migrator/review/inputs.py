@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from migrator.batch.report import RunReport, UnitEntry
 from migrator.batch.steps_file import STEPS_FILE, StepsFile, load_steps
 from migrator.batch.verification import AGENT_MANIFEST
+from migrator.suites.model import TestResult
 
 
 class ReviewError(Exception):
@@ -30,6 +31,7 @@ class RunInputs:
     steps: StepsFile | None
     manifest: dict | None  # the repair agent's run_manifest.json
     attempts: dict[str, dict] = field(default_factory=dict)  # unit id -> its manifest entry
+    tests: dict[str, TestResult] = field(default_factory=dict)  # the team's tests (tests.json), by name
 
 
 def load_run(out: Path) -> RunInputs:
@@ -47,7 +49,17 @@ def load_run(out: Path) -> RunInputs:
     manifest = _manifest(out) if report.agent else None
     units = manifest.get("units", []) if manifest else []
     attempts = {u["item_id"]: u for u in units if isinstance(u, dict) and isinstance(u.get("item_id"), str)}
-    return RunInputs(out, report, steps, manifest, attempts)
+    return RunInputs(out, report, steps, manifest, attempts, _tests(out) if report.tests else {})
+
+
+def _tests(out: Path) -> dict[str, TestResult]:
+    from migrator.suites.attach import load_tests
+
+    try:
+        run = load_tests(out)
+    except (ValueError, KeyError, OSError) as exc:
+        raise ReviewError(f"{out / 'tests.json'} is not readable: {_first_line(exc)}") from exc
+    return {r.name: r for r in run.results} if run else {}
 
 
 def _manifest(out: Path) -> dict | None:

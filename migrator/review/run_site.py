@@ -112,6 +112,7 @@ def _unit_pages(inputs: RunInputs) -> Iterator[tuple[str, str]]:
                 v=view,
                 marks=MARKS,
                 has_steps=inputs.steps is not None,
+                has_tests=inputs.report.tests is not None,
                 agent_run=inputs.report.agent is not None,
                 **_common(inputs, "../", unit.id),
             ),

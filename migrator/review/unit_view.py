@@ -12,6 +12,7 @@ from migrator.convert.registry import BY_ID
 from migrator.review.align import ADDED, CHANGED, REMOVED, AlignedRow, header_lines, side_by_side
 from migrator.review.inputs import RunInputs, TextReader
 from migrator.review.reasons import Reason, reason_of
+from migrator.suites.model import TestResult
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 # Fields every page already shows in its own place; any other field of UnitEntry (coverage, say,
@@ -21,7 +22,7 @@ SHOWN_FIELDS = frozenset(
         *("id", "kind", "name", "source", "status", "output", "rules_applied", "unconverted", "notes", "error"),
         *("depends_on", "static_ok", "static_error", "static_note", "deployed", "deploy_error", "sqlstate"),
         *("blocked_by", "category", "tier", "verdict", "references", "steps", "steps_agreeing", "first_mismatch"),
-        *("agent_attempts", "agent_tokens", "agent_error", "rules_category"),
+        *("agent_attempts", "agent_tokens", "agent_error", "rules_category", "tests"),
     }
 )
 
@@ -54,6 +55,7 @@ class UnitView:
     blocked_by: list[Link] = field(default_factory=list)
     files: list[Link] = field(default_factory=list)
     facts: list[tuple[str, str]] = field(default_factory=list)
+    tests: list[TestResult] = field(default_factory=list)  # the team's tests that executed the unit
 
     @property
     def changed_lines(self) -> int:
@@ -101,4 +103,5 @@ def build_unit_view(inputs: RunInputs, texts: TextReader, unit: UnitEntry, known
         blocked_by=_unit_links(unit.blocked_by, known),
         files=_files(inputs, unit),
         facts=[(k, str(v)) for k, v in extra_fields(unit)],
+        tests=[inputs.tests[n] for n in unit.tests if n in inputs.tests],
     )

@@ -42,6 +42,21 @@ class SuiteTest:
     expected_error: str | None = None  # --%throws: an ORA-nnnnn code, a SQLSTATE or an exception name
     disabled: str | None = None  # reason, when the suite disables the test
     description: str = ""
+    # Unit ids of the test code the test needs deployed (its package, the framework's objects):
+    # when one of them did not deploy, the test cannot run and says so instead of running.
+    needs: tuple[str, ...] = ()
+    # Why the test cannot run at all (its call did not convert): reported as an `error`, never run.
+    cannot_run: str | None = None
+    # How the runner reads DBMS_OUTPUT for a verdict (plain style): a regex with a named group
+    # `fail` (and/or `pass`); a line where `fail` matched, or a summary line counting failures,
+    # fails a test that raised nothing. None: output is kept, never judged.
+    result_pattern: str | None = None
+    # Plain scripts run in order: a block that reports no result line is setup for the blocks after
+    # it and its changes are committed; a block that reports a result is rolled back as usual.
+    keeps_setup: bool = False
+    # A SQL*Plus script's blocks share one session, as SQL*Plus runs them: package state (the
+    # counters a final summary block prints) carries from one block to the next of the same suite.
+    shares_session: bool = False
 
 
 @dataclass

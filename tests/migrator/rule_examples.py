@@ -205,4 +205,5 @@ EXAMPLES: dict[str, str] = {
         "DBMS_OUTPUT.PUT_LINE('logged'); COMMIT; END;\n"
         "/\n"
     ),
+    "plsql.utplsql_expect": "CREATE OR REPLACE PROCEDURE p (n NUMBER) IS BEGIN ut.expect(n).to_equal(1); END;\n/\n",
 }

@@ -18,6 +18,7 @@ from migrator.convert.plsql import emit_nested as nested_
 from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import emit_supplied as supplied_
+from migrator.convert.plsql import emit_utplsql as utplsql_
 from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql import values as values_
@@ -43,6 +44,8 @@ def st_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> None:
     if up == ("RAISE_APPLICATION_ERROR",):
         exc_.raise_app_error(em, st, scope, out)
         return
+    if utplsql_.utplsql_call(em, st, scope, out):  # ut.expect(x).to_equal(y) (emit_utplsql)
+        return
     if supplied_.supplied_call(em, parts, st, scope, out):  # DBMS_LOB ... (emit_supplied)
         return
     if nested_.nested_call(em, parts, st, scope, out):  # enclosing variables (emit_nested)
@@ -55,8 +58,16 @@ def st_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> None:
         and sym.type.object_key
         and parts[1] in values_.object_methods(em, sym.type.object_key)
     ):
-        args = [out.ident(parts[0])] + stmt_.call_args(em, st.args, scope)
+        self_arg, after = out.ident(parts[0]), []
+        if sym.kind == "pkgvar" and sym.getter and sym.setter:
+            # a package variable lives behind its getter and setter: the method (SELF IN OUT)
+            # works on a local copy, written back after the call
+            self_arg = targets_.temp(em, sym.type.pg)
+            out.line(f"{self_arg} := {sym.getter}();")
+            after = [f"PERFORM {sym.setter}({self_arg});"]
+        args = [self_arg] + stmt_.call_args(em, st.args, scope)
         out.line(f"CALL {sql(derived(sym.type.object_key, parts[1]))}({', '.join(args)});")
+        out.each(after)
         return
     if coll_.coll_statement(em, parts, st, scope, out):
         return

@@ -85,8 +85,31 @@ def emit_package(em, p: A.Package, schema: str) -> str:
     guard = [f"PERFORM {sql((pkg, 'initialize__'))}();"]
     for d in p.decls:
         if isinstance(d, A.Routine) and d.block is not None or isinstance(d, A.Routine) and d.external:
-            out.append(member(em, pkg, d, scope, guard))
+            out.append(member(em, pkg, with_spec_defaults(em, pkg, d), scope, guard))
     return "\n\n".join(out)
+
+
+def with_spec_defaults(em: Emitter, pkg: str, r: A.Routine) -> A.Routine:
+    """A body's routine with the defaults its specification declares. Callers see the spec's
+    declaration: `procedure p(d varchar2 := 'x')` in the spec and `procedure p(d varchar2) is`
+    in the body is a call `pkg.p` with no argument in Oracle, so the one PostgreSQL routine needs
+    the spec's DEFAULT (calls are bound leaving it out)."""
+    info = package_info(em, (pkg,))
+    if info is None or not any(p.default is None for p in r.params):
+        return r
+    for spec in info.routines.get(r.name, []):
+        if spec is r or spec.kind != r.kind or len(spec.params) != len(r.params):
+            continue
+        if [p.type.text.upper() for p in spec.params] != [p.type.text.upper() for p in r.params]:
+            continue
+        if [p.name.lower() for p in spec.params] != [p.name.lower() for p in r.params]:
+            continue
+        params = [
+            dataclasses.replace(p, default=s.default) if p.default is None and s.default is not None else p
+            for p, s in zip(r.params, spec.params)
+        ]
+        return dataclasses.replace(r, params=params)
+    return r
 
 
 def member(em, pkg: str, r: A.Routine, scope: Scope, guard: list[str]) -> str:

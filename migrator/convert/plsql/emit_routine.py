@@ -178,7 +178,7 @@ class RoutineEmitter:
             em.frame.out_result = outfunc_.RESULT
             em.ctx.applied("plsql.function_out_params")
         if r.kind == "PROCEDURE":
-            qname = self.procedure_name(r, qname, parent)
+            qname = self.procedure_name(r, qname, parent, scope)
         head = (head_stmts or []) + self.reset + self.empty_strings(r, scope)
         body = self.body(r.block, scope, owner, head, outfunc_.falls_off(em, r.block))
         em.ctx.applied(rule)
@@ -189,13 +189,17 @@ class RoutineEmitter:
             return autonomous_.autonomous_routine(em, r, qname, params, ret, body, scope)
         return create_function(routine_head(r.kind, qname, params, ret), body)
 
-    def procedure_name(self, r: A.Routine, qname: tuple[str, str], parent: Scope) -> tuple[str, str]:
+    def procedure_name(self, r: A.Routine, qname: tuple[str, str], parent: Scope, scope: Scope) -> tuple[str, str]:
         """A procedure whose package also has a function of its name taking the same inputs is
         ``<name>__proc`` (`signatures.procedure_name`)."""
         em = self.em
         sigs = call_.call_signatures(em, [r.name], parent) or []
         names = tuple((p.name, p.mode) for p in r.params)
         mine = [s for s in sigs if s.kind == "PROCEDURE" and tuple((p.name, p.mode) for p in s.params) == names]
+        if len(mine) > 1:  # overloads with the same parameter names: told apart by their types
+            types = [scope.names[p.name].type if p.name in scope.names else None for p in r.params]
+            bases = tuple(signatures.base_type(t.plain_pg) if t is not None else None for t in types)
+            mine = [s for s in mine if tuple(p.base for p in s.params) == bases]
         if len(mine) != 1:
             return qname
         own = signatures.procedure_name(sigs, mine[0])

@@ -59,7 +59,9 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
         and len(parts) == 2
         and parts[1] in object_methods(em, sym.type.object_key)
     ):
-        return method_call(em, sym.type.object_key, parts[0], parts[1], toks, j, scope)
+        # a package variable is read through its getter (a member function's SELF is IN)
+        obj = f"{sym.getter}()" if sym.kind in ("pkgvar", "pkgconst") and sym.getter else quote_ident(parts[0])
+        return method_call(em, sym.type.object_key, obj, parts[1], toks, j, scope)
     elif sym.type is not None and xml_.is_xml(sym.type) and len(parts) >= 2:  # XMLTYPE members
         text, j, ptype = xml_.chain(em, quote_ident(parts[0]), sym.type, parts[1:], toks, j, scope)
         return text, j, (ptype.ora if ptype else "")
@@ -92,12 +94,13 @@ def object_methods(em: Emitter, key: tuple[str, str]) -> dict:
 
 
 def method_call(em: Emitter, key: tuple[str, str], obj: str, method: str, toks, j, scope):
-    """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF."""
+    """obj.method(args) → <type>__<method>(obj, args): methods become functions taking SELF
+    (`obj` is the object's SQL text: a quoted variable, or a package variable's getter call)."""
     args: list[str] = []
     if j < len(toks) and toks[j].is_op("("):
         inner, j = paren_at(em, toks, j)
         args = stmt_.call_args(em, inner, scope) if inner else []
-    return f"{sql(derived(key, method))}({', '.join([quote_ident(obj)] + args)})", j, ""
+    return f"{sql(derived(key, method))}({', '.join([obj] + args)})", j, ""
 
 
 def resolve_global(em: Emitter, parts, toks, j, scope, ph, types):

@@ -101,6 +101,11 @@ def test_text_expression_matches_oracle(conn, expr, expected):
         ("TIMESTAMP '2024-03-08 13:45:00'", "08-MAR-24"),
         ("DATE '2024-12-01'", "01-DEC-24"),
         ("NULL::numeric", None),
+        # INTERVAL: Oracle's fixed forms (a TIMESTAMP difference is DAY(9) TO SECOND(6))
+        ("TIMESTAMP '2020-01-02 10:00:00' - TIMESTAMP '2020-01-01 09:30:00.25'", "+000000001 00:29:59.750000"),
+        ("-INTERVAL '3 days 4 hours'", "-000000003 04:00:00.000000"),
+        ("INTERVAL '27 hours'", "+000000001 03:00:00.000000"),
+        ("INTERVAL '1 year 2 months'", "+000000001-02"),
     ],
 )
 def test_to_text_overloads(conn, sql_value, expected):

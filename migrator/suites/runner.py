@@ -1,0 +1,294 @@
+"""Run `SuiteTest`s on PostgreSQL, in the sandbox, one test at a time, and say how each went.
+
+Where: a scratch database the sandbox created (library and test code deployed), as the run's
+execution role, never the admin. Isolation: each test starts in a fresh session state (`DISCARD
+ALL` — package state lives in session-level prepared statements and goes with it) and runs in a
+transaction that is rolled back, so one test cannot make another pass. A test whose code commits
+(PostgreSQL refuses COMMIT inside a transaction block, SQLSTATE 2D000) runs again on a copy of the
+database of its own, in autocommit mode, and the copy is dropped. Every statement runs under
+`statement_timeout`; a test that hits it is an `error` saying so.
+
+Verdict: the body raised nothing → `passed` (unless its DBMS_OUTPUT reports a failure, for a
+style that reads output); raised an application error (RAISE_APPLICATION_ERROR's ORA-20000..20999,
+SQLSTATE `O2xxx`, or a plain RAISE's `P0001`: how test code and assertion libraries fail) →
+`failed` with its message; raised anything else (a missing function, a type error, a timeout) →
+`error`; `expected_error` turns the first two around. Every DBMS_OUTPUT line is kept; coverage
+probes (harness.probing.coverage, when the database is instrumented) say which units it executed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import psycopg
+
+from harness.engines.postgres import PostgresEngine
+from harness.ground_truth.oracle_errors import ORA_ERRORS, sqlstate_matches_ora
+from harness.probing.coverage import CoveragePlan
+from migrator.suites.model import Outcome, SuiteTest, TestResult, TestRun, TestStyle
+from migrator.suites.output_lines import compile_pattern, read_output
+
+DEFAULT_TEST_TIMEOUT_MS = 60_000
+_TIMEOUT = "57014"
+_NO_COMMIT_HERE = ("2D000", "0A000")  # invalid transaction termination (COMMIT in a CALL inside BEGIN)
+_ORA = re.compile(r"ORA-(\d{5})")
+# ut.end_test() (migrator/suites/ut.sql) raises a utPLSQL test's failed expectations with it
+UT_FAILED_SQLSTATE = "UTF01"
+_FAILED_SAMPLE = re.compile(r"\bfail(?:ed|s|ure)?\b", re.I)
+
+
+@dataclass
+class _Raised:
+    sqlstate: str
+    message: str
+
+
+def _message(exc: psycopg.Error) -> str:
+    diag = exc.diag
+    return (diag.message_primary if diag and diag.message_primary else str(exc)).strip()
+
+
+def is_assertion(sqlstate: str) -> bool:
+    """An error test code raises on purpose: an application error (RAISE_APPLICATION_ERROR,
+    converted to SQLSTATE O2nnn), a user-declared exception (OUxxx) or a plain RAISE (P0001)."""
+    return sqlstate.startswith(("O2", "OU")) or sqlstate == "P0001"
+
+
+def matches_expected(expected: str, raised: _Raised) -> bool:
+    """--%throws and friends: an ORA code (`-20001`, `ORA-01403`, `1403`), a SQLSTATE or an
+    exception name (`no_data_found`) against what the body raised."""
+    want = expected.strip().lower()
+    if not want:
+        return True
+    if want == raised.sqlstate.lower():
+        return True
+    digits = want.removeprefix("ora").lstrip("-")
+    if digits.isdigit():
+        code = -int(digits) if int(digits) != 100 else 100
+        return sqlstate_matches_ora(raised.sqlstate, code) or any(
+            int(m) == abs(code) for m in _ORA.findall(raised.message)
+        )
+    named = [e for e in ORA_ERRORS if e.name and e.name.lower() == want.split(".")[-1]]
+    return any(sqlstate_matches_ora(raised.sqlstate, e.code) for e in named)
+
+
+def oracle_message(raised: _Raised) -> str:
+    """An application error as Oracle's SQLERRM shows it (`ORA-20000: Assertion failed: …`): the
+    team's assertion messages and Oracle logs read that way."""
+    state, text = raised.sqlstate, raised.message
+    if state.startswith("O2") and state[2:].isdigit() and not text.startswith("ORA-"):
+        return f"ORA-{20000 + int(state[2:])}: {text}"
+    return text
+
+
+class _Session:
+    """One execution-role session on the test database; what it printed and which probes fired."""
+
+    def __init__(self, dsn: str, probe: CoveragePlan | None, timeout_ms: int):
+        # no server-side prepared statements of psycopg's own: DISCARD ALL drops every one
+        self.conn = psycopg.connect(dsn, autocommit=True, prepare_threshold=None)
+        self.probe = probe
+        self.timeout_ms = timeout_ms
+        self.output: list[str] = []
+        self.hits: set[str] = set()
+        self.suite: str | None = None  # the script whose blocks ran last in this session
+        self.conn.add_notice_handler(self._notice)
+
+    def _notice(self, diag) -> None:
+        text = diag.message_primary or ""
+        hit = self.probe.hit(text) if self.probe is not None else None
+        if hit is None:
+            self.output.append(text)
+        else:
+            self.hits.add(hit)
+
+    def fresh(self, keep_state: bool = False) -> None:
+        """A test starts with no package state, no pending DBMS_OUTPUT line, no temp tables
+        (`keep_state`: the next block of the same script keeps its session's package state)."""
+        self.output, self.hits = [], set()
+        if not keep_state:
+            self.conn.execute("DISCARD ALL")
+        self.suite = None
+        self.conn.execute(f"SET statement_timeout = {int(self.timeout_ms)}")
+        self.conn.execute(f"SET lock_timeout = {int(self.timeout_ms)}")
+
+    def run(self, text: str) -> _Raised | None:
+        try:
+            cur = self.conn.execute(text.encode("utf-8"))
+            while cur.nextset():
+                pass
+            return None
+        except psycopg.Error as exc:
+            return _Raised(exc.sqlstate or "", _message(exc))
+
+    def close(self) -> None:
+        with contextlib.suppress(psycopg.Error):
+            self.conn.close()
+
+
+def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestResult, set[str], bool]:
+    """Run `test` on session `s`; returns its result, the probes it fired and whether it must run
+    again outside a transaction block (its code commits)."""
+    s.fresh(keep_state=test.shares_session and s.suite == test.suite)
+    s.suite = test.suite if test.shares_session else None
+    t0 = time.perf_counter()
+    result = TestResult(test.name, test.suite, test.style, Outcome.PASSED, source=test.source)
+    if transactional:
+        s.conn.execute("BEGIN")
+    raised: _Raised | None = None
+    where = ""
+    try:
+        for stmt in test.setup:
+            raised = s.run(stmt)
+            if raised is not None:
+                where = "setup"
+                break
+        if raised is None:
+            if transactional:
+                s.conn.execute("SAVEPOINT migrator_test")
+            raised = s.run(test.body)
+            if raised is not None and transactional:
+                s.conn.execute("ROLLBACK TO SAVEPOINT migrator_test")  # teardown still runs
+        for stmt in test.teardown:
+            after = s.run(stmt)
+            if after is not None and raised is None:
+                raised, where = after, "teardown"
+                if transactional:
+                    break
+    finally:
+        keep = False
+        if transactional:
+            keep = test.keeps_setup and raised is None and not _reports(test, s.output)
+            with contextlib.suppress(psycopg.Error):
+                s.conn.execute("COMMIT" if keep else "ROLLBACK")
+    result.seconds = time.perf_counter() - t0
+    result.output = list(s.output)
+    hits = set(s.hits)
+    if raised is not None and raised.sqlstate in _NO_COMMIT_HERE and transactional and "transaction" in raised.message:
+        return result, hits, True
+    _decide(result, test, raised, where, s.timeout_ms)
+    return result, hits, False
+
+
+def _reports(test: SuiteTest, output: list[str]) -> bool:
+    return test.result_pattern is not None and read_output(output, compile_pattern(test.result_pattern)).reports
+
+
+def _decide(result: TestResult, test: SuiteTest, raised: _Raised | None, where: str, timeout_ms: int) -> None:
+    if raised is not None and raised.sqlstate == _TIMEOUT:
+        result.outcome = Outcome.ERROR
+        result.message = f"timed out after {timeout_ms / 1000:g} s ({where or 'test'}): {raised.message}"
+        return
+    if where:  # setup or teardown failed: the test itself is not what went wrong
+        assert raised is not None
+        result.outcome = Outcome.ERROR
+        result.message = f"{where} failed: SQLSTATE {raised.sqlstate}: {raised.message}"
+        return
+    if test.expected_error is not None:
+        if raised is None:
+            result.outcome = Outcome.FAILED
+            result.message = f"expected error {test.expected_error}, but nothing was raised"
+        elif not matches_expected(test.expected_error, raised):
+            result.outcome = Outcome.FAILED
+            result.message = f"expected error {test.expected_error}, got SQLSTATE {raised.sqlstate}: {raised.message}"
+        return
+    if raised is not None:
+        # utPLSQL: only failed expectations fail a test (ut.end_test() raises them together, each
+        # with its message); an error the test code raises, even an application error, is its error
+        if test.style is TestStyle.UTPLSQL:
+            assertion = raised.sqlstate == UT_FAILED_SQLSTATE
+        else:
+            assertion = is_assertion(raised.sqlstate)
+        result.outcome = Outcome.FAILED if assertion else Outcome.ERROR
+        result.message = oracle_message(raised) if assertion else f"SQLSTATE {raised.sqlstate}: {raised.message}"
+        sample = next((line for line in result.output if _FAILED_SAMPLE.search(line)), None)
+        if sample is not None and sample not in result.message and test.style is not TestStyle.UTPLSQL:
+            # data-driven tests catch each sample's failure, print it and fail once at the end:
+            # the line naming the first failing sample goes with the message
+            result.message += f"\nfirst failing line of its output: {sample}"
+        return
+    if test.result_pattern is not None:
+        verdict = read_output(result.output, compile_pattern(test.result_pattern))
+        if verdict.failed:
+            result.outcome = Outcome.FAILED
+            result.message = verdict.first_failure or "the output reports a failure"
+
+
+def run_tests(
+    engine: PostgresEngine,
+    database: str,
+    tests: Sequence[SuiteTest],
+    *,
+    timeout_ms: int = DEFAULT_TEST_TIMEOUT_MS,
+    coverage: CoveragePlan | None = None,
+    blocked: Mapping[str, str] | None = None,
+    suite_sha256: str = "",
+    on_result: Callable[[TestResult], None] | None = None,
+) -> TestRun:
+    """Run `tests` in order on `database` (a sandbox scratch database with the library and the
+    test code deployed; it is used directly and never changed by a test, except by a plain
+    script's setup blocks, `keeps_setup`). `coverage`: the plan of an instrumented database,
+    whose probes tell each result's `units`. `blocked`: unit id → why that test code is not
+    deployed; a test that needs one is an `error` saying so, and does not run."""
+    blocked = blocked or {}
+    unit_of = {p.id: unit for unit, probes in (coverage.probes.items() if coverage else ()) for p in probes}
+    run = TestRun(suite_sha256=suite_sha256)
+    fired: list[set[str]] = []
+    again: list[int] = []
+    session = _Session(engine.dsn(database), coverage, timeout_ms)
+    try:
+        for test in tests:
+            result, hits = _cannot_run(test, blocked), set[str]()
+            if result is None:
+                result, hits, commits = _run_one(session, test, transactional=True)
+                if commits:
+                    again.append(len(run.results))
+            run.results.append(result)
+            fired.append(hits)
+    finally:
+        session.close()
+    for index in again:  # code that commits: a copy of the database each, in autocommit mode
+        run.results[index], fired[index] = _run_on_copy(engine, database, tests[index], coverage, timeout_ms)
+    for result, hits in zip(run.results, fired):
+        result.units = sorted({unit_of[h] for h in hits if h in unit_of})
+        if on_result is not None:
+            on_result(result)
+    return run
+
+
+def _cannot_run(test: SuiteTest, blocked: Mapping[str, str]) -> TestResult | None:
+    if test.disabled is not None:
+        return TestResult(test.name, test.suite, test.style, Outcome.SKIPPED, test.disabled, source=test.source)
+    if test.cannot_run is not None:
+        return TestResult(
+            test.name, test.suite, test.style, Outcome.ERROR, f"cannot run: {test.cannot_run}", source=test.source
+        )
+    missing = [f"{u}: {blocked[u]}" for u in test.needs if u in blocked]
+    if missing:
+        message = "cannot run: test code not deployed: " + "; ".join(missing)
+        return TestResult(test.name, test.suite, test.style, Outcome.ERROR, message, source=test.source)
+    return None
+
+
+def _run_on_copy(
+    engine: PostgresEngine, database: str, test: SuiteTest, coverage: CoveragePlan | None, timeout_ms: int
+) -> tuple[TestResult, set[str]]:
+    from harness.engines.pg_sandbox import replay_settings
+
+    clone = engine.sandbox.clone(database, purpose="test")
+    try:
+        session = _Session(engine.dsn(clone.name), coverage, timeout_ms)
+        try:
+            problem = replay_settings(session.conn, clone.name, clone.settings)
+            if problem:
+                return TestResult(test.name, test.suite, test.style, Outcome.ERROR, problem, source=test.source), set()
+            result, hits, _ = _run_one(session, test, transactional=False)
+            return result, hits
+        finally:
+            session.close()
+    finally:
+        engine.sandbox.drop_database(clone.name)

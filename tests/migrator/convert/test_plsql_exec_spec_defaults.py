@@ -1,0 +1,160 @@
+"""Calls as an assertion library makes them, on PostgreSQL: a package body whose routines leave
+out the defaults their specification declares (callers see the spec's), and a function and a
+procedure of one name that one call could reach in PostgreSQL (the procedure's extra parameters
+are defaulted), told apart as Oracle does: a call statement is the procedure, an expression the
+function."""
+
+from __future__ import annotations
+
+import psycopg
+
+from tests.migrator.convert.test_plsql_exec_types import deploy_schema
+
+ASSERTS = """
+CREATE OR REPLACE PACKAGE chk AS
+  FUNCTION eq(a VARCHAR2, b VARCHAR2) RETURN BOOLEAN;
+  PROCEDURE eq(a VARCHAR2, b VARCHAR2, msg VARCHAR2 DEFAULT NULL, line NUMBER DEFAULT NULL);
+  FUNCTION eq(a NUMBER, b NUMBER) RETURN BOOLEAN;
+  PROCEDURE eq(a NUMBER, b NUMBER, msg VARCHAR2 DEFAULT NULL, line NUMBER DEFAULT NULL);
+  FUNCTION fail RETURN BOOLEAN;
+  PROCEDURE fail(msg VARCHAR2 DEFAULT 'failed');
+  PROCEDURE describe(d VARCHAR2 := 'the default description');
+END;
+/
+CREATE OR REPLACE PACKAGE BODY chk AS
+  FUNCTION eq(a VARCHAR2, b VARCHAR2) RETURN BOOLEAN IS
+  BEGIN
+    RETURN a = b OR (a IS NULL AND b IS NULL);
+  END;
+  PROCEDURE eq(a VARCHAR2, b VARCHAR2, msg VARCHAR2 DEFAULT NULL, line NUMBER DEFAULT NULL) IS
+  BEGIN
+    IF NOT eq(a, b) THEN
+      RAISE_APPLICATION_ERROR(-20000, 'Assertion failed: ' || NVL(msg, a || ' <> ' || b));
+    END IF;
+  END;
+  FUNCTION eq(a NUMBER, b NUMBER) RETURN BOOLEAN IS
+  BEGIN
+    RETURN a = b;
+  END;
+  PROCEDURE eq(a NUMBER, b NUMBER, msg VARCHAR2 DEFAULT NULL, line NUMBER DEFAULT NULL) IS
+  BEGIN
+    IF NOT eq(a, b) THEN
+      RAISE_APPLICATION_ERROR(-20000, 'Assertion failed: ' || NVL(msg, a || ' <> ' || b) || ' (numbers)');
+    END IF;
+  END;
+  FUNCTION fail RETURN BOOLEAN IS
+  BEGIN
+    RETURN FALSE;
+  END;
+  PROCEDURE fail(msg VARCHAR2 DEFAULT 'failed') IS
+  BEGIN
+    RAISE_APPLICATION_ERROR(-20000, msg);
+  END;
+  PROCEDURE describe(d VARCHAR2) IS
+  BEGIN
+    DBMS_OUTPUT.PUT_LINE(d);
+  END;
+END;
+/
+CREATE OR REPLACE FUNCTION run_checks RETURN VARCHAR2 IS
+  l_out VARCHAR2(200);
+BEGIN
+  chk.describe;
+  chk.eq('a', 'a');
+  chk.eq(a => 'x', b => 'x', msg => 'named');
+  IF chk.eq('a', 'b') THEN
+    l_out := 'equal';
+  ELSE
+    l_out := 'different';
+  END IF;
+  IF NOT chk.fail THEN
+    l_out := l_out || ',fail is false';
+  END IF;
+  chk.eq(2, 2);
+  IF NOT chk.eq(2, 3) THEN
+    l_out := l_out || ',2<>3';
+  END IF;
+  BEGIN
+    chk.eq(2, 3, line => 7);
+  EXCEPTION
+    WHEN OTHERS THEN
+      l_out := l_out || ',' || SQLERRM;
+  END;
+  BEGIN
+    chk.eq('a', 'b');
+  EXCEPTION
+    WHEN OTHERS THEN
+      l_out := l_out || ',' || SQLERRM;
+  END;
+  BEGIN
+    chk.fail;
+  EXCEPTION
+    WHEN OTHERS THEN
+      l_out := l_out || ',' || SQLERRM;
+  END;
+  RETURN l_out;
+END;
+/
+"""
+
+
+def test_spec_defaults_and_function_procedure_pairs(pg_dsn, tmp_path):
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "chk", {"chk.sql": ASSERTS})
+        got: list[str] = []
+        conn.add_notice_handler(lambda d: got.append(d.message_primary))
+        assert conn.execute("SELECT run_checks()").fetchone()[0] == (
+            "different,fail is false,2<>3,ORA-20000: Assertion failed: 2 <> 3 (numbers),"
+            "ORA-20000: Assertion failed: a <> b,ORA-20000: failed"
+        )
+        assert got == ["the default description"]
+
+
+PACKAGE_OBJECT = """
+CREATE OR REPLACE TYPE counter_t AS OBJECT (
+  label VARCHAR2(20),
+  n NUMBER,
+  MEMBER PROCEDURE bump(p_by NUMBER),
+  MEMBER FUNCTION show RETURN VARCHAR2
+);
+/
+CREATE OR REPLACE TYPE BODY counter_t AS
+  MEMBER PROCEDURE bump(p_by NUMBER) IS
+  BEGIN
+    n := NVL(n, 0) + p_by;
+  END;
+  MEMBER FUNCTION show RETURN VARCHAR2 IS
+  BEGIN
+    RETURN label || '=' || n;
+  END;
+END;
+/
+CREATE OR REPLACE PACKAGE tracker AS
+  PROCEDURE hit;
+  FUNCTION total RETURN VARCHAR2;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY tracker AS
+  g counter_t := counter_t('hits', 0);
+  PROCEDURE hit IS
+  BEGIN
+    g.bump(2);
+  END;
+  FUNCTION total RETURN VARCHAR2 IS
+  BEGIN
+    g.bump(1);
+    RETURN g.show();
+  END;
+END;
+/
+"""
+
+
+def test_member_procedure_on_a_package_variable(pg_dsn, tmp_path):
+    """`g.bump(2)` on a package-level object variable (a debug logger, a counter): the method's
+    SELF IN OUT changes the package's state, as in Oracle."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "tracker", {"tracker.sql": PACKAGE_OBJECT})
+        conn.execute("CALL tracker.hit()")
+        conn.execute("CALL tracker.hit()")
+        assert conn.execute("SELECT tracker.total()").fetchone()[0] == "hits=5"
