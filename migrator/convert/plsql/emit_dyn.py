@@ -51,10 +51,29 @@ def dynamic_with_binds(em: Emitter, sql_toks, using: list, scope) -> tuple[str, 
     """(the USING list, the statement): the binds' types are known to a literal statement's
     conversion (rule plsql.dynamic_bind_types), so that a VARCHAR2 bind compared with a NUMBER
     column converts as Oracle's implicit TO_NUMBER does (expr.implicit_from_text)."""
-    typed = em.ctx.enabled("plsql.dynamic_bind_types") and len(sql_toks) == 1 and string_value(sql_toks[0]) is not None
-    values = [exprs_.expr_typed(em, a, scope, typed=typed) for a in using]
+    literal = len(sql_toks) == 1 and string_value(sql_toks[0]) is not None
+    typed = em.ctx.enabled("plsql.dynamic_bind_types") and literal
+    inline = em.ctx.enabled("plsql.dynamic_bind_literals") and not literal
+    values = [exprs_.expr_typed(em, a, scope, typed=typed or inline) for a in using]
     binds = [_KIND_SPELLING.get(arg.kind, UNKNOWN_BIND) for _, arg in values] if typed else None
-    return ", ".join(text for text, _ in values), dynamic_sql(em, sql_toks, scope, binds)
+    sql = dynamic_sql(em, sql_toks, scope, binds)
+    strings = [k for k, (_, arg) in enumerate(values, 1) if arg.kind == STRING] if inline else []
+    if strings:
+        sql = inlined_strings(em, sql, [(k, values[k - 1][0]) for k in strings])
+    return ", ".join(text for text, _ in values), sql
+
+
+def inlined_strings(em: Emitter, sql: str, strings: list[tuple[int, str]]) -> str:
+    """Statement text built at run time cannot be converted, so a VARCHAR2 bind would reach
+    PostgreSQL as a typed varchar parameter, and `number_column = $1` has no operator (Oracle
+    converts the string implicitly). Such a bind is written into the text as a quoted literal
+    instead (rule plsql.dynamic_bind_literals): PostgreSQL reads an untyped literal as the type of
+    what it meets — a number, a date, text — as Oracle converts the bind; quote_nullable keeps the
+    value a value, never SQL. The bind stays in USING, unreferenced, so the others keep $n."""
+    em.ctx.applied("plsql.dynamic_bind_literals")
+    positions = ", ".join(str(k) for k, _ in strings)
+    texts = ", ".join(f"CAST({text} AS text)" for _, text in strings)
+    return f"oracompat.bind_literals({sql}, ARRAY[{positions}], ARRAY[{texts}])"
 
 
 def dynamic_sql(em: Emitter, toks, scope, binds: list[str] | None = None) -> str:

@@ -32,6 +32,7 @@ from migrator.convert.sql import dates as dates
 from migrator.convert.sql import dml as sql_dml
 from migrator.convert.sql import hierarchy as sql_hierarchy
 from migrator.convert.sql import implicit as implicit
+from migrator.convert.sql import intervals as intervals
 from migrator.convert.sql import merge as sql_merge
 from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nulls as nulls
@@ -191,8 +192,9 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Concat: (nulls.concat,),
     exp.CurrentTimestamp: (dates.sysdate,),
     exp.Systimestamp: (dates.systimestamp,),
-    exp.Add: (dates.date_arith,),
-    exp.Sub: (dates.date_arith,),
+    exp.Add: (intervals.arith, dates.date_arith),
+    exp.Sub: (intervals.arith, dates.date_arith),
+    exp.Extract: (intervals.extract,),
     exp.DateTrunc: (dates.trunc_date,),
     exp.Anonymous: (_anonymous,),
     exp.Round: (dates.round_date,),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
-from migrator.convert.sql.expression_types import NUMBER
+from migrator.convert.sql.expression_types import INTERVAL, NUMBER
 from migrator.convert.sql.nodes import compat, empty_text, literal_int, marker, paren, tag
 from migrator.convert.sql.text import text_operand
 
@@ -101,6 +101,9 @@ def division(node: exp.Div, ctx: ConversionContext, env) -> exp.Expression | Non
     if node.args.get("typed") or not ctx.enabled("expr.division"):
         return None
     left = node.this
+    if env.kind(left) == INTERVAL:
+        node.set("typed", True)  # INTERVAL / NUMBER is an interval: no cast of the dividend
+        return None
     if isinstance(left, exp.Literal) and "." in str(left.this):
         node.set("typed", True)  # a decimal literal already makes the division numeric
         return None
