@@ -44,6 +44,7 @@ EXAMPLES: dict[str, str] = {
     "expr.format_model": (
         "CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT TO_CHAR(d, 'FMDay DD Month') AS x FROM t;\n"
     ),
+    "expr.number_format_model": VIEW.format("TO_CHAR(255, 'XXXX')"),
     "expr.interval_arith": "CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT d + INTERVAL '1' MONTH AS x FROM t;\n",
     "expr.supplied_package": VIEW.format("DBMS_LOB.GETLENGTH(a)"),
     "expr.interval_functions": VIEW.format("NUMTODSINTERVAL(a, 'HOUR')"),

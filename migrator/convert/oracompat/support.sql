@@ -721,3 +721,65 @@ BEGIN
     END IF;
 END
 $$;
+
+-- TO_CHAR(number, model) for the number format elements PostgreSQL reads otherwise (rule
+-- expr.number_format_model): X (hexadecimal, one leading blank unless 0 or FM), $ next to the
+-- number ('  $12', PostgreSQL '$  12'), EEEE with a capital E, a model starting at the decimal
+-- point ('.99' of 0.05 is ' .05'; PostgreSQL prints ' .##'), TM / TM9 (the shortest text), and an
+-- overflow is all '#', one more than the model's width.
+CREATE OR REPLACE FUNCTION oracompat.number_to_char(n numeric, fmt text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    fm boolean;
+    body text;
+    width integer;
+    out text;
+    dollar boolean;
+    lead boolean;
+BEGIN
+    IF n IS NULL OR fmt IS NULL THEN
+        RETURN NULL;
+    END IF;
+    fm := upper(left(fmt, 2)) = 'FM';
+    body := CASE WHEN fm THEN substr(fmt, 3) ELSE fmt END;
+    width := length(body) + 1;
+    IF upper(body) IN ('TM', 'TM9') THEN
+        RETURN oracompat.to_text(n);
+    END IF;
+    IF body ~* '^0*X+$' THEN
+        IF n < 0 THEN
+            RAISE EXCEPTION 'invalid number' USING ERRCODE = '22003';
+        END IF;
+        out := to_hex(round(n)::bigint);
+        out := CASE WHEN body ~ 'x' THEN lower(out) ELSE upper(out) END;
+        IF length(out) > length(body) THEN
+            RETURN repeat('#', width);
+        ELSIF fm THEN
+            RETURN out;
+        ELSIF left(body, 1) = '0' THEN
+            RETURN lpad(out, length(body), '0');
+        END IF;
+        RETURN ' ' || lpad(out, length(body), ' ');
+    END IF;
+    dollar := strpos(body, '$') > 0;
+    body := replace(body, '$', '');
+    lead := body ~* '^[SB]?[.D]';
+    IF lead THEN
+        body := regexp_replace(body, '^([SsBb]?)', '\19');
+    END IF;
+    out := to_char(n, CASE WHEN fm THEN 'FM' ELSE '' END || body);
+    IF strpos(out, '#') > 0 THEN
+        RETURN repeat('#', width);
+    END IF;
+    IF lead AND NOT fm THEN
+        out := substr(out, 2);
+    END IF;
+    IF body ~* 'EEEE' THEN
+        out := replace(out, 'e', 'E');
+    END IF;
+    IF dollar THEN
+        out := regexp_replace(out, '^(\s*[-+<]?)', '\1$');
+    END IF;
+    RETURN out;
+END
+$$;

@@ -212,8 +212,12 @@ def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
             ctx.applied("expr.format_model")
             return tag(compat("datetime_to_char", node.this, fmt), STRING)
         return exp.ToChar(this=node.this, format=compat("datetime_format", fmt, exp.false()))
+    number = env.kind(node.this) == NUMBER or (text is not None and _NUMBER_MODEL.fullmatch(text) is not None)
+    if text is not None and number and _NUMBER_APART.search(text) and ctx.enabled("expr.number_format_model"):
+        ctx.applied("expr.number_format_model")  # elements PostgreSQL reads otherwise
+        return tag(compat("number_to_char", node.this, node.args["format"]), STRING)
     if text is None or env.kind(node.this) == NUMBER or not re.search(r"[%A-WYZa-wyz]", text.replace("FM", "")):
-        return None  # number format models are the same in both databases
+        return None  # the other number format elements are the same in both databases
     if isinstance(node, exp.TimeToStr):  # sqlglot already turned the model into strftime codes
         text = format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE) or text
     if ctx.enabled("expr.format_model") and not (env.kind(node.this) not in _DATEISH and _NUMBER_MODEL.fullmatch(text)):
@@ -228,6 +232,11 @@ def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
 # A number format model (Oracle's "Number Format Elements"): a value of unknown type formatted with
 # one is a number, whatever letters (G, D, MI, PR, ...) the model spells.
 _NUMBER_MODEL = re.compile(r"(?i)\s*(FM)?(?=.*[09X]|RN|TM)[$LCU]?[SB]?[09,.GDVX$LCU]*(EEEE)?(MI|PR|S|RN|TM9?|TME)?\s*")
+
+
+# Number format elements PostgreSQL prints otherwise: X, $, EEEE, TM, a model starting at the
+# decimal point (oracompat.number_to_char).
+_NUMBER_APART = re.compile(r"(?i)X|\$|EEEE|^\s*(FM)?\s*TM|^\s*(FM)?[SB]?[.D]")
 
 
 def _format_model(node: exp.Expression, text: str, ctx: ConversionContext) -> exp.Expression:
