@@ -141,6 +141,12 @@ EXAMPLES: dict[str, str] = {
         "CREATE OR REPLACE FUNCTION f (p IN VARCHAR2, s IN VARCHAR2) RETURN NUMBER IS c NUMBER; BEGIN "
         "EXECUTE IMMEDIATE s INTO c USING p; RETURN c; END;\n/\n"
     ),
+    "plsql.dynamic_returning": (
+        "CREATE TABLE t (n NUMBER);\n"
+        "CREATE OR REPLACE FUNCTION f (p IN NUMBER) RETURN NUMBER IS c NUMBER; BEGIN "
+        "EXECUTE IMMEDIATE 'UPDATE t SET n = n + 1 WHERE n = :1 RETURNING n INTO :2' USING p RETURNING INTO c; "
+        "RETURN c; END;\n/\n"
+    ),
     "plsql.declaration_order": (
         "CREATE OR REPLACE FUNCTION f (p IN VARCHAR2) RETURN NUMBER IS n NUMBER := LENGTH(p); BEGIN RETURN n; END;\n/\n"
     ),

@@ -173,6 +173,68 @@ def test_runtime_dynamic_sql_binds_rule_off_hide_the_error(tmp_path, pg_dsn):
         scalar(conn, "SELECT qty_of('2')")
 
 
+NEIGHBOURS = """
+CREATE TABLE stock (item_id NUMBER(10) PRIMARY KEY, added DATE, qty NUMBER);
+INSERT INTO stock VALUES (1, DATE '2024-01-05', 5);
+INSERT INTO stock VALUES (2, DATE '2024-02-05', 7);
+CREATE OR REPLACE FUNCTION via_dbms_sql (p_id IN VARCHAR2) RETURN NUMBER IS
+    c INTEGER;
+    n INTEGER;
+    v NUMBER;
+BEGIN
+    c := DBMS_SQL.OPEN_CURSOR;
+    DBMS_SQL.PARSE(c, 'SELECT qty FROM stock WHERE item_id = :id AND added > :d', DBMS_SQL.NATIVE);
+    DBMS_SQL.BIND_VARIABLE(c, ':id', p_id);
+    DBMS_SQL.BIND_VARIABLE(c, ':d', '2024-01-01');
+    DBMS_SQL.DEFINE_COLUMN(c, 1, v);
+    n := DBMS_SQL.EXECUTE(c);
+    IF DBMS_SQL.FETCH_ROWS(c) > 0 THEN
+        DBMS_SQL.COLUMN_VALUE(c, 1, v);
+    END IF;
+    DBMS_SQL.CLOSE_CURSOR(c);
+    RETURN v;
+EXCEPTION
+    WHEN OTHERS THEN
+        RETURN -1;
+END via_dbms_sql;
+/
+CREATE OR REPLACE FUNCTION bump (p_id IN VARCHAR2) RETURN NUMBER IS
+    v_new NUMBER;
+    v_old NUMBER;
+BEGIN
+    EXECUTE IMMEDIATE 'UPDATE stock SET qty = qty + 2 WHERE item_id = :1 RETURNING qty INTO :2' USING p_id RETURNING INTO v_new;
+    EXECUTE IMMEDIATE 'UPDATE stock SET qty = qty - 1 WHERE item_id = :1 RETURNING qty INTO :2' USING IN p_id, OUT v_old;
+    RETURN v_new * 100 + v_old;
+EXCEPTION
+    WHEN OTHERS THEN
+        RETURN -1;
+END bump;
+/
+CREATE OR REPLACE FUNCTION in_arithmetic (p_n IN VARCHAR2) RETURN NUMBER IS
+    v NUMBER;
+BEGIN
+    EXECUTE IMMEDIATE 'SELECT ABS(item_id) + MOD(qty, :1) + :2 * 10 FROM stock WHERE item_id = :3' INTO v USING p_n, p_n, p_n;
+    RETURN v;
+EXCEPTION
+    WHEN OTHERS THEN
+        RETURN -1;
+END in_arithmetic;
+/
+"""
+
+
+def test_dynamic_binds_neighbours(tmp_path, pg_dsn):
+    """The same implicit conversion where a bind meets a number elsewhere: a DBMS_SQL bind given as
+    a string literal, binds in arithmetic and numeric functions (SQL Language Reference, "Implicit
+    Data Conversion"), and DML whose RETURNING ... INTO names a placeholder, bound by RETURNING
+    INTO or by an OUT bind (PL/SQL Language Reference, "EXECUTE IMMEDIATE Statement")."""
+    _, conn = migrate_and_deploy(tmp_path, pg_dsn, NEIGHBOURS)
+    assert scalar(conn, "SELECT via_dbms_sql('2')") == 7
+    assert scalar(conn, "SELECT in_arithmetic('2')") == 2 + 7 % 2 + 20
+    assert scalar(conn, "SELECT bump('2')") == 9 * 100 + 8
+    assert scalar(conn, "SELECT bump('x')") == -1
+
+
 # ---- INTERVAL arithmetic -----------------------------------------------------------------------------
 INTERVALS = """
 CREATE OR REPLACE FUNCTION spans (p_hours IN NUMBER) RETURN VARCHAR2 IS
