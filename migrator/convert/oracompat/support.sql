@@ -783,3 +783,8 @@ BEGIN
     RETURN out;
 END
 $$;
+
+-- An interval whose type the converter did not know, printed as Oracle prints a variable of the
+-- default INTERVAL DAY(2) TO SECOND(6) / YEAR(2) TO MONTH (rule expr.interval_arith).
+CREATE OR REPLACE FUNCTION oracompat.to_text(i interval) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT oracompat.interval_text(i, 2, 6, NULL) $$;

@@ -53,6 +53,9 @@ def pad(node: exp.Pad, ctx: ConversionContext, env) -> exp.Expression | None:
         return None
     ctx.applied("expr.lpad")
     node.meta["ora_done"] = True
+    if length is None and not isinstance(node.expression, exp.Cast):
+        # a NUMBER length (PostgreSQL has no lpad(text, numeric)); Oracle truncates a fraction
+        node.set("expression", exp.cast(exp.Anonymous(this="TRUNC", expressions=[node.expression]), "INT"))
     return exp.Nullif(this=node, expression=empty_text())
 
 

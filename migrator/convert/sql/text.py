@@ -210,6 +210,8 @@ def to_char_default(node: exp.Expression, ctx: ConversionContext, env) -> exp.Ex
     """TO_CHAR(x) without a format is the implicit conversion (PostgreSQL would keep the scale)."""
     if node.args.get("format") is not None or not ctx.enabled("expr.implicit_to_text"):
         return None
+    if env.kind(node.this) == INTERVAL:  # as the interval's type prints it (expr.interval_arith)
+        return intervals.as_text(node.this, ctx, env)
     ctx.applied("expr.implicit_to_text")
     return tag(compat("to_text", node.this), STRING)
 

@@ -247,6 +247,15 @@ BEGIN
         || '|' || (DATE '2024-03-05' - DATE '2024-01-01');
 END spans;
 /
+CREATE OR REPLACE FUNCTION as_text (p_n IN NUMBER) RETURN VARCHAR2 IS
+    i INTERVAL DAY TO SECOND := INTERVAL '1 12:30:00' DAY TO SECOND;
+    y INTERVAL YEAR(3) TO MONTH := INTERVAL '1-6' YEAR TO MONTH;
+    v VARCHAR2(100);
+BEGIN
+    v := i;
+    RETURN v || '|' || TO_CHAR(y) || '|' || TO_CHAR(i * p_n);
+END as_text;
+/
 CREATE OR REPLACE FUNCTION next_month (p_day IN DATE) RETURN VARCHAR2 IS
 BEGIN
     RETURN TO_CHAR(p_day + INTERVAL '1' MONTH, 'YYYY-MM-DD') || ' ' || TO_CHAR(ADD_MONTHS(p_day, 1), 'YYYY-MM-DD');
@@ -269,6 +278,7 @@ def test_interval_arithmetic_like_oracle(tmp_path, pg_dsn):
     )
     assert scalar(conn, "SELECT next_month(TIMESTAMP '2024-03-05 00:00:00')") == "2024-04-05 2024-04-05"
     assert scalar(conn, "SELECT next_month(TIMESTAMP '2024-01-31 00:00:00')") == "error -1839"
+    assert scalar(conn, "SELECT as_text(2)") == "+01 12:30:00.000000|+001-06|+03 01:00:00.000000"
 
 
 def test_interval_arithmetic_rule_off_is_postgresql_s_answer(tmp_path, pg_dsn):
@@ -332,3 +342,20 @@ def test_declarations_rules_off_are_postgresql_s_answers(tmp_path, pg_dsn):
     assert scalar(conn, "SELECT credit(1)") == "start ok 1"
     with pytest.raises(psycopg.errors.InvalidTextRepresentation):
         scalar(conn, "SELECT parse_amount('')")
+
+
+PADS = """
+CREATE OR REPLACE FUNCTION padded (p_len IN NUMBER) RETURN VARCHAR2 IS
+    v VARCHAR2(20) := RPAD('x', p_len, '-');
+BEGIN
+    RETURN v || '|' || LPAD('7', p_len + 0.9, '0') || '|' || NVL(LPAD('7', p_len - 5), 'null');
+END padded;
+/
+"""
+
+
+def test_pad_to_a_number_length(tmp_path, pg_dsn):
+    """SQL Language Reference, "LPAD" / "RPAD": n is a NUMBER (an integer, a fraction truncated);
+    PostgreSQL has no lpad(text, numeric): the call failed at run time, in a declaration too."""
+    _, conn = migrate_and_deploy(tmp_path, pg_dsn, PADS)
+    assert scalar(conn, "SELECT padded(3)") == "x--|007|null"
