@@ -158,7 +158,7 @@ RULES: tuple[RuleInfo, ...] = (
     rule("expr.interval_functions", "NUMTODSINTERVAL / NUMTOYMINTERVAL / TO_DSINTERVAL / TO_YMINTERVAL → intervals",
          on("NUMTODSINTERVAL, NUMTOYMINTERVAL, TO_DSINTERVAL, TO_YMINTERVAL, date ± interval", "exp.Anonymous", DATES, "golden:sql/interval_functions", BEYOND + "test_interval_functions_and_arithmetic"),
     ),
-    rule("expr.number_format_model", "TO_CHAR(number, model) with X, $, EEEE, TM or a leading '.' → oracompat.number_to_char",
+    rule("expr.number_format_model", "TO_CHAR(number, model): X, $, EEEE, TM, a leading '.', overflow (all '#') as Oracle prints them",
          on("TO_CHAR(number, format) with X, $, EEEE, TM, '.99'", "exp.ToChar", "sql/dates.py", "golden:sql/number_format_model", SILENT_EXEC + "test_to_char_number_models"),
     ),
     rule("expr.interval_arith", "datetime ± interval (ORA-01839), EXTRACT of a normalised interval, interval → Oracle's text",

@@ -788,3 +788,8 @@ $$;
 -- default INTERVAL DAY(2) TO SECOND(6) / YEAR(2) TO MONTH (rule expr.interval_arith).
 CREATE OR REPLACE FUNCTION oracompat.to_text(i interval) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT oracompat.interval_text(i, 2, 6, NULL) $$;
+
+-- TO_CHAR(number, model) that overflows the model: Oracle prints '#' over the model's width and
+-- one more (rule expr.number_format_model); PostgreSQL prints a '#' per digit position.
+CREATE OR REPLACE FUNCTION oracompat.number_fit(s text, width integer) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT CASE WHEN strpos(s, '#') > 0 THEN repeat('#', width) ELSE s END $$;

@@ -216,6 +216,13 @@ def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
     if text is not None and number and _NUMBER_APART.search(text) and ctx.enabled("expr.number_format_model"):
         ctx.applied("expr.number_format_model")  # elements PostgreSQL reads otherwise
         return tag(compat("number_to_char", node.this, node.args["format"]), STRING)
+    if text is not None and number and re.search(r"[09]", text) and ctx.enabled("expr.number_format_model"):
+        # an overflow: Oracle prints '#' over the model's width and one more, PostgreSQL a '#' per digit
+        ctx.applied("expr.number_format_model")
+        part = exp.ToChar(this=node.this, format=node.args["format"])
+        part.meta["ora_done"] = True
+        width = len(re.sub(r"(?i)^\s*FM", "", text)) + 1
+        return tag(compat("number_fit", part, exp.Literal.number(width)), STRING)
     if text is None or env.kind(node.this) == NUMBER or not re.search(r"[%A-WYZa-wyz]", text.replace("FM", "")):
         return None  # the other number format elements are the same in both databases
     if isinstance(node, exp.TimeToStr):  # sqlglot already turned the model into strftime codes

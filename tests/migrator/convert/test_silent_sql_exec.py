@@ -89,7 +89,8 @@ BEGIN
     RETURN TO_CHAR(p_n, 'XX') || '|' || TO_CHAR(p_n, 'xxxx') || '|' || TO_CHAR(p_n, 'FMXXXX') || '|'
         || TO_CHAR(p_n, '0XXX') || '|' || TO_CHAR(p_n, '$999') || '|' || TO_CHAR(p_n * 1000 / 100, '$9,999.99') || '|'
         || TO_CHAR(p_n * 10, '9.99EEEE') || '|' || TO_CHAR(p_n / 5100, '.99') || '|' || TO_CHAR(p_n * 100, '$9,999')
-        || '|' || TO_CHAR(p_n / 2, 'TM') || '|' || TO_CHAR(p_n * 10, '999G999D99');
+        || '|' || TO_CHAR(p_n / 2, 'TM') || '|' || TO_CHAR(p_n * 10, '999G999D99') || '|' || TO_CHAR(p_n, '99')
+        || '|' || TO_CHAR(p_n, 'FM99.0');
 END num_models;
 /
 """
@@ -102,14 +103,14 @@ def test_to_char_number_models(tmp_path, pg_dsn):
     and one more; TM is the shortest text."""
     _, conn = migrate_and_deploy(tmp_path, pg_dsn, NUMBER_MODELS)
     assert scalar(conn, "SELECT num_models(255)") == (
-        " FF|   ff|FF|00FF| $255| $2,550.00| 2.55E+03| .05|#######|127.5|   2,550.00"
+        " FF|   ff|FF|00FF| $255| $2,550.00| 2.55E+03| .05|#######|127.5|   2,550.00|###|#####"
     )
 
 
 def test_to_char_number_models_rule_off_is_postgresql_s_reading(tmp_path, pg_dsn):
     _, conn = migrate_and_deploy(tmp_path, pg_dsn, NUMBER_MODELS, frozenset({"expr.number_format_model"}))
     assert scalar(conn, "SELECT num_models(255)") == (
-        "XX|xxxx|XXXX| #XXX|$ 255|$ 2,550.00| 2.55e+03| .##|$ #,###|TM|   2,550.00"
+        "XX|xxxx|XXXX| #XXX|$ 255|$ 2,550.00| 2.55e+03| .##|$ #,###|TM|   2,550.00| ##|##.#"
     )
 
 
