@@ -142,6 +142,7 @@ ORA_ERRORS: tuple[OraError, ...] = (
     # (migrator/convert/oracompat): the same codes, class OS.
     OraError(-1436, None, ("SQLSTATE 'OS436'",), "OS436", "CONNECT BY loop in user data"),
     OraError(-1846, None, ("SQLSTATE 'OS846'",), "OS846", "not a valid day of the week"),
+    OraError(-1839, None, ("SQLSTATE 'OS839'",), "OS839", "date not valid for month specified"),
     OraError(-1760, None, ("SQLSTATE 'OS760'",), "OS760", "illegal argument for function"),
     OraError(-2003, None, ("SQLSTATE 'OS203'",), "OS203", "invalid USERENV parameter"),
     OraError(-24381, None, ("SQLSTATE 'OS381'",), "OS381", "error(s) in array DML"),

@@ -61,6 +61,7 @@ PLSQL_BEYOND = "test_plsql_exec_beyond.py::"
 PLSQL_EXEC = "test_plsql_exec.py::"
 CALLS_EXEC = "test_call_conversion_exec.py::"
 OUTFUNCS_EXEC = "test_plsql_exec_outfuncs.py::"
+SILENT_EXEC = "test_silent_sql_exec.py::"
 COMPARISONS = ("exp.EQ", "exp.NEQ", "exp.GT", "exp.GTE", "exp.LT", "exp.LTE")
 EXPR_EXEC = SQL_EXEC + "test_expression_matches_oracle"
 
@@ -98,8 +99,8 @@ RULES: tuple[RuleInfo, ...] = (
     rule("expr.substr", "SUBSTR: position 0 means 1, negative positions count from the end",
          on("SUBSTR", "exp.Substring", STRINGS, "golden:sql/instr_substr", "test_sql_rules.py::test_substr_zero_and_negative_execute_differently_from_sqlglot"),
     ),
-    rule("expr.lpad", "LPAD/RPAD to a length below 1 → NULL (PostgreSQL gives '')",
-         on("LPAD, RPAD", "exp.Pad", STRINGS, "golden:sql/pad_greatest", SQL_TEXT + "test_lpad_of_cursor_record_field"),
+    rule("expr.lpad", "LPAD/RPAD to a length below 1 → NULL (PostgreSQL gives ''); a NUMBER length truncated to integer",
+         on("LPAD, RPAD", "exp.Pad", STRINGS, "golden:sql/pad_greatest", SQL_TEXT + "test_lpad_of_cursor_record_field", SILENT_EXEC + "test_pad_to_a_number_length"),
     ),
     rule("expr.greatest_least", "GREATEST/LEAST are NULL when any argument is NULL",
          on("GREATEST, LEAST", ("exp.Greatest", "exp.Least"), STRINGS, "golden:sql/pad_greatest"),
@@ -151,8 +152,17 @@ RULES: tuple[RuleInfo, ...] = (
          on("TO_CHAR(date, format)", ("exp.ToChar", "exp.TimeToStr"), DATES, "golden:sql/to_char_date", EXPR_EXEC),
          on("TO_CHAR(date, format) with a format model known at run time", "exp.ToChar", DATES, "golden:sql/nls_format_runtime", BEYOND + "test_nls_formats"),
     ),
+    rule("expr.format_model", "TO_CHAR(datetime, model) element by element: FM toggles, word case, SP/SPTH, SYYYY, X, FFn",
+         on("TO_CHAR(date, format): FM toggle, Day/Month case and padding, SP / SPTH, SYYYY, X, FFn, SSSSS", ("exp.ToChar", "exp.TimeToStr"), "sql/dates.py", "golden:sql/format_model", SILENT_EXEC + "test_to_char_datetime_models"),
+    ),
     rule("expr.interval_functions", "NUMTODSINTERVAL / NUMTOYMINTERVAL / TO_DSINTERVAL / TO_YMINTERVAL → intervals",
          on("NUMTODSINTERVAL, NUMTOYMINTERVAL, TO_DSINTERVAL, TO_YMINTERVAL, date ± interval", "exp.Anonymous", DATES, "golden:sql/interval_functions", BEYOND + "test_interval_functions_and_arithmetic"),
+    ),
+    rule("expr.number_format_model", "TO_CHAR(number, model): X, $, EEEE, TM, a leading '.', overflow (all '#') as Oracle prints them",
+         on("TO_CHAR(number, format) with X, $, EEEE, TM, '.99'", "exp.ToChar", "sql/dates.py", "golden:sql/number_format_model", SILENT_EXEC + "test_to_char_number_models"),
+    ),
+    rule("expr.interval_arith", "datetime ± interval (ORA-01839), EXTRACT of a normalised interval, interval → Oracle's text",
+         on("datetime ± INTERVAL, EXTRACT(DAY | HOUR FROM interval), interval in || and text", ("exp.Add", "exp.Sub", "exp.Extract"), "sql/intervals.py", "golden:sql/interval_arith", SILENT_EXEC + "test_interval_arithmetic_like_oracle"),
     ),
     rule("expr.next_day", "NEXT_DAY(d, day) → oracompat.next_day (English day names, time kept)",
          on("NEXT_DAY", "exp.NextDay", DATES, "golden:sql/next_day_remainder", BEYOND + "test_next_day_and_remainder"),
@@ -350,6 +360,19 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("plsql.dynamic_bind_types", "EXECUTE IMMEDIATE / OPEN FOR ... USING: binds typed by their values",
          on("EXECUTE IMMEDIATE ... USING (binds)", ("ast.ExecImmediate", "ast.Open"), "plsql/emit_dyn.py", "golden:plsql/dynamic_binds", CALLS_EXEC + "test_varchar_bind_compared_with_number_column"),
+    ),
+    rule("plsql.dynamic_bind_literals", "dynamic SQL text built at run time: VARCHAR2 binds → untyped literals (converted as Oracle does)",
+         on("EXECUTE IMMEDIATE v_sql USING (VARCHAR2 binds)", ("ast.ExecImmediate", "ast.Open"), "plsql/emit_dyn.py", "golden:plsql/dynamic_bind_literals", SILENT_EXEC + "test_runtime_dynamic_sql_binds_convert_like_oracle"),
+         on("DBMS_SQL.BIND_VARIABLE with a string literal value", "ast.Call", "plsql/emit_supplied.py", "golden:plsql/dbms_sql_bind_literal", SILENT_EXEC + "test_dynamic_binds_neighbours"),
+    ),
+    rule("plsql.declaration_order", "declarations initialised after the parameters are bound ('' is NULL); their errors go to the caller",
+         on("declaration whose initial value reads a parameter", "ast.VarDecl", "plsql/emit_routine.py", "golden:plsql/declaration_order", SILENT_EXEC + "test_declarations_initialise_like_oracle"),
+    ),
+    rule("plsql.number_range", "NUMBER(p), POSITIVE, NATURAL, SIGNTYPE variables keep their range (VALUE_ERROR outside it)",
+         on("NUMBER(p) and POSITIVE / NATURAL / SIGNTYPE variables and constants", "ast.VarDecl", "plsql/emit_decl.py", "golden:plsql/number_range", SILENT_EXEC + "test_declarations_initialise_like_oracle"),
+    ),
+    rule("plsql.dynamic_returning", "EXECUTE IMMEDIATE of DML ... RETURNING x INTO :b (RETURNING INTO v, USING OUT v) → EXECUTE INTO v",
+         on("EXECUTE IMMEDIATE of DML with RETURNING ... INTO :bind", "ast.ExecImmediate", "plsql/emit_dyn.py", "golden:plsql/dynamic_returning", SILENT_EXEC + "test_dynamic_binds_neighbours"),
     ),
     rule("plsql.package", "package spec/body → a schema with functions and session state",
          on("CREATE PACKAGE [BODY]", "ast.Package", "plsql/emit_package.py", "golden:plsql/package_state", PLSQL_EXEC + "test_package_state_per_session_and_init_once"),

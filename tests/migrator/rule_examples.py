@@ -41,6 +41,11 @@ EXAMPLES: dict[str, str] = {
     "expr.to_date": VIEW.format("TO_DATE('2020-01-01', 'YYYY-MM-DD')"),
     "expr.date_type": VIEW.format("CAST(a AS DATE)"),
     "expr.to_char": ("CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT TO_CHAR(d, 'DD-MON-RR SSSSS') AS x FROM t;\n"),
+    "expr.format_model": (
+        "CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT TO_CHAR(d, 'FMDay DD Month') AS x FROM t;\n"
+    ),
+    "expr.number_format_model": VIEW.format("TO_CHAR(255, 'XXXX')"),
+    "expr.interval_arith": "CREATE TABLE t (d DATE);\nCREATE VIEW v AS SELECT d + INTERVAL '1' MONTH AS x FROM t;\n",
     "expr.supplied_package": VIEW.format("DBMS_LOB.GETLENGTH(a)"),
     "expr.interval_functions": VIEW.format("NUMTODSINTERVAL(a, 'HOUR')"),
     "expr.next_day": VIEW.format("NEXT_DAY(d, 'MONDAY')"),
@@ -137,6 +142,22 @@ EXAMPLES: dict[str, str] = {
         "CREATE TABLE t (n NUMBER);\n"
         "CREATE OR REPLACE FUNCTION f (p IN VARCHAR2) RETURN NUMBER IS c NUMBER; BEGIN "
         "EXECUTE IMMEDIATE 'SELECT COUNT(*) FROM t WHERE n = :1' INTO c USING p; RETURN c; END;\n/\n"
+    ),
+    "plsql.dynamic_bind_literals": (
+        "CREATE OR REPLACE FUNCTION f (p IN VARCHAR2, s IN VARCHAR2) RETURN NUMBER IS c NUMBER; BEGIN "
+        "EXECUTE IMMEDIATE s INTO c USING p; RETURN c; END;\n/\n"
+    ),
+    "plsql.dynamic_returning": (
+        "CREATE TABLE t (n NUMBER);\n"
+        "CREATE OR REPLACE FUNCTION f (p IN NUMBER) RETURN NUMBER IS c NUMBER; BEGIN "
+        "EXECUTE IMMEDIATE 'UPDATE t SET n = n + 1 WHERE n = :1 RETURNING n INTO :2' USING p RETURNING INTO c; "
+        "RETURN c; END;\n/\n"
+    ),
+    "plsql.declaration_order": (
+        "CREATE OR REPLACE FUNCTION f (p IN VARCHAR2) RETURN NUMBER IS n NUMBER := LENGTH(p); BEGIN RETURN n; END;\n/\n"
+    ),
+    "plsql.number_range": (
+        "CREATE OR REPLACE FUNCTION f (p IN NUMBER) RETURN NUMBER IS n NUMBER(3) := p; BEGIN RETURN n; END;\n/\n"
     ),
     "plsql.package": (
         "CREATE OR REPLACE PACKAGE pk IS PROCEDURE p; END pk;\n"

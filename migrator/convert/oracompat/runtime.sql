@@ -391,6 +391,39 @@ BEGIN
 END;
 $fn$;
 
+-- dynamic SQL built at run time, after bind_positional: the $k of a VARCHAR2 bind (k in p_positions)
+-- replaced by its value as an untyped quoted literal (NULL for NULL), which PostgreSQL converts to
+-- what it is compared with or written into, as Oracle converts a VARCHAR2 bind implicitly
+-- (rule plsql.dynamic_bind_literals); text inside quotes is left alone.
+CREATE OR REPLACE FUNCTION oracompat.bind_literals(p_sql text, p_positions integer[], p_values text[]) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+DECLARE
+    out text := ''; i integer := 1; n integer := length(p_sql); c text; q boolean := false; j integer; k integer; at integer;
+BEGIN
+    WHILE i <= n LOOP
+        c := substr(p_sql, i, 1);
+        IF c = '''' THEN
+            q := NOT q;
+        ELSIF NOT q AND c = '$' AND substr(p_sql, i + 1, 1) ~ '[0-9]' THEN
+            j := i + 1;
+            WHILE j <= n AND substr(p_sql, j, 1) ~ '[0-9]' LOOP
+                j := j + 1;
+            END LOOP;
+            k := substr(p_sql, i + 1, j - i - 1)::integer;
+            at := array_position(p_positions, k);
+            IF at IS NOT NULL THEN
+                out := out || quote_nullable(p_values[at]);
+                i := j;
+                CONTINUE;
+            END IF;
+        END IF;
+        out := out || c;
+        i := i + 1;
+    END LOOP;
+    RETURN out;
+END;
+$fn$;
+
 -- nested tables made sparse by DELETE(i): jsonb maps index → element
 CREATE OR REPLACE FUNCTION oracompat.arr_to_aa(p_arr anyarray) RETURNS jsonb
 LANGUAGE sql IMMUTABLE AS $fn$

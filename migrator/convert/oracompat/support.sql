@@ -472,3 +472,341 @@ BEGIN
     RETURN t + make_interval(years => century);
 END
 $$;
+
+-- Oracle's datetime format models for TO_CHAR (rule expr.format_model; see
+-- migrator/convert/sql/format_models.py, which compiles a literal model the same way).
+-- An element PostgreSQL's template cannot print: its number n spelled out ('spell': SP, 'spellth':
+-- SPTH/THSP) in the case of the element ('U', 'L', 'I'), or padded to five digits ('pad5': SSSSS).
+CREATE OR REPLACE FUNCTION oracompat.format_element(n bigint, how text, letter_case text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    ones text[] := ARRAY['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE', 'TEN', 'ELEVEN',
+                         'TWELVE', 'THIRTEEN', 'FOURTEEN', 'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN'];
+    tens text[] := ARRAY['TEN', 'TWENTY', 'THIRTY', 'FORTY', 'FIFTY', 'SIXTY', 'SEVENTY', 'EIGHTY', 'NINETY'];
+    scales text[] := ARRAY['', ' THOUSAND', ' MILLION', ' BILLION', ' TRILLION'];
+    words text := '';
+    rest bigint := abs(n);
+    grp integer;
+    k integer := 1;
+    part text;
+    last text;
+BEGIN
+    IF n IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF how = 'pad5' THEN
+        RETURN lpad(n::text, 5, '0');
+    END IF;
+    IF rest = 0 THEN
+        words := 'ZERO';
+    END IF;
+    WHILE rest > 0 LOOP
+        grp := rest % 1000;
+        IF grp > 0 THEN
+            part := '';
+            IF grp >= 100 THEN
+                part := ones[grp / 100] || ' HUNDRED';
+            END IF;
+            IF grp % 100 > 0 THEN
+                part := part || CASE WHEN part <> '' THEN ' ' ELSE '' END || CASE
+                    WHEN grp % 100 < 20 THEN ones[grp % 100]
+                    ELSE tens[(grp % 100) / 10] || CASE WHEN grp % 10 > 0 THEN '-' || ones[grp % 10] ELSE '' END END;
+            END IF;
+            words := part || scales[k] || CASE WHEN words <> '' THEN ' ' || words ELSE '' END;
+        END IF;
+        rest := rest / 1000;
+        k := k + 1;
+    END LOOP;
+    IF n < 0 THEN
+        words := 'MINUS ' || words;
+    END IF;
+    IF how = 'spellth' THEN
+        last := substring(words FROM '([A-Z]+)$');
+        words := left(words, length(words) - length(last)) || CASE last
+            WHEN 'ONE' THEN 'FIRST' WHEN 'TWO' THEN 'SECOND' WHEN 'THREE' THEN 'THIRD' WHEN 'FIVE' THEN 'FIFTH'
+            WHEN 'EIGHT' THEN 'EIGHTH' WHEN 'NINE' THEN 'NINTH' WHEN 'TWELVE' THEN 'TWELFTH'
+            ELSE CASE WHEN last LIKE '%Y' THEN left(last, -1) || 'IETH' ELSE last || 'TH' END END;
+    END IF;
+    RETURN CASE letter_case WHEN 'L' THEN lower(words) WHEN 'I' THEN initcap(words) ELSE words END;
+END
+$$;
+
+-- TO_CHAR(datetime, model) with a model known only at run time, element by element as
+-- format_models.py compiles a literal one: FM toggles fill mode for every later element, word
+-- elements take the element's case, SYYYY/SCC print a sign position, X is '.', FF7-9 pad with
+-- zeros, SP/SPTH spell out; an element Oracle does not know is ORA-01821 (SQLSTATE 22007).
+CREATE OR REPLACE FUNCTION oracompat.datetime_to_char(p_value anyelement, p_fmt text) RETURNS text
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    elements CONSTANT text := '(?i)^(SYYYY|SYEAR|MONTH|Y,YYY|A\.M\.|P\.M\.|A\.D\.|B\.C\.|SSSSS|HH24|HH12|YYYY|RRRR|IYYY|YEAR|'
+        'YYY|IYY|DDD|DAY|SCC|TZH|TZM|TZR|TZD|MON|FF[1-9]|YY|RR|IY|CC|MM|RM|WW|IW|DD|DY|HH|MI|SS|FF|AM|PM|AD|BC|'
+        'DL|DS|TS|EE|FM|FX|Y|I|Q|W|D|J|X|E)';
+    numbers CONSTANT text[] := ARRAY['YYYY', 'RRRR', 'IYYY', 'YYY', 'IYY', 'YY', 'RR', 'IY', 'Y', 'I', 'CC', 'SCC', 'Q',
+        'MM', 'WW', 'W', 'IW', 'DDD', 'DD', 'D', 'J', 'HH', 'HH12', 'HH24', 'MI', 'SS', 'SSSSS', 'SYYYY', 'Y,YYY'];
+    words CONSTANT text[] := ARRAY['MONTH', 'MON', 'DAY', 'DY', 'RM', 'AM', 'PM', 'A.M.', 'P.M.', 'AD', 'BC', 'A.D.', 'B.C.'];
+    out text := '';
+    i integer := 1;
+    n integer;
+    fm boolean := false;
+    rest text;
+    raw text;
+    up text;
+    suf text;
+    cs text;
+    letters text;
+    tmpl text;
+    j integer;
+BEGIN
+    IF p_value IS NULL OR p_fmt IS NULL THEN
+        RETURN NULL;
+    END IF;
+    n := length(p_fmt);
+    WHILE i <= n LOOP
+        rest := substr(p_fmt, i);
+        IF left(rest, 1) = '"' THEN
+            j := strpos(substr(rest, 2), '"');
+            IF j = 0 THEN
+                RETURN out || substr(rest, 2);
+            END IF;
+            out := out || substr(rest, 2, j - 1);
+            i := i + j + 1;
+            CONTINUE;
+        END IF;
+        raw := substring(rest FROM elements);
+        IF raw IS NULL THEN
+            IF left(rest, 1) ~ '[[:alnum:]]' THEN
+                RAISE EXCEPTION 'date format not recognized' USING ERRCODE = '22007';
+            END IF;
+            out := out || left(rest, 1);
+            i := i + 1;
+            CONTINUE;
+        END IF;
+        up := upper(raw);
+        i := i + length(raw);
+        IF up = 'FM' THEN
+            fm := NOT fm;
+            CONTINUE;
+        ELSIF up = 'FX' THEN
+            CONTINUE;
+        ELSIF up IN ('SYEAR', 'YEAR', 'TZR', 'TZD', 'DL', 'DS', 'TS', 'E', 'EE') THEN
+            RAISE EXCEPTION 'date format element % is not supported here', raw USING ERRCODE = '0A000';
+        END IF;
+        suf := NULL;
+        IF up = ANY (numbers) THEN
+            suf := upper(substring(substr(p_fmt, i) FROM '(?i)^(SPTH|THSP|SP|TH)'));
+            IF suf IS NOT NULL THEN
+                i := i + length(suf);
+            END IF;
+        END IF;
+        letters := regexp_replace(raw, '[^[:alpha:]]', '', 'g');
+        cs := CASE WHEN left(letters, 1) ~ '[[:lower:]]' THEN 'L'
+                   WHEN length(letters) > 1 AND substr(letters, 2, 1) ~ '[[:lower:]]' THEN 'I' ELSE 'U' END;
+        IF suf IN ('SP', 'SPTH', 'THSP') THEN
+            tmpl := 'FM' || CASE up WHEN 'RRRR' THEN 'YYYY' WHEN 'RR' THEN 'YY' WHEN 'SYYYY' THEN 'YYYY'
+                                    WHEN 'SCC' THEN 'CC' WHEN 'Y,YYY' THEN 'YYYY' ELSE up END;
+            out := out || oracompat.format_element(to_char(p_value, tmpl)::bigint,
+                                                   CASE suf WHEN 'SP' THEN 'spell' ELSE 'spellth' END, cs);
+            CONTINUE;
+        END IF;
+        IF up = 'SSSSS' AND NOT fm THEN
+            out := out || oracompat.format_element(to_char(p_value, 'SSSS')::bigint, 'pad5', 'U');
+            CONTINUE;
+        END IF;
+        tmpl := CASE WHEN fm THEN 'FM' ELSE '' END;
+        IF up = ANY (words) THEN
+            tmpl := tmpl || CASE WHEN cs = 'L' THEN lower(up)
+                                 WHEN cs = 'I' AND up IN ('MONTH', 'MON', 'DAY', 'DY') THEN initcap(up) ELSE up END;
+        ELSIF up = 'X' THEN
+            tmpl := '"."';
+        ELSIF up IN ('SYYYY', 'SCC') THEN
+            tmpl := CASE WHEN fm THEN '' ELSE '" "' END || tmpl || substr(up, 2);
+        ELSIF up IN ('RRRR', 'RR') THEN
+            tmpl := tmpl || replace(up, 'R', 'Y');
+        ELSIF up = 'SSSSS' THEN
+            tmpl := tmpl || 'SSSS';
+        ELSIF up = 'FF' THEN
+            tmpl := 'FF6';
+        ELSIF up IN ('FF7', 'FF8', 'FF9') THEN
+            tmpl := 'US"' || repeat('0', right(up, 1)::integer - 6) || '"';
+        ELSIF up LIKE 'FF_' OR up IN ('TZH', 'TZM') THEN
+            tmpl := up;
+        ELSE
+            tmpl := tmpl || up;
+        END IF;
+        out := out || to_char(p_value, tmpl || CASE WHEN suf = 'TH' THEN right(substr(p_fmt, i - 2, 2), 2) ELSE '' END);
+    END LOOP;
+    RETURN out;
+END
+$$;
+
+-- Intervals as Oracle computes and prints them (rule expr.interval_arith; see
+-- migrator/convert/sql/intervals.py). A datetime plus an interval with months that lands on a day
+-- the month does not have is ORA-01839 (PostgreSQL would move it to the month's last day).
+CREATE OR REPLACE FUNCTION oracompat.add_interval(d timestamp, i interval) RETURNS timestamp
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    months integer := (extract(year FROM i) * 12 + extract(month FROM i))::integer;
+    target timestamp;
+BEGIN
+    IF d IS NULL OR i IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF months <> 0 THEN
+        target := date_trunc('month', d) + make_interval(months => months);
+        IF extract(day FROM d) > extract(day FROM target + interval '1 month' - interval '1 day') THEN
+            RAISE EXCEPTION 'date not valid for month specified' USING ERRCODE = 'OS839';
+        END IF;
+    END IF;
+    RETURN d + i;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.add_interval(d timestamptz, i interval) RETURNS timestamptz
+LANGUAGE sql STABLE AS $$
+  SELECT oracompat.add_interval(d::timestamp, i)::timestamptz
+$$;
+
+-- An interval as Oracle prints it: '+DD HH:MI:SS.FFFFFF' (DAY(lead) TO SECOND(frac)) or '+YY-MM'
+-- (YEAR(lead) TO MONTH); ym NULL: year-to-month when the value has months only. 24 hours are a day.
+CREATE OR REPLACE FUNCTION oracompat.interval_text(i interval, lead integer, frac integer, ym boolean) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    months integer;
+    secs numeric;
+    sign text;
+    whole numeric;
+    out text;
+BEGIN
+    IF i IS NULL THEN
+        RETURN NULL;
+    END IF;
+    months := (extract(year FROM i) * 12 + extract(month FROM i))::integer;
+    IF ym OR (ym IS NULL AND months <> 0 AND extract(epoch FROM i - make_interval(months => months)) = 0) THEN
+        sign := CASE WHEN months < 0 THEN '-' ELSE '+' END;
+        RETURN sign || lpad((abs(months) / 12)::text, lead, '0') || '-' || lpad((abs(months) % 12)::text, 2, '0');
+    END IF;
+    secs := extract(epoch FROM i);
+    sign := CASE WHEN secs < 0 THEN '-' ELSE '+' END;
+    secs := abs(secs);
+    whole := trunc(secs);
+    out := sign || lpad(trunc(whole / 86400)::text, lead, '0') || ' '
+        || lpad(trunc(mod(whole, 86400) / 3600)::text, 2, '0') || ':'
+        || lpad(trunc(mod(whole, 3600) / 60)::text, 2, '0') || ':'
+        || lpad(mod(whole, 60)::text, 2, '0');
+    IF frac > 0 THEN
+        out := out || '.' || rpad(substr(to_char(secs - whole, 'FM0.999999999'), 3), frac, '0');
+    END IF;
+    RETURN out;
+END
+$$;
+
+-- PL/SQL variables of NUMBER(p) (scale 0, p <= 18) and of POSITIVE / NATURAL / SIGNTYPE keep
+-- their range (rule plsql.number_range): PostgreSQL's smallint / integer / bigint would take 5000
+-- into a NUMBER(3), where Oracle raises VALUE_ERROR (ORA-06502) — in a declaration, to the
+-- enclosing block. A domain over the same integer type checks the range on every assignment and
+-- raises numeric_value_out_of_range, which a VALUE_ERROR handler catches.
+CREATE OR REPLACE FUNCTION oracompat.number_in_range(v numeric, lo numeric, hi numeric) RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    IF v < lo OR v > hi THEN
+        RAISE EXCEPTION 'numeric or value error: number precision too large' USING ERRCODE = '22003';
+    END IF;
+    RETURN true;
+END
+$$;
+
+DO $$
+DECLARE
+    p integer;
+    base text;
+BEGIN
+    FOR p IN 1 .. 18 LOOP
+        base := CASE WHEN p < 5 THEN 'smallint' WHEN p < 10 THEN 'integer' ELSE 'bigint' END;
+        IF to_regtype('oracompat.number_' || p) IS NULL THEN
+            EXECUTE format('CREATE DOMAIN oracompat.%I AS %s CHECK (oracompat.number_in_range(VALUE, %s, %s))',
+                           'number_' || p, base, -(10::numeric ^ p - 1)::bigint, (10::numeric ^ p - 1)::bigint);
+        END IF;
+    END LOOP;
+    IF to_regtype('oracompat.positive') IS NULL THEN
+        CREATE DOMAIN oracompat.positive AS integer CHECK (oracompat.number_in_range(VALUE, 1, 2147483647));
+    END IF;
+    IF to_regtype('oracompat.natural') IS NULL THEN
+        CREATE DOMAIN oracompat.natural AS integer CHECK (oracompat.number_in_range(VALUE, 0, 2147483647));
+    END IF;
+    IF to_regtype('oracompat.signtype') IS NULL THEN
+        CREATE DOMAIN oracompat.signtype AS integer CHECK (oracompat.number_in_range(VALUE, -1, 1));
+    END IF;
+END
+$$;
+
+-- TO_CHAR(number, model) for the number format elements PostgreSQL reads otherwise (rule
+-- expr.number_format_model): X (hexadecimal, one leading blank unless 0 or FM), $ next to the
+-- number ('  $12', PostgreSQL '$  12'), EEEE with a capital E, a model starting at the decimal
+-- point ('.99' of 0.05 is ' .05'; PostgreSQL prints ' .##'), TM / TM9 (the shortest text), and an
+-- overflow is all '#', one more than the model's width.
+CREATE OR REPLACE FUNCTION oracompat.number_to_char(n numeric, fmt text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    fm boolean;
+    body text;
+    width integer;
+    out text;
+    dollar boolean;
+    lead boolean;
+BEGIN
+    IF n IS NULL OR fmt IS NULL THEN
+        RETURN NULL;
+    END IF;
+    fm := upper(left(fmt, 2)) = 'FM';
+    body := CASE WHEN fm THEN substr(fmt, 3) ELSE fmt END;
+    width := length(body) + 1;
+    IF upper(body) IN ('TM', 'TM9') THEN
+        RETURN oracompat.to_text(n);
+    END IF;
+    IF body ~* '^0*X+$' THEN
+        IF n < 0 THEN
+            RAISE EXCEPTION 'invalid number' USING ERRCODE = '22003';
+        END IF;
+        out := to_hex(round(n)::bigint);
+        out := CASE WHEN body ~ 'x' THEN lower(out) ELSE upper(out) END;
+        IF length(out) > length(body) THEN
+            RETURN repeat('#', width);
+        ELSIF fm THEN
+            RETURN out;
+        ELSIF left(body, 1) = '0' THEN
+            RETURN lpad(out, length(body), '0');
+        END IF;
+        RETURN ' ' || lpad(out, length(body), ' ');
+    END IF;
+    dollar := strpos(body, '$') > 0;
+    body := replace(body, '$', '');
+    lead := body ~* '^[SB]?[.D]';
+    IF lead THEN
+        body := regexp_replace(body, '^([SsBb]?)', '\19');
+    END IF;
+    out := to_char(n, CASE WHEN fm THEN 'FM' ELSE '' END || body);
+    IF strpos(out, '#') > 0 THEN
+        RETURN repeat('#', width);
+    END IF;
+    IF lead AND NOT fm THEN
+        out := substr(out, 2);
+    END IF;
+    IF body ~* 'EEEE' THEN
+        out := replace(out, 'e', 'E');
+    END IF;
+    IF dollar THEN
+        out := regexp_replace(out, '^(\s*[-+<]?)', '\1$');
+    END IF;
+    RETURN out;
+END
+$$;
+
+-- An interval whose type the converter did not know, printed as Oracle prints a variable of the
+-- default INTERVAL DAY(2) TO SECOND(6) / YEAR(2) TO MONTH (rule expr.interval_arith).
+CREATE OR REPLACE FUNCTION oracompat.to_text(i interval) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT oracompat.interval_text(i, 2, 6, NULL) $$;
+
+-- TO_CHAR(number, model) that overflows the model: Oracle prints '#' over the model's width and
+-- one more (rule expr.number_format_model); PostgreSQL prints a '#' per digit position.
+CREATE OR REPLACE FUNCTION oracompat.number_fit(s text, width integer) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT CASE WHEN strpos(s, '#') > 0 THEN repeat('#', width) ELSE s END $$;

@@ -21,6 +21,7 @@ from migrator.convert.plsql.naming import Owner
 from migrator.convert.plsql.resolver import Ddl, distinct, signature
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym
 from migrator.convert.signatures import RoutineSig
+from migrator.oracle_types import Family, parse
 
 
 def resolve_type(em: Emitter, tref: A.TypeRef, scope: Scope) -> PgType:
@@ -101,7 +102,7 @@ def var_line(em: Emitter, d: A.VarDecl, scope: Scope) -> str:
     parts = [quote_ident(d.name)]
     if d.constant:
         parts.append("CONSTANT")
-    parts.append(t.pg)
+    parts.append(t.pg if d.name in em.argument_names else ranged_type(em, t))
     if d.not_null:
         parts.append("NOT NULL")
     if d.default:
@@ -109,6 +110,35 @@ def var_line(em: Emitter, d: A.VarDecl, scope: Scope) -> str:
     elif t.coll is not None and t.coll.kind == "assoc":
         parts.append(":= '{}'::jsonb")  # an INDEX BY table starts empty, never NULL
     return " ".join(parts) + ";"
+
+
+# PL/SQL's constrained integer subtypes with a range domain in oracompat (rule plsql.number_range)
+_RANGED = {"POSITIVE": "oracompat.positive", "POSITIVEN": "oracompat.positive", "NATURAL": "oracompat.natural",
+           "NATURALN": "oracompat.natural", "SIGNTYPE": "oracompat.signtype"}  # fmt: skip
+
+
+def ranged_type(em: Emitter, t: PgType) -> str:
+    """A variable's type with Oracle's range kept: NUMBER(p) (scale 0, p <= 18) maps to an integer
+    type that would take any value of its width, POSITIVE / NATURAL to integer; a domain of
+    oracompat over the same type raises VALUE_ERROR outside the range (rule plsql.number_range)."""
+    if t.coll is not None or t.composite or t.base or not em.ctx.enabled("plsql.number_range"):
+        return t.pg
+    parsed = parse(t.ora) if t.ora else None
+    if parsed is None:
+        return t.pg
+    if parsed.name in _RANGED:
+        em.ctx.applied("plsql.number_range")
+        return _RANGED[parsed.name]
+    if (
+        parsed.family is Family.DECIMAL
+        and isinstance(parsed.precision, int)
+        and parsed.precision <= 18
+        and not parsed.scale
+        and t.pg in ("smallint", "integer", "bigint")
+    ):
+        em.ctx.applied("plsql.number_range")
+        return f"oracompat.number_{parsed.precision}"
+    return t.pg
 
 
 def sparse_var_line(em: Emitter, d: A.VarDecl, t: PgType, c: Coll, scope: Scope) -> str:

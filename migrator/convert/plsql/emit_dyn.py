@@ -28,6 +28,7 @@ _KIND_SPELLING: dict[str | None, str] = {NUMBER: "NUMBER", STRING: "VARCHAR2", D
 
 @emits(A.ExecImmediate)
 def st_execimmediate(em: Emitter, st: A.ExecImmediate, scope: Scope, out: Out) -> None:
+    st = _out_binds_returned(em, st)
     if any(mode != "IN" for mode, _ in st.using):
         sql = dynamic_sql(em, st.sql, scope)
         em.unconverted("EXECUTE IMMEDIATE USING OUT", "OUT binds of dynamic SQL", st.line)
@@ -50,14 +51,65 @@ def st_execimmediate(em: Emitter, st: A.ExecImmediate, scope: Scope, out: Out) -
     sql_.into_statement(em, text, setup, finish, out)
 
 
+def _returning_binds(value: str) -> int:
+    """How many :binds follow a DML statement's RETURNING ... INTO (0 when it has none)."""
+    try:
+        inner = [t for t in tokenize(value) if t.kind not in ("ws", "line_comment", "block_comment")]
+    except LexError:
+        return 0
+    if not inner or not inner[0].is_word("INSERT", "UPDATE", "DELETE"):
+        return 0
+    k = next((i for i, t in enumerate(inner) if t.is_word("RETURNING", "RETURN")), None)
+    into = next((i for i in range(k or 0, len(inner)) if inner[i].is_word("INTO")), None) if k is not None else None
+    if into is None:
+        return 0
+    return sum(1 for t in inner[into + 1 :] if t.kind == "bind")
+
+
+def _out_binds_returned(em: Emitter, st: A.ExecImmediate) -> A.ExecImmediate:
+    """`USING IN a, OUT v` where the OUT binds are the statement's RETURNING ... INTO placeholders
+    (the last binds, Oracle binds by position) is the same as `USING a RETURNING INTO v`."""
+    outs = [k for k, (mode, _) in enumerate(st.using) if mode != "IN"]
+    value = string_value(st.sql[0]) if len(st.sql) == 1 else None
+    if not outs or st.returning or st.into or value is None or not em.ctx.enabled("plsql.dynamic_returning"):
+        return st
+    n = _returning_binds(value)
+    if n != len(outs) or outs != list(range(len(st.using) - n, len(st.using))):
+        return st
+    if any(mode != "OUT" for mode, _ in st.using[-n:]):
+        return st  # IN OUT: its value goes in too
+    em.ctx.applied("plsql.dynamic_returning")
+    returning = [toks for _, toks in st.using[-n:]]
+    return A.ExecImmediate(st.sql, [], st.bulk, st.using[:-n], returning, line=st.line, label=st.label)
+
+
 def dynamic_with_binds(em: Emitter, sql_toks, using: list, scope) -> tuple[str, str]:
     """(the USING list, the statement): the binds' types are known to a literal statement's
     conversion (rule plsql.dynamic_bind_types), so that a VARCHAR2 bind compared with a NUMBER
     column converts as Oracle's implicit TO_NUMBER does (expr.implicit_from_text)."""
-    typed = em.ctx.enabled("plsql.dynamic_bind_types") and len(sql_toks) == 1 and string_value(sql_toks[0]) is not None
-    values = [exprs_.expr_typed(em, a, scope, typed=typed) for a in using]
+    literal = len(sql_toks) == 1 and string_value(sql_toks[0]) is not None
+    typed = em.ctx.enabled("plsql.dynamic_bind_types") and literal
+    inline = em.ctx.enabled("plsql.dynamic_bind_literals") and not literal
+    values = [exprs_.expr_typed(em, a, scope, typed=typed or inline) for a in using]
     binds = [_KIND_SPELLING.get(arg.kind, UNKNOWN_BIND) for _, arg in values] if typed else None
-    return ", ".join(text for text, _ in values), dynamic_sql(em, sql_toks, scope, binds)
+    sql = dynamic_sql(em, sql_toks, scope, binds)
+    strings = [k for k, (_, arg) in enumerate(values, 1) if arg.kind == STRING] if inline else []
+    if strings:
+        sql = inlined_strings(em, sql, [(k, values[k - 1][0]) for k in strings])
+    return ", ".join(text for text, _ in values), sql
+
+
+def inlined_strings(em: Emitter, sql: str, strings: list[tuple[int, str]]) -> str:
+    """Statement text built at run time cannot be converted, so a VARCHAR2 bind would reach
+    PostgreSQL as a typed varchar parameter, and `number_column = $1` has no operator (Oracle
+    converts the string implicitly). Such a bind is written into the text as a quoted literal
+    instead (rule plsql.dynamic_bind_literals): PostgreSQL reads an untyped literal as the type of
+    what it meets — a number, a date, text — as Oracle converts the bind; quote_nullable keeps the
+    value a value, never SQL. The bind stays in USING, unreferenced, so the others keep $n."""
+    em.ctx.applied("plsql.dynamic_bind_literals")
+    positions = ", ".join(str(k) for k, _ in strings)
+    texts = ", ".join(f"CAST({text} AS text)" for _, text in strings)
+    return f"oracompat.bind_literals({sql}, ARRAY[{positions}], ARRAY[{texts}])"
 
 
 def dynamic_sql(em: Emitter, toks, scope, binds: list[str] | None = None) -> str:
@@ -98,6 +150,8 @@ def literal_dynamic(em: Emitter, value: str, tok, binds: list[str] | None = None
         else:
             walked.append(t)
     head = inner[0].upper if inner else ""
+    if head in ("INSERT", "UPDATE", "DELETE") and em.ctx.enabled("plsql.dynamic_returning"):
+        walked = _without_returning_into(em, walked)
     if head in ("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE"):
         from migrator.convert.plsql import sqlconv
 
@@ -116,6 +170,19 @@ def literal_dynamic(em: Emitter, value: str, tok, binds: list[str] | None = None
     for k, v in ph.items():
         out = out.replace(k, v)
     return pg_string(out)
+
+
+def _without_returning_into(em: Emitter, walked: list[Token]) -> list[Token]:
+    """DML text whose RETURNING ... INTO names placeholders: PL/pgSQL's EXECUTE ... INTO receives
+    the returned row (the statement's RETURNING INTO targets, rule plsql.dynamic_returning), so the
+    INTO part goes; the placeholders after INTO are the last ones, so the others keep their $n."""
+    code = [i for i, t in enumerate(walked) if t.kind not in ("ws", "line_comment", "block_comment")]
+    ret = next((i for i in code if walked[i].is_word("RETURNING", "RETURN")), None)
+    into = next((i for i in code if ret is not None and i > ret and walked[i].is_word("INTO")), None)
+    if into is None:
+        return walked
+    em.ctx.applied("plsql.dynamic_returning")
+    return walked[:into]
 
     # ---- FORALL ------------------------------------------------------------------------------
     # ---- assignment targets --------------------------------------------------------------------

@@ -21,6 +21,7 @@ from migrator.convert.plsql.naming import Owner, sql
 from migrator.convert.plsql.output import IND, Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Scope, Sym
+from migrator.source.lexer import NAME_KINDS
 
 
 def create_function(head: str, body_lines: list[str]) -> str:
@@ -113,7 +114,13 @@ class RoutineEmitter:
         return t.pg
 
     def body(
-        self, block: A.Block, scope: Scope, owner: Owner, head_stmts: list[str], tail_stmts: list[str]
+        self,
+        block: A.Block,
+        scope: Scope,
+        owner: Owner,
+        head_stmts: list[str],
+        tail_stmts: list[str],
+        params: list[A.Param] | None = None,
     ) -> list[str]:
         """The routine's top block with the emitter's extra declarations merged in."""
         em = self.em
@@ -137,11 +144,28 @@ class RoutineEmitter:
             else:
                 k = lines.index("BEGIN")
                 lines = lines[:k] + ["DECLARE"] + [IND + e for e in extras] + lines[k:]
-        if head_stmts:
+        if head_stmts and self.initialises(block, params or []) and em.ctx.enabled("plsql.declaration_order"):
+            # Oracle initialises the declarations after the call has bound its parameters ('' is
+            # already NULL): the normalising statements run first, in an outer block without a
+            # handler, so an initialiser's error still goes to the caller, as in Oracle
+            em.ctx.applied("plsql.declaration_order")
+            lines = ["BEGIN"] + [IND + s for s in head_stmts] + [IND + line for line in lines] + ["END;"]
+        elif head_stmts:
             k = lines.index("BEGIN") + 1
             lines = lines[:k] + [IND + s for s in head_stmts] + lines[k:]
         # Oracle resolves a name that is both a column and a variable to the column
         return ["#variable_conflict use_column"] + lines
+
+    @staticmethod
+    def initialises(block: A.Block, params: list[A.Param]) -> bool:
+        """Whether an initial value of the block's declarations reads a parameter."""
+        names = {p.name for p in params}
+        return any(
+            isinstance(d, A.VarDecl)
+            and d.default
+            and any(t.kind in NAME_KINDS and norm_name(t) in names for t in d.default)
+            for d in block.decls
+        )
 
     def routine(
         self, r: A.Routine, qname: tuple[str, str], parent: Scope, owner: Owner, head_stmts: list[str] | None = None
@@ -180,7 +204,7 @@ class RoutineEmitter:
         if r.kind == "PROCEDURE":
             qname = self.procedure_name(r, qname, parent, scope)
         head = (head_stmts or []) + self.reset + self.empty_strings(r, scope)
-        body = self.body(r.block, scope, owner, head, outfunc_.falls_off(em, r.block))
+        body = self.body(r.block, scope, owner, head, outfunc_.falls_off(em, r.block), r.params)
         em.ctx.applied(rule)
         if em.frame.autonomous and em.frame.out_result is not None:
             em.unconverted("function OUT parameter", f"autonomous function {r.name} with OUT parameters", r.line)

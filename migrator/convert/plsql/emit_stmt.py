@@ -24,7 +24,9 @@ from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.statements import emits
 from migrator.convert.plsql.symbols import PgType, Scope, Sym
+from migrator.convert.sql.expression_types import STRING, classify
 from migrator.oracle_types import CHAR_TYPE, TEXT_NAMES, first_word, takes_text_only
+from migrator.oracle_types import parse as parse_type
 from migrator.source.lexer import Token, split_top_level
 
 
@@ -341,6 +343,14 @@ def value_expr(em: Emitter, toks, scope, target_ora: str = "") -> str:
         if CHAR_TYPE.match(ora) and em.ctx.enabled("expr.char_semantics"):
             em.ctx.applied("expr.char_semantics")
             return f"oracompat.to_text({text})"
+        interval = parse_type(ora) if ora.startswith("INTERVAL") else None
+        if interval is not None and classify(target_ora) == STRING and em.ctx.enabled("expr.interval_arith"):
+            # an interval assigned to a VARCHAR2 is printed as its type prints it
+            em.ctx.applied("expr.interval_arith")
+            ym = interval.name == "INTERVAL YEAR TO MONTH"
+            frac = 0 if ym else (interval.fraction if interval.fraction is not None else 6)
+            lead = interval.leading if interval.leading is not None else 2
+            return f"oracompat.interval_text({text}, {lead}, {frac}, {'TRUE' if ym else 'FALSE'})"
     return text
 
 

@@ -132,6 +132,17 @@ def supplied_value_text(em: Emitter, m: S.Member, param: str, arg: list[Token], 
         return dbms_sql_statement(em, string_value(arg[0]) or "", arg[0])
     if m.label == "DBMS_SQL.BIND_VARIABLE" and param == "value" and len(arg) == 1 and arg[0].is_word("NULL"):
         return "NULL::text"  # the bind's type comes from the value: a bare NULL has none
+    literal = len(arg) == 1 and string_value(arg[0]) is not None
+    if (
+        m.label == "DBMS_SQL.BIND_VARIABLE"
+        and param == "value"
+        and literal
+        and em.ctx.enabled("plsql.dynamic_bind_literals")
+    ):
+        em.ctx.applied("plsql.dynamic_bind_literals")
+        # a string literal has no type PostgreSQL could give the polymorphic value: it is text (and
+        # so sent as an untyped literal, converted to what it meets as Oracle converts a VARCHAR2)
+        return f"CAST({exprs_.expr(em, arg, scope)} AS text)"
     return exprs_.expr(em, arg, scope)
 
 

@@ -66,6 +66,17 @@ class Emitter:
         # SQL%BULK_ROWCOUNT is read: FORALL records each iteration's row count
         self.bulk_rowcount = "BULK_ROWCOUNT" in spelled and any(t.upper == "BULK_ROWCOUNT" for t in tokens)
         self.frame = RoutineFrame((schema,))  # the routine being emitted; first the unit's own level
+        self.tokens = tokens
+        self._argument_names: set[str] | None = None
+
+    @property
+    def argument_names(self) -> set[str]:
+        """Names passed as a whole argument of some call (`p(x)`, `f(a, x)`, `p(n => x)`): a
+        variable an OUT parameter writes must have the parameter's type exactly (PostgreSQL's CALL
+        cannot write through a conversion). Scanned on first use."""
+        if self._argument_names is None:
+            self._argument_names = argument_scan(self.tokens)
+        return self._argument_names
 
     @property
     def pkg(self) -> str | None:
@@ -135,6 +146,20 @@ def prescan(tokens: list[Token]) -> tuple[set[str], bool, bool]:
         elif t.upper == "DBMS_OUTPUT" and tokens[k + 2].upper == "PUT" and tokens[k + 1].text == ".":
             put = True
     return cursors, sql, put
+
+
+def argument_scan(tokens: list[Token]) -> set[str]:
+    """Names that stand alone between '(' / ',' / '=>' and ',' / ')'."""
+    code = [t for t in tokens if t.kind not in ("ws", "line_comment", "block_comment")]
+    out = set()
+    for k in range(1, len(code) - 1):
+        if (
+            code[k].kind in ("word", "qident")
+            and code[k - 1].text in ("(", ",", "=>")
+            and code[k + 1].text in (",", ")")
+        ):
+            out.add(norm_name(code[k]))
+    return out
 
 
 def sparse_scan(tokens: list[Token]) -> set[str]:

@@ -32,6 +32,7 @@ from migrator.convert.sql import dates as dates
 from migrator.convert.sql import dml as sql_dml
 from migrator.convert.sql import hierarchy as sql_hierarchy
 from migrator.convert.sql import implicit as implicit
+from migrator.convert.sql import intervals as intervals
 from migrator.convert.sql import merge as sql_merge
 from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nodes as nodes
@@ -112,7 +113,8 @@ def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types, *, pivots
 def _bad_into(tree: exp.Expression, ctx: ConversionContext) -> exp.Expression:
     """INTO targets belong to PL/SQL; sqlglot would print the statement without them."""
     returning = tree.args.get("returning")
-    if isinstance(returning, exp.Returning) and returning.args.get("into") is not None:
+    # (sqlglot's Oracle reader sets into=False on a RETURNING without INTO)
+    if isinstance(returning, exp.Returning) and isinstance(returning.args.get("into"), exp.Expression):
         return marker(ctx, "RETURNING INTO", tree, "RETURNING ... INTO must be handled by the PL/SQL converter")
     if isinstance(tree, exp.Select) and tree.args.get("into") is not None:
         return marker(ctx, "SELECT INTO", tree, "SELECT ... INTO must be handled by the PL/SQL converter")
@@ -196,8 +198,19 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Concat: (nulls.concat,),
     exp.CurrentTimestamp: (dates.sysdate,),
     exp.Systimestamp: (dates.systimestamp,),
-    exp.Add: (dates.date_arith,),
-    exp.Sub: (dates.date_arith,),
+    exp.Add: (implicit.arithmetic, intervals.arith, dates.date_arith),
+    exp.Sub: (implicit.arithmetic, intervals.arith, dates.date_arith),
+    exp.Mul: (implicit.arithmetic,),
+    exp.Mod: (implicit.arithmetic,),
+    exp.Abs: (implicit.arithmetic,),
+    exp.Sign: (implicit.arithmetic,),
+    exp.Ceil: (implicit.arithmetic,),
+    exp.Floor: (implicit.arithmetic,),
+    exp.Sqrt: (implicit.arithmetic,),
+    exp.Ln: (implicit.arithmetic,),
+    exp.Exp: (implicit.arithmetic,),
+    exp.Pow: (implicit.arithmetic,),
+    exp.Extract: (intervals.extract,),
     exp.DateTrunc: (dates.trunc_date,),
     exp.Anonymous: (_anonymous,),
     exp.Round: (dates.round_date,),
@@ -227,7 +240,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.RegexpSubstr: (regexp.regexp,),
     exp.RegexpInstr: (regexp.regexp,),
     exp.RegexpCount: (regexp.regexp,),
-    exp.Div: (strings.division,),
+    exp.Div: (implicit.arithmetic, strings.division),
     exp.Column: (sql_select.sequence_ref, sql_select.session_user, supplied.reference),
     exp.Dot: (supplied.call, nodes.call_field, implicit.result_method),
     exp.Rand: (supplied.rand,),

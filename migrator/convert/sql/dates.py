@@ -15,7 +15,8 @@ from sqlglot.dialects.oracle import Oracle
 from sqlglot.time import format_time
 
 from migrator.convert.context import ConversionContext
-from migrator.convert.sql.expression_types import DATE, INTERVAL, NUMBER, TIMESTAMP, TypeEnv
+from migrator.convert.sql import format_models
+from migrator.convert.sql.expression_types import DATE, INTERVAL, NUMBER, STRING, TIMESTAMP, TypeEnv
 from migrator.convert.sql.nodes import compat, fn, interval, literal_int, literal_str, marker, paren, tag, ts0
 
 _DATEISH = (DATE, TIMESTAMP)
@@ -123,6 +124,7 @@ def round_date(node: exp.Round, ctx: ConversionContext, env: TypeEnv) -> exp.Exp
         )
     else:
         shifted = exp.Add(this=paren(node.this), expression=interval(_ROUND_SHIFT[unit]))
+    shifted.meta["ora_done"] = True  # a shift before truncating: PostgreSQL's month arithmetic is meant
     return tag(ts0(fn("DATE_TRUNC", exp.Literal.string(unit), shifted)), DATE)
 
 
@@ -206,16 +208,77 @@ def to_char(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
     text = literal_str(fmt)
     if text is None and env.kind(node.this) in _DATEISH:  # a date's format known at run time
         ctx.applied("expr.to_char")
+        if ctx.enabled("expr.format_model"):  # read there as format_models.py reads a literal one
+            ctx.applied("expr.format_model")
+            return tag(compat("datetime_to_char", node.this, fmt), STRING)
         return exp.ToChar(this=node.this, format=compat("datetime_format", fmt, exp.false()))
+    number = env.kind(node.this) == NUMBER or (text is not None and _NUMBER_MODEL.fullmatch(text) is not None)
+    if text is not None and number and _NUMBER_APART.search(text) and ctx.enabled("expr.number_format_model"):
+        ctx.applied("expr.number_format_model")  # elements PostgreSQL reads otherwise
+        return tag(compat("number_to_char", node.this, node.args["format"]), STRING)
+    if text is not None and number and re.search(r"[09]", text) and ctx.enabled("expr.number_format_model"):
+        # an overflow: Oracle prints '#' over the model's width and one more, PostgreSQL a '#' per digit
+        ctx.applied("expr.number_format_model")
+        part = exp.ToChar(this=node.this, format=node.args["format"])
+        part.meta["ora_done"] = True
+        width = len(re.sub(r"(?i)^\s*FM", "", text)) + 1
+        return tag(compat("number_fit", part, exp.Literal.number(width)), STRING)
     if text is None or env.kind(node.this) == NUMBER or not re.search(r"[%A-WYZa-wyz]", text.replace("FM", "")):
-        return None  # number format models are the same in both databases
+        return None  # the other number format elements are the same in both databases
     if isinstance(node, exp.TimeToStr):  # sqlglot already turned the model into strftime codes
         text = format_time(text, Oracle.INVERSE_TIME_MAPPING, Oracle.INVERSE_TIME_TRIE) or text
+    if ctx.enabled("expr.format_model") and not (env.kind(node.this) not in _DATEISH and _NUMBER_MODEL.fullmatch(text)):
+        return _format_model(node, text, ctx)
     pg, problem = pg_datetime_format(text)
     if problem:
         return marker(ctx, "TO_CHAR format", node, problem)
     ctx.applied("expr.to_char")
     return exp.ToChar(this=node.this, format=exp.Literal.string(pg))
+
+
+# A number format model (Oracle's "Number Format Elements"): a value of unknown type formatted with
+# one is a number, whatever letters (G, D, MI, PR, ...) the model spells.
+_NUMBER_MODEL = re.compile(r"(?i)\s*(FM)?(?=.*[09X]|RN|TM)[$LCU]?[SB]?[09,.GDVX$LCU]*(EEEE)?(MI|PR|S|RN|TM9?|TME)?\s*")
+
+
+# Number format elements PostgreSQL prints otherwise: X, $, EEEE, TM, a model starting at the
+# decimal point (oracompat.number_to_char).
+_NUMBER_APART = re.compile(r"(?i)X|\$|EEEE|^\s*(FM)?\s*TM|^\s*(FM)?[SB]?[.D]")
+
+
+def _format_model(node: exp.Expression, text: str, ctx: ConversionContext) -> exp.Expression:
+    """TO_CHAR with Oracle's datetime model compiled element by element (format_models.py): one
+    to_char when PostgreSQL's template can say it all, else the pieces concatenated."""
+    pieces, problem = format_models.compile_model(text)
+    if problem:
+        return marker(ctx, "TO_CHAR format", node, problem)
+    ctx.applied("expr.to_char")
+    ctx.applied("expr.format_model")
+    parts: list[exp.Expression] = []
+    for piece in pieces:
+        # each part final (its template must not be read as an Oracle model again); the value is
+        # still converted
+        part = exp.ToChar(
+            this=node.this.copy(), format=exp.Literal.string(piece if isinstance(piece, str) else piece.template)
+        )
+        part.meta["ora_done"] = True
+        if isinstance(piece, str):
+            parts.append(part)
+        else:
+            number = exp.cast(part, "BIGINT")
+            number.meta["ora_done"] = True
+            how, case = exp.Literal.string(piece.how), exp.Literal.string(piece.case)
+            parts.append(compat("format_element", number, how, case))
+    if len(parts) == 1:
+        out = parts[0]
+    else:  # NULL in, NULL out: concat would give ''
+        joined = exp.Anonymous(this="CONCAT", expressions=parts)
+        joined.meta["ora_done"] = True
+        empty = exp.Literal.string("")
+        empty.meta["ora_done"] = True  # PostgreSQL's '', not Oracle's NULL
+        out = exp.Nullif(this=joined, expression=empty)
+    out.meta["ora_done"] = True
+    return tag(out, STRING)
 
 
 # SS is matched so that its S never starts an SP (HH:MI:SSPM is seconds, then PM)

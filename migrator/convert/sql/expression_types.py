@@ -62,6 +62,12 @@ _STRING_FUNCS = (
     exp.GroupConcat,
     exp.RegexpExtract,
 )
+# Functions whose Oracle result is a NUMBER whatever their arguments.
+_NUMBER_FUNCS = (
+    exp.Mul, exp.Div, exp.Mod, exp.Length, exp.StrPosition, exp.Count, exp.Extract, exp.Trunc, exp.Abs, exp.Sign,
+    exp.Ceil, exp.Floor, exp.Sqrt, exp.Pow, exp.Ln, exp.Log, exp.Exp, exp.Sum, exp.Avg, exp.ToNumber,
+)  # fmt: skip
+_NUMBER_ANON = frozenset({"MOD", "REMAINDER", "BITAND", "MONTHS_BETWEEN", "INSTR", "LENGTH", "TO_NUMBER", "SIGN"})
 _STRING_ANON = frozenset({"SYS_CONNECT_BY_PATH", "RAWTOHEX", "TO_CLOB", "REGEXP_SUBSTR", "DBMS_RANDOM.STRING"})
 
 
@@ -166,7 +172,9 @@ def _kind(env: TypeEnv, node: exp.Expression) -> str | None:
         return _round_kind(env, node)
     if isinstance(node, (exp.Add, exp.Sub)):
         return _arith_kind(env, node)
-    if isinstance(node, (exp.Mul, exp.Div, exp.Mod, exp.Length, exp.StrPosition, exp.Count, exp.Extract, exp.Trunc)):
+    if isinstance(node, (exp.Mul, exp.Div)) and INTERVAL in (env.kind(node.this), env.kind(node.expression)):
+        return INTERVAL  # NUMBER * INTERVAL, INTERVAL * NUMBER, INTERVAL / NUMBER
+    if isinstance(node, _NUMBER_FUNCS) or (isinstance(node, exp.Anonymous) and node.name.upper() in _NUMBER_ANON):
         return NUMBER
     if isinstance(node, _STRING_FUNCS) or (isinstance(node, exp.Anonymous) and node.name.upper() in _STRING_ANON):
         return STRING

@@ -232,6 +232,30 @@ def compare(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.E
     return None
 
 
+_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod)
+# numeric functions whose argument(s) Oracle converts from a string (ABS('-3') is 3)
+_NUMERIC_FUNCTIONS = (exp.Abs, exp.Sign, exp.Ceil, exp.Floor, exp.Sqrt, exp.Ln, exp.Exp, exp.Pow)
+
+
+def arithmetic(node: exp.Expression, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
+    """A string operand of arithmetic with a number (a VARCHAR2 variable or dynamic-SQL bind plus a
+    column), or the argument of a numeric function, is converted to a number, as Oracle converts
+    it; PostgreSQL has no varchar + numeric. Changes the node in place (the rules after it still
+    apply)."""
+    if not ctx.enabled("expr.implicit_from_text"):
+        return None
+    if isinstance(node, _ARITHMETIC):
+        left, right = env.kind(node.this), env.kind(node.expression)
+        if NUMBER in (left, right):
+            _convert_side(node, "this", NUMBER, ctx, env)
+            _convert_side(node, "expression", NUMBER, ctx, env)
+    elif isinstance(node, _NUMERIC_FUNCTIONS):
+        for key in ("this", "expression"):
+            if isinstance(node.args.get(key), exp.Expression):
+                _convert_side(node, key, NUMBER, ctx, env)
+    return None
+
+
 def insert_values(node: exp.Insert, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
     """INSERT ... VALUES: a string written into a NUMBER or DATE column is converted to it."""
     if not ctx.enabled("expr.implicit_from_text"):

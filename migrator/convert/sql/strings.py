@@ -11,7 +11,7 @@ from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
 from migrator.convert.sql import prepass
-from migrator.convert.sql.expression_types import NUMBER
+from migrator.convert.sql.expression_types import INTERVAL, NUMBER
 from migrator.convert.sql.nodes import compat, empty_text, literal_int, marker, paren, tag
 from migrator.convert.sql.text import text_operand
 
@@ -54,6 +54,9 @@ def pad(node: exp.Pad, ctx: ConversionContext, env) -> exp.Expression | None:
         return None
     ctx.applied("expr.lpad")
     node.meta["ora_done"] = True
+    if length is None and not isinstance(node.expression, exp.Cast):
+        # a NUMBER length (PostgreSQL has no lpad(text, numeric)); Oracle truncates a fraction
+        node.set("expression", exp.cast(exp.Anonymous(this="TRUNC", expressions=[node.expression]), "INT"))
     return exp.Nullif(this=node, expression=empty_text())
 
 
@@ -102,6 +105,9 @@ def division(node: exp.Div, ctx: ConversionContext, env) -> exp.Expression | Non
     if node.args.get("typed") or not ctx.enabled("expr.division"):
         return None
     left = node.this
+    if env.kind(left) == INTERVAL:
+        node.set("typed", True)  # INTERVAL / NUMBER is an interval: no cast of the dividend
+        return None
     if isinstance(left, exp.Literal) and "." in str(left.this):
         node.set("typed", True)  # a decimal literal already makes the division numeric
         return None

@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
+from migrator.convert.sql import intervals
 from migrator.convert.sql.expression_types import DATE, INTERVAL, NUMBER, STRING, TIMESTAMP
 from migrator.convert.sql.nodes import compat, empty_text, fn, literal_str, marker, tag
 
@@ -96,7 +97,9 @@ def as_text(part: exp.Expression, ctx: ConversionContext, env) -> exp.Expression
     if isinstance(part, exp.Literal):
         return part if part.is_string else _number_literal_text(part)
     kind = env.kind(part)
-    if kind in (STRING, INTERVAL):
+    if kind == INTERVAL:
+        return intervals.as_text(part, ctx, env)
+    if kind == STRING:
         return part
     ctx.applied("expr.implicit_to_text")
     if kind == TIMESTAMP:  # Oracle TIMESTAMP: the default NLS_TIMESTAMP_FORMAT, not DATE's
@@ -207,6 +210,8 @@ def to_char_default(node: exp.Expression, ctx: ConversionContext, env) -> exp.Ex
     """TO_CHAR(x) without a format is the implicit conversion (PostgreSQL would keep the scale)."""
     if node.args.get("format") is not None or not ctx.enabled("expr.implicit_to_text"):
         return None
+    if env.kind(node.this) == INTERVAL:  # as the interval's type prints it (expr.interval_arith)
+        return intervals.as_text(node.this, ctx, env)
     ctx.applied("expr.implicit_to_text")
     return tag(compat("to_text", node.this), STRING)
 

@@ -1,4 +1,4 @@
--- rules: plsql.package, ddl.plsql_integer, ddl.number_type, plsql.out_after_default, plsql.procedure, ddl.varchar2, expr.concat_null, expr.implicit_to_text, plsql.function, ddl.date_type, plsql.empty_string_params, expr.to_char, plsql.call_conversion, expr.division, plsql.dbms_output
+-- rules: plsql.package, ddl.plsql_integer, ddl.number_type, plsql.out_after_default, plsql.procedure, ddl.varchar2, expr.concat_null, expr.implicit_to_text, plsql.function, ddl.date_type, plsql.empty_string_params, expr.to_char, expr.format_model, plsql.call_conversion, expr.division, plsql.dbms_output
 CREATE SCHEMA IF NOT EXISTS counter_pkg;
 
 CREATE OR REPLACE FUNCTION counter_pkg.initialize__()

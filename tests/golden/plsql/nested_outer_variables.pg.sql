@@ -1,4 +1,4 @@
--- rules: ddl.varchar2, plsql.empty_string_params, ddl.plsql_integer, plsql.nested_subprogram, expr.concat_null, plsql.function, expr.implicit_to_text, plsql.procedure, expr.instr, expr.substr
+-- rules: ddl.varchar2, plsql.empty_string_params, ddl.plsql_integer, plsql.nested_subprogram, expr.concat_null, plsql.function, expr.implicit_to_text, plsql.procedure, expr.instr, expr.substr, plsql.declaration_order
 CREATE OR REPLACE FUNCTION s.format_list__quoted(l_count integer, p_text varchar)
 RETURNS varchar
 LANGUAGE plpgsql AS $fn$
@@ -28,22 +28,24 @@ CREATE OR REPLACE FUNCTION s.format_list(p_items varchar, p_sep varchar DEFAULT 
 RETURNS varchar
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
-DECLARE
-    l_out varchar(4000);
-    l_count integer := 0;
-    l_rest varchar(4000) := p_items;
 BEGIN
     p_items := nullif(p_items, '');
     p_sep := nullif(p_sep, '');
-    WHILE l_rest IS NOT NULL LOOP
-        IF STRPOS(l_rest, ',') > 0 THEN
-            CALL s.format_list__add_item(l_count, l_out, p_sep, oracompat.substr(l_rest, 1, STRPOS(l_rest, ',') - 1));
-            l_rest := oracompat.substr(l_rest, STRPOS(l_rest, ',') + 1);
-        ELSE
-            CALL s.format_list__add_item(l_count, l_out, p_sep, l_rest);
-            l_rest := NULL;
-        END IF;
-    END LOOP;
-    RETURN CONCAT(l_out, ' (', oracompat.to_text(l_count), ')');
+    DECLARE
+        l_out varchar(4000);
+        l_count integer := 0;
+        l_rest varchar(4000) := p_items;
+    BEGIN
+        WHILE l_rest IS NOT NULL LOOP
+            IF STRPOS(l_rest, ',') > 0 THEN
+                CALL s.format_list__add_item(l_count, l_out, p_sep, oracompat.substr(l_rest, 1, STRPOS(l_rest, ',') - 1));
+                l_rest := oracompat.substr(l_rest, STRPOS(l_rest, ',') + 1);
+            ELSE
+                CALL s.format_list__add_item(l_count, l_out, p_sep, l_rest);
+                l_rest := NULL;
+            END IF;
+        END LOOP;
+        RETURN CONCAT(l_out, ' (', oracompat.to_text(l_count), ')');
+    END;
 END;
 $fn$;

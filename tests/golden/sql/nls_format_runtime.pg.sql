@@ -1,1 +1,1 @@
-SELECT CAST(oracompat.to_date(d.s, oracompat.datetime_format(d.f, TRUE)) AS TIMESTAMP(0)), CAST(TO_TIMESTAMP(d.s, oracompat.datetime_format(d.f, FALSE)) AS TIMESTAMP), TO_CHAR(oracompat.sysdate(), oracompat.datetime_format(d.f, FALSE)) FROM date_formats AS d
+SELECT CAST(oracompat.to_date(d.s, oracompat.datetime_format(d.f, TRUE)) AS TIMESTAMP(0)), CAST(TO_TIMESTAMP(d.s, oracompat.datetime_format(d.f, FALSE)) AS TIMESTAMP), oracompat.datetime_to_char(oracompat.sysdate(), d.f) FROM date_formats AS d

@@ -1,1 +1,1 @@
-SELECT LPAD(ename, 10, '*'), NULLIF(RPAD(ename, n), ''), CASE WHEN sal IS NULL OR comm IS NULL THEN NULL ELSE GREATEST(sal, comm) END, LEAST(1, 2) FROM emp
+SELECT LPAD(ename, 10, '*'), NULLIF(RPAD(ename, CAST(TRUNC(n) AS INT)), ''), CASE WHEN sal IS NULL OR comm IS NULL THEN NULL ELSE GREATEST(sal, comm) END, LEAST(1, 2) FROM emp

@@ -1,1 +1,1 @@
-SELECT TO_CHAR(hiredate, 'DD-MON-YYYY HH24:MI:SS'), CAST(oracompat.to_date('05-01-24', 'DD-MM-RR') AS TIMESTAMP(0)), CAST('12.50' AS DECIMAL), TO_CHAR(sal, 'FM99990.00') FROM emp
+SELECT TO_CHAR(hiredate, 'DD-MON-YYYY HH24:MI:SS'), CAST(oracompat.to_date('05-01-24', 'DD-MM-RR') AS TIMESTAMP(0)), CAST('12.50' AS DECIMAL), oracompat.number_fit(TO_CHAR(sal, 'FM99990.00'), 9) FROM emp

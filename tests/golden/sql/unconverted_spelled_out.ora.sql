@@ -1,1 +1,1 @@
-SELECT TO_CHAR(hiredate, 'DDSPTH "of" Month') FROM emp
+SELECT TO_CHAR(hiredate, 'DD "of" Month, YEAR') FROM emp

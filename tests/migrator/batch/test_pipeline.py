@@ -94,7 +94,8 @@ def test_every_fixture_body_is_read_and_no_reference_is_missing(migrated, refere
 # Calls of the export's own routines in the bodies of each fixture schema (package initialisers and
 # state accessors included), every one resolved by the server: a floor, so that a walk that
 # silently stops looking cannot pass.
-CALLS = {"banking": 80, "hr_payroll": 60, "inventory": 40, "subtle": 1, "utilities": 100}
+# (silent_sql's units call no routine of the export: each is one class of issue 29 on its own.)
+CALLS = {"banking": 80, "hr_payroll": 60, "inventory": 40, "silent_sql": 0, "subtle": 1, "utilities": 100}
 
 
 @pytest.mark.parametrize("schema", [p.name for p in SCHEMAS])

@@ -1,0 +1,18 @@
+CREATE OR REPLACE FUNCTION first_qty (p_id IN VARCHAR2) RETURN NUMBER IS
+    c INTEGER;
+    n INTEGER;
+    v NUMBER;
+BEGIN
+    c := DBMS_SQL.OPEN_CURSOR;
+    DBMS_SQL.PARSE(c, 'SELECT qty FROM items WHERE item_id = :id AND added > :d', DBMS_SQL.NATIVE);
+    DBMS_SQL.BIND_VARIABLE(c, ':id', p_id);
+    DBMS_SQL.BIND_VARIABLE(c, ':d', '2024-01-01');
+    DBMS_SQL.DEFINE_COLUMN(c, 1, v);
+    n := DBMS_SQL.EXECUTE(c);
+    IF DBMS_SQL.FETCH_ROWS(c) > 0 THEN
+        DBMS_SQL.COLUMN_VALUE(c, 1, v);
+    END IF;
+    DBMS_SQL.CLOSE_CURSOR(c);
+    RETURN v;
+END first_qty;
+/

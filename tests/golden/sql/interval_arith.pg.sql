@@ -1,0 +1,1 @@
+SELECT oracompat.add_interval(hiredate, INTERVAL '1 MONTH'), oracompat.add_interval(hiredate, -oracompat.numtoyminterval(sal, 'MONTH')), EXTRACT(HOUR FROM JUSTIFY_HOURS(sal * INTERVAL '1 HOUR')), CONCAT('after ', oracompat.interval_text(sal * INTERVAL '1 MINUTE', 9, 9, FALSE)), sal * INTERVAL '1 HOUR' / 4 FROM emp

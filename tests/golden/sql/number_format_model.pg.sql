@@ -1,0 +1,1 @@
+SELECT oracompat.number_to_char(sal, 'FMXXXX'), oracompat.number_to_char(sal, '$99,999.99'), oracompat.number_to_char(sal, '9.99EEEE'), oracompat.number_to_char(CAST(comm AS DECIMAL) / 100, '.99'), oracompat.number_to_char(sal, 'TM') FROM emp
