@@ -212,7 +212,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Greatest: (strings.greatest_least,),
     exp.Least: (strings.greatest_least,),
     exp.GroupConcat: (strings.listagg,),
-    exp.ToNumber: (text.to_number_nls, strings.to_number),
+    exp.ToNumber: (strings.to_number_format, text.to_number_nls, strings.to_number),
     exp.Replace: (text.replace,),
     exp.Length: (text.length,),
     exp.Trim: (text.empty_result,),

@@ -7,4 +7,4 @@ PARTITION BY RANGE (sold_on) (
     PARTITION pmax VALUES LESS THAN (MAXVALUE)
 ) */ MIGRATOR_UNCONVERTED;
 -- unconverted: CREATE TABLE: partitioned table: partitioning clause not converted
--- rules: ddl.number_type, ddl.date_type
+-- rules: ddl.number_type, ddl.number_precision, ddl.date_type
