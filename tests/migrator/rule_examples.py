@@ -161,6 +161,12 @@ EXAMPLES: dict[str, str] = {
     "plsql.nested_subprogram": (
         "CREATE OR REPLACE PROCEDURE p IS\n  PROCEDURE q IS BEGIN NULL; END q;\nBEGIN q; END;\n/\n"
     ),
+    "plsql.nested_overload": (
+        "CREATE OR REPLACE FUNCTION f (n IN NUMBER) RETURN VARCHAR2 IS\n"
+        "  FUNCTION k (x DATE) RETURN VARCHAR2 IS BEGIN RETURN 'd'; END k;\n"
+        "  FUNCTION k (x NUMBER) RETURN VARCHAR2 IS BEGIN RETURN 'n'; END k;\n"
+        "BEGIN RETURN k(n); END;\n/\n"
+    ),
     "plsql.conditional_compilation": (
         "CREATE OR REPLACE FUNCTION f RETURN VARCHAR2 IS\nBEGIN\n  $IF DBMS_DB_VERSION.VERSION >= 12 $THEN\n"
         "  RETURN 'new';\n  $ELSE\n  RETURN 'old';\n  $END\nEND;\n/\n"
