@@ -53,6 +53,11 @@ EXAMPLES: dict[str, str] = {
     "expr.type_constructor": (
         "CREATE TYPE pt AS OBJECT (x NUMBER, y NUMBER);\n/\nCREATE VIEW v AS SELECT pt(1, 2) AS p FROM dual;\n"
     ),
+    "expr.object_method": (
+        "CREATE TYPE pt AS OBJECT (x NUMBER, MEMBER FUNCTION n RETURN NUMBER);\n/\n"
+        "CREATE TYPE BODY pt AS MEMBER FUNCTION n RETURN NUMBER IS BEGIN RETURN x; END; END;\n/\n"
+        "CREATE TABLE t (p pt);\nCREATE VIEW v AS SELECT a.p.n() AS x FROM t a;\n"
+    ),
     "sql.table_collection": (
         "CREATE TYPE tl AS TABLE OF NUMBER;\n/\n"
         "CREATE OR REPLACE FUNCTION f RETURN tl PIPELINED IS BEGIN RETURN; END;\n/\n"

@@ -33,6 +33,7 @@ from migrator.convert.sql import dml as sql_dml
 from migrator.convert.sql import hierarchy as sql_hierarchy
 from migrator.convert.sql import implicit as implicit
 from migrator.convert.sql import merge as sql_merge
+from migrator.convert.sql import methods as sql_methods
 from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nulls as nulls
 from migrator.convert.sql import pivot as sql_pivot
@@ -224,7 +225,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.RegexpCount: (regexp.regexp,),
     exp.Div: (strings.division,),
     exp.Column: (sql_select.sequence_ref, sql_select.session_user, supplied.reference),
-    exp.Dot: (supplied.call,),
+    exp.Dot: (sql_methods.method_call, supplied.call),
     exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
     exp.Window: (analytic.keep, analytic.ratio_to_report),
