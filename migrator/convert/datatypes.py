@@ -33,9 +33,6 @@ _RULES = {
     Family.REF_CURSOR: "ddl.ref_cursor",
 }
 
-# NUMBER(p) / NUMBER(p,0) → numeric(p) instead of the integer type that holds 10^p - 1.
-BOUNDED_RULE = "ddl.number_precision"
-
 
 def map_type(oracle_type: str, ctx: ConversionContext | None = None) -> str:
     """Map one Oracle type spelling (e.g. ``NUMBER(10)``, ``VARCHAR2(30 CHAR)``) to PostgreSQL.
@@ -53,11 +50,11 @@ def map_type(oracle_type: str, ctx: ConversionContext | None = None) -> str:
         if not ctx.enabled(rule):
             return t
         ctx.applied(rule)
-        if is_bounded_integer(parsed) and ctx.enabled(BOUNDED_RULE):
+        if is_bounded_integer(parsed) and ctx.enabled("ddl.number_precision"):
             # Oracle refuses a value of more than p digits in a NUMBER(p) column or variable
             # (ORA-01438, ORA-06502); smallint/integer/bigint would hold it. numeric(p) keeps the
             # bound and Oracle's rounding of fractions (benchmarks/bench_number_bounds.py: cost).
-            ctx.applied(BOUNDED_RULE)
+            ctx.applied("ddl.number_precision")
             return postgres_type(parsed, bounded=True)
         return pg
     name = _type_name(t)

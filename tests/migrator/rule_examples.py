@@ -98,6 +98,7 @@ EXAMPLES: dict[str, str] = {
     "ddl.virtual_column": "CREATE TABLE t (a NUMBER, b NUMBER GENERATED ALWAYS AS (a * 2) VIRTUAL);\n",
     "ddl.default_sysdate": "CREATE TABLE t (a DATE DEFAULT CURRENT_DATE);\n",
     "ddl.temporary_table": "CREATE GLOBAL TEMPORARY TABLE tmp (a NUMBER) ON COMMIT DELETE ROWS;\n",
+    "ddl.session_temporary_table": "CREATE GLOBAL TEMPORARY TABLE t (a NUMBER) ON COMMIT PRESERVE ROWS;\n",
     "ddl.physical_attributes": "CREATE TABLE t (a NUMBER) TABLESPACE users PCTFREE 10;\n",
     "ddl.number_type": "CREATE TABLE t (a NUMBER(10));\n",
     "ddl.number_precision": "CREATE TABLE t (a NUMBER(6));\n",

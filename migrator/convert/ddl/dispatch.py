@@ -23,7 +23,9 @@ from migrator.source.units import Unit, UnitKind
 
 def _read_table(text: str, entry: CatalogEntry) -> None:
     read = tables.table_info(text)
-    entry.table = dataclasses.replace(entry.table, column_types=read.column_types, primary_key=read.primary_key)
+    entry.table = dataclasses.replace(
+        entry.table, column_types=read.column_types, primary_key=read.primary_key, on_commit=read.on_commit
+    )
 
 
 def _read_sequence(text: str, entry: CatalogEntry) -> None:

@@ -660,3 +660,47 @@ $$;
 CREATE OR REPLACE FUNCTION oracompat.to_number(p_value numeric, p_fmt text, p_nls text DEFAULT NULL)
 RETURNS numeric
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT oracompat.to_number(oracompat.to_text(p_value), p_fmt, p_nls) $$;
+
+-- SESSION_KEY(): what tells this session's rows of a global temporary table from every other
+-- session's (migrator/convert/ddl/tables.py, rule ddl.session_temporary_table): the backend's pid
+-- and start time, so a later session that reuses the pid never sees an ended session's rows.
+-- Kept in a setting after the first call (recomputed identically if a rollback undoes it).
+CREATE OR REPLACE FUNCTION oracompat.session_key() RETURNS text
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED AS $$
+DECLARE
+    k text := current_setting('oracompat.session_key', true);
+BEGIN
+    IF k IS NULL OR k = '' THEN
+        SELECT pg_backend_pid()::text || '@' || coalesce(extract(epoch FROM backend_start)::text, '')
+          INTO k FROM pg_stat_get_activity(pg_backend_pid()) AS a;
+        k := coalesce(k, pg_backend_pid()::text);
+        PERFORM set_config('oracompat.session_key', k, false);
+    END IF;
+    RETURN k;
+END;
+$$;
+
+-- PURGE_SESSION_ROWS(rows_table): delete the rows of a global temporary table's row table that no
+-- session can see any more (ended sessions; for ON COMMIT DELETE ROWS, ended transactions of this
+-- session). Oracle frees them itself; here a maintenance job or the application calls this.
+CREATE OR REPLACE FUNCTION oracompat.purge_session_rows(rows_table regclass) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    live text[];
+    n bigint;
+    per_xact boolean;
+BEGIN
+    SELECT array_agg(a.pid::text || '@' || coalesce(extract(epoch FROM a.backend_start)::text, ''))
+      INTO live FROM pg_stat_get_activity(NULL) AS a WHERE a.pid IS NOT NULL;
+    SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = rows_table AND attname = '$xact' AND NOT attisdropped)
+      INTO per_xact;
+    IF per_xact THEN
+        EXECUTE format('DELETE FROM %s WHERE NOT ("$session" = ANY ($1)) OR ("$session" = $2 AND "$xact" IS DISTINCT FROM pg_current_xact_id_if_assigned())', rows_table)
+          USING live, oracompat.session_key();
+    ELSE
+        EXECUTE format('DELETE FROM %s WHERE NOT ("$session" = ANY ($1))', rows_table) USING live;
+    END IF;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n;
+END;
+$$;
