@@ -275,7 +275,7 @@ RULES: tuple[RuleInfo, ...] = (
     rule("ddl.default_sysdate", "DEFAULT SYSDATE/CURRENT_DATE/SYSTIMESTAMP → PostgreSQL equivalents",
          on("DEFAULT SYSDATE", "UnitKind.TABLE", "ddl/columns.py", "golden:ddl/table_basic"),
     ),
-    rule("ddl.temporary_table", "GLOBAL TEMPORARY TABLE → UNLOGGED table (rows shared, noted)",
+    rule("ddl.temporary_table", "GLOBAL TEMPORARY TABLE → UNLOGGED table (rows shared unless ddl.session_temporary_table)",
          on("GLOBAL TEMPORARY TABLE", "UnitKind.TABLE", "ddl/tables.py", "golden:ddl/table_global_temporary"),
     ),
     rule("ddl.session_temporary_table", "GLOBAL TEMPORARY TABLE → row table + view of the session's (transaction's) rows",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import STORAGE_WORDS, convert_expression, guarded, require, words
-from migrator.convert.ddl.tables import SESSION_COLUMN, XACT_COLUMN, session_rows_name
+from migrator.convert.ddl.tables import SESSION_COLUMN, XACT_COLUMN, rows_end_with_transaction, session_rows_name
 from migrator.convert.ddl.tokens import ident, read_name, source
 from migrator.source.lexer import LexError, Token, matching_paren, split_top_level
 
@@ -49,7 +49,7 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
         ctx.applied("ddl.session_temporary_table")
         table = session_rows_name(table)
         if unique:
-            hidden = [SESSION_COLUMN, XACT_COLUMN] if on_commit == "DELETE" else [SESSION_COLUMN]
+            hidden = [SESSION_COLUMN, XACT_COLUMN] if rows_end_with_transaction(on_commit) else [SESSION_COLUMN]
             cols = [quote_ident(c) for c in hidden] + cols
     return f"CREATE {unique}INDEX {quote_ident(name)} ON {table.sql} ({', '.join(cols)});"
 

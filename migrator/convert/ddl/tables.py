@@ -221,6 +221,12 @@ ROWS_SUFFIX = "$gtt"
 _INLINE_KEY = re.compile(r'^(?:CONSTRAINT ("(?:[^"]|"")*"|\S+) )?(PRIMARY KEY|UNIQUE)$')
 
 
+def rows_end_with_transaction(on_commit: str) -> bool:
+    """ON COMMIT DELETE ROWS (Oracle's default) and a private temporary table's DROP DEFINITION
+    end the rows with the transaction; PRESERVE ROWS / DEFINITION with the session."""
+    return on_commit in ("", "DELETE", "DROP")
+
+
 def session_rows_name(name: Name) -> Name:
     """The table that holds a global temporary table's rows (the view keeps the table's name)."""
     return Name((*name[:-1], name[-1] + ROWS_SUFFIX))
@@ -243,7 +249,7 @@ def _session_table(text: str, head: TableHead, tail: Trailing, ctx: ConversionCo
     require(ctx, "ddl.temporary_table", "GLOBAL TEMPORARY TABLE")
     ctx.applied("ddl.temporary_table")
     ctx.applied("ddl.session_temporary_table")
-    per_xact = (tail.on_commit or "DELETE") == "DELETE"  # Oracle's default is ON COMMIT DELETE ROWS
+    per_xact = rows_end_with_transaction(tail.on_commit)
     hidden = [SESSION_COLUMN, XACT_COLUMN] if per_xact else [SESSION_COLUMN]
     columns, constraints, names = [], [], []
     keyed_by_session = False  # a primary key or unique constraint starts with the hidden columns
