@@ -180,6 +180,7 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("expr.object_method", "x.m(args) in SQL on an object column, constructor or TREAT → <type>__m(x, args)",
          on("object type member and static methods in SQL (views, WHERE, ORDER BY)", "exp.Dot", "sql/methods.py", "test_object_methods_in_sql_exec.py::test_member_functions_in_a_view"),
+         on("MAP / ORDER methods comparing and sorting object instances in SQL", ("exp.GT", "exp.Ordered"), "sql/methods.py", "test_object_methods_in_sql_exec.py::test_map_method_orders_and_compares_instances"),
     ),
     rule("sql.table_collection", "TABLE(f(...)) in SQL → LATERAL over the PIPELINED set or unnest (COLUMN_VALUE)",
          on("TABLE(...) over a PIPELINED function or a returned collection, in SQL", "exp.Table", "sql/collections.py", "golden:ddl/view_table_function", TYPES_EXEC + "test_package_types_pipelined_and_table_across_units"),

@@ -55,6 +55,64 @@ def method_call(node: exp.Dot, ctx: ConversionContext, env) -> exp.Expression | 
     return exp.Case(ifs=[exp.If(this=is_null, true=exp.Null())], default=done)
 
 
+def map_compare(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression | None:
+    """``a < b`` of two instances of an object type with a MAP or ORDER method: Oracle compares
+    their MAP values (``t__m(a) < t__m(b)``), or the ORDER method's sign (``t__m(a, b) < 0``);
+    PostgreSQL would compare the composites attribute by attribute (Object-Relational Developer's
+    Guide, "Comparing Objects": MAP and ORDER methods)."""
+    left, right = (_ordering(x, ctx, env) for x in (node.this, node.expression))
+    if left is None or right is None or (left[0].schema, left[0].name) != (right[0].schema, right[0].name):
+        return None
+    entry, method = left
+    if not ctx.enabled("expr.object_method"):
+        return None
+    ctx.applied("expr.object_method")
+    a, b = node.this, node.expression
+    if method.flavour == "ORDER":
+        sides = [_unless_null([a, b], _call(entry, method.name, [a.copy(), b.copy()])), exp.Literal.number(0)]
+    else:
+        sides = [_unless_null([x], _call(entry, method.name, [x.copy()])) for x in (a, b)]
+    node.set("this", sides[0])
+    node.set("expression", sides[1])
+    return node
+
+
+def map_order_by(node: exp.Ordered, ctx: ConversionContext, env) -> exp.Expression | None:
+    """``ORDER BY obj`` of an object type with a MAP method: by its MAP value."""
+    found = _ordering(node.this, ctx, env)
+    if found is None or found[1].flavour != "MAP" or not ctx.enabled("expr.object_method"):
+        return None
+    ctx.applied("expr.object_method")
+    node.set("this", _unless_null([node.this], _call(found[0], found[1].name, [node.this.copy()])))
+    return node
+
+
+def _ordering(node: exp.Expression, ctx: ConversionContext, env):
+    """(type entry, its MAP or ORDER method) of an object instance, else None."""
+    entry, static = _receiver_type(node, ctx, env)
+    if entry is None or static:
+        return None
+    key = (entry.schema, entry.name)
+    methods = hier.methods(ctx.catalog, key) if hier.in_hierarchy(ctx.catalog, key) else entry.methods
+    found = [r for rs in methods.values() for r in rs if r.flavour in ("MAP", "ORDER") and r.block is not None]
+    return (entry, found[0]) if len(found) == 1 else None
+
+
+def _unless_null(receivers: list[exp.Expression], call: exp.Expression) -> exp.Expression:
+    """NULL where a receiver is an atomically NULL instance (SQL does not invoke its method)."""
+    tests = [exp.NullSafeEQ(this=r.copy(), expression=exp.Null()) for r in receivers if not _constructed(r)]
+    if not tests:
+        return call
+    cond = tests[0] if len(tests) == 1 else exp.Or(this=tests[0], expression=tests[1])
+    return exp.Case(ifs=[exp.If(this=cond, true=exp.Null())], default=call)
+
+
+def _call(entry: CatalogEntry, method: str, args: list[exp.Expression]) -> exp.Expression:
+    out = exp.Anonymous(this=f"{entry.name}__{fold(method)}", expressions=args)
+    out.meta["ora_done"] = True
+    return exp.Dot(this=exp.to_identifier(entry.schema), expression=out)
+
+
 def _constructed(node: exp.Expression) -> bool:
     while isinstance(node, exp.Paren):
         node = node.this

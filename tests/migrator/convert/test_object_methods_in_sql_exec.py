@@ -95,3 +95,57 @@ def test_with_the_rule_off_the_view_is_not_converted(tmp_path):
     view = next(u for u in source.units if u.name.endswith("wallet_cents"))
     out = convert_unit(view, ctx).output
     assert "w.balance.in_cents()" in out  # what PostgreSQL refuses as a cross-database reference
+
+
+RANKED = """
+CREATE OR REPLACE TYPE size_t AS OBJECT (
+    w NUMBER,
+    h NUMBER,
+    MAP MEMBER FUNCTION area RETURN NUMBER
+);
+/
+CREATE OR REPLACE TYPE BODY size_t AS
+    MAP MEMBER FUNCTION area RETURN NUMBER IS
+    BEGIN
+        RETURN w * h;
+    END;
+END;
+/
+CREATE TABLE boxes (box_id NUMBER(10) PRIMARY KEY, dims size_t);
+INSERT INTO boxes (box_id, dims) VALUES (1, size_t(1, 10));
+INSERT INTO boxes (box_id, dims) VALUES (2, size_t(3, 3));
+INSERT INTO boxes (box_id, dims) VALUES (3, size_t(2, 4));
+
+CREATE OR REPLACE VIEW boxes_by_area AS
+    SELECT b.box_id FROM boxes b WHERE b.dims > size_t(2, 3) ORDER BY b.dims;
+
+CREATE OR REPLACE TYPE ver_t AS OBJECT (
+    major NUMBER,
+    minor NUMBER,
+    ORDER MEMBER FUNCTION cmp (other ver_t) RETURN NUMBER
+);
+/
+CREATE OR REPLACE TYPE BODY ver_t AS
+    ORDER MEMBER FUNCTION cmp (other ver_t) RETURN NUMBER IS
+    BEGIN
+        RETURN (minor - other.minor);  -- by minor only: not what attribute order gives
+    END;
+END;
+/
+CREATE TABLE releases (rel_id NUMBER(10) PRIMARY KEY, ver ver_t);
+INSERT INTO releases (rel_id, ver) VALUES (1, ver_t(1, 5));
+INSERT INTO releases (rel_id, ver) VALUES (2, ver_t(2, 1));
+CREATE OR REPLACE VIEW newer_releases AS
+    SELECT r.rel_id FROM releases r WHERE r.ver > ver_t(9, 2);
+"""
+
+
+def test_map_method_orders_and_compares_instances(pg_dsn, tmp_path):
+    """Object-Relational Developer's Guide, "Comparing Objects" → MAP methods: instances compare
+    and sort by their MAP value (areas 10, 9, 8; > 6), not attribute by attribute (which would
+    sort (1,10) first and find (1,10) < (2,3))."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "boxes", {"boxes.sql": RANKED})
+        assert conn.execute("SELECT box_id FROM boxes_by_area").fetchall() == [(3,), (2,), (1,)]
+        # ORDER method: a > b when a.cmp(b) > 0 (minor 5 > 2; minor 1 is not), whatever major says
+        assert conn.execute("SELECT rel_id FROM newer_releases").fetchall() == [(1,)]
