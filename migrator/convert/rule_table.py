@@ -281,6 +281,7 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("ddl.session_temporary_table", "GLOBAL TEMPORARY TABLE → row table + view of the session's (transaction's) rows",
          on("GLOBAL TEMPORARY TABLE ON COMMIT DELETE / PRESERVE ROWS", "UnitKind.TABLE", ("ddl/tables.py", "ddl/indexes.py"), "golden:ddl/table_global_temporary", "test_session_temporary_tables_exec.py::test_rows_are_private_to_the_session_and_the_transaction"),
+         on("MERGE INTO a global temporary table", "exp.Merge", "sql/merge.py", "test_session_temporary_tables_exec.py::test_rows_are_private_to_the_session_and_the_transaction"),
          on("TRUNCATE TABLE of a global temporary table (dynamic SQL)", "ast.ExecImmediate", "plsql/emit_dyn.py", "test_session_temporary_tables_exec.py::test_rows_are_private_to_the_session_and_the_transaction"),
     ),
     rule("ddl.physical_attributes", "storage clauses (TABLESPACE, PCTFREE, STORAGE, ...) dropped with a note",

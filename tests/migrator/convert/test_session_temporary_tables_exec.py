@@ -3,7 +3,8 @@
 Oracle Database SQL Language Reference, CREATE TABLE → "GLOBAL TEMPORARY" and "ON COMMIT": the
 definition is visible to every session, the rows only to the session that inserted them; ON COMMIT
 DELETE ROWS (the default) truncates the table after each commit, PRESERVE ROWS at the end of the
-session. TRUNCATE TABLE on a temporary table removes only the session's rows. An autocommit client
+session. TRUNCATE TABLE on a temporary table removes only the session's rows; MERGE into it
+matches the session's rows only. An autocommit client
 commits after every call, so a DELETE ROWS table is empty at the start of each call.
 
 Rule ``ddl.session_temporary_table`` makes the table a view of the session's (transaction's) rows
@@ -49,6 +50,13 @@ BEGIN
     RETURN w || '/' || s;
 END;
 /
+CREATE OR REPLACE PROCEDURE upsert_item (p_id IN NUMBER, p_label IN VARCHAR2) IS
+BEGIN
+    MERGE INTO work_items w USING (SELECT p_id AS id, p_label AS label FROM dual) s ON (w.item_id = s.id)
+    WHEN MATCHED THEN UPDATE SET w.label = s.label
+    WHEN NOT MATCHED THEN INSERT (item_id, label) VALUES (s.id, s.label);
+END;
+/
 CREATE OR REPLACE PROCEDURE clear_notes IS
 BEGIN
     EXECUTE IMMEDIATE 'TRUNCATE TABLE session_notes';
@@ -85,6 +93,13 @@ def test_rows_are_private_to_the_session_and_the_transaction(pg_dsn, tmp_path):
             a.execute("INSERT INTO work_items (item_id, label) VALUES (7, 'z')")
             a.execute("UPDATE work_items SET label = 'zz' WHERE item_id = 7")
             assert a.execute("SELECT label FROM work_items").fetchall() == [("zz",)]
+        assert a.execute("SELECT counts()").fetchone()[0] == "0/2"
+        with a.transaction():  # MERGE into it: matches the transaction's rows only
+            a.execute("CALL upsert_item(1, 'p')")
+            a.execute("CALL upsert_item(1, 'q')")
+            a.execute("CALL upsert_item(2, 'r')")
+            assert a.execute("SELECT item_id, label FROM work_items ORDER BY 1").fetchall() == [(1, "q"), (2, "r")]
+        a.execute("CALL upsert_item(1, 's')")  # a new transaction: inserted, not matched
         assert a.execute("SELECT counts()").fetchone()[0] == "0/2"
         a.execute("CALL clear_notes()")  # TRUNCATE: this session's rows only
         assert a.execute("SELECT counts()").fetchone()[0] == "0/0"
