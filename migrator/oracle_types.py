@@ -242,8 +242,12 @@ _PLAIN_PG = {
 }
 
 
-def postgres_type(t: OracleType) -> str:
-    """The PostgreSQL type that holds every value of `t` with Oracle's meaning."""
+def postgres_type(t: OracleType, bounded: bool = False) -> str:
+    """The PostgreSQL type that holds every value of `t` with Oracle's meaning.
+
+    `bounded`: an integer NUMBER(p) / NUMBER(p,0) keeps its precision as numeric(p), so a value
+    of more than p digits raises (Oracle's ORA-01438 / ORA-06502) instead of fitting the wider
+    smallint/integer/bigint (see `is_bounded_integer`)."""
     if t.name in _PLAIN_PG:
         return _PLAIN_PG[t.name]
     if t.family is Family.PLS_INTEGER:
@@ -251,7 +255,7 @@ def postgres_type(t: OracleType) -> str:
         return "smallint" if t.name == "SIGNTYPE" else "integer"
     if t.family is Family.DECIMAL:
         if t.name in NUMBER_SPELLINGS:
-            return _number(t.precision, t.scale)
+            return _number(t.precision, t.scale, bounded)
         # Oracle FLOAT/REAL/DOUBLE PRECISION are decimal NUMBER subtypes, not IEEE floats:
         # numeric keeps their exact decimal arithmetic (0.1 + 0.2 = 0.3 as in Oracle).
         return "numeric"
@@ -275,7 +279,19 @@ def postgres_type(t: OracleType) -> str:
     raise ValueError(f"no PostgreSQL type for {t}")
 
 
-def _number(precision: int | Literal["*"] | None, scale: int | None) -> str:
+def is_bounded_integer(t: OracleType) -> bool:
+    """NUMBER(p) / NUMBER(p,0) whose unbounded mapping is a PostgreSQL integer type wider than p
+    digits (p <= 18): the types the ``bounded`` mapping of `postgres_type` changes."""
+    return (
+        t.family is Family.DECIMAL
+        and t.name in NUMBER_SPELLINGS
+        and isinstance(t.precision, int)
+        and t.precision <= 18
+        and not t.scale
+    )
+
+
+def _number(precision: int | Literal["*"] | None, scale: int | None, bounded: bool = False) -> str:
     # Plain NUMBER keeps arbitrary precision: turning it into bigint would truncate fractions.
     if precision is None:
         return "numeric"
@@ -283,6 +299,8 @@ def _number(precision: int | Literal["*"] | None, scale: int | None) -> str:
         # NUMBER(*,s): 38 digits of precision with scale s.
         return "numeric" if scale is None else f"numeric(38,{scale})"
     s = scale if scale is not None else 0
+    if s == 0 and bounded:
+        return f"numeric({precision})"
     if s == 0:
         # An integer of p digits fits the smallest PostgreSQL integer type that holds 10^p - 1.
         if precision <= 4:

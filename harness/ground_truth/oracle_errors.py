@@ -71,6 +71,15 @@ ORA_ERRORS: tuple[OraError, ...] = (
         "22003",
         "PL/SQL: numeric or value error",
     ),
+    # A value of more than p digits written into a NUMBER(p) column (numeric(p) raises 22003;
+    # VALUE_ERROR stays the SQLCODE of 22003, first in this table).
+    OraError(
+        -1438,
+        None,
+        ("numeric_value_out_of_range",),
+        "22003",
+        "value larger than specified precision allowed for this column",
+    ),
     OraError(-1722, "INVALID_NUMBER", ("invalid_text_representation",), "22P02", "invalid number"),
     OraError(-6592, "CASE_NOT_FOUND", ("case_not_found",), "20000", "CASE not found while executing CASE statement"),
     OraError(-6511, "CURSOR_ALREADY_OPEN", ("duplicate_cursor",), "42P03", "PL/SQL: cursor already open"),
@@ -143,6 +152,7 @@ ORA_ERRORS: tuple[OraError, ...] = (
     OraError(-1436, None, ("SQLSTATE 'OS436'",), "OS436", "CONNECT BY loop in user data"),
     OraError(-1846, None, ("SQLSTATE 'OS846'",), "OS846", "not a valid day of the week"),
     OraError(-1839, None, ("SQLSTATE 'OS839'",), "OS839", "date not valid for month specified"),
+    OraError(-1481, None, ("SQLSTATE 'OS481'",), "OS481", "invalid number format model"),
     OraError(-1760, None, ("SQLSTATE 'OS760'",), "OS760", "illegal argument for function"),
     OraError(-2003, None, ("SQLSTATE 'OS203'",), "OS203", "invalid USERENV parameter"),
     OraError(-24381, None, ("SQLSTATE 'OS381'",), "OS381", "error(s) in array DML"),

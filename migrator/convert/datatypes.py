@@ -12,7 +12,7 @@ import re
 
 from harness.quoting import qualified
 from migrator.convert.context import ConversionContext
-from migrator.oracle_types import Family, parse, postgres_type
+from migrator.oracle_types import Family, is_bounded_integer, parse, postgres_type
 from migrator.source.identifiers import fold
 
 # The rule that converts each family (a fix cycle names these ids).
@@ -50,6 +50,12 @@ def map_type(oracle_type: str, ctx: ConversionContext | None = None) -> str:
         if not ctx.enabled(rule):
             return t
         ctx.applied(rule)
+        if is_bounded_integer(parsed) and ctx.enabled("ddl.number_precision"):
+            # Oracle refuses a value of more than p digits in a NUMBER(p) column or variable
+            # (ORA-01438, ORA-06502); smallint/integer/bigint would hold it. numeric(p) keeps the
+            # bound and Oracle's rounding of fractions (benchmarks/bench_number_bounds.py: cost).
+            ctx.applied("ddl.number_precision")
+            return postgres_type(parsed, bounded=True)
         return pg
     name = _type_name(t)
     return qualified(*name) if name else t.lower()

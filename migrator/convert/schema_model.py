@@ -36,6 +36,8 @@ class Table:
 
     column_types: dict[str, str] | None = None  # DDL reader, spelled as in the source
     primary_key: tuple[str, ...] = ()  # DDL reader
+    # DDL reader: a GLOBAL TEMPORARY table's ON COMMIT mode ("DELETE" / "PRESERVE"), "" otherwise
+    on_commit: str = ""
     plsql_column_types: dict[str, str] | None = None  # PL/SQL reader, normalised spelling
     # DDL reader: the named constraints CREATE TABLE declares DISABLE (never created in
     # PostgreSQL), as (name, the column of an inline one or None, its Oracle text), so that a

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from harness.ground_truth.scenarios import Scenario, Statement, Step
 from harness.quoting import quote_ident
+from migrator.evidence.seed_rows import largest_number
 from migrator.evidence.steps import (
     READS_ERROR,
     PgArg,
@@ -51,7 +52,7 @@ class Candidate:
 
 
 def routine_candidates(
-    target: Target, data: DataView, pg_args: list[PgArg], budget: int, families=lambda t: {}
+    target: Target, data: DataView, pg_args: list[PgArg], budget: int, families=lambda t: {}, oracle_types=lambda t: {}
 ) -> list[Candidate]:
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
@@ -66,6 +67,8 @@ def routine_candidates(
     numbers = [v for v in target.literals if isinstance(v, Decimal)]
     calls += [(v, True, True) for v in _input_classes(inputs, options, base, numbers)]
     keyed = {p.name for p in inputs if data.column_for(p, target.deep_words) in _key_columns(data)}
+    calls += [(v, True, True) for v in _beyond_precision([p for p in inputs if p.name not in keyed], base,
+                                                         target, oracle_types)]  # fmt: skip
     calls += [(v, True, True) for v in _finer([p for p in inputs if p.name not in keyed], base, target.scales)]
     depth = max((len(v) for v in options.values()), default=1)
     for k in range(1, depth):  # one parameter at a time, round-robin
@@ -183,6 +186,25 @@ def _input_classes(inputs, options: dict[str, list[Value]], base: dict[str, Valu
         compared = [v for v in compared if v.oracle in exact][:3] + [v for v in compared if v.oracle not in exact]
         out += [{**base, p.name: v} for v in compared[: 4 if p.family == "number" else 3]]
     return out
+
+
+def _beyond_precision(inputs, base: dict[str, Value], target: Target, oracle_types) -> list[dict[str, Value]]:
+    """For a body that writes a table with NUMBER(p) columns: the base call with each number
+    parameter one past the largest value such a column holds (10^p for NUMBER(p)), the smallest
+    and the largest p first. Oracle refuses it (ORA-01438, or VALUE_ERROR in a variable anchored
+    to the column) where a wider type would take it; no branch shows that to coverage."""
+    limits: set[Decimal] = set()
+    for table in sorted(target.writes):
+        for spelling in (oracle_types(table) or {}).values():
+            if (top := largest_number(str(spelling))) is not None and top > 0:
+                limits.add(top + 1)
+    chosen = sorted(limits)
+    chosen = _unique_list([chosen[0], chosen[-1]]) if chosen else []
+    return [{**base, p.name: literal(v, "number")} for p in inputs if p.family == "number" for v in chosen]
+
+
+def _unique_list(values: list) -> list:
+    return list(dict.fromkeys(values))
 
 
 def _finer(inputs, base: dict[str, Value], scales: Sequence[int]) -> list[dict[str, Value]]:

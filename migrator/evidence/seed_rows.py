@@ -227,7 +227,13 @@ def _value(c: _Column, k: int, key: bool):
         if nums:
             return nums[k % len(nums)]
     if t.startswith(("numeric", "integer", "bigint", "smallint", "double", "real")):
-        top = _largest(c.oracle_type) if c.oracle_type else Decimal(32767) if t.startswith("smallint") else _largest(t)
+        top = (
+            largest_number(c.oracle_type)
+            if c.oracle_type
+            else Decimal(32767)
+            if t.startswith("smallint")
+            else largest_number(t)
+        )
         if key:  # far from where a sequence starts: the rows the code inserts get keys of their own
             return top - ROWS + k + 1 if top is not None and top < KEY_BASE + ROWS else Decimal(KEY_BASE + k + 1)
         n = Decimal(10 * (k + 1))
@@ -248,7 +254,7 @@ def _value(c: _Column, k: int, key: bool):
     return _UNSUPPORTED
 
 
-def _largest(type_text: str) -> Decimal | None:
+def largest_number(type_text: str) -> Decimal | None:
     """The largest value a NUMBER(p[, s]) / numeric(p[, s]) holds; None when the type says no precision."""
     t = parse(type_text)
     if t is None or t.name not in NUMBER_SPELLINGS or not isinstance(t.precision, int):

@@ -231,7 +231,7 @@ class _Session:
                     for c in cands]  # fmt: skip
         self.routine[target.key] = pg_routine_args(self.dsn, target)
         return routine_candidates(target, self.data, self.routine[target.key][1], self.opts.budget_steps,
-                                  self._families)  # fmt: skip
+                                  self._families, self._oracle_types.get)  # fmt: skip
 
     def _probes(self, target: Target) -> set[str]:
         """The probes of the target's own routine (the overload with its number of parameters)

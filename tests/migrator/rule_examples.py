@@ -21,6 +21,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "expr.empty_result_null": VIEW.format("TRIM(a)"),
     "expr.replace": VIEW.format("REPLACE(a, 'x')"),
+    "expr.to_number_format": VIEW.format("TO_NUMBER(a, '9,999.99')"),
     "expr.nls_numeric": VIEW.format("TO_CHAR(a, '9G990D00', 'NLS_NUMERIC_CHARACTERS='',.''')"),
     "expr.instr": VIEW.format("INSTR(a, 'x', 1, 2)"),
     "expr.substr": VIEW.format("SUBSTR(a, 0, 2)"),
@@ -58,6 +59,11 @@ EXAMPLES: dict[str, str] = {
     "expr.char_semantics": "CREATE TABLE t (c CHAR(4));\nCREATE VIEW v AS SELECT LENGTH(c) AS x FROM t;\n",
     "expr.type_constructor": (
         "CREATE TYPE pt AS OBJECT (x NUMBER, y NUMBER);\n/\nCREATE VIEW v AS SELECT pt(1, 2) AS p FROM dual;\n"
+    ),
+    "expr.object_method": (
+        "CREATE TYPE pt AS OBJECT (x NUMBER, MEMBER FUNCTION n RETURN NUMBER);\n/\n"
+        "CREATE TYPE BODY pt AS MEMBER FUNCTION n RETURN NUMBER IS BEGIN RETURN x; END; END;\n/\n"
+        "CREATE TABLE t (p pt);\nCREATE VIEW v AS SELECT a.p.n() AS x FROM t a;\n"
     ),
     "sql.table_collection": (
         "CREATE TYPE tl AS TABLE OF NUMBER;\n/\n"
@@ -103,8 +109,10 @@ EXAMPLES: dict[str, str] = {
     "ddl.virtual_column": "CREATE TABLE t (a NUMBER, b NUMBER GENERATED ALWAYS AS (a * 2) VIRTUAL);\n",
     "ddl.default_sysdate": "CREATE TABLE t (a DATE DEFAULT CURRENT_DATE);\n",
     "ddl.temporary_table": "CREATE GLOBAL TEMPORARY TABLE tmp (a NUMBER) ON COMMIT DELETE ROWS;\n",
+    "ddl.session_temporary_table": "CREATE GLOBAL TEMPORARY TABLE t (a NUMBER) ON COMMIT PRESERVE ROWS;\n",
     "ddl.physical_attributes": "CREATE TABLE t (a NUMBER) TABLESPACE users PCTFREE 10;\n",
     "ddl.number_type": "CREATE TABLE t (a NUMBER(10));\n",
+    "ddl.number_precision": "CREATE TABLE t (a NUMBER(6));\n",
     "ddl.varchar2": "CREATE TABLE t (a VARCHAR2(30));\n",
     "ddl.char_type": "CREATE TABLE t (a CHAR(3));\n",
     "ddl.date_type": "CREATE TABLE t (a DATE);\n",
@@ -195,6 +203,12 @@ EXAMPLES: dict[str, str] = {
     "plsql.empty_string_params": "CREATE OR REPLACE PROCEDURE p (a IN VARCHAR2) IS BEGIN NULL; END;\n/\n",
     "plsql.nested_subprogram": (
         "CREATE OR REPLACE PROCEDURE p IS\n  PROCEDURE q IS BEGIN NULL; END q;\nBEGIN q; END;\n/\n"
+    ),
+    "plsql.nested_overload": (
+        "CREATE OR REPLACE FUNCTION f (n IN NUMBER) RETURN VARCHAR2 IS\n"
+        "  FUNCTION k (x DATE) RETURN VARCHAR2 IS BEGIN RETURN 'd'; END k;\n"
+        "  FUNCTION k (x NUMBER) RETURN VARCHAR2 IS BEGIN RETURN 'n'; END k;\n"
+        "BEGIN RETURN k(n); END;\n/\n"
     ),
     "plsql.conditional_compilation": (
         "CREATE OR REPLACE FUNCTION f RETURN VARCHAR2 IS\nBEGIN\n  $IF DBMS_DB_VERSION.VERSION >= 12 $THEN\n"

@@ -31,6 +31,7 @@ def _read_table(text: str, entry: CatalogEntry) -> None:
         disabled_constraints=read.disabled_constraints,
         identity_columns=read.identity_columns,
         key_constraints=read.key_constraints,
+        on_commit=read.on_commit,
     )
 
 

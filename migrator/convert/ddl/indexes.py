@@ -5,6 +5,7 @@ from __future__ import annotations
 from harness.quoting import comment_text, quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import STORAGE_WORDS, convert_expression, guarded, require, words
+from migrator.convert.ddl.tables import SESSION_COLUMN, XACT_COLUMN, rows_end_with_transaction, session_rows_name
 from migrator.convert.ddl.tokens import ident, read_name, source
 from migrator.source.lexer import LexError, Token, matching_paren, split_top_level
 
@@ -48,6 +49,16 @@ def _convert(text: str, toks: list[Token], ctx: ConversionContext) -> str:
         return f"-- index {comment_text(name)}: created by constraint {comment_text(name)} of {comment_text(table.sql)}"
     cols = [_element(text, el, ctx) for el in elements]
     _trailing(text, toks[end + 1 :], ctx)
+    entry = ctx.catalog.lookup(*table) if ctx.catalog is not None and len(table) <= 2 else None
+    on_commit = entry.table.on_commit if entry is not None else ""
+    if on_commit and ctx.enabled("ddl.session_temporary_table"):
+        # a global temporary table's rows are in its row table (its name is a view); a unique
+        # index holds per session (and transaction), as the rows are private to it
+        ctx.applied("ddl.session_temporary_table")
+        table = session_rows_name(table)
+        if unique:
+            hidden = [SESSION_COLUMN, XACT_COLUMN] if rows_end_with_transaction(on_commit) else [SESSION_COLUMN]
+            cols = [quote_ident(c) for c in hidden] + cols
     return f"CREATE {unique}INDEX {quote_ident(name)} ON {table.sql} ({', '.join(cols)});"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from harness.quoting import quote_ident
@@ -70,6 +71,7 @@ def table_info(text: str) -> Table:
     disabled: list[tuple[str, str | None, str]] = []
     identity: list[str] = []
     keys: list[tuple[str, tuple[str, ...]]] = []
+    on_commit = _on_commit(head) if head.temporary else ""
     for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):
         keys += key_constraints(el, None)
         if is_constraint_element(el):
@@ -89,6 +91,7 @@ def table_info(text: str) -> Table:
         disabled_constraints=tuple(disabled),
         identity_columns=tuple(identity),
         key_constraints=tuple(keys),
+        on_commit=on_commit,
     )
 
 
@@ -124,6 +127,15 @@ def _disabled(text: str, toks: list[Token], column: str | None) -> list[tuple[st
     return found
 
 
+def _on_commit(head: TableHead) -> str:
+    """ON COMMIT DELETE / PRESERVE ROWS of a temporary table (DELETE when absent, Oracle's default)."""
+    toks = head.toks
+    for i in range(head.rest, len(toks) - 2):
+        if toks[i].is_word("ON") and toks[i + 1].is_word("COMMIT"):
+            return toks[i + 2].text.upper()
+    return "DELETE"
+
+
 def _out_of_line_pk(el: list[Token]) -> list[str]:
     for k, t in enumerate(el):
         if t.is_word("PRIMARY") and k + 2 < len(el) and el[k + 2].text == "(":
@@ -142,6 +154,11 @@ def convert_table(text: str, ctx: ConversionContext) -> str:
 
 def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
     types = table_info(text).column_types if head.open_paren is not None else None
+    tail: Trailing | None = None
+    if head.temporary and head.open_paren is not None and ctx.enabled("ddl.session_temporary_table"):
+        tail = _trailing(text, head, ctx)
+        if tail.query is None and not tail.partition:
+            return _session_table(text, head, tail, ctx, types)
     elements = []
     if head.open_paren is not None:
         parts = split_top_level(head.toks[head.open_paren + 1 : head.close_paren])
@@ -150,7 +167,7 @@ def _convert(text: str, head: TableHead, ctx: ConversionContext) -> str:
             line = _element(text, el, ctx, types, fk_types)
             if line:
                 elements.append(line)
-    tail = _trailing(text, head, ctx)
+    tail = tail or _trailing(text, head, ctx)
     create = "CREATE TABLE"
     if head.temporary:
         create = _temporary(tail, ctx)
@@ -252,3 +269,91 @@ def _temporary(tail: Trailing, ctx: ConversionContext) -> str:
         "(or create a session TEMP table of the same shape)"
     )
     return "CREATE UNLOGGED TABLE"
+
+
+# -- global temporary tables as session-private rows (rule ddl.session_temporary_table) ---------------
+SESSION_COLUMN, XACT_COLUMN = "$session", "$xact"  # no Oracle column can be named so unquoted
+ROWS_SUFFIX = "$gtt"
+_INLINE_KEY = re.compile(r'^(?:CONSTRAINT ("(?:[^"]|"")*"|\S+) )?(PRIMARY KEY|UNIQUE)$')
+
+
+def rows_end_with_transaction(on_commit: str) -> bool:
+    """ON COMMIT DELETE ROWS (Oracle's default) and a private temporary table's DROP DEFINITION
+    end the rows with the transaction; PRESERVE ROWS / DEFINITION with the session."""
+    return on_commit in ("", "DELETE", "DROP")
+
+
+def session_rows_name(name: Name) -> Name:
+    """The table that holds a global temporary table's rows (the view keeps the table's name)."""
+    return Name((*name[:-1], name[-1] + ROWS_SUFFIX))
+
+
+def _session_table(text: str, head: TableHead, tail: Trailing, ctx: ConversionContext, types: dict | None) -> str:
+    """Oracle's global temporary table (SQL Language Reference, CREATE TABLE → GLOBAL TEMPORARY,
+    ON COMMIT): one definition every session sees, whose rows only the session that wrote them
+    sees; ON COMMIT DELETE ROWS (the default) empties it at the end of each transaction,
+    PRESERVE ROWS at the end of the session.
+
+    PostgreSQL's TEMP table lives in one session: created at deployment it is gone for every
+    other session. So the rows live in an UNLOGGED table `<name>$gtt` with the writing session
+    (`oracompat.session_key()`: backend pid and start time) and, for DELETE ROWS, the writing
+    transaction (`pg_current_xact_id()`) in hidden columns, and `<name>` is an updatable view of
+    the rows of the current session (and transaction: `pg_current_xact_id_if_assigned()`, NULL in
+    a transaction that has written nothing, so it sees no rows). Rows of ended transactions and
+    sessions stay invisible; `oracompat.purge_session_rows(table)` deletes them. Primary keys and
+    unique constraints hold per session (and transaction), as they do in Oracle."""
+    require(ctx, "ddl.temporary_table", "GLOBAL TEMPORARY TABLE")
+    ctx.applied("ddl.temporary_table")
+    ctx.applied("ddl.session_temporary_table")
+    per_xact = rows_end_with_transaction(tail.on_commit)
+    hidden = [SESSION_COLUMN, XACT_COLUMN] if per_xact else [SESSION_COLUMN]
+    columns, constraints, names = [], [], []
+    keyed_by_session = False  # a primary key or unique constraint starts with the hidden columns
+    for el in split_top_level(head.toks[head.open_paren + 1 : head.close_paren]):  # type: ignore[operator]
+        if is_constraint_element(el):
+            con, i = parse_constraint(text, el, 0, ctx, types=types)
+            if i != len(el):
+                raise LexError(f"unexpected text after constraint: {source(text, el[i:])}")
+            if not keep(con, ctx):
+                continue
+            if con.kind in ("primary", "unique"):
+                con.columns = hidden + con.columns
+                keyed_by_session = True
+            constraints.append(render(con, inline=False))
+            continue
+        col = parse_column(text, el, ctx, types)
+        names.append(quote_ident(col.name))
+        kept = []
+        for part in col.parts:
+            m = _INLINE_KEY.match(part)
+            if m is None:
+                kept.append(part)
+                continue
+            keyed_by_session = True
+            keyed = ", ".join(quote_ident(c) for c in [*hidden, col.name])
+            constraints.append(f"{'CONSTRAINT ' + m.group(1) + ' ' if m.group(1) else ''}{m.group(2)} ({keyed})")
+            if m.group(2) == "PRIMARY KEY" and not col.not_null:
+                kept.append("NOT NULL")
+        col.parts = kept
+        columns.append(render_column(col))
+    columns.append(f"{quote_ident(SESSION_COLUMN)} text NOT NULL DEFAULT oracompat.session_key()")
+    if per_xact:
+        columns.append(f"{quote_ident(XACT_COLUMN)} xid8 NOT NULL DEFAULT pg_current_xact_id()")
+    rows = session_rows_name(head.name)
+    body = ",\n    ".join(columns + constraints)
+    mine = f"{quote_ident(SESSION_COLUMN)} = oracompat.session_key()"
+    if per_xact:
+        mine += f" AND {quote_ident(XACT_COLUMN)} = pg_current_xact_id_if_assigned()"
+    mode = "DELETE" if per_xact else "PRESERVE"
+    ctx.note(
+        f"GLOBAL TEMPORARY TABLE (ON COMMIT {mode} ROWS) → rows in UNLOGGED TABLE {rows.sql} "
+        f"and view {head.name.sql} of the current session's{' transaction' if per_xact else ''} rows"
+    )
+    key_index = ""
+    if not keyed_by_session:
+        hidden_list = ", ".join(quote_ident(c) for c in hidden)
+        key_index = f"CREATE INDEX {quote_ident(rows[-1] + '_session')} ON {rows.sql} ({hidden_list});\n"
+    return (
+        f"CREATE UNLOGGED TABLE {rows.sql} (\n    {body}\n);\n{key_index}"
+        f"CREATE VIEW {head.name.sql} AS\n    SELECT {', '.join(names)} FROM {rows.sql} WHERE {mine};"
+    )

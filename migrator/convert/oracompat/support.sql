@@ -810,3 +810,251 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT oracompat.interval_text
 -- one more (rule expr.number_format_model); PostgreSQL prints a '#' per digit position.
 CREATE OR REPLACE FUNCTION oracompat.number_fit(s text, width integer) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT CASE WHEN strpos(s, '#') > 0 THEN repeat('#', width) ELSE s END $$;
+-- TO_NUMBER(text, fmt[, nlsparam]) with a number format model (Oracle Database SQL Language
+-- Reference, "Format Models" → "Number Format Models", Table "Number Format Elements"). Unlike
+-- PostgreSQL's to_number, which skips characters it cannot place, Oracle reads the text against
+-- the model and refuses it (ORA-01722 invalid number) when it does not fit:
+--   * integer digits are aligned from the right with the model's 9/0 positions: more digits than
+--     positions, a group separator where the model has none (TO_NUMBER('1,5', '9,999,990.99'))
+--     or one after the decimal character ('1.234,56') is refused; a group separator the text
+--     leaves out is not required;
+--   * more fraction digits than the model has are refused (PostgreSQL drops them);
+--   * the decimal character is '.' for '.', D for D (and ',' / G likewise); D and G follow
+--     NLS_NUMERIC_CHARACTERS of nlsparam ('.,' without one, NLS AMERICAN); a model that mixes
+--     '.'/',' with D/G is ORA-01481 (invalid number format model), as is any unknown element;
+--   * sign: a leading '-' without a sign element; S leading or trailing ('+'/'-'); MI a trailing
+--     '-' (or nothing); PR a negative value in <angle brackets>;
+--   * $ / L / U (NLS_CURRENCY, '$' by default) and C (NLS_ISO_CURRENCY, 'USD') may lead the digits;
+--   * EEEE: a mantissa per the model and an exponent 'E[+-]n'; V n: the value divided by 10^n
+--     (TO_NUMBER('12345', '999V99') = 123.45); X: hexadecimal digits, at most as many as the
+--     model's X/0 positions; FM and B change nothing on input; TM reads any plain number.
+-- Blanks around the text are ignored (TO_CHAR pads the sign position). NULL text or model → NULL.
+CREATE OR REPLACE FUNCTION oracompat.to_number(p_text text, p_fmt text, p_nls text DEFAULT NULL)
+RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    fmt text := upper(p_fmt);
+    txt text := btrim(p_text, E' \t\n\r');
+    dec_ch text := '.';
+    grp_ch text := ',';
+    cur_sym text := '$';
+    iso_sym text := 'USD';
+    m text[];
+    int_pos text := '';      -- the model's integer part: 9/0 and ',' / G
+    frac_pos int := 0;       -- how many fraction digits the model allows
+    v_shift int := 0;        -- digits after V
+    has_dec boolean := false;
+    dec_elem text;           -- '.' or 'D'
+    sign_mode text := '';    -- 'S<', 'S>', 'MI', 'PR' or ''
+    has_exp boolean := false;
+    has_cur text := NULL;    -- currency symbol the model allows before the digits
+    uses_dg boolean := false;
+    uses_literal boolean := false;
+    i int := 1;
+    c text;
+    neg boolean := false;
+    int_txt text;
+    frac_txt text := '';
+    exp_val int := 0;
+    k int;
+    p int;
+    digits text := '';
+    result numeric;
+BEGIN
+    IF p_text IS NULL OR p_fmt IS NULL OR p_text = '' OR p_fmt = '' THEN
+        RETURN NULL;
+    END IF;
+    IF p_nls IS NOT NULL THEN
+        m := regexp_match(p_nls, $re$NLS_NUMERIC_CHARACTERS\s*=\s*'(.)(.)'$re$, 'i');
+        IF m IS NOT NULL THEN dec_ch := m[1]; grp_ch := m[2]; END IF;
+        m := regexp_match(p_nls, $re$NLS_CURRENCY\s*=\s*'([^']*)'$re$, 'i');
+        IF m IS NOT NULL THEN cur_sym := m[1]; END IF;
+        m := regexp_match(p_nls, $re$NLS_ISO_CURRENCY\s*=\s*'?([A-Z]+)'?$re$, 'i');
+        IF m IS NOT NULL AND upper(m[1]) NOT IN ('AMERICA', 'AMERICAN') THEN
+            RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+        END IF;
+    END IF;
+    -- TM (text minimum): any plain number
+    IF fmt IN ('TM', 'TM9', 'TME') THEN
+        IF txt !~ '^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$' THEN
+            RAISE EXCEPTION 'invalid number' USING ERRCODE = '22P02';
+        END IF;
+        RETURN txt::numeric;
+    END IF;
+    fmt := replace(fmt, 'FM', '');
+    -- X: hexadecimal
+    IF fmt ~ 'X' THEN
+        IF fmt !~ '^0*X+$' THEN
+            RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+        END IF;
+        IF txt !~ '^[0-9A-Fa-f]+$' OR length(txt) > length(fmt) THEN
+            RAISE EXCEPTION 'invalid number' USING ERRCODE = '22P02';
+        END IF;
+        result := 0;
+        FOREACH c IN ARRAY regexp_split_to_array(lower(txt), '') LOOP
+            result := result * 16 + position(c IN '0123456789abcdef') - 1;
+        END LOOP;
+        RETURN result;
+    END IF;
+    -- read the model
+    WHILE i <= length(fmt) LOOP
+        c := substr(fmt, i, 1);
+        IF c IN ('9', '0') THEN
+            IF v_shift > 0 OR has_exp THEN
+                RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+            END IF;
+            IF has_dec THEN frac_pos := frac_pos + 1; ELSE int_pos := int_pos || '9'; END IF;
+        ELSIF c IN (',', 'G') THEN
+            IF has_dec OR int_pos = '' THEN
+                RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+            END IF;
+            int_pos := int_pos || ',';
+            IF c = 'G' THEN uses_dg := true; ELSE uses_literal := true; END IF;
+        ELSIF c IN ('.', 'D') THEN
+            IF has_dec OR v_shift > 0 THEN
+                RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+            END IF;
+            has_dec := true; dec_elem := c;
+            IF c = 'D' THEN uses_dg := true; ELSE uses_literal := true; END IF;
+        ELSIF c = 'V' THEN
+            IF has_dec THEN
+                RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+            END IF;
+            k := i + 1;
+            WHILE k <= length(fmt) AND substr(fmt, k, 1) IN ('9', '0') LOOP
+                v_shift := v_shift + 1; int_pos := int_pos || '9'; k := k + 1;
+            END LOOP;
+            i := k - 1;
+        ELSIF c = '$' OR c = 'L' OR c = 'U' THEN
+            has_cur := cur_sym;
+        ELSIF c = 'C' THEN
+            has_cur := iso_sym;
+        ELSIF c = 'B' THEN
+            NULL;
+        ELSIF c = 'S' THEN
+            IF sign_mode <> '' THEN
+                RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+            END IF;
+            sign_mode := CASE WHEN i = 1 THEN 'S<' WHEN i = length(fmt) THEN 'S>' END;
+            IF sign_mode IS NULL THEN
+                RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+            END IF;
+        ELSIF substr(fmt, i, 2) IN ('MI', 'PR') AND i + 1 = length(fmt) AND sign_mode = '' THEN
+            sign_mode := substr(fmt, i, 2);
+            i := i + 1;
+        ELSIF substr(fmt, i, 4) = 'EEEE' AND NOT has_exp THEN
+            has_exp := true;
+            i := i + 3;
+        ELSE
+            RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+        END IF;
+        i := i + 1;
+    END LOOP;
+    IF uses_dg AND uses_literal THEN
+        RAISE EXCEPTION 'invalid number format model' USING ERRCODE = 'OS481';
+    END IF;
+    IF uses_literal THEN dec_ch := '.'; grp_ch := ','; END IF;
+    -- the sign
+    IF sign_mode = 'PR' AND txt LIKE '<%>' THEN
+        neg := true; txt := substr(txt, 2, length(txt) - 2);
+    ELSIF sign_mode = 'MI' AND right(txt, 1) = '-' THEN
+        neg := true; txt := left(txt, -1);
+    ELSIF sign_mode = 'S>' AND right(txt, 1) IN ('+', '-') THEN
+        neg := right(txt, 1) = '-'; txt := left(txt, -1);
+    ELSIF sign_mode = 'S<' AND left(txt, 1) IN ('+', '-') THEN
+        neg := left(txt, 1) = '-'; txt := substr(txt, 2);
+    ELSIF sign_mode = '' AND left(txt, 1) = '-' THEN
+        neg := true; txt := substr(txt, 2);
+    END IF;
+    IF has_cur IS NOT NULL AND left(txt, length(has_cur)) = has_cur THEN
+        txt := substr(txt, length(has_cur) + 1);
+    END IF;
+    -- the exponent
+    IF has_exp THEN
+        m := regexp_match(txt, '^(.*)[eE]([+-]?[0-9]+)$');
+        IF m IS NULL THEN
+            RAISE EXCEPTION 'invalid number' USING ERRCODE = '22P02';
+        END IF;
+        txt := m[1]; exp_val := m[2]::int;
+    END IF;
+    -- integer and fraction parts
+    IF has_dec AND position(dec_ch IN txt) > 0 THEN
+        p := position(dec_ch IN txt);
+        int_txt := left(txt, p - 1); frac_txt := substr(txt, p + 1);
+    ELSE
+        int_txt := txt;
+    END IF;
+    IF (int_txt = '' AND frac_txt = '') OR length(frac_txt) > frac_pos OR frac_txt !~ '^[0-9]*$' THEN
+        RAISE EXCEPTION 'invalid number' USING ERRCODE = '22P02';
+    END IF;
+    -- align the integer digits with the model's positions, from the right
+    k := length(int_pos);
+    FOR i IN REVERSE length(int_txt)..1 LOOP
+        c := substr(int_txt, i, 1);
+        IF c ~ '[0-9]' THEN
+            WHILE k > 0 AND substr(int_pos, k, 1) = ',' LOOP k := k - 1; END LOOP;
+            IF k = 0 THEN
+                RAISE EXCEPTION 'invalid number' USING ERRCODE = '22P02';
+            END IF;
+            digits := c || digits; k := k - 1;
+        ELSIF c = grp_ch AND k > 0 AND substr(int_pos, k, 1) = ',' AND i > 1 THEN
+            k := k - 1;
+        ELSE
+            RAISE EXCEPTION 'invalid number' USING ERRCODE = '22P02';
+        END IF;
+    END LOOP;
+    result := (coalesce(nullif(digits, ''), '0') || '.' || coalesce(nullif(frac_txt, ''), '0'))::numeric;
+    IF v_shift > 0 THEN result := result / (10::numeric ^ v_shift); END IF;
+    IF has_exp THEN result := result * (10::numeric ^ exp_val); END IF;
+    result := trim_scale(result);
+    RETURN CASE WHEN neg THEN -result ELSE result END;
+END;
+$$;
+
+CREATE OR REPLACE FUNCTION oracompat.to_number(p_value numeric, p_fmt text, p_nls text DEFAULT NULL)
+RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT oracompat.to_number(oracompat.to_text(p_value), p_fmt, p_nls) $$;
+
+-- SESSION_KEY(): what tells this session's rows of a global temporary table from every other
+-- session's (migrator/convert/ddl/tables.py, rule ddl.session_temporary_table): the backend's pid
+-- and start time, so a later session that reuses the pid never sees an ended session's rows.
+-- Kept in a setting after the first call (recomputed identically if a rollback undoes it).
+CREATE OR REPLACE FUNCTION oracompat.session_key() RETURNS text
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED AS $$
+DECLARE
+    k text := current_setting('oracompat.session_key', true);
+BEGIN
+    IF k IS NULL OR k = '' THEN
+        SELECT pg_backend_pid()::text || '@' || coalesce(extract(epoch FROM backend_start)::text, '')
+          INTO k FROM pg_stat_get_activity(pg_backend_pid()) AS a;
+        k := coalesce(k, pg_backend_pid()::text);
+        PERFORM set_config('oracompat.session_key', k, false);
+    END IF;
+    RETURN k;
+END;
+$$;
+
+-- PURGE_SESSION_ROWS(rows_table): delete the rows of a global temporary table's row table that no
+-- session can see any more (ended sessions; for ON COMMIT DELETE ROWS, ended transactions of this
+-- session). Oracle frees them itself; here a maintenance job or the application calls this.
+CREATE OR REPLACE FUNCTION oracompat.purge_session_rows(rows_table regclass) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    live text[];
+    n bigint;
+    per_xact boolean;
+BEGIN
+    SELECT array_agg(a.pid::text || '@' || coalesce(extract(epoch FROM a.backend_start)::text, ''))
+      INTO live FROM pg_stat_get_activity(NULL) AS a WHERE a.pid IS NOT NULL;
+    SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = rows_table AND attname = '$xact' AND NOT attisdropped)
+      INTO per_xact;
+    IF per_xact THEN
+        EXECUTE format('DELETE FROM %s WHERE NOT ("$session" = ANY ($1)) OR ("$session" = $2 AND "$xact" IS DISTINCT FROM pg_current_xact_id_if_assigned())', rows_table)
+          USING live, oracompat.session_key();
+    ELSE
+        EXECUTE format('DELETE FROM %s WHERE NOT ("$session" = ANY ($1))', rows_table) USING live;
+    END IF;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n;
+END;
+$$;

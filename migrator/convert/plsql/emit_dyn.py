@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from harness.quoting import pg_string
 from migrator.convert.context import unconverted_marker
+from migrator.convert.ddl.tokens import read_name
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_bulk as bulk_
 from migrator.convert.plsql import emit_sql as sql_
@@ -124,6 +125,20 @@ def dynamic_sql(em: Emitter, toks, scope, binds: list[str] | None = None) -> str
     return f"oracompat.bind_positional({exprs_.expr(em, toks, scope)})"
 
 
+def _session_rows_truncate(em: Emitter, toks) -> str | None:
+    """TRUNCATE TABLE of a global temporary table empties only the session's rows (SQL Language
+    Reference, TRUNCATE TABLE: "on a temporary table, only the rows of the current session");
+    its name is a view of those rows here (rule ddl.session_temporary_table), so DELETE FROM it."""
+    if len(toks) < 3 or not toks[1].is_word("TABLE") or not em.ctx.enabled("ddl.session_temporary_table"):
+        return None
+    name, i = read_name(toks, 2)
+    entry = em.ctx.catalog.lookup(*name) if len(name) <= 2 else None
+    if entry is None or not entry.table.on_commit or i != len(toks):
+        return None
+    em.ctx.applied("ddl.session_temporary_table")
+    return f"DELETE FROM {name.sql}"
+
+
 def literal_dynamic(em: Emitter, value: str, tok, binds: list[str] | None = None) -> str:
     try:
         inner = tokenize(value)
@@ -150,6 +165,8 @@ def literal_dynamic(em: Emitter, value: str, tok, binds: list[str] | None = None
         else:
             walked.append(t)
     head = inner[0].upper if inner else ""
+    if head == "TRUNCATE" and (emptied := _session_rows_truncate(em, inner)) is not None:
+        return pg_string(emptied)
     if head in ("INSERT", "UPDATE", "DELETE") and em.ctx.enabled("plsql.dynamic_returning"):
         walked = _without_returning_into(em, walked)
     if head in ("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE"):

@@ -82,13 +82,36 @@ def outer_locals(scope: Scope) -> set[str]:
     return names
 
 
+def _same_signature(a: A.Routine, b: A.Routine) -> bool:
+    """Whether two declarations of a name declare the same subprogram (a forward declaration and
+    its body must agree on kind, parameter names, modes and types; PL/SQL Language Reference,
+    "Forward Declaration"), rather than two overloads."""
+
+    def shape(r: A.Routine) -> tuple:
+        return r.kind, tuple((p.name.lower(), p.mode, " ".join(p.type.text.upper().split())) for p in r.params)
+
+    return shape(a) == shape(b)
+
+
+def _same_arity(a: A.Routine, b: A.Routine) -> bool:
+    return len(a.params) == len(b.params)
+
+
 def nested_routine(em: Emitter, r: A.Routine, scope: Scope, owner: Owner) -> None:
     lifted = derived(owner, r.name)
     sym = scope.names.get(r.name)
     if sym is None or sym.kind != "routine":
         sym = scope.add(Sym(r.name, "routine", routine=lifted))
-    if not any(len(x.params) == len(r.params) and x.block is not None for x in sym.sigs):
-        sym.sigs = [x for x in sym.sigs if x.block is not None or len(x.params) != len(r.params)] + [r]
+    # A body replaces its forward declaration (same parameters); an overload of the same arity
+    # (f(d DATE) beside f(n NUMBER)) is a signature of its own.
+    same = _same_signature
+    if em.ctx.enabled("plsql.nested_overload"):
+        if len(sym.sigs) > 1 or (sym.sigs and not same(sym.sigs[0], r)):
+            em.ctx.applied("plsql.nested_overload")
+    else:
+        same = _same_arity  # the rule off: one subprogram per name and arity (overloads lost)
+    if not any(same(x, r) and x.block is not None for x in sym.sigs):
+        sym.sigs = [x for x in sym.sigs if not same(x, r)] + [r]
     # calls in expressions and SQL bind to it like calls to the catalog's routines
     em.ctx.local_routines[lifted] = decl_.local_signatures(em, sym.sigs, lifted, scope)
     if r.block is None:

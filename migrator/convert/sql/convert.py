@@ -34,6 +34,7 @@ from migrator.convert.sql import hierarchy as sql_hierarchy
 from migrator.convert.sql import implicit as implicit
 from migrator.convert.sql import intervals as intervals
 from migrator.convert.sql import merge as sql_merge
+from migrator.convert.sql import methods as sql_methods
 from migrator.convert.sql import names as sql_names
 from migrator.convert.sql import nodes as nodes
 from migrator.convert.sql import nulls as nulls
@@ -230,7 +231,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Greatest: (strings.greatest_least,),
     exp.Least: (strings.greatest_least,),
     exp.GroupConcat: (strings.listagg,),
-    exp.ToNumber: (text.to_number_nls, strings.to_number),
+    exp.ToNumber: (strings.to_number_format, text.to_number_nls, strings.to_number),
     exp.Replace: (text.replace,),
     exp.Length: (text.length,),
     exp.Trim: (text.empty_result,),
@@ -242,7 +243,8 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.RegexpCount: (regexp.regexp,),
     exp.Div: (implicit.arithmetic, strings.division),
     exp.Column: (sql_select.sequence_ref, sql_select.session_user, supplied.reference),
-    exp.Dot: (supplied.call, nodes.call_field, implicit.result_method),
+    exp.Dot: (sql_methods.method_call, supplied.call, nodes.call_field, implicit.result_method),
+    exp.Ordered: (sql_methods.map_order_by,),
     exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
     exp.Window: (analytic.keep, analytic.ratio_to_report),
@@ -250,10 +252,10 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Table: (sql_collections.table_function,),
     exp.Insert: (implicit.insert_values,),
     # both rewrite operands in place: CHAR against VARCHAR2 unpadded, text against NUMBER/DATE converted
-    exp.EQ: (text.char_compare, implicit.compare),
-    exp.NEQ: (text.char_compare, implicit.compare),
-    exp.GT: (text.char_compare, implicit.compare),
-    exp.GTE: (text.char_compare, implicit.compare),
-    exp.LT: (text.char_compare, implicit.compare),
-    exp.LTE: (text.char_compare, implicit.compare),
+    exp.EQ: (sql_methods.map_compare, text.char_compare, implicit.compare),
+    exp.NEQ: (sql_methods.map_compare, text.char_compare, implicit.compare),
+    exp.GT: (sql_methods.map_compare, text.char_compare, implicit.compare),
+    exp.GTE: (sql_methods.map_compare, text.char_compare, implicit.compare),
+    exp.LT: (sql_methods.map_compare, text.char_compare, implicit.compare),
+    exp.LTE: (sql_methods.map_compare, text.char_compare, implicit.compare),
 }

@@ -88,6 +88,18 @@ def listagg(node: exp.GroupConcat, ctx: ConversionContext, env) -> exp.Expressio
     return None
 
 
+def to_number_format(node: exp.ToNumber, ctx: ConversionContext, env) -> exp.Expression | None:
+    """TO_NUMBER(s, fmt[, nls]) → oracompat.to_number: Oracle reads s against the format model and
+    raises ORA-01722 when it does not fit (a misplaced group separator, extra fraction digits),
+    where PostgreSQL's to_number skips what it cannot place (support.sql says how)."""
+    fmt = node.args.get("format")
+    if fmt is None or not ctx.enabled("expr.to_number_format"):
+        return None
+    ctx.applied("expr.to_number_format")
+    args = [node.this, fmt] + ([node.args["nlsparam"]] if node.args.get("nlsparam") is not None else [])
+    return tag(compat("to_number", *args), NUMBER)
+
+
 def to_number(node: exp.ToNumber, ctx: ConversionContext, env) -> exp.Expression | None:
     """TO_NUMBER(x) is a decimal NUMBER: numeric, not sqlglot's double precision."""
     if node.args.get("format") is not None or not ctx.enabled("expr.to_number"):

@@ -1,5 +1,5 @@
 CREATE TABLE hr.departments (
-    department_id integer NOT NULL,
+    department_id numeric(5) NOT NULL,
     department_name varchar(60) NOT NULL,
     cost_center char(6),
     budget numeric,
@@ -13,4 +13,4 @@ CREATE TABLE hr.departments (
 );
 -- note: constraint state dropped (no PostgreSQL equivalent): USING INDEX TABLESPACE idx ENABLE
 -- note: physical attributes dropped (storage only, no behaviour): TABLESPACE users PCTFREE 10 INITRANS 2 STORAGE (INITIAL 64 K NEXT 1 M MINEXTENTS 1 MAXEXTENTS UNLIMITED) LOGGING NOCOMPRESS SEGMENT CREATION IMMEDIATE
--- rules: ddl.number_type, ddl.varchar2, ddl.char_type, ddl.date_type, ddl.default_sysdate, ddl.timestamp_type, ddl.lob_types, ddl.physical_attributes
+-- rules: ddl.number_type, ddl.number_precision, ddl.varchar2, ddl.char_type, ddl.date_type, ddl.default_sysdate, ddl.timestamp_type, ddl.lob_types, ddl.physical_attributes

@@ -1,4 +1,4 @@
--- rules: ddl.number_type, ddl.varchar2, ddl.boolean_type, plsql.collections, plsql.dbms_output, expr.concat_null, expr.implicit_to_text, plsql.procedure
+-- rules: ddl.number_type, ddl.number_precision, ddl.varchar2, ddl.boolean_type, plsql.collections, plsql.dbms_output, expr.concat_null, expr.implicit_to_text, plsql.procedure
 CREATE OR REPLACE PROCEDURE s.list_dept(p_dept numeric)
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
@@ -7,7 +7,7 @@ DECLARE
     c_names__found boolean;
     c_names__rowcount integer := 0;
     c_names CURSOR FOR SELECT name FROM emp WHERE dept = p_dept ORDER BY name;
-    v_ids bigint[];
+    v_ids numeric(10)[];
     v_names jsonb := '{}'::jsonb;
     v_found boolean := FALSE;
 BEGIN

@@ -1,4 +1,4 @@
--- rules: plsql.package, ddl.plsql_integer, ddl.number_type, plsql.out_after_default, plsql.procedure, ddl.varchar2, expr.concat_null, expr.implicit_to_text, plsql.function, ddl.date_type, plsql.empty_string_params, expr.to_char, expr.format_model, plsql.call_conversion, expr.division, plsql.dbms_output
+-- rules: plsql.package, ddl.plsql_integer, ddl.number_type, ddl.number_precision, plsql.out_after_default, plsql.procedure, ddl.varchar2, expr.concat_null, expr.implicit_to_text, plsql.function, ddl.date_type, plsql.empty_string_params, expr.to_char, expr.format_model, plsql.call_conversion, expr.division, plsql.dbms_output
 CREATE SCHEMA IF NOT EXISTS counter_pkg;
 
 CREATE OR REPLACE FUNCTION counter_pkg.initialize__()
@@ -16,7 +16,7 @@ BEGIN
 END;
 $fn$;
 
-CREATE OR REPLACE PROCEDURE counter_pkg.bump(p_id bigint, p_by integer DEFAULT 1, INOUT p_total integer DEFAULT NULL)
+CREATE OR REPLACE PROCEDURE counter_pkg.bump(p_id numeric(10), p_by integer DEFAULT 1, INOUT p_total integer DEFAULT NULL)
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 BEGIN
@@ -26,7 +26,7 @@ BEGIN
 END;
 $fn$;
 
-CREATE OR REPLACE FUNCTION counter_pkg.label(p_dept integer)
+CREATE OR REPLACE FUNCTION counter_pkg.label(p_dept numeric(5))
 RETURNS varchar
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
@@ -82,12 +82,12 @@ DECLARE
     v_name varchar(40);
 BEGIN
     PERFORM counter_pkg.initialize__();
-    CALL counter_pkg.bump(CAST(v_id AS BIGINT), p_total => tmp__1);
+    CALL counter_pkg.bump(v_id, p_total => tmp__1);
     v_total := tmp__1;
-    CALL counter_pkg.bump(p_id => CAST(v_text AS BIGINT), p_by => CAST(v_id AS INT), p_total => tmp__2);
+    CALL counter_pkg.bump(p_id => CAST(v_text AS DECIMAL), p_by => CAST(v_id AS INT), p_total => tmp__2);
     v_total := tmp__2;
-    SELECT counter_pkg.label(CAST(CAST(salary AS DECIMAL) / 100 AS INT)) FROM emp WHERE id = v_id INTO STRICT v_name;
-    RAISE NOTICE '%', coalesce((NULLIF(CONCAT(oracompat.to_text(counter_pkg.label(CAST(v_id * 10 AS INT))), oracompat.to_text(counter_pkg.label(v_name, CAST('2024-01-31' AS TIMESTAMP(0)))), oracompat.to_text(counter_pkg.kind_of(v_text)), oracompat.to_text(counter_pkg.kind_of(v_id))), ''))::text, '');
+    SELECT counter_pkg.label(CAST(CAST(salary AS DECIMAL) / 100 AS DECIMAL)) FROM emp WHERE id = v_id INTO STRICT v_name;
+    RAISE NOTICE '%', coalesce((NULLIF(CONCAT(oracompat.to_text(counter_pkg.label(CAST(v_id * 10 AS DECIMAL))), oracompat.to_text(counter_pkg.label(v_name, CAST('2024-01-31' AS TIMESTAMP(0)))), oracompat.to_text(counter_pkg.kind_of(v_text)), oracompat.to_text(counter_pkg.kind_of(v_id))), ''))::text, '');
     tmp__3 := counter_pkg.g_count() + counter_pkg.c_step();
     PERFORM counter_pkg.set__g_count(tmp__3);
     RETURN v_total;

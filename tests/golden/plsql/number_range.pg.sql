@@ -1,11 +1,11 @@
--- rules: ddl.number_type, ddl.varchar2, plsql.number_range, ddl.plsql_integer, expr.concat_null, expr.implicit_to_text, plsql.exceptions, plsql.function
+-- rules: ddl.number_type, ddl.varchar2, ddl.number_precision, ddl.plsql_integer, plsql.number_range, expr.concat_null, expr.implicit_to_text, plsql.exceptions, plsql.function
 CREATE OR REPLACE FUNCTION s.credit_check(p_amount numeric)
 RETURNS varchar
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 BEGIN
     DECLARE
-        credit_limit CONSTANT oracompat.number_3 := p_amount;
+        credit_limit CONSTANT numeric(3) := p_amount;
         tries oracompat.positive := 1;
         flag oracompat.signtype := SIGN(p_amount);
     BEGIN

@@ -170,9 +170,9 @@ def test_dictionary_views_from_converted_code(pg_dsn, tmp_path):
         assert one("SELECT dd_meta.has_column('dd_emp', 'salary')") == "Y"
         assert one("SELECT dd_meta.has_column('dd_emp', 'bonus')") == "N"
         assert one("SELECT dd_meta.my_tables()") == "DD_DEPT:VALID;DD_EMP:VALID;"
-        # NUMBER(p) the converter stores as an integer type keeps scale 0 but not p (DATA_PRECISION NULL)
+        # NUMBER(p) is numeric(p) (rule ddl.number_precision): DATA_PRECISION p, scale 0, as in Oracle
         assert one("SELECT dd_meta.columns_of('DD_EMP')") == (
-            "EMP_ID NUMBER(22,0)N;ENAME VARCHAR2(40,)N;SALARY NUMBER(8,2)Y;HIRED DATE(7,)Y;DEPT_ID NUMBER(22,0)Y;"
+            "EMP_ID NUMBER(10,0)N;ENAME VARCHAR2(40,)N;SALARY NUMBER(8,2)Y;HIRED DATE(7,)Y;DEPT_ID NUMBER(6,0)Y;"
         )
         cons = one("SELECT dd_meta.constraints_of('DD_EMP')")
         assert "DD_EMP_PK/P/EMP_ID/;" in cons

@@ -178,7 +178,7 @@ END;
     )
     scope, ddl = _declared(_resolver(), decls)
     assert ddl == [
-        "DROP TYPE IF EXISTS s.p__pair CASCADE;\nCREATE TYPE s.p__pair AS (\n    a integer,\n    b varchar(30)\n);"
+        "DROP TYPE IF EXISTS s.p__pair CASCADE;\nCREATE TYPE s.p__pair AS (\n    a numeric(5),\n    b varchar(30)\n);"
     ]
     pair = scope.names["pair"].typed
     assert pair.composite and pair.fields == {"a": "NUMBER(5)", "b": "VARCHAR2(30)"}
@@ -192,9 +192,9 @@ def test_package_level_types_become_domains():
     res = _resolver()
     d = A.TypeDecl("ids", "varray", elem=_ref("NUMBER(10)"), limit=tokenize("5"))
     sym, ddl = res.type_decl(d, Scope(), ("hr",))
-    assert sym.typed.pg == "hr.ids" and sym.typed.base == "bigint[]"
+    assert sym.typed.pg == "hr.ids" and sym.typed.base == "numeric(10)[]"
     assert ddl == [
-        "DROP DOMAIN IF EXISTS hr.ids CASCADE;\nCREATE DOMAIN hr.ids AS bigint[] CHECK (cardinality(VALUE) <= 5);"
+        "DROP DOMAIN IF EXISTS hr.ids CASCADE;\nCREATE DOMAIN hr.ids AS numeric(10)[] CHECK (cardinality(VALUE) <= 5);"
     ]
 
 
@@ -239,7 +239,7 @@ def test_signatures_from_the_resolver_alone():
     sig, ddl = signature(res, routines["raise_pay"], ("hr", "raise_pay"), scope, ("s",))
     assert ddl == []
     assert [(p.name, p.pg, p.ora) for p in sig.params] == [
-        ("p_id", "bigint", "NUMBER(10)"),
+        ("p_id", "numeric(10)", "NUMBER(10)"),
         ("p_amount", "hr.money_t", "NUMBER(12,2)"),
     ]
     fn, _ = signature(res, routines["names"], ("hr", "names"), scope, ("s",))
@@ -260,11 +260,11 @@ END;
     entry = ctx.catalog.lookup("s", "total")
     assert entry is not None
     [sig] = entry.signatures or []
-    assert sig.params[0].pg == "bigint" and sig.returns_pg == "numeric"
+    assert sig.params[0].pg == "numeric(10)" and sig.returns_pg == "numeric"
     hr = ctx.catalog.lookup("s", "hr")
     assert hr is not None and hr.package is not None and hr.package.signatures is not None
     members = hr.package.signatures
-    assert [p.pg for p in members["raise_pay"][0].params] == ["bigint", "hr.money_t"]
+    assert [p.pg for p in members["raise_pay"][0].params] == ["numeric(10)", "hr.money_t"]
 
 
 def test_a_declarations_parts_go_through_the_callers_resolve():

@@ -100,11 +100,33 @@ def test_rule_ids_are_recorded():
     map_type("VARCHAR2(5)", ctx)
     map_type("DATE", ctx)
     map_type("CLOB", ctx)
-    assert ctx.applied_rules == ["ddl.number_type", "ddl.varchar2", "ddl.date_type", "ddl.lob_types"]
+    assert ctx.applied_rules == [
+        "ddl.number_type",
+        "ddl.number_precision",
+        "ddl.varchar2",
+        "ddl.date_type",
+        "ddl.lob_types",
+    ]
 
 
 def test_disabled_rule_leaves_oracle_spelling():
     ctx = ConversionContext(catalog=Catalog("hr"), rules=RuleSet(disabled=frozenset({"ddl.date_type"})))
     assert map_type("DATE", ctx) == "DATE"
-    assert map_type("NUMBER(3)", ctx) == "smallint"
+    assert map_type("NUMBER(3)", ctx) == "numeric(3)"
     assert "ddl.date_type" not in ctx.applied_rules
+
+
+@pytest.mark.parametrize(
+    "oracle,bounded",
+    [("NUMBER(1)", "numeric(1)"), ("NUMBER(6)", "numeric(6)"), ("NUMBER(9,0)", "numeric(9)"),
+     ("DECIMAL(8)", "numeric(8)"), ("NUMBER(18)", "numeric(18)"), ("NUMBER(19)", "numeric(19)"),
+     ("NUMBER(12,2)", "numeric(12,2)"), ("NUMBER", "numeric"), ("INTEGER", "numeric(38)")],
+)  # fmt: skip
+def test_number_p_keeps_its_precision_unless_the_rule_is_off(oracle, bounded):
+    """NUMBER(p) holds at most p digits (Oracle Database SQL Language Reference, "Data Types",
+    NUMBER Data Type: "If a value exceeds the precision, then Oracle returns an error"); with
+    ddl.number_precision off the narrowest integer type that holds 10^p - 1 comes back."""
+    on = ConversionContext(catalog=Catalog("hr"))
+    off = ConversionContext(catalog=Catalog("hr"), rules=RuleSet(disabled=frozenset({"ddl.number_precision"})))
+    assert map_type(oracle, on) == bounded
+    assert map_type(oracle, off) == map_type(oracle)

@@ -1,0 +1,1 @@
+SELECT TO_NUMBER(amount_text, '9,999,990.99'), TO_NUMBER(ename, '9G999D99', 'NLS_NUMERIC_CHARACTERS='',.'''), TO_NUMBER(ename, 'XXXX'), TO_NUMBER(ename) FROM emp
