@@ -89,7 +89,9 @@ def routine_candidates(
     plans += [(forms[-1], True, [s], True) for s in around_frozen_date(target, data, families)]
     if target.writes:  # the typical call made twice: the second finds what the first wrote (a duplicate)
         first = call_step("again", target, base, pg_args, named=True)
-        plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
+        plans.append(
+            (base, True, [Statement(oracle=first.oracle, postgres=first.postgres, out_call=first.out_call)], False)
+        )
     # (read-only code) a number column set large: tried first, as the kept candidates are, and
     # kept for a new result
     large = [] if target.writes else _large(target, data, families)
