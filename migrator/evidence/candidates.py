@@ -65,6 +65,7 @@ def routine_candidates(
         calls.append((base, False, True))
     numbers = [v for v in target.literals if isinstance(v, Decimal)]
     calls += [(v, True, True) for v in _input_classes(inputs, options, base, numbers)]
+    calls += [(v, True, True) for v in _equal_pairs(target, inputs, options, base)]
     keyed = {p.name for p in inputs if data.column_for(p, target.deep_words) in _key_columns(data)}
     calls += [(v, True, True) for v in _finer([p for p in inputs if p.name not in keyed], base, target.scales)]
     depth = max((len(v) for v in options.values()), default=1)
@@ -429,6 +430,22 @@ def _distinct_keys(inputs, options: dict[str, list[Value]], data: DataView, hint
         taken.add(vals[0].oracle)
 
 
+def _equal_pairs(
+    target: Target, inputs, options: dict[str, list[Value]], base: dict[str, Value]
+) -> list[dict[str, Value]]:
+    """Two parameters the body compares given one value (a transfer to the same account, a move
+    within one department): the typical call with the second set to the first's value."""
+    family = {p.name: p.family for p in inputs}
+    out = []
+    for a, b in target.compared:
+        if a not in base or b not in base or family[a] != family[b]:
+            continue
+        value = next((v for v in [base[a], *options[a]] if not v.is_null), None)
+        if value is not None:
+            out.append({**base, a: value, b: value})
+    return out
+
+
 def _pairs(options: dict[str, list[Value]], base: dict[str, Value], width: int = 3) -> list[dict[str, Value]]:
     """Two parameters changed at once: branches guarded by two conditions on the data (two
     accounts in different currencies, an account and an amount it cannot cover). Alternatives
@@ -451,6 +468,7 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
     keys = data.keys.get(table) or []
     out: list[Candidate] = []
     extra: list[Candidate] = []  # kept whatever they cover, beyond the budget's quarter for the classes
+    nudged: list[Candidate] = []  # tried whatever the budget, kept for what they cover
     mentioned = {c for c in families if c in target.words and c not in keys}
     for event, update_cols in trg.events if trg else []:
         for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target, data), 1):
@@ -462,6 +480,11 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
                 step = dml_step(f"insert_edge_{n}", table, event, row, {})
                 checks = [table_check(f"after_insert_edge_{n}_{t}", t) for t in sorted(target.writes)]
                 extra.append(Candidate(step, checks, keep=True))
+        if event == "UPDATE" and rows and keys:  # a row's number moved just up and just down, tried
+            for n, (row, where) in enumerate(_nudged(rows, keys, families, target, update_cols), 1):
+                step = dml_step(f"update_nudge_{n}", table, event, row, where)
+                checks = [table_check(f"after_update_nudge_{n}_{t}", t) for t in sorted(target.writes)]
+                nudged.append(Candidate(step, checks, keep=False))
         if event == "DELETE" and rows:  # every row of one group (an order's last line goes too), kept
             for n, where in enumerate(_groups(rows, table, families, data), 1):
                 step = dml_step(f"delete_group_{n}", table, event, {}, where)
@@ -482,7 +505,31 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
         if c.keep and c not in firsts and c not in classy:
             c.keep = False
     kept = firsts + classy + extra
-    return kept + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept)))
+    return kept + nudged + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept) - len(nudged)))
+
+
+def _nudged(rows, keys, families, target, update_cols, most_rows: int = 2) -> list[tuple[dict, dict]]:
+    """UPDATEs moving a number the trigger reads just above and just below the row's own value.
+    A condition between the old and the new value (`:NEW.salary > :OLD.salary`, a raise capped at
+    `:OLD.salary * 1.1`) is decided by the row being updated, not by any value another row holds:
+    other rows' values sit on one side only when they all lie beyond the cap, or below."""
+    mentioned = [c for c in families if c in target.words and c not in keys and families[c] == "number"]
+    mentioned = [c for c in mentioned if not update_cols or c in update_cols]
+    out = []
+    for col in mentioned:
+        for r in _distinct_rows([r for r in rows if isinstance(r.get(col), (int, Decimal))], [col])[:most_rows]:
+            for v in _either_side(Decimal(r[col])):
+                out.append(({col: literal(v, "number")}, _key_of(r, keys, families)))
+    return out
+
+
+def _either_side(value: Decimal) -> list[Decimal]:
+    """A value 1 % above and 1 % below `value` at its own scale (whole numbers stay whole), or
+    one unit either side where 1 % rounds away."""
+    exponent = value.as_tuple().exponent
+    unit = Decimal(1).scaleb(min(exponent, 0) if isinstance(exponent, int) else 0)
+    step = max(abs(value) / 100, unit).quantize(unit)
+    return [value + step, value - step]
 
 
 def _classy(row: dict[str, Value], rows: list[dict], mentioned: set[str], event: str) -> bool:
@@ -557,6 +604,15 @@ def _event_rows(event, update_cols, rows, keys, families, target, data=None):
         for b in first[i + 1 :]:
             pairs += [({a: va, b: vb}, _key_of(r, keys, families))
                       for va in options[a] for vb in options[b] for r in targets_rows[:2]]  # fmt: skip
+    # UPDATE OF a column: a column the body reads but the event does not name set in the same
+    # statement (a price changed on a product discontinued at once): the row's state the body
+    # tests (`:NEW.discontinued_on IS NULL`) where no row of the data holds it
+    beside = [c for c in mentioned if update_cols and c not in update_cols]
+    for a in first:
+        for b in beside:
+            held = [v for v in _update_values(rows, b, families.get(b, "text"), target) if not v.is_null][:1]
+            pairs += [({a: va, b: vb}, _key_of(r, keys, families))
+                      for va in options[a][:1] for vb in held + [NULL] for r in targets_rows[:1]]  # fmt: skip
     head = 2 * len(first) * len(targets_rows)
     return singles[:head] + pairs + singles[head:]
 
