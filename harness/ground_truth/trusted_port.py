@@ -217,11 +217,14 @@ def _record_on(
     step_timeout_ms: int,
     progress: bool,
     preludes: tuple[str | None, ...] = (None,),
+    at_server_clock: bool = False,
 ) -> list[_Pass]:
     """Deploy the port on `engine` and run `scenarios` once per prelude (the first pass is the
-    recording, the others only tell clock-dependent steps apart)."""
+    recording, the others only tell clock-dependent steps apart). `at_server_clock`: each
+    fixed_date is replaced by the server's LOCALTIMESTAMP(0) as the passes begin (`_Pass.clock`),
+    so a port that reads the frozen SYSDATE (oracompat.sysdate()) and one that reads now() see
+    one instant, the one the judge then gives the converted code."""
     passes = [_Pass() for _ in preludes]
-    by_id = {s.id: s for s in scenarios}
     with scratch_database(engine, prefix="ref") as dsn:
         if preamble:
             with psycopg.connect(dsn, autocommit=True) as conn:
@@ -231,10 +234,13 @@ def _record_on(
         not_deployed, rounds = deploy_port(dsn, statements)
         version = _server_version(dsn)
         template = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            clock = one(conn, "SELECT to_char(LOCALTIMESTAMP(0), 'YYYY-MM-DD HH24:MI:SS')")[0]
+        if at_server_clock:
+            scenarios = [sc.model_copy(update={"fixed_date": clock}) if sc.fixed_date else sc for sc in scenarios]
+        by_id = {s.id: s for s in scenarios}
         for prelude, rec in zip(preludes, passes, strict=True):
-            rec.not_deployed, rec.rounds, rec.version = not_deployed, rounds, version
-            with psycopg.connect(dsn, autocommit=True) as conn:
-                rec.clock = one(conn, "SELECT to_char(LOCALTIMESTAMP(0), 'YYYY-MM-DD HH24:MI:SS')")[0]
+            rec.not_deployed, rec.rounds, rec.version, rec.clock = not_deployed, rounds, version, clock
             runs = iter_runs(engine, template, scenarios, step_timeout_ms=step_timeout_ms, prelude=prelude)
             for run in tqdm(runs, total=len(by_id), desc="recording", unit="scenario", disable=not progress):
                 if run.setup_error:
@@ -268,19 +274,24 @@ def record_reference(
     progress: bool = False,
     preamble: str | None = None,
     freeze: FreezeClock | None = None,
+    check_clock: bool = False,
 ) -> ReferenceRecording:
     """Deploy the port at `root` into a scratch database and record every scenario on it.
     `preamble` (the migration's own: schemas, search_path, the support library the steps call)
     runs first, so the port is judged in the same surroundings as the converted code.
 
-    The clock: a scenario with a `fixed_date` is recorded on `freeze(fixed_date)` — a server whose
+    The clock (`migrator record` asks for one of the first two; a library caller that records on
+    code reading oracompat.sysdate() — the migration's own output — may ask for neither: the
+    scenarios' fixed_date reaches that code through the setting, and nothing else is done).
+    A scenario with a `fixed_date` is recorded on `freeze(fixed_date)` — a server whose
     clock stands at that instant (harness.engines.frozen_clock), one per distinct instant — so the
-    port's now()/CURRENT_DATE/LOCALTIMESTAMP read what the converted code's SYSDATE reads. Without
-    `freeze`, and for scenarios with no fixed_date, the port reads the real clock on `engine`: each
-    scenario is recorded again under SHIFTED_CLOCKS and the steps answering differently are marked
-    `clock_dependent` (never compared, so never `wrong`); and the instant the port's clock read is
-    kept per scenario (`TranscriptFile.clocks`), so that the converted code is judged with SYSDATE
-    there — a threshold far from now (a due date two years back) answers alike on both sides,
+    port's now()/CURRENT_DATE/LOCALTIMESTAMP read what the converted code's SYSDATE reads. With
+    `check_clock` and no `freeze` (and for scenarios with no fixed_date), the port reads the real
+    clock on `engine`: each scenario is recorded again under SHIFTED_CLOCKS and the steps answering
+    differently are marked `clock_dependent` (never compared, so never `wrong`); and the instant
+    the port's clock read is kept per scenario (`TranscriptFile.clocks`) and given to the port's
+    own oracompat.sysdate() as well, so the converted code is judged with SYSDATE there — a
+    threshold far from now (a due date two years back) answers alike on both sides,
     which no recording a day apart could tell."""
     digest, statements = content_hash(root), port_statements(root)
     groups: dict[str | None, list[Scenario]] = {}
@@ -292,7 +303,11 @@ def record_reference(
     clocks: list[str] = []
     clocks_read: dict[str, str] = {}
     for instant, group in groups.items():
-        if instant is not None and freeze is not None:
+        if not check_clock and freeze is None:  # as before: the scenarios' fixed_date, unchecked
+            (rec,) = _record_on(engine, statements, group, preamble=preamble, step_timeout_ms=step_timeout_ms,
+                                progress=progress)  # fmt: skip
+            clocks.append("the server's own (only oracompat.sysdate() reads each scenario's fixed_date; not checked)")
+        elif instant is not None and freeze is not None:
             with freeze(instant) as frozen:
                 (rec,) = _record_on(frozen, statements, group, preamble=preamble, step_timeout_ms=step_timeout_ms,
                                     progress=progress)  # fmt: skip
@@ -300,7 +315,7 @@ def record_reference(
         else:
             preludes = (None, *(f"SET TimeZone = '{zone}'" for zone in SHIFTED_CLOCKS))
             rec, *shifted = _record_on(engine, statements, group, preamble=preamble, step_timeout_ms=step_timeout_ms,
-                                       progress=progress, preludes=preludes)  # fmt: skip
+                                       progress=progress, preludes=preludes, at_server_clock=True)  # fmt: skip
             found = _mark_clock_dependent(rec, shifted)
             # the converted code is judged with SYSDATE where the port's clock stood (see as_recorded)
             clocks_read.update({sc.id: rec.clock for sc in group if sc.fixed_date})

@@ -71,7 +71,13 @@ def run_record_reference(args, scenarios: Path, engine_spec: str, source=None) -
         with open_engine(engine_spec) as engine:
             freeze = _freezer(getattr(args, "clock", "auto"))
             rec = record_reference(
-                engine, args.reference, scenario_file, progress=progress, preamble=preamble, freeze=freeze
+                engine,
+                args.reference,
+                scenario_file,
+                progress=progress,
+                preamble=preamble,
+                freeze=freeze,
+                check_clock=True,
             )
     except (PortError, EngineUnavailable, ValueError) as exc:
         print(f"migrator: error: {exc}", file=sys.stderr)

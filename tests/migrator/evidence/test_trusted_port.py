@@ -51,7 +51,8 @@ def scenarios(pg_engine, tmp_path_factory):
 
 
 def _record(pg_engine, scenarios, tmp_path, freeze):
-    rec = record_reference(pg_engine, PORT, scenarios[0], preamble=preamble_sql("trusted_port", []), freeze=freeze)
+    rec = record_reference(pg_engine, PORT, scenarios[0], preamble=preamble_sql("trusted_port", []), freeze=freeze,
+                           check_clock=True)  # fmt: skip
     dump_transcript(rec.transcript, tmp_path / "transcript.yaml")
     return rec, tmp_path / "transcript.yaml"
 
@@ -132,3 +133,16 @@ def test_record_exits_0_and_counts_the_errors_without_a_number(pg_engine, scenar
     recorded = load_transcript(out)
     assert count == sum(bool(o.error and o.error.user_defined) for s in recorded.outcomes.values() for o in s.values())
     assert count > 0 and "step clock-dependent" in proc.stdout
+
+
+def test_a_port_reading_the_frozen_sysdate_is_judged_at_the_instant_it_was_given(pg_engine, scenarios, tmp_path):
+    """The migration's own output as the port (it reads oracompat.sysdate(), not now()), recorded
+    on the real clock: the instant the judge gives the converted code is the one the port read."""
+    port = tmp_path / "port"
+    migrate(SRC, port, MigrateOptions(deploy=pg_engine.admin_dsn(), progress=False))
+    rec = record_reference(pg_engine, port, scenarios[0], preamble=preamble_sql("trusted_port", []),
+                           check_clock=True)  # fmt: skip
+    assert rec.not_deployed == [] and rec.left_out == [] and rec.clock_dependent == []
+    dump_transcript(rec.transcript, tmp_path / "transcript.yaml")
+    units = _verdicts(pg_engine, scenarios, tmp_path / "transcript.yaml", tmp_path)
+    assert all(u.category != "wrong" for u in units.values()), {n: u.verdict for n, u in units.items()}
