@@ -433,8 +433,9 @@ def _distinct_keys(inputs, options: dict[str, list[Value]], data: DataView, hint
 def _equal_pairs(
     target: Target, inputs, options: dict[str, list[Value]], base: dict[str, Value]
 ) -> list[dict[str, Value]]:
-    """Two parameters the body compares given one value (a transfer to the same account, a move
-    within one department): the typical call with the second set to the first's value."""
+    """Two parameters the body compares, given one value (a transfer to the same account, a move
+    within one department) and each other's (`p_from < p_to` from the other side): the typical
+    call with the second set to the first's value, then with the two swapped."""
     family = {p.name: p.family for p in inputs}
     out = []
     for a, b in target.compared:
@@ -443,6 +444,8 @@ def _equal_pairs(
         value = next((v for v in [base[a], *options[a]] if not v.is_null), None)
         if value is not None:
             out.append({**base, a: value, b: value})
+        if not base[a].is_null and not base[b].is_null and base[a].oracle != base[b].oracle:
+            out.append({**base, a: base[b], b: base[a]})
     return out
 
 
@@ -468,7 +471,7 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
     keys = data.keys.get(table) or []
     out: list[Candidate] = []
     extra: list[Candidate] = []  # kept whatever they cover, beyond the budget's quarter for the classes
-    nudged: list[Candidate] = []  # tried whatever the budget, kept for what they cover
+    nudged: list[Candidate] = []  # tried beyond the budget, kept for what they cover
     mentioned = {c for c in families if c in target.words and c not in keys}
     for event, update_cols in trg.events if trg else []:
         for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target, data), 1):
@@ -480,8 +483,11 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
                 step = dml_step(f"insert_edge_{n}", table, event, row, {})
                 checks = [table_check(f"after_insert_edge_{n}_{t}", t) for t in sorted(target.writes)]
                 extra.append(Candidate(step, checks, keep=True))
-        if event == "UPDATE" and rows and keys:  # a row's number moved just up and just down, tried
-            for n, (row, where) in enumerate(_nudged(rows, keys, families, target, update_cols), 1):
+        if event == "UPDATE" and rows and keys:  # a row's number moved just up and down, another column set
+            moves = _nudged(rows, keys, families, target, update_cols) + _beside(
+                rows, keys, families, target, update_cols
+            )
+            for n, (row, where) in enumerate(moves, 1):
                 step = dml_step(f"update_nudge_{n}", table, event, row, where)
                 checks = [table_check(f"after_update_nudge_{n}_{t}", t) for t in sorted(target.writes)]
                 nudged.append(Candidate(step, checks, keep=False))
@@ -505,7 +511,8 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
         if c.keep and c not in firsts and c not in classy:
             c.keep = False
     kept = firsts + classy + extra
-    return kept + nudged + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept) - len(nudged)))
+    # (the moves are tried beyond the budget, as the kept classes are: they take nothing from the rest)
+    return kept + nudged + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept)))
 
 
 def _nudged(rows, keys, families, target, update_cols, most_rows: int = 2) -> list[tuple[dict, dict]]:
@@ -521,6 +528,29 @@ def _nudged(rows, keys, families, target, update_cols, most_rows: int = 2) -> li
             for v in _either_side(Decimal(r[col])):
                 out.append(({col: literal(v, "number")}, _key_of(r, keys, families)))
     return out
+
+
+def _beside(rows, keys, families, target, update_cols, most: int = 8) -> list[tuple[dict, dict]]:
+    """Under UPDATE OF a column, a column the body reads but the event does not name set in the
+    same statement (a price changed on a product discontinued at once): the row's state the body
+    tests (`:NEW.discontinued_on IS NULL`) where no row of the data holds it."""
+    if not update_cols or not rows:
+        return []
+    mentioned = [c for c in families if c in target.words and c not in keys]
+    named = [c for c in mentioned if c in update_cols]
+    row = _distinct_rows(rows, named)[0]
+    out = []
+    for a in named:
+        va = next((v for v in _update_values(rows, a, families.get(a, "text"), target)
+                   if literal(row.get(a), families.get(a, "text")).oracle != v.oracle), None)  # fmt: skip
+        if va is None:
+            continue
+        for b in [c for c in mentioned if c not in update_cols]:
+            fam = families.get(b, "text")
+            held = [v for v in _update_values(rows, b, fam, target) if not v.is_null][:1]
+            out += [({a: va, b: vb}, _key_of(row, keys, families)) for vb in held + [NULL]
+                    if literal(row.get(b), fam).oracle != vb.oracle]  # fmt: skip
+    return out[:most]
 
 
 def _either_side(value: Decimal) -> list[Decimal]:
@@ -604,15 +634,6 @@ def _event_rows(event, update_cols, rows, keys, families, target, data=None):
         for b in first[i + 1 :]:
             pairs += [({a: va, b: vb}, _key_of(r, keys, families))
                       for va in options[a] for vb in options[b] for r in targets_rows[:2]]  # fmt: skip
-    # UPDATE OF a column: a column the body reads but the event does not name set in the same
-    # statement (a price changed on a product discontinued at once): the row's state the body
-    # tests (`:NEW.discontinued_on IS NULL`) where no row of the data holds it
-    beside = [c for c in mentioned if update_cols and c not in update_cols]
-    for a in first:
-        for b in beside:
-            held = [v for v in _update_values(rows, b, families.get(b, "text"), target) if not v.is_null][:1]
-            pairs += [({a: va, b: vb}, _key_of(r, keys, families))
-                      for va in options[a][:1] for vb in held + [NULL] for r in targets_rows[:1]]  # fmt: skip
     head = 2 * len(first) * len(targets_rows)
     return singles[:head] + pairs + singles[head:]
 
