@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import platform
+import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -168,38 +169,75 @@ def _deploy(cur, units: list[tuple[str, str]]) -> list[str]:
     return problems
 
 
+# A second run of every scenario, this long after the first began, tells apart the steps whose
+# answer moves with a clock FIXED_DATE does not hold: it freezes SYSDATE only (SYSTIMESTAMP,
+# CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIMESTAMP keep running), and where ALTER SYSTEM is not
+# granted nothing is frozen at all.
+SECOND_RUN_AFTER_S = 1.1
+
+
+def _run_scenario(cur, conn, units, scenario, problems: list[str]) -> tuple[dict[str, Outcome], str | None, bool]:
+    """Redeploy, run `scenario`; returns its outcomes, the SYSDATE it read (the instant the judge
+    must use when FIXED_DATE could not be set) and whether its clock was frozen."""
+    found = _deploy(cur, units)
+    problems.extend(p for p in found if p not in problems)
+    cur.callproc("dbms_output.enable", (None,))
+    frozen = False
+    if scenario.fixed_date:  # needs ALTER SYSTEM privilege; reset below whatever happens
+        try:
+            cur.execute(f"ALTER SYSTEM SET FIXED_DATE = '{scenario.fixed_date.replace(' ', '-')}'")
+            frozen = True
+        except _oracledb().DatabaseError as exc:  # ORA-01031: the clock runs; the judge follows it
+            problems.append(f"{scenario.id}: FIXED_DATE not set ({exc}); recorded on the real clock")
+    try:
+        read = cur.execute("SELECT TO_CHAR(SYSDATE, 'YYYY-MM-DD HH24:MI:SS') FROM dual").fetchone()[0]
+        for stmt in scenario.setup:
+            cur.execute(stmt.oracle)
+        outcomes = {step.name: run_step(cur, step.oracle) for step in scenario.steps}
+    finally:
+        conn.rollback()
+        if frozen:
+            cur.execute("ALTER SYSTEM SET FIXED_DATE = NONE")
+    return outcomes, read, frozen
+
+
 def record(
     engine: OracleEngine, units: Iterable[tuple[str, str]], scenarios: ScenarioFile
 ) -> tuple[TranscriptFile, list[str]]:
-    """Per scenario: redeploy (unit_id, oracle source) in order into the empty user, run it.
-    Returns the transcript and the deployment problems (a unit Oracle itself refuses is a
-    fixture bug worth knowing; they are reported once)."""
+    """Per scenario: redeploy (unit_id, oracle source) in order into the empty user, run it —
+    twice, a moment apart: a step that answers differently the second time read a clock nothing
+    froze and is recorded `clock_dependent` (never compared). A scenario whose FIXED_DATE could
+    not be set keeps the SYSDATE it read (`TranscriptFile.clocks`): the judge runs the converted
+    code at that instant. Returns the transcript and the problems (a unit Oracle itself refuses
+    is a fixture bug worth knowing; they are reported once)."""
     units = list(units)
     conn = engine.connect()
     problems: list[str] = []
+    clocks: dict[str, str] = {}
     with conn.cursor() as cur:
         banner = cur.execute("SELECT banner_full FROM v$version").fetchone()[0]
         outcomes: dict[str, dict[str, Outcome]] = {}
         for scenario in scenarios.scenarios:
-            found = _deploy(cur, units)
-            problems = problems or found
-            cur.callproc("dbms_output.enable", (None,))
-            if scenario.fixed_date:  # needs ALTER SYSTEM privilege; reset below whatever happens
-                cur.execute(f"ALTER SYSTEM SET FIXED_DATE = '{scenario.fixed_date.replace(' ', '-')}'")
-            try:
-                for stmt in scenario.setup:
-                    cur.execute(stmt.oracle)
-                outcomes[scenario.id] = {step.name: run_step(cur, step.oracle) for step in scenario.steps}
-            finally:
-                conn.rollback()
-                if scenario.fixed_date:
-                    cur.execute("ALTER SYSTEM SET FIXED_DATE = NONE")
+            started = time.monotonic()
+            first, read, frozen = _run_scenario(cur, conn, units, scenario, problems)
+            time.sleep(max(0.0, SECOND_RUN_AFTER_S - (time.monotonic() - started)))
+            again, _read, _frozen = _run_scenario(cur, conn, units, scenario, problems)
+            outcomes[scenario.id] = {
+                name: o.model_copy(update={"clock_dependent": True}) if again.get(name, o) != o else o
+                for name, o in first.items()
+            }
+            if scenario.fixed_date and not frozen and read:
+                clocks[scenario.id] = read
     provenance = Provenance(
         kind="oracle",
         banner=banner,
         version=conn.version,
         recorded_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         recorder=f"{RECORDER_VERSION} python-{platform.python_version()}",
+        clock="FIXED_DATE per scenario (SYSDATE); each scenario run twice, a moment apart",
     )
     conn.close()
-    return TranscriptFile(schema=scenarios.schema_name, provenance=provenance, outcomes=outcomes), problems
+    transcript = TranscriptFile(
+        schema=scenarios.schema_name, provenance=provenance, outcomes=outcomes, clocks=clocks or None
+    )
+    return transcript, problems

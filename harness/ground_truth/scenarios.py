@@ -34,11 +34,32 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class OutArg(_Model):
+    """A block variable a step passes to an OUT / IN OUT parameter."""
+
+    var: str  # as declared in the block: `    <var> <declared>[ := value];`
+    param: str  # the parameter's name
+    declared: str  # the PostgreSQL type the step declares it with (format_type spelling)
+
+
+class OutCall(_Model):
+    """The procedure a step's PostgreSQL block CALLs with variables for its OUT parameters.
+    PL/pgSQL passes a variable to an OUT parameter only when its type is the parameter's own (any
+    cast makes the argument "not writable", 42601), and ports differ there (`bigint` here,
+    `numeric` in a hand port): the runner declares each variable with the type the server's
+    catalog gives the parameter (harness.judge.out_types), so the step calls any faithful port."""
+
+    routine: str  # the procedure's name, as PostgreSQL stores it
+    routine_schema: str | None = None  # None: resolved on the search_path, as the step's CALL is
+    args: list[OutArg] = Field(min_length=1)
+
+
 class Statement(_Model):
     """The same action written for both systems."""
 
     oracle: str
     postgres: str
+    out_call: OutCall | None = None  # a procedure call with OUT variables (as a Step's)
 
 
 class Step(_Model):
@@ -47,6 +68,7 @@ class Step(_Model):
     postgres: str
     # Compare result rows ignoring their order (for queries without ORDER BY).
     unordered: bool = False
+    out_call: OutCall | None = None
 
 
 class Scenario(_Model):
@@ -95,8 +117,18 @@ class ScenarioFile(_Model):
 
 
 class OraErrorOutcome(_Model):
-    code: str  # "ORA-01403"
+    code: str  # "ORA-01403"; "" only for a user-defined error whose number the source never gave
     message: str = ""  # Oracle's message text after the code (for -20xxx: the user message)
+    # A user-defined error recorded without its number: a trusted port that raises plain P0001
+    # with a message (RAISE EXCEPTION 'msg') says which message, not which ORA-20NNN. Compared by
+    # class (a user-defined error) and message only — weaker evidence, and the report says so.
+    user_defined: bool | None = None
+
+    @model_validator(mode="after")
+    def _code_or_user_defined(self) -> OraErrorOutcome:
+        if not self.code and not self.user_defined:
+            raise ValueError("an error outcome needs its code (only a user-defined error may lack one)")
+        return self
 
 
 class Outcome(_Model):
@@ -106,6 +138,10 @@ class Outcome(_Model):
     rows: list[list[Any]] | None = None
     output: list[str] = []
     error: OraErrorOutcome | None = None
+    # The source answered this step differently when recorded at another instant (a clock it
+    # reads that nothing froze): not ground truth. Never compared, so never `wrong`; a unit
+    # judged on such a step stays unverified and its report says why.
+    clock_dependent: bool | None = None
 
     @model_validator(mode="after")
     def _rows_or_error(self) -> Outcome:
@@ -127,6 +163,9 @@ class Provenance(_Model):
     # authored: who wrote it and from what
     author: str | None = None
     basis: str | None = None
+    # how the source's clock was held while recording: frozen at the scenarios' instants, or real
+    # (then steps answering differently at two instants are marked `clock_dependent`)
+    clock: str | None = None
 
     @model_validator(mode="after")
     def _complete(self) -> Provenance:
@@ -144,6 +183,19 @@ class TranscriptFile(_Model):
     provenance: Provenance
     # scenario id -> step name -> outcome; setup statements must succeed on Oracle (recorded as such)
     outcomes: dict[str, dict[str, Outcome]]
+    # scenario id -> the instant the source's clock read when the scenario was recorded, for a
+    # scenario with a fixed_date whose source could not be frozen at it: the judge runs it with
+    # SYSDATE at this instant instead, so date logic meets the same "now" on both sides (what
+    # moves within seconds is caught apart: `Outcome.clock_dependent`)
+    clocks: dict[str, str] | None = None
+
+
+def as_recorded(scenarios: list[Scenario], transcript: TranscriptFile | None) -> list[Scenario]:
+    """`scenarios` with each fixed_date the transcript's source really read (TranscriptFile.clocks)."""
+    if transcript is None or not transcript.clocks:
+        return scenarios
+    clocks = transcript.clocks
+    return [s.model_copy(update={"fixed_date": clocks[s.id]}) if s.id in clocks else s for s in scenarios]
 
 
 def _step_hash(scenario_id: str, step_name: str) -> int:

@@ -76,8 +76,16 @@ def outcome_of(observed: Observed) -> tuple[Outcome | None, str | None]:
         rows = None if observed.rows is None else [[transcript_value(v) for v in r] for r in observed.rows]
         return Outcome(rows=rows, output=list(observed.notices)), None
     mapped = ora_code(observed.sqlstate, observed.message or "")
+    if mapped is None and observed.sqlstate == "P0001":
+        error = OraErrorOutcome(code="", message=observed.message or "", user_defined=True)
+        return Outcome(error=error, output=list(observed.notices)), None
     if mapped is None:
         return None, f"SQLSTATE {observed.sqlstate} has no Oracle error code: {observed.message}"
     code, message = mapped
     error = OraErrorOutcome(code=ora_prefix(code), message=message)
     return Outcome(error=error, output=list(observed.notices)), None
+
+
+def number_unknown(outcome: Outcome) -> bool:
+    """A user-defined error recorded without its Oracle number (plain P0001 on the port)."""
+    return outcome.error is not None and bool(outcome.error.user_defined) and not outcome.error.code

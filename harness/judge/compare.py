@@ -9,13 +9,17 @@ difference of the migrated code:
 - RAW/BLOB ↔ bytea: bytes compare as hex digits, as Oracle prints a RAW;
 - DBMS_OUTPUT lines ↔ NOTICE messages, in order;
 - errors by class through `harness.ground_truth.oracle_errors` (ORA-01403 ↔ P0002, ORA-20NNN ↔ O2NNN with the same
-  message ...). A step that fails with exactly the error Oracle raised agrees with Oracle.
+  message ...). A step that fails with exactly the error Oracle raised agrees with Oracle;
+- a user-defined error recorded without its number (a trusted port's plain P0001) agrees with an
+  application error (ORA-20NNN ↔ O2NNN, or P0001) carrying the same message: class and message,
+  never the number, which the source did not give.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import decimal
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,6 +161,8 @@ def compare_step(expected: Outcome, observed: Observed, *, unordered: bool = Fal
     """The first way `observed` contradicts Oracle's `expected` outcome, or None when it agrees."""
     if observed.timed_out:
         return Mismatch("timeout", "a result", f"step timed out ({observed.message})")
+    if expected.error is not None and expected.error.user_defined and not expected.error.code:
+        return _compare_user_defined(expected, observed)
     if expected.error is not None:
         code = parse_ora_code(expected.error.code)
         want = f"{expected.error.code}: {expected.error.message}".strip()
@@ -176,6 +182,25 @@ def compare_step(expected: Outcome, observed: Observed, *, unordered: bool = Fal
             return Mismatch("rows", _fmt_rows(expected.rows), "(no result set)")
         if not _rows_equal(_norm_rows(expected.rows, unordered), _norm_rows(observed.rows, unordered)):
             return Mismatch("rows", _fmt_rows(expected.rows), _fmt_rows(observed.rows))
+    return _compare_output(expected, observed)
+
+
+# What a migrated RAISE_APPLICATION_ERROR raises (O2NNN) and what a plain RAISE EXCEPTION does.
+_USER_DEFINED = re.compile(r"^(O2\d{3}|P0001)$")
+_ORA_APP_PREFIX = re.compile(r"^ORA-20\d{3}: ?")
+NUMBER_UNKNOWN = "user-defined error (number not recorded: the source raised P0001)"
+
+
+def _compare_user_defined(expected: Outcome, observed: Observed) -> Mismatch | None:
+    assert expected.error is not None
+    want = f"{NUMBER_UNKNOWN}: {expected.error.message}"
+    if observed.sqlstate is None:
+        return Mismatch("missing error", want, "no error; rows " + _fmt_rows(observed.rows))
+    if not _USER_DEFINED.match(observed.sqlstate):
+        return Mismatch("error", want, f"SQLSTATE {observed.sqlstate}: {observed.message}")
+    got = _ORA_APP_PREFIX.sub("", (observed.message or "").strip())
+    if got != _ORA_APP_PREFIX.sub("", expected.error.message.strip()):
+        return Mismatch("error message", want, observed.message or "")
     return _compare_output(expected, observed)
 
 

@@ -22,7 +22,8 @@ import psycopg
 
 from harness.engines.pg_sandbox import one
 from harness.engines.postgres import PostgresEngine, scratch_database
-from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile, held_out_steps
+from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile, as_recorded, held_out_steps
+from harness.ground_truth.trusted_port_outcomes import number_unknown
 from harness.judge.compare import compare_step
 from harness.judge.deploy import execute_script
 from harness.judge.runner import run_scenario
@@ -53,7 +54,7 @@ class IncrementalJudge:
     ):
         self._engine = engine
         self._preamble = preamble
-        self._scenarios = scenarios.scenarios if scenarios else []
+        self._scenarios = as_recorded(scenarios.scenarios, transcript) if scenarios else []
         self._held = {(s.id, name) for s in self._scenarios for name in held_out_steps(s)}
         self._transcript = transcript
         self._timeout = step_timeout_ms
@@ -105,6 +106,7 @@ class IncrementalJudge:
             ev,
             steps=[s for s in ev.steps if (s.scenario_id, s.step) not in self._held],
             missing_outcomes=[m for m in ev.missing_outcomes if tuple(m.split("/", 1)) not in self._held],
+            clock_dependent=[m for m in ev.clock_dependent if tuple(m.split("/", 1)) not in self._held],
         )
         hidden = sum(1 for s in ev.steps if (s.scenario_id, s.step) in self._held and s.mismatch is not None)
         return Judged(decide(ev), decide(visible), hidden)
@@ -119,10 +121,12 @@ class IncrementalJudge:
             expected, observed = outcomes.get(step.name), run.observed.get(step.name)
             if expected is None:
                 ev.missing_outcomes.append(f"{scenario.id}/{step.name}")
+            elif expected.clock_dependent:
+                ev.clock_dependent.append(f"{scenario.id}/{step.name}")
             elif observed is not None:
-                ev.steps.append(
-                    StepVerdict(scenario.id, step.name, compare_step(expected, observed, unordered=step.unordered))
-                )
+                mismatch = compare_step(expected, observed, unordered=step.unordered)
+                ev.steps.append(StepVerdict(scenario.id, step.name, mismatch))
+                ev.number_unknown += mismatch is None and number_unknown(expected)
 
     def commit(self, unit_id: str, sql: str) -> str | None:
         """Deploy the final version into the template; returns the error when it does not deploy."""

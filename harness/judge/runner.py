@@ -11,6 +11,7 @@ and the scenario's remaining steps are skipped.
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,7 @@ import psycopg
 from harness.engines.pg_sandbox import Clone, replay_settings
 from harness.engines.postgres import PostgresEngine
 from harness.ground_truth.scenarios import Scenario
+from harness.judge import out_types
 from harness.judge.compare import Observed
 
 TIMEOUT_SQLSTATE = "57014"
@@ -44,7 +46,34 @@ def _drop(engine: PostgresEngine, clone: Clone) -> None:
     engine.sandbox.drop_database(clone.name)
 
 
-def _execute(conn: psycopg.Connection, text: str, notices: list[str]) -> Observed:
+class _Watchdog:
+    """Cancels the running statement from the client after `seconds` of real time: on a server
+    whose clock is frozen (harness.engines.frozen_clock) statement_timeout never expires."""
+
+    def __init__(self, conn: psycopg.Connection, seconds: float):
+        self._conn, self._lock, self._done = conn, threading.Lock(), False
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+
+    def _fire(self) -> None:
+        with self._lock:  # never after `__exit__`: the cancel would hit the next statement
+            if not self._done:
+                self._conn.cancel_safe()
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._done = True
+        self._timer.cancel()
+
+
+def _execute(conn: psycopg.Connection, text: str, notices: list[str], watchdog_s: float | None = None) -> Observed:
+    if watchdog_s is not None:
+        with _Watchdog(conn, watchdog_s):
+            return _execute(conn, text, notices)
     notices.clear()
     try:
         cur = conn.execute(text.encode("utf-8"))
@@ -75,6 +104,8 @@ def _run_in(
     probe: ProbeReader | None = None,
 ) -> ScenarioRun:
     run = ScenarioRun(scenario.id)
+    # a frozen clock stops the server's own timeouts: the client cancels at the same limit
+    watchdog = step_timeout_ms / 1000 if getattr(engine, "clock_frozen", False) else None
     with psycopg.connect(engine.dsn(db.name), autocommit=True) as conn:
         # The template's database settings (e.g. the preamble's search_path), replayed by the
         # execution role itself: values are data here, never SQL text on the admin connection.
@@ -102,12 +133,13 @@ def _run_in(
         if scenario.session_user:  # the Oracle user the session stands for (USER)
             conn.execute("SELECT set_config('oracompat.session_user', %s, false)", (scenario.session_user,))
         if prelude:
-            obs = _execute(conn, prelude, notices)
+            obs = _execute(conn, prelude, notices, watchdog)
             if obs.sqlstate is not None:
                 run.setup_error = f"candidate failed to deploy: SQLSTATE {obs.sqlstate}: {obs.message}"
                 return run
+        signatures: out_types.Cache = {}
         for stmt in scenario.setup:
-            obs = _execute(conn, stmt.postgres, notices)
+            obs = _execute(conn, out_types.adapted(conn, stmt, signatures), notices, watchdog)
             if obs.sqlstate is not None:
                 run.setup_error = f"setup failed: SQLSTATE {obs.sqlstate}: {obs.message}"
                 return run
@@ -115,7 +147,8 @@ def _run_in(
             if probe is not None:  # each step reports every probe it reaches, not only new ones
                 conn.execute("SELECT pg_catalog.set_config('migrator.cov', '', false)")
             current = run.step_hits.setdefault(step.name, set())
-            obs = _execute(conn, step.postgres, notices)
+            text = out_types.adapted(conn, step, signatures)  # OUT variables typed as this server's
+            obs = _execute(conn, text, notices, watchdog)
             run.observed[step.name] = obs
             if obs.timed_out:
                 break  # the session may be in an odd state; later steps are not trustworthy
@@ -152,6 +185,7 @@ def iter_runs(
     parallel: int = 2,
     probe: ProbeReader | None = None,
     shared: Callable[[Scenario], bool] | None = None,
+    prelude: str | None = None,
 ) -> Iterator[ScenarioRun]:
     """Every scenario's run, in order: on this engine's server, or on the cluster of an engine
     that carries an executor (`harness.cluster.executor.ClusterEngine`)."""
@@ -186,7 +220,8 @@ def iter_runs_local(
 
     `shared` (the synthesizer's selection only): the scenarios it accepts run in a transaction that
     is rolled back, on a few long-lived clones (harness.judge.rollback_runs), and fall back to a clone
-    of their own when that cannot hold them."""
+    of their own when that cannot hold them. `prelude` runs first in each scenario's own session
+    (as in run_scenario)."""
     from harness.judge.rollback_runs import SharedClones  # (it builds on this module)
 
     clones = SharedClones(engine, template, step_timeout_ms=step_timeout_ms, probe=probe) if shared else None
@@ -196,7 +231,7 @@ def iter_runs_local(
             run = clones.run(s)
             if run is not None:
                 return run
-        return run_scenario(engine, template, s, step_timeout_ms=step_timeout_ms, probe=probe)
+        return run_scenario(engine, template, s, step_timeout_ms=step_timeout_ms, probe=probe, prelude=prelude)
 
     window = max(1, parallel) + 1  # runs in flight: `parallel` running steps, one cloning
     try:

@@ -17,6 +17,7 @@ from typing import Any, TypedDict
 
 from harness.ground_truth.scenarios import Outcome, Scenario, Step
 from harness.judge.compare import (
+    NUMBER_UNKNOWN,
     Mismatch,
     Observed,
     compare_step,
@@ -29,6 +30,7 @@ MAX_ROWS = 50
 
 # What a step's status says, in words a page can show.
 AGREES, DIFFERS, NO_ORACLE_OUTCOME, NOT_RUN = "agrees", "differs", "no Oracle outcome", "not run"
+CLOCK_DEPENDENT = "clock-dependent on the source (not compared)"
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ class FirstDifference:
 @dataclass(frozen=True)
 class StepRecord:
     step: str
-    status: str  # AGREES | DIFFERS | NO_ORACLE_OUTCOME | NOT_RUN
+    status: str  # AGREES | DIFFERS | NO_ORACLE_OUTCOME | NOT_RUN | CLOCK_DEPENDENT
     oracle_sql: str
     postgres_sql: str
     unordered: bool = False
@@ -99,6 +101,8 @@ def _rows_view(rows: list[list[Any]] | None, unordered: bool) -> tuple[list[list
 def oracle_view(outcome: Outcome, unordered: bool) -> SideView:
     rows, count = _rows_view(outcome.rows, unordered)
     error = f"{outcome.error.code}: {outcome.error.message}".strip(": ") if outcome.error else None
+    if outcome.error is not None and outcome.error.user_defined and not outcome.error.code:
+        error = f"{NUMBER_UNKNOWN}: {outcome.error.message}"
     return SideView(rows, count, list(outcome.output), error)
 
 
@@ -146,6 +150,10 @@ def record_step(step: Step, expected: Outcome | None, observed: Observed | None)
     oracle = oracle_view(expected, step.unordered)
     if observed is None:  # skipped after a timeout or a failed setup
         return StepRecord(status=NOT_RUN, oracle=oracle, **base)
+    if expected.clock_dependent:
+        return StepRecord(
+            status=CLOCK_DEPENDENT, oracle=oracle, postgres=postgres_view(observed, step.unordered), **base
+        )
     mismatch = compare_step(expected, observed, unordered=step.unordered)
     postgres = postgres_view(observed, step.unordered)
     if mismatch is None:

@@ -53,6 +53,10 @@ class UnitEvidence:
     references_unchecked: list[str] = field(default_factory=list)  # routines no method could read
     steps: list[StepVerdict] = field(default_factory=list)
     missing_outcomes: list[str] = field(default_factory=list)  # "scenario/step" with no Oracle outcome
+    # "scenario/step" whose recorded outcome changed with the source's clock: never compared
+    clock_dependent: list[str] = field(default_factory=list)
+    # agreeing steps whose expected error is user-defined with no number (compared by message)
+    number_unknown: int = 0
     setup_errors: list[str] = field(default_factory=list)
     provenance: str | None = None  # "oracle" | "reference" | "authored" | None (no transcript)
     coverage: Coverage | None = None  # of the unit's PL/pgSQL by its scenarios (None: nothing to cover)
@@ -136,9 +140,18 @@ def decide(ev: UnitEvidence) -> Verdict:
     if ev.missing_outcomes:
         reason = "no Oracle outcome for " + ", ".join(ev.missing_outcomes[:3])
         return Verdict(ev.unit_id, Category.UNVERIFIED, _tier(ev, False), reason, refs, **counts)
+    if ev.clock_dependent:
+        # The source's own answer moved with its clock: no ground truth for these steps, and a
+        # unit is never called wrong (nor correct) on an answer that depends on when it was asked.
+        reason = (f"{len(ev.clock_dependent)} step(s) clock-dependent on the {ev.provenance} source (recorded "
+                  f"at two instants, answered differently; not compared): " + ", ".join(ev.clock_dependent[:3]))  # fmt: skip
+        return Verdict(ev.unit_id, Category.UNVERIFIED, _tier(ev, False), reason, refs, **counts)
     if ev.require_coverage and ev.coverage is not None and not ev.coverage.complete:
         # Synthesized steps that agree but leave code unexecuted say nothing about that code.
         reason = f"all {len(ev.steps)} steps agree, but {ev.coverage.describe()}"
         return Verdict(ev.unit_id, Category.UNVERIFIED, _tier(ev, False), reason, refs, **counts)
     reason = f"all {len(ev.steps)} steps agree with {ev.provenance} transcript"
+    if ev.number_unknown:  # weaker evidence: the error's class and message, not its number
+        reason += (f" ({ev.number_unknown} of them an error compared by class and message only: "
+                   "the source raised it with no Oracle error number)")  # fmt: skip
     return Verdict(ev.unit_id, Category.CORRECT, _tier(ev, True), reason, refs, **counts)

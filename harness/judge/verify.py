@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import psycopg
 
 from harness.engines.postgres import PostgresEngine, scratch_database
-from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile
+from harness.ground_truth.scenarios import ScenarioFile, TranscriptFile, as_recorded
+from harness.ground_truth.trusted_port_outcomes import number_unknown
 from harness.judge.compare import compare_step
 from harness.judge.deploy import DeployOutcome, deploy_units
 from harness.judge.runner import ScenarioRun, iter_runs
@@ -90,6 +91,10 @@ def _judge_runs(
                 for ev in targets:
                     ev.missing_outcomes.append(f"{scenario.id}/{step.name}")
                 continue
+            if expected.clock_dependent:
+                for ev in targets:
+                    ev.clock_dependent.append(f"{scenario.id}/{step.name}")
+                continue
             if observed is None:  # skipped after a timeout or failed setup: a step with an expected
                 total += 1  # outcome that did not agree (every arm counts the same steps)
                 continue
@@ -98,6 +103,7 @@ def _judge_runs(
             agreeing += mismatch is None
             for ev in targets:
                 ev.steps.append(StepVerdict(scenario.id, step.name, mismatch, run.seconds))
+                ev.number_unknown += mismatch is None and number_unknown(expected)
     return total, agreeing, seconds
 
 
@@ -136,7 +142,7 @@ def _run_side(
             plan = instrument(tpl_dsn, tracker.created)  # a copy: only this template is instrumented
             hits: dict[str, set[str]] = {}
             template = _dbname(tpl_dsn)
-            runs = iter_runs(engine, template, scenarios.scenarios, step_timeout_ms=step_timeout_ms, probe=plan.hit,
+            runs = iter_runs(engine, template, as_recorded(scenarios.scenarios, transcript), step_timeout_ms=step_timeout_ms, probe=plan.hit,
                              shared=(lambda _s: True) if shared else None)  # fmt: skip
             total, agreeing, seconds = _judge_runs(runs, scenarios, transcript, evidence, hits, records)
             for unit_id, ev in evidence.items():

@@ -308,6 +308,15 @@ def _add_verify_regress_record(sub) -> None:
     )
     rec.add_argument("--scenarios", type=Path, help="scenario file (default as for migrate)")
     rec.add_argument("--out", type=Path, required=True, help="transcript file to write")
+    rec.add_argument(
+        "--clock",
+        choices=("auto", "frozen", "real"),
+        default="auto",
+        help="--reference: the port's clock. frozen: each scenario's fixed_date instant, on a private server "
+        "started under libfaketime (error when it cannot start); real: the server's clock, each scenario "
+        "recorded again at local clocks 26 h apart and steps that answer differently marked clock-dependent; "
+        "auto (default): frozen when libfaketime is installed, else real",
+    )
     _engine_args(rec)
     rec.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar (default: on a terminal)"

@@ -66,6 +66,7 @@ def routine_candidates(
         calls.append((base, False, True))
     numbers = [v for v in target.literals if isinstance(v, Decimal)]
     calls += [(v, True, True) for v in _input_classes(inputs, options, base, numbers)]
+    calls += [(v, True, True) for v in _equal_pairs(target, inputs, options, base)]
     keyed = {p.name for p in inputs if data.column_for(p, target.deep_words) in _key_columns(data)}
     calls += [(v, True, True) for v in _beyond_precision([p for p in inputs if p.name not in keyed], base,
                                                          target, oracle_types)]  # fmt: skip
@@ -92,7 +93,9 @@ def routine_candidates(
     plans += [(forms[-1], True, [s], True) for s in around_frozen_date(target, data, families)]
     if target.writes:  # the typical call made twice: the second finds what the first wrote (a duplicate)
         first = call_step("again", target, base, pg_args, named=True)
-        plans.append((base, True, [Statement(oracle=first.oracle, postgres=first.postgres)], False))
+        plans.append(
+            (base, True, [Statement(oracle=first.oracle, postgres=first.postgres, out_call=first.out_call)], False)
+        )
     # (read-only code) a number column set large: tried first, as the kept candidates are, and
     # kept for a new result
     large = [] if target.writes else _large(target, data, families)
@@ -449,6 +452,25 @@ def _distinct_keys(inputs, options: dict[str, list[Value]], data: DataView, hint
         taken.add(vals[0].oracle)
 
 
+def _equal_pairs(
+    target: Target, inputs, options: dict[str, list[Value]], base: dict[str, Value]
+) -> list[dict[str, Value]]:
+    """Two parameters the body compares, given one value (a transfer to the same account, a move
+    within one department) and each other's (`p_from < p_to` from the other side): the typical
+    call with the second set to the first's value, then with the two swapped."""
+    family = {p.name: p.family for p in inputs}
+    out = []
+    for a, b in target.compared:
+        if a not in base or b not in base or family[a] != family[b]:
+            continue
+        value = next((v for v in [base[a], *options[a]] if not v.is_null), None)
+        if value is not None:
+            out.append({**base, a: value, b: value})
+        if not base[a].is_null and not base[b].is_null and base[a].oracle != base[b].oracle:
+            out.append({**base, a: base[b], b: base[a]})
+    return out
+
+
 def _pairs(options: dict[str, list[Value]], base: dict[str, Value], width: int = 3) -> list[dict[str, Value]]:
     """Two parameters changed at once: branches guarded by two conditions on the data (two
     accounts in different currencies, an account and an amount it cannot cover). Alternatives
@@ -471,6 +493,7 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
     keys = data.keys.get(table) or []
     out: list[Candidate] = []
     extra: list[Candidate] = []  # kept whatever they cover, beyond the budget's quarter for the classes
+    nudged: list[Candidate] = []  # tried beyond the budget, kept for what they cover
     mentioned = {c for c in families if c in target.words and c not in keys}
     for event, update_cols in trg.events if trg else []:
         for n, (row, where) in enumerate(_event_rows(event, update_cols, rows, keys, families, target, data), 1):
@@ -482,6 +505,14 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
                 step = dml_step(f"insert_edge_{n}", table, event, row, {})
                 checks = [table_check(f"after_insert_edge_{n}_{t}", t) for t in sorted(target.writes)]
                 extra.append(Candidate(step, checks, keep=True))
+        if event == "UPDATE" and rows and keys:  # a row's number moved just up and down, another column set
+            moves = _nudged(rows, keys, families, target, update_cols) + _beside(
+                rows, keys, families, target, update_cols
+            )
+            for n, (row, where) in enumerate(moves, 1):
+                step = dml_step(f"update_nudge_{n}", table, event, row, where)
+                checks = [table_check(f"after_update_nudge_{n}_{t}", t) for t in sorted(target.writes)]
+                nudged.append(Candidate(step, checks, keep=False))
         if event == "DELETE" and rows:  # every row of one group (an order's last line goes too), kept
             for n, where in enumerate(_groups(rows, table, families, data), 1):
                 step = dml_step(f"delete_group_{n}", table, event, {}, where)
@@ -502,7 +533,55 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
         if c.keep and c not in firsts and c not in classy:
             c.keep = False
     kept = firsts + classy + extra
-    return kept + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept)))
+    # (the moves are tried beyond the budget, as the kept classes are: they take nothing from the rest)
+    return kept + nudged + _round_robin([c for c in out if not c.keep], max(0, budget - len(kept)))
+
+
+def _nudged(rows, keys, families, target, update_cols, most_rows: int = 2) -> list[tuple[dict, dict]]:
+    """UPDATEs moving a number the trigger reads just above and just below the row's own value.
+    A condition between the old and the new value (`:NEW.salary > :OLD.salary`, a raise capped at
+    `:OLD.salary * 1.1`) is decided by the row being updated, not by any value another row holds:
+    other rows' values sit on one side only when they all lie beyond the cap, or below."""
+    mentioned = [c for c in families if c in target.words and c not in keys and families[c] == "number"]
+    mentioned = [c for c in mentioned if not update_cols or c in update_cols]
+    out = []
+    for col in mentioned:
+        for r in _distinct_rows([r for r in rows if isinstance(r.get(col), (int, Decimal))], [col])[:most_rows]:
+            for v in _either_side(Decimal(r[col])):
+                out.append(({col: literal(v, "number")}, _key_of(r, keys, families)))
+    return out
+
+
+def _beside(rows, keys, families, target, update_cols, most: int = 8) -> list[tuple[dict, dict]]:
+    """Under UPDATE OF a column, a column the body reads but the event does not name set in the
+    same statement (a price changed on a product discontinued at once): the row's state the body
+    tests (`:NEW.discontinued_on IS NULL`) where no row of the data holds it."""
+    if not update_cols or not rows:
+        return []
+    mentioned = [c for c in families if c in target.words and c not in keys]
+    named = [c for c in mentioned if c in update_cols]
+    row = _distinct_rows(rows, named)[0]
+    out = []
+    for a in named:
+        va = next((v for v in _update_values(rows, a, families.get(a, "text"), target)
+                   if literal(row.get(a), families.get(a, "text")).oracle != v.oracle), None)  # fmt: skip
+        if va is None:
+            continue
+        for b in [c for c in mentioned if c not in update_cols]:
+            fam = families.get(b, "text")
+            held = [v for v in _update_values(rows, b, fam, target) if not v.is_null][:1]
+            out += [({a: va, b: vb}, _key_of(row, keys, families)) for vb in held + [NULL]
+                    if literal(row.get(b), fam).oracle != vb.oracle]  # fmt: skip
+    return out[:most]
+
+
+def _either_side(value: Decimal) -> list[Decimal]:
+    """A value 1 % above and 1 % below `value` at its own scale (whole numbers stay whole), or
+    one unit either side where 1 % rounds away."""
+    exponent = value.as_tuple().exponent
+    unit = Decimal(1).scaleb(min(exponent, 0) if isinstance(exponent, int) else 0)
+    step = max(abs(value) / 100, unit).quantize(unit)
+    return [value + step, value - step]
 
 
 def _classy(row: dict[str, Value], rows: list[dict], mentioned: set[str], event: str) -> bool:

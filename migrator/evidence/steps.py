@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from harness.ground_truth.scenarios import Step
+from harness.ground_truth.scenarios import OutArg, OutCall, Step
 from harness.quoting import qualified, quote_ident
 from migrator.evidence.targets import ParamInfo, Target
 from migrator.evidence.values import Value
@@ -128,7 +128,7 @@ def in_handler(step: Step) -> Step:
           f"    GET STACKED DIAGNOSTICS synth_context = PG_EXCEPTION_CONTEXT;\n"
           f"    PERFORM oracompat.error_push(SQLSTATE, SQLERRM, synth_context);\n{pg_inner};\n"
           f"    PERFORM oracompat.error_push(NULL, NULL, NULL);\nEND $synth$")  # fmt: skip
-    return Step(name=step.name, oracle=ora, postgres=pg)
+    return Step(name=step.name, oracle=ora, postgres=pg, out_call=step.out_call)
 
 
 def _function_step(name: str, target: Target, values: dict[str, Value], named: bool, block: bool = False) -> Step:
@@ -305,7 +305,12 @@ def _procedure_step(name: str, target: Target, values: dict[str, Value], pg_args
     pg = "\n".join(
         ["DO $synth$"] + (["DECLARE", *pg_decl] if outs else []) + ["BEGIN", pg_call, *pg_print, "END $synth$"]
     )
-    return Step(name=name, oracle=ora, postgres=pg)
+    # the variables' types are the converted code's; a port may declare its parameters otherwise,
+    # and the runner then declares them as the port does (harness.judge.out_types)
+    args = [OutArg(var=f"v_{i}", param=p.name, declared=pg_types.get(p.name, "text")) for i, p in enumerate(outs)]
+    schema = target.pg_schema if "." in target.oracle_name else None
+    out_call = OutCall(routine=target.pg_name, routine_schema=schema, args=args) if args else None
+    return Step(name=name, oracle=ora, postgres=pg, out_call=out_call)
 
 
 def _oracle_var_type(p: ParamInfo) -> str:

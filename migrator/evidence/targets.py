@@ -92,6 +92,9 @@ class Target:
     # a MEMBER's object built by a user-defined constructor (one with as many parameters as the
     # type has attributes: Oracle calls it for `t(a, b)`, and so does the conversion)
     own_constructor: bool = False
+    # pairs of parameters the body compares with each other (`p_from_account = p_to_account`): a
+    # call giving both one value takes a path no pair of distinct keys reaches
+    compared: list[tuple[str, str]] = field(default_factory=list)
 
 
 def type_source(type_text: str) -> str:
@@ -213,6 +216,35 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
             if up in ("COMMIT", "ROLLBACK", "EXECUTE", "AUTONOMOUS_TRANSACTION"):
                 mutates = True
     return literals, writes, words, mutates
+
+
+_COMPARISONS = frozenset({"=", "<>", "!=", "^=", "~=", "<", ">", "<=", ">="})
+
+
+def compared_params(text: str, names: list[str]) -> list[tuple[str, str]]:
+    """(a, b) for every comparison `a <op> b` in `text` between two distinct parameters of `names`
+    (in the order written, each pair once)."""
+    params = {n.lower() for n in names}
+    toks = [(t.kind, t.text) for t in lexer.code_tokens(text)]
+    found: list[tuple[str, str]] = []
+    for i in range(1, len(toks) - 1):
+        op = toks[i][1] if toks[i][0] == lexer.OP else ""
+        # a two-character operator is lexed as two OP tokens: `<` `>`, `!` `=`, `<` `=`
+        left, right = toks[i - 1], toks[i + 1]
+        if op in ("<", ">", "!", "^", "~") and right[0] == lexer.OP and op + right[1] in _COMPARISONS:
+            op, right = op + right[1], toks[i + 2] if i + 2 < len(toks) else ("", "")
+        elif op and toks[i - 1][0] == lexer.OP:
+            continue  # the second half of a two-character operator
+        if (
+            op not in _COMPARISONS
+            or left[0] not in (lexer.WORD, lexer.QIDENT)
+            or right[0] not in (lexer.WORD, lexer.QIDENT)
+        ):
+            continue
+        a, b = lexer.normalize_identifier(left[1]), lexer.normalize_identifier(right[1])
+        if a != b and a in params and b in params and (a, b) not in found and (b, a) not in found:
+            found.append((a, b))
+    return found
 
 
 _CONVERSIONS = {"TO_CHAR", "TO_DATE", "TO_NUMBER", "TO_TIMESTAMP", "TRUNC", "ROUND"}
@@ -356,6 +388,7 @@ def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, ora
                _param_infos(routine.params, catalog, unit.schema, package), literals=_unique(literals),
                writes=writes, mutates=mutates, words=words,
                scales=rounding_scales(text if text is not None else unit.text))  # fmt: skip
+    t.compared = compared_params(text if text is not None else unit.text, [p.name for p in t.params])
     if routine.returns is not None:
         t.returns = type_source(routine.returns.text)
         t.return_family = family(t.returns, catalog, unit.schema, package)[0]

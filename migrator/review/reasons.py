@@ -78,6 +78,8 @@ def _unverified(unit: UnitEntry) -> Reason:
         return Reason("unverified: inner references unresolved (plpgsql_check)", "evidence")
     if verdict.startswith("no Oracle outcome"):
         return Reason("unverified: the transcript has no Oracle outcome for its steps", "evidence")
+    if "clock-dependent on the" in verdict:
+        return Reason("unverified: the source's answers changed with its clock", "evidence")
     return Reason(f"unverified: {shape(verdict)}", "evidence")
 
 

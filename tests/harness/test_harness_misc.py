@@ -122,6 +122,30 @@ def test_oracle_free_container_records_a_transcript():
     assert transcript.outcomes["one"]["call"].rows == [[4]]
 
 
+@pytest.mark.docker
+@pytest.mark.skipif(
+    not docker_available(), reason="no Docker engine answers on this machine (testcontainers cannot start Oracle Free)"
+)
+def test_oracle_recording_freezes_sysdate_and_marks_what_moves_with_the_clock():
+    from harness.engines.oracle import ContainerOracle, record
+
+    steps = [
+        {"name": "sysdate", "oracle": "SELECT TO_CHAR(SYSDATE, 'YYYY-MM-DD HH24:MI:SS') FROM dual", "postgres": "-"},
+        {"name": "ticking", "oracle": "SELECT TO_CHAR(SYSTIMESTAMP, 'HH24:MI:SS.FF6') FROM dual", "postgres": "-"},
+    ]
+    scen = ScenarioFile.model_validate(
+        {
+            "schema": "s",
+            "scenarios": [{"id": "one", "units": ["u"], "fixed_date": "2024-06-15 10:30:00", "steps": steps}],
+        }
+    )
+    with ContainerOracle() as engine:
+        transcript, _problems = record(engine, [], scen)
+    outcomes = transcript.outcomes["one"]
+    assert outcomes["sysdate"].rows == [["2024-06-15 10:30:00"]] and not outcomes["sysdate"].clock_dependent
+    assert outcomes["ticking"].clock_dependent  # FIXED_DATE does not hold SYSTIMESTAMP
+
+
 def test_fixed_date_freezes_sysdate_in_a_scenario(pg_engine):
     from migrator.convert.oracompat.support import SUPPORT_SQL
 
