@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from typing import NamedTuple, TextIO, overload
 
 CHUNK = 1 << 20  # characters read at a time
 
@@ -49,6 +49,14 @@ class Statement:
     directive: bool = False  # a SQL*Plus line (REM, SET, PROMPT, '/'), not SQL
 
 
+class RowMatch(NamedTuple):
+    """A statement matched whole by the caller's `fast` expression (its text: `match.group()`, with the ';')."""
+
+    match: re.Match[str]
+    line: int
+    end_line: int
+
+
 class ScanError(Exception):
     """The text ends inside a string, quoted name or comment (the statement is reported at `line`)."""
 
@@ -57,8 +65,19 @@ class ScanError(Exception):
         self.line, self.text = line, text
 
 
-def statements(stream: TextIO | str) -> Iterator[Statement]:
-    """The statements of a script, in order; a trailing statement without ';' is yielded too."""
+@overload
+def statements(stream: TextIO | str, fast: None = None) -> Iterator[Statement]: ...
+@overload
+def statements(stream: TextIO | str, fast: re.Pattern[str]) -> Iterator[Statement | RowMatch]: ...
+
+
+def statements(stream: TextIO | str, fast: re.Pattern[str] | None = None) -> Iterator[Statement | RowMatch]:
+    """The statements of a script, in order; a trailing statement without ';' is yielded too.
+
+    `fast`: an expression for the common statement, ending at its ';' (rows.FAST_ROW); a statement
+    it matches whole is yielded as its `RowMatch`, with no second look at its text. Statements
+    are read ahead of `_LOOKAHEAD` characters, so a statement shorter than that is never cut by
+    the end of a read chunk when it is tried."""
     if isinstance(stream, str):
         buf, read = stream, None
     else:
@@ -95,6 +114,11 @@ def statements(stream: TextIO | str) -> Iterator[Statement]:
         if buf[pos] in _DIRECTIVE_FIRST and (d := _DIRECTIVE.match(buf, pos)):
             yield Statement(d.group().rstrip().rstrip(";"), line, line, directive=True)
             pos = d.end()
+            continue
+        if fast is not None and (f := fast.match(buf, pos)) is not None:
+            end_line = line + buf.count("\n", pos, f.end())
+            yield RowMatch(f, line, end_line)
+            line, pos = end_line, f.end()
             continue
         start, search = pos, pos
         while True:

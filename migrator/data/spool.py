@@ -18,8 +18,8 @@ from typing import TextIO
 
 from migrator.data import copy_text
 from migrator.data.masks import BadValue
-from migrator.data.rows import NotLiteral, parse_insert, pg_name, target_text
-from migrator.data.scanner import ScanError, statements
+from migrator.data.rows import FAST_ROW, NotLiteral, fast_copy_line, head, parse_insert, pg_name, target_text
+from migrator.data.scanner import RowMatch, ScanError, Statement, statements
 from migrator.source.encoding import decode_bytes
 
 EMPTY_FIRST = "-- emptied first (SQL*Loader REPLACE/TRUNCATE)"
@@ -70,6 +70,16 @@ class TableSpool:
             self._block = (columns,)
         self._file.write(line)
         self._where.write(f"{where}\t{source}\n")
+        self.rows += 1
+
+    def copy_row(self, columns: tuple[str, ...] | None, line: str, where_line: str) -> None:
+        """`row` for the spool's own fast path: `where_line` is the where file's line, made by the caller."""
+        if self._block != (columns,):
+            self.end_block()
+            self._file.write(copy_text.copy_command(self.table, columns))  # type: ignore[union-attr]
+            self._block = (columns,)
+        self._file.write(line)  # type: ignore[union-attr]
+        self._where.write(where_line)  # type: ignore[union-attr]
         self.rows += 1
 
     def statement(self, sql: str) -> None:
@@ -140,9 +150,32 @@ def spool(
 
 def _spool_script(path: Path, schema, convert, result: Spooled, table_spool) -> None:
     encoding = _encoding(path)
+    # the common row (rows.FAST_ROW) is read in one match, its head once per distinct head text
+    heads: dict[str, tuple[TableSpool, tuple[str, ...] | None, int | None] | None] = {}
+    name, full = path.name, str(path)
     with path.open(encoding=encoding, errors="replace", newline="") as stream:
         try:
-            for stmt in statements(stream):
+            for stmt in statements(stream, FAST_ROW):
+                if type(stmt) is RowMatch:
+                    head_text, vals = stmt.match.group("head", "vals")
+                    if head_text in heads:
+                        target = heads[head_text]
+                    else:
+                        target = heads[head_text] = _fast_target(head_text, schema, table_spool)
+                    if target is not None:
+                        sp, columns, count = target
+                        line, end = stmt.line, stmt.end_line
+                        try:
+                            copy_line = fast_copy_line(vals, count)
+                        except BadValue as exc:
+                            sp.rejects.append(
+                                Reject(f"{name}:{line}", f"type: {exc}", stmt.match.group()[:-1].rstrip())
+                            )
+                            continue
+                        sp.copy_row(columns, copy_line, f"{name}:{line}\t{full}\t{line}\t{end}\n")
+                        continue
+                    stmt = Statement(stmt.match.group()[:-1].rstrip(), stmt.line, stmt.end_line)
+                assert isinstance(stmt, Statement)
                 if stmt.directive:
                     continue
                 where = f"{path.name}:{stmt.line}"
@@ -161,6 +194,17 @@ def _spool_script(path: Path, schema, convert, result: Spooled, table_spool) -> 
                 table_spool(table).row(columns, copy_text.line(row.values), where, source)
         except ScanError as exc:
             result.issues.append(f"{path.name}:{exc.line}: {exc}")
+
+
+def _fast_target(head_text: str, schema: str | None, table_spool):
+    """(table spool, PostgreSQL column names, their count) of an INSERT head; None: not a plain head."""
+    try:
+        table, columns = head(head_text)
+    except NotLiteral:
+        return None
+    target = target_text((table[0] or schema, table[1]) if schema else table)
+    pg_columns = tuple(pg_name(c) for c in columns) if columns is not None else None
+    return table_spool(target), pg_columns, len(columns) if columns is not None else None
 
 
 def _spool_control(path: Path, schema: str | None, table_spool) -> None:
