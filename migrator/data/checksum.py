@@ -10,7 +10,8 @@ Oracle (`STANDARD_HASH`, `DBMS_CRYPTO`) both compute it.
 
 Canonical text by the PostgreSQL type (the same on all three sides):
 - integers: the decimal digits (`007` → `7`); numeric: no exponent, no trailing fraction zeros
-  (`1.6E3`, `1600.00` → `1600`); float8: PostgreSQL's shortest text (`extra_float_digits = 1`);
+  (`1.6E3`, `1600.00` → `1600`); float8 / float4: the IEEE bits as bytea text (`\\x3fb9…`: two
+  shortest decimal texts of one double can differ, Python's and PostgreSQL's, the bits cannot);
 - timestamp: `YYYY-MM-DD HH:MI:SS[.ffffff]` (fraction rounded to microseconds, trailing zeros
   dropped); timestamptz: the same, in UTC; date: `YYYY-MM-DD`;
 - char(n): without trailing blanks; everything else: its text as COPY writes it.
@@ -25,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -109,41 +111,16 @@ def _numeric(v: str) -> str:
     return format(d.normalize(), "f")
 
 
-def pg_float_text(f: float) -> str:
-    """float8 as PostgreSQL 12+ writes it (shortest exact digits; exponent below 1e-4 or from 1e15)."""
-    if f != f:
-        return "NaN"
-    if f in (float("inf"), float("-inf")):
-        return "Infinity" if f > 0 else "-Infinity"
-    if f == 0:
-        return "-0" if str(f).startswith("-") else "0"
-    sign, digits, exp = Decimal(repr(f)).normalize().as_tuple()
-    text = "".join(map(str, digits))
-    point = len(text) + int(exp)  # the decimal exponent is point - 1
-    neg = "-" if sign else ""
-    if point - 1 < -4 or point - 1 >= 15:
-        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
-        e = point - 1
-        return f"{neg}{mantissa}e{'+' if e >= 0 else '-'}{abs(e):02d}"
-    if point <= 0:
-        return f"{neg}0.{'0' * -point}{text}"
-    if point >= len(text):
-        return neg + text + "0" * (point - len(text))
-    return f"{neg}{text[:point]}.{text[point:]}"
-
-
 def _float8(v: str) -> str:
     try:
-        return pg_float_text(float(v))
-    except ValueError:
+        return "\\\\x" + struct.pack(">d", float(v)).hex()
+    except (ValueError, OverflowError):
         return v
 
 
 def _float4(v: str) -> str:
-    import struct
-
     try:
-        return pg_float_text(struct.unpack("f", struct.pack("f", float(v)))[0])
+        return "\\\\x" + struct.pack(">f", float(v)).hex()
     except (ValueError, OverflowError):
         return v
 
@@ -253,8 +230,10 @@ def loaded_expr(col: Column) -> str:
     c = quote_ident(col.name)
     if col.type_name == "numeric":
         return f"trim_scale({c})"
+    if col.type_name == "double precision":
+        return f"float8send({c})"
     if col.type_name == "real":
-        return f"{c}::float8"
+        return f"float4send({c})"
     if col.type_name == "timestamp with time zone":
         return f"({c} AT TIME ZONE 'UTC')"
     if col.type_name == "character":
@@ -310,8 +289,15 @@ def oracle_expr(column: str, col: Column) -> str | None:
         return f"REGEXP_REPLACE(TO_CHAR(CAST({value} AS TIMESTAMP(6)), 'YYYY-MM-DD HH24:MI:SS.FF6'), '\\.?0+$', '')"
     if t == "boolean":
         return None
-    if t in ("double precision", "real", "bytea"):
-        return None
+    if t in ("double precision", "real"):
+        cast = (
+            "CAST_FROM_BINARY_DOUBLE(TO_BINARY_DOUBLE"
+            if t == "double precision"
+            else "CAST_FROM_BINARY_FLOAT(TO_BINARY_FLOAT"
+        )
+        return f"'\\\\x' || LOWER(RAWTOHEX(UTL_RAW.{cast}({column}))))"
+    if t == "bytea":
+        return f"'\\\\x' || LOWER(RAWTOHEX({column}))"
     text = _oracle_escaped(f"TO_CHAR({column})")
     return f"RTRIM({text}, ' ')" if t == "character" else text
 
