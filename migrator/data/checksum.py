@@ -30,6 +30,7 @@ import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 import psycopg
@@ -153,7 +154,32 @@ def _timestamp(v: str) -> str:
     return f"{day} {time or '00:00:00'}{frac_text}"
 
 
+# the common zoned text (what TO_TIMESTAMP_TZ with an offset gives): the offset is whole minutes,
+# so only the minute prefix shifts, and a prefix and offset seen before are not computed again
+_TZ_COMMON = re.compile(r"(\d{4}-\d\d-\d\d \d\d:\d\d)(:\d\d)(?:\.(\d{1,6}))? ?([+-]\d\d):?(\d\d)")
+
+
+@lru_cache(maxsize=1 << 16)
+def _shift(prefix: str, hours: str, minutes: str) -> str:
+    delta = dt.timedelta(hours=int(hours[1:]), minutes=int(minutes))
+    when = dt.datetime.fromisoformat(prefix)
+    when = when - delta if hours[0] == "+" else when + delta
+    return when.isoformat(" ", "minutes")
+
+
 def _timestamptz(v: str) -> str:
+    c = _TZ_COMMON.fullmatch(v)
+    if c is not None:
+        prefix, seconds, frac, hours, minutes = c.groups()
+        if frac:
+            frac = frac.rstrip("0")
+        tail = seconds + ("." + frac if frac else "")
+        if hours[1:] == "00" and minutes == "00":
+            return prefix + tail
+        try:
+            return _shift(prefix, hours, minutes) + tail
+        except (ValueError, OverflowError):
+            pass
     m = _ZONED.fullmatch(v)
     if m is None:
         return v

@@ -134,29 +134,63 @@ def load_table(
     max_rejects: int | None,
     done: dict[int, ChunkDone] | None = None,
     on_chunk: Callable[[ChunkDone], None] | None = None,
+    workers: int = 1,
+    connect: Callable[[], psycopg.Connection] | None = None,
 ) -> TableResult:
     """Load one table's COPY script (conn in autocommit mode); the table's rejects are written out.
 
     Rows go to COPY in batches of BATCH_ROWS, each one `write`, under a savepoint; a refused batch is
     split to its refused rows. A chunked table (see `chunked`) commits every CHUNK_ROWS rows and
-    reports each chunk to `on_chunk` (the journal); chunks in `done` are skipped (resume)."""
+    reports each chunk to `on_chunk` (the journal); chunks in `done` are skipped (resume). With
+    `workers` > 1 and `connect`, a chunked table's chunks are shared out to that many connections
+    (chunk k to worker k mod workers), each reading the script on its own."""
     import time
+    from concurrent.futures import ThreadPoolExecutor
 
     t0 = time.perf_counter()
-    res = TableResult(spool.table, rows_read=spool.rows + len(spool.rejects))
     done = done or {}
     by_chunk = chunked(spool)
-    chunks: list[ChunkDone] = list(done.values())
-    rejects: list[Reject] = list(spool.rejects)
-    refused: dict[int, Reject] = {}  # row number → its reject (where still to be filled)
-    for c in done.values():
-        for r_no, fields in zip(c.rejected_rows, c.rejects):
-            refused[r_no] = Reject(**fields)
-    column_lists: set[tuple[str, ...] | None] = set()
-    canons_of: dict[tuple[str, tuple[str, ...] | None], list] = {}
     conn.execute("SET TimeZone = 'UTC'")  # a timestamptz without a zone is UTC (masks.py says why)
+    if by_chunk and workers > 1 and connect is not None:
+
+        def share(k: int) -> _Loaded:
+            with connect() as own:
+                own.execute("SET TimeZone = 'UTC'")
+                return _load_chunks(own, spool, max_rejects, done, on_chunk, (k, workers))
+
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(share, range(workers)))
+    else:
+        parts = [_load_chunks(conn, spool, max_rejects, done, on_chunk, (0, 1))]
+    return _finish(conn, spool, out, parts, done, by_chunk, max_rejects, t0)
+
+
+@dataclass
+class _Loaded:
+    """What one connection loaded of a table: its committed chunks, the rows PostgreSQL refused."""
+
+    chunks: list[ChunkDone] = field(default_factory=list)
+    refused: dict[int, Reject] = field(default_factory=dict)  # row number → its reject (where to fill)
+    statements: int = 0
+    column_lists: set[tuple[str, ...] | None] = field(default_factory=set)
+    error: str | None = None
+
+
+def _load_chunks(
+    conn: psycopg.Connection,
+    spool: TableSpool,
+    max_rejects: int | None,
+    done: dict[int, ChunkDone],
+    on_chunk: Callable[[ChunkDone], None] | None,
+    share: tuple[int, int],
+) -> _Loaded:
+    res = _Loaded()
+    by_chunk = chunked(spool)
+    mine, of = share
+    canons_of: dict[tuple[str, tuple[str, ...] | None], list] = {}
     current: ChunkDone | None = None
     tx: ExitStack | None = None
+    earlier = len(spool.rejects) + sum(len(c.rejected_rows) for c in done.values())
 
     def begin(chunk: int) -> None:
         nonlocal current, tx
@@ -169,7 +203,7 @@ def load_table(
         if tx is None or current is None:
             return
         tx.close()
-        chunks.append(current)
+        res.chunks.append(current)
         if on_chunk is not None and by_chunk:
             on_chunk(current)
         tx = current = None
@@ -185,45 +219,40 @@ def load_table(
                 continue
             command, table, column_names, batches = part
             key = (table, tuple(column_names) if column_names is not None else None)
-            column_lists.add(key[1])
+            res.column_lists.add(key[1])
             if key not in canons_of:
                 canons_of[key] = [
                     checksum.source_canon(c.type_name) for c in checksum.table_columns(conn, table, column_names)
                 ]
             canons = canons_of[key]
             for lines in batches:
-                if by_chunk and row_no // CHUNK_ROWS in done:
-                    row_no += len(lines)
-                    continue
                 k = 0
                 while k < len(lines):
                     chunk = row_no // CHUNK_ROWS if by_chunk else 0
+                    take = len(lines) - k if not by_chunk else min(len(lines) - k, (chunk + 1) * CHUNK_ROWS - row_no)
+                    if by_chunk and (chunk in done or chunk % of != mine):  # committed before, or another's
+                        row_no += take
+                        k += take
+                        continue
                     if current is None or current.chunk != chunk:
                         commit()
                         begin(chunk)
                     assert current is not None
-                    take = len(lines) - k if not by_chunk else min(len(lines) - k, (chunk + 1) * CHUNK_ROWS - row_no)
                     part_lines = lines[k : k + take]
                     bad = _copy_lines(conn, command, part_lines)
                     ok_lines = part_lines if not bad else [x for i, x in enumerate(part_lines) if i not in bad]
                     current.source_sum = (current.source_sum + checksum.lines_sum(ok_lines, canons)) & MASK64
                     current.rows_loaded += len(ok_lines)
                     for i, (reason, text) in sorted(bad.items()):
-                        refused[row_no + i] = Reject("", reason, text)
+                        res.refused[row_no + i] = Reject("", reason, text)
                         current.rejected_rows.append(row_no + i)
-                        current.rejects.append(asdict(refused[row_no + i]))
-                    if max_rejects is not None and len(rejects) + len(refused) > max_rejects:
+                        current.rejects.append(asdict(res.refused[row_no + i]))
+                    if max_rejects is not None and earlier + len(res.refused) > max_rejects:
                         raise _TooMany(f"more than {max_rejects} rejected rows (--max-rejects): the table is not loaded"
-                                       + (" past its last committed chunk" if by_chunk and len(chunks) else ""))  # fmt: skip
+                                       + (" past its last committed chunk" if by_chunk else ""))  # fmt: skip
                     row_no += take
                     k += take
         commit()
-        if len(column_lists) == 1 and not res.statements:
-            (columns,) = column_lists
-            with conn.transaction():
-                cols = checksum.table_columns(conn, spool.table, list(columns) if columns else None)
-                res.loaded_checksum = f"{checksum.loaded_sum(conn, spool.table, cols):016x}"
-            res.source_checksum = f"{sum(c.source_sum for c in chunks) & MASK64:016x}"
     except _TooMany as exc:
         res.error = str(exc)
     except psycopg.Error as exc:
@@ -231,6 +260,46 @@ def load_table(
     finally:
         if tx is not None:
             tx.__exit__(_Rollback, _Rollback(), None)
+    return res
+
+
+def _finish(
+    conn: psycopg.Connection,
+    spool: TableSpool,
+    out: Path,
+    parts: list[_Loaded],
+    done: dict[int, ChunkDone],
+    by_chunk: bool,
+    max_rejects: int | None,
+    t0: float,
+) -> TableResult:
+    """A table's result from what its connections loaded (and its chunks committed before a resume):
+    counts, the checksums, the reject file; the COPY script rewritten without its refused rows."""
+    import time
+
+    res = TableResult(spool.table, rows_read=spool.rows + len(spool.rejects))
+    chunks = list(done.values()) + [c for p in parts for c in p.chunks]
+    refused: dict[int, Reject] = {}
+    for c in done.values():
+        for r_no, fields in zip(c.rejected_rows, c.rejects):
+            refused[r_no] = Reject(**fields)
+    for p in parts:
+        refused.update(p.refused)
+    res.statements = sum(p.statements for p in parts)
+    res.error = next((p.error for p in parts if p.error), None)
+    if by_chunk and res.error is None and max_rejects is not None and len(spool.rejects) + len(refused) > max_rejects:
+        res.error = f"more than {max_rejects} rejected rows (--max-rejects): the table is not loaded past its chunks"
+    column_lists = set().union(*(p.column_lists for p in parts)) if parts else set()
+    if res.error is None and len(column_lists) == 1 and not res.statements:
+        (columns,) = column_lists
+        try:
+            with conn.transaction():
+                cols = checksum.table_columns(conn, spool.table, list(columns) if columns else None)
+                res.loaded_checksum = f"{checksum.loaded_sum(conn, spool.table, cols):016x}"
+            res.source_checksum = f"{sum(c.source_sum for c in chunks) & MASK64:016x}"
+        except psycopg.Error as exc:
+            res.error = f"{type(exc).__name__}: {str(exc).strip()}"
+    rejects = list(spool.rejects)
     if refused:
         _fill_wheres(spool.where_path, refused)
         rejects += [refused[r] for r in sorted(refused)]

@@ -203,7 +203,8 @@ def _load_all(
             bar(c.rows_loaded + len(c.rejected_rows))
 
         with psycopg.connect(dsn, autocommit=True) as conn:
-            return load_table(conn, spooled.tables[table], out, max_rejects, chunks_done.get(table), chunk_done)
+            return load_table(conn, spooled.tables[table], out, max_rejects, chunks_done.get(table), chunk_done,
+                              workers, lambda: psycopg.connect(dsn, autocommit=True))  # fmt: skip
 
     try:
         with ThreadPoolExecutor(workers) as pool:

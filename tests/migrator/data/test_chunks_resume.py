@@ -54,7 +54,10 @@ def _check(run, out: Path, dsn: str) -> None:
     assert bad.count("-- export.sql:") == 1 and f"-- export.sql:{BAD + 1}: CHECK" in bad
 
 
-def test_interrupted_load_resumes_at_the_chunk(db, tmp_path: Path, monkeypatch):
+@pytest.mark.parametrize(("stop_at", "committed"), [(4, (9, [0])), (8, (19, [0, 1]))])
+def test_interrupted_load_resumes_at_the_chunk(db, tmp_path: Path, monkeypatch, stop_at, committed):
+    # batches of 4 rows, chunks of 10: the batch of rows 8-11 straddles chunks 0 and 1, and the
+    # load stops either in chunk 1 (its rows 10-11 must still load on resume) or in chunk 2
     monkeypatch.setattr(loader, "CHUNK_ROWS", 10)
     monkeypatch.setattr(loader, "BATCH_ROWS", 4)
     src = tmp_path / "export.sql"
@@ -65,16 +68,17 @@ def test_interrupted_load_resumes_at_the_chunk(db, tmp_path: Path, monkeypatch):
 
     def interrupted(conn, command, lines):
         calls["n"] += 1
-        if calls["n"] == 8:  # inside the third chunk, after two were committed
+        if calls["n"] == stop_at:
             raise KeyboardInterrupt
         return real(conn, command, lines)
 
     monkeypatch.setattr(loader, "_copy_lines", interrupted)
     with pytest.raises(KeyboardInterrupt):
         load([src], db, out)
-    assert _count(db) == (19, 19)  # two chunks of 10 rows, one refused; the third rolled back
+    rows, chunks = committed
+    assert _count(db) == (rows, rows)  # whole chunks of 10 rows (one refused); the one stopped rolled back
     journal = [json.loads(x) for x in (out / ".migrator" / "data-load.jsonl").read_text().splitlines()]
-    assert [r["chunk"] for r in journal] == [0, 1]
+    assert [r["chunk"] for r in journal] == chunks
     monkeypatch.setattr(loader, "_copy_lines", real)
     _check(load([src], db, out, resume=True), out, db)
 
@@ -122,3 +126,14 @@ def test_uninterrupted_chunked_load_is_the_same(db, tmp_path: Path, monkeypatch)
     out = tmp_path / "out"
     _check(load([src], db, out), out, db)
     assert "-1" not in (out / "data" / "item.sql").read_text(encoding="utf-8")  # load.sql replays without it
+
+
+def test_chunks_shared_out_to_workers(db, tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(loader, "CHUNK_ROWS", 10)
+    monkeypatch.setattr(loader, "BATCH_ROWS", 4)
+    src = tmp_path / "export.sql"
+    _export(src)
+    out = tmp_path / "out"
+    _check(load([src], db, out, workers=3), out, db)
+    journal = [json.loads(x) for x in (out / ".migrator" / "data-load.jsonl").read_text().splitlines()]
+    assert sorted(r["chunk"] for r in journal if "chunk_of" in r) == [0, 1, 2, 3]
