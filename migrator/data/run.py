@@ -82,7 +82,7 @@ def load(
     if resume and (out / _SPOOLED).exists():
         spooled = _read_spooled(out)
     else:
-        spooled = spool(files, out, schema, convert or _default_convert(schema))
+        spooled = spool(files, out, schema, convert or _default_convert(schema), workers=max(1, workers))
         _write_spooled(out, spooled)
     return load_spooled(spooled, dsn, out, max_rejects=max_rejects, workers=workers, resume=resume,
                         progress=progress, t0=t0)  # fmt: skip

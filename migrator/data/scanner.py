@@ -47,6 +47,7 @@ class Statement:
     line: int  # 1-based line of its first character
     end_line: int
     directive: bool = False  # a SQL*Plus line (REM, SET, PROMPT, '/'), not SQL
+    terminated: bool = True  # False: the text ended before its ';' (the last statement of a script)
 
 
 class RowMatch(NamedTuple):
@@ -66,12 +67,14 @@ class ScanError(Exception):
 
 
 @overload
-def statements(stream: TextIO | str, fast: None = None) -> Iterator[Statement]: ...
+def statements(stream: TextIO | str, fast: None = None, first_line: int = 1) -> Iterator[Statement]: ...
 @overload
-def statements(stream: TextIO | str, fast: re.Pattern[str]) -> Iterator[Statement | RowMatch]: ...
+def statements(stream: TextIO | str, fast: re.Pattern[str], first_line: int = 1) -> Iterator[Statement | RowMatch]: ...
 
 
-def statements(stream: TextIO | str, fast: re.Pattern[str] | None = None) -> Iterator[Statement | RowMatch]:
+def statements(
+    stream: TextIO | str, fast: re.Pattern[str] | None = None, first_line: int = 1
+) -> Iterator[Statement | RowMatch]:
     """The statements of a script, in order; a trailing statement without ';' is yielded too.
 
     `fast`: an expression for the common statement, ending at its ';' (rows.FAST_ROW); a statement
@@ -82,7 +85,7 @@ def statements(stream: TextIO | str, fast: re.Pattern[str] | None = None) -> Ite
         buf, read = stream, None
     else:
         buf, read = stream.read(CHUNK), stream.read
-    pos, line = 0, 1
+    pos, line = 0, first_line
 
     def refill(keep_from: int) -> bool:
         """Drop buf before keep_from and append a chunk; False at the end of the input."""
@@ -142,5 +145,5 @@ def statements(stream: TextIO | str, fast: re.Pattern[str] | None = None) -> Ite
             if m is not None:
                 raise ScanError("the text ends inside a string, quoted name or comment", line, text)
             stripped = text.rstrip()
-            yield Statement(stripped, line, line + stripped.count("\n"))
+            yield Statement(stripped, line, line + stripped.count("\n"), terminated=False)
             return

@@ -140,3 +140,41 @@ def test_mask_fast_path_agrees_with_the_general_path():
             fast += 1
             assert got == _general_datetime(text, mask, zone), (text, mask)
     assert fast > 5000  # the fast path is taken for the well-formed texts
+
+
+def _script_lines(n: int, trap_at: int | None = None) -> str:
+    lines = ["SET DEFINE OFF;"]
+    for i in range(1, n + 1):
+        text = f"row {i}"
+        if i == trap_at:  # a string holding a line that looks like a statement's start
+            text = "first line\nInsert into T (A,B) values (0,'not a row');\nlast line"
+        lines.append(f"Insert into T (A,B) values ({i},'{text.replace(chr(39), chr(39) * 2)}');")
+    lines.append("Insert into T (A,B) values (to_date('31-02-2020','DD-MM-YYYY'),'bad');")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("trap", [False, True])
+def test_parallel_spool_writes_what_one_process_writes(tmp_path: Path, monkeypatch, trap):
+    from migrator.data import spool as spool_module
+
+    src = tmp_path / "export.sql"
+    src.write_text(_script_lines(400), encoding="utf-8")
+    if trap:  # put the trap exactly where the file is cut in two
+        middle = spool_module._spans(src, 2)[1][2]
+        src.write_text(_script_lines(400, trap_at=middle - 2), encoding="utf-8")
+    monkeypatch.setattr(spool_module, "PARALLEL_BYTES", 1)
+    one = spool([src], tmp_path / "one")
+    two = spool([src], tmp_path / "two", workers=2)
+    assert one.tables["t"].rows == two.tables["t"].rows == 400
+    assert (
+        [r.where for r in one.tables["t"].rejects]
+        == [r.where for r in two.tables["t"].rejects]
+        == [f"export.sql:{404 if trap else 402}"]
+    )
+    where = ".migrator/data/t.where"
+    assert (tmp_path / "one" / where).read_text() == (tmp_path / "two" / where).read_text()
+    rows_one = [x for x in (tmp_path / "one" / "data" / "t.sql").read_text().splitlines() if "\t" in x]
+    rows_two = [x for x in (tmp_path / "two" / "data" / "t.sql").read_text().splitlines() if "\t" in x]
+    assert rows_one == rows_two
+    blocks = (tmp_path / "two" / "data" / "t.sql").read_text().count("FROM STDIN")
+    assert blocks == (1 if trap else 2)  # a cut inside a string: the script is read by one process
