@@ -324,7 +324,7 @@ def oracle_expr(column: str, col: Column) -> str | None:
         return f"'\\\\x' || LOWER(RAWTOHEX(UTL_RAW.{cast}({column}))))"
     if t == "bytea":
         return f"'\\\\x' || LOWER(RAWTOHEX({column}))"
-    text = _oracle_escaped(f"TO_CHAR({column})")
+    text = _oracle_escaped(column)  # REPLACE keeps a CLOB a CLOB (TO_CHAR would stop at 4,000 bytes)
     return f"RTRIM({text}, ' ')" if t == "character" else text
 
 
@@ -332,7 +332,8 @@ def oracle_checksum_query(table: str, columns: list[tuple[str, Column]]) -> str 
     """The query computing the checksum on Oracle (one row: the sum of the row hashes, before the
     modulo): `columns` pairs each Oracle quoted column name with the PostgreSQL column it loads.
     The line is built as a CLOB (a row may pass VARCHAR2's 4,000 bytes) and hashed with
-    DBMS_CRYPTO.HASH (2 = HASH_MD5; EXECUTE on DBMS_CRYPTO is needed). None: a column's canonical
+    DBMS_CRYPTO.HASH (2 = HASH_MD5; EXECUTE on DBMS_CRYPTO is needed), which hashes a CLOB as
+    AL32UTF8 whatever the database character set — the UTF-8 bytes Python and PostgreSQL hash. None: a column's canonical
     text has no Oracle expression; the checksum is then compared from PostgreSQL's side only."""
     parts = []
     for name, col in columns:
@@ -343,5 +344,5 @@ def oracle_checksum_query(table: str, columns: list[tuple[str, Column]]) -> str 
     line = " || TO_CLOB(CHR(9)) || ".join(parts)
     return (
         "SELECT TO_CHAR(SUM(TO_NUMBER(SUBSTR(RAWTOHEX(DBMS_CRYPTO.HASH("
-        f"CONVERT({line}, 'AL32UTF8'), 2)), 1, 16), 'XXXXXXXXXXXXXXXX'))) FROM {table}"
+        f"{line}, 2)), 1, 16), 'XXXXXXXXXXXXXXXX'))) FROM {table}"
     )

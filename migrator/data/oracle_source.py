@@ -195,6 +195,8 @@ class OracleSource:
         if query is None:
             return None
         with self._connect() as conn, conn.cursor() as cur:
+            # a value without a zone loads into timestamptz as UTC (the load's session): so is it cast here
+            cur.execute("ALTER SESSION SET TIME_ZONE = 'UTC'")
             cur.execute(query)
             row = cur.fetchone()
             return int(row[0] or 0) if row else None
