@@ -3,6 +3,7 @@ of the same rows as CSV, measured in the same run on the same server.
 
     python benchmarks/bench_data.py                 # 1,000,000 rows (issue #28's size)
     python benchmarks/bench_data.py --rows 100000   # smaller, same shape
+    python benchmarks/bench_data.py --workers 2     # the export read by 2 processes, chunks on 2 connections
 
 The export (SQL Developer style: `REM INSERTING into`, `SET DEFINE OFF;`, `Insert into … values`)
 has three tables linked by foreign keys — region ← customer ← orders, the children first in the

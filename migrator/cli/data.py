@@ -82,7 +82,7 @@ def run_data(args) -> int:
                                workers=args.workers, progress=show)  # fmt: skip
     for t in run.tables:
         check = (
-            "checksums agree"
+            "checksums agree" + (" (with the source's, computed there)" if t.origin_checksum else "")
             if t.checksums_agree and t.source_checksum
             else ("checksum not comparable" if not t.source_checksum else "CHECKSUMS DIFFER")
         )

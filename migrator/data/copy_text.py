@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from migrator.data.rows import Value
+from migrator.data.rows import COPY_ESCAPES, NULL_FIELD, Value
 
-NULL = "\\N"
+NULL = NULL_FIELD
 END_OF_DATA = "\\."
-_ESCAPES = str.maketrans({"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"})
+# backslash and the control characters COPY TO writes escaped (\b \f \n \r \t \v): a text value is
+# sent as PostgreSQL writes it back, which the checksum relies on (loader.py)
+_ESCAPES = COPY_ESCAPES
 
 
 def field(value: Value) -> str:

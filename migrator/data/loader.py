@@ -17,23 +17,21 @@ row can stop it.
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import psycopg
 
-from migrator.data import copy_text
+from migrator.data import checksum, copy_text
+from migrator.data.checksum import MASK64
 from migrator.data.spool import EMPTY_FIRST, Reject, TableSpool
 
-BATCH_ROWS = 20_000
-_MASK64 = (1 << 64) - 1
+BATCH_ROWS = 20_000  # rows per COPY write and savepoint (a refused row re-sends at most its batch)
+CHUNK_ROWS = 200_000  # rows per committed chunk of a large table (resume goes chunk by chunk)
 _COPY_LINE = re.compile(r"\bCOPY [^,]+, line (\d+)")
 _COPY_HEAD = re.compile(r"COPY (.+?)(?: \((.*)\))? FROM STDIN;$")
 # SQLSTATE → the reason a row was refused, as SQL*Loader's log would class it
@@ -51,13 +49,15 @@ class TableResult:
     # lists wrote rows the source values alone do not describe
     source_checksum: str = ""
     loaded_checksum: str = ""
+    origin_checksum: str = ""  # computed at the source by a query (data copy --oracle); "" when not
     reject_file: str | None = None
     error: str | None = None  # the table was not loaded (too many rejects, a statement failed)
     seconds: float = 0.0
 
     @property
     def checksums_agree(self) -> bool:
-        return self.source_checksum == self.loaded_checksum
+        at_origin = not self.origin_checksum or self.origin_checksum == self.loaded_checksum
+        return self.source_checksum == self.loaded_checksum and at_origin
 
 
 @dataclass
@@ -106,52 +106,293 @@ def script_parts(lines: Iterable[str], where: Callable[[], str]) -> Iterator[_Bl
         yield "".join(sql)
 
 
-def load_table(conn: psycopg.Connection, spool: TableSpool, out: Path, max_rejects: int | None) -> TableResult:
-    """Load one table's COPY script (conn in autocommit mode); the table's rejects are written out."""
+@dataclass
+class ChunkDone:
+    """A committed chunk of a table (rows [chunk * CHUNK_ROWS, …) of its COPY script): journaled,
+    so that a resumed load skips it and still counts it."""
+
+    chunk: int
+    rows_loaded: int
+    source_sum: int
+    rejected_rows: list[int]  # row numbers in the COPY script PostgreSQL refused
+    rejects: list[dict]  # their Reject fields (where still to be read from the where file)
+
+
+def chunked(spool: TableSpool) -> bool:
+    """A table of COPY rows only is loaded in chunks, each committed (and resumable) on its own;
+    one with statements or an emptying first (REPLACE/TRUNCATE) stays one transaction."""
+    if spool.statements or spool.rows <= CHUNK_ROWS:
+        return False
+    with spool.path.open("rb") as f:
+        return _COPY_HEAD.match(f.readline().decode("utf-8").rstrip("\n")) is not None
+
+
+def load_table(
+    conn: psycopg.Connection,
+    spool: TableSpool,
+    out: Path,
+    max_rejects: int | None,
+    done: dict[int, ChunkDone] | None = None,
+    on_chunk: Callable[[ChunkDone], None] | None = None,
+    workers: int = 1,
+    connect: Callable[[], psycopg.Connection] | None = None,
+) -> TableResult:
+    """Load one table's COPY script (conn in autocommit mode); the table's rejects are written out.
+
+    Rows go to COPY in batches of BATCH_ROWS, each one `write`, under a savepoint; a refused batch is
+    split to its refused rows. A chunked table (see `chunked`) commits every CHUNK_ROWS rows and
+    reports each chunk to `on_chunk` (the journal); chunks in `done` are skipped (resume). With
+    `workers` > 1 and `connect`, a chunked table's chunks are shared out to that many connections
+    (chunk k to worker k mod workers), each reading the script on its own."""
     import time
+    from concurrent.futures import ThreadPoolExecutor
 
     t0 = time.perf_counter()
-    res = TableResult(spool.table, rows_read=spool.rows + len(spool.rejects))
-    rejects: list[Reject] = list(spool.rejects)
-    rejected_rows: set[int] = set()  # row numbers in the COPY script (0-based) PostgreSQL refused
-    source_sum = 0
-    column_lists: set[tuple[str, ...] | None] = set()
-    row_no = 0
+    done = done or {}
+    by_chunk = chunked(spool)
+    conn.execute("SET TimeZone = 'UTC'")  # a timestamptz without a zone is UTC (masks.py says why)
+    if by_chunk and workers > 1 and connect is not None:
+
+        def share(k: int) -> _Loaded:
+            with connect() as own:
+                own.execute("SET TimeZone = 'UTC'")
+                return _load_chunks(own, spool, max_rejects, done, on_chunk, (k, workers))
+
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(share, range(workers)))
+    else:
+        parts = [_load_chunks(conn, spool, max_rejects, done, on_chunk, (0, 1))]
+    return _finish(conn, spool, out, parts, done, by_chunk, max_rejects, t0)
+
+
+@dataclass
+class _Loaded:
+    """What one connection loaded of a table: its committed chunks, the rows PostgreSQL refused."""
+
+    chunks: list[ChunkDone] = field(default_factory=list)
+    refused: dict[int, Reject] = field(default_factory=dict)  # row number → its reject (where to fill)
+    statements: int = 0
+    column_lists: set[tuple[str, ...] | None] = field(default_factory=set)
+    error: str | None = None
+
+
+def _load_chunks(
+    conn: psycopg.Connection,
+    spool: TableSpool,
+    max_rejects: int | None,
+    done: dict[int, ChunkDone],
+    on_chunk: Callable[[ChunkDone], None] | None,
+    share: tuple[int, int],
+) -> _Loaded:
+    res = _Loaded()
+    by_chunk = chunked(spool)
+    mine, of = share
+    canons_of: dict[tuple[str, tuple[str, ...] | None], list] = {}
+    current: ChunkDone | None = None
+    tx: ExitStack | None = None
+    earlier = len(spool.rejects) + sum(len(c.rejected_rows) for c in done.values())
+
+    def begin(chunk: int) -> None:
+        nonlocal current, tx
+        current = ChunkDone(chunk, 0, 0, [], [])
+        tx = ExitStack()
+        tx.enter_context(conn.transaction())
+
+    def commit() -> None:
+        nonlocal current, tx
+        if tx is None or current is None:
+            return
+        tx.close()
+        res.chunks.append(current)
+        if on_chunk is not None and by_chunk:
+            on_chunk(current)
+        tx = current = None
+
     try:
-        with conn.transaction():
-            for part in _parts(spool.path, spool.where_path):
-                if isinstance(part, str):
-                    conn.execute(part.encode("utf-8"))
-                    res.statements += EMPTY_FIRST not in part  # emptying the table adds no row
-                    continue
-                column_lists.add(tuple(part.columns) if part.columns is not None else None)
-                normal = _normalizers(conn, part.table, part.columns)
-                for k, ok in copy_batch(conn, part, rejects):
-                    if ok:
-                        source_sum = (source_sum + _row_hash(part.lines[k], normal)) & _MASK64
-                    else:
-                        rejected_rows.add(row_no + k)
-                row_no += len(part.lines)
-                if max_rejects is not None and len(rejects) > max_rejects:
-                    raise _TooMany(f"more than {max_rejects} rejected rows (--max-rejects): the table is not loaded")
-            if len(column_lists) == 1 and not res.statements:
-                (columns,) = column_lists
-                res.source_checksum = f"{source_sum:016x}"
-                res.loaded_checksum = _table_checksum(conn, spool.table, list(columns) if columns else None)
+        row_no = 0
+        for part in _script(spool.path):
+            if isinstance(part, str):
+                if current is None:
+                    begin(0)  # a table with statements is never chunked: one transaction
+                conn.execute(part.encode("utf-8"))
+                res.statements += EMPTY_FIRST not in part  # emptying the table adds no row
+                continue
+            command, table, column_names, batches = part
+            key = (table, tuple(column_names) if column_names is not None else None)
+            res.column_lists.add(key[1])
+            if key not in canons_of:
+                canons_of[key] = [
+                    checksum.source_canon(c.type_name) for c in checksum.table_columns(conn, table, column_names)
+                ]
+            canons = canons_of[key]
+            for lines in batches:
+                k = 0
+                while k < len(lines):
+                    chunk = row_no // CHUNK_ROWS if by_chunk else 0
+                    take = len(lines) - k if not by_chunk else min(len(lines) - k, (chunk + 1) * CHUNK_ROWS - row_no)
+                    if by_chunk and (chunk in done or chunk % of != mine):  # committed before, or another's
+                        row_no += take
+                        k += take
+                        continue
+                    if current is None or current.chunk != chunk:
+                        commit()
+                        begin(chunk)
+                    assert current is not None
+                    part_lines = lines[k : k + take]
+                    bad = _copy_lines(conn, command, part_lines)
+                    ok_lines = part_lines if not bad else [x for i, x in enumerate(part_lines) if i not in bad]
+                    current.source_sum = (current.source_sum + checksum.lines_sum(ok_lines, canons)) & MASK64
+                    current.rows_loaded += len(ok_lines)
+                    for i, (reason, text) in sorted(bad.items()):
+                        res.refused[row_no + i] = Reject("", reason, text)
+                        current.rejected_rows.append(row_no + i)
+                        current.rejects.append(asdict(res.refused[row_no + i]))
+                    if max_rejects is not None and earlier + len(res.refused) > max_rejects:
+                        raise _TooMany(f"more than {max_rejects} rejected rows (--max-rejects): the table is not loaded"
+                                       + (" past its last committed chunk" if by_chunk else ""))  # fmt: skip
+                    row_no += take
+                    k += take
+        commit()
     except _TooMany as exc:
         res.error = str(exc)
     except psycopg.Error as exc:
         res.error = f"{type(exc).__name__}: {str(exc).strip()}"
+    finally:
+        if tx is not None:
+            tx.__exit__(_Rollback, _Rollback(), None)
+    return res
+
+
+def _finish(
+    conn: psycopg.Connection,
+    spool: TableSpool,
+    out: Path,
+    parts: list[_Loaded],
+    done: dict[int, ChunkDone],
+    by_chunk: bool,
+    max_rejects: int | None,
+    t0: float,
+) -> TableResult:
+    """A table's result from what its connections loaded (and its chunks committed before a resume):
+    counts, the checksums, the reject file; the COPY script rewritten without its refused rows."""
+    import time
+
+    res = TableResult(spool.table, rows_read=spool.rows + len(spool.rejects))
+    chunks = list(done.values()) + [c for p in parts for c in p.chunks]
+    refused: dict[int, Reject] = {}
+    for c in done.values():
+        for r_no, fields in zip(c.rejected_rows, c.rejects):
+            refused[r_no] = Reject(**fields)
+    for p in parts:
+        refused.update(p.refused)
+    res.statements = sum(p.statements for p in parts)
+    res.error = next((p.error for p in parts if p.error), None)
+    if by_chunk and res.error is None and max_rejects is not None and len(spool.rejects) + len(refused) > max_rejects:
+        res.error = f"more than {max_rejects} rejected rows (--max-rejects): the table is not loaded past its chunks"
+    column_lists = set().union(*(p.column_lists for p in parts)) if parts else set()
+    if res.error is None and len(column_lists) == 1 and not res.statements:
+        (columns,) = column_lists
+        try:
+            with conn.transaction():
+                cols = checksum.table_columns(conn, spool.table, list(columns) if columns else None)
+                res.loaded_checksum = f"{checksum.loaded_sum(conn, spool.table, cols):016x}"
+            res.source_checksum = f"{sum(c.source_sum for c in chunks) & MASK64:016x}"
+        except psycopg.Error as exc:
+            res.error = f"{type(exc).__name__}: {str(exc).strip()}"
+    rejects = list(spool.rejects)
+    if refused:
+        _fill_wheres(spool.where_path, refused)
+        rejects += [refused[r] for r in sorted(refused)]
     res.rows_rejected = len(rejects)
-    res.rows_loaded = 0 if res.error else spool.rows - len(rejected_rows)
+    res.rows_loaded = sum(c.rows_loaded for c in chunks)
+    if res.error and not by_chunk:
+        res.rows_loaded = 0
     if res.error:
         res.source_checksum = res.loaded_checksum = ""
     if rejects:
         res.reject_file = _write_rejects(out, spool, rejects)
-    if rejected_rows and not res.error:
-        _drop_rows(spool.path, rejected_rows)
+    if refused and not res.error:
+        _drop_rows(spool.path, set(refused))
     res.seconds = time.perf_counter() - t0
     return res
+
+
+class _Rollback(Exception):
+    """Leaves a chunk's transaction rolled back (an error or an interrupt inside it)."""
+
+
+def _script(path: Path) -> Iterator[str | tuple[str, str, list[str] | None, Iterator[list[bytes]]]]:
+    """The COPY script in order: SQL text, and per COPY block (command, table, columns, batches of
+    at most BATCH_ROWS lines as bytes). A block's batches are read before the next part."""
+    with path.open("rb") as f:
+        sql: list[str] = []
+        for raw in f:
+            m = _COPY_HEAD.match(raw.decode("utf-8").rstrip("\n"))
+            if m is None:
+                sql.append(raw.decode("utf-8"))
+                continue
+            if sql:
+                yield "".join(sql)
+                sql = []
+            cols = [c.strip() for c in m.group(2).split(",")] if m.group(2) else None
+            yield raw.decode("utf-8").rstrip("\n").rstrip(";"), m.group(1), cols, _batches(f)
+        if sql:
+            yield "".join(sql)
+
+
+def _batches(f) -> Iterator[list[bytes]]:
+    batch: list[bytes] = []
+    for raw in f:
+        if raw == _END:
+            break
+        batch.append(raw)
+        if len(batch) >= BATCH_ROWS:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+_END = (copy_text.END_OF_DATA + "\n").encode()
+
+
+def _copy_lines(conn: psycopg.Connection, command: str, lines: list[bytes]) -> dict[int, tuple[str, str]]:
+    """COPY the lines (one write); the rows PostgreSQL refused: index → (reason, COPY line)."""
+    bad: dict[int, tuple[str, str]] = {}
+    stack = [(0, len(lines))]
+    while stack:
+        lo, hi = stack.pop()
+        error = _try_copy(conn, command, lines[lo:hi])
+        if error is None:
+            continue
+        line = _COPY_LINE.search(error.diag.context or "") if error.diag else None
+        at = lo + int(line.group(1)) - 1 if line else None
+        if hi - lo == 1:
+            at = lo
+        if at is not None and lo <= at < hi:
+            bad[at] = (_reason(error), lines[at].decode("utf-8", "replace").rstrip("\n"))
+            stack += [r for r in ((at + 1, hi), (lo, at)) if r[0] < r[1]]  # rows before it go first
+        else:
+            mid = (lo + hi) // 2
+            stack += [(mid, hi), (lo, mid)]
+    return bad
+
+
+def _fill_wheres(where_path: Path, refused: dict[int, Reject]) -> None:
+    """Each refused row's `file:line` and source span, read in one pass of the where file."""
+    want = sorted(r for r, rej in refused.items() if not rej.where)
+    if not want:
+        return
+    it = iter(want)
+    target = next(it, None)
+    with where_path.open(encoding="utf-8") as f:
+        for n, raw in enumerate(f):
+            if target is None:
+                break
+            if n == target:
+                where, _, source = raw.rstrip("\n").partition("\t")
+                refused[n].where, refused[n].source = where, source
+                target = next(it, None)
 
 
 class _TooMany(Exception):
@@ -183,10 +424,11 @@ def copy_batch(conn: psycopg.Connection, block: _Block, rejects: list[Reject]) -
             stack += [(mid, hi), (lo, mid)]  # the first half is tried first: rows keep their order
 
 
-def _try_copy(conn: psycopg.Connection, command: str, lines: list[str]) -> psycopg.Error | None:
+def _try_copy(conn: psycopg.Connection, command: str, lines: list[str] | list[bytes]) -> psycopg.Error | None:
+    data = b"".join(lines) if lines and isinstance(lines[0], bytes) else "".join(lines).encode("utf-8")  # type: ignore[arg-type]
     try:
         with conn.transaction(), conn.cursor().copy(command.encode("utf-8")) as copy:
-            copy.write("".join(lines).encode("utf-8"))
+            copy.write(data)
     except psycopg.Error as exc:
         return exc
     return None
@@ -262,106 +504,3 @@ def without_rows(lines: Iterable[str], rows: set[int]) -> Iterator[str]:
         elif _COPY_HEAD.match(line.rstrip("\n")):
             in_copy = True
         yield line
-
-
-# ---- checksums ------------------------------------------------------------------------------
-
-
-def _normalizers(conn: psycopg.Connection, table: str, columns: list[str] | None) -> list:
-    """One function per COPY column: its text → a canonical text for its type."""
-    cols = ", ".join(columns) if columns else "*"
-    cur = conn.execute(f"SELECT {cols} FROM {table} LIMIT 0".encode())
-    types = [d.type_code for d in cur.description or ()]
-    names: dict[int, str] = {}
-    for oid in set(types):
-        row = conn.execute("SELECT format_type(%s, NULL)", (oid,)).fetchone()
-        names[oid] = row[0] if row else ""
-    return [_normalizer(names[t]) for t in types]
-
-
-def _normalizer(type_name: str):
-    if type_name in ("numeric", "integer", "bigint", "smallint"):
-        return _number
-    if type_name in ("double precision", "real"):
-        return lambda v: repr(float(v))
-    if type_name == "boolean":
-        return lambda v: "t" if v.lower() in ("t", "true", "1", "y", "yes", "on") else "f"
-    if type_name == "timestamp with time zone":
-        return _instant
-    if type_name.startswith("timestamp"):
-        return _timestamp
-    if type_name == "date":
-        return lambda v: v[:10]
-    if type_name == "bytea":
-        return str.lower
-    if type_name == "character":
-        return str.rstrip
-    return lambda v: v
-
-
-def _number(v: str) -> str:
-    try:
-        return str(Decimal(v).normalize())
-    except InvalidOperation:
-        return v
-
-
-def _timestamp(v: str) -> str:
-    when = dt.datetime.fromisoformat(v[:26]) if "." in v else dt.datetime.fromisoformat(v[:19])
-    if "." in v:  # PostgreSQL keeps microseconds, rounded
-        frac = v.split(".", 1)[1].split(" ")[0].split("+")[0].split("-")[0]
-        micros = round(int(frac.ljust(9, "0")[:9]) / 1000)
-        when = when.replace(microsecond=0) + dt.timedelta(microseconds=micros)
-    return when.isoformat(" ")
-
-
-def _instant(v: str) -> str:
-    m = re.match(r"(.+?)\s*(?:([+-]\d{2}(?::?\d{2})?)|\s([A-Za-z][\w/+-]*))?$", v)
-    stamp, offset, region = (m.group(1), m.group(2), m.group(3)) if m else (v, None, None)
-    when = dt.datetime.fromisoformat(_timestamp(stamp))
-    if region:
-        when = when.replace(tzinfo=ZoneInfo(region))
-    elif offset:
-        sign = -1 if offset[0] == "-" else 1
-        digits = offset[1:].replace(":", "")
-        delta = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
-        when = when.replace(tzinfo=dt.timezone(sign * delta))
-    else:
-        when = when.replace(tzinfo=dt.UTC)
-    return when.astimezone(dt.UTC).isoformat(" ")
-
-
-_UNESCAPE = re.compile(r"\\(.)")
-_UNESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
-
-
-def _row_hash(line: str, normal: list) -> int:
-    fields = line.rstrip("\n").split("\t")
-    canon = []
-    for text, norm in zip(fields, normal):
-        if text == copy_text.NULL:
-            canon.append("\x00")
-            continue
-        if "\\" in text:
-            text = _UNESCAPE.sub(lambda m: _UNESCAPED.get(m.group(1), m.group(1)), text)
-        canon.append(norm(text))
-    digest = hashlib.blake2b("\x1f".join(canon).encode("utf-8"), digest_size=8).digest()
-    return int.from_bytes(digest, "little")
-
-
-def _table_checksum(conn: psycopg.Connection, table: str, columns: list[str] | None) -> str:
-    """The same sum over the rows as stored, read back with COPY TO (text format, UTC)."""
-    conn.execute("SET LOCAL TimeZone = 'UTC'")
-    conn.execute("SET LOCAL DateStyle = 'ISO, YMD'")
-    conn.execute("SET LOCAL extra_float_digits = 3")
-    normal = _normalizers(conn, table, columns)
-    cols = ", ".join(columns) if columns else "*"
-    total = 0
-    with conn.cursor().copy(f"COPY (SELECT {cols} FROM {table}) TO STDOUT".encode()) as copy:
-        pending = b""
-        for chunk in copy:
-            pending += bytes(chunk)
-            *lines, pending = pending.split(b"\n")
-            for raw in lines:
-                total = (total + _row_hash(raw.decode("utf-8"), normal)) & _MASK64
-    return f"{total:016x}"

@@ -28,6 +28,12 @@ from migrator.data.masks import (
 )
 from migrator.source.identifiers import fold
 
+# COPY's text format (kept here, beside the values: copy_text imports Value from this module)
+NULL_FIELD = "\\N"
+COPY_ESCAPES = str.maketrans(
+    {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
+)
+
 Value = str | bytes | None
 
 
@@ -102,11 +108,26 @@ def _head(text: str) -> tuple[tuple[str | None, str], tuple[str, ...] | None]:
 _FAST_VALUE = re.compile(
     r"""\s*(?:(?P<num>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)(?![\w$#.])
           |(?P<null>NULL)\b
-          |'(?P<str>[^']*(?:''[^']*)*)'
+          |[nN]?'(?P<str>[^']*(?:''[^']*)*)'
           |(?P<fn>TO_DATE|TO_TIMESTAMP|TO_TIMESTAMP_TZ)\s*\(\s*'(?P<a1>[^']*)'\s*(?:,\s*'(?P<a2>[^']*)'\s*)?\))
        \s*(?P<sep>[,)])""",
     re.I | re.X,
 )
+# The same value forms, as one expression: a whole statement of them is matched by the scanner
+# (`FAST_ROW`) in one call, and its values are then cut by `_FAST_FIELDS` in one `findall`.
+_V = (r"""(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?![\w$#.])|NULL\b|[nN]?'[^']*(?:''[^']*)*'"""
+      r"""|(?:TO_DATE|TO_TIMESTAMP|TO_TIMESTAMP_TZ)\s*\(\s*'[^']*'\s*(?:,\s*'[^']*'\s*)?\))""")  # fmt: skip
+FAST_ROW = re.compile(
+    rf"(?P<head>INSERT\s+INTO\s+[^'();]+?(?:\([^'();]*\))?\s*VALUES\s*\()\s*(?P<vals>{_V}(?:\s*,\s*{_V})*)\s*\)[ \t]*;",
+    re.I,
+)
+_FAST_FIELDS = re.compile(
+    r"""\s*(?:([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)|(NULL)|[nN]?'([^']*(?:''[^']*)*)'
+          |(TO_DATE|TO_TIMESTAMP|TO_TIMESTAMP_TZ)\s*\(\s*'([^']*)'\s*(?:,\s*'([^']*)'\s*)?\))\s*(?:,|$)""",
+    re.I | re.X,
+)
+# what COPY's text format escapes (copy_text): a row without any of it is written as read
+_NEEDS_ESCAPE = re.compile(r"[\\\n\r\t\b\f\v]")
 
 
 def _fast_values(text: str, pos: int) -> list[Value] | None:
@@ -128,6 +149,37 @@ def _fast_values(text: str, pos: int) -> list[Value] | None:
         pos = m.end()
         if m.group("sep") == ")":
             return values if pos == len(text) or text[pos:].isspace() else None
+
+
+def head(text: str) -> tuple[tuple[str | None, str], tuple[str, ...] | None]:
+    """Target and columns of `INSERT INTO t (a, b) VALUES (` (NotLiteral if it is not that)."""
+    return _head(text)
+
+
+def fast_copy_line(vals: str, expected: int | None) -> str:
+    """The COPY line of the values of a `FAST_ROW` match (its `vals` group): the same text
+    `copy_text.line(parse_insert(...).values)` gives, without building the values one by one."""
+    fields: list[str] = []
+    add = fields.append
+    escape = _NEEDS_ESCAPE.search(vals) is not None
+    for num, _, text, fn, a1, a2 in _FAST_FIELDS.findall(vals):
+        if num:
+            add(num[1:] if num[0] == "+" else num)
+        elif fn:
+            if a1:
+                default, zone = _FUNCS_DATETIME[fn.upper()]
+                add(read_datetime(a1, a2 or default, zone))
+            else:
+                add(NULL_FIELD)
+        elif text:  # '' is NULL in Oracle, as NULL is
+            if "''" in text:
+                text = text.replace("''", "'")
+            add(text.translate(COPY_ESCAPES) if escape else text)
+        else:
+            add(NULL_FIELD)
+    if expected is not None and expected != len(fields):
+        raise BadValue(f"{expected} columns but {len(fields)} values")
+    return "\t".join(fields) + "\n"
 
 
 def parse_insert(text: str) -> Row:

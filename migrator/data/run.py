@@ -7,13 +7,17 @@ Memory stays flat whatever the size: files are streamed statement by statement i
 COPY scripts on disk, and those are streamed into PostgreSQL in batches. Tables load on
 `workers` connections (a table once all the tables it references are loaded). A table is one
 transaction, recorded in `OUT/.migrator/data-load.jsonl` when committed: `resume` loads only the
-tables not recorded (nothing twice).
+tables not recorded (nothing twice). A large table of COPY rows only commits chunk by chunk
+(`loader.CHUNK_ROWS` rows), each chunk journaled once committed: `resume` goes on at the first
+chunk not journaled, and the table's counts and checksum still cover every chunk.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -22,7 +26,7 @@ from pathlib import Path
 
 import psycopg
 
-from migrator.data.loader import TableResult, load_table
+from migrator.data.loader import ChunkDone, TableResult, chunked, load_table
 from migrator.data.spool import Reject, Spooled, TableSpool, spool
 from migrator.errors import MigratorError
 
@@ -78,7 +82,7 @@ def load(
     if resume and (out / _SPOOLED).exists():
         spooled = _read_spooled(out)
     else:
-        spooled = spool(files, out, schema, convert or _default_convert(schema))
+        spooled = spool(files, out, schema, convert or _default_convert(schema), workers=max(1, workers))
         _write_spooled(out, spooled)
     return load_spooled(spooled, dsn, out, max_rejects=max_rejects, workers=workers, resume=resume,
                         progress=progress, t0=t0)  # fmt: skip
@@ -97,7 +101,7 @@ def load_spooled(
 ) -> LoadRun:
     """Phase two for spooled tables (from scripts, control files or a live source)."""
     t0 = time.perf_counter() if t0 is None else t0
-    done = _journal(out) if resume else {}
+    done = _journal(out) if resume else ({}, {})
     with psycopg.connect(dsn, autocommit=True) as conn:
         order, parents = _order(conn, list(spooled.tables))
         saved = _drop_disabled(conn, spooled.disabled)
@@ -105,7 +109,7 @@ def load_spooled(
     with psycopg.connect(dsn, autocommit=True) as conn:
         constraints = _restore_disabled(conn, saved)
     run = LoadRun([results[t] for t in order], constraints, spooled.issues, time.perf_counter() - t0)
-    (out / REPORT).write_text(json.dumps(_report(run), indent=1) + "\n", encoding="utf-8")
+    (out / REPORT).write_text(json.dumps(report(run), indent=1) + "\n", encoding="utf-8")
     script = ["-- psql -v ON_ERROR_STOP=1 -f load.sql   (after the schema; rejected rows are already left out)",
               "\\set ON_ERROR_STOP on"]  # fmt: skip
     script += [f"\\ir data/{spooled.tables[t].path.name}" for t in order if not results[t].error]
@@ -179,15 +183,28 @@ def _order(conn: psycopg.Connection, tables: list[str]) -> tuple[list[str], dict
 def _load_all(
     spooled: Spooled, order, parents, done, dsn, out, max_rejects, workers, progress
 ) -> dict[str, TableResult]:
-    results: dict[str, TableResult] = {t: TableResult(**done[t]) for t in order if t in done}
+    tables_done, chunks_done = done
+    results: dict[str, TableResult] = {t: TableResult(**tables_done[t]) for t in order if t in tables_done}
     todo = [t for t in order if t not in results]
     total = sum(spooled.tables[t].rows for t in todo)
     bar = _bar(total, progress)
     journal = (out / _JOURNAL).open("a", encoding="utf-8")
+    lock = threading.Lock()
+
+    def record(rec: dict) -> None:
+        with lock:
+            journal.write(json.dumps(rec) + "\n")
+            journal.flush()
+            os.fsync(journal.fileno())  # a chunk is journaled only once committed, and stays so
 
     def one(table: str) -> TableResult:
+        def chunk_done(c: ChunkDone) -> None:
+            record({"chunk_of": table} | asdict(c))
+            bar(c.rows_loaded + len(c.rejected_rows))
+
         with psycopg.connect(dsn, autocommit=True) as conn:
-            return load_table(conn, spooled.tables[table], out, max_rejects)
+            return load_table(conn, spooled.tables[table], out, max_rejects, chunks_done.get(table), chunk_done,
+                              workers, lambda: psycopg.connect(dsn, autocommit=True))  # fmt: skip
 
     try:
         with ThreadPoolExecutor(workers) as pool:
@@ -206,9 +223,9 @@ def _load_all(
                     res = fut.result()
                     results[t] = res
                     if not res.error:  # a table not loaded was rolled back: --resume tries it again
-                        journal.write(json.dumps(asdict(res)) + "\n")
-                        journal.flush()
-                    bar(res.rows_read)
+                        record(asdict(res))
+                    if not chunked(spooled.tables[t]):
+                        bar(res.rows_read)
     finally:
         journal.close()
         bar(0, close=True)
@@ -279,7 +296,7 @@ def _orphans(conn: psycopg.Connection, table: str, name: str) -> list[list[str |
     return [list(r) for r in conn.execute(sql.encode()).fetchall()]
 
 
-def _report(run: LoadRun) -> dict:
+def report(run: LoadRun) -> dict:
     return {
         "seconds": round(run.seconds, 3),
         "ok": run.ok,
@@ -318,13 +335,21 @@ def _read_spooled(out: Path) -> Spooled:
     return Spooled(tables, [tuple(d) for d in data["disabled"]], data["issues"])
 
 
-def _journal(out: Path) -> dict[str, dict]:
+def _journal(out: Path) -> tuple[dict[str, dict], dict[str, dict[int, ChunkDone]]]:
+    """Tables loaded whole, and the committed chunks of the others, from the journal."""
     path = out / _JOURNAL
+    tables: dict[str, dict] = {}
+    chunks: dict[str, dict[int, ChunkDone]] = {}
     if not path.exists():
-        return {}
-    done = {}
+        return tables, chunks
     for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
+        try:
             rec = json.loads(line)
-            done[rec["table"]] = rec
-    return done
+        except json.JSONDecodeError:  # a line cut by the crash: its chunk is not journaled
+            continue
+        if "chunk_of" in rec:
+            table = rec.pop("chunk_of")
+            chunks.setdefault(table, {})[rec["chunk"]] = ChunkDone(**rec)
+        else:
+            tables[rec["table"]] = rec
+    return tables, chunks

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from typing import NamedTuple, TextIO, overload
 
 CHUNK = 1 << 20  # characters read at a time
 
@@ -47,6 +47,15 @@ class Statement:
     line: int  # 1-based line of its first character
     end_line: int
     directive: bool = False  # a SQL*Plus line (REM, SET, PROMPT, '/'), not SQL
+    terminated: bool = True  # False: the text ended before its ';' (the last statement of a script)
+
+
+class RowMatch(NamedTuple):
+    """A statement matched whole by the caller's `fast` expression (its text: `match.group()`, with the ';')."""
+
+    match: re.Match[str]
+    line: int
+    end_line: int
 
 
 class ScanError(Exception):
@@ -57,13 +66,26 @@ class ScanError(Exception):
         self.line, self.text = line, text
 
 
-def statements(stream: TextIO | str) -> Iterator[Statement]:
-    """The statements of a script, in order; a trailing statement without ';' is yielded too."""
+@overload
+def statements(stream: TextIO | str, fast: None = None, first_line: int = 1) -> Iterator[Statement]: ...
+@overload
+def statements(stream: TextIO | str, fast: re.Pattern[str], first_line: int = 1) -> Iterator[Statement | RowMatch]: ...
+
+
+def statements(
+    stream: TextIO | str, fast: re.Pattern[str] | None = None, first_line: int = 1
+) -> Iterator[Statement | RowMatch]:
+    """The statements of a script, in order; a trailing statement without ';' is yielded too.
+
+    `fast`: an expression for the common statement, ending at its ';' (rows.FAST_ROW); a statement
+    it matches whole is yielded as its `RowMatch`, with no second look at its text. Statements
+    are read ahead of `_LOOKAHEAD` characters, so a statement shorter than that is never cut by
+    the end of a read chunk when it is tried."""
     if isinstance(stream, str):
         buf, read = stream, None
     else:
         buf, read = stream.read(CHUNK), stream.read
-    pos, line = 0, 1
+    pos, line = 0, first_line
 
     def refill(keep_from: int) -> bool:
         """Drop buf before keep_from and append a chunk; False at the end of the input."""
@@ -96,6 +118,11 @@ def statements(stream: TextIO | str) -> Iterator[Statement]:
             yield Statement(d.group().rstrip().rstrip(";"), line, line, directive=True)
             pos = d.end()
             continue
+        if fast is not None and (f := fast.match(buf, pos)) is not None:
+            end_line = line + buf.count("\n", pos, f.end())
+            yield RowMatch(f, line, end_line)
+            line, pos = end_line, f.end()
+            continue
         start, search = pos, pos
         while True:
             m = _SPLIT.search(buf, search)
@@ -118,5 +145,5 @@ def statements(stream: TextIO | str) -> Iterator[Statement]:
             if m is not None:
                 raise ScanError("the text ends inside a string, quoted name or comment", line, text)
             stripped = text.rstrip()
-            yield Statement(stripped, line, line + stripped.count("\n"))
+            yield Statement(stripped, line, line + stripped.count("\n"), terminated=False)
             return
