@@ -131,7 +131,7 @@ class Catalog:
         if n == 1 and isinstance(parts[0], str):
             return self.entries.get((self.default_schema, parts[0]))
         if n == 2 and isinstance(parts[0], str) and isinstance(parts[1], str):
-            return self.entries.get(parts)
+            return self.entries.get((parts[0], parts[1]))
         if not parts or not all(isinstance(p, str) for p in parts):
             raise TypeError(f"lookup takes plain name parts, got {parts!r}")
         return None
