@@ -5,7 +5,8 @@ Converted code is untrusted input (an export may name a package `"x; COPY ... TO
 so a name is never pasted into SQL as it is. `quote_ident` behaves like PostgreSQL's own
 `quote_ident()`: a name that PostgreSQL would read back unchanged without quotes (lower case,
 `[a-z_][a-z0-9_$]*`, not a keyword other than an unreserved one) stays bare, so ordinary output
-stays readable; anything else is quoted by psycopg's `sql.Identifier` (doubled inner quotes).
+stays readable; anything else is quoted as psycopg's `sql.Identifier` quotes without a connection
+(doubled inner quotes).
 Code that talks to a server composes statements with `psycopg.sql.Identifier` / `sql.Literal`
 directly — the same escaping, applied by the driver.
 """
@@ -34,10 +35,12 @@ def quote_ident(name: str) -> str:
         raise UnsafeName(f"name {name!r} holds a NUL character, which PostgreSQL cannot store")
     if _BARE.fullmatch(name) and name not in _KEYWORDS:
         return name
-    from psycopg import sql  # here, not at import: most names stay bare, and a run that never
-    # talks to a server (migrate --no-deploy) need not load psycopg for them
-
-    return sql.Identifier(name).as_string(None)
+    # psycopg's sql.Identifier(name).as_string(None) written out (its connection-less path, the
+    # one this used: UTF-8 encoded, inner quotes doubled, quoted): importing psycopg for the first
+    # quoted name cost a `migrate --no-deploy` ~0.15 s of CPU, ~5 % of converting a 100-unit code
+    # base. encode() is kept for what it refuses (a lone surrogate), as psycopg's encoding did.
+    name.encode()
+    return '"' + name.replace('"', '""') + '"'
 
 
 def pg_string(value: str) -> str:

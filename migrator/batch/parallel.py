@@ -9,7 +9,7 @@ conversion stays sequential.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from migrator import forked
 from migrator.batch.static_check import StaticResult, check_sql
@@ -22,7 +22,11 @@ Writer = Callable[[Unit, Conversion], object]
 # set in the parent before forking
 _STATE: tuple[list[Unit], ConversionContext, Converter, Writer | None] | None = None
 
-MIN_UNITS_FOR_WORKERS = 200  # below this, starting processes costs more than it saves
+MIN_UNITS_FOR_WORKERS = 200  # below this, starting processes costs more than it saves...
+# ...unless the units are large: a real library's packages (hundreds of lines each) take ~1 s per
+# 100 units (about 860,000 characters) to convert, while forking a worker costs a few hundredths
+# of a second. Text, not the count, is what conversion time grows with.
+MIN_CHARS_FOR_WORKERS = 200_000
 CHUNK = 24  # units in a chunk of work at most
 # ...and characters of source at most (a unit of more is a chunk of its own). The dependency order
 # puts the large units (package bodies) together near the end: 24 of them made a chunk of 0.15-0.2 s
@@ -62,7 +66,15 @@ def _chunks(units: list[Unit]) -> list[tuple[int, int]]:
     return bounds
 
 
-def default_workers(n_units: int) -> int:
+def worth_workers(units: Sequence[Unit]) -> bool:
+    """Enough work to share out: MIN_UNITS_FOR_WORKERS units, or MIN_CHARS_FOR_WORKERS of text."""
+    return len(units) >= MIN_UNITS_FOR_WORKERS or sum(len(u.text) for u in units) >= MIN_CHARS_FOR_WORKERS
+
+
+def default_workers(n_units: int, chars: int = 0) -> int:
+    """Conversion processes for `n_units` units holding `chars` characters of source."""
+    if chars >= MIN_CHARS_FOR_WORKERS:
+        return forked.core_workers()
     return forked.default_workers(n_units, MIN_UNITS_FOR_WORKERS)
 
 

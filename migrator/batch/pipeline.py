@@ -30,7 +30,7 @@ from migrator.batch.output import (
     write_output,
     write_recorded,
 )
-from migrator.batch.parallel import MIN_UNITS_FOR_WORKERS, convert_in_order, default_workers, static_of
+from migrator.batch.parallel import convert_in_order, default_workers, static_of, worth_workers
 from migrator.batch.preflight import SCHEMA_FROM_FOLDER, check_evidence, schema_name_warning
 from migrator.batch.report import (
     IssueEntry,
@@ -121,7 +121,7 @@ def _order_and_convert(
         kept.extend(prepare_out_dir(out, force=opts.force, resume=opts.resume, rewrites=rewrites))
         ctx = prepare_context(source, opts.disabled_rules, memo=opts.memo, target=opts.compile_target)
 
-    scanners = many if len(source.units) >= MIN_UNITS_FOR_WORKERS else 1
+    scanners = many if worth_workers(source.units) else 1
     graph = analyze_dependencies(source, workers=scanners, meanwhile=prepare)
     assert ctx is not None, "built by prepare()"
     return graph, kept, _convert_units(source, graph, out, opts, ctx), ctx
@@ -142,7 +142,7 @@ def _convert_units(
     digests = {uid: source_hash(by_id[uid], config) for uid in graph.order}
     resumed = {uid for uid in graph.order if uid in finished and finished[uid]["hash"] == digests[uid]}
     todo = [by_id[uid] for uid in graph.order if uid not in resumed]
-    workers = opts.workers if opts.workers is not None else default_workers(len(todo))
+    workers = opts.workers if opts.workers is not None else default_workers(len(todo), sum(len(u.text) for u in todo))
 
     def write(unit: Unit, conversion: Conversion) -> None:
         write_recorded(out, unit_path(unit), unit_file_text(unit, conversion))

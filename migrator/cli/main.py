@@ -194,8 +194,9 @@ def _add_migrate(sub) -> None:
         "--workers",
         type=_positive_int,
         metavar="N",
-        help="conversion processes (default: one per core, at most 8, for schemas of 200 units or more; "
-        "1 below that, where starting processes costs more than it saves); 1 converts in this process",
+        help="conversion processes (default: one per core, at most 8, for schemas of 200 units or more "
+        "or 200,000 characters of source; 1 below that, where starting processes costs more than it "
+        "saves); 1 converts in this process",
     )
     _engine_args(m)
     _evidence_args(m)

@@ -68,6 +68,22 @@ def test_quote_ident_reads_back_as_the_same_name(name):
     assert stmts[0].stmt.schemaname == name
 
 
+@settings(max_examples=300, deadline=None)
+@given(NAMES)
+def test_quote_ident_quotes_as_psycopg_does(name):
+    """quote_ident writes psycopg's connection-less quoting out (no psycopg import in a conversion):
+    whatever it quotes comes out as sql.Identifier would have written it."""
+    got = quote_ident(name)
+    assert got == name or got == sql.Identifier(name).as_string(None)
+
+
+def test_a_name_psycopg_cannot_encode_is_refused_as_before():
+    with pytest.raises(UnicodeEncodeError):
+        quote_ident("bad\udc80name")
+    with pytest.raises(UnicodeEncodeError):
+        sql.Identifier("bad\udc80name").as_string(None)
+
+
 @settings(max_examples=200, deadline=None)
 @given(NAMES, NAMES)
 def test_qualified_names_keep_their_parts(schema, name):

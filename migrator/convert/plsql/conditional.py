@@ -29,6 +29,7 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 
 from harness.quoting import pg_string
@@ -115,7 +116,10 @@ def static_constants(specs: list[tuple[str, str]]) -> Constants:
     return tuple(sorted(found.items(), key=lambda item: item[0]))
 
 
+@lru_cache(maxsize=64)
 def has_directives(text: str) -> bool:
+    # asked of each unit's text four times in a run (prepare, parse, convert, compiled text), and a
+    # unit with a "$" anywhere (V$ views, strings) is searched whole each time: cached per text
     return "$" in text and _DIRECTIVE.search(text) is not None
 
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
-import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
@@ -35,6 +35,7 @@ from migrator.convert.context import ConversionContext
 from migrator.convert.datatypes import map_type
 from migrator.convert.signatures import Arg, ParamSig, RoutineSig
 from migrator.convert.sql import names as sql_names
+from migrator.convert.sql import oracle_parse
 from migrator.convert.sql.expression_types import DATE, NUMBER, STRING, TIMESTAMP, TypeEnv, classify
 from migrator.convert.sql.nodes import marker, tag
 from migrator.convert.sql.text import as_text
@@ -136,7 +137,14 @@ _KIND_TYPES = {STRING: "text", DATE: "timestamp"}
 # ---- calls ------------------------------------------------------------------------------------------
 def _type(pg: str) -> exp.DataType:
     base = sigs.base_type(pg)
-    return exp.DataType.build(pg if sigs.family(pg) == TIMESTAMP else base, dialect="postgres")
+    # a copy of one tree built per spelling: building parses the spelling (~30 us), a copy is ~3 us
+    return _built_type(pg if sigs.family(pg) == TIMESTAMP else base).copy()
+
+
+@lru_cache(maxsize=256)
+def _built_type(spelling: str) -> exp.DataType:
+    """The PostgreSQL type `spelling` as sqlglot builds it; never handed out itself (callers copy)."""
+    return exp.DataType.build(spelling, dialect="postgres")
 
 
 def convert_node(node: exp.Expression, how: str, param: ParamSig, ctx: ConversionContext, env) -> exp.Expression:
@@ -311,7 +319,7 @@ def text_argument(oracle_text: str, ctx: ConversionContext, types: Mapping[str, 
         kind, pg, lob = memo[key]
         return Arg(name, kind, pg, lob)
     try:
-        tree = sqlglot.parse_one(f"SELECT {oracle_text}", read="oracle")
+        tree = oracle_parse.parse_one(f"SELECT {oracle_text}")
     except SqlglotError:
         return Arg(name)
     if not isinstance(tree, exp.Select) or len(tree.expressions) != 1:

@@ -7,6 +7,7 @@ from sqlglot.transforms import eliminate_join_marks
 
 from harness.quoting import qualified
 from migrator.convert.context import ConversionContext, unconverted_marker
+from migrator.convert.oracompat.dictionary import VIEWS as DICTIONARY_VIEWS
 from migrator.convert.sql.expression_types import NUMBER, STRING
 from migrator.convert.sql.nodes import as_expression, compat, fn, literal_int, marker, tag
 
@@ -27,10 +28,8 @@ def drop_dual(select: exp.Select, ctx: ConversionContext) -> None:
 def dictionary_owner(select: exp.Select, ctx: ConversionContext) -> None:
     """``SYS.USER_TABLES`` (and every dictionary view the oracompat library defines) →
     ``oracompat.user_tables``; unqualified names find the views through the search_path."""
-    from migrator.convert.oracompat.dictionary import VIEWS
-
     for table in select.find_all(exp.Table):
-        if table.db.lower() == "sys" and not table.catalog and table.name.upper() in VIEWS:
+        if table.db.lower() == "sys" and not table.catalog and table.name.upper() in DICTIONARY_VIEWS:
             if ctx.enabled("sql.dictionary_view"):
                 ctx.applied("sql.dictionary_view")
                 table.set("db", exp.to_identifier("oracompat"))

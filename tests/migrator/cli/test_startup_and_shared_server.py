@@ -36,6 +36,20 @@ def test_help_and_usage_errors_import_no_heavy_module():
         assert not heavy, (argv, heavy)
 
 
+def test_a_conversion_without_deploy_imports_no_database_driver(tmp_path):
+    """`migrate --no-deploy` talks to no server: psycopg stays unloaded, also for names that must be
+    quoted (quote_ident quotes as psycopg's sql.Identifier does, without importing it: ~0.15 s)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "t.sql").write_text('CREATE TABLE "Mixed Case" ("Select" NUMBER, "a""b" VARCHAR2(10));\n')
+    out = tmp_path / "out"
+    code = f"from migrator.cli.main import main\nmain(['migrate', {str(src)!r}, '--out', {str(out)!r}, '--no-deploy'])"
+    loaded = _modules_after(code)
+    assert "migrator.batch.pipeline" in loaded and "psycopg" not in loaded
+    converted = "".join(p.read_text() for p in out.rglob("*.sql"))
+    assert '"Mixed Case"' in converted and '"a""b"' in converted
+
+
 def test_the_knowledge_base_package_still_exports_its_names_lazily():
     loaded = _modules_after("import knowledge_base.cli")
     assert "numpy" not in loaded and "knowledge_base.store" not in loaded

@@ -44,6 +44,8 @@ CONSTANT_NAME = re.compile(r"_?[A-Z][A-Z0-9_]*")
 # (module, name): why the function's result depends on its arguments alone
 PURE_CACHES = {
     ("migrator.convert.signatures", "base_type"): "a type spelling's canonical base name: text in, text out",
+    ("migrator.convert.sql.implicit", "_built_type"): "a type spelling's sqlglot tree (handed out as copies only)",
+    ("migrator.convert.plsql.conditional", "has_directives"): "whether a text holds a $ directive: text in, bool out",
 }
 # (module, name): what fills the table, only while modules are imported (a decorator at their top level)
 IMPORT_TIME_REGISTRIES = {
@@ -56,6 +58,9 @@ STATELESS = {
     ("migrator.convert.sql.convert", "_TOKENIZER"): "sqlglot tokenizer, reset by every tokenize() call",
     ("migrator.convert.sql.convert", "_PARSER"): "sqlglot parser, reset by every parse() call",
     ("migrator.convert.sql.names", "_POSTGRES"): "sqlglot generator, reset by every generate() call",
+    ("migrator.convert.sql.oracle_parse", "_ORACLE"): "sqlglot's Oracle dialect: settings only",
+    ("migrator.convert.sql.oracle_parse", "_TOKENIZER"): "sqlglot tokenizer, reset by every tokenize() call",
+    ("migrator.convert.sql.oracle_parse", "_PARSER"): "sqlglot parser, reset by every parse() call",
 }
 
 
