@@ -36,6 +36,7 @@ class Executor(Protocol):
         parallel: int,
         probe: Callable[[str], str | None] | None,
         shared: Callable[[Any], bool] | None,
+        prelude: str | None = None,
     ) -> Iterator[Any]: ...
 
 

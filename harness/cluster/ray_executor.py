@@ -62,6 +62,7 @@ class NodeRunner:
         parallel: int,
         probe: Callable[[str], str | None] | None,
         shared: Callable[[Any], bool] | None,
+        prelude: str | None = None,
     ) -> tuple[list[Any], float]:
         from harness.judge.runner import iter_runs_local
 
@@ -72,7 +73,7 @@ class NodeRunner:
         runs = list(
             iter_runs_local(
                 self.engine, template, scenarios, step_timeout_ms=step_timeout_ms, parallel=parallel,
-                probe=probe, shared=shared,
+                probe=probe, shared=shared, prelude=prelude,
             )
         )  # fmt: skip
         return runs, time.perf_counter() - t0
@@ -183,6 +184,7 @@ class RayExecutor:
         parallel: int,
         probe: Callable[[str], str | None] | None,
         shared: Callable[[Any], bool] | None,
+        prelude: str | None = None,
     ) -> Iterator[Any]:
         if not self.actors:
             self.open(tuple(getattr(engine.sandbox, "extensions", ()) or ()))
@@ -194,9 +196,11 @@ class RayExecutor:
             it = iter(scenarios)
             windows = iter(lambda: list(itertools.islice(it, size)), [])
         for window in windows:
-            yield from self._run_window(image, window, step_timeout_ms, parallel, probe, shared)
+            yield from self._run_window(image, window, step_timeout_ms, parallel, probe, shared, prelude)
 
-    def _run_window(self, image, scenarios: list[Any], step_timeout_ms, parallel, probe, shared) -> Iterator[Any]:
+    def _run_window(
+        self, image, scenarios: list[Any], step_timeout_ms, parallel, probe, shared, prelude=None
+    ) -> Iterator[Any]:
         if not scenarios:
             return
         shards = deque(make_shards(scenarios, max(1, len(self.alive)) * self.shards_per_node))
@@ -212,7 +216,7 @@ class RayExecutor:
                     continue
                 shard = shards.popleft()
                 batch = [scenarios[i] for i in shard.members]
-                ref = self.actors[node].run.remote(image, batch, step_timeout_ms, parallel, probe, shared)
+                ref = self.actors[node].run.remote(image, batch, step_timeout_ms, parallel, probe, shared, prelude)
                 in_flight[ref] = (node, shard)
                 sent[ref] = time.perf_counter()
             if not in_flight:

@@ -192,11 +192,13 @@ def iter_runs(
     executor = getattr(engine, "executor", None)
     if executor is not None:
         return executor.iter_runs(
-            engine, template, scenarios, step_timeout_ms=step_timeout_ms, parallel=parallel, probe=probe, shared=shared
-        )
+            engine, template, scenarios, step_timeout_ms=step_timeout_ms, parallel=parallel, probe=probe,
+            shared=shared, prelude=prelude,
+        )  # fmt: skip
     return iter_runs_local(
-        engine, template, scenarios, step_timeout_ms=step_timeout_ms, parallel=parallel, probe=probe, shared=shared
-    )
+        engine, template, scenarios, step_timeout_ms=step_timeout_ms, parallel=parallel, probe=probe,
+        shared=shared, prelude=prelude,
+    )  # fmt: skip
 
 
 def iter_runs_local(
@@ -208,6 +210,7 @@ def iter_runs_local(
     parallel: int = 2,
     probe: ProbeReader | None = None,
     shared: Callable[[Scenario], bool] | None = None,
+    prelude: str | None = None,
 ) -> Iterator[ScenarioRun]:
     """Run every scenario in its own clone, `parallel` at a time, results yielded in order.
 
