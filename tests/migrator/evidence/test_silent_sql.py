@@ -14,11 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.ground_truth.trusted_port import record_reference
-from migrator.batch.output import preamble_sql
-from migrator.batch.pipeline import MigrateOptions, migrate
-from migrator.batch.sandboxing import open_engine
-from migrator.evidence.synth import SynthOptions, synthesize
+from tests.migrator.evidence.port_evidence import port_verdicts, record_port_evidence
 
 ROOT = Path(__file__).resolve().parents[3]
 SRC = ROOT / "fixtures" / "schemas" / "silent_sql"
@@ -28,23 +24,11 @@ PORT = ROOT / "fixtures" / "reference" / "silent_sql"
 @pytest.fixture(scope="module")
 def evidence(pg_engine, tmp_path_factory):
     """Synthesized scenarios and their ground truth recorded on the trusted port."""
-    from harness.ground_truth.scenarios import dump_scenarios, dump_transcript
-
-    folder = tmp_path_factory.mktemp("silent_sql")
-    result = synthesize(SRC, SynthOptions(engine=pg_engine.admin_dsn(), progress=False))
-    with open_engine(pg_engine.admin_dsn()) as engine:
-        rec = record_reference(engine, PORT, result.scenarios, preamble=preamble_sql("silent_sql", []))
-    assert rec.not_deployed == [] and rec.left_out == [] and rec.unrecorded == []
-    dump_scenarios(result.scenarios, folder / "scenarios.yaml")
-    dump_transcript(rec.transcript, folder / "transcript.yaml")
-    return folder
+    return record_port_evidence(pg_engine, SRC, PORT, tmp_path_factory.mktemp("silent_sql"))
 
 
 def _verdicts(pg_engine, evidence, tmp_path, disabled=frozenset()):
-    report = migrate(SRC, tmp_path / "out", MigrateOptions(
-        deploy=pg_engine.admin_dsn(), verify=True, progress=False, disabled_rules=frozenset(disabled),
-        scenarios=evidence / "scenarios.yaml", transcript=evidence / "transcript.yaml"))  # fmt: skip
-    return {u.name.split(".")[-1]: u for u in report.units}
+    return port_verdicts(pg_engine, SRC, evidence, tmp_path / "out", disabled)
 
 
 # unit -> the rule ids that fix it; with them off the conversion deploys, runs and answers otherwise
