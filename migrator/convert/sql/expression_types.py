@@ -62,7 +62,14 @@ _STRING_FUNCS = (
     exp.GroupConcat,
     exp.RegexpExtract,
 )
-_STRING_ANON = frozenset({"SYS_CONNECT_BY_PATH", "RAWTOHEX", "TO_CLOB", "REGEXP_SUBSTR", "DBMS_RANDOM.STRING"})
+_STRING_ANON = frozenset(
+    {
+        *("SYS_CONNECT_BY_PATH", "RAWTOHEX", "TO_CLOB", "REGEXP_SUBSTR", "DBMS_RANDOM.STRING"),
+        # VARCHAR2 whatever the parameter asked for (a session id comes back as text and is
+        # converted where a NUMBER parameter takes it)
+        *("SYS_CONTEXT", "USERENV"),
+    }
+)
 
 
 @dataclass

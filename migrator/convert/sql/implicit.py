@@ -135,6 +135,8 @@ _KIND_TYPES = {STRING: "text", DATE: "timestamp"}
 # ---- calls ------------------------------------------------------------------------------------------
 def _type(pg: str) -> exp.DataType:
     base = sigs.base_type(pg)
+    if sigs.family(pg) is None:  # a domain (a package SUBTYPE): cast to it by name
+        return exp.DataType.build(pg, dialect="postgres", udt=True)
     return exp.DataType.build(pg if sigs.family(pg) == TIMESTAMP else base, dialect="postgres")
 
 

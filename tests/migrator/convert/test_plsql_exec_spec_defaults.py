@@ -158,3 +158,31 @@ def test_member_procedure_on_a_package_variable(pg_dsn, tmp_path):
         conn.execute("CALL tracker.hit()")
         conn.execute("CALL tracker.hit()")
         assert conn.execute("SELECT tracker.total()").fetchone()[0] == "hits=5"
+
+
+SESSION_ID = """
+CREATE OR REPLACE PACKAGE sess AS
+  SUBTYPE session_id_t IS INTEGER;
+  FUNCTION known(p_id session_id_t, p_name VARCHAR2) RETURN VARCHAR2;
+  FUNCTION mine RETURN VARCHAR2;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY sess AS
+  FUNCTION known(p_id session_id_t, p_name VARCHAR2) RETURN VARCHAR2 IS
+  BEGIN
+    RETURN CASE WHEN p_id IS NOT NULL THEN p_name || ':yes' ELSE p_name || ':no' END;
+  END;
+  FUNCTION mine RETURN VARCHAR2 IS
+  BEGIN
+    RETURN known(SYS_CONTEXT('USERENV', 'SESSIONID'), 'me');
+  END;
+END;
+/
+"""
+
+
+def test_sys_context_text_passed_to_a_number_parameter(pg_dsn, tmp_path):
+    """SYS_CONTEXT returns VARCHAR2; Oracle converts it where an INTEGER parameter takes it."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "sess", {"sess.sql": SESSION_ID})
+        assert conn.execute("SELECT sess.mine()").fetchone()[0] == "me:yes"
