@@ -186,3 +186,29 @@ def test_sys_context_text_passed_to_a_number_parameter(pg_dsn, tmp_path):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "sess", {"sess.sql": SESSION_ID})
         assert conn.execute("SELECT sess.mine()").fetchone()[0] == "me:yes"
+
+
+DUAL_IN_A_JOIN = """
+CREATE OR REPLACE TYPE num_list AS TABLE OF NUMBER;
+/
+CREATE OR REPLACE FUNCTION parts(p_value VARCHAR2) RETURN VARCHAR2 IS
+  l_parts num_list;
+  l_out VARCHAR2(100);
+BEGIN
+  SELECT TO_NUMBER(REGEXP_SUBSTR(p_value, '(\\d+)\\.(\\d+)\\.(\\d+)', 1, 1, NULL, n))
+    BULK COLLECT INTO l_parts
+    FROM dual, (SELECT LEVEL AS n FROM dual CONNECT BY LEVEL <= 3);
+  FOR i IN 1 .. l_parts.COUNT LOOP
+    l_out := l_out || '[' || l_parts(i) || ']';
+  END LOOP;
+  RETURN l_out;
+END;
+/
+"""
+
+
+def test_dual_in_a_comma_join(pg_dsn, tmp_path):
+    """`FROM dual, (row generator)`: DUAL's one row crossed with the generator is the generator."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "dual", {"dual.sql": DUAL_IN_A_JOIN})
+        assert conn.execute("SELECT parts('10.2.33')").fetchone()[0] == "[10][2][33]"
