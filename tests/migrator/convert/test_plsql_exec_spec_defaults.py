@@ -212,3 +212,34 @@ def test_dual_in_a_comma_join(pg_dsn, tmp_path):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "dual", {"dual.sql": DUAL_IN_A_JOIN})
         assert conn.execute("SELECT parts('10.2.33')").fetchone()[0] == "[10][2][33]"
+
+
+OBJECT_NOT_NULL = """
+CREATE OR REPLACE TYPE version_t AS OBJECT (major NUMBER, minor NUMBER, tag VARCHAR2(20));
+/
+CREATE OR REPLACE FUNCTION exists_check(p_tag VARCHAR2) RETURN VARCHAR2 IS
+  v version_t := version_t(1, 2, p_tag);
+  n version_t;
+  l_out VARCHAR2(10);
+BEGIN
+  IF v IS NOT NULL THEN
+    l_out := 'v';
+  END IF;
+  IF n IS NOT NULL THEN
+    l_out := l_out || 'n';
+  END IF;
+  IF n IS NULL AND v IS NOT NULL THEN
+    l_out := l_out || 'N';
+  END IF;
+  RETURN l_out || CASE WHEN v IS NOT NULL THEN '+' END;
+END;
+/
+"""
+
+
+def test_object_is_not_null_with_null_attributes(pg_dsn, tmp_path):
+    """An object with a NULL attribute IS NOT NULL in Oracle (PostgreSQL's row test would say no)."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "objnull", {"objnull.sql": OBJECT_NOT_NULL})
+        assert conn.execute("SELECT exists_check(NULL)").fetchone()[0] == "vN+"
+        assert conn.execute("SELECT exists_check('rc1')").fetchone()[0] == "vN+"
