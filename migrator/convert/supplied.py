@@ -82,7 +82,7 @@ def _proc(package: str, name: str, params: str, example: str = "", pg: str = "",
 
 # Examples use these PL/SQL variables: v_clob CLOB, v_blob BLOB, v_n NUMBER, v_s VARCHAR2(4000),
 # v_raw RAW(100), v_c INTEGER (an open DBMS_SQL cursor), v_tab DBMS_UTILITY.UNCL_ARRAY, v_o INTEGER
-# (1), v_i INTEGER (0), v_w INTEGER.
+# (1), v_i INTEGER (0), v_w INTEGER, v_x / v_e DBMS_XMLGEN.CTXHANDLE (a context over one row / none).
 # fmt: off
 MEMBERS: tuple[Member, ...] = (
     # DBMS_LOB: CLOB is text, BLOB bytea (one overload each)
@@ -175,11 +175,26 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_SQL", "LAST_ROW_COUNT", "", NUMBER),
     _fn("DBMS_SQL", "IS_OPEN", "c", None, "v_c"),
     _proc("DBMS_SQL", "CLOSE_CURSOR", "INOUT c", "v_c"),
+    _proc("DBMS_SQL", "DESCRIBE_COLUMNS", "c, OUT col_cnt, OUT desc_t", "v_c, v_w, v_desc"),
+    _proc("DBMS_SQL", "DESCRIBE_COLUMNS2", "c, OUT col_cnt, OUT desc_t", "v_c, v_w, v_desc"),
     # UTL_URL, DBMS_XMLGEN's entity conversion, UTL_RAW.CONVERT, DBMS_LOB's locator queries
     # (oracompat/packages_text_xml.sql)
     _fn("UTL_URL", "ESCAPE", "url, escape_reserved_chars=, url_charset=", STRING, "'a b/c?d=\u00e9', FALSE, 'UTF8'"),
     _fn("UTL_URL", "UNESCAPE", "url, url_charset=", STRING, "'a%20b%C3%A9', 'UTF8'"),
     _fn("DBMS_XMLGEN", "CONVERT", "xmldata, flag=", STRING, "'<a & b>', DBMS_XMLGEN.ENTITY_ENCODE"),
+    _fn("DBMS_XMLGEN", "NEWCONTEXT", "querystring", NUMBER, "'SELECT 1 AS x FROM dual'"),
+    _proc("DBMS_XMLGEN", "SETROWTAG", "ctx, rowtagname", "v_x, 'R'"),
+    _proc("DBMS_XMLGEN", "SETROWSETTAG", "ctx, rowsettagname", "v_x, 'RS'"),
+    _proc("DBMS_XMLGEN", "SETMAXROWS", "ctx, maxrows", "v_x, 10"),
+    _proc("DBMS_XMLGEN", "SETSKIPROWS", "ctx, skiprows", "v_x, 0"),
+    _proc("DBMS_XMLGEN", "SETNULLHANDLING", "ctx, flag", "v_x, DBMS_XMLGEN.EMPTY_TAG"),
+    _proc("DBMS_XMLGEN", "SETBINDVALUE", "ctx, bindvariablename, bindvalue", "v_x, 'B', '1'"),
+    _proc("DBMS_XMLGEN", "CLEARBINDVALUES", "ctx", "v_x"),
+    _proc("DBMS_XMLGEN", "RESTARTQUERY", "ctx", "v_x"),
+    _fn("DBMS_XMLGEN", "GETXML", "ctx, dtdorschema=", STRING, "v_x"),
+    _fn("DBMS_XMLGEN", "GETXMLTYPE", "ctx, dtdorschema=", None, "v_e"),
+    _fn("DBMS_XMLGEN", "GETNUMROWSPROCESSED", "ctx", NUMBER, "v_x"),
+    _proc("DBMS_XMLGEN", "CLOSECONTEXT", "ctx", "v_x"),
     _fn("UTL_RAW", "CONVERT", "r, to_charset, from_charset", None, "v_raw, 'AMERICAN_AMERICA.AL32UTF8', 'WE8ISO8859P1'"),
     _fn("DBMS_LOB", "GETCHUNKSIZE", "lob_loc", NUMBER, "v_blob"),
     _fn("DBMS_LOB", "ISOPEN", "lob_loc", NUMBER, "v_clob"),
@@ -219,11 +234,28 @@ CONSTANTS: dict[tuple[str, str], str] = {
     ("DBMS_SQL", "NATIVE"): "1",
     ("DBMS_XMLGEN", "ENTITY_ENCODE"): "0",
     ("DBMS_XMLGEN", "ENTITY_DECODE"): "1",
+    ("DBMS_XMLGEN", "NONE"): "0",
+    ("DBMS_XMLGEN", "SCHEMA"): "1",
+    ("DBMS_XMLGEN", "DTD"): "2",
+    ("DBMS_XMLGEN", "DROP_NULLS"): "0",
+    ("DBMS_XMLGEN", "NULL_ATTR"): "1",
+    ("DBMS_XMLGEN", "EMPTY_TAG"): "2",
     ("DBMS_SQL", "V6"): "0",
     ("DBMS_SQL", "V7"): "2",
 }
 
-# Package types: (collection kind, Oracle element type); INDEX BY tables are jsonb maps.
+# Package types: (collection kind, Oracle element type); INDEX BY tables are jsonb maps; "scalar":
+# a SUBTYPE of the Oracle type given; "record" / "assoc_record": the library's composite type (its
+# fields' Oracle types below), alone or as the element of an INDEX BY table.
+DESC_REC = "oracompat.dbms_sql_desc_rec"
+RECORD_FIELDS: dict[str, dict[str, str]] = {
+    DESC_REC: {
+        "col_type": "BINARY_INTEGER", "col_max_len": "BINARY_INTEGER", "col_name": "VARCHAR2(32767)",
+        "col_name_len": "BINARY_INTEGER", "col_schema_name": "VARCHAR2(32767)", "col_schema_name_len": "BINARY_INTEGER",
+        "col_precision": "BINARY_INTEGER", "col_scale": "BINARY_INTEGER", "col_charsetid": "BINARY_INTEGER",
+        "col_charsetform": "BINARY_INTEGER", "col_null_ok": "BOOLEAN",
+    }
+}  # fmt: skip
 TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_UTILITY", "UNCL_ARRAY"): ("assoc", "VARCHAR2(227)"),
     ("DBMS_UTILITY", "NAME_ARRAY"): ("assoc", "VARCHAR2(128)"),
@@ -233,6 +265,11 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_SQL", "VARCHAR2S"): ("assoc", "VARCHAR2(256)"),
     ("DBMS_SQL", "NUMBER_TABLE"): ("assoc", "NUMBER"),
     ("DBMS_SQL", "DATE_TABLE"): ("assoc", "DATE"),
+    ("DBMS_XMLGEN", "CTXHANDLE"): ("scalar", "NUMBER"),
+    ("DBMS_SQL", "DESC_REC"): ("record", DESC_REC),
+    ("DBMS_SQL", "DESC_REC2"): ("record", DESC_REC),
+    ("DBMS_SQL", "DESC_TAB"): ("assoc_record", DESC_REC),
+    ("DBMS_SQL", "DESC_TAB2"): ("assoc_record", DESC_REC),
 }
 
 # Exceptions the packages declare, as their Oracle error codes (harness/ground_truth/oracle_errors.py maps them).
@@ -307,7 +344,6 @@ PARTLY_CONVERTED: dict[str, str] = {
     "DBMS_CRYPTO": "DBMS_CRYPTO encryption and random bytes (pgcrypto)",
     "UTL_I18N": "UTL_I18N beyond STRING_TO_RAW / RAW_TO_CHAR",
     "UTL_ENCODE": "UTL_ENCODE beyond base64 (UUENCODE, QUOTED_PRINTABLE, MIMEHEADER, TEXT)",
-    "DBMS_XMLGEN": "DBMS_XMLGEN query contexts (NEWCONTEXT, GETXML, GETXMLTYPE ...)",
 }
 
 

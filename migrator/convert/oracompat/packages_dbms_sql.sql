@@ -328,3 +328,76 @@ BEGIN
     c := NULL;
 END;
 $fn$;
+
+-- DESCRIBE_COLUMNS(c, OUT col_cnt, OUT desc_t) / DESCRIBE_COLUMNS2 (longer names, same fields
+-- here): the parsed query's columns, read from a temporary view over it (binds as NULLs: a
+-- description needs no values). desc_t is an INDEX BY table (a jsonb map 1..n) of DESC_REC:
+-- Oracle's type codes (1 VARCHAR2, 2 NUMBER, 12 DATE, 96 CHAR, 100/101 BINARY_FLOAT/DOUBLE, 112
+-- CLOB, 113 BLOB, 180 TIMESTAMP, 181 WITH TIME ZONE, 183 INTERVAL DAY TO SECOND), sizes as Oracle
+-- reports them (a VARCHAR2's length, 22 for a NUMBER, 7 for a DATE, 11 for a TIMESTAMP, 4000 for a
+-- LOB), names in upper case, NUMBER(p,s)'s precision and scale (0 and -127 for a plain NUMBER).
+-- Limits: RAW and BLOB are both bytea here (reported as BLOB); col_null_ok is TRUE (a query's
+-- column does not carry its table's NOT NULL in PostgreSQL).
+DO $do$ BEGIN
+    IF to_regtype('oracompat.dbms_sql_desc_rec') IS NULL THEN
+        CREATE TYPE oracompat.dbms_sql_desc_rec AS (
+            col_type integer, col_max_len integer, col_name varchar, col_name_len integer,
+            col_schema_name varchar, col_schema_name_len integer, col_precision integer, col_scale integer,
+            col_charsetid integer, col_charsetform integer, col_null_ok boolean);
+    END IF;
+END $do$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_sql_describe_columns(c numeric, OUT col_cnt integer, OUT desc_t jsonb)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    st jsonb := oracompat.dbms_sql_state(c);
+    v_view text := 'oracompat_describe_' || c::bigint;
+    v_sql text;
+    r record;
+    v_rec oracompat.dbms_sql_desc_rec;
+BEGIN
+    IF st ->> 'kind' IS DISTINCT FROM 'query' THEN
+        RAISE EXCEPTION 'ORA-00900: invalid SQL statement (DESCRIBE_COLUMNS needs a parsed query)' USING ERRCODE = 'OS560';
+    END IF;
+    -- every :name bound to NULL for the description
+    SELECT coalesce(jsonb_object_agg(n, jsonb_build_object('v', NULL, 't', 'text')), '{}'::jsonb) INTO v_sql
+      FROM unnest(oracompat.dbms_sql_bind_names(st ->> 'sql')) n;
+    -- an untyped NULL, so the comparison it stands in takes the column's type
+    v_sql := replace(oracompat.dbms_sql_bound_text(st ->> 'sql', v_sql::jsonb), '(NULL::text)', 'NULL');
+    EXECUTE format('CREATE OR REPLACE TEMP VIEW %I AS %s', v_view, v_sql);
+    col_cnt := 0;
+    desc_t := '{}'::jsonb;
+    FOR r IN SELECT a.attname::text AS name, t.typname::text AS typ, a.atttypmod AS mod
+               FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+              WHERE a.attrelid = format('pg_temp.%I', v_view)::regclass AND a.attnum > 0 AND NOT a.attisdropped
+              ORDER BY a.attnum LOOP
+        col_cnt := col_cnt + 1;
+        v_rec := ROW(
+            CASE r.typ WHEN 'varchar' THEN 1 WHEN 'numeric' THEN 2 WHEN 'int2' THEN 2 WHEN 'int4' THEN 2 WHEN 'int8' THEN 2
+                       WHEN 'bpchar' THEN 96 WHEN 'float4' THEN 100 WHEN 'float8' THEN 101 WHEN 'text' THEN 112
+                       WHEN 'bytea' THEN 113 WHEN 'timestamptz' THEN 181 WHEN 'interval' THEN 183
+                       WHEN 'timestamp' THEN CASE WHEN r.mod = 0 THEN 12 ELSE 180 END
+                       WHEN 'date' THEN 12 ELSE 1 END,
+            CASE WHEN r.typ IN ('varchar', 'bpchar') AND r.mod > 4 THEN r.mod - 4
+                 WHEN r.typ IN ('varchar', 'bpchar') THEN 4000
+                 WHEN r.typ IN ('numeric', 'int2', 'int4', 'int8') THEN 22
+                 WHEN r.typ = 'timestamp' AND r.mod = 0 OR r.typ = 'date' THEN 7
+                 WHEN r.typ = 'timestamp' THEN 11 WHEN r.typ = 'timestamptz' THEN 13
+                 WHEN r.typ IN ('float4') THEN 4 WHEN r.typ = 'float8' THEN 8 WHEN r.typ = 'interval' THEN 11
+                 ELSE 4000 END,
+            upper(r.name), length(r.name), '', 0,
+            CASE WHEN r.typ = 'numeric' AND r.mod > 4 THEN ((r.mod - 4) >> 16) & 65535
+                 WHEN r.typ IN ('int2', 'int4', 'int8') THEN 38 ELSE 0 END,
+            CASE WHEN r.typ = 'numeric' AND r.mod > 4 THEN (r.mod - 4) & 65535
+                 WHEN r.typ = 'numeric' THEN -127 ELSE 0 END,
+            CASE WHEN r.typ IN ('varchar', 'bpchar', 'text') THEN 873 ELSE 0 END,
+            CASE WHEN r.typ IN ('varchar', 'bpchar', 'text') THEN 1 ELSE 0 END,
+            true)::oracompat.dbms_sql_desc_rec;
+        desc_t := desc_t || jsonb_build_object(col_cnt::text, to_jsonb(v_rec));
+    END LOOP;
+    EXECUTE format('DROP VIEW pg_temp.%I', v_view);
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_sql_describe_columns2(c numeric, OUT col_cnt integer, OUT desc_t jsonb)
+LANGUAGE sql VOLATILE AS $fn$ SELECT * FROM oracompat.dbms_sql_describe_columns(c) $fn$;

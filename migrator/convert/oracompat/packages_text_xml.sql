@@ -238,3 +238,197 @@ LANGUAGE sql IMMUTABLE AS $fn$ SELECT CASE WHEN x IS NULL THEN NULL WHEN x IS DO
 -- XMLSEQUENCE(x): its top-level nodes, each an XMLTYPE (TABLE(XMLSEQUENCE(...)) reads them as rows).
 CREATE OR REPLACE FUNCTION oracompat.xml_sequence(x xml) RETURNS xml[]
 LANGUAGE sql IMMUTABLE AS $fn$ SELECT oracompat.xml_nodes(x, '/node()') $fn$;
+
+-- ---- DBMS_XMLGEN query contexts ------------------------------------------------------------------
+-- NEWCONTEXT(query | ref cursor) → a context number whose settings (row and row-set tags, maximum
+-- and skipped rows, NULL handling, binds) and position are kept in the session store, as DBMS_SQL's
+-- cursors are. GETXML renders Oracle's canonical form: '<?xml version="1.0"?>', ROWSET, one ROW
+-- per row, one element per column named in upper case, one space of indentation per level, a
+-- newline after every line; values as Oracle converts them to text (numbers without trailing
+-- zeros, dates DD-MON-RR), escaped; a NULL column left out (DROP_NULLS), written <COL/>
+-- (EMPTY_TAG) or <COL xsi:nil = "true"/> (NULL_ATTR). No row: NULL. Each GETXML continues where
+-- the previous one stopped (MAXROWS rows at a time). Binds are written into the query as quoted
+-- literals (SETBINDVALUE's value is text, as in Oracle).
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_key(ctx numeric) RETURNS text
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT 'oracompat.dbms_xmlgen.' || ctx::bigint $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_state(ctx numeric) RETURNS jsonb
+LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+    v text := CASE WHEN ctx IS NOT NULL THEN oracompat.pkg_get(oracompat.dbms_xmlgen_key(ctx)) END;
+BEGIN
+    IF v IS NULL THEN
+        RAISE EXCEPTION 'invalid DBMS_XMLGEN context %', ctx USING ERRCODE = 'OS560';
+    END IF;
+    RETURN v::jsonb;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_set(ctx numeric, k text, v jsonb) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$
+  SELECT oracompat.pkg_set(oracompat.dbms_xmlgen_key(ctx), jsonb_set(oracompat.dbms_xmlgen_state(ctx), ARRAY[k], v)::text)
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_open(q text, portal text) RETURNS numeric
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    v_id integer := coalesce(oracompat.pkg_get('oracompat.dbms_xmlgen.last')::integer, 0) + 1;
+BEGIN
+    PERFORM oracompat.pkg_set('oracompat.dbms_xmlgen.last', v_id::text);
+    PERFORM oracompat.pkg_set(oracompat.dbms_xmlgen_key(v_id), jsonb_build_object(
+        'sql', q, 'portal', portal, 'rowtag', 'ROW', 'rowsettag', 'ROWSET', 'maxrows', NULL, 'skip', 0,
+        'nulls', 0, 'binds', '{}'::jsonb, 'pos', 0, 'processed', 0)::text);
+    RETURN v_id;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_newcontext(querystring text) RETURNS numeric
+LANGUAGE sql VOLATILE AS $fn$ SELECT oracompat.dbms_xmlgen_open(querystring, NULL) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_newcontext(querystring refcursor) RETURNS numeric
+LANGUAGE sql VOLATILE AS $fn$ SELECT oracompat.dbms_xmlgen_open(NULL, querystring::text) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_setrowtag(ctx numeric, rowtagname text) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$ SELECT oracompat.dbms_xmlgen_set(ctx, 'rowtag', to_jsonb(rowtagname)) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_setrowsettag(ctx numeric, rowsettagname text) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$ SELECT oracompat.dbms_xmlgen_set(ctx, 'rowsettag', to_jsonb(rowsettagname)) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_setmaxrows(ctx numeric, maxrows numeric) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$ SELECT oracompat.dbms_xmlgen_set(ctx, 'maxrows', to_jsonb(maxrows)) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_setskiprows(ctx numeric, skiprows numeric) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$ SELECT oracompat.dbms_xmlgen_set(ctx, 'skip', to_jsonb(coalesce(skiprows, 0))) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_setnullhandling(ctx numeric, flag numeric) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$ SELECT oracompat.dbms_xmlgen_set(ctx, 'nulls', to_jsonb(coalesce(flag, 0))) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_setbindvalue(ctx numeric, bindvariablename text, bindvalue text) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$
+  SELECT oracompat.dbms_xmlgen_set(ctx, 'binds',
+           oracompat.dbms_xmlgen_state(ctx)->'binds' || jsonb_build_object(ltrim(upper(bindvariablename), ':'), bindvalue))
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_clearbindvalues(ctx numeric) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$ SELECT oracompat.dbms_xmlgen_set(ctx, 'binds', '{}'::jsonb) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_restartquery(ctx numeric) RETURNS void
+LANGUAGE sql VOLATILE AS $fn$ SELECT oracompat.dbms_xmlgen_set(ctx, 'pos', '0'::jsonb) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_getnumrowsprocessed(ctx numeric) RETURNS numeric
+LANGUAGE sql STABLE AS $fn$ SELECT (oracompat.dbms_xmlgen_state(ctx)->>'processed')::numeric $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_closecontext(ctx numeric) RETURNS void
+LANGUAGE plpgsql VOLATILE AS $fn$
+BEGIN
+    PERFORM oracompat.dbms_xmlgen_state(ctx);
+    PERFORM oracompat.pkg_set(oracompat.dbms_xmlgen_key(ctx), NULL);
+END;
+$fn$;
+
+-- One row's XML (the column names and texts in query order).
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_row(rowtag text, names text[], vals text[], nulls integer) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+DECLARE
+    out text := ' <' || rowtag || '>' || E'\n';
+BEGIN
+    FOR i IN 1 .. cardinality(names) LOOP
+        IF vals[i] IS NOT NULL AND vals[i] <> '' THEN
+            out := out || '  <' || upper(names[i]) || '>' || oracompat.dbms_xmlgen_convert(vals[i], 0)
+                || '</' || upper(names[i]) || '>' || E'\n';
+        ELSIF nulls = 2 THEN
+            out := out || '  <' || upper(names[i]) || '/>' || E'\n';
+        ELSIF nulls = 1 THEN
+            out := out || '  <' || upper(names[i]) || ' xsi:nil = "true"/>' || E'\n';
+        END IF;
+    END LOOP;
+    RETURN out || ' </' || rowtag || '>' || E'\n';
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_getxml(ctx numeric, dtdorschema numeric DEFAULT 0) RETURNS text
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    st jsonb := oracompat.dbms_xmlgen_state(ctx);
+    q text := st->>'sql';
+    b record;
+    rec record;
+    cur refcursor := st->>'portal';
+    j json;
+    names text[];
+    types text[];
+    exprs text;
+    vals text[];
+    out text := '';
+    n integer := 0;
+    pos integer := (st->>'pos')::integer;
+    maxrows integer := (st->>'maxrows')::integer;
+    nulls integer := (st->>'nulls')::integer;
+BEGIN
+    IF q IS NOT NULL THEN
+        -- a query: run again from its start, its first rows skipped, every value typed as selected
+        FOR b IN SELECT key, value FROM jsonb_each_text(st->'binds') LOOP
+            q := regexp_replace(q, ':' || b.key || '\M', quote_nullable(b.value), 'gi');
+        END LOOP;
+        EXECUTE 'SELECT row_to_json(oracompat_q) FROM (' || q || ') oracompat_q LIMIT 1' INTO j;
+        IF j IS NOT NULL THEN
+            SELECT array_agg(k ORDER BY o) INTO names FROM json_object_keys(j) WITH ORDINALITY AS t(k, o);
+            EXECUTE 'SELECT ARRAY[' || (SELECT string_agg(format('pg_typeof(oracompat_q.%I)::text', k), ', ') FROM unnest(names) k)
+                || '] FROM (' || q || ') oracompat_q LIMIT 1' INTO types;
+            SELECT string_agg(CASE WHEN types[i] IN ('numeric', 'integer', 'bigint', 'smallint', 'double precision',
+                                     'real', 'text', 'character varying', 'character', 'timestamp without time zone',
+                                     'timestamp with time zone', 'date')
+                                   THEN format('oracompat.to_text(oracompat_q.%I)', names[i])
+                                   ELSE format('(oracompat_q.%I)::text', names[i]) END, ', ' ORDER BY i)
+              INTO exprs FROM generate_subscripts(names, 1) i;
+            FOR vals IN EXECUTE 'SELECT ARRAY[' || exprs || ']::text[] FROM (' || q || ') oracompat_q OFFSET '
+                    || ((st->>'skip')::integer + pos) || coalesce(' LIMIT ' || maxrows, '') LOOP
+                out := out || oracompat.dbms_xmlgen_row(st->>'rowtag', names, vals, nulls);
+                n := n + 1;
+            END LOOP;
+        END IF;
+    ELSE
+        -- a ref cursor: read on from where it is; values as their JSON text (numbers as Oracle writes them)
+        LOOP
+            EXIT WHEN maxrows IS NOT NULL AND n >= maxrows;
+            FETCH cur INTO rec;
+            EXIT WHEN NOT FOUND;
+            pos := pos + 1;
+            CONTINUE WHEN pos <= (st->>'skip')::integer;
+            j := row_to_json(rec);
+            SELECT array_agg(key ORDER BY o),
+                   array_agg(CASE json_typeof(value) WHEN 'number' THEN oracompat.to_text((value #>> '{}')::numeric)
+                                                     ELSE value #>> '{}' END ORDER BY o)
+              INTO names, vals FROM json_each(j) WITH ORDINALITY AS t(key, value, o);
+            out := out || oracompat.dbms_xmlgen_row(st->>'rowtag', names, vals, nulls);
+            n := n + 1;
+        END LOOP;
+        pos := pos - n;
+    END IF;
+    st := jsonb_set(jsonb_set(st, '{processed}', to_jsonb(n)), '{pos}', to_jsonb(pos + n));
+    PERFORM oracompat.pkg_set(oracompat.dbms_xmlgen_key(ctx), st::text);
+    IF n = 0 THEN
+        RETURN NULL;
+    END IF;
+    RETURN '<?xml version="1.0"?>' || E'\n<' || (st->>'rowsettag')
+        || CASE WHEN nulls = 1 THEN ' xmlns:xsi = "http://www.w3.org/2001/XMLSchema-instance"' ELSE '' END
+        || E'>\n' || out || '</' || (st->>'rowsettag') || E'>\n';
+END;
+$fn$;
+
+-- GETXML(query): a context of its own, rendered once.
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_getxml(sqlquery text, dtdorschema numeric DEFAULT 0) RETURNS text
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    ctx numeric := oracompat.dbms_xmlgen_newcontext(sqlquery);
+    v text := oracompat.dbms_xmlgen_getxml(ctx, dtdorschema);
+BEGIN
+    PERFORM oracompat.dbms_xmlgen_closecontext(ctx);
+    RETURN v;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_xmlgen_getxmltype(ctx numeric, dtdorschema numeric DEFAULT 0) RETURNS xml
+LANGUAGE sql VOLATILE AS $fn$
+  SELECT XMLPARSE(DOCUMENT regexp_replace(x, '^<\?xml[^>]*\?>\n', '')) FROM oracompat.dbms_xmlgen_getxml(ctx, dtdorschema) x
+$fn$;

@@ -124,7 +124,11 @@ def named_args(em: Emitter, m: S.Member, given: dict, scope: Scope) -> list[str]
 
 
 def supplied_value_text(em: Emitter, m: S.Member, param: str, arg: list[Token], scope: Scope) -> str:
-    if m.label == "DBMS_SQL.PARSE" and param == "statement" and len(arg) == 1 and string_value(arg[0]) is not None:
+    if (
+        (m.label, param) in (("DBMS_SQL.PARSE", "statement"), ("DBMS_XMLGEN.NEWCONTEXT", "querystring"))
+        and len(arg) == 1
+        and string_value(arg[0]) is not None
+    ):  # a literal statement: converted as static SQL (binds kept: both bind by name)
         return dbms_sql_statement(em, string_value(arg[0]) or "", arg[0])
     if m.label == "DBMS_SQL.BIND_VARIABLE" and param == "value" and len(arg) == 1 and arg[0].is_word("NULL"):
         return "NULL::text"  # the bind's type comes from the value: a bare NULL has none

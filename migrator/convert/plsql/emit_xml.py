@@ -18,18 +18,15 @@ from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType
 from migrator.source.lexer import LexError, matching_paren
 
-XML = PgType("xml", "XMLTYPE")
-_TEXT = PgType("text", "CLOB")
-_NUMBER = PgType("numeric", "NUMBER")
-
-# member → (oracompat function, result type)
-METHODS: dict[str, tuple[str, PgType]] = {
-    "EXTRACT": ("oracompat.xml_extract", XML),
-    "EXISTSNODE": ("oracompat.xml_existsnode", _NUMBER),
-    "GETSTRINGVAL": ("oracompat.xml_getstringval", PgType("text", "VARCHAR2")),
-    "GETCLOBVAL": ("oracompat.xml_getstringval", _TEXT),
-    "GETNUMBERVAL": ("oracompat.xml_getnumberval", _NUMBER),
-    "ISFRAGMENT": ("oracompat.xml_isfragment", _NUMBER),
+# member → (oracompat function, PostgreSQL and Oracle type of the result); PgType is mutable, so
+# each use builds its own
+METHODS: dict[str, tuple[str, str, str]] = {
+    "EXTRACT": ("oracompat.xml_extract", "xml", "XMLTYPE"),
+    "EXISTSNODE": ("oracompat.xml_existsnode", "numeric", "NUMBER"),
+    "GETSTRINGVAL": ("oracompat.xml_getstringval", "text", "VARCHAR2"),
+    "GETCLOBVAL": ("oracompat.xml_getstringval", "text", "CLOB"),
+    "GETNUMBERVAL": ("oracompat.xml_getnumberval", "numeric", "NUMBER"),
+    "ISFRAGMENT": ("oracompat.xml_isfragment", "numeric", "NUMBER"),
 }
 # members Oracle has and PostgreSQL cannot give the same meaning
 UNSUPPORTED = frozenset(
@@ -60,7 +57,7 @@ def constructor(em: Emitter, parts, toks, j, scope):
         em.unconverted("XMLTYPE", "XMLTYPE constructor with other than one argument (schema-based XML)", toks[j - 1])
         return unconverted_marker("XMLTYPE", "XMLTYPE(...)"), j, ""
     em.ctx.applied("plsql.xmltype")
-    text, j, ptype = chain(em, f"oracompat.xmltype({args[0]})", XML, [], toks, j, scope)
+    text, j, ptype = chain(em, f"oracompat.xmltype({args[0]})", PgType("xml", "XMLTYPE"), [], toks, j, scope)
     return text, j, (ptype.ora if ptype else "")
 
 
@@ -77,9 +74,9 @@ def method(em: Emitter, base: str, name: str, toks, j, scope) -> tuple[str, int,
         why = "no PostgreSQL meaning" if up in UNSUPPORTED else "not a member this library converts"
         em.unconverted(f"XMLTYPE {up}", f"XMLTYPE member {up}: {why}", toks[j - 1] if j else None)
         return unconverted_marker(f"XMLTYPE {up}", f"{base}.{name}"), j, None
-    fn, result = METHODS[up]
+    fn, pg, ora = METHODS[up]
     em.ctx.applied("plsql.xmltype")
-    return f"{fn}({', '.join([base] + args)})", j, result
+    return f"{fn}({', '.join([base] + args)})", j, PgType(pg, ora)
 
 
 def chain(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, j, scope):

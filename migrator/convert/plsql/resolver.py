@@ -418,7 +418,14 @@ class Resolver:
             self.ctx.unconverted(ref.label, "rule plsql.supplied_package is disabled")
             return PgType(unconverted_marker(ref.label, text))
         self.ctx.applied("plsql.supplied_package")
+        if spec[0] in ("record", "assoc_record"):  # a composite type of the library
+            rec = PgType(spec[1], composite=True, fields=dict(S.RECORD_FIELDS[spec[1]]))
+            if spec[0] == "record":
+                return rec
+            return PgType("jsonb", text, coll=Coll("assoc", rec.pg, "", True, True))
         elem = builtin(spec[1], self.ctx)
+        if spec[0] == "scalar":
+            return elem
         return PgType("jsonb", text, coll=Coll("assoc", elem.pg, elem.ora, True, elem.composite))
 
     # ---- type declarations ---------------------------------------------------------------------------

@@ -226,7 +226,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.RegexpCount: (regexp.regexp,),
     exp.Div: (strings.division,),
     exp.Column: (sql_select.sequence_ref, sql_select.session_user, supplied.reference),
-    exp.Dot: (supplied.call, nodes.call_field),
+    exp.Dot: (supplied.call, nodes.call_field, implicit.result_method),
     exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
     exp.Window: (analytic.keep, analytic.ratio_to_report),

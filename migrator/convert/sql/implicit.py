@@ -30,6 +30,7 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from migrator.convert import signatures as sigs
+from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import ConversionContext
 from migrator.convert.datatypes import map_type
 from migrator.convert.signatures import Arg, ParamSig, RoutineSig
@@ -316,3 +317,31 @@ def convert_text(pg_text: str, how: str, param: ParamSig, ctx: ConversionContext
 
 
 _SIMPLE = re.compile(r'[\w$]+|"(?:[^"]|"")+"')  # a variable or a number: no parentheses needed
+
+
+def result_method(node: exp.Dot, ctx: ConversionContext, env: TypeEnv) -> exp.Expression | None:
+    """``f(args).m(margs)`` / ``pkg.f(args).m(margs)``: a member method of the object type the
+    converted function returns is the function ``<type>__m(self, margs)`` (as ``v.m()`` on a
+    variable is), called on the result."""
+    if not isinstance(node.expression, exp.Anonymous) or not isinstance(node.expression.this, str):
+        return None
+    call = node.this
+    if not (
+        isinstance(call, exp.Anonymous) or (isinstance(call, exp.Dot) and isinstance(call.expression, exp.Anonymous))
+    ):
+        return None
+    found = called(call, ctx)
+    # an object type's Oracle spelling is not kept in the signature: its PostgreSQL name is
+    returns = {(s.returns_ora or s.returns_pg).lower() for s in found or () if s.kind == "FUNCTION"}
+    if len(returns) != 1:
+        return None
+    entry = ctx.catalog.lookup(*[p.strip('"') for p in next(iter(returns)).split(".")][-2:])
+    if entry is None or entry.plsql_type is None:
+        return None
+    key = (entry.schema, entry.name)
+    methods = hier.methods(ctx.catalog, key) if hier.in_hierarchy(ctx.catalog, key) else entry.methods
+    name = node.expression.this.lower()
+    if not any(r.flavour in ("MEMBER", "MAP", "ORDER") for r in methods.get(name, [])):
+        return None
+    fn = exp.Anonymous(this=f"{entry.name}__{name}", expressions=[exp.Paren(this=call), *node.expression.expressions])
+    return exp.Dot(this=exp.to_identifier(entry.schema), expression=fn)

@@ -9,12 +9,13 @@ session through ``oracompat.sys_context``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from sqlglot import exp
 
 from migrator.convert import supplied as S
-from migrator.convert.context import ConversionContext
+from migrator.convert.context import MARKER_TOKEN, ConversionContext
 from migrator.convert.sql.nodes import compat, literal_str, marker, tag
 
 
@@ -88,6 +89,21 @@ def rand(node: exp.Rand, ctx: ConversionContext, env) -> exp.Expression | None:
     return _member(S.Ref("DBMS_RANDOM", "VALUE"), node, args, ctx)
 
 
+# members whose first argument is a query's text, which PostgreSQL will run: a literal one is
+# converted as static SQL is (one with :binds stays as written, for SETBINDVALUE to fill)
+_QUERY_TEXT = frozenset({"DBMS_XMLGEN.NEWCONTEXT", "DBMS_XMLGEN.GETXML"})
+
+
+def _query_literal(lit: exp.Literal, ctx: ConversionContext) -> exp.Expression:
+    from migrator.convert.sql.convert import convert_statement  # convert.py imports this module
+
+    text = lit.this
+    if re.search(r":[A-Za-z]", text) or not re.match(r"\s*(SELECT|WITH)\b", text, re.I):
+        return lit
+    out = convert_statement(text, ctx)
+    return lit if MARKER_TOKEN in out else exp.Literal.string(out.rstrip().rstrip(";"))
+
+
 def _member(ref: S.Ref, node: exp.Expression, args: list, ctx: ConversionContext) -> exp.Expression:
     if S.is_redesign(ref):
         return _silent_marker(ref, node)
@@ -97,7 +113,7 @@ def _member(ref: S.Ref, node: exp.Expression, args: list, ctx: ConversionContext
         return marker(ctx, S.SUPPLIED_CONSTRUCT, node, f"{ref.label.lower()}: {what}")
     if not ctx.enabled("expr.supplied_package"):
         return marker(ctx, S.SUPPLIED_CONSTRUCT, node, "rule expr.supplied_package is disabled")
-    out = []
+    out: list[exp.Expression] = []
     for k, a in enumerate(args):
         if isinstance(a, exp.Kwarg):
             name = a.this.name.lower()
@@ -106,6 +122,8 @@ def _member(ref: S.Ref, node: exp.Expression, args: list, ctx: ConversionContext
             out.append(exp.Kwarg(this=exp.to_identifier(name), expression=a.expression))
         elif k >= len(m.params):
             return marker(ctx, S.SUPPLIED_CONSTRUCT, node, f"{ref.label.lower()}: too many arguments")
+        elif k == 0 and m.label in _QUERY_TEXT and isinstance(a, exp.Literal) and a.is_string:
+            out.append(_query_literal(a, ctx))
         else:
             out.append(a)
     ctx.applied("expr.supplied_package")

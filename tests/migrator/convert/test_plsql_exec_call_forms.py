@@ -277,3 +277,40 @@ def test_a_package_cursor_left_open_across_calls_is_reported(tmp_path):
     assert any("start_it leaves it open" in m for m in messages) and any(
         "next_one reads or closes" in m for m in messages
     )
+
+
+RESULT_METHODS = """
+CREATE OR REPLACE TYPE pt AS OBJECT (
+  x NUMBER,
+  y NUMBER,
+  MEMBER FUNCTION norm1 RETURN NUMBER,
+  MEMBER FUNCTION scaled (k NUMBER) RETURN pt
+);
+/
+CREATE OR REPLACE TYPE BODY pt AS
+  MEMBER FUNCTION norm1 RETURN NUMBER IS BEGIN RETURN ABS(x) + ABS(y); END;
+  MEMBER FUNCTION scaled (k NUMBER) RETURN pt IS BEGIN RETURN pt(x * k, y * k); END;
+END;
+/
+CREATE OR REPLACE PACKAGE geo AS
+  FUNCTION origin_plus (d NUMBER) RETURN pt;
+  FUNCTION show RETURN VARCHAR2;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY geo AS
+  FUNCTION origin_plus (d NUMBER) RETURN pt IS BEGIN RETURN pt(d, -d); END;
+  FUNCTION show RETURN VARCHAR2 IS
+  BEGIN
+    RETURN geo.origin_plus(2).norm1() || ':' || origin_plus(3).scaled(2).x || ':' || origin_plus(1).y;
+  END;
+END;
+/
+"""
+
+
+def test_methods_and_attributes_of_a_call_s_result(pg_dsn, tmp_path):
+    """`pkg.f(x).m()`, `f(x).m(k).attr`, `f(x).attr`: the object a function returns, its methods and
+    attributes, chained."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "geo", {"geo.sql": RESULT_METHODS})
+        assert conn.execute("SELECT geo.show()").fetchone()[0] == "4:6:-1"

@@ -242,6 +242,9 @@ VARIABLES = """
   v_o INTEGER := 1;
   v_i INTEGER := 0;
   v_w INTEGER;
+  v_desc DBMS_SQL.DESC_TAB;
+  v_x DBMS_XMLGEN.CTXHANDLE := DBMS_XMLGEN.NEWCONTEXT('SELECT 1 AS x FROM dual');
+  v_e DBMS_XMLGEN.CTXHANDLE := DBMS_XMLGEN.NEWCONTEXT('SELECT 1 AS x FROM dual WHERE 1 = 0');
 """
 
 
@@ -284,3 +287,36 @@ def test_references_from_a_parse_s_tokens_are_those_read_from_the_text():
     found = supplied.references(text)
     assert found and supplied.references(text, tokens=tokenize(text)) == found
     assert supplied.redesign_reports(text, tokens=tokenize(text)) == supplied.redesign_reports(text)
+
+
+def test_dbms_sql_describe_columns(db):
+    """DESCRIBE_COLUMNS on a parsed query (with a bind not yet bound): the count and, per column,
+    Oracle's type code, size, upper-case name and NUMBER precision/scale, read as desc_t(i).field
+    in a loop, the way generic export routines use it."""
+    deploy(
+        db,
+        """
+CREATE OR REPLACE FUNCTION describe_emp RETURN VARCHAR2 IS
+  l_cur  INTEGER := DBMS_SQL.OPEN_CURSOR;
+  l_cnt  INTEGER;
+  l_desc DBMS_SQL.DESC_TAB;
+  l_out  VARCHAR2(4000);
+BEGIN
+  DBMS_SQL.PARSE(l_cur, 'SELECT id, name, salary, hired, memo FROM emp_desc WHERE id > :lo', DBMS_SQL.NATIVE);
+  DBMS_SQL.DESCRIBE_COLUMNS(l_cur, l_cnt, l_desc);
+  FOR i IN 1 .. l_cnt LOOP
+    l_out := l_out || l_desc(i).col_name || ':' || l_desc(i).col_type || ':' || l_desc(i).col_max_len
+      || ':' || l_desc(i).col_precision || ':' || l_desc(i).col_scale || ';';
+  END LOOP;
+  DBMS_SQL.CLOSE_CURSOR(l_cur);
+  RETURN l_cnt || '|' || l_out;
+END;
+/
+""",
+    )
+    db.execute(
+        "CREATE TABLE s.emp_desc (id numeric(6), name varchar(40), salary numeric(10,2), hired timestamp(0), memo text)"
+    )
+    assert db.execute("SELECT s.describe_emp()").fetchone()[0] == (
+        "5|ID:2:22:6:0;NAME:1:40:0:0;SALARY:2:22:10:2;HIRED:12:7:0:0;MEMO:112:4000:0:0;"
+    )

@@ -165,3 +165,58 @@ def test_xml_functions_in_sql(xml_db):
     several = convert_expression("EXTRACTVALUE(XMLTYPE('<a><b/><b/></a>'), '/a/b')", make_ctx())
     with pytest.raises(psycopg.Error, match="ORA-19025"):  # several nodes: no single value
         xml_db.execute(f"SELECT {several}")
+
+
+XMLGEN = """
+CREATE TABLE staff (id NUMBER PRIMARY KEY, name VARCHAR2(20), note VARCHAR2(20), pay NUMBER(8,2));
+INSERT INTO staff VALUES (1, 'Ann & Co', NULL, 1000);
+INSERT INTO staff VALUES (2, 'Bob', 'x', 12.5);
+INSERT INTO staff VALUES (3, 'Cid', NULL, 0.5);
+CREATE OR REPLACE FUNCTION staff_pages RETURN CLOB IS
+  l_ctx DBMS_XMLGEN.CTXHANDLE;
+  l_out CLOB;
+BEGIN
+  l_ctx := DBMS_XMLGEN.NEWCONTEXT('SELECT id, name, note FROM staff ORDER BY id');
+  DBMS_XMLGEN.SETROWSETTAG(l_ctx, 'EMPS');
+  DBMS_XMLGEN.SETROWTAG(l_ctx, 'EMP');
+  DBMS_XMLGEN.SETMAXROWS(l_ctx, 2);
+  DBMS_XMLGEN.SETNULLHANDLING(l_ctx, DBMS_XMLGEN.EMPTY_TAG);
+  l_out := DBMS_XMLGEN.GETXML(l_ctx) || DBMS_XMLGEN.GETNUMROWSPROCESSED(l_ctx) || '|';
+  l_out := l_out || DBMS_XMLGEN.GETXML(l_ctx) || DBMS_XMLGEN.GETNUMROWSPROCESSED(l_ctx) || '|';
+  l_out := l_out || NVL(DBMS_XMLGEN.GETXML(l_ctx), 'none');
+  DBMS_XMLGEN.CLOSECONTEXT(l_ctx);
+  RETURN l_out;
+END;
+/
+CREATE OR REPLACE FUNCTION staff_bound (p_id IN NUMBER) RETURN CLOB IS
+  l_ctx DBMS_XMLGEN.CTXHANDLE := DBMS_XMLGEN.NEWCONTEXT('SELECT name, note, pay FROM staff WHERE id >= :lo ORDER BY id');
+  l_out CLOB;
+BEGIN
+  DBMS_XMLGEN.SETBINDVALUE(l_ctx, 'LO', TO_CHAR(p_id));
+  DBMS_XMLGEN.SETSKIPROWS(l_ctx, 1);
+  l_out := DBMS_XMLGEN.GETXML(l_ctx);
+  DBMS_XMLGEN.CLOSECONTEXT(l_ctx);
+  RETURN l_out;
+END;
+/
+"""
+
+
+def test_dbms_xmlgen_contexts(pg_dsn, tmp_path):
+    """DBMS_XMLGEN's query contexts: Oracle's canonical document (declaration, one space of
+    indentation per level, upper-case column tags, escaped text), row and row-set tags, pages of
+    MAXROWS continuing where the last GETXML stopped, NULL as an empty tag or left out, skipped rows,
+    binds by name, numbers as Oracle writes them, and NULL once no row is left."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "xg", {"xg.sql": XMLGEN})
+        page1 = (
+            '<?xml version="1.0"?>\n<EMPS>\n <EMP>\n  <ID>1</ID>\n  <NAME>Ann &amp; Co</NAME>\n  <NOTE/>\n </EMP>\n'
+            " <EMP>\n  <ID>2</ID>\n  <NAME>Bob</NAME>\n  <NOTE>x</NOTE>\n </EMP>\n</EMPS>\n"
+        )
+        page2 = '<?xml version="1.0"?>\n<EMPS>\n <EMP>\n  <ID>3</ID>\n  <NAME>Cid</NAME>\n  <NOTE/>\n </EMP>\n</EMPS>\n'
+        assert conn.execute("SELECT staff_pages()").fetchone()[0] == page1 + "2|" + page2 + "1|none"
+        assert conn.execute("SELECT staff_bound(1)").fetchone()[0] == (
+            '<?xml version="1.0"?>\n<ROWSET>\n <ROW>\n  <NAME>Bob</NAME>\n  <NOTE>x</NOTE>\n  <PAY>12.5</PAY>\n </ROW>\n'
+            " <ROW>\n  <NAME>Cid</NAME>\n  <PAY>.5</PAY>\n </ROW>\n</ROWSET>\n"
+        )
+        assert conn.execute("SELECT staff_bound(3)").fetchone()[0] is None
