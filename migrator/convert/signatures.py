@@ -149,7 +149,7 @@ def conversion(arg: Arg, param: ParamSig) -> str | None:
     """How an IN argument must be converted for PostgreSQL to pass it to `param`, as Oracle would:
     "cast" (to the parameter's type: Oracle's TO_NUMBER / TO_DATE / numeric conversion), "text"
     (Oracle's implicit TO_CHAR), or None (it resolves as it is, or Oracle would not convert it)."""
-    target = family(param.pg)
+    target = family(param.pg) or _ora_family(param)
     if target is None or resolves(arg.pg, param.pg):
         return None
     source = arg.kind or (family(arg.pg) if arg.pg else None)
@@ -158,6 +158,15 @@ def conversion(arg: Arg, param: ParamSig) -> str | None:
     if target == STRING:
         return "text" if source in (NUMBER, DATE, TIMESTAMP) else None
     return None if source in (NUMBER, INTERVAL) else "cast"  # a date or timestamp
+
+
+def _ora_family(param: ParamSig) -> str | None:
+    """The family of a parameter whose PostgreSQL type is a domain (a package SUBTYPE of INTEGER,
+    VARCHAR2, DATE …), from its Oracle type: Oracle converts into it as into its base type."""
+    kind = param.kind
+    if kind in (NUMBER, STRING):
+        return kind
+    return TIMESTAMP if kind in (DATE, TIMESTAMP) else None
 
 
 def pins_overload(arg: Arg, param: ParamSig, overloaded: bool) -> bool:

@@ -115,6 +115,11 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
             return None
     if STRING in kinds and NUMBER in kinds and any(t.kind == "op" and t.text in _COMPARE_OPS for t in toks):
         return None  # a string compared with a number: the SQL rules convert it (expr.implicit_from_text)
+    if None in kinds and any(
+        t.kind == "word" and t.text.upper() == "IS" and toks[k + 1].text.upper() == "NOT"
+        for k, t in enumerate(toks[:-1])
+    ):
+        return None  # `obj IS NOT NULL` of an object: sqlglot writes NOT (obj IS NULL), Oracle's test, not the row's
     return join(parts)
 
 

@@ -68,7 +68,14 @@ _NUMBER_FUNCS = (
     exp.Ceil, exp.Floor, exp.Sqrt, exp.Pow, exp.Ln, exp.Log, exp.Exp, exp.Sum, exp.Avg, exp.ToNumber,
 )  # fmt: skip
 _NUMBER_ANON = frozenset({"MOD", "REMAINDER", "BITAND", "MONTHS_BETWEEN", "INSTR", "LENGTH", "TO_NUMBER", "SIGN"})
-_STRING_ANON = frozenset({"SYS_CONNECT_BY_PATH", "RAWTOHEX", "TO_CLOB", "REGEXP_SUBSTR", "DBMS_RANDOM.STRING"})
+_STRING_ANON = frozenset(
+    {
+        *("SYS_CONNECT_BY_PATH", "RAWTOHEX", "TO_CLOB", "REGEXP_SUBSTR", "DBMS_RANDOM.STRING"),
+        # VARCHAR2 whatever the parameter asked for (a session id comes back as text and is
+        # converted where a NUMBER parameter takes it)
+        *("SYS_CONTEXT", "USERENV"),
+    }
+)
 
 
 @dataclass

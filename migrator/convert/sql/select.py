@@ -13,16 +13,49 @@ from migrator.convert.sql.nodes import as_expression, compat, fn, literal_int, m
 
 
 def drop_dual(select: exp.Select, ctx: ConversionContext) -> None:
-    """``SELECT ... FROM DUAL`` → ``SELECT ...`` (PostgreSQL has no DUAL and needs no FROM)."""
+    """``SELECT ... FROM DUAL`` → ``SELECT ...`` (PostgreSQL has no DUAL and needs no FROM). DUAL
+    in a comma (or CROSS) join list, ``FROM dual, (SELECT LEVEL ...)``, is left out of it: one
+    row crossed with a row source is that row source."""
     from_ = select.args.get("from_")
-    if from_ is None or select.args.get("joins") or not ctx.enabled("sql.dual"):
+    if from_ is None or not ctx.enabled("sql.dual"):
         return
-    table = from_.this
-    if isinstance(table, exp.Table) and table.name.lower() == "dual" and table.db.lower() in ("", "sys"):
-        ctx.applied("sql.dual")
-        # Keep column references like DUAL.DUMMY from pointing at nothing: only drop when unused.
-        if not any(c.table.lower() == "dual" for c in select.find_all(exp.Column)):
+    if any(c.table.lower() == "dual" for c in select.find_all(exp.Column)):
+        return  # DUAL.DUMMY and the like: keep what they point at
+    joins = select.args.get("joins") or []
+    if not joins:
+        if _is_dual(from_.this):
+            ctx.applied("sql.dual")
             select.set("from_", None)
+        return
+    if not all(_is_cross(j) for j in joins):
+        return
+    kept = [j for j in joins if not _is_dual(j.this)]
+    if _is_dual(from_.this) and kept:
+        select.set("from_", exp.From(this=kept.pop(0).this))
+    elif len(kept) == len(joins):
+        return
+    ctx.applied("sql.dual")
+    select.set("joins", kept or None)
+
+
+def _is_dual(table: exp.Expression) -> bool:
+    return (
+        isinstance(table, exp.Table)
+        and table.name.lower() == "dual"
+        and table.db.lower() in ("", "sys")
+        and not table.alias
+    )
+
+
+def _is_cross(join: exp.Expression) -> bool:
+    """A comma join or CROSS JOIN: no condition, no side."""
+    return (
+        isinstance(join, exp.Join)
+        and not join.args.get("on")
+        and not join.args.get("using")
+        and not join.side
+        and (join.kind or "").upper() in ("", "CROSS")
+    )
 
 
 def dictionary_owner(select: exp.Select, ctx: ConversionContext) -> None:

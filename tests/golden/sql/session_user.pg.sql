@@ -1,1 +1,1 @@
-SELECT oracompat.ora_user(), u.user FROM dual, users AS u WHERE owner = oracompat.ora_user()
+SELECT oracompat.ora_user(), u.user FROM users AS u WHERE owner = oracompat.ora_user()

@@ -158,3 +158,88 @@ def test_member_procedure_on_a_package_variable(pg_dsn, tmp_path):
         conn.execute("CALL tracker.hit()")
         conn.execute("CALL tracker.hit()")
         assert conn.execute("SELECT tracker.total()").fetchone()[0] == "hits=5"
+
+
+SESSION_ID = """
+CREATE OR REPLACE PACKAGE sess AS
+  SUBTYPE session_id_t IS INTEGER;
+  FUNCTION known(p_id session_id_t, p_name VARCHAR2) RETURN VARCHAR2;
+  FUNCTION mine RETURN VARCHAR2;
+END;
+/
+CREATE OR REPLACE PACKAGE BODY sess AS
+  FUNCTION known(p_id session_id_t, p_name VARCHAR2) RETURN VARCHAR2 IS
+  BEGIN
+    RETURN CASE WHEN p_id IS NOT NULL THEN p_name || ':yes' ELSE p_name || ':no' END;
+  END;
+  FUNCTION mine RETURN VARCHAR2 IS
+  BEGIN
+    RETURN known(SYS_CONTEXT('USERENV', 'SESSIONID'), 'me');
+  END;
+END;
+/
+"""
+
+
+def test_sys_context_text_passed_to_a_number_parameter(pg_dsn, tmp_path):
+    """SYS_CONTEXT returns VARCHAR2; Oracle converts it where an INTEGER parameter takes it."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "sess", {"sess.sql": SESSION_ID})
+        assert conn.execute("SELECT sess.mine()").fetchone()[0] == "me:yes"
+
+
+DUAL_IN_A_JOIN = """
+CREATE OR REPLACE TYPE num_list AS TABLE OF NUMBER;
+/
+CREATE OR REPLACE FUNCTION parts(p_value VARCHAR2) RETURN VARCHAR2 IS
+  l_parts num_list;
+  l_out VARCHAR2(100);
+BEGIN
+  SELECT TO_NUMBER(REGEXP_SUBSTR(p_value, '(\\d+)\\.(\\d+)\\.(\\d+)', 1, 1, NULL, n))
+    BULK COLLECT INTO l_parts
+    FROM dual, (SELECT LEVEL AS n FROM dual CONNECT BY LEVEL <= 3);
+  FOR i IN 1 .. l_parts.COUNT LOOP
+    l_out := l_out || '[' || l_parts(i) || ']';
+  END LOOP;
+  RETURN l_out;
+END;
+/
+"""
+
+
+def test_dual_in_a_comma_join(pg_dsn, tmp_path):
+    """`FROM dual, (row generator)`: DUAL's one row crossed with the generator is the generator."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "dual", {"dual.sql": DUAL_IN_A_JOIN})
+        assert conn.execute("SELECT parts('10.2.33')").fetchone()[0] == "[10][2][33]"
+
+
+OBJECT_NOT_NULL = """
+CREATE OR REPLACE TYPE version_t AS OBJECT (major NUMBER, minor NUMBER, tag VARCHAR2(20));
+/
+CREATE OR REPLACE FUNCTION exists_check(p_tag VARCHAR2) RETURN VARCHAR2 IS
+  v version_t := version_t(1, 2, p_tag);
+  n version_t;
+  l_out VARCHAR2(10);
+BEGIN
+  IF v IS NOT NULL THEN
+    l_out := 'v';
+  END IF;
+  IF n IS NOT NULL THEN
+    l_out := l_out || 'n';
+  END IF;
+  IF n IS NULL AND v IS NOT NULL THEN
+    l_out := l_out || 'N';
+  END IF;
+  RETURN l_out || CASE WHEN v IS NOT NULL THEN '+' END;
+END;
+/
+"""
+
+
+def test_object_is_not_null_with_null_attributes(pg_dsn, tmp_path):
+    """An object with a NULL attribute IS NOT NULL in Oracle (PostgreSQL's row test would say no)."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "objnull", {"objnull.sql": OBJECT_NOT_NULL})
+        assert conn.execute("SELECT exists_check(NULL)").fetchone()[0] == "vN+"
+        assert conn.execute("SELECT exists_check('rc1')").fetchone()[0] == "vN+"
