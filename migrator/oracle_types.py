@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from types import MappingProxyType
 from typing import Literal
 
 
@@ -87,6 +88,12 @@ STATIC_CONSTANT_NAMES = frozenset(
     {"BOOLEAN", "PLS_INTEGER", "BINARY_INTEGER", "INTEGER", "NATURAL", "POSITIVE", "SIMPLE_INTEGER", "NUMBER"}
 )
 # Types a parameter may leave unsized that a variable declaration must give a length.
+# PL/SQL's constrained integer subtypes → the oracompat range domain that keeps their range
+# (rule plsql.number_range); read-only view
+RANGED_SUBTYPES = MappingProxyType(
+    {"POSITIVE": "oracompat.positive", "POSITIVEN": "oracompat.positive", "NATURAL": "oracompat.natural",
+     "NATURALN": "oracompat.natural", "SIGNTYPE": "oracompat.signtype"}
+)  # fmt: skip
 LENGTH_NAMES = frozenset({"VARCHAR2", "VARCHAR", "NVARCHAR2", "CHAR", "NCHAR", "STRING", "RAW"})
 # SQL*Loader's numeric field datatypes (a control file's `amount INTEGER EXTERNAL`): its own
 # vocabulary, not SQL types, read by migrator/data/sqlldr.py.

@@ -165,7 +165,7 @@ EXAMPLES: dict[str, str] = {
         "CREATE OR REPLACE FUNCTION f (p IN VARCHAR2) RETURN NUMBER IS n NUMBER := LENGTH(p); BEGIN RETURN n; END;\n/\n"
     ),
     "plsql.number_range": (
-        "CREATE OR REPLACE FUNCTION f (p IN NUMBER) RETURN NUMBER IS n NUMBER(3) := p; BEGIN RETURN n; END;\n/\n"
+        "CREATE OR REPLACE FUNCTION f (p IN NUMBER) RETURN NUMBER IS n POSITIVE := p; BEGIN RETURN n; END;\n/\n"
     ),
     "plsql.package": (
         "CREATE OR REPLACE PACKAGE pk IS PROCEDURE p; END pk;\n"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from migrator.convert.context import ConversionContext
 from migrator.convert.datatypes import map_type
 from migrator.convert.ddl.tokens import Name, ident, read_name
+from migrator.oracle_types import is_bounded_integer, parse, postgres_type
 from migrator.source.lexer import Token, matching_paren
 
 _INTEGERS = ("smallint", "integer", "bigint")
@@ -30,6 +31,9 @@ def column_pg_type(table: Name, column: str, ctx: ConversionContext) -> str | No
         return None
     types = entry.table.column_types
     pg = map_type(types[column])
+    parsed = parse(" ".join(types[column].split()))
+    if parsed is not None and is_bounded_integer(parsed) and ctx.enabled("ddl.number_precision"):
+        pg = postgres_type(parsed, bounded=True)  # what CREATE TABLE gives it (map_type with the run's rules)
     if column in entry.table.identity_columns and pg not in _INTEGERS:
         return "bigint"  # as columns._identity makes it
     return pg

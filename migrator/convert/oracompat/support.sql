@@ -149,23 +149,6 @@ LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$ SELECT to_char(d, 'DD-MON-YY') $$
 CREATE OR REPLACE FUNCTION oracompat.to_text(d timestamptz) RETURNS text
 LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$ SELECT to_char(d, 'DD-MON-YY') $$;
 
--- INTERVAL → VARCHAR2 (TO_CHAR, concatenation): Oracle's fixed form. A day-to-second interval is
--- '+DDDDDDDDD HH:MI:SS.FFFFFF' (the form of a TIMESTAMP difference: DAY(9) TO SECOND(6)); one with
--- years or months and nothing smaller is year-to-month, '+YYYYYYYYY-MM'. PostgreSQL's interval
--- keeps no declared precision, so a column declared DAY(2) TO SECOND(0) prints in the same form.
-CREATE OR REPLACE FUNCTION oracompat.to_text(i interval) RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  WITH a AS (SELECT CASE WHEN i < interval '0' THEN '-' ELSE '+' END AS sign,
-                    justify_hours(CASE WHEN i < interval '0' THEN -i ELSE i END) AS v)
-  SELECT CASE
-    WHEN (extract(year FROM v) <> 0 OR extract(month FROM v) <> 0)
-         AND extract(day FROM v) = 0 AND v - justify_days(date_trunc('month', v)) = interval '0'
-      THEN sign || lpad(extract(year FROM v)::bigint::text, 9, '0') || '-' || lpad(extract(month FROM v)::int::text, 2, '0')
-    ELSE sign || lpad((extract(day FROM v) + 30 * (12 * extract(year FROM v) + extract(month FROM v)))::bigint::text, 9, '0')
-         || ' ' || to_char(v, 'HH24:MI:SS.US')
-  END FROM a
-$$;
-
 -- RAW → VARCHAR2 (concatenation, DBMS_OUTPUT, TO_CHAR): Oracle's hex text, upper case, like
 -- RAWTOHEX; PostgreSQL would print bytea as '\x..'. An empty value is NULL.
 CREATE OR REPLACE FUNCTION oracompat.to_text(b bytea) RETURNS text

@@ -21,7 +21,7 @@ from migrator.convert.plsql.naming import Owner
 from migrator.convert.plsql.resolver import Ddl, distinct, signature
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym
 from migrator.convert.signatures import RoutineSig
-from migrator.oracle_types import Family, parse
+from migrator.oracle_types import RANGED_SUBTYPES, Family, parse
 
 
 def resolve_type(em: Emitter, tref: A.TypeRef, scope: Scope) -> PgType:
@@ -113,8 +113,7 @@ def var_line(em: Emitter, d: A.VarDecl, scope: Scope) -> str:
 
 
 # PL/SQL's constrained integer subtypes with a range domain in oracompat (rule plsql.number_range)
-_RANGED = {"POSITIVE": "oracompat.positive", "POSITIVEN": "oracompat.positive", "NATURAL": "oracompat.natural",
-           "NATURALN": "oracompat.natural", "SIGNTYPE": "oracompat.signtype"}  # fmt: skip
+_RANGED = RANGED_SUBTYPES
 
 
 def ranged_type(em: Emitter, t: PgType) -> str:

@@ -52,8 +52,8 @@ KNOWN_WRONG = [
     ("SELECT x FROM t WHERE ROWNUM <= p", "LIMIT GREATEST(FLOOR(p), 0)", "LIMIT NULL means no limit"),
     (
         "SELECT TO_NUMBER(s, '990D00', 'NLS_NUMERIC_CHARACTERS='',.''') FROM t",
-        "TRANSLATE(s, ',.', '.,')",
-        "keeps an NLS argument PostgreSQL does not accept",
+        "oracompat.to_number(s, '990D00', 'NLS_NUMERIC_CHARACTERS=",
+        "keeps an NLS argument PostgreSQL does not accept (our to_number reads it: rule expr.to_number_format)",
     ),
 ]
 

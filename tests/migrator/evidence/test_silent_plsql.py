@@ -47,7 +47,7 @@ def _verdicts(pg_engine, evidence, tmp_path, disabled=frozenset()):
 # unit -> the rule ids that fix it, and its category with them off
 FIXED_BY = {
     "parse_amount": ({"expr.to_number_format"}, "wrong"),
-    "set_quantity": ({"ddl.number_precision"}, "wrong"),
+    "set_quantity": ({"ddl.number_precision", "plsql.number_range"}, "wrong"),  # either bounds a NUMBER(p) variable
     "stage_item": ({"ddl.session_temporary_table"}, "wrong"),
     "describe_value": ({"plsql.nested_overload"}, "rejected"),  # the overload was lost: refused
     "wallet_cents": ({"expr.object_method"}, "rejected"),  # the view did not deploy

@@ -36,7 +36,7 @@ FIXED_BY = {
     "count_orders": {"plsql.dynamic_bind_literals"},
     "order_day": {"expr.format_model"},
     "order_due": {"expr.interval_arith"},
-    "amount_band": {"plsql.number_range"},
+    "amount_band": {"plsql.number_range", "ddl.number_precision"},  # either bounds a NUMBER(p) variable
 }
 
 

@@ -36,6 +36,10 @@ class AttemptRecord(_Frozen):
     outcome: str
     calls: int = 1
     shown_positive: list[int] = []  # verified entries in the prompt (the loop's Attempt)
+    arm: str = ""  # the retrieval controller's choice, when one chose (migrator.agent.retrieval)
+    context_key: str = ""
+    reward: float | None = None
+    credit: float | None = None
 
 
 class EpisodeRecord(_Frozen):
