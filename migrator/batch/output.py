@@ -47,6 +47,7 @@ _SUPPORT_MODULES = (
     ("migrator.convert.oracompat.packages", "PACKAGES_SQL"),
     ("migrator.convert.oracompat.constraint_state", "CONSTRAINT_STATE_SQL"),
     ("migrator.convert.oracompat.dictionary", "DICTIONARY_SQL"),
+    ("migrator.convert.oracompat.spatial", "SPATIAL_SQL"),
 )
 _SAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]")
 

@@ -18,6 +18,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING
 
 from migrator.convert.compile_target import Compilation
+from migrator.convert.oracompat import spatial
 from migrator.convert.registry import check_rule_ids
 from migrator.convert.schema_model import Package, SchemaType, Sequence, Synonym, Table
 from migrator.source.units import UnitKind
@@ -86,6 +87,19 @@ class CatalogEntry:
     package: Package | None = None  # on the spec's entry (the body's when there is no spec)
 
 
+def _supplied_entries() -> dict[tuple[str, str], CatalogEntry]:
+    return {
+        (spatial.OWNER, name): CatalogEntry(
+            UnitKind.TYPE, spatial.OWNER, name, f"supplied:{spatial.OWNER}.{name}", declared_type=t, plsql_type=t
+        )
+        for name, t in spatial.TYPES.items()
+    }
+
+
+def _public_synonyms() -> dict[str, tuple[str, str]]:
+    return {name: (spatial.OWNER, name) for name in spatial.TYPES}
+
+
 _NOT_DEFINING = frozenset(
     {UnitKind.COMMENT, UnitKind.DATA, UnitKind.GRANT, UnitKind.ALTER, UnitKind.ANONYMOUS_BLOCK, UnitKind.OTHER}
 )
@@ -105,6 +119,12 @@ class Catalog:
     # Facts about the whole schema the prepare passes found, e.g. "error_stack_callee": some unit
     # reads DBMS_UTILITY.FORMAT_ERROR_* (possibly outside a handler, in a routine a handler calls).
     flags: set[str] = field(default_factory=set)
+    # Oracle-supplied objects the converted code may name, as entries like the export's own
+    # (MDSYS.SDO_GEOMETRY ...: `oracompat.spatial`), and the public synonyms by which Oracle resolves
+    # their unqualified names when the schema has no object so named. Kept apart from `entries`,
+    # which lists what the export defines.
+    supplied: dict[tuple[str, str], CatalogEntry] = field(default_factory=_supplied_entries)
+    public_synonyms: dict[str, tuple[str, str]] = field(default_factory=_public_synonyms)
 
     def add(self, entry: CatalogEntry) -> None:
         key = (entry.schema, entry.name)
@@ -129,9 +149,12 @@ class Catalog:
         # in a run, and the general check's generator was a third of its time
         n = len(parts)
         if n == 1 and isinstance(parts[0], str):
-            return self.entries.get((self.default_schema, parts[0]))
+            found = self.entries.get((self.default_schema, parts[0]))
+            if found is None and parts[0] in self.public_synonyms:  # Oracle: own object first
+                return self.supplied.get(self.public_synonyms[parts[0]])
+            return found
         if n == 2 and isinstance(parts[0], str) and isinstance(parts[1], str):
-            return self.entries.get((parts[0], parts[1]))
+            return self.entries.get((parts[0], parts[1])) or self.supplied.get((parts[0], parts[1]))
         if not parts or not all(isinstance(p, str) for p in parts):
             raise TypeError(f"lookup takes plain name parts, got {parts!r}")
         return None

@@ -58,6 +58,11 @@ def map_type(oracle_type: str, ctx: ConversionContext | None = None) -> str:
             return postgres_type(parsed, bounded=True)
         return pg
     name = _type_name(t)
+    if len(name) == 1 and ctx is not None:
+        # a supplied type named through Oracle's public synonym (SDO_GEOMETRY): its owner's
+        entry = ctx.catalog.lookup(name[0])
+        if entry is not None and (entry.schema, entry.name) in ctx.catalog.supplied:
+            return qualified(entry.schema, entry.name)
     return qualified(*name) if name else t.lower()
 
 

@@ -12,7 +12,7 @@ from sqlglot import exp
 
 from harness.quoting import qualified
 from migrator.convert import type_hierarchy as hier
-from migrator.convert.context import ConversionContext
+from migrator.convert.context import CatalogEntry, ConversionContext
 from migrator.convert.schema_model import CollectionType, ObjectType
 from migrator.convert.sql.nodes import fn, marker
 from migrator.source.identifiers import fold
@@ -131,14 +131,29 @@ def _composite(elem: str, types: dict, ctx: ConversionContext) -> bool:
     return entry is not None and isinstance(entry.plsql_type, ObjectType)
 
 
-def type_constructor(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+def qualified_type_constructor(node: exp.Dot, ctx: ConversionContext, env) -> exp.Expression | None:
+    """``schema.t(a, b)``: the constructor of another schema's (or Oracle's, MDSYS.SDO_GEOMETRY)
+    object or collection type, converted as `type_constructor` converts an unqualified one."""
+    call, owner = node.expression, node.this
+    if not isinstance(call, exp.Anonymous) or not isinstance(call.this, str) or not isinstance(owner, exp.Identifier):
+        return None
+    schema = owner.name if owner.quoted else owner.name.lower()
+    entry = ctx.catalog.lookup(schema, fold(call.this))
+    if entry is None or entry.plsql_type is None:
+        return None
+    return type_constructor(call, ctx, env, entry)
+
+
+def type_constructor(
+    node: exp.Anonymous, ctx: ConversionContext, env, entry: CatalogEntry | None = None
+) -> exp.Expression | None:
     """``t(a, b)`` for a schema-level object or collection type in SQL (rule expr.type_constructor):
     an object's attribute-value constructor is ``CAST(ROW(a, b) AS t)`` — or the type's own
     CONSTRUCTOR function ``t__new(a, b)`` when it declares one with as many parameters — and a
     nested table's or VARRAY's is ``CAST(ARRAY[a, b] AS t)``."""
     if not isinstance(node.this, str):
         return None
-    entry = ctx.catalog.lookup(fold(node.this))
+    entry = entry or ctx.catalog.lookup(fold(node.this))
     info = entry.plsql_type if entry is not None else None
     if entry is None or info is None:
         return None

@@ -27,6 +27,7 @@ from sqlglot.errors import SqlglotError
 
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.sql import analytic as analytic
+from migrator.convert.sql import attributes as sql_attributes
 from migrator.convert.sql import collections as sql_collections
 from migrator.convert.sql import dates as dates
 from migrator.convert.sql import dml as sql_dml
@@ -242,8 +243,14 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.RegexpInstr: (regexp.regexp,),
     exp.RegexpCount: (regexp.regexp,),
     exp.Div: (implicit.arithmetic, strings.division),
-    exp.Column: (sql_select.sequence_ref, sql_select.session_user, supplied.reference),
-    exp.Dot: (sql_methods.method_call, supplied.call, nodes.call_field, implicit.result_method),
+    exp.Column: (sql_select.sequence_ref, sql_select.session_user, supplied.reference, sql_attributes.object_attribute),
+    exp.Dot: (
+        sql_collections.qualified_type_constructor,
+        sql_methods.method_call,
+        supplied.call,
+        nodes.call_field,
+        implicit.result_method,
+    ),
     exp.Ordered: (sql_methods.map_order_by,),
     exp.Rand: (supplied.rand,),
     exp.Placeholder: (_placeholder,),
