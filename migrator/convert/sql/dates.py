@@ -9,6 +9,7 @@ meaning is kept (a wrong guess then fails loudly in PostgreSQL: no timestamp + n
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 from sqlglot import exp
 from sqlglot.dialects.oracle import Oracle
@@ -183,14 +184,34 @@ def to_date(node: exp.Expression, ctx: ConversionContext, env) -> exp.Expression
     if problem:
         return marker(ctx, "TO_DATE format", node, problem)
     ctx.applied("expr.to_date")
+    value = node.this
+    if not is_date and isinstance(value, exp.Literal) and value.is_string and "US" in pg:
+        value = exp.Literal.string(_microseconds(value.this, pg))
     if _RR.search(pg):  # Oracle's RR century rule: oracompat.to_date
-        call = compat("to_date", node.this, exp.Literal.string(pg))
+        call = compat("to_date", value, exp.Literal.string(pg))
     else:
-        call = fn("TO_TIMESTAMP", node.this, exp.Literal.string(pg))
+        call = fn("TO_TIMESTAMP", value, exp.Literal.string(pg))
     return tag(ts0(call) if is_date else exp.cast(call, "TIMESTAMP"), DATE if is_date else TIMESTAMP)
 
 
 _TS_LITERAL_FMT = "%Y-%m-%d %H:%M:%S.%f"
+_LONG_FRACTION = re.compile(r"(?<=\D)(\d{7,9})(?!\d)")
+
+
+def _microseconds(text: str, pg_format: str) -> str:
+    """A literal read by FF with more than six fractional digits ('13.20.22.245676861'): Oracle's
+    TO_TIMESTAMP keeps nine, PostgreSQL's timestamp holds six and its US field refuses more, so the
+    fraction is rounded to microseconds here, as Oracle rounds it when storing into TIMESTAMP(6) (the
+    default precision). Only in a format without J, the one other field of seven digits; a fraction
+    that rounds up to a whole second is left as written (PostgreSQL refuses it, visibly)."""
+    if "J" in pg_format.upper().replace("US", ""):
+        return text
+
+    def rounded(m: re.Match[str]) -> str:
+        q = (Decimal("0." + m.group(1))).quantize(Decimal("0.000001"), rounding=ROUND_HALF_UP)
+        return m.group(1) if q >= 1 else str(q)[2:]
+
+    return _LONG_FRACTION.sub(rounded, text)
 
 
 def date_literal(node: exp.DateStrToDate, ctx: ConversionContext, env) -> exp.Expression | None:

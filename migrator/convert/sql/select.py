@@ -8,6 +8,7 @@ from sqlglot.transforms import eliminate_join_marks
 from harness.quoting import qualified
 from migrator.convert.context import ConversionContext, unconverted_marker
 from migrator.convert.oracompat.dictionary import VIEWS as DICTIONARY_VIEWS
+from migrator.convert.sql.attributes import object_attribute
 from migrator.convert.sql.expression_types import NUMBER, STRING
 from migrator.convert.sql.nodes import as_expression, compat, fn, literal_int, marker, tag
 
@@ -74,14 +75,42 @@ def outer_joins(tree: exp.Expression, ctx: ConversionContext) -> exp.Expression:
         return tree
     if not ctx.enabled("sql.outer_join_plus"):
         return tree
+    # an object attribute read through its alias (c.address.country_id) names table `c`, which
+    # sqlglot's rewrite reads from the column's table part: made (c.address).country_id first
+    for col in list(tree.find_all(exp.Column)):
+        if not col.args.get("join_mark"):
+            attribute = object_attribute(col, ctx, None)
+            if attribute is not None:
+                col.replace(attribute)
     try:
         out = as_expression(eliminate_join_marks(tree))
     except Exception as exc:  # sqlglot refuses shapes it cannot rewrite: report, do not guess
         return _join_marker(tree, ctx, str(exc))
     if any(c.args.get("join_mark") for c in out.find_all(exp.Column)):
         return _join_marker(out, ctx, "(+) in a position that cannot become a LEFT JOIN")
+    _drop_repeated_from(out)
     ctx.applied("sql.outer_join_plus")
     return out
+
+
+def _drop_repeated_from(tree: exp.Expression) -> None:
+    """sqlglot's rewrite, when the outer-joined table came first in FROM, moves another table into
+    FROM and keeps it among the joins too when that table has an alias (it compares the FROM's table
+    name with the joins' aliases): ``FROM customers c LEFT JOIN ... CROSS JOIN customers c``. The
+    repeated CROSS JOIN of the FROM item itself is dropped."""
+    for select in tree.find_all(exp.Select):
+        frm = select.args.get("from_") or select.args.get("from")
+        joins = select.args.get("joins") or []
+        if frm is None or not joins:
+            continue
+        first = frm.this
+        kept = [
+            j
+            for j in joins
+            if not (j.kind == "CROSS" and j.this.alias_or_name == first.alias_or_name and j.this == first)
+        ]
+        if len(kept) != len(joins):
+            select.set("joins", kept)
 
 
 def _join_marker(tree: exp.Expression, ctx: ConversionContext, why: str) -> exp.Expression:

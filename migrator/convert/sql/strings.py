@@ -7,12 +7,14 @@ including "empty result is NULL"; inline SQL for those is long and easy to get w
 
 from __future__ import annotations
 
+import re
+
 from sqlglot import exp
 
 from migrator.convert.context import ConversionContext
 from migrator.convert.sql import prepass
 from migrator.convert.sql.expression_types import INTERVAL, NUMBER
-from migrator.convert.sql.nodes import compat, empty_text, literal_int, marker, paren, tag
+from migrator.convert.sql.nodes import compat, empty_text, fn, literal_int, marker, paren, tag
 from migrator.convert.sql.text import text_operand
 
 
@@ -177,3 +179,27 @@ def translate_using(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Exp
         return marker(ctx, "TRANSLATE USING", node, "rule expr.translate_using is disabled")
     ctx.applied("expr.translate_using")
     return exp.cast(node.expressions[0], "TEXT")
+
+
+_BINARY = re.compile(r"\s*(BLOB|RAW|LONG\s+RAW)\b", re.I)
+
+
+def json_binary(node: exp.JSONTable, ctx: ConversionContext, env) -> exp.Expression | None:
+    """JSON_TABLE over a BLOB (or RAW) column (rule expr.json_binary): Oracle reads JSON stored as
+    bytes as UTF-8 (JSON Developer's Guide, "Overview of Storing and Managing JSON Data": binary
+    JSON columns hold UTF-8 text); PostgreSQL's bytea casts to no JSON type, so the bytes are read
+    with ``convert_from(x, 'UTF8')`` first (an invalid byte sequence fails, as Oracle's IS JSON
+    check refuses it)."""
+    source = node.this
+    if source is None or source.meta.get("ora_json_text"):
+        return None
+    spelled = env.oracle_type(source) if env is not None else None
+    if spelled is None or not _BINARY.match(spelled):
+        return None
+    if not ctx.enabled("expr.json_binary"):
+        return marker(ctx, "JSON in a BLOB", node, "rule expr.json_binary is disabled")
+    ctx.applied("expr.json_binary")
+    text = fn("convert_from", source.copy(), exp.Literal.string("UTF8"))
+    text.meta["ora_json_text"] = True
+    node.set("this", text)
+    return node
