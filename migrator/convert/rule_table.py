@@ -57,6 +57,7 @@ SUPPLIED_EXEC = "test_supplied_exec.py::"
 BEYOND = "test_sql_exec_beyond.py::"
 SUBTLE = "test_subtle_fixture.py::"
 TYPES_EXEC = "test_plsql_exec_types.py::"
+SPATIAL = "test_spatial_types_exec.py::"
 PLSQL_BEYOND = "test_plsql_exec_beyond.py::"
 PLSQL_EXEC = "test_plsql_exec.py::"
 CALLS_EXEC = "test_call_conversion_exec.py::"
@@ -193,6 +194,13 @@ RULES: tuple[RuleInfo, ...] = (
     ),
     rule("expr.type_constructor", "object / collection type constructors in SQL → CAST(ROW(...)), <type>__new(...), CAST(ARRAY[...])",
          on("object and collection type constructors in SQL", "exp.Anonymous", "sql/collections.py", "golden:ddl/view_table_function", TYPES_EXEC + "test_object_types_constructors_methods_and_pipelined_rows"),
+         on("schema-qualified constructors (another schema's type, MDSYS.SDO_GEOMETRY)", "exp.Dot", "sql/collections.py", SPATIAL + "test_spatial_types_store_construct_and_read_attributes"),
+    ),
+    rule("expr.object_attribute", "alias.column.attribute[.attribute] on an object column in SQL → (alias.column).attribute",
+         on("object attributes read through a table alias in SQL", "exp.Column", "sql/attributes.py", SPATIAL + "test_object_attributes_through_the_alias_and_an_outer_join_on_them", SPATIAL + "test_object_attribute_rule_off_refuses_the_view"),
+    ),
+    rule("expr.json_binary", "JSON_TABLE over a BLOB / RAW column → JSON_TABLE(convert_from(col, 'UTF8'), ...)",
+         on("JSON stored in a BLOB read by JSON_TABLE", "exp.JSONTable", "sql/strings.py", SPATIAL + "test_json_table_over_a_blob_column_reads_utf8"),
     ),
     rule("expr.object_method", "x.m(args) in SQL on an object column, constructor or TREAT → <type>__m(x, args)",
          on("object type member and static methods in SQL (views, WHERE, ORDER BY)", "exp.Dot", "sql/methods.py", "test_object_methods_in_sql_exec.py::test_member_functions_in_a_view"),

@@ -27,7 +27,9 @@ from migrator.source.oracle_names import SUPPLIED_PACKAGE_PREFIXES
 SUPPLIED_CONSTRUCT = "Oracle supplied package"  # the construct name of a member not converted
 REDESIGN = "needs an Oracle-supplied package with no PostgreSQL equivalent"
 NAMES = frozenset({"HTP", "HTF", "OWA", "WPG_DOCLOAD", "BFILENAME"})
-# Oracle-supplied object types named without a package (MDSYS.SDO_GEOMETRY ...).
+# Oracle-supplied object types named without a package (MDSYS.SDO_GEOMETRY ...). Oracle Spatial's
+# types convert (the catalog holds them: oracompat/spatial.py); the names stay here so that a
+# reference the catalog does not resolve is still known as Oracle's.
 SUPPLIED_TYPES = frozenset({"SDO_GEOMETRY", "SDO_POINT_TYPE", "SDO_ELEM_INFO_ARRAY", "SDO_ORDINATE_ARRAY"})
 _OWNERS = ("SYS", "MDSYS", "CTXSYS", "XDB", "PUBLIC")
 NUMBER, STRING = "number", "string"  # result kinds (migrator.convert.sql.expression_types)
@@ -427,10 +429,12 @@ class RedesignReport:
     @property
     def message(self) -> str:
         calls = ", ".join(f"line {r.line} {r.text}" for r in self.sites)
-        if self.package in SUPPLIED_TYPES:  # Oracle Spatial's types: PostGIS has their counterparts
+        if self.package in SUPPLIED_TYPES or self.package.startswith("SDO_"):
+            # Oracle Spatial's operators and functions compute geometry: PostGIS has their
+            # counterparts (its types are converted: oracompat/spatial.sql)
             return (
-                f"Oracle Spatial type; needs PostGIS (its geometry type and ST_ functions; this run "
-                f"installs no PostGIS): {len(self.sites)} site(s): {calls}"
+                f"Oracle Spatial operator or function; needs PostGIS (geometry and its ST_ functions; "
+                f"this run installs no PostGIS): {len(self.sites)} site(s): {calls}"
             )
         return f"{len(self.sites)} call site(s): {calls}"
 

@@ -60,6 +60,14 @@ EXAMPLES: dict[str, str] = {
     "expr.type_constructor": (
         "CREATE TYPE pt AS OBJECT (x NUMBER, y NUMBER);\n/\nCREATE VIEW v AS SELECT pt(1, 2) AS p FROM dual;\n"
     ),
+    "expr.object_attribute": (
+        "CREATE TYPE pt AS OBJECT (x NUMBER, y NUMBER);\n/\n"
+        "CREATE TABLE t (p pt);\nCREATE VIEW v AS SELECT a.p.x AS x FROM t a;\n"
+    ),
+    "expr.json_binary": (
+        "CREATE TABLE t (d BLOB);\n"
+        "CREATE VIEW v AS SELECT j.x FROM t a, JSON_TABLE(a.d, '$' COLUMNS (x NUMBER PATH '$.x')) j;\n"
+    ),
     "expr.object_method": (
         "CREATE TYPE pt AS OBJECT (x NUMBER, MEMBER FUNCTION n RETURN NUMBER);\n/\n"
         "CREATE TYPE BODY pt AS MEMBER FUNCTION n RETURN NUMBER IS BEGIN RETURN x; END; END;\n/\n"

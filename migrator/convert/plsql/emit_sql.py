@@ -19,7 +19,7 @@ from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.statements import emits
 from migrator.convert.plsql.symbols import Scope
-from migrator.source.lexer import find_top_level, split_top_level
+from migrator.source.lexer import find_top_level, split_top_level, tokenize
 
 
 def query_text(em: Emitter, toks, scope) -> str:
@@ -101,10 +101,26 @@ def select_into(em: Emitter, toks, k, scope, out: Out) -> None:
     if bulk:
         bulk_.bulk_select(em, query, toks[1:k], targets, scope, out)
         return
-    names, setup, finish = targets_.into_targets(em, targets, scope)
+    names, setup, finish, types = targets_.typed_into_targets(em, targets, scope)
+    if len(types) == 1 and types[0] is not None and types[0].object_key is not None:
+        query = _object_fields(toks, k, end, query)
     text = exprs_.sql_text(em, query, scope)
     # STRICT: NO_DATA_FOUND / TOO_MANY_ROWS exactly as Oracle's SELECT INTO
     into_statement(em, f"{text} INTO STRICT {', '.join(names)}", setup, finish, out)
+
+
+def _object_fields(toks, k: int, end: int, query):
+    """``SELECT obj_expr INTO obj_var``: Oracle assigns the one object value; PL/pgSQL, given one
+    composite target, fills its fields from the select list's columns, so the object is selected
+    as its fields, ``(obj_expr).*``. Only a select list of one item without an alias (a list of
+    the attributes themselves, Oracle refuses: ORA-00947/00932)."""
+    first = 2 if k > 1 and toks[1].is_word("DISTINCT", "UNIQUE", "ALL") else 1
+    item = toks[first:k]
+    if not item or len(split_top_level(item)) != 1 or find_top_level(item, "AS") is not None:
+        return query
+    if len(item) == 1 and item[0].text == "*":
+        return query
+    return toks[:first] + tokenize("(") + item + tokenize(").*") + toks[end:]
 
 
 def dml(em: Emitter, toks, scope, out: Out) -> None:

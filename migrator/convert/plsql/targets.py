@@ -106,14 +106,23 @@ def lvalue_access(em: Emitter, base, ptype, rest, toks, j, scope, setup, finish,
         cast = coll_.castable(em, coll.elem_pg)
         value = "({value})" if cast == "text" and "%" in coll.elem_pg else "({value})::" + cast
         return LValue(f"aa:{target} := oracompat.aa_set({target}, {key}, {value})", setup, finish)
-    return LValue(target + target_text(toks[j:]), setup, finish)
+    return LValue(target + target_text(toks[j:]), setup, finish, ptype if j >= len(toks) else None)
 
 
 def into_targets(em: Emitter, targets: list[list[Token]], scope) -> tuple[list[str], list[str], list[str]]:
-    names, setup, finish = [], [], []
+    names, setup, finish, _ = typed_into_targets(em, targets, scope)
+    return names, setup, finish
+
+
+def typed_into_targets(
+    em: Emitter, targets: list[list[Token]], scope
+) -> tuple[list[str], list[str], list[str], list[PgType | None]]:
+    """`into_targets` with each target's type, where known."""
+    names, setup, finish, types = [], [], [], []
     for t in targets:
         lv = lvalue(em, t, scope, into=True)
         names.append(lv.target)
         setup += lv.setup
         finish += lv.finish
-    return names, setup, finish
+        types.append(lv.type)
+    return names, setup, finish, types

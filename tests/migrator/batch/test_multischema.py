@@ -79,18 +79,26 @@ def test_multi_schema_run_deploys_and_behaves(pg_engine, pg_dsn, tmp_path):
         ]  # fmt: skip
 
 
-def test_spatial_column_is_reported_as_needing_postgis():
+def test_spatial_column_converts_and_a_spatial_function_needs_postgis():
+    """SDO_GEOMETRY is data (oracompat/spatial.sql: composite types in schema mdsys); SDO_GEOM's
+    functions compute geometry and are reported as needing PostGIS."""
     from migrator.convert.dispatch import convert_unit, prepare_context
     from migrator.source.units import SourceSet, SourceSpan, Unit, UnitKind
 
-    text = "CREATE TABLE sites (id NUMBER PRIMARY KEY, location MDSYS.SDO_GEOMETRY)"
-    unit = Unit(
-        "table:geo.sites", UnitKind.TABLE, "geo", "sites", text, SourceSpan("g.sql", 1, 1, 0, len(text)), "utf-8"
+    def convert(kind: UnitKind, name: str, text: str):
+        unit = Unit(
+            f"{kind.value}:geo.{name}", kind, "geo", name, text, SourceSpan("g.sql", 1, 1, 0, len(text)), "utf-8"
+        )
+        return convert_unit(unit, prepare_context(SourceSet(root=".", schema="geo", units=[unit])))
+
+    table = convert(UnitKind.TABLE, "sites", "CREATE TABLE sites (id NUMBER PRIMARY KEY, location MDSYS.SDO_GEOMETRY)")
+    assert not table.unconverted and "location mdsys.sdo_geometry" in table.output
+    view = convert(
+        UnitKind.VIEW, "near", "CREATE VIEW near AS SELECT SDO_GEOM.SDO_DISTANCE(a.g, b.g, 1) d FROM s a, s b"
     )
-    conversion = convert_unit(unit, prepare_context(SourceSet(root=".", schema="geo", units=[unit])))
-    (item,) = conversion.unconverted
-    assert "SDO_GEOMETRY" in item.construct and "needs PostGIS" in item.message
-    assert "MIGRATOR_UNCONVERTED" in conversion.output  # it cannot deploy
+    (item,) = view.unconverted
+    assert "SDO_GEOM" in item.construct and "needs PostGIS" in item.message
+    assert "MIGRATOR_UNCONVERTED" in view.output  # it cannot deploy
 
 
 def test_current_schema_in_one_folder_creates_objects_in_that_schema(pg_engine, tmp_path):
