@@ -433,6 +433,7 @@ RULES: tuple[RuleInfo, ...] = (
          on("XMLTYPE(text), XMLTYPE.CREATEXML(text)", "name:XMLTYPE", "plsql/emit_xml.py", "test_supplied_text_xml_exec.py::test_xmltype_members_in_plsql"),
          on("x.EXTRACT / EXISTSNODE / GETSTRINGVAL / GETCLOBVAL / GETNUMBERVAL / ISFRAGMENT", "name:GETCLOBVAL", "plsql/emit_xml.py", "test_supplied_text_xml_exec.py::test_xmltype_members_in_plsql"),
          on("EXTRACTVALUE(x, path), EXISTSNODE(x, path), XMLTYPE(text) in SQL", "exp.Anonymous", "sql/supplied.py", "test_supplied_text_xml_exec.py::test_xml_functions_in_sql"),
+         on("[SYS.]XMLTYPE.CREATEXML(text), SYS.XMLTYPE(text) in SQL", "exp.Dot", "sql/supplied.py", "test_stats_and_xml_sql_exec.py::test_createxml_in_an_update_stores_the_document"),
     ),
     rule("plsql.dbms_output", "DBMS_OUTPUT.PUT_LINE → RAISE NOTICE",
          on("DBMS_OUTPUT", "ast.Call", "plsql/emit_call.py", "golden:plsql/procedure_loops", PLSQL_EXEC + "test_reverse_loop_order_and_dbms_output"),

@@ -143,6 +143,15 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_ASSERT", "ENQUOTE_LITERAL", "str", STRING, "'x'"),
     _fn("DBMS_ASSERT", "SCHEMA_NAME", "str", STRING, "'ORACOMPAT'"),
     _fn("DBMS_ASSERT", "SQL_OBJECT_NAME", "str", STRING, "'oracompat.instr'"),
+    # DBMS_STATS: gathering statistics is PostgreSQL's ANALYZE (the optimizer's statistics, no
+    # effect on results); the sampling and granularity options are Oracle's optimizer's own and
+    # ANALYZE has no counterpart for them (it samples by default_statistics_target)
+    _proc("DBMS_STATS", "GATHER_SCHEMA_STATS", "ownname, estimate_percent=, block_sample=, method_opt=, degree=, "
+          "granularity=, cascade=, stattab=, statid=, options=, statown=, no_invalidate=, gather_temp=, "
+          "gather_fixed=, stattype=, force=", "'ORACOMPAT'"),
+    _proc("DBMS_STATS", "GATHER_TABLE_STATS", "ownname, tabname, partname=, estimate_percent=, block_sample=, "
+          "method_opt=, degree=, granularity=, cascade=, stattab=, statid=, statown=, no_invalidate=, stattype=, "
+          "force=", "'PG_CATALOG', 'PG_CLASS'"),
     # DBMS_APPLICATION_INFO
     _proc("DBMS_APPLICATION_INFO", "SET_MODULE", "module_name, action_name", "'app', 'start'"),
     _proc("DBMS_APPLICATION_INFO", "SET_ACTION", "action_name", "'step'"),

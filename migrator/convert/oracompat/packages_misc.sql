@@ -402,3 +402,53 @@ CREATE OR REPLACE FUNCTION oracompat.dbms_utility_format_error_backtrace() RETUR
 LANGUAGE sql STABLE AS $fn$
   SELECT oracompat.dbms_utility_format_error_backtrace(nullif(current_setting('oracompat.error_context', true), ''))
 $fn$;
+
+-- DBMS_STATS.GATHER_SCHEMA_STATS / GATHER_TABLE_STATS: PostgreSQL's ANALYZE gathers the planner's
+-- statistics, as these gather the optimizer's; they change no result. Oracle names the owner and
+-- table as its dictionary stores them (upper case for a name written bare), the converter folds a
+-- bare name to lower case: an all-upper name is looked up folded. The sampling, degree,
+-- granularity and cascade options steer Oracle's optimizer only (ANALYZE samples by
+-- default_statistics_target and covers a partitioned table's partitions). A table the session
+-- may not analyse is skipped with PostgreSQL's warning, where Oracle raises ORA-20000.
+CREATE OR REPLACE FUNCTION oracompat.dbms_stats_name(n text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$ SELECT CASE WHEN n = upper(n) THEN lower(n) ELSE n END $$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_stats_gather_table_stats(
+    ownname text, tabname text, partname text DEFAULT NULL, estimate_percent numeric DEFAULT NULL,
+    block_sample boolean DEFAULT FALSE, method_opt text DEFAULT NULL, degree numeric DEFAULT NULL,
+    granularity text DEFAULT 'AUTO', cascade boolean DEFAULT NULL, stattab text DEFAULT NULL,
+    statid text DEFAULT NULL, statown text DEFAULT NULL, no_invalidate boolean DEFAULT NULL,
+    stattype text DEFAULT 'DATA', force boolean DEFAULT FALSE) RETURNS void
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    rel regclass := to_regclass(format('%I.%I', oracompat.dbms_stats_name(ownname), oracompat.dbms_stats_name(tabname)));
+BEGIN
+    IF rel IS NULL THEN  -- ORA-20000: Unable to analyze TABLE "X"."Y", insufficient privileges or does not exist
+        RAISE EXCEPTION 'ORA-20000: Unable to analyze TABLE "%"."%", insufficient privileges or does not exist',
+            ownname, tabname USING ERRCODE = 'P0001';
+    END IF;
+    EXECUTE format('ANALYZE %s', rel);
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_stats_gather_schema_stats(
+    ownname text, estimate_percent numeric DEFAULT NULL, block_sample boolean DEFAULT FALSE,
+    method_opt text DEFAULT NULL, degree numeric DEFAULT NULL, granularity text DEFAULT 'AUTO',
+    cascade boolean DEFAULT NULL, stattab text DEFAULT NULL, statid text DEFAULT NULL,
+    options text DEFAULT 'GATHER', statown text DEFAULT NULL, no_invalidate boolean DEFAULT NULL,
+    gather_temp boolean DEFAULT FALSE, gather_fixed boolean DEFAULT FALSE, stattype text DEFAULT 'DATA',
+    force boolean DEFAULT FALSE) RETURNS void
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    rel regclass;
+BEGIN
+    FOR rel IN
+        SELECT c.oid::regclass FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = oracompat.dbms_stats_name(ownname) AND c.relkind IN ('r', 'p', 'm')
+           AND NOT c.relispartition
+         ORDER BY c.relname
+    LOOP
+        EXECUTE format('ANALYZE %s', rel);
+    END LOOP;
+END;
+$fn$;

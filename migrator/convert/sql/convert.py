@@ -246,6 +246,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.Column: (sql_select.sequence_ref, sql_select.session_user, supplied.reference, sql_attributes.object_attribute),
     exp.JSONTable: (strings.json_binary,),
     exp.Dot: (
+        supplied.xml_constructor,
         sql_collections.qualified_type_constructor,
         sql_methods.method_call,
         supplied.call,

@@ -174,3 +174,25 @@ def xml_function(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expres
     ctx.applied("plsql.xmltype")
     call = compat("xmltype" if name == "XMLTYPE" else f"xml_{name.lower()}", *node.expressions)
     return tag(call, shape[2]) if shape[2] else call
+
+
+def xml_constructor(node: exp.Dot, ctx: ConversionContext, env) -> exp.Expression | None:
+    """``[SYS.]XMLTYPE.CREATEXML(text)`` and ``SYS.XMLTYPE(text)`` in SQL (rule plsql.xmltype): the
+    static constructor and the owner-qualified constructor are XMLTYPE(text), a well-formed
+    document (``oracompat.xmltype``), as PL/SQL converts them (`plsql/emit_xml.py`)."""
+    call = node.expression
+    if not isinstance(call, exp.Anonymous) or not isinstance(call.this, str) or len(call.expressions) != 1:
+        return None
+    head = node.this
+    parts = [head.name] if isinstance(head, exp.Identifier) else _dot_parts(head)
+    if parts is None:
+        return None
+    up = [p.upper() for p in parts] + [call.this.upper()]
+    if up not in (["XMLTYPE", "CREATEXML"], ["SYS", "XMLTYPE", "CREATEXML"], ["SYS", "XMLTYPE"]):
+        return None
+    if up[0] == "XMLTYPE" and _user_object(ctx, "xmltype"):
+        return None  # the schema's own XMLTYPE
+    if not ctx.enabled("plsql.xmltype"):
+        return marker(ctx, "XMLTYPE", node, "rule plsql.xmltype is disabled")
+    ctx.applied("plsql.xmltype")
+    return compat("xmltype", *call.expressions)
