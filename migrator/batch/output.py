@@ -48,6 +48,7 @@ _SUPPORT_MODULES = (
     ("migrator.convert.oracompat.constraint_state", "CONSTRAINT_STATE_SQL"),
     ("migrator.convert.oracompat.dictionary", "DICTIONARY_SQL"),
     ("migrator.convert.oracompat.spatial", "SPATIAL_SQL"),
+    ("migrator.convert.oracompat.object_refs", "OBJECT_REFS_SQL"),
 )
 _SAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]")
 

@@ -12,6 +12,7 @@ import re
 
 from harness.quoting import qualified
 from migrator.convert.context import ConversionContext
+from migrator.convert.oracompat import object_refs
 from migrator.oracle_types import Family, is_bounded_integer, parse, postgres_type
 from migrator.source.identifiers import fold
 
@@ -57,6 +58,13 @@ def map_type(oracle_type: str, ctx: ConversionContext | None = None) -> str:
             ctx.applied("ddl.number_precision")
             return postgres_type(parsed, bounded=True)
         return pg
+    if object_refs.SPELLING.match(t):  # REF t: the referenced object's table and identifier
+        if ctx is None:
+            return object_refs.PG_TYPE
+        if not ctx.enabled("ddl.object_ref"):
+            return t
+        ctx.applied("ddl.object_ref")
+        return object_refs.PG_TYPE
     name = _type_name(t)
     if len(name) == 1 and ctx is not None:
         # a supplied type named through Oracle's public synonym (SDO_GEOMETRY): its owner's

@@ -60,6 +60,7 @@ EXAMPLES: dict[str, str] = {
     "expr.type_constructor": (
         "CREATE TYPE pt AS OBJECT (x NUMBER, y NUMBER);\n/\nCREATE VIEW v AS SELECT pt(1, 2) AS p FROM dual;\n"
     ),
+    "ddl.object_ref": ("CREATE TYPE pt AS OBJECT (x NUMBER);\n/\nCREATE TYPE holder AS OBJECT (p REF pt);\n/\n"),
     "expr.object_attribute": (
         "CREATE TYPE pt AS OBJECT (x NUMBER, y NUMBER);\n/\n"
         "CREATE TABLE t (p pt);\nCREATE VIEW v AS SELECT a.p.x AS x FROM t a;\n"

@@ -188,6 +188,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or supplied.sys_context(node, ctx, env)
         or supplied.xml_function(node, ctx, env)
         or sql_collections.type_constructor(node, ctx, env)
+        or sql_collections.object_reference(node, ctx, env)
     )
 
 
