@@ -82,7 +82,12 @@ def prepare(units: list[Unit], catalog: Catalog) -> None:
     for unit in units:
         reader = _READERS.get(unit.kind)
         entry = catalog.entries.get((unit.schema, unit.name))
-        if reader is None or entry is None or entry.unit_id != unit.id:
+        if reader is None or entry is None:
+            continue
+        # the entry is its first definition's; a forward declaration (CREATE TYPE t;) gives way to
+        # the full definition after it, which is what defines the type
+        forward = unit.kind is UnitKind.TYPE and entry.kind is UnitKind.TYPE and entry.declared_type is None
+        if entry.unit_id != unit.id and not forward:
             continue
         try:
             reader(_statement_text(unit), entry)

@@ -67,3 +67,27 @@ def test_following_a_reference_is_reported():
     unit = Unit("view:ord.v", UnitKind.VIEW, "ord", "v", text, SourceSpan("v.sql", 1, 1, 0, len(text)), "utf-8")
     conversion = convert_unit(unit, prepare_context(SourceSet(root=".", schema="ord", units=[unit])))
     assert conversion.unconverted and "MIGRATOR_UNCONVERTED" in conversion.output
+
+
+FORWARD = """
+CREATE TYPE person_t;
+/
+CREATE TYPE visit_t AS OBJECT (visit_no NUMBER, who REF person_t);
+/
+CREATE OR REPLACE TYPE person_t AS OBJECT (name VARCHAR2(20)) NOT FINAL;
+/
+CREATE TYPE staff_t UNDER person_t (badge NUMBER);
+/
+CREATE TABLE people (id NUMBER PRIMARY KEY, p person_t);
+INSERT INTO people VALUES (1, person_t('Ann'));
+INSERT INTO people VALUES (2, staff_t('Bob', 7));
+CREATE OR REPLACE VIEW people_names AS SELECT x.id, x.p.name AS name FROM people x;
+"""
+
+
+def test_forward_declared_type_is_defined_by_its_full_definition(pg_dsn, tmp_path):
+    """``CREATE TYPE t;`` then ``CREATE OR REPLACE TYPE t AS OBJECT (...) NOT FINAL``: the full
+    definition is the type (a subtype UNDER it deploys and holds its own attributes)."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "fw", {"people.sql": FORWARD})
+        assert conn.execute("SELECT id, name FROM people_names ORDER BY id").fetchall() == [(1, "Ann"), (2, "Bob")]
