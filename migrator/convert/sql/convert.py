@@ -15,6 +15,7 @@ transforms run on its tree in between:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 # sqlglot imports these two on first use, inside a conversion: imported here, with this module,
@@ -87,12 +88,28 @@ _TOKENIZER = _ORACLE.tokenizer()
 _PARSER = _ORACLE.parser()
 
 
+# a line of code ending in '-' (not a comment's): SQL*Plus's line continuation character
+_CONTINUED = re.compile(r"^(?:(?!--).)*[^-\s]\s*-[ \t]*$", re.M)
+
+
+def _continuation_hint(text: str) -> str:
+    """Why a statement with lines ending in '-' may not parse: SQL*Plus reads such a line as
+    continued on the next (SQL*Plus User's Guide, "Continuing a Long SQL*Plus Command on Additional
+    Lines"), a reading of the script this converter does not apply to SQL statements."""
+    if not _CONTINUED.search(text):
+        return ""
+    return (
+        "; lines end in '-', SQL*Plus's line continuation character, which is not applied to SQL"
+        " statements here (join the lines in the source)"
+    )
+
+
 def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression | None:
     text = sql_prepass.rewrite(text)  # forms sqlglot's Oracle dialect cannot parse
     try:
         trees = _PARSER.parse(_TOKENIZER.tokenize(text), text)
     except SqlglotError as exc:
-        ctx.unconverted(construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}")
+        ctx.unconverted(construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}{_continuation_hint(text)}")
         return None
     found = [t for t in trees if t is not None]
     if len(found) != 1:

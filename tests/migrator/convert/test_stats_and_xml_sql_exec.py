@@ -73,3 +73,19 @@ def test_createxml_in_an_update_stores_the_document(xml_dsn, tmp_path):  # noqa:
         # a malformed document fails as Oracle's constructor does (ORA-31011), it is not stored
         with pytest.raises(psycopg.Error):
             conn.execute("UPDATE depots SET spec = oracompat.xmltype('<Depot>') WHERE depot_id = 2")
+
+
+def test_sqlplus_continuation_is_named_when_a_statement_does_not_parse():
+    """A statement whose lines end in '-' (SQL*Plus's continuation character) that does not parse
+    says so, rather than only the parser's message; a comment's trailing '-' is not that."""
+    from migrator.convert.dispatch import prepare_context
+    from migrator.convert.sql.convert import convert_statement
+    from migrator.source.units import SourceSet
+
+    ctx = prepare_context(SourceSet(root=".", schema="s", units=[]))
+    out = convert_statement("INSERT INTO t VALUES (1726-\n, 'LCD'-\n, 3)", ctx)
+    assert "MIGRATOR_UNCONVERTED" in out
+    assert "continuation character" in ctx.unconverted_items[0].message
+    ctx.unconverted_items = []
+    convert_statement("SELECT a -- note -\nFROM t WHERE", ctx)
+    assert "continuation" not in ctx.unconverted_items[0].message
