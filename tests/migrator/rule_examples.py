@@ -69,6 +69,10 @@ EXAMPLES: dict[str, str] = {
         "CREATE TABLE t (d BLOB);\n"
         "CREATE VIEW v AS SELECT j.x FROM t a, JSON_TABLE(a.d, '$' COLUMNS (x NUMBER PATH '$.x')) j;\n"
     ),
+    "expr.cast_multiset": (
+        "CREATE TYPE nl AS TABLE OF NUMBER;\n/\n"
+        "CREATE VIEW v AS SELECT CAST(MULTISET(SELECT n FROM t) AS nl) AS x FROM dual;\n"
+    ),
     "expr.object_method": (
         "CREATE TYPE pt AS OBJECT (x NUMBER, MEMBER FUNCTION n RETURN NUMBER);\n/\n"
         "CREATE TYPE BODY pt AS MEMBER FUNCTION n RETURN NUMBER IS BEGIN RETURN x; END; END;\n/\n"

@@ -201,3 +201,42 @@ def object_reference(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Ex
         node,
         "making or following a REF needs object identifiers of object tables/views, which are not converted",
     )
+
+
+def cast_multiset(node: exp.Cast, ctx: ConversionContext, env) -> exp.Expression | None:
+    """``CAST(MULTISET(subquery) AS coll_t)`` (rule expr.cast_multiset): the nested table or VARRAY
+    of the subquery's rows, in its order (empty when it has none — an empty collection, not NULL:
+    SQL Language Reference, "CAST" / "MULTISET") → ``CAST(ARRAY(subquery) AS coll_t)``. Rows of an
+    object element type are built as the element (``ROW(a, b)::elem``) from the select list's
+    attribute values; a select list of one item is the element itself."""
+    inner = node.this
+    if not (isinstance(inner, exp.Anonymous) and isinstance(inner.this, str) and inner.name.upper() == "MULTISET"):
+        return None
+    if len(inner.expressions) != 1 or not isinstance(inner.expressions[0], exp.Select):
+        return None
+    to = node.to
+    kind = to.args.get("kind") if to.this is exp.DataType.Type.USERDEFINED else None
+    parts = [fold(p) for p in str(kind or "").split(".") if p]
+    entry = ctx.catalog.lookup(*parts) if 1 <= len(parts) <= 2 else None
+    info = entry.plsql_type if entry is not None else None
+    if entry is None or not isinstance(info, CollectionType):
+        return marker(ctx, "CAST(MULTISET)", node, "the target is not a nested table or VARRAY type of the export")
+    if not ctx.enabled("expr.cast_multiset"):
+        return marker(ctx, "CAST(MULTISET)", node, "rule expr.cast_multiset is disabled")
+    query = inner.expressions[0].copy()
+    elem = ctx.catalog.lookup(*[fold(p) for p in info.element.split(".")]) if "(" not in info.element else None
+    items = query.expressions
+    if elem is not None and isinstance(elem.plsql_type, ObjectType) and len(items) > 1:
+        key = (elem.schema, elem.name)
+        if hier.in_hierarchy(ctx.catalog, key):
+            return marker(ctx, "CAST(MULTISET)", node, f"{elem.name}: elements of a type hierarchy")
+        if len(items) != len(elem.plsql_type.attributes):
+            return marker(ctx, "CAST(MULTISET)", node, f"{elem.name}: the subquery's columns are not its attributes")
+        values = [i.this if isinstance(i, exp.Alias) else i for i in items]
+        target = exp.DataType.build(qualified(elem.schema, elem.name), dialect="postgres", udt=True)
+        query.set("expressions", [exp.cast(fn("ROW", *values), target)])
+    elif len(items) != 1:
+        return marker(ctx, "CAST(MULTISET)", node, "a subquery of several columns into a collection of scalars")
+    ctx.applied("expr.cast_multiset")
+    coll = exp.DataType.build(qualified(entry.schema, entry.name), dialect="postgres", udt=True)
+    return exp.cast(exp.Array(expressions=[query]), coll)

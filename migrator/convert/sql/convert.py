@@ -243,7 +243,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.TimeToStr: (dates.to_char,),
     exp.NextDay: (dates.next_day,),
     exp.DateStrToDate: (dates.date_literal,),
-    exp.Cast: (dates.date_cast,),
+    exp.Cast: (sql_collections.cast_multiset, dates.date_cast),
     exp.StrPosition: (strings.instr,),
     exp.Substring: (strings.substr,),
     exp.Pad: (strings.pad,),

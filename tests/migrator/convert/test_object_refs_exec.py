@@ -91,3 +91,45 @@ def test_forward_declared_type_is_defined_by_its_full_definition(pg_dsn, tmp_pat
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "fw", {"people.sql": FORWARD})
         assert conn.execute("SELECT id, name FROM people_names ORDER BY id").fetchall() == [(1, "Ann"), (2, "Bob")]
+
+
+MULTISET = """
+CREATE TYPE stock_t AS OBJECT (depot VARCHAR2(10), qty NUMBER(6));
+/
+CREATE TYPE stock_list_t AS TABLE OF stock_t;
+/
+CREATE TYPE qty_list_t AS VARRAY(10) OF NUMBER(6);
+/
+CREATE TABLE items (item_id NUMBER PRIMARY KEY, name VARCHAR2(20));
+CREATE TABLE stock (item_id NUMBER, depot VARCHAR2(10), qty NUMBER(6));
+INSERT INTO items VALUES (1, 'bolt');
+INSERT INTO items VALUES (2, 'nut');
+INSERT INTO stock VALUES (1, 'north', 40);
+INSERT INTO stock VALUES (1, 'south', 5);
+CREATE OR REPLACE VIEW item_stock AS
+  SELECT it.item_id, it.name,
+         CAST(MULTISET(SELECT s.depot, s.qty FROM stock s WHERE s.item_id = it.item_id ORDER BY s.depot)
+              AS stock_list_t) AS stocks,
+         CAST(MULTISET(SELECT s.qty FROM stock s WHERE s.item_id = it.item_id ORDER BY s.qty) AS qty_list_t) AS qtys
+    FROM items it;
+
+CREATE OR REPLACE FUNCTION depots_of (p_item IN NUMBER) RETURN NUMBER IS
+  v stock_list_t;
+BEGIN
+  SELECT x.stocks INTO v FROM item_stock x WHERE x.item_id = p_item;
+  RETURN v.COUNT;
+END;
+/
+"""
+
+
+def test_cast_multiset_builds_collections_in_a_view(pg_dsn, tmp_path):
+    """Each item's stock rows as a nested table of objects and a VARRAY of numbers, in the
+    subquery's order; an item without rows gets empty collections, not NULL."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "ms", {"stock.sql": MULTISET})
+        rows = conn.execute(
+            "SELECT item_id, cardinality(stocks), (stocks[1]).depot, (stocks[2]).qty, qtys FROM item_stock ORDER BY 1"
+        ).fetchall()
+        assert rows == [(1, 2, "north", 5, [5, 40]), (2, 0, None, None, [])]
+        assert conn.execute("SELECT depots_of(1), depots_of(2)").fetchone() == (2, 0)
