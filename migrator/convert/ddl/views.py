@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from harness.quoting import comment_text, quote_ident
+from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import ConversionContext
 from migrator.convert.ddl.common import convert_statement, guarded, words
 from migrator.convert.ddl.tokens import ident, read_name, source
+from migrator.convert.schema_model import ObjectType
 from migrator.source.lexer import LexError, Token, matching_paren, split_top_level
 
 _VIEW_PREFIX = {"OR", "REPLACE", "FORCE", "NO", "NOFORCE", "EDITIONABLE", "EDITIONING", "NONEDITIONABLE"}
@@ -25,12 +27,30 @@ def _view(text: str, toks: list[Token], ctx: ConversionContext) -> str:
         raise LexError("not a CREATE VIEW statement")
     name, i = read_name(toks, i + 1)
     cols, i = _column_names(toks, i)
+    if toks[i].is_word("OF"):  # an object view: its columns are the type's attributes
+        cols, i = _object_view_columns(toks, i + 1, ctx)
     while not toks[i].is_word("AS"):  # BEQUEATH CURRENT_USER|DEFINER, SHARING=...
         ctx.note(f"view clause dropped: {toks[i].text}")
         i += 1
     query_toks, option = _split_view_option(toks[i + 1 :], ctx)
     query = convert_statement(source(text, query_toks), ctx)
     return f"CREATE OR REPLACE VIEW {name.sql}{cols} AS\n{query}{option};"
+
+
+def _object_view_columns(toks: list[Token], i: int, ctx: ConversionContext) -> tuple[str, int]:
+    """``CREATE VIEW v OF t WITH OBJECT IDENTIFIER (...) AS SELECT ...``: Oracle names the view's
+    columns after t's attributes, in order (Object-Relational Developer's Guide, "Applying an
+    Object Model to Relational Data"); the query's select list gives their values. The object
+    identifier clause is not kept: references to the view's rows (REF, MAKE_REF) are refused."""
+    type_name, j = read_name(toks, i)
+    entry = ctx.catalog.lookup(*type_name) if 1 <= len(type_name) <= 2 else None
+    info = entry.plsql_type if entry is not None else None
+    if entry is None or not isinstance(info, ObjectType) or not info.attributes:
+        raise LexError(f"object view OF {type_name.sql}: not an object type of the export")
+    if hier.in_hierarchy(ctx.catalog, (entry.schema, entry.name)):
+        raise LexError(f"object view OF {type_name.sql}: a type of a hierarchy (UNDER / NOT FINAL)")
+    ctx.note(f"object view OF {type_name.sql}: columns named after its attributes; object identifier not kept")
+    return f" ({', '.join(quote_ident(a) for a in info.attributes)})", j
 
 
 def _column_names(toks: list[Token], i: int) -> tuple[str, int]:

@@ -133,3 +133,26 @@ def test_cast_multiset_builds_collections_in_a_view(pg_dsn, tmp_path):
         ).fetchall()
         assert rows == [(1, 2, "north", 5, [5, 40]), (2, 0, None, None, [])]
         assert conn.execute("SELECT depots_of(1), depots_of(2)").fetchone() == (2, 0)
+
+
+OBJECT_VIEW = """
+CREATE TYPE depot_t AS OBJECT (depot_id NUMBER, label VARCHAR2(10));
+/
+CREATE TYPE stock_row_t AS OBJECT (item_id NUMBER, depot depot_t, qty NUMBER);
+/
+CREATE TABLE depots (depot_id NUMBER PRIMARY KEY, label VARCHAR2(10));
+CREATE TABLE stock (item_id NUMBER, depot_id NUMBER, qty NUMBER);
+INSERT INTO depots VALUES (1, 'north');
+INSERT INTO stock VALUES (7, 1, 40);
+CREATE OR REPLACE VIEW stock_rows OF stock_row_t WITH OBJECT IDENTIFIER (item_id) AS
+  SELECT s.item_id, depot_t(d.depot_id, d.label), s.qty FROM stock s, depots d WHERE s.depot_id = d.depot_id;
+CREATE OR REPLACE VIEW stock_labels AS SELECT r.item_id, r.depot.label AS label, r.qty FROM stock_rows r;
+"""
+
+
+def test_object_view_columns_are_the_type_attributes(pg_dsn, tmp_path):
+    """``CREATE VIEW v OF t``: the view's columns are named after t's attributes, so another view
+    reads ``r.depot.label`` through them."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "ov", {"stock.sql": OBJECT_VIEW})
+        assert conn.execute("SELECT item_id, label, qty FROM stock_labels").fetchall() == [(7, "north", 40)]
