@@ -122,6 +122,7 @@ def analyze_dependencies(
         if absent:
             missing[unit.id] = sorted(absent)
     _order_state_changes(graph, node, units)
+    _hierarchy_root_after_subtype_parts(graph, node, units, providers)
     rank: dict[str, tuple[int, int]] = {}
     for i, u in enumerate(units):
         rank.setdefault(u.id, (KIND_PRIORITY[u.kind], i))
@@ -259,6 +260,10 @@ def _resolve(unit, chains, declared, providers, schemas) -> tuple[set[str], set[
     absent: set[str] = set()
     own = unit.qualified_name
     for chain in chains:
+        if chain.before == "REF" and unit.kind is K.TYPE:
+            # REF t in a type needs t declared only (Oracle takes an incomplete type); converted,
+            # a reference is oracompat.object_ref, which needs nothing of t
+            continue
         name = _match(chain.parts, unit.schema, providers)
         if name:
             if name != own or unit.kind in _SPEC_OF:
@@ -330,6 +335,34 @@ def _data_after_referenced_data(graph: rx.PyDiGraph, node: dict[str, int], units
             a, b = node[parent], node[child]
             if not rx.has_path(graph, b, a):
                 graph.add_edge(a, b, None)
+
+
+def _hierarchy_root_after_subtype_parts(
+    graph: rx.PyDiGraph, node: dict[str, int], units: list[Unit], providers: dict[str, str]
+) -> None:
+    """A type hierarchy (UNDER) converts to one tagged composite created with its root type that
+    holds every subtype's attributes (`migrator.convert.type_hierarchy`): the root's unit comes
+    after the types of its subtypes' attributes (a collection type declared after the root)."""
+    supertype: dict[str, str] = {}
+    for unit in units:
+        if unit.kind is not K.TYPE:
+            continue
+        for chain in _scan_cached(unit.text).chains:
+            if chain.before == "UNDER":
+                name = _match(chain.parts, unit.schema, providers)
+                if name and providers[name] != unit.id:
+                    supertype[unit.id] = providers[name]
+                break
+    by_id = {u.id: u for u in units}
+    for sub in supertype:
+        chain = [sub]
+        while chain[-1] in supertype and supertype[chain[-1]] not in chain:
+            chain.append(supertype[chain[-1]])
+        root = chain[-1]
+        for name in by_id[sub].references:
+            provider = providers.get(name)
+            if provider and provider not in chain:
+                graph.add_edge(node[provider], node[root], None)
 
 
 def _break_cycles(graph: rx.PyDiGraph, ids: list[str], rank: dict) -> list[list[str]]:

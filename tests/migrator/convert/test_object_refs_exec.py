@@ -156,3 +156,41 @@ def test_object_view_columns_are_the_type_attributes(pg_dsn, tmp_path):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "ov", {"stock.sql": OBJECT_VIEW})
         assert conn.execute("SELECT item_id, label, qty FROM stock_labels").fetchall() == [(7, "north", 40)]
+
+
+HIERARCHY_PARTS = """
+CREATE TYPE shape_t AS OBJECT (label VARCHAR2(20), NOT INSTANTIABLE MEMBER FUNCTION kind RETURN VARCHAR2)
+  NOT INSTANTIABLE NOT FINAL;
+/
+CREATE TYPE shape_refs_t AS TABLE OF REF shape_t;
+/
+CREATE TYPE corner_list_t AS TABLE OF NUMBER;
+/
+CREATE TYPE polygon_t UNDER shape_t (corners corner_list_t, OVERRIDING MEMBER FUNCTION kind RETURN VARCHAR2);
+/
+CREATE TYPE BODY polygon_t AS
+  OVERRIDING MEMBER FUNCTION kind RETURN VARCHAR2 IS BEGIN RETURN 'polygon'; END;
+END;
+/
+CREATE TYPE group_t UNDER shape_t (members shape_refs_t, OVERRIDING MEMBER FUNCTION kind RETURN VARCHAR2);
+/
+CREATE TYPE BODY group_t AS
+  OVERRIDING MEMBER FUNCTION kind RETURN VARCHAR2 IS BEGIN RETURN 'group'; END;
+END;
+/
+CREATE OR REPLACE FUNCTION corner_total RETURN NUMBER IS
+  p polygon_t := polygon_t('tri', corner_list_t(1, 2, 3));
+  s shape_t := p;
+BEGIN
+  RETURN p.corners.COUNT + LENGTH(s.kind());
+END;
+/
+"""
+
+
+def test_hierarchy_root_deploys_after_its_subtypes_attribute_types(pg_dsn, tmp_path):
+    """The root's composite holds the subtypes' attributes (a collection declared after the root,
+    a nested table of REFs to the root itself): those types deploy first, and dispatch works."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "hp", {"shapes.sql": HIERARCHY_PARTS})
+        assert conn.execute("SELECT corner_total()").fetchone() == (10,)  # 3 corners + len('polygon')
