@@ -45,10 +45,10 @@ def _object_view_columns(toks: list[Token], i: int, ctx: ConversionContext) -> t
     type_name, j = read_name(toks, i)
     entry = ctx.catalog.lookup(*type_name) if 1 <= len(type_name) <= 2 else None
     info = entry.plsql_type if entry is not None else None
+    if entry is not None and hier.in_hierarchy(ctx.catalog, (entry.schema, entry.name)):
+        raise LexError(f"object view OF {type_name.sql}: a type of a hierarchy (UNDER / NOT FINAL)")
     if entry is None or not isinstance(info, ObjectType) or not info.attributes:
         raise LexError(f"object view OF {type_name.sql}: not an object type of the export")
-    if hier.in_hierarchy(ctx.catalog, (entry.schema, entry.name)):
-        raise LexError(f"object view OF {type_name.sql}: a type of a hierarchy (UNDER / NOT FINAL)")
     ctx.note(f"object view OF {type_name.sql}: columns named after its attributes; object identifier not kept")
     return f" ({', '.join(quote_ident(a) for a in info.attributes)})", j
 
