@@ -355,13 +355,13 @@ def _hierarchy_root_after_subtype_parts(
                 break
     by_id = {u.id: u for u in units}
     for sub in supertype:
-        chain = [sub]
-        while chain[-1] in supertype and supertype[chain[-1]] not in chain:
-            chain.append(supertype[chain[-1]])
-        root = chain[-1]
+        lineage = [sub]  # the subtype, its supertype, ..., the root
+        while lineage[-1] in supertype and supertype[lineage[-1]] not in lineage:
+            lineage.append(supertype[lineage[-1]])
+        root = lineage[-1]
         for name in by_id[sub].references:
             provider = providers.get(name)
-            if provider and provider not in chain:
+            if provider and provider not in lineage:
                 graph.add_edge(node[provider], node[root], None)
 
 
