@@ -215,6 +215,12 @@ def _trailing(text: str, head: TableHead, ctx: ConversionContext) -> Trailing:
         elif t.is_word("PARTITION"):
             parts, i = parse_partitioning(text, toks, i, head.name, ctx)
             out.partition, out.partitions = parts.clause, parts.children
+        elif t.is_word("OF") and head.open_paren is None:
+            raise LexError(
+                "object table (CREATE TABLE t OF type): its rows are objects with object identifiers "
+                "(REF, VALUE, OBJECT_VALUE, INSERT of an instance); not converted — PostgreSQL's typed "
+                "table (CREATE TABLE t OF composite) would keep the columns, not the identifiers"
+            )
         elif t.is_word("ORGANIZATION") and i + 1 < len(toks) and toks[i + 1].is_word("EXTERNAL"):
             raise LexError("external table (ORGANIZATION EXTERNAL): use file_fdw or load the data")
         elif t.is_word(*PHYSICAL_HEADS):

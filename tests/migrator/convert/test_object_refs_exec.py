@@ -194,3 +194,19 @@ def test_hierarchy_root_deploys_after_its_subtypes_attribute_types(pg_dsn, tmp_p
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "hp", {"shapes.sql": HIERARCHY_PARTS})
         assert conn.execute("SELECT corner_total()").fetchone() == (10,)  # 3 corners + len('polygon')
+
+
+def test_object_table_is_refused_with_its_reason():
+    text = "CREATE TABLE parts_tab OF part_t (part_id PRIMARY KEY)"
+    unit = Unit(
+        "table:ord.parts_tab",
+        UnitKind.TABLE,
+        "ord",
+        "parts_tab",
+        text,
+        SourceSpan("t.sql", 1, 1, 0, len(text)),
+        "utf-8",
+    )
+    conversion = convert_unit(unit, prepare_context(SourceSet(root=".", schema="ord", units=[unit])))
+    (item,) = conversion.unconverted
+    assert "object table" in item.message and "MIGRATOR_UNCONVERTED" in conversion.output
