@@ -57,6 +57,17 @@ class SuiteTest:
     # A SQL*Plus script's blocks share one session, as SQL*Plus runs them: package state (the
     # counters a final summary block prints) carries from one block to the next of the same suite.
     shares_session: bool = False
+    # A step of a SQL*Plus script (plain style): run in order in autocommit mode, as SQL*Plus runs
+    # a script, so what a block or statement leaves (rows, a results table) is there for the next;
+    # `suite` is the script run (the root script with what it includes), which gets a database of
+    # its own when the run has several.
+    script: bool = False
+    # A script's SQL statement (setup rows, a DROP in its teardown), not a test: listed only when
+    # it fails.
+    statement: bool = False
+    # A CREATE replayed at its place in the script (the object was deployed before the run):
+    # "already exists" is no error, and a block that dropped it before gets it back here.
+    exists_ok: bool = False
 
 
 @dataclass

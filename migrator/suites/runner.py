@@ -28,6 +28,7 @@ import psycopg
 
 from harness.engines.postgres import PostgresEngine
 from harness.ground_truth.oracle_errors import ORA_ERRORS, sqlstate_matches_ora
+from harness.judge.deploy import execute_script
 from harness.probing.coverage import CoveragePlan
 from migrator.suites.model import Outcome, SuiteTest, TestResult, TestRun, TestStyle
 from migrator.suites.output_lines import compile_pattern, read_output
@@ -237,27 +238,110 @@ def run_tests(
     blocked = blocked or {}
     unit_of = {p.id: unit for unit, probes in (coverage.probes.items() if coverage else ()) for p in probes}
     run = TestRun(suite_sha256=suite_sha256)
-    fired: list[set[str]] = []
+    slots: list[TestResult | None] = [None] * len(tests)
+    fired: list[set[str]] = [set() for _ in tests]
     again: list[int] = []
+    scripts: dict[str, list[int]] = {}
     session = _Session(engine.dsn(database), coverage, timeout_ms)
     try:
-        for test in tests:
-            result, hits = _cannot_run(test, blocked), set[str]()
+        for index, test in enumerate(tests):
+            if test.script:  # after the others: a script changes the database it runs on
+                scripts.setdefault(test.suite, []).append(index)
+                continue
+            result = _cannot_run(test, blocked)
             if result is None:
-                result, hits, commits = _run_one(session, test, transactional=True)
+                result, fired[index], commits = _run_one(session, test, transactional=True)
                 if commits:
-                    again.append(len(run.results))
-            run.results.append(result)
-            fired.append(hits)
+                    again.append(index)
+            slots[index] = result
     finally:
         session.close()
     for index in again:  # code that commits: a copy of the database each, in autocommit mode
-        run.results[index], fired[index] = _run_on_copy(engine, database, tests[index], coverage, timeout_ms)
-    for result, hits in zip(run.results, fired):
+        slots[index], fired[index] = _run_on_copy(engine, database, tests[index], coverage, timeout_ms)
+    for indexes in scripts.values():  # several scripts: each on a copy of its own
+        steps = [tests[i] for i in indexes]
+        got = _run_script(engine, database, steps, coverage, timeout_ms, blocked, own_copy=len(scripts) > 1)
+        for i, (result, hits) in zip(indexes, got):
+            slots[i], fired[i] = result, hits
+    for result, hits in zip(slots, fired):
+        if result is None:  # a script's statement that did what it should: not a test
+            continue
         result.units = sorted({unit_of[h] for h in hits if h in unit_of})
+        run.results.append(result)
         if on_result is not None:
             on_result(result)
     return run
+
+
+_ALREADY_EXISTS = ("42P07", "42710", "42P06", "42723")  # relation, object, schema, function
+
+
+def _replay_on_copy(engine: PostgresEngine, clone, timeout_ms: int) -> str | None:
+    """The template's database settings (search_path: where the converted objects are found)
+    made the copy's defaults, on a session of their own: the test's session must start after,
+    since DISCARD ALL resets a session to the defaults it started with."""
+    from harness.engines.pg_sandbox import replay_settings
+
+    first = _Session(engine.dsn(clone.name), None, timeout_ms)
+    try:
+        return replay_settings(first.conn, clone.name, clone.settings)
+    finally:
+        first.close()
+
+
+def _run_script(
+    engine: PostgresEngine,
+    database: str,
+    steps: Sequence[SuiteTest],
+    coverage: CoveragePlan | None,
+    timeout_ms: int,
+    blocked: Mapping[str, str],
+    own_copy: bool,
+) -> list[tuple[TestResult | None, set[str]]]:
+    """One SQL*Plus script run (plain style): its steps in order on one session in autocommit
+    mode, package state kept from step to step, on `database` or (`own_copy`) a copy of it. A
+    statement step that succeeds gives no result (None): it is not a test."""
+    clone = engine.sandbox.clone(database, purpose="script") if own_copy else None
+    out: list[tuple[TestResult | None, set[str]]] = []
+    try:
+        problem = _replay_on_copy(engine, clone, timeout_ms) if clone is not None else None
+        session = _Session(engine.dsn(clone.name if clone else database), coverage, timeout_ms)
+        try:
+            for test in steps:
+                result = _cannot_run(test, blocked)
+                if problem is not None or result is not None:
+                    message = problem or (result.message if result else "")
+                    failed = TestResult(test.name, test.suite, test.style, Outcome.ERROR, message, source=test.source)
+                    out.append((failed, set()))
+                elif test.statement:
+                    out.append((_run_statement(session, test), set()))
+                else:
+                    result, hits, _ = _run_one(session, test, transactional=False)
+                    out.append((result, hits))
+        finally:
+            session.close()
+    finally:
+        if clone is not None:
+            engine.sandbox.drop_database(clone.name)
+    return out
+
+
+def _run_statement(s: _Session, test: SuiteTest) -> TestResult | None:
+    if s.suite != test.suite:  # the script's first step: a fresh session state
+        s.fresh()
+        s.suite = test.suite
+    s.output = []
+    t0 = time.perf_counter()
+    error, state = execute_script(s.conn, test.body)  # a data unit's rows stream through COPY
+    s.output = []  # a statement's notices ("does not exist, skipping") are no test's output
+    if error is None or (test.exists_ok and state in _ALREADY_EXISTS):
+        return None
+    message = f"script statement failed: SQLSTATE {state}: {error}"
+    if state == _TIMEOUT:
+        message = f"script statement timed out after {s.timeout_ms / 1000:g} s: {error}"
+    return TestResult(
+        test.name, test.suite, test.style, Outcome.ERROR, message, seconds=time.perf_counter() - t0, source=test.source
+    )
 
 
 def _cannot_run(test: SuiteTest, blocked: Mapping[str, str]) -> TestResult | None:
@@ -277,13 +361,11 @@ def _cannot_run(test: SuiteTest, blocked: Mapping[str, str]) -> TestResult | Non
 def _run_on_copy(
     engine: PostgresEngine, database: str, test: SuiteTest, coverage: CoveragePlan | None, timeout_ms: int
 ) -> tuple[TestResult, set[str]]:
-    from harness.engines.pg_sandbox import replay_settings
-
     clone = engine.sandbox.clone(database, purpose="test")
     try:
+        problem = _replay_on_copy(engine, clone, timeout_ms)
         session = _Session(engine.dsn(clone.name), coverage, timeout_ms)
         try:
-            problem = replay_settings(session.conn, clone.name, clone.settings)
             if problem:
                 return TestResult(test.name, test.suite, test.style, Outcome.ERROR, problem, source=test.source), set()
             result, hits, _ = _run_one(session, test, transactional=False)

@@ -175,7 +175,9 @@ def deploy_and_run(
     tracker = RoutineTracker()
     shown = DeployedCode()
     with scratch_database(engine, prefix="tests") as dsn:
-        definitions = [c for c in code if c.unit.kind is not UnitKind.ANONYMOUS_BLOCK]
+        # a script's statements (plain style) run at their place among its blocks, not before
+        in_order = getattr(style, "runs_in_order", lambda code: frozenset())(code)
+        definitions = [c for c in code if c.unit.kind is not UnitKind.ANONYMOUS_BLOCK and c.id not in in_order]
         # a style's own support library (utPLSQL's `ut` schema) after the preamble: trusted code
         # of ours, like oracompat, that the converted test code calls
         support = getattr(style, "support_sql", "")

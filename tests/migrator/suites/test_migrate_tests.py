@@ -47,8 +47,8 @@ def test_plain_script_runs_block_by_block_and_gives_evidence(tmp_path, pg_engine
     first = results["tests/test_calc.sql:6"]
     assert first["output"] == ["OK add_vat default rate", "OK add_vat 5.5"]
     assert first["units"] == ["function:app.add_vat"]
-    # the deposit of the block before was rolled back: the next block sees the seed row unchanged
-    assert results["tests/test_calc.sql:35"]["output"] == ["OK isolation: balance back to 100"]
+    # the script runs as SQL*Plus runs it: the next block sees the deposit of the block before
+    assert results["tests/test_calc.sql:35"]["output"] == ["OK script state: balance 150 after the deposit"]
     assert results["tests/test_calc.sql:66"]["output"] == ["3 tests, 3 passed, 0 failed"]
     # EXEC lines are tests too, in file order, and share the script's session (package counters)
     assert [n for n in results if "counters" in n] == [
