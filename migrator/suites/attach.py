@@ -139,6 +139,7 @@ def load_tests(out: Path) -> TestRun | None:
                 seconds=float(t.get("seconds", 0.0)),
                 source=t.get("source", ""),
                 units=list(t.get("units", [])),
+                script=bool(t.get("script", False)),
             )
         )
     return run

@@ -81,6 +81,8 @@ class TestResult:
     seconds: float = 0.0
     source: str = ""
     units: list[str] = field(default_factory=list)  # unit ids the test executed (coverage probes)
+    # a step of a SQL*Plus script run (plain style): the steps after it see what it left
+    script: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,6 +95,7 @@ class TestResult:
             "seconds": round(self.seconds, 6),
             "source": self.source,
             "units": list(self.units),
+            "script": self.script,
         }
 
 

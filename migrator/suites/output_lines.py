@@ -159,3 +159,35 @@ def _count(forms: tuple[re.Pattern[str], ...], line: str, combine: Callable[[lis
         if found:
             return combine(found)
     return None
+
+
+@dataclass(frozen=True)
+class SummaryCount:
+    """The test cases a suite's own summary lines count, over a run's output."""
+
+    lines: int  # summary lines read
+    passed: int
+    failed: int
+
+    @property
+    def total(self) -> int:
+        return self.passed + self.failed
+
+
+def count_summaries(outputs: list[list[str]]) -> SummaryCount:
+    """Sum what the summary lines among `outputs` (each test's DBMS_OUTPUT lines, in run order)
+    count: failures as counted, passes as counted or as the total less the failures. A suite's
+    cases are counted by its own summary, as a team reads its log (`tests.json` keeps every line)."""
+    lines = passed = failed = 0
+    for output in outputs:
+        for line in output:
+            s = read_summary(line)
+            if s is None:
+                continue
+            lines += 1
+            failed += s.failed
+            if s.passed is not None:
+                passed += s.passed
+            elif s.total is not None:
+                passed += max(s.total - s.failed, 0)
+    return SummaryCount(lines, passed, failed)

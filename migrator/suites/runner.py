@@ -137,7 +137,7 @@ def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestRes
     s.fresh(keep_state=test.shares_session and s.suite == test.suite)
     s.suite = test.suite if test.shares_session else None
     t0 = time.perf_counter()
-    result = TestResult(test.name, test.suite, test.style, Outcome.PASSED, source=test.source)
+    result = TestResult(test.name, test.suite, test.style, Outcome.PASSED, source=test.source, script=test.script)
     if transactional:
         s.conn.execute("BEGIN")
     raised: _Raised | None = None

@@ -176,7 +176,7 @@ def deploy_and_run(
     shown = DeployedCode()
     with scratch_database(engine, prefix="tests") as dsn:
         # a script's statements (plain style) run at their place among its blocks, not before
-        in_order = getattr(style, "runs_in_order", lambda code: frozenset())(code)
+        in_order: frozenset[str] = getattr(style, "runs_in_order", lambda code: frozenset())(code)
         definitions = [c for c in code if c.unit.kind is not UnitKind.ANONYMOUS_BLOCK and c.id not in in_order]
         # a style's own support library (utPLSQL's `ut` schema) after the preamble: trusted code
         # of ours, like oracompat, that the converted test code calls

@@ -1,0 +1,203 @@
+"""The plain style on suites written the ways teams write them, each run by `migrate --tests` on
+real PostgreSQL in both states: the conversion as it is (every test passes, the suite's own summary
+line counts every case passed) and a deliberately broken conversion of one library unit (exactly
+the tests that execute it fail, and the summary line counts the failures).
+
+- `plain_scripts`: a SQL*Plus master script (`@@setup.sql`, `@@test_*.sql`, `@@teardown.sql`),
+  blocks printing `PASS: …` / `FAIL: …` and logging into a results table that a last block counts
+  (`Passed: P / N`), setup rows, a teardown that deletes and drops.
+- `plain_assert_pkg`: a test package with an `assert_equals(expected, actual, msg)` helper and a
+  `run_all` that prints `OK (N tests)` or `FAILURES!!! Tests run: N, Failures: F`.
+- `plain_raise`: test procedures that raise (RAISE_APPLICATION_ERROR) when a check fails, one
+  expecting the library's exception, run by `exec` lines in lower case."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from migrator.batch import pipeline
+from migrator.batch.pipeline import MigrateOptions, migrate
+from migrator.suites.output_lines import compile_pattern, count_summaries, read_output, read_summary
+from migrator.suites.plain import script_runs
+from migrator.suites.session import SuiteOptions
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "suites"
+
+
+def _run(tmp_path: Path, pg_engine, name: str, break_unit: tuple[str, str, str] | None = None, monkeypatch=None):
+    if break_unit is not None:
+        assert monkeypatch is not None
+        real = pipeline.convert_unit
+        unit_id, old, new = break_unit
+
+        def broken(unit, ctx):
+            done = real(unit, ctx)
+            if unit.id == unit_id:
+                assert old in done.output, done.output
+                done.output = done.output.replace(old, new)
+            return done
+
+        monkeypatch.setattr(pipeline, "convert_unit", broken)
+    src = FIXTURES / name
+    out = tmp_path / name
+    opts = MigrateOptions(
+        schema="app",
+        deploy=pg_engine.admin_dsn(),
+        progress=False,
+        workers=1,
+        suite=SuiteOptions(dirs=(src / "tests",)),
+    )
+    report = migrate(src / "lib", out, opts)
+    tests = json.loads((out / "tests.json").read_text(encoding="utf-8"))
+    return report, tests, {t["name"]: t for t in tests["tests"]}
+
+
+def _summary(tests: dict) -> tuple[int, int]:
+    c = count_summaries([t["output"] for t in tests["tests"]])
+    return c.passed, c.total
+
+
+@pytest.mark.slow
+def test_sqlplus_master_script(tmp_path, pg_engine):
+    report, tests, results = _run(tmp_path, pg_engine, "plain_scripts")
+    # run_all.sql's order (setup, text, stock, teardown), not the files' names; the setup's and
+    # teardown's statements are not tests
+    assert list(results) == [
+        "tests/test_text.sql:2",
+        "tests/test_text.sql:12",
+        "tests/test_text.sql:33",
+        "tests/test_stock.sql:2",
+        "tests/test_stock.sql:8",
+        "tests/test_stock.sql:22",
+        "tests/test_stock.sql:37",
+        "tests/teardown.sql:2",
+    ]
+    assert tests["totals"]["passed"] == 8, results
+    assert {t["suite"] for t in tests["tests"]} == {"tests/run_all.sql"}
+    # each block saw what the blocks before it left (the rows the setup inserted, 30 bolts taken)
+    assert results["tests/test_stock.sql:8"]["output"] == ["PASS: 70 bolts left"]
+    assert results["tests/test_stock.sql:22"]["output"] == ["PASS: overdraw refused"]
+    # the results table the blocks wrote is counted by the last block: the suite's own summary
+    assert results["tests/teardown.sql:2"]["output"] == ["Passed: 10 / 10"]
+    assert _summary(tests) == (10, 10)
+    units = {u.id: u for u in report.units}
+    assert units["procedure:app.take_stock"].category == "correct"
+
+
+@pytest.mark.slow
+def test_sqlplus_master_script_broken(tmp_path, pg_engine, monkeypatch):
+    # take_stock takes twice what it is asked for
+    broken = ("procedure:app.take_stock", "qty = qty - p_qty", "qty = qty - 2 * p_qty")
+    report, tests, results = _run(tmp_path, pg_engine, "plain_scripts", broken, monkeypatch)
+    assert results["tests/test_stock.sql:8"]["outcome"] == "failed"
+    assert results["tests/test_stock.sql:8"]["message"] == "FAIL: bolts left: 40"
+    assert results["tests/test_stock.sql:37"]["outcome"] == "failed"  # the value of what is left
+    assert results["tests/test_text.sql:2"]["outcome"] == "passed"
+    assert results["tests/teardown.sql:2"]["outcome"] == "failed"
+    assert results["tests/teardown.sql:2"]["output"] == ["Passed: 8 / 10"]
+    assert _summary(tests) == (8, 10)
+    # the failing blocks only read what take_stock left: its unit is not proven correct by the
+    # block that called it and passed
+    take = {u.id: u for u in report.units}["procedure:app.take_stock"]
+    assert take.category != "correct" and "a later test of the same script failed" in take.notes[-1]
+    assert {u.id: u for u in report.units}["function:app.stock_value"].category == "wrong"
+
+
+@pytest.mark.slow
+def test_assert_package_run_all(tmp_path, pg_engine):
+    report, tests, results = _run(tmp_path, pg_engine, "plain_assert_pkg")
+    # the entry point only: the tests run_all calls, its setup and the helper are not tests
+    assert list(results) == ["test_payroll.run_all"]
+    run_all = results["test_payroll.run_all"]
+    assert run_all["outcome"] == "passed", run_all
+    assert run_all["output"][-1] == "OK (9 tests)"
+    assert "  ok: one day short of 4 years" in run_all["output"]
+    assert _summary(tests) == (9, 9)
+    assert {u.id: u for u in report.units}["package_body:app.payroll"].category == "correct"
+
+
+@pytest.mark.slow
+def test_assert_package_run_all_broken(tmp_path, pg_engine, monkeypatch):
+    # net pay rounded to whole units: net_pay(1) is 1, not .78 (net_pay(1000) is still 780)
+    old = "RETURN ROUND(p_gross * (1 - payroll.c_tax_rate()), 2);"
+    broken = ("package_body:app.payroll", old, old.replace(", 2)", ", 0)"))
+    report, tests, results = _run(tmp_path, pg_engine, "plain_assert_pkg", broken, monkeypatch)
+    run_all = results["test_payroll.run_all"]
+    assert run_all["outcome"] == "failed"
+    assert run_all["message"] == "FAILED: net_pay(1) (expected <.78> but was <1>)"
+    assert run_all["output"][-1] == "FAILURES!!! Tests run: 9, Failures: 1"
+    assert _summary(tests) == (8, 9)
+    assert {u.id: u for u in report.units}["package_body:app.payroll"].category == "wrong"
+
+
+@pytest.mark.slow
+def test_procedures_that_raise(tmp_path, pg_engine, monkeypatch):
+    report, tests, results = _run(tmp_path, pg_engine, "plain_raise")
+    assert [(n, t["outcome"]) for n, t in results.items()] == [
+        ("tests/run_tests.sql:4", "passed"),
+        ("tests/run_tests.sql:5", "passed"),
+        ("tests/run_tests.sql:6", "passed"),  # the expected ORA-20200 was raised and caught
+    ]
+    # a month end one day early fails the test that executes it
+    old = "RETURN oracompat.last_day(CAST(DATE_TRUNC('day', p_day) AS TIMESTAMP(0)));"
+    broken = ("function:app.month_end", old, old.replace(";", " - interval '1 day';"))
+    report, tests, results = _run(tmp_path / "b", pg_engine, "plain_raise", broken, monkeypatch)
+    first = results["tests/run_tests.sql:4"]
+    assert first["outcome"] == "failed"
+    assert first["message"] == "ORA-20999: Assertion failed: leap February"
+    assert results["tests/run_tests.sql:5"]["outcome"] == "passed"
+    assert {u.id: u for u in report.units}["function:app.month_end"].category == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("line", "failed", "passed", "total"),
+    [
+        ("10 tests, 9 passed, 1 failed", 1, 9, 10),
+        ("Tests run: 10, Failures: 1, Errors: 1", 2, None, 10),
+        ("FAILURES!!! Tests run: 10, Failures: 2", 2, None, 10),
+        ("OK (12 tests)", 0, 12, 12),
+        ("Passed: 9 / 10", 1, 9, 10),
+        ("passed: 9/10", 1, 9, 10),
+        ("Result: 8 of 10 passed", 2, 8, 10),
+        ("All 10 tests passed", 0, 10, 10),
+        ("TOTAL: 12  PASSED: 12  FAILED: 0", 0, 12, 12),
+        ("Failures: 0", 0, None, None),
+    ],
+)
+def test_summary_forms(line, failed, passed, total):
+    s = read_summary(line)
+    assert s is not None and (s.failed, s.passed, s.total) == (failed, passed, total)
+
+
+@pytest.mark.parametrize(
+    ("line", "verdict"),
+    [
+        ("PASS: title_case", True),
+        ("test_add ... FAILED", False),
+        ("Test 3: passed", True),
+        ("round(2.5) - FAIL: got 2", False),
+        ("Assertion failed: expected 1 got 2", False),
+        ("[ ok ] pad_code", True),
+        ("Logging: error level set", None),
+        ("took 30 bolts", None),
+        ("Step 1 of 3", None),
+    ],
+)
+def test_result_lines(line, verdict):
+    got = read_output([line], compile_pattern(None))
+    assert read_summary(line) is None
+    assert (True if got.passed_lines else False if got.failed_lines else None) is verdict
+
+
+def test_script_order_follows_includes():
+    files = ["t/run_all.sql", "t/setup.sql", "t/test_a.sql", "t/teardown.sql", "u/other.sql"]
+    includes = {"t/run_all.sql": ["t/setup.sql", "t/test_a.sql", "t/teardown.sql"]}
+    assert script_runs(files, includes) == [
+        ("t/run_all.sql", ["t/run_all.sql", "t/setup.sql", "t/test_a.sql", "t/teardown.sql"]),
+        ("u/other.sql", ["u/other.sql"]),
+    ]
+    # a cycle of includes still runs every file once
+    assert script_runs(["a.sql", "b.sql"], {"a.sql": ["b.sql"], "b.sql": ["a.sql"]}) == [("a.sql", ["a.sql", "b.sql"])]
