@@ -201,3 +201,21 @@ def test_script_order_follows_includes():
     ]
     # a cycle of includes still runs every file once
     assert script_runs(["a.sql", "b.sql"], {"a.sql": ["b.sql"], "b.sql": ["a.sql"]}) == [("a.sql", ["a.sql", "b.sql"])]
+
+
+def test_migrate_without_tests_imports_no_suite_code(tmp_path):
+    """`migrate` without --tests spends nothing on suites: not one migrator.suites module is
+    imported (a fresh interpreter; benchmarks/bench_plain_suites.py prints the timings)."""
+    import subprocess
+    import sys
+
+    src = Path(__file__).resolve().parents[3] / "fixtures" / "schemas" / "utilities"
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom migrator.batch.pipeline import MigrateOptions, migrate\n"
+        f"migrate(Path({str(src)!r}), Path({str(tmp_path / 'o')!r}), "
+        "MigrateOptions(schema='utilities', deploy=None, progress=False, workers=1))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('migrator.suites')))\n"
+    )
+    root = str(Path(__file__).resolve().parents[3])
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
