@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PLAIN = ["plain_calc", "plain_scripts", "plain_assert_pkg", "plain_raise"]
+PLAIN = ["plain_calc", "plain_scripts", "plain_assert_pkg", "plain_raise", "plain_onefile"]
 
 _NO_TESTS = """
 import sys, time

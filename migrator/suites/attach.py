@@ -12,8 +12,8 @@ from migrator.batch.output import PREAMBLE, write_output
 from migrator.batch.report import RunReport, TestsSummary, UnitEntry, summarize
 from migrator.suites import evidence
 from migrator.suites.model import TestRun
-from migrator.suites.plain import PlainStyle, script_includes
-from migrator.suites.session import SuiteOptions, block_converter, deploy_and_run, suite_sha256
+from migrator.suites.plain import PlainStyle, convert_queries, script_includes
+from migrator.suites.session import SuiteOptions, block_converter, deploy_and_run, suite_sha256, view_converter
 from migrator.suites.styles import TestCode, pick_style
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ def attach_tests(
     from migrator.batch.sandboxing import open_engine
 
     sha = suite_sha256([c.unit for c in code])
+    code = convert_queries(code, view_converter(ctx, report.schema_name))
     style = pick_style(code, options.style, options.pattern)
     if isinstance(style, PlainStyle):  # a script's @@ lines give the order its files run in
         style.includes = script_includes((i.file, i.message) for i in report.issues if i.code == "sqlplus-directive")

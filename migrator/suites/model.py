@@ -68,6 +68,9 @@ class SuiteTest:
     # A CREATE replayed at its place in the script (the object was deployed before the run):
     # "already exists" is no error, and a block that dropped it before gets it back here.
     exists_ok: bool = False
+    # A script's query (plain style): SQL*Plus prints its rows, so each row becomes an output line
+    # (its columns' text joined by a space; a summary a query counts is read like a printed one).
+    prints_rows: bool = False
 
 
 @dataclass

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from migrator.convert.plsql import ast as A
 from migrator.source.units import UnitKind
@@ -112,6 +112,8 @@ class PlainStyle:
         kind = c.unit.kind
         if kind is UnitKind.ANONYMOUS_BLOCK:
             return SuiteTest(**common, needs=(c.id, *referenced_code(c, code)), result_pattern=self.result_pattern)  # type: ignore[arg-type]
+        if is_query(c):  # SQL*Plus prints its rows: a test whose output they are
+            return SuiteTest(**common, needs=(c.id,), result_pattern=self.result_pattern, prints_rows=True)  # type: ignore[arg-type]
         if kind in _STATEMENT_KINDS:
             dropped = _DROP.match(c.unit.text)
             if dropped is not None and created.get(_object_name(dropped.group(1)), -1) > at:
@@ -145,6 +147,36 @@ class PlainStyle:
                 )
             )
         return tests
+
+
+_QUERY = re.compile(r"^\s*(?:\(\s*)*(?:SELECT|WITH)\b", re.I)
+_VIEW_HEADER = re.compile(r"^\s*(?:--[^\n]*\n\s*)*CREATE\s+OR\s+REPLACE\s+VIEW\s+\S+\s+AS\s+", re.I)
+
+
+def is_query(c: TestCode) -> bool:
+    """A top-level query of a test script (SQL*Plus prints its rows)."""
+    return c.unit.kind is UnitKind.OTHER and _QUERY.match(c.unit.text) is not None
+
+
+def convert_queries(
+    code: Sequence[TestCode], convert_view: Callable[[str, str], tuple[str, str | None]]
+) -> list[TestCode]:
+    """The test scripts' top-level queries, which the rules leave as unrecognised statements,
+    converted as the query of a view is (`convert_view(CREATE VIEW text, name)` -> (PostgreSQL
+    text, why not)): the query alone, to run with its rows printed."""
+    out: list[TestCode] = []
+    for n, c in enumerate(code):
+        if not is_query(c):
+            out.append(c)
+            continue
+        name = f"migrator_script_query_{n}"
+        text, problem = convert_view(f"CREATE OR REPLACE VIEW {name} AS\n{c.unit.text.rstrip().rstrip(';')}", name)
+        header = _VIEW_HEADER.match(text) if problem is None else None
+        if header is None:
+            out.append(TestCode(c.unit, "", problem or "the query did not convert"))
+            continue
+        out.append(TestCode(c.unit, text[header.end() :].rstrip().rstrip(";"), None))
+    return out
 
 
 def is_script(code: Sequence[TestCode]) -> bool:

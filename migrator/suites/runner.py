@@ -117,11 +117,16 @@ class _Session:
         self.conn.execute(f"SET statement_timeout = {int(self.timeout_ms)}")
         self.conn.execute(f"SET lock_timeout = {int(self.timeout_ms)}")
 
-    def run(self, text: str) -> _Raised | None:
+    def run(self, text: str, rows: bool = False) -> _Raised | None:
+        """Run `text`; `rows`: the rows it returns become output lines, as SQL*Plus prints them."""
         try:
             cur = self.conn.execute(text.encode("utf-8"))
-            while cur.nextset():
-                pass
+            while True:
+                if rows and cur.description is not None:
+                    for row in cur.fetchall():
+                        self.output.append(" ".join("" if v is None else str(v) for v in row).rstrip())
+                if not cur.nextset():
+                    break
             return None
         except psycopg.Error as exc:
             return _Raised(exc.sqlstate or "", _message(exc))
@@ -151,7 +156,7 @@ def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestRes
         if raised is None:
             if transactional:
                 s.conn.execute("SAVEPOINT migrator_test")
-            raised = s.run(test.body)
+            raised = s.run(test.body, rows=test.prints_rows)
             if raised is not None and transactional:
                 s.conn.execute("ROLLBACK TO SAVEPOINT migrator_test")  # teardown still runs
         for stmt in test.teardown:

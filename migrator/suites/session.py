@@ -136,6 +136,21 @@ def block_converter(ctx: ConversionContext, schema: str) -> BlockConverter:
     return convert
 
 
+def view_converter(ctx: ConversionContext, schema: str):
+    """Converts a CREATE VIEW with the run's context: (PostgreSQL text, None) or ("", why not).
+    A test script's top-level query is converted as a view's query is (plain style)."""
+    from migrator.convert.dispatch import convert_unit
+
+    def convert(text: str, name: str) -> tuple[str, str | None]:
+        span = SourceSpan("<test query>", 1, text.count("\n") + 1, 0, len(text))
+        done = convert_unit(Unit(f"view:{schema}.{name}", UnitKind.VIEW, schema, name, text, span), ctx)
+        if done.error or done.unconverted or not done.output.strip():
+            return "", done.error or "; ".join(f"{u.construct} ({u.message})" for u in done.unconverted) or "no output"
+        return done.output, None
+
+    return convert
+
+
 @dataclass
 class DeployedCode:
     """What the deploy of the test code showed: unit id → why it is not usable."""

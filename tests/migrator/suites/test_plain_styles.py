@@ -152,6 +152,27 @@ def test_procedures_that_raise(tmp_path, pg_engine, monkeypatch):
     assert {u.id: u for u in report.units}["function:app.month_end"].category == "wrong"
 
 
+@pytest.mark.slow
+def test_one_rerunnable_file_with_a_summary_query(tmp_path, pg_engine, monkeypatch):
+    report, tests, results = _run(tmp_path, pg_engine, "plain_onefile")
+    # the block that drops the results table of a previous run, the package's run, the query
+    assert list(results) == ["tests/test_shipping.sql:8", "tests/test_shipping.sql:69", "tests/test_shipping.sql:74"]
+    assert tests["totals"]["passed"] == 3, results
+    run = results["tests/test_shipping.sql:69"]["output"]
+    assert run[0] == "Test case 1 (EU 2.3 kg) ... passed" and len(run) == 6  # PUT then PUT_LINE: one line
+    # the summary a query counts from the results table, printed as SQL*Plus prints its row
+    assert results["tests/test_shipping.sql:74"]["output"] == ["Tests: 6, Passed: 6, Failed: 0"]
+    assert _summary(tests) == (6, 6)
+    broken = ("function:app.shipping_cost", "CEIL(p_weight_kg)", "TRUNC(p_weight_kg)")
+    report, tests, results = _run(tmp_path / "b", pg_engine, "plain_onefile", broken, monkeypatch)
+    assert results["tests/test_shipping.sql:69"]["outcome"] == "failed"
+    assert results["tests/test_shipping.sql:69"]["message"] == "Test case 1 (EU 2.3 kg) ... FAILED"
+    assert results["tests/test_shipping.sql:74"]["outcome"] == "failed"
+    assert results["tests/test_shipping.sql:74"]["output"] == ["Tests: 6, Passed: 5, Failed: 1"]
+    assert _summary(tests) == (5, 6)
+    assert {u.id: u for u in report.units}["function:app.shipping_cost"].category == "wrong"
+
+
 @pytest.mark.parametrize(
     ("line", "failed", "passed", "total"),
     [
