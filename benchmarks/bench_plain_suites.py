@@ -3,8 +3,8 @@ what `migrate` spends on suites when no tests are given.
 
     python benchmarks/bench_plain_suites.py [--pg-dsn DSN] [--reps 3]
 
-1. For each plain-style fixture under fixtures/suites/ (plain_calc, plain_scripts,
-   plain_assert_pkg, plain_raise): `migrator migrate FIX/lib --tests FIX/tests --out OUT`, then
+1. For each plain-style fixture under fixtures/suites/ (plain_calc, plain_scripts, plain_assert_pkg,
+   plain_raise, plain_onefile, plain_separate): `migrator migrate LIB --tests FIX/tests --out OUT`, then
    from OUT/tests.json the tests passed / total and the cases the suite's own summary lines count
    (`migrator.suites.output_lines.count_summaries`, the way a team reads its log).
 2. `migrate` of each fixture schema (fixtures/schemas/*, --no-deploy) without --tests, `--reps`
@@ -23,7 +23,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PLAIN = ["plain_calc", "plain_scripts", "plain_assert_pkg", "plain_raise", "plain_onefile"]
+PLAIN = ["plain_calc", "plain_scripts", "plain_assert_pkg", "plain_raise", "plain_onefile", "plain_separate"]
+LIB = {"plain_separate": "plain_scripts"}  # a suite of another fixture's library
 
 _NO_TESTS = """
 import sys, time
@@ -43,15 +44,8 @@ def suites(dsn: str | None) -> None:
         fix = ROOT / "fixtures" / "suites" / name
         with tempfile.TemporaryDirectory(prefix="bench-plain-") as tmp:
             out = Path(tmp) / "out"
-            cmd = [
-                sys.executable,
-                "-m",
-                "migrator.cli.main",
-                "migrate",
-                str(fix / "lib"),
-                "--tests",
-                str(fix / "tests"),
-            ]
+            lib = fix.parent / LIB.get(name, name) / "lib"
+            cmd = [sys.executable, "-m", "migrator.cli.main", "migrate", str(lib), "--tests", str(fix / "tests")]
             cmd += ["--out", str(out), "--force", "--no-progress"] + (["--pg-dsn", dsn] if dsn else [])
             done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
             path = out / "tests.json"

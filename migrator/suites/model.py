@@ -59,8 +59,8 @@ class SuiteTest:
     shares_session: bool = False
     # A step of a SQL*Plus script (plain style): run in order in autocommit mode, as SQL*Plus runs
     # a script, so what a block or statement leaves (rows, a results table) is there for the next;
-    # `suite` is the script run (the root script with what it includes), which gets a database of
-    # its own when the run has several.
+    # `suite` is the script run (the root script with what it includes; one session each, run
+    # one after another on the test database).
     script: bool = False
     # A script's SQL statement (setup rows, a DROP in its teardown), not a test: listed only when
     # it fails.

@@ -10,8 +10,11 @@ mode (each block or statement its own transaction, so a block that raises leaves
 PL/SQL block's unhandled error undoes its work in Oracle), and what a block or statement leaves —
 rows of a results table, package counters — is there for the blocks after it, as on Oracle: a
 block reading the rows an earlier block changed sees them changed, and a last block counting the
-results table prints the suite's own summary. When the run holds several root scripts, each runs
-on a copy of the database of its own, so one script cannot make another pass.
+results table prints the suite's own summary. Several root scripts run one after another on the
+test database, each in a session of its own, as a team runs separate scripts: a setup script
+(`setup.sql`, `01_install.sql`) first, a teardown (`teardown.sql`, `cleanup.sql`) last, the others
+by name. A top-level query prints its rows (`SuiteTest.prints_rows`): a summary a query counts
+from a results table is read like a printed one.
 
 Definitions of the test folders (tables, packages, procedures) are deployed before the run as
 test code; the statements that *do* something — INSERT/UPDATE/DELETE, DROP, TRUNCATE — run at their
@@ -203,7 +206,7 @@ def script_runs(files: Sequence[str], includes: Mapping[str, Sequence[str]]) -> 
     """Each root script (a file no other file runs) by name, with the files it runs in SQL*Plus
     order (depth first, in place; a file once). A cycle of includes leaves its files as roots."""
     included = {t for targets in includes.values() for t in targets if t in files}
-    roots = [f for f in sorted(files) if f not in included]
+    roots = sorted((f for f in files if f not in included), key=lambda f: (_phase(f), f))
     runs: list[tuple[str, list[str]]] = []
     seen: set[str] = set()
 
@@ -226,6 +229,18 @@ def script_runs(files: Sequence[str], includes: Mapping[str, Sequence[str]]) -> 
             expand(f, order)
             runs.append((f, order))
     return [(root, order) for root, order in runs if order]
+
+
+_SETUP_NAME = re.compile(r"^(?:\d+[_.-]*)?(?:setup|set_up|install|init|prepare|before)(?![a-z])", re.I)
+_TEARDOWN_NAME = re.compile(r"^(?:\d+[_.-]*)?(?:teardown|tear_down|cleanup|clean_up|uninstall|after)(?![a-z])", re.I)
+
+
+def _phase(file: str) -> int:
+    """Where a root script runs among the others: a setup script (`setup.sql`, `00_install.sql`)
+    first, a teardown (`teardown.sql`, `cleanup.sql`) last, the rest by name between them, as a
+    team runs separate scripts that have no master script to order them."""
+    stem = posixpath.basename(file)
+    return 0 if _SETUP_NAME.match(stem) else 2 if _TEARDOWN_NAME.match(stem) else 1
 
 
 def _object_name(name: str) -> str:

@@ -263,9 +263,9 @@ def run_tests(
         session.close()
     for index in again:  # code that commits: a copy of the database each, in autocommit mode
         slots[index], fired[index] = _run_on_copy(engine, database, tests[index], coverage, timeout_ms)
-    for indexes in scripts.values():  # several scripts: each on a copy of its own
+    for indexes in scripts.values():  # one after another, in the order the style gave
         steps = [tests[i] for i in indexes]
-        got = _run_script(engine, database, steps, coverage, timeout_ms, blocked, own_copy=len(scripts) > 1)
+        got = _run_script(engine, database, steps, coverage, timeout_ms, blocked)
         for i, (result, hits) in zip(indexes, got):
             slots[i], fired[i] = result, hits
     for result, hits in zip(slots, fired):
@@ -301,33 +301,25 @@ def _run_script(
     coverage: CoveragePlan | None,
     timeout_ms: int,
     blocked: Mapping[str, str],
-    own_copy: bool,
 ) -> list[tuple[TestResult | None, set[str]]]:
     """One SQL*Plus script run (plain style): its steps in order on one session in autocommit
-    mode, package state kept from step to step, on `database` or (`own_copy`) a copy of it. A
-    statement step that succeeds gives no result (None): it is not a test."""
-    clone = engine.sandbox.clone(database, purpose="script") if own_copy else None
+    mode, package state kept from step to step, on `database` (what it leaves is there for the
+    scripts after it, as when a team runs its scripts one after another). A statement step that
+    succeeds gives no result (None): it is not a test."""
     out: list[tuple[TestResult | None, set[str]]] = []
+    session = _Session(engine.dsn(database), coverage, timeout_ms)
     try:
-        problem = _replay_on_copy(engine, clone, timeout_ms) if clone is not None else None
-        session = _Session(engine.dsn(clone.name if clone else database), coverage, timeout_ms)
-        try:
-            for test in steps:
-                result = _cannot_run(test, blocked)
-                if problem is not None or result is not None:
-                    message = problem or (result.message if result else "")
-                    failed = TestResult(test.name, test.suite, test.style, Outcome.ERROR, message, source=test.source)
-                    out.append((failed, set()))
-                elif test.statement:
-                    out.append((_run_statement(session, test), set()))
-                else:
-                    result, hits, _ = _run_one(session, test, transactional=False)
-                    out.append((result, hits))
-        finally:
-            session.close()
+        for test in steps:
+            result = _cannot_run(test, blocked)
+            if result is not None:
+                out.append((result, set()))
+            elif test.statement:
+                out.append((_run_statement(session, test), set()))
+            else:
+                result, hits, _ = _run_one(session, test, transactional=False)
+                out.append((result, hits))
     finally:
-        if clone is not None:
-            engine.sandbox.drop_database(clone.name)
+        session.close()
     return out
 
 

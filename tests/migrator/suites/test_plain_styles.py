@@ -27,7 +27,14 @@ from migrator.suites.session import SuiteOptions
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "suites"
 
 
-def _run(tmp_path: Path, pg_engine, name: str, break_unit: tuple[str, str, str] | None = None, monkeypatch=None):
+def _run(
+    tmp_path: Path,
+    pg_engine,
+    name: str,
+    break_unit: tuple[str, str, str] | None = None,
+    monkeypatch=None,
+    lib: str | None = None,
+):
     if break_unit is not None:
         assert monkeypatch is not None
         real = pipeline.convert_unit
@@ -50,7 +57,7 @@ def _run(tmp_path: Path, pg_engine, name: str, break_unit: tuple[str, str, str] 
         workers=1,
         suite=SuiteOptions(dirs=(src / "tests",)),
     )
-    report = migrate(src / "lib", out, opts)
+    report = migrate(FIXTURES / lib / "lib" if lib else src / "lib", out, opts)
     tests = json.loads((out / "tests.json").read_text(encoding="utf-8"))
     return report, tests, {t["name"]: t for t in tests["tests"]}
 
@@ -173,6 +180,26 @@ def test_one_rerunnable_file_with_a_summary_query(tmp_path, pg_engine, monkeypat
     assert {u.id: u for u in report.units}["function:app.shipping_cost"].category == "wrong"
 
 
+@pytest.mark.slow
+def test_separate_scripts_without_a_master(tmp_path, pg_engine, monkeypatch):
+    # setup.sql, stock_tests.sql, teardown.sql: the setup first and the teardown last whatever
+    # their names' order, one after another on the same database, each in a session of its own
+    report, tests, results = _run(tmp_path, pg_engine, "plain_separate", lib="plain_scripts")
+    assert [(n, t["outcome"]) for n, t in results.items()] == [
+        ("tests/stock_tests.sql:21", "passed"),
+        ("tests/stock_tests.sql:25", "passed"),
+        ("tests/stock_tests.sql:30", "passed"),
+        ("tests/stock_tests.sql:38", "passed"),
+    ]
+    assert results["tests/stock_tests.sql:38"]["output"] == ["3 tests, 3 passed, 0 failed"]
+    broken = ("procedure:app.take_stock", "qty = qty - p_qty", "qty = qty - 2 * p_qty")
+    report, tests, results = _run(tmp_path / "b", pg_engine, "plain_separate", broken, monkeypatch, "plain_scripts")
+    assert results["tests/stock_tests.sql:25"]["message"] == "[FAIL] value after taking 15 screws"
+    assert results["tests/stock_tests.sql:38"]["output"] == ["3 tests, 2 passed, 1 failed"]
+    assert _summary(tests) == (2, 3)
+    assert {u.id: u for u in report.units}["procedure:app.take_stock"].category == "wrong"
+
+
 @pytest.mark.parametrize(
     ("line", "failed", "passed", "total"),
     [
@@ -219,6 +246,13 @@ def test_script_order_follows_includes():
     assert script_runs(files, includes) == [
         ("t/run_all.sql", ["t/run_all.sql", "t/setup.sql", "t/test_a.sql", "t/teardown.sql"]),
         ("u/other.sql", ["u/other.sql"]),
+    ]
+    # without a master script: setup first, teardown last, the others by name
+    assert [r for r, _ in script_runs(["t/teardown.sql", "t/a_tests.sql", "t/setup.sql", "t/z.sql"], {})] == [
+        "t/setup.sql",
+        "t/a_tests.sql",
+        "t/z.sql",
+        "t/teardown.sql",
     ]
     # a cycle of includes still runs every file once
     assert script_runs(["a.sql", "b.sql"], {"a.sql": ["b.sql"], "b.sql": ["a.sql"]}) == [("a.sql", ["a.sql", "b.sql"])]
