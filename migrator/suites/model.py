@@ -51,9 +51,6 @@ class SuiteTest:
     # `fail` (and/or `pass`); a line where `fail` matched, or a summary line counting failures,
     # fails a test that raised nothing. None: output is kept, never judged.
     result_pattern: str | None = None
-    # Plain scripts run in order: a block that reports no result line is setup for the blocks after
-    # it and its changes are committed; a block that reports a result is rolled back as usual.
-    keeps_setup: bool = False
     # A SQL*Plus script's blocks share one session, as SQL*Plus runs them: package state (the
     # counters a final summary block prints) carries from one block to the next of the same suite.
     shares_session: bool = False

@@ -166,11 +166,9 @@ def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestRes
                 if transactional:
                     break
     finally:
-        keep = False
         if transactional:
-            keep = test.keeps_setup and raised is None and not _reports(test, s.output)
             with contextlib.suppress(psycopg.Error):
-                s.conn.execute("COMMIT" if keep else "ROLLBACK")
+                s.conn.execute("ROLLBACK")
     result.seconds = time.perf_counter() - t0
     result.output = list(s.output)
     hits = set(s.hits)
@@ -178,10 +176,6 @@ def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestRes
         return result, hits, True
     _decide(result, test, raised, where, s.timeout_ms)
     return result, hits, False
-
-
-def _reports(test: SuiteTest, output: list[str]) -> bool:
-    return test.result_pattern is not None and read_output(output, compile_pattern(test.result_pattern)).reports
 
 
 def _decide(result: TestResult, test: SuiteTest, raised: _Raised | None, where: str, timeout_ms: int) -> None:
@@ -236,8 +230,8 @@ def run_tests(
     on_result: Callable[[TestResult], None] | None = None,
 ) -> TestRun:
     """Run `tests` in order on `database` (a sandbox scratch database with the library and the
-    test code deployed; it is used directly and never changed by a test, except by a plain
-    script's setup blocks, `keeps_setup`). `coverage`: the plan of an instrumented database,
+    test code deployed; it is used directly and never changed by a test, except by the steps of
+    a plain SQL*Plus script, `SuiteTest.script`, run last). `coverage`: the plan of an instrumented database,
     whose probes tell each result's `units`. `blocked`: unit id → why that test code is not
     deployed; a test that needs one is an `error` saying so, and does not run."""
     blocked = blocked or {}
