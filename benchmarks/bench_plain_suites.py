@@ -23,8 +23,16 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PLAIN = ["plain_calc", "plain_scripts", "plain_assert_pkg", "plain_raise", "plain_onefile", "plain_separate"]
-LIB = {"plain_separate": "plain_scripts"}  # a suite of another fixture's library
+PLAIN = [
+    "plain_calc",
+    "plain_scripts",
+    "plain_assert_pkg",
+    "plain_raise",
+    "plain_onefile",
+    "plain_separate",
+    "plain_queries",
+]
+LIB = {"plain_separate": "plain_scripts", "plain_queries": "plain_scripts"}  # a suite of another fixture's library
 
 _NO_TESTS = """
 import sys, time

@@ -4,7 +4,8 @@ A result line carries a verdict word — `OK`, `PASS`, `PASSED`, `SUCCESS` for a
 `FAILED`, `FAILURE`, `ERROR`, `NOT OK` for a failure — in any case, either as its first word,
 optionally indented or in brackets (`[FAIL] …`, `(ok) …`, `PASS: …`), or after a separator at the
 end of the line or before the details (`test_add ... FAILED`, `Test 3: passed`,
-`round(2.5) - FAIL: got 2`); `Assertion failed: …` / `check failed` fail too. A user pattern
+`round(2.5) - FAIL: got 2`), or as the last word (`test_add PASSED`, `Test 3 FAILED (0.01 s)`;
+not ERROR, which ends `no error`); `Assertion failed: …` / `check failed` fail too. A user pattern
 (`--test-pattern`) replaces the result-line pattern: a regex with a named group `fail` and/or
 `pass` (case-insensitive).
 
@@ -35,9 +36,13 @@ DEFAULT_RESULT_PATTERN = (
     r"(?:\s*$|\s*[:(\[-])"
     # "Assertion failed: …", "test failed", "check failed"
     r"|\b(?:assertion|assert|test|check|expectation)\s+(?P<fail3>failed)\b"
+    # the last word, after a blank: "test_add PASSED", "Test 3 FAILED (0.01 s)" (not ERROR: "no error")
+    r"|\s(?:(?P<fail4>NOT\s+OK|FAIL(?:ED)?)|(?P<pass4>OK|PASS(?:ED)?))[.!]*(?:\s*\([^()]*\))?\s*$"
 )
 
 _N = r"(\d+)"
+# a number naming a test ("Test 3 FAILED", "case #3 passed") is no count
+_NOT_AN_ID = r"(?<![\w#.])(?<!\btest\s)(?<!\bcase\s)(?<!\bstep\s)"
 _FAILED_WORDS = r"failed|failures?|errors?|errored|failing"
 _PASSED_WORDS = r"passed|succeeded|successes|ok|passing|passes"
 # each count in its forms, most telling first: "word: N" (a labelled count), "N word", "word N";
@@ -45,12 +50,12 @@ _PASSED_WORDS = r"passed|succeeded|successes|ok|passing|passes"
 # "12 Failed")
 _FAILED_COUNT = (
     re.compile(rf"\b(?:{_FAILED_WORDS})\s*[:=]\s*{_N}\b", re.I),
-    re.compile(rf"{_N}\s+(?:tests?\s+)?(?:{_FAILED_WORDS})\b", re.I),
+    re.compile(rf"{_NOT_AN_ID}{_N}\s+(?:tests?\s+)?(?:{_FAILED_WORDS})\b", re.I),
     re.compile(rf"\b(?:failed|failures)\s+{_N}\b", re.I),
 )
 _PASSED_COUNT = (
     re.compile(rf"\b(?:{_PASSED_WORDS})\s*[:=]\s*{_N}\b", re.I),
-    re.compile(rf"{_N}(?:\s*(?:of|/)\s*\d+)?\s+(?:tests?\s+)?(?:{_PASSED_WORDS})\b", re.I),
+    re.compile(rf"{_NOT_AN_ID}{_N}(?:\s*(?:of|/)\s*\d+)?\s+(?:tests?\s+)?(?:{_PASSED_WORDS})\b", re.I),
     re.compile(rf"\bpassed\s+{_N}\b", re.I),
 )
 _TOTAL_COUNT = (

@@ -183,8 +183,9 @@ def convert_queries(
 
 
 def is_script(code: Sequence[TestCode]) -> bool:
-    """The test folders are SQL*Plus scripts: they hold anonymous blocks or EXEC lines."""
-    return any(c.unit.kind is UnitKind.ANONYMOUS_BLOCK for c in code)
+    """The test folders are SQL*Plus scripts: they hold anonymous blocks, EXEC lines or queries
+    (`SELECT CASE WHEN f(1) = 2 THEN 'PASS' ELSE 'FAIL' END FROM dual;` is a test too)."""
+    return any(c.unit.kind is UnitKind.ANONYMOUS_BLOCK or is_query(c) for c in code)
 
 
 def script_includes(issues: Iterable[tuple[str, str]]) -> dict[str, list[str]]:

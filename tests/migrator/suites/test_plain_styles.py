@@ -200,6 +200,22 @@ def test_separate_scripts_without_a_master(tmp_path, pg_engine, monkeypatch):
     assert {u.id: u for u in report.units}["procedure:app.take_stock"].category == "wrong"
 
 
+@pytest.mark.slow
+def test_tests_written_as_queries(tmp_path, pg_engine, monkeypatch):
+    report, tests, results = _run(tmp_path, pg_engine, "plain_queries", lib="plain_scripts")
+    assert [(t["output"], t["outcome"]) for t in tests["tests"]] == [
+        (["PASS: title_case"], "passed"),
+        (["PASS: pad_code"], "passed"),
+        (["word_count ok"], "passed"),
+    ]
+    broken = ("function:app.pad_code", "AS INT), '0')", "AS INT), ' ')")
+    report, tests, results = _run(tmp_path / "b", pg_engine, "plain_queries", broken, monkeypatch, "plain_scripts")
+    assert results["tests/query_tests.sql:2"]["outcome"] == "failed"
+    assert results["tests/query_tests.sql:2"]["message"] == "FAIL: pad_code"
+    assert results["tests/query_tests.sql:1"]["outcome"] == "passed"
+    assert {u.id: u for u in report.units}["function:app.pad_code"].category == "wrong"
+
+
 @pytest.mark.parametrize(
     ("line", "failed", "passed", "total"),
     [
@@ -230,6 +246,10 @@ def test_summary_forms(line, failed, passed, total):
         ("Assertion failed: expected 1 got 2", False),
         ("[ ok ] pad_code", True),
         ("Logging: error level set", None),
+        ("test_add PASSED", True),
+        ("Test 3 FAILED (0.01 s)", False),
+        ("Checked: no error", None),
+        ("it is not ok", False),
         ("took 30 bolts", None),
         ("Step 1 of 3", None),
     ],
