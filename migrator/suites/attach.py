@@ -63,10 +63,10 @@ def attach_tests(
     from migrator.batch.sandboxing import open_engine
 
     sha = suite_sha256([c.unit for c in code])
-    code = convert_queries(code, view_converter(ctx, report.schema_name))
     style = pick_style(code, options.style, options.pattern)
     if isinstance(style, PlainStyle):  # a script's @@ lines give the order its files run in
         style.includes = script_includes((i.file, i.message) for i in report.issues if i.code == "sqlplus-directive")
+        code = convert_queries(code, view_converter(ctx, report.schema_name))  # SQL*Plus prints their rows
     support = getattr(style, "support_sql", "")
     if support:  # the style's library (utPLSQL's `ut` schema) goes into deploy_tests.sql too
         write_output(out, STYLE_SUPPORT, support)
