@@ -34,6 +34,7 @@ def _run(
     break_unit: tuple[str, str, str] | None = None,
     monkeypatch=None,
     lib: str | None = None,
+    disabled_rules: frozenset[str] = frozenset(),
 ):
     if break_unit is not None:
         assert monkeypatch is not None
@@ -56,6 +57,7 @@ def _run(
         progress=False,
         workers=1,
         suite=SuiteOptions(dirs=(src / "tests",)),
+        disabled_rules=disabled_rules,
     )
     report = migrate(FIXTURES / lib / "lib" if lib else src / "lib", out, opts)
     tests = json.loads((out / "tests.json").read_text(encoding="utf-8"))
@@ -138,6 +140,20 @@ def test_assert_package_run_all_broken(tmp_path, pg_engine, monkeypatch):
     assert run_all["output"][-1] == "FAILURES!!! Tests run: 9, Failures: 1"
     assert _summary(tests) == (8, 9)
     assert {u.id: u for u in report.units}["package_body:app.payroll"].category == "wrong"
+
+
+@pytest.mark.slow
+def test_test_code_converts_with_the_runs_rules(tmp_path, pg_engine):
+    # the run's rule set is the test code's too: without expr.implicit_to_text the helper's
+    # VARCHAR2 parameters no longer take the numbers Oracle converts implicitly
+    report, tests, results = _run(
+        tmp_path, pg_engine, "plain_assert_pkg", disabled_rules=frozenset({"expr.implicit_to_text"})
+    )
+    run_all = results["test_payroll.run_all"]
+    assert run_all["outcome"] == "error"
+    assert "test_payroll.assert_equals(integer, numeric, unknown) does not exist" in run_all["message"]
+    code = (tmp_path / "plain_assert_pkg" / "package_body" / "app.test_payroll.sql").read_text(encoding="utf-8")
+    assert "oracompat.to_text(780)" not in code
 
 
 @pytest.mark.slow
