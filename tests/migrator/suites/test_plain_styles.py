@@ -143,6 +143,24 @@ def test_assert_package_run_all_broken(tmp_path, pg_engine, monkeypatch):
 
 
 @pytest.mark.slow
+def test_one_block_with_local_assertion_helpers(tmp_path, pg_engine, monkeypatch):
+    # helpers nested in the block count into its variables (lifted with them), and take numbers
+    # for VARCHAR2 parameters as Oracle converts them
+    report, tests, results = _run(tmp_path, pg_engine, "plain_local_asserts")
+    block = results["tests/test_str_util.sql:3"]
+    assert block["outcome"] == "passed", block
+    assert block["output"][-1] == "Tests run: 6, Passed: 6, Failed: 0"
+    assert _summary(tests) == (6, 6)
+    broken = ("package_body:app.str_util", "'[^ ]+'", "'[^ ]'")  # counts letters, not words
+    report, tests, results = _run(tmp_path / "b", pg_engine, "plain_local_asserts", broken, monkeypatch)
+    block = results["tests/test_str_util.sql:3"]
+    assert block["outcome"] == "failed"
+    assert block["message"] == "FAIL: count words expected [3] got [6]"
+    assert block["output"][-1] == "Tests run: 6, Passed: 5, Failed: 1"
+    assert _summary(tests) == (5, 6)
+
+
+@pytest.mark.slow
 def test_test_code_converts_with_the_runs_rules(tmp_path, pg_engine):
     # the run's rule set is the test code's too: without expr.implicit_to_text the helper's
     # VARCHAR2 parameters no longer take the numbers Oracle converts implicitly
