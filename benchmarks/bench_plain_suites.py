@@ -3,9 +3,8 @@ what `migrate` spends on suites when no tests are given.
 
     python benchmarks/bench_plain_suites.py [--pg-dsn DSN] [--reps 3]
 
-1. For each plain-style fixture under fixtures/suites/ (plain_calc, plain_scripts, plain_assert_pkg,
-   plain_raise, plain_onefile, plain_separate): `migrator migrate LIB --tests FIX/tests --out OUT`, then
-   from OUT/tests.json the tests passed / total and the cases the suite's own summary lines count
+1. For each plain-style fixture under fixtures/suites/ (`PLAIN`):
+   `migrator migrate LIB --tests FIX/tests --out OUT`, then from OUT/tests.json the tests passed / total and the cases the suite's own summary lines count
    (`migrator.suites.output_lines.count_summaries`, the way a team reads its log).
 2. `migrate` of each fixture schema (fixtures/schemas/*, --no-deploy) without --tests, `--reps`
    times, in a fresh interpreter each: the median seconds, and whether any `migrator.suites` module
@@ -31,6 +30,7 @@ PLAIN = [
     "plain_onefile",
     "plain_separate",
     "plain_queries",
+    "plain_local_asserts",
 ]
 LIB = {"plain_separate": "plain_scripts", "plain_queries": "plain_scripts"}  # a suite of another fixture's library
 
