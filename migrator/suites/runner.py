@@ -306,6 +306,7 @@ def _run_script(
         for test in steps:
             result = _cannot_run(test, blocked)
             if result is not None:
+                result.script = True
                 out.append((result, set()))
             elif test.statement:
                 out.append((_run_statement(session, test), set()))
@@ -330,8 +331,9 @@ def _run_statement(s: _Session, test: SuiteTest) -> TestResult | None:
     message = f"script statement failed: SQLSTATE {state}: {error}"
     if state == _TIMEOUT:
         message = f"script statement timed out after {s.timeout_ms / 1000:g} s: {error}"
+    seconds = time.perf_counter() - t0
     return TestResult(
-        test.name, test.suite, test.style, Outcome.ERROR, message, seconds=time.perf_counter() - t0, source=test.source
+        test.name, test.suite, test.style, Outcome.ERROR, message, seconds=seconds, source=test.source, script=True
     )
 
 

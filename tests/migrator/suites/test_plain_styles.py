@@ -328,3 +328,51 @@ def test_migrate_without_tests_imports_no_suite_code(tmp_path):
     root = str(Path(__file__).resolve().parents[3])
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_script_steps_on_the_runner(pg_engine):
+    """A script's steps run in order and keep what they do; a statement that succeeds is no test,
+    one that fails is an `error`; a replayed CREATE that exists is no error; a query's rows are
+    its output; the session's state carries from step to step of one script, not to the next."""
+    import psycopg
+
+    from harness.engines.postgres import scratch_database
+    from harness.judge.deploy import deploy_units
+    from migrator.suites import model
+    from migrator.suites.output_lines import DEFAULT_RESULT_PATTERN
+    from migrator.suites.runner import run_tests
+
+    def step(name: str, body: str, suite: str = "a.sql", **kw) -> model.SuiteTest:
+        return model.SuiteTest(name, suite, model.TestStyle.PLAIN, name, body, script=True, shares_session=True, **kw)
+
+    pattern = DEFAULT_RESULT_PATTERN
+    with scratch_database(pg_engine, prefix="script") as dsn:
+        pre, outcomes = deploy_units(dsn, "", [("t", "CREATE TABLE t (a int);", ())])
+        assert pre.ok and outcomes[0].ok
+        db = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
+        tests = [
+            step("a:1", "CREATE TABLE t (a int);", statement=True, exists_ok=True),
+            step("a:2", "INSERT INTO t VALUES (1), (2);", statement=True),
+            step("a:3", "SELECT set_config('my.state', 'kept', false)"),
+            step("a:4", "INSERT INTO no_such_table VALUES (1);", statement=True),
+            step(
+                "a:5", "SELECT 'Tests: ' || count(*) || ', Failed: 0' FROM t", result_pattern=pattern, prints_rows=True
+            ),
+            step("a:6", "SELECT 'state ' || current_setting('my.state', true)", prints_rows=True),
+            step(
+                "b:1",
+                "SELECT 'state ' || coalesce(current_setting('my.state', true), 'fresh')",
+                "b.sql",
+                prints_rows=True,
+            ),
+            step("b:2", "SELECT 'FAIL: rows ' || count(*) FROM t", "b.sql", result_pattern=pattern, prints_rows=True),
+        ]
+        run = run_tests(pg_engine, db, tests, timeout_ms=5_000)
+    got = {r.name: r for r in run.results}
+    assert list(got) == ["a:3", "a:4", "a:5", "a:6", "b:1", "b:2"]  # the statements that worked are no tests
+    assert got["a:4"].outcome is model.Outcome.ERROR and "script statement failed: SQLSTATE 42P01" in got["a:4"].message
+    assert got["a:5"].output == ["Tests: 2, Failed: 0"] and got["a:5"].outcome is model.Outcome.PASSED
+    assert got["a:6"].output == ["state kept"]
+    assert got["b:1"].output == ["state fresh"]  # the next script: a session state of its own
+    assert got["b:2"].output == ["FAIL: rows 2"] and got["b:2"].outcome is model.Outcome.FAILED  # a's rows stay
+    assert all(r.script for r in run.results)
