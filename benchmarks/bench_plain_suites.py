@@ -31,8 +31,13 @@ PLAIN = [
     "plain_separate",
     "plain_queries",
     "plain_local_asserts",
+    "plain_transactions",
 ]
-LIB = {"plain_separate": "plain_scripts", "plain_queries": "plain_scripts"}  # a suite of another fixture's library
+LIB = {
+    "plain_separate": "plain_scripts",
+    "plain_queries": "plain_scripts",
+    "plain_transactions": "plain_scripts",
+}  # a suite of another fixture's library
 
 _NO_TESTS = """
 import sys, time

@@ -54,8 +54,9 @@ class SuiteTest:
     # A SQL*Plus script's blocks share one session, as SQL*Plus runs them: package state (the
     # counters a final summary block prints) carries from one block to the next of the same suite.
     shares_session: bool = False
-    # A step of a SQL*Plus script (plain style): run in order in autocommit mode, as SQL*Plus runs
-    # a script, so what a block or statement leaves (rows, a results table) is there for the next;
+    # A step of a SQL*Plus script (plain style): run in order in the script's transaction, as
+    # SQL*Plus runs a script, so what a block or statement leaves (rows, a results table) is there
+    # for the next;
     # `suite` is the script run (the root script with what it includes; one session each, run
     # one after another on the test database).
     script: bool = False
@@ -68,6 +69,9 @@ class SuiteTest:
     # A script's query (plain style): SQL*Plus prints its rows, so each row becomes an output line
     # (its columns' text joined by a space; a summary a query counts is read like a printed one).
     prints_rows: bool = False
+    # A script's transaction control (plain style): "COMMIT" / "ROLLBACK" (the script's own
+    # statement), "DDL" (a statement Oracle commits before and after: CREATE, DROP, TRUNCATE …).
+    ends_transaction: str | None = None
 
 
 @dataclass

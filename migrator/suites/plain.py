@@ -2,19 +2,23 @@
 statements) or test procedures that report through DBMS_OUTPUT (`PASS: …` / `FAILED …` lines,
 `N tests, P passed, F failed`, `Tests run: N, Failures: F`) or by raising.
 
-**Scripts** (the test folders hold anonymous blocks or EXEC lines). They run as SQL*Plus runs
-them: the root scripts (files no other test file includes with `@`/`@@`/`START`) by name, each
+**Scripts** (the test folders hold anonymous blocks, EXEC lines or queries). They run as SQL*Plus
+runs them: the root scripts (files no other test file includes with `@`/`@@`/`START`) by name, each
 with what it includes, in place and in order (`run_all.sql` with `@@setup.sql`, `@@test_x.sql`,
-`@@teardown.sql`); within a file, in source order. Each root script is one session, in autocommit
-mode (each block or statement its own transaction, so a block that raises leaves nothing, as a
-PL/SQL block's unhandled error undoes its work in Oracle), and what a block or statement leaves —
-rows of a results table, package counters — is there for the blocks after it, as on Oracle: a
-block reading the rows an earlier block changed sees them changed, and a last block counting the
-results table prints the suite's own summary. Several root scripts run one after another on the
-test database, each in a session of its own, as a team runs separate scripts: a setup script
-(`setup.sql`, `01_install.sql`) first, a teardown (`teardown.sql`, `cleanup.sql`) last, the others
-by name. A top-level query prints its rows (`SuiteTest.prints_rows`): a summary a query counts
-from a results table is read like a printed one.
+`@@teardown.sql`); within a file, in source order. Each root script is one session in SQL*Plus's
+transaction: what its steps do stays pending until the script's COMMIT, a DDL statement (Oracle
+commits around it) or the script's end, the script's ROLLBACK undoes it, and a block that raises
+undoes only its own work (a savepoint, as a PL/SQL block's unhandled error undoes its work in
+Oracle); a block whose code commits runs again outside a transaction block after the pending work
+is committed (its work after its last COMMIT is then committed too, where Oracle would keep it
+pending). What a block or statement leaves — rows of a results table, package counters — is there
+for the blocks after it, as on Oracle: a block reading the rows an earlier block changed sees them
+changed, and a last block counting the results table prints the suite's own summary. Several root
+scripts run one after another on the test database, each in a session of its own, as a team runs
+separate scripts: a setup script (`setup.sql`, `01_install.sql`) first, a teardown (`teardown.sql`,
+`cleanup.sql`) last, the others by name. A top-level query prints its rows
+(`SuiteTest.prints_rows`): a summary a query counts from a results table is read like a printed
+one.
 
 Definitions of the test folders (tables, packages, procedures) are deployed before the run as
 test code; the statements that *do* something — INSERT/UPDATE/DELETE, DROP, TRUNCATE — run at their
@@ -24,8 +28,8 @@ block that drops it first (`EXECUTE IMMEDIATE 'DROP TABLE t'` in a re-runnable s
 where the script creates it; a DROP that comes before the test code's CREATE of the same object
 is left out (on a fresh database there is nothing to drop; SQL*Plus would print ORA-00942 and go
 on). Differences from SQL*Plus: `WHENEVER SQLERROR EXIT` does not stop the run (every later test
-still runs and reports); COMMIT and ROLLBACK statements of the script do nothing (each step
-commits); a table's INSERTs form one unit (the reader's), run at the place of the first.
+still runs and reports); a table's INSERTs form one unit (the reader's), run at the place of the
+first.
 
 **Test procedures** (no blocks): the entry points — every standalone procedure, and every public
 procedure of a package, that can be called without arguments and that no other test code calls.
@@ -56,6 +60,9 @@ _DROP = re.compile(
     r"|TRIGGER|MATERIALIZED\s+VIEW)\s+(?:IF\s+EXISTS\s+)?((?:\"?[\w$#]+\"?\.)?\"?[\w$#]+\"?)",
     re.I,
 )
+_TRANSACTION = re.compile(r"^\s*(COMMIT|ROLLBACK)(?:\s+WORK)?\s*;?\s*$", re.I)
+# statements Oracle commits around (DDL); a test script's DML runs in its transaction
+_DDL = re.compile(r"^\s*(?:CREATE|ALTER|DROP|TRUNCATE|RENAME|GRANT|REVOKE|COMMENT|PURGE|ANALYZE)\b", re.I)
 _INCLUDE = re.compile(r"^runs script (\S+), which is read on its own here")
 
 
@@ -118,12 +125,16 @@ class PlainStyle:
         if is_query(c):  # SQL*Plus prints its rows: a test whose output they are
             return SuiteTest(**common, needs=(c.id,), result_pattern=self.result_pattern, prints_rows=True)  # type: ignore[arg-type]
         if kind in _STATEMENT_KINDS:
+            control = _TRANSACTION.match(c.unit.text)
+            if control is not None:  # the script's COMMIT / ROLLBACK: SQL*Plus's transaction
+                return SuiteTest(**common, statement=True, ends_transaction=control.group(1).upper())  # type: ignore[arg-type]
             dropped = _DROP.match(c.unit.text)
             if dropped is not None and created.get(_object_name(dropped.group(1)), -1) > at:
                 return None  # dropped before the script creates it: nothing to drop on a fresh database
-            return SuiteTest(**common, needs=(c.id,), statement=True)  # type: ignore[arg-type]
+            ddl = "DDL" if _DDL.match(c.unit.text) else None
+            return SuiteTest(**common, needs=(c.id,), statement=True, ends_transaction=ddl)  # type: ignore[arg-type]
         if kind in _REPLAYED_KINDS and c.problem is None:
-            return SuiteTest(**common, statement=True, exists_ok=True)  # type: ignore[arg-type]
+            return SuiteTest(**common, statement=True, exists_ok=True, ends_transaction="DDL")  # type: ignore[arg-type]
         return None  # a routine, package or type: deployed before the run
 
     # -- test procedures ---------------------------------------------------------------------------

@@ -296,32 +296,68 @@ def _run_script(
     timeout_ms: int,
     blocked: Mapping[str, str],
 ) -> list[tuple[TestResult | None, set[str]]]:
-    """One SQL*Plus script run (plain style): its steps in order on one session in autocommit
-    mode, package state kept from step to step, on `database` (what it leaves is there for the
-    scripts after it, as when a team runs its scripts one after another). A statement step that
-    succeeds gives no result (None): it is not a test."""
+    """One SQL*Plus script run (plain style): its steps in order on one session, package state
+    kept from step to step, on `database`, in SQL*Plus's transaction: what the steps do stays
+    pending until the script's COMMIT, a DDL statement (which commits in Oracle) or its end
+    (SQL*Plus commits on exit), and a ROLLBACK undoes it; a step that fails undoes only its own
+    work (a savepoint: Oracle's statement-level rollback). A step whose code commits (PostgreSQL
+    refuses COMMIT inside a transaction block) runs again outside one, after the pending work is
+    committed, as its COMMIT would on Oracle. What a script leaves is there for the scripts after
+    it. A statement step that succeeds gives no result (None): it is not a test."""
     out: list[tuple[TestResult | None, set[str]]] = []
     session = _Session(engine.dsn(database), coverage, timeout_ms)
+    conn = session.conn
     try:
+        session.fresh()  # DISCARD ALL cannot run in a transaction block: before the script's BEGIN
+        session.suite = steps[0].suite if steps else None
+        conn.execute("BEGIN")
         for test in steps:
             result = _cannot_run(test, blocked)
             if result is not None:
                 result.script = True
                 out.append((result, set()))
-            elif test.statement:
-                out.append((_run_statement(session, test), set()))
+                continue
+            if test.ends_transaction in ("COMMIT", "ROLLBACK"):
+                conn.execute(test.ends_transaction)
+                conn.execute("BEGIN")
+                continue
+            if test.ends_transaction == "DDL":  # Oracle commits before a DDL statement, and after
+                conn.execute("COMMIT")
+                conn.execute("BEGIN")
+            conn.execute("SAVEPOINT migrator_step")
+            hits: set[str] = set()
+            if test.statement:
+                result = _run_statement(session, test)
             else:
                 result, hits, _ = _run_one(session, test, transactional=False)
-                out.append((result, hits))
+            if conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
+                conn.execute("ROLLBACK TO SAVEPOINT migrator_step")
+                if result is not None and not test.statement and _commits(result):
+                    conn.execute("COMMIT")
+                    result, hits, _ = _run_one(session, test, transactional=False)
+                    conn.execute("BEGIN")
+            else:
+                conn.execute("RELEASE SAVEPOINT migrator_step")
+            if test.ends_transaction == "DDL":
+                conn.execute("COMMIT")
+                conn.execute("BEGIN")
+            out.append((result, hits))
+        conn.execute("COMMIT")
     finally:
         session.close()
     return out
 
 
+def _commits(result: TestResult) -> bool:
+    """The step failed because its code commits or rolls back inside the script's transaction."""
+    return (
+        result.outcome is Outcome.ERROR
+        and result.message.startswith(tuple(f"SQLSTATE {s}" for s in _NO_COMMIT_HERE))
+        and "transaction" in result.message
+    )
+
+
 def _run_statement(s: _Session, test: SuiteTest) -> TestResult | None:
-    if s.suite != test.suite:  # the script's first step: a fresh session state
-        s.fresh()
-        s.suite = test.suite
     s.output = []
     t0 = time.perf_counter()
     error, state = execute_script(s.conn, test.body)  # a data unit's rows stream through COPY

@@ -161,6 +161,20 @@ def test_one_block_with_local_assertion_helpers(tmp_path, pg_engine, monkeypatch
 
 
 @pytest.mark.slow
+def test_a_scripts_own_transaction_control(tmp_path, pg_engine):
+    # rows pending until a COMMIT, undone by the script's ROLLBACK (a global temporary table's
+    # too); a procedure's COMMIT commits what is pending and survives a later ROLLBACK
+    report, tests, results = _run(tmp_path, pg_engine, "plain_transactions", lib="plain_scripts")
+    assert [t["outcome"] for t in tests["tests"]] == ["passed"] * 4, results
+    assert results["tests/tx_tests.sql:23"]["output"] == [
+        "PASS: the rollback undid the rows (0)",
+        "PASS: and the results (0)",
+    ]
+    assert results["tests/tx_tests.sql:33"]["output"] == ["PASS: the commit emptied the results (0)"]
+    assert results["tests/tx_tests.sql:44"]["output"][0] == "PASS: the committed row survives the rollback"
+
+
+@pytest.mark.slow
 def test_test_code_converts_with_the_runs_rules(tmp_path, pg_engine):
     # the run's rule set is the test code's too: without expr.implicit_to_text the helper's
     # VARCHAR2 parameters no longer take the numbers Oracle converts implicitly
