@@ -12,7 +12,8 @@ from migrator.batch.output import PREAMBLE, write_output
 from migrator.batch.report import RunReport, TestsSummary, UnitEntry, summarize
 from migrator.suites import evidence
 from migrator.suites.model import TestRun
-from migrator.suites.session import SuiteOptions, block_converter, deploy_and_run, suite_sha256
+from migrator.suites.plain import PlainStyle, convert_queries, script_includes
+from migrator.suites.session import SuiteOptions, block_converter, deploy_and_run, suite_sha256, view_converter
 from migrator.suites.styles import TestCode, pick_style
 
 if TYPE_CHECKING:
@@ -63,6 +64,9 @@ def attach_tests(
 
     sha = suite_sha256([c.unit for c in code])
     style = pick_style(code, options.style, options.pattern)
+    if isinstance(style, PlainStyle):  # a script's @@ lines give the order its files run in
+        style.includes = script_includes((i.file, i.message) for i in report.issues if i.code == "sqlplus-directive")
+        code = convert_queries(code, view_converter(ctx, report.schema_name))  # SQL*Plus prints their rows
     support = getattr(style, "support_sql", "")
     if support:  # the style's library (utPLSQL's `ut` schema) goes into deploy_tests.sql too
         write_output(out, STYLE_SUPPORT, support)
@@ -136,6 +140,7 @@ def load_tests(out: Path) -> TestRun | None:
                 seconds=float(t.get("seconds", 0.0)),
                 source=t.get("source", ""),
                 units=list(t.get("units", [])),
+                script=bool(t.get("script", False)),
             )
         )
     return run

@@ -8,6 +8,9 @@ A test that ran is evidence for the units it executed (the coverage probes tell 
   The tier is G2 (a team's assertions are not Oracle's recorded behaviour), G3 when a log of the
   same suite's run on Oracle (`--oracle-test-log`) shows every one of those tests passing there.
 Units no test executed keep their evidence. Every unit lists the tests that executed it.
+A SQL*Plus script's steps (plain style) see what the steps before them left: a unit that only
+passing steps executed is not made `correct` when a later step of the same script failed (that
+failure may come from what it wrote); a note says so.
 """
 
 from __future__ import annotations
@@ -94,6 +97,12 @@ def apply(units: list[UnitEntry], run: TestRun, passed_on_oracle: set[str] | Non
     for r in run.results:
         for unit_id in r.units:
             by_unit.setdefault(unit_id, []).append(r)
+    # A script's steps see what the steps before them left (plain style): a step that failed
+    # may have failed on what an earlier passing step's units wrote, so those passes prove nothing.
+    doubted: set[str] = set()
+    for i, r in enumerate(run.results):
+        if r.script and r.outcome in (Outcome.FAILED, Outcome.ERROR):
+            doubted.update(e.name for e in run.results[:i] if e.script and e.suite == r.suite)
     provenance = f"suite:{run.suite_sha256}"
     out = []
     for u in units:
@@ -113,6 +122,11 @@ def apply(units: list[UnitEntry], run: TestRun, passed_on_oracle: set[str] | Non
                 + (f" (+{len(bad) - 1} more failing test(s))" if len(bad) > 1 else ""),
                 provenance=provenance,
             )
+        elif any(n in doubted for n in names):
+            update["notes"] = [
+                *u.notes,
+                "the script tests that executed it passed, but a later test of the same script failed",
+            ]
         elif u.category in (None, "unverified") and u.deployed and not u.blocked_by and not _unresolved(u):
             g3 = passed_on_oracle is not None and all(n in passed_on_oracle for n in names)
             update.update(

@@ -51,12 +51,27 @@ class SuiteTest:
     # `fail` (and/or `pass`); a line where `fail` matched, or a summary line counting failures,
     # fails a test that raised nothing. None: output is kept, never judged.
     result_pattern: str | None = None
-    # Plain scripts run in order: a block that reports no result line is setup for the blocks after
-    # it and its changes are committed; a block that reports a result is rolled back as usual.
-    keeps_setup: bool = False
     # A SQL*Plus script's blocks share one session, as SQL*Plus runs them: package state (the
     # counters a final summary block prints) carries from one block to the next of the same suite.
     shares_session: bool = False
+    # A step of a SQL*Plus script (plain style): run in order in the script's transaction, as
+    # SQL*Plus runs a script, so what a block or statement leaves (rows, a results table) is there
+    # for the next;
+    # `suite` is the script run (the root script with what it includes; one session each, run
+    # one after another on the test database).
+    script: bool = False
+    # A script's SQL statement (setup rows, a DROP in its teardown), not a test: listed only when
+    # it fails.
+    statement: bool = False
+    # A CREATE replayed at its place in the script (the object was deployed before the run):
+    # "already exists" is no error, and a block that dropped it before gets it back here.
+    exists_ok: bool = False
+    # A script's query (plain style): SQL*Plus prints its rows, so each row becomes an output line
+    # (its columns' text joined by a space; a summary a query counts is read like a printed one).
+    prints_rows: bool = False
+    # A script's transaction control (plain style): "COMMIT" / "ROLLBACK" (the script's own
+    # statement), "DDL" (a statement Oracle commits before and after: CREATE, DROP, TRUNCATE …).
+    ends_transaction: str | None = None
 
 
 @dataclass
@@ -70,6 +85,8 @@ class TestResult:
     seconds: float = 0.0
     source: str = ""
     units: list[str] = field(default_factory=list)  # unit ids the test executed (coverage probes)
+    # a step of a SQL*Plus script run (plain style): the steps after it see what it left
+    script: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +99,7 @@ class TestResult:
             "seconds": round(self.seconds, 6),
             "source": self.source,
             "units": list(self.units),
+            "script": self.script,
         }
 
 

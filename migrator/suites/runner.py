@@ -28,6 +28,7 @@ import psycopg
 
 from harness.engines.postgres import PostgresEngine
 from harness.ground_truth.oracle_errors import ORA_ERRORS, sqlstate_matches_ora
+from harness.judge.deploy import execute_script
 from harness.probing.coverage import CoveragePlan
 from migrator.suites.model import Outcome, SuiteTest, TestResult, TestRun, TestStyle
 from migrator.suites.output_lines import compile_pattern, read_output
@@ -116,11 +117,16 @@ class _Session:
         self.conn.execute(f"SET statement_timeout = {int(self.timeout_ms)}")
         self.conn.execute(f"SET lock_timeout = {int(self.timeout_ms)}")
 
-    def run(self, text: str) -> _Raised | None:
+    def run(self, text: str, rows: bool = False) -> _Raised | None:
+        """Run `text`; `rows`: the rows it returns become output lines, as SQL*Plus prints them."""
         try:
             cur = self.conn.execute(text.encode("utf-8"))
-            while cur.nextset():
-                pass
+            while True:
+                if rows and cur.description is not None:
+                    for row in cur.fetchall():
+                        self.output.append(" ".join("" if v is None else str(v) for v in row).rstrip())
+                if not cur.nextset():
+                    break
             return None
         except psycopg.Error as exc:
             return _Raised(exc.sqlstate or "", _message(exc))
@@ -136,7 +142,7 @@ def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestRes
     s.fresh(keep_state=test.shares_session and s.suite == test.suite)
     s.suite = test.suite if test.shares_session else None
     t0 = time.perf_counter()
-    result = TestResult(test.name, test.suite, test.style, Outcome.PASSED, source=test.source)
+    result = TestResult(test.name, test.suite, test.style, Outcome.PASSED, source=test.source, script=test.script)
     if transactional:
         s.conn.execute("BEGIN")
     raised: _Raised | None = None
@@ -150,7 +156,7 @@ def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestRes
         if raised is None:
             if transactional:
                 s.conn.execute("SAVEPOINT migrator_test")
-            raised = s.run(test.body)
+            raised = s.run(test.body, rows=test.prints_rows)
             if raised is not None and transactional:
                 s.conn.execute("ROLLBACK TO SAVEPOINT migrator_test")  # teardown still runs
         for stmt in test.teardown:
@@ -160,11 +166,9 @@ def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestRes
                 if transactional:
                     break
     finally:
-        keep = False
         if transactional:
-            keep = test.keeps_setup and raised is None and not _reports(test, s.output)
             with contextlib.suppress(psycopg.Error):
-                s.conn.execute("COMMIT" if keep else "ROLLBACK")
+                s.conn.execute("ROLLBACK")
     result.seconds = time.perf_counter() - t0
     result.output = list(s.output)
     hits = set(s.hits)
@@ -172,10 +176,6 @@ def _run_one(s: _Session, test: SuiteTest, transactional: bool) -> tuple[TestRes
         return result, hits, True
     _decide(result, test, raised, where, s.timeout_ms)
     return result, hits, False
-
-
-def _reports(test: SuiteTest, output: list[str]) -> bool:
-    return test.result_pattern is not None and read_output(output, compile_pattern(test.result_pattern)).reports
 
 
 def _decide(result: TestResult, test: SuiteTest, raised: _Raised | None, where: str, timeout_ms: int) -> None:
@@ -230,34 +230,147 @@ def run_tests(
     on_result: Callable[[TestResult], None] | None = None,
 ) -> TestRun:
     """Run `tests` in order on `database` (a sandbox scratch database with the library and the
-    test code deployed; it is used directly and never changed by a test, except by a plain
-    script's setup blocks, `keeps_setup`). `coverage`: the plan of an instrumented database,
+    test code deployed; it is used directly and never changed by a test, except by the steps of
+    a plain SQL*Plus script, `SuiteTest.script`, run last). `coverage`: the plan of an instrumented database,
     whose probes tell each result's `units`. `blocked`: unit id → why that test code is not
     deployed; a test that needs one is an `error` saying so, and does not run."""
     blocked = blocked or {}
     unit_of = {p.id: unit for unit, probes in (coverage.probes.items() if coverage else ()) for p in probes}
     run = TestRun(suite_sha256=suite_sha256)
-    fired: list[set[str]] = []
+    slots: list[TestResult | None] = [None] * len(tests)
+    fired: list[set[str]] = [set() for _ in tests]
     again: list[int] = []
+    scripts: dict[str, list[int]] = {}
     session = _Session(engine.dsn(database), coverage, timeout_ms)
     try:
-        for test in tests:
-            result, hits = _cannot_run(test, blocked), set[str]()
+        for index, test in enumerate(tests):
+            if test.script:  # after the others: a script changes the database it runs on
+                scripts.setdefault(test.suite, []).append(index)
+                continue
+            result = _cannot_run(test, blocked)
             if result is None:
-                result, hits, commits = _run_one(session, test, transactional=True)
+                result, fired[index], commits = _run_one(session, test, transactional=True)
                 if commits:
-                    again.append(len(run.results))
-            run.results.append(result)
-            fired.append(hits)
+                    again.append(index)
+            slots[index] = result
     finally:
         session.close()
     for index in again:  # code that commits: a copy of the database each, in autocommit mode
-        run.results[index], fired[index] = _run_on_copy(engine, database, tests[index], coverage, timeout_ms)
-    for result, hits in zip(run.results, fired):
+        slots[index], fired[index] = _run_on_copy(engine, database, tests[index], coverage, timeout_ms)
+    for indexes in scripts.values():  # one after another, in the order the style gave
+        steps = [tests[i] for i in indexes]
+        got = _run_script(engine, database, steps, coverage, timeout_ms, blocked)
+        for i, (result, hits) in zip(indexes, got):
+            slots[i], fired[i] = result, hits
+    for result, hits in zip(slots, fired):
+        if result is None:  # a script's statement that did what it should: not a test
+            continue
         result.units = sorted({unit_of[h] for h in hits if h in unit_of})
+        run.results.append(result)
         if on_result is not None:
             on_result(result)
     return run
+
+
+_ALREADY_EXISTS = ("42P07", "42710", "42P06", "42723")  # relation, object, schema, function
+
+
+def _replay_on_copy(engine: PostgresEngine, clone, timeout_ms: int) -> str | None:
+    """The template's database settings (search_path: where the converted objects are found)
+    made the copy's defaults, on a session of their own: the test's session must start after,
+    since DISCARD ALL resets a session to the defaults it started with."""
+    from harness.engines.pg_sandbox import replay_settings
+
+    first = _Session(engine.dsn(clone.name), None, timeout_ms)
+    try:
+        return replay_settings(first.conn, clone.name, clone.settings)
+    finally:
+        first.close()
+
+
+def _run_script(
+    engine: PostgresEngine,
+    database: str,
+    steps: Sequence[SuiteTest],
+    coverage: CoveragePlan | None,
+    timeout_ms: int,
+    blocked: Mapping[str, str],
+) -> list[tuple[TestResult | None, set[str]]]:
+    """One SQL*Plus script run (plain style): its steps in order on one session, package state
+    kept from step to step, on `database`, in SQL*Plus's transaction: what the steps do stays
+    pending until the script's COMMIT, a DDL statement (which commits in Oracle) or its end
+    (SQL*Plus commits on exit), and a ROLLBACK undoes it; a step that fails undoes only its own
+    work (a savepoint: Oracle's statement-level rollback). A step whose code commits (PostgreSQL
+    refuses COMMIT inside a transaction block) runs again outside one, after the pending work is
+    committed, as its COMMIT would on Oracle. What a script leaves is there for the scripts after
+    it. A statement step that succeeds gives no result (None): it is not a test."""
+    out: list[tuple[TestResult | None, set[str]]] = []
+    session = _Session(engine.dsn(database), coverage, timeout_ms)
+    conn = session.conn
+    try:
+        session.fresh()  # DISCARD ALL cannot run in a transaction block: before the script's BEGIN
+        session.suite = steps[0].suite if steps else None
+        conn.execute("BEGIN")
+        for test in steps:
+            result = _cannot_run(test, blocked)
+            if result is not None:
+                result.script = True
+                out.append((result, set()))
+                continue
+            if test.ends_transaction in ("COMMIT", "ROLLBACK"):
+                conn.execute(test.ends_transaction)
+                conn.execute("BEGIN")
+                continue
+            if test.ends_transaction == "DDL":  # Oracle commits before a DDL statement, and after
+                conn.execute("COMMIT")
+                conn.execute("BEGIN")
+            conn.execute("SAVEPOINT migrator_step")
+            hits: set[str] = set()
+            if test.statement:
+                result = _run_statement(session, test)
+            else:
+                result, hits, _ = _run_one(session, test, transactional=False)
+            if conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
+                conn.execute("ROLLBACK TO SAVEPOINT migrator_step")
+                if result is not None and not test.statement and _commits(result):
+                    conn.execute("COMMIT")
+                    result, hits, _ = _run_one(session, test, transactional=False)
+                    conn.execute("BEGIN")
+            else:
+                conn.execute("RELEASE SAVEPOINT migrator_step")
+            if test.ends_transaction == "DDL":
+                conn.execute("COMMIT")
+                conn.execute("BEGIN")
+            out.append((result, hits))
+        conn.execute("COMMIT")
+    finally:
+        session.close()
+    return out
+
+
+def _commits(result: TestResult) -> bool:
+    """The step failed because its code commits or rolls back inside the script's transaction."""
+    return (
+        result.outcome is Outcome.ERROR
+        and result.message.startswith(tuple(f"SQLSTATE {s}" for s in _NO_COMMIT_HERE))
+        and "transaction" in result.message
+    )
+
+
+def _run_statement(s: _Session, test: SuiteTest) -> TestResult | None:
+    s.output = []
+    t0 = time.perf_counter()
+    error, state = execute_script(s.conn, test.body)  # a data unit's rows stream through COPY
+    s.output = []  # a statement's notices ("does not exist, skipping") are no test's output
+    if error is None or (test.exists_ok and state in _ALREADY_EXISTS):
+        return None
+    message = f"script statement failed: SQLSTATE {state}: {error}"
+    if state == _TIMEOUT:
+        message = f"script statement timed out after {s.timeout_ms / 1000:g} s: {error}"
+    seconds = time.perf_counter() - t0
+    return TestResult(
+        test.name, test.suite, test.style, Outcome.ERROR, message, seconds=seconds, source=test.source, script=True
+    )
 
 
 def _cannot_run(test: SuiteTest, blocked: Mapping[str, str]) -> TestResult | None:
@@ -277,13 +390,11 @@ def _cannot_run(test: SuiteTest, blocked: Mapping[str, str]) -> TestResult | Non
 def _run_on_copy(
     engine: PostgresEngine, database: str, test: SuiteTest, coverage: CoveragePlan | None, timeout_ms: int
 ) -> tuple[TestResult, set[str]]:
-    from harness.engines.pg_sandbox import replay_settings
-
     clone = engine.sandbox.clone(database, purpose="test")
     try:
+        problem = _replay_on_copy(engine, clone, timeout_ms)
         session = _Session(engine.dsn(clone.name), coverage, timeout_ms)
         try:
-            problem = replay_settings(session.conn, clone.name, clone.settings)
             if problem:
                 return TestResult(test.name, test.suite, test.style, Outcome.ERROR, problem, source=test.source), set()
             result, hits, _ = _run_one(session, test, transactional=False)

@@ -136,6 +136,21 @@ def block_converter(ctx: ConversionContext, schema: str) -> BlockConverter:
     return convert
 
 
+def view_converter(ctx: ConversionContext, schema: str):
+    """Converts a CREATE VIEW with the run's context: (PostgreSQL text, None) or ("", why not).
+    A test script's top-level query is converted as a view's query is (plain style)."""
+    from migrator.convert.dispatch import convert_unit
+
+    def convert(text: str, name: str) -> tuple[str, str | None]:
+        span = SourceSpan("<test query>", 1, text.count("\n") + 1, 0, len(text))
+        done = convert_unit(Unit(f"view:{schema}.{name}", UnitKind.VIEW, schema, name, text, span), ctx)
+        if done.error or done.unconverted or not done.output.strip():
+            return "", done.error or "; ".join(f"{u.construct} ({u.message})" for u in done.unconverted) or "no output"
+        return done.output, None
+
+    return convert
+
+
 @dataclass
 class DeployedCode:
     """What the deploy of the test code showed: unit id → why it is not usable."""
@@ -175,7 +190,9 @@ def deploy_and_run(
     tracker = RoutineTracker()
     shown = DeployedCode()
     with scratch_database(engine, prefix="tests") as dsn:
-        definitions = [c for c in code if c.unit.kind is not UnitKind.ANONYMOUS_BLOCK]
+        # a script's statements (plain style) run at their place among its blocks, not before
+        in_order: frozenset[str] = getattr(style, "runs_in_order", lambda code: frozenset())(code)
+        definitions = [c for c in code if c.unit.kind is not UnitKind.ANONYMOUS_BLOCK and c.id not in in_order]
         # a style's own support library (utPLSQL's `ut` schema) after the preamble: trusted code
         # of ours, like oracompat, that the converted test code calls
         support = getattr(style, "support_sql", "")

@@ -48,8 +48,6 @@ def st_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> None:
         return
     if supplied_.supplied_call(em, parts, st, scope, out):  # DBMS_LOB ... (emit_supplied)
         return
-    if nested_.nested_call(em, parts, st, scope, out):  # enclosing variables (emit_nested)
-        return
     sym = scope.get(parts[0])
     if (
         len(parts) == 2
@@ -102,6 +100,11 @@ def procedure_call(em: Emitter, parts, st, scope, out: Out) -> None:
         elif param is not None:
             text = in_argument(em, text, arg, param, len(found) > 1)
         args.append(f"{quote_ident(name)} => {text}" if name is not None else text)
+    local = scope.get(parts[0]) if len(parts) == 1 else None
+    if local is not None and local.kind == "routine" and local.extras and local.routine is not None:
+        # a lifted nested subprogram takes the enclosing variables it uses first (emit_nested);
+        # its own arguments are bound to its signature as any call's are
+        args = nested_.nested_call_args(em, local, args)
     if kind == "FUNCTION":
         out.line(f"PERFORM {target}({', '.join(args)});")
         return

@@ -15,10 +15,8 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_decl as decl_
-from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import Owner, derived, label, sql
-from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import Scope, Sym
 from migrator.source.lexer import Token
@@ -149,18 +147,6 @@ def nested_routine(em: Emitter, r: A.Routine, scope: Scope, owner: Owner) -> Non
 def nested_call_args(em: Emitter, sym: Sym, args: list[str]) -> list[str]:
     """A call's arguments with the enclosing variables a lifted subprogram takes first."""
     return [quote_ident(n) for n in sym.extras] + args
-
-
-def nested_call(em: Emitter, parts, st: A.Call, scope: Scope, out: Out) -> bool:
-    """CALL of a lifted nested procedure that takes enclosing variables (others: emit_call;
-    False: not one, nothing written)."""
-    sym = scope.get(parts[0]) if len(parts) == 1 else None
-    if sym is None or sym.kind != "routine" or not sym.extras or sym.routine is None:
-        return False
-    args = nested_call_args(em, sym, stmt_.call_args(em, st.args, scope))
-    verb = "CALL" if sym.sigs and sym.sigs[0].kind == "PROCEDURE" else "PERFORM"
-    out.line(f"{verb} {sql(sym.routine)}({', '.join(args)});")
-    return True
 
 
 def lift(em: Emitter, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:

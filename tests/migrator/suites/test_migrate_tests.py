@@ -47,8 +47,8 @@ def test_plain_script_runs_block_by_block_and_gives_evidence(tmp_path, pg_engine
     first = results["tests/test_calc.sql:6"]
     assert first["output"] == ["OK add_vat default rate", "OK add_vat 5.5"]
     assert first["units"] == ["function:app.add_vat"]
-    # the deposit of the block before was rolled back: the next block sees the seed row unchanged
-    assert results["tests/test_calc.sql:35"]["output"] == ["OK isolation: balance back to 100"]
+    # the script runs as SQL*Plus runs it: the next block sees the deposit of the block before
+    assert results["tests/test_calc.sql:35"]["output"] == ["OK script state: balance 150 after the deposit"]
     assert results["tests/test_calc.sql:66"]["output"] == ["3 tests, 3 passed, 0 failed"]
     # EXEC lines are tests too, in file order, and share the script's session (package counters)
     assert [n for n in results if "counters" in n] == [
@@ -98,7 +98,10 @@ def test_broken_conversion_fails_the_test_that_executes_it(tmp_path, pg_engine, 
     units = {u.id: u for u in report.units}
     assert units["function:app.add_vat"].category == "wrong"
     assert units["function:app.add_vat"].verdict.startswith("test tests/test_calc.sql:6 failed: FAILED add_vat")
-    assert units["procedure:app.deposit"].category == "correct"
+    # deposit's blocks passed, but a later block of the same script failed: a script's blocks see
+    # what the blocks before them left, so those passes do not make it correct
+    assert units["procedure:app.deposit"].category is None
+    assert "a later test of the same script failed" in units["procedure:app.deposit"].notes[-1]
 
 
 def test_framework_convention_with_hooks_and_spec_defaults(tmp_path, pg_engine):
