@@ -7,7 +7,7 @@ PostgreSQL meaning maps to a function of the ``oracompat`` library (`oracompat/p
 with Oracle's parameter names and defaults; its IN OUT and OUT parameters come back from the
 function and are assigned to the caller's arguments.
 
-A package with no faithful meaning (UTL_FILE, UTL_HTTP, UTL_TCP, UTL_SMTP, HTP/HTF/OWA_*, APEX_*,
+A package with no faithful meaning (UTL_FILE, UTL_HTTP, UTL_TCP, UTL_SMTP, WPG_DOCLOAD, APEX_*,
 SDO_* ...) is never imitated: every reference to it gets a marker (deployment fails), and the unit
 is reported once per package with the category ``needs an Oracle-supplied package with no
 PostgreSQL equivalent: <name>`` and all its call sites (`report_redesign`), so a reader can plan the
@@ -199,6 +199,20 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_LOB", "GETCHUNKSIZE", "lob_loc", NUMBER, "v_blob"),
     _fn("DBMS_LOB", "ISOPEN", "lob_loc", NUMBER, "v_clob"),
     _fn("DBMS_LOB", "ISTEMPORARY", "lob_loc", NUMBER, "v_clob"),
+    # The PL/SQL Web Toolkit's page buffer and CGI environment (oracompat/packages_web.sql): session
+    # state in Oracle too; the gateway that serves the page is outside the database in both systems.
+    _proc("HTP", "PRINT", "cbuf=", "'<p>'"),
+    _proc("HTP", "P", "cbuf=", "v_s", pg="oracompat.htp_print"),
+    _proc("HTP", "PRN", "cbuf=", "v_n"),
+    _proc("HTP", "PRINTS", "ctext=", "'a<b'"),
+    _proc("HTP", "PS", "ctext=", "'a&b'", pg="oracompat.htp_prints"),
+    _proc("HTP", "INIT", ""),
+    _fn("HTF", "ESCAPE_SC", "ctext", STRING, "'<a href=\"x\">&</a>'"),
+    _proc("OWA_UTIL", "MIME_HEADER", "ccontent_type=, bclose_header=, ccharset=", "'text/plain', TRUE, 'UTF-8'"),
+    _proc("OWA_UTIL", "HTTP_HEADER_CLOSE", ""),
+    _proc("OWA_UTIL", "SHOWPAGE", ""),
+    _fn("OWA_UTIL", "GET_CGI_ENV", "param_name", STRING, "'REQUEST_METHOD'"),
+    _proc("OWA", "INIT_CGI_ENV", "num_params, param_name, param_val", "1, v_vc, v_vc"),
 )
 # fmt: on
 BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
@@ -242,6 +256,7 @@ CONSTANTS: dict[tuple[str, str], str] = {
     ("DBMS_XMLGEN", "EMPTY_TAG"): "2",
     ("DBMS_SQL", "V6"): "0",
     ("DBMS_SQL", "V7"): "2",
+    ("OWA", "NL_CHAR"): "E'\\n'",
 }
 
 # Package types: (collection kind, Oracle element type); INDEX BY tables are jsonb maps; "scalar":
@@ -270,6 +285,7 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_SQL", "DESC_REC2"): ("record", DESC_REC),
     ("DBMS_SQL", "DESC_TAB"): ("assoc_record", DESC_REC),
     ("DBMS_SQL", "DESC_TAB2"): ("assoc_record", DESC_REC),
+    ("OWA", "VC_ARR"): ("assoc", "VARCHAR2(32000)"),
 }
 
 # Exceptions the packages declare, as their Oracle error codes (harness/ground_truth/oracle_errors.py maps them).
@@ -344,6 +360,12 @@ PARTLY_CONVERTED: dict[str, str] = {
     "DBMS_CRYPTO": "DBMS_CRYPTO encryption and random bytes (pgcrypto)",
     "UTL_I18N": "UTL_I18N beyond STRING_TO_RAW / RAW_TO_CHAR",
     "UTL_ENCODE": "UTL_ENCODE beyond base64 (UUENCODE, QUOTED_PRINTABLE, MIMEHEADER, TEXT)",
+    # the Web Toolkit's tag generators (HTP.HTMLOPEN, HTF.BOLD ...), OWA.GET_PAGE's row array and the
+    # gateway's own procedures are not in the library
+    "HTP": "HTP beyond the page buffer (PRINT, P, PRN, PRINTS, PS, INIT)",
+    "HTF": "HTF beyond ESCAPE_SC",
+    "OWA_UTIL": "OWA_UTIL beyond MIME_HEADER, HTTP_HEADER_CLOSE, SHOWPAGE, GET_CGI_ENV",
+    "OWA": "OWA beyond INIT_CGI_ENV, VC_ARR, NL_CHAR",
 }
 
 
@@ -351,7 +373,11 @@ def _partly(ref: Ref) -> str | None:
     group = PARTLY_CONVERTED.get(ref.package)
     if group is None or not ref.member:
         return None
-    known = (ref.package, ref.member) in BY_NAME or (ref.package, ref.member) in CONSTANTS
+    known = (
+        (ref.package, ref.member) in BY_NAME
+        or (ref.package, ref.member) in CONSTANTS
+        or (ref.package, ref.member) in TYPES
+    )
     return None if known else group
 
 
