@@ -333,7 +333,10 @@ def walk_name(em: Emitter, toks, i, scope, out, ph, types, in_sql) -> int | None
         if j < len(toks) and toks[j].is_op("("):
             inner, j = values_.paren_at(em, toks, j)
             args = stmt_.call_args(em, inner, scope) if inner else []
-        text = f"{sql(lifted.routine)}({', '.join(nested_.nested_call_args(em, lifted, args))})"
+        if lifted.written:  # it writes enclosing variables: hoisted, the writes assigned back
+            text = nested_.nested_function_call(em, lifted, args, toks, i, in_sql)
+        else:
+            text = f"{sql(lifted.routine)}({', '.join(nested_.nested_call_args(em, lifted, args))})"
         out.append(placeholder(em, text, ph, types))
         return j
     renamed = routine_rename(em, parts, scope)
