@@ -180,14 +180,13 @@ def nested_function_call(em: Emitter, sym: Sym, args: list[str], toks: list[Toke
         reason = f"{what} writes enclosing variables where no statement can run before it (a declaration, a query)"
     elif any(t.kind == "word" and t.upper in outfunc_._CONDITIONAL for t in toks[:i]):
         reason = f"{what} writes enclosing variables in an operand Oracle evaluates only on some paths"
-    if reason:
+    hoisted = em.frame.hoisted
+    if reason or hoisted is None:
         em.unconverted("nested subprogram", reason, toks[i])
         return unconverted_marker("nested subprogram", what)
     tmp = targets_.temp(em, "record")
-    em.frame.hoisted.append(
-        f"SELECT * INTO {tmp} FROM {sql(sym.routine)}({', '.join(nested_call_args(em, sym, args))});"
-    )
-    em.frame.hoisted.extend(f"{quote_ident(n)} := {tmp}.{quote_ident(n)};" for n in sym.written)
+    hoisted.append(f"SELECT * INTO {tmp} FROM {sql(sym.routine)}({', '.join(nested_call_args(em, sym, args))});")
+    hoisted.extend(f"{quote_ident(n)} := {tmp}.{quote_ident(n)};" for n in sym.written)
     return f"{tmp}.{outfunc_.RESULT}"
 
 
