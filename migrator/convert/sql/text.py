@@ -233,7 +233,7 @@ def to_char_nls(node: exp.ToChar, ctx: ConversionContext, env) -> exp.Expression
     if chars is None or node.args.get("format") is None or env.kind(node.this) in (DATE, TIMESTAMP):
         return marker(ctx, "TO_CHAR NLS parameter", node, f"unsupported NLS parameter {nls.sql(dialect='oracle')}")
     ctx.applied("expr.nls_numeric")
-    out = exp.ToChar(this=node.this, format=_plain_format(node.args["format"]))
+    out: exp.Expression = exp.ToChar(this=node.this, format=_plain_format(node.args["format"]))
     # the format itself as TO_CHAR without the parameter reads it (TM9, overflow '#'s ...)
     from migrator.convert.sql import dates  # dates imports the format rules, which import this module
 
