@@ -248,9 +248,11 @@ def routine_type(em: Emitter, parts, tref, scope) -> PgType:
     ref = package_.package_member(em, parts)
     if ref is None:
         return decl_.resolve_type(em, tref, scope if len(parts) == 1 else Scope())
+    hit = em.resolver.split_pkg(parts)  # the package as named: owner.pkg names another schema's
+    pkg = hit[0] if hit is not None else (ref[0],)
     saved, em.pkg = em.pkg, ref[0]
     try:
-        return decl_.resolve_type(em, tref, Scope(package_.pkg_scope(em, (ref[0],))))
+        return decl_.resolve_type(em, tref, Scope(package_.pkg_scope(em, pkg)))
     finally:
         em.pkg = saved
 

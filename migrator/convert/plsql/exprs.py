@@ -346,6 +346,11 @@ def walk_name(em: Emitter, toks, i, scope, out, ph, types, in_sql) -> int | None
         if called_bare(em, parts, toks, j, scope, in_sql):
             out += [Token("op", "(", 0, 0), Token("op", ")", 0, 0)]
         return j
+    if len(parts) >= 3 and nxt is not None and nxt.is_op("("):
+        member = package_.package_member(em, parts)  # owner.pkg.f(...): a package is a schema of its own
+        if member is not None and len(parts) == 3:
+            out.extend(oracle_tokens((member[0], member[1])))
+            return j
     if not in_sql or len(parts) > 1:
         callee = bare_function(em, parts, toks, j, scope)
         if callee is not None:  # a function called without parentheses: pkg.f, f
