@@ -213,6 +213,36 @@ MEMBERS: tuple[Member, ...] = (
     _proc("OWA_UTIL", "SHOWPAGE", ""),
     _fn("OWA_UTIL", "GET_CGI_ENV", "param_name", STRING, "'REQUEST_METHOD'"),
     _proc("OWA", "INIT_CGI_ENV", "num_params, param_name, param_val", "1, v_vc, v_vc"),
+    # DBMS_XMLDOM / DBMS_XMLPARSER / DBMS_XSLPROCESSOR: reading a parsed tree, each handle the value
+    # of its node (oracompat/packages_xmldom.sql; what changes the tree or needs a node's place in it
+    # is not here)
+    _fn("DBMS_XMLPARSER", "NEWPARSER", "", None),
+    _proc("DBMS_XMLPARSER", "PARSEBUFFER", "INOUT p, buffer", "v_xp, '<a>1</a>'"),
+    _proc("DBMS_XMLPARSER", "PARSECLOB", "INOUT p, doc", "v_xp, '<a>1</a>'"),
+    _fn("DBMS_XMLPARSER", "GETDOCUMENT", "p", None, "v_xp"),
+    _proc("DBMS_XMLPARSER", "FREEPARSER", "p", "v_xp", noop="DBMS_XMLPARSER.FREEPARSER: a parser is a value"),
+    _fn("DBMS_XMLDOM", "NEWDOMDOCUMENT", "xmldoc", None, "'<a><b>1</b></a>'"),
+    _fn("DBMS_XMLDOM", "MAKENODE", "n", None, "v_doc"),
+    _fn("DBMS_XMLDOM", "MAKEELEMENT", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "ISNULL", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "GETDOCUMENTELEMENT", "doc", None, "v_doc"),
+    _fn("DBMS_XMLDOM", "GETXMLTYPE", "doc", None, "v_doc"),
+    _fn("DBMS_XMLDOM", "GETELEMENTSBYTAGNAME", "elem, name", None, "v_doc, 'b'"),
+    _fn("DBMS_XMLDOM", "GETCHILDNODES", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "GETFIRSTCHILD", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "GETLASTCHILD", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "HASCHILDNODES", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "GETLENGTH", "nl", NUMBER, "v_doc"),
+    _fn("DBMS_XMLDOM", "ITEM", "nl, idx", None, "v_doc, 0"),
+    _fn("DBMS_XMLDOM", "GETNODENAME", "n", STRING, "v_node"),
+    _fn("DBMS_XMLDOM", "GETNODEVALUE", "n", STRING, "v_node"),
+    _fn("DBMS_XMLDOM", "GETNODETYPE", "n", NUMBER, "v_node"),
+    _proc("DBMS_XMLDOM", "FREEDOCUMENT", "doc", "v_doc", noop="DBMS_XMLDOM.FREEDOCUMENT: a document is a value"),
+    _proc("DBMS_XMLDOM", "FREENODE", "n", "v_node", noop="DBMS_XMLDOM.FREENODE: a node is a value"),
+    _proc("DBMS_XMLDOM", "FREENODELIST", "nl", "v_node", noop="DBMS_XMLDOM.FREENODELIST: a node list is a value"),
+    _fn("DBMS_XSLPROCESSOR", "SELECTSINGLENODE", "n, pattern", None, "v_doc, '/a/b'"),
+    _fn("DBMS_XSLPROCESSOR", "SELECTNODES", "n, pattern", None, "v_doc, '/a/b'"),
+    _proc("DBMS_XSLPROCESSOR", "VALUEOF", "n, pattern, OUT val", "v_doc, '/a/b', v_s"),
 )
 # fmt: on
 BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
@@ -257,6 +287,23 @@ CONSTANTS: dict[tuple[str, str], str] = {
     ("DBMS_SQL", "V6"): "0",
     ("DBMS_SQL", "V7"): "2",
     ("OWA", "NL_CHAR"): "E'\\n'",
+    **{
+        ("DBMS_XMLDOM", k): str(v)
+        for k, v in (
+            ("ELEMENT_NODE", 1),
+            ("ATTRIBUTE_NODE", 2),
+            ("TEXT_NODE", 3),
+            ("CDATA_SECTION_NODE", 4),
+            ("ENTITY_REFERENCE_NODE", 5),
+            ("ENTITY_NODE", 6),
+            ("PROCESSING_INSTRUCTION_NODE", 7),
+            ("COMMENT_NODE", 8),
+            ("DOCUMENT_NODE", 9),
+            ("DOCUMENT_TYPE_NODE", 10),
+            ("DOCUMENT_FRAGMENT_NODE", 11),
+            ("NOTATION_NODE", 12),
+        )
+    },
 }
 
 # Package types: (collection kind, Oracle element type); INDEX BY tables are jsonb maps; "scalar":
@@ -286,6 +333,11 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_SQL", "DESC_TAB"): ("assoc_record", DESC_REC),
     ("DBMS_SQL", "DESC_TAB2"): ("assoc_record", DESC_REC),
     ("OWA", "VC_ARR"): ("assoc", "VARCHAR2(32000)"),
+    **{
+        ("DBMS_XMLDOM", t): ("scalar", "XMLTYPE")
+        for t in ("DOMDOCUMENT", "DOMNODE", "DOMELEMENT", "DOMNODELIST", "DOMTEXT")
+    },
+    ("DBMS_XMLPARSER", "PARSER"): ("scalar", "XMLTYPE"),
 }
 
 # Exceptions the packages declare, as their Oracle error codes (harness/ground_truth/oracle_errors.py maps them).
@@ -366,6 +418,9 @@ PARTLY_CONVERTED: dict[str, str] = {
     "HTF": "HTF beyond ESCAPE_SC",
     "OWA_UTIL": "OWA_UTIL beyond MIME_HEADER, HTTP_HEADER_CLOSE, SHOWPAGE, GET_CGI_ENV",
     "OWA": "OWA beyond INIT_CGI_ENV, VC_ARR, NL_CHAR",
+    "DBMS_XMLDOM": "DBMS_XMLDOM beyond reading a parsed tree (changes to it, parent and sibling navigation)",
+    "DBMS_XMLPARSER": "DBMS_XMLPARSER beyond NEWPARSER, PARSEBUFFER, PARSECLOB, GETDOCUMENT",
+    "DBMS_XSLPROCESSOR": "DBMS_XSLPROCESSOR beyond SELECTSINGLENODE, SELECTNODES, VALUEOF",
 }
 
 

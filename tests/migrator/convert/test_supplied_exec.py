@@ -244,6 +244,9 @@ VARIABLES = """
   v_w INTEGER;
   v_desc DBMS_SQL.DESC_TAB;
   v_vc OWA.VC_ARR;
+  v_xp DBMS_XMLPARSER.PARSER;
+  v_doc DBMS_XMLDOM.DOMDOCUMENT;
+  v_node DBMS_XMLDOM.DOMNODE;
   v_x DBMS_XMLGEN.CTXHANDLE := DBMS_XMLGEN.NEWCONTEXT('SELECT 1 AS x FROM dual');
   v_e DBMS_XMLGEN.CTXHANDLE := DBMS_XMLGEN.NEWCONTEXT('SELECT 1 AS x FROM dual WHERE 1 = 0');
 """
@@ -275,7 +278,21 @@ END {name};
 /
 """,
     )
+    if member.label in _PARSES_XML and not _libxml(db):
+        return  # deployed; parsing needs a server built with libxml (test_supplied_xmldom runs them there)
     db.execute(f"CALL s.{name}()")
+
+
+_PARSES_XML = ("DBMS_XMLDOM.NEWDOMDOCUMENT", "DBMS_XMLPARSER.PARSEBUFFER", "DBMS_XMLPARSER.PARSECLOB")
+
+
+def _libxml(conn) -> bool:
+    try:
+        with conn.transaction():
+            conn.execute("SELECT XMLPARSE(DOCUMENT '<a/>')")
+    except psycopg.errors.FeatureNotSupported:
+        return False
+    return True
 
 
 def test_references_from_a_parse_s_tokens_are_those_read_from_the_text():
