@@ -243,6 +243,9 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_XSLPROCESSOR", "SELECTSINGLENODE", "n, pattern", None, "v_doc, '/a/b'"),
     _fn("DBMS_XSLPROCESSOR", "SELECTNODES", "n, pattern", None, "v_doc, '/a/b'"),
     _proc("DBMS_XSLPROCESSOR", "VALUEOF", "n, pattern, OUT val", "v_doc, '/a/b', v_s"),
+    # APEX's plain string/array utilities (oracompat/packages_apex.sql); the rest of APEX is reported
+    _fn("APEX_UTIL", "STRING_TO_TABLE", "p_string, p_separator=", None, "'a:b', ':'"),
+    _fn("APEX_UTIL", "TABLE_TO_STRING", "p_table, p_string=", STRING, "v_vc2, ','"),
 )
 # fmt: on
 BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
@@ -338,7 +341,13 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
         for t in ("DOMDOCUMENT", "DOMNODE", "DOMELEMENT", "DOMNODELIST", "DOMTEXT")
     },
     ("DBMS_XMLPARSER", "PARSER"): ("scalar", "XMLTYPE"),
+    ("APEX_APPLICATION_GLOBAL", "VC_ARR2"): ("assoc", "VARCHAR2(32767)"),
+    ("APEX_APPLICATION_GLOBAL", "N_ARR"): ("assoc", "NUMBER"),
+    ("APEX_APPLICATION_GLOBAL", "D_ARR"): ("assoc", "DATE"),
 }
+
+# A package the library holds only types of (APEX_APPLICATION_GLOBAL's arrays) is converted too.
+CONVERTED_PACKAGES = CONVERTED_PACKAGES | {package for package, _ in TYPES}
 
 # Exceptions the packages declare, as their Oracle error codes (harness/ground_truth/oracle_errors.py maps them).
 EXCEPTIONS: dict[tuple[str, str], int] = {
@@ -421,6 +430,8 @@ PARTLY_CONVERTED: dict[str, str] = {
     "DBMS_XMLDOM": "DBMS_XMLDOM beyond reading a parsed tree (changes to it, parent and sibling navigation)",
     "DBMS_XMLPARSER": "DBMS_XMLPARSER beyond NEWPARSER, PARSEBUFFER, PARSECLOB, GETDOCUMENT",
     "DBMS_XSLPROCESSOR": "DBMS_XSLPROCESSOR beyond SELECTSINGLENODE, SELECTNODES, VALUEOF",
+    "APEX_UTIL": "APEX_UTIL beyond STRING_TO_TABLE / TABLE_TO_STRING (APEX session state, pages, users)",
+    "APEX_APPLICATION_GLOBAL": "APEX_APPLICATION_GLOBAL beyond its array types (VC_ARR2, N_ARR, D_ARR)",
 }
 
 

@@ -170,14 +170,14 @@ BEGIN
   f := UTL_FILE.FOPEN('LOGDIR', 'app.log', 'a');
   UTL_FILE.PUT_LINE(f, p_msg);
   SYS.UTL_FILE.FCLOSE(f);
-  APEX_UTIL.SET_SESSION_STATE('P1_MSG', p_msg);
+  UTL_MAIL.SEND(sender => 'app@example.com', recipients => 'ops@example.com', message => p_msg);
 END write_log;
 /
 """
     (unit, text, unconverted, _, _) = convert_all(split_sql(oracle))[0]
     assert [(u.construct, u.line) for u in unconverted] == [
         ("needs an Oracle-supplied package with no PostgreSQL equivalent: UTL_FILE", 2),
-        ("needs an Oracle-supplied package with no PostgreSQL equivalent: APEX_UTIL", 7),
+        ("needs an Oracle-supplied package with no PostgreSQL equivalent: UTL_MAIL", 7),
     ]
     assert unconverted[0].message == (
         "4 call site(s): line 2 UTL_FILE.FILE_TYPE, line 4 UTL_FILE.FOPEN, line 5 UTL_FILE.PUT_LINE, "
@@ -247,6 +247,7 @@ VARIABLES = """
   v_xp DBMS_XMLPARSER.PARSER;
   v_doc DBMS_XMLDOM.DOMDOCUMENT;
   v_node DBMS_XMLDOM.DOMNODE;
+  v_vc2 APEX_APPLICATION_GLOBAL.VC_ARR2;
   v_x DBMS_XMLGEN.CTXHANDLE := DBMS_XMLGEN.NEWCONTEXT('SELECT 1 AS x FROM dual');
   v_e DBMS_XMLGEN.CTXHANDLE := DBMS_XMLGEN.NEWCONTEXT('SELECT 1 AS x FROM dual WHERE 1 = 0');
 """
