@@ -445,6 +445,7 @@ RULES: tuple[RuleInfo, ...] = (
          on("DBMS_UTILITY.FORMAT_ERROR_STACK, FORMAT_ERROR_BACKTRACE; DBMS_ASSERT exceptions", ("name:FORMAT_ERROR_STACK", "ast.Handler"), "plsql/emit_supplied.py", "golden:plsql/supplied_packages", SUPPLIED_EXEC + "test_package_exceptions_and_error_stacks"),
          on("reading a parsed XML tree: DBMS_XMLPARSER.PARSEBUFFER / GETDOCUMENT, DBMS_XMLDOM node lists, names, values, DBMS_XSLPROCESSOR.SELECTSINGLENODE / VALUEOF", "ast.Call", "plsql/emit_supplied.py", "test_supplied_xmldom.py::test_a_parsed_document_is_read_as_oracle_reads_it"),
          on("APEX_UTIL.STRING_TO_TABLE / TABLE_TO_STRING over APEX_APPLICATION_GLOBAL.VC_ARR2", "ast.Call", "plsql/emit_supplied.py", "test_supplied_apex.py::test_string_to_table_and_back"),
+         on("DBMS_STATS.GATHER_TABLE_STATS / GATHER_INDEX_STATS / GATHER_SCHEMA_STATS as ANALYZE", "ast.Call", "plsql/emit_supplied.py", "test_supplied_stats.py::test_gathering_leaves_the_tables_statistics"),
          on("the PL/SQL Web Toolkit's page buffer: HTP.PRINT / P / PRN / PS, HTF.ESCAPE_SC, OWA_UTIL.MIME_HEADER / SHOWPAGE / GET_CGI_ENV, OWA.INIT_CGI_ENV", "ast.Call", "plsql/emit_supplied.py", "golden:plsql/supplied_redesign", "test_supplied_web.py::test_a_rendered_page_is_read_back_as_oracle_buffers_it", "test_supplied_web.py::test_the_cgi_environment_and_a_rollback_that_keeps_the_page"),
     ),
     rule("plsql.nested_subprogram", "nested subprograms → lifted routines taking the enclosing variables they use",

@@ -246,6 +246,10 @@ MEMBERS: tuple[Member, ...] = (
     # APEX's plain string/array utilities (oracompat/packages_apex.sql); the rest of APEX is reported
     _fn("APEX_UTIL", "STRING_TO_TABLE", "p_string, p_separator=", None, "'a:b', ':'"),
     _fn("APEX_UTIL", "TABLE_TO_STRING", "p_table, p_string=", STRING, "v_vc2, ','"),
+    # DBMS_STATS's gathering as ANALYZE (oracompat/packages_stats.sql)
+    _proc("DBMS_STATS", "GATHER_TABLE_STATS", "ownname, tabname, partname=, estimate_percent=, block_sample=, method_opt=, degree=, granularity=, cascade=, stattab=, statid=, statown=, no_invalidate=, stattype=, force=", "'S', 'EMP', estimate_percent => 100"),
+    _proc("DBMS_STATS", "GATHER_INDEX_STATS", "ownname, indname, partname=, estimate_percent=, stattab=, statid=, statown=, degree=, granularity=, no_invalidate=, force=", "'S', 'EMP_PKEY'"),
+    _proc("DBMS_STATS", "GATHER_SCHEMA_STATS", "ownname, estimate_percent=, block_sample=, method_opt=, degree=, granularity=, cascade=, stattab=, statid=, options=, statown=, no_invalidate=, force=", "'S', granularity => 'ALL', cascade => TRUE"),
 )
 # fmt: on
 BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
@@ -344,6 +348,10 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("APEX_APPLICATION_GLOBAL", "VC_ARR2"): ("assoc", "VARCHAR2(32767)"),
     ("APEX_APPLICATION_GLOBAL", "N_ARR"): ("assoc", "NUMBER"),
     ("APEX_APPLICATION_GLOBAL", "D_ARR"): ("assoc", "DATE"),
+    # APEX_APPLICATION_GLOBAL is a public synonym of WWV_FLOW_GLOBAL, which older code names
+    ("WWV_FLOW_GLOBAL", "VC_ARR2"): ("assoc", "VARCHAR2(32767)"),
+    ("WWV_FLOW_GLOBAL", "N_ARR"): ("assoc", "NUMBER"),
+    ("WWV_FLOW_GLOBAL", "D_ARR"): ("assoc", "DATE"),
 }
 
 # A package the library holds only types of (APEX_APPLICATION_GLOBAL's arrays) is converted too.
@@ -432,6 +440,8 @@ PARTLY_CONVERTED: dict[str, str] = {
     "DBMS_XSLPROCESSOR": "DBMS_XSLPROCESSOR beyond SELECTSINGLENODE, SELECTNODES, VALUEOF",
     "APEX_UTIL": "APEX_UTIL beyond STRING_TO_TABLE / TABLE_TO_STRING (APEX session state, pages, users)",
     "APEX_APPLICATION_GLOBAL": "APEX_APPLICATION_GLOBAL beyond its array types (VC_ARR2, N_ARR, D_ARR)",
+    "WWV_FLOW_GLOBAL": "WWV_FLOW_GLOBAL beyond its array types (VC_ARR2, N_ARR, D_ARR)",
+    "DBMS_STATS": "DBMS_STATS beyond GATHER_TABLE_STATS / GATHER_INDEX_STATS / GATHER_SCHEMA_STATS",
 }
 
 

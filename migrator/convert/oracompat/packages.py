@@ -5,7 +5,7 @@ DBMS_RANDOM, DBMS_ASSERT, DBMS_APPLICATION_INFO, DBMS_SESSION and SYS_CONTEXT
 UTL_RAW.CONVERT and XMLTYPE's methods (`packages_text_xml.sql`), the PL/SQL Web Toolkit's page
 buffer and CGI environment (HTP, HTF, OWA_UTIL, OWA: `packages_web.sql`), reading a parsed tree with
 DBMS_XMLDOM / DBMS_XMLPARSER / DBMS_XSLPROCESSOR (`packages_xmldom.sql`), APEX_UTIL's string/array
-utilities (`packages_apex.sql`).
+utilities (`packages_apex.sql`), DBMS_STATS's gathering as ANALYZE (`packages_stats.sql`).
 
 Each member is a function ``oracompat.<package>_<member>`` with Oracle's parameter names, defaults
 and documented results; a procedure's IN OUT and OUT parameters are the function's INOUT and OUT
@@ -26,6 +26,7 @@ _FILES = (
     "packages_web.sql",
     "packages_xmldom.sql",
     "packages_apex.sql",
+    "packages_stats.sql",
 )
 
 PACKAGES_SQL: str = "\n\n".join(Path(__file__).with_name(f).read_text(encoding="utf-8") for f in _FILES)
