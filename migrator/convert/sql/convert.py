@@ -91,13 +91,24 @@ def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression 
     try:
         trees = _PARSER.parse(_TOKENIZER.tokenize(text), text)
     except SqlglotError as exc:
-        ctx.unconverted(construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}")
+        ctx.unconverted(construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}{_near(exc, text)}")
         return None
     found = [t for t in trees if t is not None]
     if len(found) != 1:
         ctx.unconverted(construct, f"expected one statement, found {len(found)}")
         return None
     return as_expression(found[0])
+
+
+def _near(exc: SqlglotError, text: str) -> str:
+    """Where the parse stopped, as the text there (the reader of the report finds the construct)."""
+    errors = getattr(exc, "errors", None) or []
+    first = errors[0] if errors and isinstance(errors[0], dict) else {}
+    shown = " ".join(f"{first.get('start_context') or ''}{first.get('highlight') or ''}".split())
+    if not shown:
+        shown = " ".join(text.split())
+    # in double quotes (any inside shown as single ones): reports group messages by their unquoted text
+    return ' near "' + shown[-80:].replace('"', "'") + '"' if shown else ""
 
 
 def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types, *, pivots: bool = True) -> exp.Expression:
