@@ -229,10 +229,11 @@ def collection_of(em: Emitter, inner, scope) -> tuple[Coll, bool] | None:
     if not inner or inner[0].kind not in ("word", "qident"):
         return None
     parts, k = exprs_.chain(em, inner, 0)
-    if k == len(inner):  # a variable
+    if k == len(inner):  # a variable, or a function called without parentheses
         t = value_type(em, parts, scope)
-        return (t.coll, False) if t is not None and t.coll is not None and t.coll.kind == "array" else None
-    if k >= len(inner) or not inner[k].is_op("("):
+        if t is not None:
+            return (t.coll, False) if t.coll is not None and t.coll.kind == "array" else None
+    elif not inner[k].is_op("("):
         return None
     _, kind, sigs = call_.resolve_routine(em, parts, scope)
     if kind != "FUNCTION" or not sigs or sigs[0].returns is None:

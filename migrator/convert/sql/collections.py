@@ -64,11 +64,23 @@ def _shape(inner: exp.Expression, ctx: ConversionContext) -> tuple[bool, bool] |
     routine = sigs[0] if sigs else None
     if routine is None or routine.returns is None or routine.kind != "FUNCTION":
         return None
-    ret = " ".join(t.text for t in routine.returns.toks)
+    ret = "".join(t.text for t in routine.returns.toks)
+    types = _types_of(ret, types, ctx)
     elem = _element(ret, types, ctx)
     if elem is None:
         return None
     return bool(routine.pipelined), _composite(elem, types, ctx)
+
+
+def _types_of(type_name: str, types: dict, ctx: ConversionContext) -> dict:
+    """The package types a return type `pkg.t` (or `owner.pkg.t`) is read among: that package's,
+    when it names another package; the calling function's package's otherwise."""
+    parts = [fold(p) for p in type_name.split(".")]
+    if len(parts) < 2:
+        return types
+    entry = ctx.catalog.lookup(*parts[:-1])
+    info = entry.package if entry is not None else None
+    return info.types if info is not None else types
 
 
 def _reason(inner: exp.Expression, ctx: ConversionContext) -> str:
@@ -100,7 +112,7 @@ def _reason(inner: exp.Expression, ctx: ConversionContext) -> str:
         )
     if routine.returns is None or routine.kind != "FUNCTION":
         return f"TABLE({text}): {routine.name} is not a function"
-    ret = " ".join(t.text for t in routine.returns.toks)
+    ret = "".join(t.text for t in routine.returns.toks)
     return (
         f"TABLE({text}): return type {ret} of {routine.name} is not a nested table or VARRAY type declared"
         " in the export"
