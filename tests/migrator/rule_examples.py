@@ -55,6 +55,10 @@ EXAMPLES: dict[str, str] = {
     "expr.keep_dense_rank": "CREATE VIEW v AS SELECT MAX(a) KEEP (DENSE_RANK FIRST ORDER BY b) AS x FROM t;\n",
     "expr.ratio_to_report": VIEW.format("RATIO_TO_REPORT(a) OVER ()"),
     "expr.translate_using": VIEW.format("TRANSLATE(a USING NCHAR_CS)"),
+    "expr.multiset": (
+        "CREATE TYPE nl2 AS TABLE OF NUMBER;\n/\n"
+        "CREATE FUNCTION g (p nl2) RETURN NUMBER IS BEGIN RETURN CARDINALITY(p); END;\n/\n"
+    ),
     "expr.member_of": (
         "CREATE TYPE nl AS TABLE OF NUMBER;\n/\n"
         "CREATE FUNCTION f (p nl) RETURN NUMBER IS BEGIN IF 1 MEMBER OF p THEN RETURN 1; END IF; RETURN 0; END;\n/\n"

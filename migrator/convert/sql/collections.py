@@ -179,3 +179,52 @@ def type_constructor(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Ex
     if not args:
         return exp.cast(exp.Literal.string("{}"), target)
     return exp.cast(exp.Array(expressions=args), target)
+
+
+# ---- nested tables in SQL conditions and expressions (rule expr.multiset) ---------------------------
+def multiset_cast(node: exp.Cast, ctx: ConversionContext, env) -> exp.Expression | None:
+    """CAST(MULTISET(SELECT c FROM ...) AS coll_type): the query's rows as a collection value (empty,
+    not NULL, when there are none) → CAST(ARRAY(SELECT c FROM ...) AS coll_type). A query of several
+    columns (an object type's attributes) is reported."""
+    inner = node.this
+    if not (isinstance(inner, exp.Anonymous) and str(inner.this).upper() == "MULTISET" and len(inner.expressions) == 1):
+        return None
+    query = inner.expressions[0]
+    query = query.this if isinstance(query, exp.Subquery) else query
+    if not isinstance(query, exp.Select):
+        return None
+    if not ctx.enabled("expr.multiset"):
+        return marker(ctx, "MULTISET", node, "rule expr.multiset is disabled")
+    if len(query.expressions) != 1 or isinstance(query.expressions[0], exp.Star):
+        return marker(ctx, "MULTISET", node, "CAST(MULTISET(...)) of a query of several columns is not converted")
+    ctx.applied("expr.multiset")
+    return exp.Cast(this=exp.Anonymous(this="ARRAY", expressions=[query]), to=node.args["to"])
+
+
+def is_empty(node: exp.Is, ctx: ConversionContext, env) -> exp.Expression | None:
+    """coll IS [NOT] EMPTY → cardinality(coll) = 0 (NULL for a NULL collection, as in Oracle; the
+    NOT stays around it)."""
+    right = node.expression
+    if not (
+        isinstance(right, exp.Column) and not right.table and right.name.upper() == "EMPTY" and not right.this.quoted
+    ):
+        return None
+    if not ctx.enabled("expr.multiset"):
+        return marker(ctx, "IS EMPTY", node, "rule expr.multiset is disabled")
+    ctx.applied("expr.multiset")
+    count = fn("cardinality", node.this)
+    count.meta["ora_done"] = True
+    return exp.EQ(this=count, expression=exp.Literal.number(0))
+
+
+def cardinality(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """CARDINALITY(coll): its number of elements, NULL for an empty or NULL collection (Oracle),
+    where PostgreSQL's cardinality gives 0 for an empty array."""
+    if str(node.this).upper() != "CARDINALITY" or len(node.expressions) != 1:
+        return None
+    if not ctx.enabled("expr.multiset"):
+        return marker(ctx, "CARDINALITY", node, "rule expr.multiset is disabled")
+    ctx.applied("expr.multiset")
+    count = fn("cardinality", node.expressions[0])
+    count.meta["ora_done"] = True  # PostgreSQL's own cardinality now, not read as Oracle's again
+    return fn("NULLIF", count, exp.Literal.number(0))

@@ -196,6 +196,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or strings.lob_conversion(node, ctx, env)
         or strings.translate_using(node, ctx, env)
         or strings.member_of(node, ctx, env)
+        or sql_collections.cardinality(node, ctx, env)
         or supplied.sys_context(node, ctx, env)
         or supplied.xml_function(node, ctx, env)
         or sql_collections.type_constructor(node, ctx, env)
@@ -236,7 +237,8 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.TimeToStr: (dates.to_char,),
     exp.NextDay: (dates.next_day,),
     exp.DateStrToDate: (dates.date_literal,),
-    exp.Cast: (dates.date_cast,),
+    exp.Cast: (sql_collections.multiset_cast, dates.date_cast),
+    exp.Is: (sql_collections.is_empty,),
     exp.StrPosition: (strings.instr,),
     exp.Substring: (strings.substr,),
     exp.Pad: (strings.pad,),

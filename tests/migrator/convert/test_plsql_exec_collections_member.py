@@ -69,3 +69,38 @@ def test_member_of_and_table_of_a_cast(pg_dsn, tmp_path):
         ]
         # a NULL value or an empty table: NULL; no equal element among NULLs: NULL (as = ANY)
         assert got == ["T", "F", "N", "N", "N", "T"]
+
+
+MULTISETS = """
+CREATE TABLE ms_items (id NUMBER PRIMARY KEY, name VARCHAR2(30));
+INSERT INTO ms_items VALUES (2, 'b');
+INSERT INTO ms_items VALUES (1, 'a');
+CREATE OR REPLACE TYPE ms_names AS TABLE OF VARCHAR2(100);
+/
+CREATE OR REPLACE FUNCTION ms_summary (p_min IN NUMBER) RETURN VARCHAR2 IS
+  l ms_names;
+  s VARCHAR2(200);
+BEGIN
+  SELECT CAST(MULTISET(SELECT name FROM ms_items WHERE id >= p_min ORDER BY id) AS ms_names) INTO l FROM dual;
+  s := NVL(TO_CHAR(CARDINALITY(l)), 'null') || ':';
+  IF l IS NOT EMPTY THEN
+    s := s || 'full';
+  END IF;
+  IF l IS EMPTY THEN
+    s := s || 'empty';
+  END IF;
+  FOR i IN 1 .. l.COUNT LOOP
+    s := s || ',' || l(i);
+  END LOOP;
+  RETURN s;
+END ms_summary;
+/
+"""
+
+
+def test_multiset_cast_is_empty_and_cardinality(pg_dsn, tmp_path):
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "multisets", {"multisets.sql": MULTISETS})
+        assert conn.execute("SELECT ms_summary(1)").fetchone()[0] == "2:full,a,b"
+        # no rows: an empty collection (not NULL), whose CARDINALITY is NULL in Oracle
+        assert conn.execute("SELECT ms_summary(5)").fetchone()[0] == "null:empty"
