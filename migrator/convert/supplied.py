@@ -7,7 +7,7 @@ PostgreSQL meaning maps to a function of the ``oracompat`` library (`oracompat/p
 with Oracle's parameter names and defaults; its IN OUT and OUT parameters come back from the
 function and are assigned to the caller's arguments.
 
-A package with no faithful meaning (UTL_FILE, UTL_HTTP, UTL_TCP, UTL_SMTP, HTP/HTF/OWA_*, APEX_*,
+A package with no faithful meaning (UTL_FILE, UTL_HTTP, UTL_TCP, UTL_SMTP, WPG_DOCLOAD, APEX_*,
 SDO_* ...) is never imitated: every reference to it gets a marker (deployment fails), and the unit
 is reported once per package with the category ``needs an Oracle-supplied package with no
 PostgreSQL equivalent: <name>`` and all its call sites (`report_redesign`), so a reader can plan the
@@ -210,6 +210,57 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_LOB", "GETCHUNKSIZE", "lob_loc", NUMBER, "v_blob"),
     _fn("DBMS_LOB", "ISOPEN", "lob_loc", NUMBER, "v_clob"),
     _fn("DBMS_LOB", "ISTEMPORARY", "lob_loc", NUMBER, "v_clob"),
+    # The PL/SQL Web Toolkit's page buffer and CGI environment (oracompat/packages_web.sql): session
+    # state in Oracle too; the gateway that serves the page is outside the database in both systems.
+    _proc("HTP", "PRINT", "cbuf=", "'<p>'"),
+    _proc("HTP", "P", "cbuf=", "v_s", pg="oracompat.htp_print"),
+    _proc("HTP", "PRN", "cbuf=", "v_n"),
+    _proc("HTP", "PRINTS", "ctext=", "'a<b'"),
+    _proc("HTP", "PS", "ctext=", "'a&b'", pg="oracompat.htp_prints"),
+    _proc("HTP", "INIT", ""),
+    _fn("HTF", "ESCAPE_SC", "ctext", STRING, "'<a href=\"x\">&</a>'"),
+    _proc("OWA_UTIL", "MIME_HEADER", "ccontent_type=, bclose_header=, ccharset=", "'text/plain', TRUE, 'UTF-8'"),
+    _proc("OWA_UTIL", "HTTP_HEADER_CLOSE", ""),
+    _proc("OWA_UTIL", "SHOWPAGE", ""),
+    _fn("OWA_UTIL", "GET_CGI_ENV", "param_name", STRING, "'REQUEST_METHOD'"),
+    _proc("OWA", "INIT_CGI_ENV", "num_params, param_name, param_val", "1, v_vc, v_vc"),
+    # DBMS_XMLDOM / DBMS_XMLPARSER / DBMS_XSLPROCESSOR: reading a parsed tree, each handle the value
+    # of its node (oracompat/packages_xmldom.sql; what changes the tree or needs a node's place in it
+    # is not here)
+    _fn("DBMS_XMLPARSER", "NEWPARSER", "", None),
+    _proc("DBMS_XMLPARSER", "PARSEBUFFER", "INOUT p, buffer", "v_xp, '<a>1</a>'"),
+    _proc("DBMS_XMLPARSER", "PARSECLOB", "INOUT p, doc", "v_xp, '<a>1</a>'"),
+    _fn("DBMS_XMLPARSER", "GETDOCUMENT", "p", None, "v_xp"),
+    _proc("DBMS_XMLPARSER", "FREEPARSER", "p", "v_xp", noop="DBMS_XMLPARSER.FREEPARSER: a parser is a value"),
+    _fn("DBMS_XMLDOM", "NEWDOMDOCUMENT", "xmldoc", None, "'<a><b>1</b></a>'"),
+    _fn("DBMS_XMLDOM", "MAKENODE", "n", None, "v_doc"),
+    _fn("DBMS_XMLDOM", "MAKEELEMENT", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "ISNULL", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "GETDOCUMENTELEMENT", "doc", None, "v_doc"),
+    _fn("DBMS_XMLDOM", "GETXMLTYPE", "doc", None, "v_doc"),
+    _fn("DBMS_XMLDOM", "GETELEMENTSBYTAGNAME", "elem, name", None, "v_doc, 'b'"),
+    _fn("DBMS_XMLDOM", "GETCHILDNODES", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "GETFIRSTCHILD", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "GETLASTCHILD", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "HASCHILDNODES", "n", None, "v_node"),
+    _fn("DBMS_XMLDOM", "GETLENGTH", "nl", NUMBER, "v_doc"),
+    _fn("DBMS_XMLDOM", "ITEM", "nl, idx", None, "v_doc, 0"),
+    _fn("DBMS_XMLDOM", "GETNODENAME", "n", STRING, "v_node"),
+    _fn("DBMS_XMLDOM", "GETNODEVALUE", "n", STRING, "v_node"),
+    _fn("DBMS_XMLDOM", "GETNODETYPE", "n", NUMBER, "v_node"),
+    _proc("DBMS_XMLDOM", "FREEDOCUMENT", "doc", "v_doc", noop="DBMS_XMLDOM.FREEDOCUMENT: a document is a value"),
+    _proc("DBMS_XMLDOM", "FREENODE", "n", "v_node", noop="DBMS_XMLDOM.FREENODE: a node is a value"),
+    _proc("DBMS_XMLDOM", "FREENODELIST", "nl", "v_node", noop="DBMS_XMLDOM.FREENODELIST: a node list is a value"),
+    _fn("DBMS_XSLPROCESSOR", "SELECTSINGLENODE", "n, pattern", None, "v_doc, '/a/b'"),
+    _fn("DBMS_XSLPROCESSOR", "SELECTNODES", "n, pattern", None, "v_doc, '/a/b'"),
+    _proc("DBMS_XSLPROCESSOR", "VALUEOF", "n, pattern, OUT val", "v_doc, '/a/b', v_s"),
+    # APEX's plain string/array utilities (oracompat/packages_apex.sql); the rest of APEX is reported
+    _fn("APEX_UTIL", "STRING_TO_TABLE", "p_string, p_separator=", None, "'a:b', ':'"),
+    _fn("APEX_UTIL", "TABLE_TO_STRING", "p_table, p_string=", STRING, "v_vc2, ','"),
+    # DBMS_STATS's gathering as ANALYZE (oracompat/packages_stats.sql)
+    _proc("DBMS_STATS", "GATHER_TABLE_STATS", "ownname, tabname, partname=, estimate_percent=, block_sample=, method_opt=, degree=, granularity=, cascade=, stattab=, statid=, statown=, no_invalidate=, stattype=, force=", "'S', 'EMP', estimate_percent => 100"),
+    _proc("DBMS_STATS", "GATHER_INDEX_STATS", "ownname, indname, partname=, estimate_percent=, stattab=, statid=, statown=, degree=, granularity=, no_invalidate=, force=", "'S', 'EMP_PKEY'"),
+    _proc("DBMS_STATS", "GATHER_SCHEMA_STATS", "ownname, estimate_percent=, block_sample=, method_opt=, degree=, granularity=, cascade=, stattab=, statid=, options=, statown=, no_invalidate=, force=", "'S', granularity => 'ALL', cascade => TRUE"),
 )
 # fmt: on
 BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
@@ -253,6 +304,24 @@ CONSTANTS: dict[tuple[str, str], str] = {
     ("DBMS_XMLGEN", "EMPTY_TAG"): "2",
     ("DBMS_SQL", "V6"): "0",
     ("DBMS_SQL", "V7"): "2",
+    ("OWA", "NL_CHAR"): "E'\\n'",
+    **{
+        ("DBMS_XMLDOM", k): str(v)
+        for k, v in (
+            ("ELEMENT_NODE", 1),
+            ("ATTRIBUTE_NODE", 2),
+            ("TEXT_NODE", 3),
+            ("CDATA_SECTION_NODE", 4),
+            ("ENTITY_REFERENCE_NODE", 5),
+            ("ENTITY_NODE", 6),
+            ("PROCESSING_INSTRUCTION_NODE", 7),
+            ("COMMENT_NODE", 8),
+            ("DOCUMENT_NODE", 9),
+            ("DOCUMENT_TYPE_NODE", 10),
+            ("DOCUMENT_FRAGMENT_NODE", 11),
+            ("NOTATION_NODE", 12),
+        )
+    },
 }
 
 # Package types: (collection kind, Oracle element type); INDEX BY tables are jsonb maps; "scalar":
@@ -281,7 +350,23 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_SQL", "DESC_REC2"): ("record", DESC_REC),
     ("DBMS_SQL", "DESC_TAB"): ("assoc_record", DESC_REC),
     ("DBMS_SQL", "DESC_TAB2"): ("assoc_record", DESC_REC),
+    ("OWA", "VC_ARR"): ("assoc", "VARCHAR2(32000)"),
+    **{
+        ("DBMS_XMLDOM", t): ("scalar", "XMLTYPE")
+        for t in ("DOMDOCUMENT", "DOMNODE", "DOMELEMENT", "DOMNODELIST", "DOMTEXT")
+    },
+    ("DBMS_XMLPARSER", "PARSER"): ("scalar", "XMLTYPE"),
+    ("APEX_APPLICATION_GLOBAL", "VC_ARR2"): ("assoc", "VARCHAR2(32767)"),
+    ("APEX_APPLICATION_GLOBAL", "N_ARR"): ("assoc", "NUMBER"),
+    ("APEX_APPLICATION_GLOBAL", "D_ARR"): ("assoc", "DATE"),
+    # APEX_APPLICATION_GLOBAL is a public synonym of WWV_FLOW_GLOBAL, which older code names
+    ("WWV_FLOW_GLOBAL", "VC_ARR2"): ("assoc", "VARCHAR2(32767)"),
+    ("WWV_FLOW_GLOBAL", "N_ARR"): ("assoc", "NUMBER"),
+    ("WWV_FLOW_GLOBAL", "D_ARR"): ("assoc", "DATE"),
 }
+
+# A package the library holds only types of (APEX_APPLICATION_GLOBAL's arrays) is converted too.
+CONVERTED_PACKAGES = CONVERTED_PACKAGES | {package for package, _ in TYPES}
 
 # Exceptions the packages declare, as their Oracle error codes (harness/ground_truth/oracle_errors.py maps them).
 EXCEPTIONS: dict[tuple[str, str], int] = {
@@ -355,6 +440,19 @@ PARTLY_CONVERTED: dict[str, str] = {
     "DBMS_CRYPTO": "DBMS_CRYPTO encryption and random bytes (pgcrypto)",
     "UTL_I18N": "UTL_I18N beyond STRING_TO_RAW / RAW_TO_CHAR",
     "UTL_ENCODE": "UTL_ENCODE beyond base64 (UUENCODE, QUOTED_PRINTABLE, MIMEHEADER, TEXT)",
+    # the Web Toolkit's tag generators (HTP.HTMLOPEN, HTF.BOLD ...), OWA.GET_PAGE's row array and the
+    # gateway's own procedures are not in the library
+    "HTP": "HTP beyond the page buffer (PRINT, P, PRN, PRINTS, PS, INIT)",
+    "HTF": "HTF beyond ESCAPE_SC",
+    "OWA_UTIL": "OWA_UTIL beyond MIME_HEADER, HTTP_HEADER_CLOSE, SHOWPAGE, GET_CGI_ENV",
+    "OWA": "OWA beyond INIT_CGI_ENV, VC_ARR, NL_CHAR",
+    "DBMS_XMLDOM": "DBMS_XMLDOM beyond reading a parsed tree (changes to it, parent and sibling navigation)",
+    "DBMS_XMLPARSER": "DBMS_XMLPARSER beyond NEWPARSER, PARSEBUFFER, PARSECLOB, GETDOCUMENT",
+    "DBMS_XSLPROCESSOR": "DBMS_XSLPROCESSOR beyond SELECTSINGLENODE, SELECTNODES, VALUEOF",
+    "APEX_UTIL": "APEX_UTIL beyond STRING_TO_TABLE / TABLE_TO_STRING (APEX session state, pages, users)",
+    "APEX_APPLICATION_GLOBAL": "APEX_APPLICATION_GLOBAL beyond its array types (VC_ARR2, N_ARR, D_ARR)",
+    "WWV_FLOW_GLOBAL": "WWV_FLOW_GLOBAL beyond its array types (VC_ARR2, N_ARR, D_ARR)",
+    "DBMS_STATS": "DBMS_STATS beyond GATHER_TABLE_STATS / GATHER_INDEX_STATS / GATHER_SCHEMA_STATS",
 }
 
 
@@ -362,7 +460,11 @@ def _partly(ref: Ref) -> str | None:
     group = PARTLY_CONVERTED.get(ref.package)
     if group is None or not ref.member:
         return None
-    known = (ref.package, ref.member) in BY_NAME or (ref.package, ref.member) in CONSTANTS
+    known = (
+        (ref.package, ref.member) in BY_NAME
+        or (ref.package, ref.member) in CONSTANTS
+        or (ref.package, ref.member) in TYPES
+    )
     return None if known else group
 
 

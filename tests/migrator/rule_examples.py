@@ -55,6 +55,14 @@ EXAMPLES: dict[str, str] = {
     "expr.keep_dense_rank": "CREATE VIEW v AS SELECT MAX(a) KEEP (DENSE_RANK FIRST ORDER BY b) AS x FROM t;\n",
     "expr.ratio_to_report": VIEW.format("RATIO_TO_REPORT(a) OVER ()"),
     "expr.translate_using": VIEW.format("TRANSLATE(a USING NCHAR_CS)"),
+    "expr.multiset": (
+        "CREATE TYPE nl2 AS TABLE OF NUMBER;\n/\n"
+        "CREATE FUNCTION g (p nl2) RETURN NUMBER IS BEGIN RETURN CARDINALITY(p); END;\n/\n"
+    ),
+    "expr.member_of": (
+        "CREATE TYPE nl AS TABLE OF NUMBER;\n/\n"
+        "CREATE FUNCTION f (p nl) RETURN NUMBER IS BEGIN IF 1 MEMBER OF p THEN RETURN 1; END IF; RETURN 0; END;\n/\n"
+    ),
     "expr.grouping_id": "CREATE VIEW v AS SELECT a, GROUPING_ID(a) AS g FROM t GROUP BY ROLLUP (a);\n",
     "expr.char_semantics": "CREATE TABLE t (c CHAR(4));\nCREATE VIEW v AS SELECT LENGTH(c) AS x FROM t;\n",
     "expr.type_constructor": (

@@ -1041,3 +1041,11 @@ BEGIN
     RETURN n;
 END;
 $$;
+
+-- x MEMBER OF coll (a nested table or VARRAY: an array here): TRUE when x equals an element; NULL
+-- when x is NULL or the collection is empty (SQL Language Reference, "MEMBER Condition") or NULL;
+-- otherwise as x = ANY (coll) (NULL when no element equals x and one is NULL).
+CREATE OR REPLACE FUNCTION oracompat.member_of(x anycompatible, coll anycompatiblearray) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN x IS NULL OR cardinality(coll) = 0 THEN NULL ELSE x = ANY (coll) END
+$$;

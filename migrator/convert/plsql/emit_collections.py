@@ -14,6 +14,7 @@ from __future__ import annotations
 from harness.quoting import quote_ident
 from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import unconverted_marker
+from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_call as call_
 from migrator.convert.plsql import emit_decl as decl_
 from migrator.convert.plsql import emit_package as package_
@@ -228,11 +229,21 @@ def collection_of(em: Emitter, inner, scope) -> tuple[Coll, bool] | None:
     argument of TABLE(), when it is a collection variable or a call of a routine returning one."""
     if not inner or inner[0].kind not in ("word", "qident"):
         return None
+    if inner[0].is_word("CAST") and len(inner) > 3 and inner[1].is_op("(") and inner[-1].is_op(")"):
+        # TABLE(CAST(x AS coll_type)): the rows of x read as that collection type (a MULTISET is not
+        # a collection value here)
+        body = inner[2:-1]
+        as_at = [i for i, t in enumerate(body) if t.is_word("AS") and _depth(body, i) == 0]
+        if len(as_at) != 1 or (body and body[0].is_word("MULTISET")):
+            return None
+        cast = decl_.resolve_type(em, A.TypeRef(body[as_at[0] + 1 :]), scope)
+        return (cast.coll, False) if cast.coll is not None and cast.coll.kind == "array" else None
     parts, k = exprs_.chain(em, inner, 0)
-    if k == len(inner):  # a variable
+    if k == len(inner):  # a variable, or a function called without parentheses
         t = value_type(em, parts, scope)
-        return (t.coll, False) if t is not None and t.coll is not None and t.coll.kind == "array" else None
-    if k >= len(inner) or not inner[k].is_op("("):
+        if t is not None:
+            return (t.coll, False) if t.coll is not None and t.coll.kind == "array" else None
+    elif not inner[k].is_op("("):
         return None
     _, kind, sigs = call_.resolve_routine(em, parts, scope)
     if kind != "FUNCTION" or not sigs or sigs[0].returns is None:
@@ -242,15 +253,22 @@ def collection_of(em: Emitter, inner, scope) -> tuple[Coll, bool] | None:
     return (t.coll, bool(r.pipelined)) if t.coll is not None and t.coll.kind == "array" else None
 
 
+def _depth(toks, i: int) -> int:
+    """Parenthesis depth at toks[i]."""
+    return sum(1 if t.is_op("(") else -1 if t.is_op(")") else 0 for t in toks[:i])
+
+
 def routine_type(em: Emitter, parts, tref, scope) -> PgType:
     """A type named in a called routine's signature, resolved where the routine is declared
     (a package's own types are unqualified there)."""
     ref = package_.package_member(em, parts)
     if ref is None:
         return decl_.resolve_type(em, tref, scope if len(parts) == 1 else Scope())
+    hit = em.resolver.split_pkg(parts)  # the package as named: owner.pkg names another schema's
+    pkg = hit[0] if hit is not None else (ref[0],)
     saved, em.pkg = em.pkg, ref[0]
     try:
-        return decl_.resolve_type(em, tref, Scope(package_.pkg_scope(em, (ref[0],))))
+        return decl_.resolve_type(em, tref, Scope(package_.pkg_scope(em, pkg)))
     finally:
         em.pkg = saved
 

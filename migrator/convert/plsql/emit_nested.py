@@ -4,7 +4,12 @@ A lifted routine cannot see its parent's variables, so those it uses are passed 
 IN parameters of a function that only reads them, as leading INOUT parameters of a procedure (its
 writes come back to the caller's variables, as they would in Oracle). Every call adds them, and a
 nested subprogram that calls another passes on what the other needs. A function that writes an
-enclosing variable, and one that uses an enclosing cursor, are marked unconverted instead.
+enclosing variable takes that variable INOUT: it becomes a function with OUT parameters
+(`emit_outfunc`'s shape: a row with the written variables and the "RETURN" column), each call is
+hoisted before its statement and the variables are assigned back from the row, so the caller sees
+the writes when the function returns, as in Oracle (a call Oracle evaluates only on some paths of
+its expression, or where no statement can run before it, is reported). One that uses an enclosing
+cursor is marked unconverted.
 """
 
 from __future__ import annotations
@@ -120,14 +125,17 @@ def nested_routine(em: Emitter, r: A.Routine, scope: Scope, owner: Owner) -> Non
     em.ctx.applied("plsql.nested_subprogram")
     own = {p.name for p in r.params} | {getattr(d, "name", "") for d in r.block.decls}
     used = words_in(r.block, set()) - own
-    for name in sorted(used):  # what the nested subprograms it calls need, it needs too
+    callee_writes: set[str] = set()
+    for name in sorted(used):  # what the nested subprograms it calls need (and write), it does too
         callee = scope.get(name)
         if callee is not None and callee.kind == "routine":
             used |= set(callee.extras)
+            callee_writes |= set(callee.written)
     extras = sorted((used - own) & outer_locals(scope))
     cursors = [n for n in extras if (s := scope.get(n)) is not None and s.kind == "cursor"]
-    written = sorted(set(extras) & assigned_names(r.block)) if r.kind == "FUNCTION" else []
-    if cursors or written:
+    writes = assigned_names(r.block) | callee_writes
+    written = sorted(set(extras) & writes) if r.kind == "FUNCTION" else []
+    if cursors or (written and not em.ctx.enabled("plsql.function_out_params")):
         what = f"the enclosing cursor(s) {', '.join(cursors)}" if cursors else f"writes {', '.join(written)}"
         em.unconverted(
             "nested subprogram",
@@ -136,17 +144,48 @@ def nested_routine(em: Emitter, r: A.Routine, scope: Scope, owner: Owner) -> Non
         )
         em.pre.append(unconverted_marker("nested subprogram", r.name) + ";")
         return
-    sym.extras = tuple(extras)
+    sym.extras, sym.written = tuple(extras), tuple(written)
     mode = "INOUT" if r.kind == "PROCEDURE" else "IN"
-    anchored = [A.Param(n, mode, A.TypeRef(anchored_type(n))) for n in extras]  # typed as the variable
+    anchored = [  # typed as the variable
+        A.Param(n, "INOUT" if n in written else mode, A.TypeRef(anchored_type(n))) for n in extras
+    ]
     em.pre.append(lift(em, dataclasses.replace(r, params=anchored + list(r.params)), lifted, scope))
     passed = f" (the enclosing {', '.join(extras)} passed {mode} first)" if extras else ""
+    if written:
+        em.ctx.applied("plsql.function_out_params")
+        passed += f"; it writes {', '.join(written)}: passed INOUT and assigned back after each call"
     em.ctx.note(f"nested {r.kind.lower()} {r.name} lifted to {sql(lifted)}{passed}")
 
 
 def nested_call_args(em: Emitter, sym: Sym, args: list[str]) -> list[str]:
     """A call's arguments with the enclosing variables a lifted subprogram takes first."""
     return [quote_ident(n) for n in sym.extras] + args
+
+
+def nested_function_call(em: Emitter, sym: Sym, args: list[str], toks: list[Token], i: int, in_sql: bool) -> str:
+    """A call (at toks[i]) of a lifted nested function that writes enclosing variables: hoisted
+    before the statement into a record, the variables assigned back from it; returns the text
+    of the call's value (or a marker, reported, where it cannot be hoisted)."""
+    from migrator.convert.plsql import emit_outfunc as outfunc_
+    from migrator.convert.plsql import targets as targets_
+
+    assert sym.routine is not None
+    what = label(sym.routine)
+    reason = ""
+    if in_sql:
+        reason = f"{what} writes the enclosing {', '.join(sym.written)}: Oracle refuses it in SQL"
+    elif em.frame.hoisted is None:
+        reason = f"{what} writes enclosing variables where no statement can run before it (a declaration, a query)"
+    elif any(t.kind == "word" and t.upper in outfunc_._CONDITIONAL for t in toks[:i]):
+        reason = f"{what} writes enclosing variables in an operand Oracle evaluates only on some paths"
+    hoisted = em.frame.hoisted
+    if reason or hoisted is None:
+        em.unconverted("nested subprogram", reason, toks[i])
+        return unconverted_marker("nested subprogram", what)
+    tmp = targets_.temp(em, "record")
+    hoisted.append(f"SELECT * INTO {tmp} FROM {sql(sym.routine)}({', '.join(nested_call_args(em, sym, args))});")
+    hoisted.extend(f"{quote_ident(n)} := {tmp}.{quote_ident(n)};" for n in sym.written)
+    return f"{tmp}.{outfunc_.RESULT}"
 
 
 def lift(em: Emitter, r: A.Routine, lifted: tuple[str, str], scope: Scope) -> str:

@@ -154,6 +154,8 @@ def hoist(em: Emitter, parts: list[str], chosen: Binding, pg_name: str, pieces, 
         if param.mode == "INOUT":
             write_back(em, value, f"{tmp}.{quote_ident(param.name)}", scope, back)
     em.frame.hoisted.append(f"SELECT * INTO {tmp} FROM {target}({', '.join(texts)});")
+    if sym is not None and sym.kind == "routine":  # a lifted nested function's enclosing variables
+        back.extend(f"{quote_ident(n)} := {tmp}.{quote_ident(n)};" for n in sym.written)
     em.frame.hoisted.extend(back)
     return f"{tmp}.{RESULT}"
 

@@ -333,7 +333,10 @@ def walk_name(em: Emitter, toks, i, scope, out, ph, types, in_sql) -> int | None
         if j < len(toks) and toks[j].is_op("("):
             inner, j = values_.paren_at(em, toks, j)
             args = stmt_.call_args(em, inner, scope) if inner else []
-        text = f"{sql(lifted.routine)}({', '.join(nested_.nested_call_args(em, lifted, args))})"
+        if lifted.written:  # it writes enclosing variables: hoisted, the writes assigned back
+            text = nested_.nested_function_call(em, lifted, args, toks, i, in_sql)
+        else:
+            text = f"{sql(lifted.routine)}({', '.join(nested_.nested_call_args(em, lifted, args))})"
         out.append(placeholder(em, text, ph, types))
         return j
     renamed = routine_rename(em, parts, scope)
@@ -343,6 +346,11 @@ def walk_name(em: Emitter, toks, i, scope, out, ph, types, in_sql) -> int | None
         if called_bare(em, parts, toks, j, scope, in_sql):
             out += [Token("op", "(", 0, 0), Token("op", ")", 0, 0)]
         return j
+    if len(parts) >= 3 and nxt is not None and nxt.is_op("("):
+        member = package_.package_member(em, parts)  # owner.pkg.f(...): a package is a schema of its own
+        if member is not None and len(parts) == 3:
+            out.extend(oracle_tokens((member[0], member[1])))
+            return j
     if not in_sql or len(parts) > 1:
         callee = bare_function(em, parts, toks, j, scope)
         if callee is not None:  # a function called without parentheses: pkg.f, f

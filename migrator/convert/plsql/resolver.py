@@ -172,7 +172,13 @@ class Resolver:
             if hier.in_hierarchy(self.ctx.catalog, (entry.schema, entry.name)):  # inherited ones too
                 fields = hier.attributes(self.ctx.catalog, (entry.schema, entry.name))
             return PgType(pgname, composite=True, object_key=(entry.schema, entry.name), fields=fields)
-        elem = self.schema_collection_type(info.element.split(".")) if "(" not in info.element else None
+        elem = None
+        if "(" not in info.element:
+            parts = info.element.split(".")
+            if len(parts) == 1:  # an unqualified element type is the collection owner's schema's first
+                elem = self.schema_collection_type([entry.schema, parts[0]])
+            if elem is None:
+                elem = self.schema_collection_type(parts)
         if elem is None or elem.coll is not None:
             elem = builtin(info.element, self.ctx)
         coll = Coll("array", elem.pg, info.element, elem_composite=elem.composite, elem_object=elem.object_key)

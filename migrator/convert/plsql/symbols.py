@@ -58,6 +58,7 @@ class Sym:
     cursor_params: list = field(default_factory=list)
     sigs: list = field(default_factory=list)  # lifted nested subprograms: their A.Routine(s)
     extras: tuple[str, ...] = ()  # lifted nested subprogram: the enclosing variables it takes first
+    written: tuple[str, ...] = ()  # lifted nested function: those of `extras` it writes (INOUT)
 
     @property
     def typed(self) -> PgType:

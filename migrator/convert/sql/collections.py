@@ -64,11 +64,23 @@ def _shape(inner: exp.Expression, ctx: ConversionContext) -> tuple[bool, bool] |
     routine = sigs[0] if sigs else None
     if routine is None or routine.returns is None or routine.kind != "FUNCTION":
         return None
-    ret = " ".join(t.text for t in routine.returns.toks)
+    ret = "".join(t.text for t in routine.returns.toks)
+    types = _types_of(ret, types, ctx)
     elem = _element(ret, types, ctx)
     if elem is None:
         return None
     return bool(routine.pipelined), _composite(elem, types, ctx)
+
+
+def _types_of(type_name: str, types: dict, ctx: ConversionContext) -> dict:
+    """The package types a return type `pkg.t` (or `owner.pkg.t`) is read among: that package's,
+    when it names another package; the calling function's package's otherwise."""
+    parts = [fold(p) for p in type_name.split(".")]
+    if len(parts) < 2:
+        return types
+    entry = ctx.catalog.lookup(*parts[:-1])
+    info = entry.package if entry is not None else None
+    return info.types if info is not None else types
 
 
 def _reason(inner: exp.Expression, ctx: ConversionContext) -> str:
@@ -100,7 +112,7 @@ def _reason(inner: exp.Expression, ctx: ConversionContext) -> str:
         )
     if routine.returns is None or routine.kind != "FUNCTION":
         return f"TABLE({text}): {routine.name} is not a function"
-    ret = " ".join(t.text for t in routine.returns.toks)
+    ret = "".join(t.text for t in routine.returns.toks)
     return (
         f"TABLE({text}): return type {ret} of {routine.name} is not a nested table or VARRAY type declared"
         " in the export"
@@ -212,7 +224,11 @@ def cast_multiset(node: exp.Cast, ctx: ConversionContext, env) -> exp.Expression
     inner = node.this
     if not (isinstance(inner, exp.Anonymous) and isinstance(inner.this, str) and inner.name.upper() == "MULTISET"):
         return None
-    if len(inner.expressions) != 1 or not isinstance(inner.expressions[0], exp.Select):
+    if len(inner.expressions) != 1:
+        return None
+    subquery = inner.expressions[0]
+    subquery = subquery.this if isinstance(subquery, exp.Subquery) else subquery
+    if not isinstance(subquery, exp.Select):
         return None
     to = node.to
     kind = to.args.get("kind") if to.this is exp.DataType.Type.USERDEFINED else None
@@ -223,7 +239,7 @@ def cast_multiset(node: exp.Cast, ctx: ConversionContext, env) -> exp.Expression
         return marker(ctx, "CAST(MULTISET)", node, "the target is not a nested table or VARRAY type of the export")
     if not ctx.enabled("expr.cast_multiset"):
         return marker(ctx, "CAST(MULTISET)", node, "rule expr.cast_multiset is disabled")
-    query = inner.expressions[0].copy()
+    query = subquery.copy()
     elem = ctx.catalog.lookup(*[fold(p) for p in info.element.split(".")]) if "(" not in info.element else None
     items = query.expressions
     if elem is not None and isinstance(elem.plsql_type, ObjectType) and len(items) > 1:
@@ -240,3 +256,33 @@ def cast_multiset(node: exp.Cast, ctx: ConversionContext, env) -> exp.Expression
     ctx.applied("expr.cast_multiset")
     coll = exp.DataType.build(qualified(entry.schema, entry.name), dialect="postgres", udt=True)
     return exp.cast(exp.Array(expressions=[query]), coll)
+
+
+# ---- nested tables in SQL conditions and expressions (rule expr.multiset) ---------------------------
+def is_empty(node: exp.Is, ctx: ConversionContext, env) -> exp.Expression | None:
+    """coll IS [NOT] EMPTY → cardinality(coll) = 0 (NULL for a NULL collection, as in Oracle; the
+    NOT stays around it)."""
+    right = node.expression
+    if not (
+        isinstance(right, exp.Column) and not right.table and right.name.upper() == "EMPTY" and not right.this.quoted
+    ):
+        return None
+    if not ctx.enabled("expr.multiset"):
+        return marker(ctx, "IS EMPTY", node, "rule expr.multiset is disabled")
+    ctx.applied("expr.multiset")
+    count = fn("cardinality", node.this)
+    count.meta["ora_done"] = True
+    return exp.EQ(this=count, expression=exp.Literal.number(0))
+
+
+def cardinality(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """CARDINALITY(coll): its number of elements, NULL for an empty or NULL collection (Oracle),
+    where PostgreSQL's cardinality gives 0 for an empty array."""
+    if str(node.this).upper() != "CARDINALITY" or len(node.expressions) != 1:
+        return None
+    if not ctx.enabled("expr.multiset"):
+        return marker(ctx, "CARDINALITY", node, "rule expr.multiset is disabled")
+    ctx.applied("expr.multiset")
+    count = fn("cardinality", node.expressions[0])
+    count.meta["ora_done"] = True  # PostgreSQL's own cardinality now, not read as Oracle's again
+    return fn("NULLIF", count, exp.Literal.number(0))

@@ -109,13 +109,26 @@ def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression 
     try:
         trees = _PARSER.parse(_TOKENIZER.tokenize(text), text)
     except SqlglotError as exc:
-        ctx.unconverted(construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}{_continuation_hint(text)}")
+        ctx.unconverted(
+            construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}{_near(exc, text)}{_continuation_hint(text)}"
+        )
         return None
     found = [t for t in trees if t is not None]
     if len(found) != 1:
         ctx.unconverted(construct, f"expected one statement, found {len(found)}")
         return None
     return as_expression(found[0])
+
+
+def _near(exc: SqlglotError, text: str) -> str:
+    """Where the parse stopped, as the text there (the reader of the report finds the construct)."""
+    errors = getattr(exc, "errors", None) or []
+    first = errors[0] if errors and isinstance(errors[0], dict) else {}
+    shown = " ".join(f"{first.get('start_context') or ''}{first.get('highlight') or ''}".split())
+    if not shown:
+        shown = " ".join(text.split())
+    # in double quotes (any inside shown as single ones): reports group messages by their unquoted text
+    return ' near "' + shown[-80:].replace('"', "'") + '"' if shown else ""
 
 
 def _convert_tree(tree: exp.Expression, ctx: ConversionContext, types, *, pivots: bool = True) -> exp.Expression:
@@ -202,6 +215,8 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or strings.raw_hex(node, ctx, env)
         or strings.lob_conversion(node, ctx, env)
         or strings.translate_using(node, ctx, env)
+        or strings.member_of(node, ctx, env)
+        or sql_collections.cardinality(node, ctx, env)
         or supplied.sys_context(node, ctx, env)
         or supplied.xml_function(node, ctx, env)
         or sql_collections.type_constructor(node, ctx, env)
@@ -244,6 +259,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
     exp.NextDay: (dates.next_day,),
     exp.DateStrToDate: (dates.date_literal,),
     exp.Cast: (sql_collections.cast_multiset, dates.date_cast),
+    exp.Is: (sql_collections.is_empty,),
     exp.StrPosition: (strings.instr,),
     exp.Substring: (strings.substr,),
     exp.Pad: (strings.pad,),

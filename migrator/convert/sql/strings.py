@@ -169,6 +169,18 @@ def lob_conversion(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expr
     return exp.Paren(this=arg) if name == "TO_BLOB" else exp.cast(arg, "TEXT")
 
 
+def member_of(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """x MEMBER OF coll (`prepass` made it a call) → oracompat.member_of(x, coll): TRUE when x
+    equals an element, NULL when x is NULL or the collection is empty (SQL Language Reference,
+    "MEMBER Condition"), otherwise as x = ANY (coll)."""
+    if node.name != prepass.MEMBER_OF or len(node.expressions) != 2:
+        return None
+    if not ctx.enabled("expr.member_of"):
+        return marker(ctx, "MEMBER OF", node, "rule expr.member_of is disabled")
+    ctx.applied("expr.member_of")
+    return compat("member_of", *node.expressions)
+
+
 def translate_using(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
     """TRANSLATE(expr USING CHAR_CS | NCHAR_CS) (`prepass` made it a call): the same characters in
     the database or the national character set. A PostgreSQL database has one character set, so

@@ -172,14 +172,17 @@ def _number_literal_text(lit: exp.Literal) -> exp.Expression:
 
 # ---------------------------------------------------------------- NLS parameters
 
-_NUMERIC_CHARS = re.compile(r"^\s*NLS_NUMERIC_CHARACTERS\s*=\s*'(.)(.)'\s*$", re.I)
+# the two characters quoted (NLS_NUMERIC_CHARACTERS='.,') or not (NLS_NUMERIC_CHARACTERS=.,): Oracle reads both
+_NUMERIC_CHARS = re.compile(r"^\s*NLS_NUMERIC_CHARACTERS\s*=\s*(?:'(.)(.)'|([^'\s])([^'\s]))\s*$", re.I)
 _DATE_LANGUAGE = re.compile(r"^\s*NLS_DATE_LANGUAGE\s*=\s*'?(AMERICAN|ENGLISH)'?\s*$", re.I)
 
 
 def numeric_chars(node: exp.Expression) -> tuple[str, str] | None:
     """(decimal, group) characters of a literal ``'NLS_NUMERIC_CHARACTERS=''dg'''``, else None."""
     m = _NUMERIC_CHARS.match(literal_str(node.args.get("nlsparam")) or "")
-    return (m.group(1), m.group(2)) if m else None
+    if m is None:
+        return None
+    return (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
 
 
 def _plain_format(fmt: exp.Expression) -> exp.Expression:
@@ -230,7 +233,13 @@ def to_char_nls(node: exp.ToChar, ctx: ConversionContext, env) -> exp.Expression
     if chars is None or node.args.get("format") is None or env.kind(node.this) in (DATE, TIMESTAMP):
         return marker(ctx, "TO_CHAR NLS parameter", node, f"unsupported NLS parameter {nls.sql(dialect='oracle')}")
     ctx.applied("expr.nls_numeric")
-    out = exp.ToChar(this=node.this, format=_plain_format(node.args["format"]))
+    out: exp.Expression = exp.ToChar(this=node.this, format=_plain_format(node.args["format"]))
+    # the format itself as TO_CHAR without the parameter reads it (TM9, overflow '#'s ...)
+    from migrator.convert.sql import dates  # dates imports the format rules, which import this module
+
+    read = dates.to_char(out, ctx, env)
+    if read is not None:
+        out = read
     out.meta["ora_done"] = True
     if chars == (".", ","):
         return tag(out, STRING)

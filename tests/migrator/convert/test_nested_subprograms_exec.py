@@ -74,3 +74,78 @@ def test_with_the_rule_off_the_overloads_collapse_and_the_call_is_refused(tmp_pa
     ctx = prepare_context(source, disabled_rules=frozenset({"plsql.nested_overload"}))
     conversion = convert_unit(source.units[0], ctx)
     assert conversion.unconverted, conversion.output
+
+
+# A nested function that writes the enclosing routine's variables (a reader advancing a position
+# and a counter), called from an assignment, a WHILE loop's body, without parentheses, twice in
+# one expression through another nested function, and the written variables read after the call
+# in the same expression. PL/SQL Language Reference, "Nested, Package, and Standalone
+# Subprograms": a nested subprogram sees and changes the enclosing block's variables.
+READER = """
+CREATE OR REPLACE FUNCTION read_codes (p_data IN VARCHAR2, p_width IN PLS_INTEGER) RETURN VARCHAR2 IS
+  l_pos PLS_INTEGER := 0;
+  l_taken PLS_INTEGER := 0;
+  l_out VARCHAR2(4000);
+  l_code VARCHAR2(100);
+  FUNCTION next_code RETURN VARCHAR2 IS
+    l_piece VARCHAR2(100);
+  BEGIN
+    IF l_pos >= LENGTH(p_data) THEN
+      RETURN NULL;
+    END IF;
+    l_piece := SUBSTR(p_data, l_pos + 1, p_width);
+    l_pos := l_pos + p_width;
+    l_taken := l_taken + 1;
+    RETURN l_piece;
+  END next_code;
+  FUNCTION two_codes RETURN VARCHAR2 IS
+  BEGIN
+    RETURN next_code || '+' || next_code;
+  END two_codes;
+BEGIN
+  l_code := next_code();
+  WHILE l_code IS NOT NULL LOOP
+    l_out := l_out || '[' || l_code || ']';
+    l_code := next_code;
+  END LOOP;
+  l_pos := 0;
+  l_out := l_out || ' ' || two_codes || ' taken=' || l_taken || ' pos=' || l_pos;
+  RETURN l_out;
+END read_codes;
+/
+CREATE OR REPLACE FUNCTION first_or_none (p_data IN VARCHAR2) RETURN VARCHAR2 IS
+  l_pos PLS_INTEGER := 0;
+  FUNCTION step RETURN VARCHAR2 IS
+  BEGIN
+    l_pos := l_pos + 1;
+    RETURN SUBSTR(p_data, l_pos, 1);
+  END step;
+BEGIN
+  RETURN NVL(p_data, 'none') || ':' || CASE WHEN p_data IS NULL THEN 'x' ELSE step END;
+END first_or_none;
+/
+"""
+
+
+def test_nested_functions_that_write_the_enclosing_variables(pg_dsn, tmp_path):
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(
+            conn, tmp_path / "reader", {"reader.sql": READER.split("CREATE OR REPLACE FUNCTION first_or_none")[0]}
+        )
+        got = conn.execute("SELECT read_codes('abcdefg', 3)").fetchone()[0]
+        # three codes (the fourth call finds the end: nothing changes), then two more from 0
+        assert got == "[abc][def][g] abc+def taken=5 pos=6"
+        # LENGTH(NULL) is NULL: the end test is never true, every call advances and returns NULL
+        assert conn.execute("SELECT read_codes(NULL, 2)").fetchone()[0] == " + taken=3 pos=4"
+
+
+def test_a_writing_nested_function_in_a_conditional_operand_is_reported(tmp_path):
+    folder = tmp_path / "cond"
+    folder.mkdir()
+    (folder / "reader.sql").write_text(READER, encoding="utf-8")
+    source = read_schema_dir(folder)
+    ctx = prepare_context(source)
+    unit = next(u for u in source.units if u.name.lower() == "first_or_none")
+    conversion = convert_unit(unit, ctx)
+    assert [u.construct for u in conversion.unconverted] == ["nested subprogram"], conversion.output
+    assert "only on some paths" in conversion.unconverted[0].message

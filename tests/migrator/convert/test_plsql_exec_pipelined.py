@@ -238,3 +238,65 @@ def test_table_over_what_is_not_in_the_export_names_it():
         convert_statement(sql, ctx)
         assert [u.construct for u in ctx.unconverted_items] == ["TABLE()"], sql
         assert needle in ctx.unconverted_items[0].message, ctx.unconverted_items
+
+
+# The collection types in one package, the PIPELINED functions in a second, the queries over them in
+# a third unit and a view: a record type and a %ROWTYPE element, a function called with and without
+# parentheses inside TABLE() (PL/SQL Language Reference, "Pipelined Table Functions": the return
+# type may be a package type of any package the function can see).
+ACROSS = """
+CREATE TABLE pk_emp (id NUMBER PRIMARY KEY, name VARCHAR2(30));
+INSERT INTO pk_emp VALUES (2, 'Bo');
+INSERT INTO pk_emp VALUES (1, 'Al');
+CREATE OR REPLACE PACKAGE pk_types AS
+  TYPE t_emp_tab IS TABLE OF pk_emp%ROWTYPE;
+  TYPE t_rec IS RECORD (k VARCHAR2(10), n NUMBER);
+  TYPE t_rec_tab IS TABLE OF t_rec;
+END pk_types;
+/
+CREATE OR REPLACE PACKAGE pk_src AS
+  FUNCTION emps RETURN pk_types.t_emp_tab PIPELINED;
+  FUNCTION recs (p_n IN NUMBER) RETURN pk_types.t_rec_tab PIPELINED;
+END pk_src;
+/
+CREATE OR REPLACE PACKAGE BODY pk_src AS
+  FUNCTION emps RETURN pk_types.t_emp_tab PIPELINED IS
+  BEGIN
+    FOR r IN (SELECT * FROM pk_emp ORDER BY id) LOOP
+      PIPE ROW (r);
+    END LOOP;
+    RETURN;
+  END emps;
+  FUNCTION recs (p_n IN NUMBER) RETURN pk_types.t_rec_tab PIPELINED IS
+    l pk_types.t_rec;
+  BEGIN
+    FOR i IN 1 .. p_n LOOP
+      l.k := 'k' || i;
+      l.n := i * 10;
+      PIPE ROW (l);
+    END LOOP;
+    RETURN;
+  END recs;
+END pk_src;
+/
+CREATE OR REPLACE FUNCTION pk_use RETURN VARCHAR2 IS
+  l VARCHAR2(400);
+BEGIN
+  FOR r IN (SELECT name FROM TABLE(pk_src.emps)) LOOP
+    l := l || r.name || ',';
+  END LOOP;
+  FOR r IN (SELECT k, n FROM TABLE(pk_src.recs(2))) LOOP
+    l := l || r.k || '=' || r.n || ',';
+  END LOOP;
+  RETURN l;
+END pk_use;
+/
+CREATE OR REPLACE VIEW pk_v_recs AS SELECT k, n FROM TABLE(pk_src.recs(3));
+"""
+
+
+def test_table_over_functions_returning_another_package_s_types(pg_dsn, tmp_path):
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "across", {"across.sql": ACROSS})
+        assert conn.execute("SELECT pk_use()").fetchone()[0] == "Al,Bo,k1=10,k2=20,"
+        assert conn.execute("SELECT k, n FROM pk_v_recs ORDER BY n").fetchall() == [("k1", 10), ("k2", 20), ("k3", 30)]

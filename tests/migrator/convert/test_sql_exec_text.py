@@ -67,6 +67,10 @@ def value(conn, oracle_expr: str, types=None):
         ("TO_NUMBER('12', 'S999G999G990D00', 'NLS_NUMERIC_CHARACTERS='',.''')", Decimal("12")),
         ("TO_CHAR(1234.5, 'FM999G999G990D00', 'NLS_NUMERIC_CHARACTERS='',.''')", "1.234,50"),
         ("TO_CHAR(1234.5, 'FM999G999G990D00', 'NLS_NUMERIC_CHARACTERS=''.,''')", "1,234.50"),
+        # the characters unquoted (Oracle reads NLS_NUMERIC_CHARACTERS=., too); TM9 as without it
+        ("TO_CHAR(1234.5, 'TM9', 'NLS_NUMERIC_CHARACTERS=.,')", "1234.5"),
+        ("TO_CHAR(0.25, 'TM9', 'NLS_NUMERIC_CHARACTERS=,.')", ",25"),
+        ("TO_CHAR(1234.5, '9G999D99', 'NLS_NUMERIC_CHARACTERS=,.')", " 1.234,50"),
         ("TO_CHAR(DATE '2024-03-08', 'DY', 'NLS_DATE_LANGUAGE=ENGLISH')", "FRI"),
         ("LPAD(7, 3, '0')", "007"),  # numbers are converted implicitly
         ("SUBSTR(12345, 2, 2)", "23"),

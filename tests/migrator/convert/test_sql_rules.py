@@ -193,3 +193,14 @@ def test_comments_read_before_tables_do_not_hide_columns():
     cat.add(CatalogEntry(UnitKind.TABLE, "s", "emp", "table:s.emp", table=Table(column_types={"hired": "DATE"})))
     cat.add(CatalogEntry(UnitKind.COMMENT, "s", "emp", "comment:s.emp#2"))
     assert cat.lookup("emp").kind is UnitKind.TABLE
+
+
+def test_a_parse_failure_says_where_the_parse_stopped():
+    """SQL sqlglot cannot parse is reported with the text where it stopped, so the report's reader
+    finds the construct; the text is in double quotes (reports group messages without it)."""
+    ctx = make_ctx()
+    convert_expression("'<a>' || x || '</a>' ) || y", ctx)
+    [item] = ctx.unconverted_items
+    assert item.construct == "sql expression"
+    assert item.message.startswith("sqlglot could not parse: ")
+    assert item.message.endswith(''' near "SELECT '<a>' || x || '</a>' )"''')
