@@ -189,7 +189,7 @@ RULES: tuple[RuleInfo, ...] = (
     rule("expr.member_of", "x [NOT] MEMBER [OF] coll → oracompat.member_of(x, coll) (NULL for a NULL x or an empty collection)",
          on("MEMBER OF", "exp.Anonymous", "sql/strings.py", "test_plsql_exec_collections_member.py::test_member_of_and_table_of_a_cast"),
     ),
-    rule("expr.multiset", "coll IS [NOT] EMPTY → cardinality(coll) = 0; CARDINALITY (NULL when empty) (CAST(MULTISET): expr.cast_multiset)",
+    rule("expr.multiset", "coll IS [NOT] EMPTY → cardinality(coll) = 0; CARDINALITY(coll) (NULL when empty)",
          on("IS EMPTY, CARDINALITY", ("exp.Is", "exp.Anonymous"), "sql/collections.py", "test_plsql_exec_collections_member.py::test_multiset_cast_is_empty_and_cardinality"),
     ),
     rule("expr.grouping_id", "GROUPING_ID(a, b, ...) → GROUPING(a, b, ...) (the same bit vector)",
