@@ -71,6 +71,7 @@ def routine_candidates(
     calls += [(v, True, True) for v in _beyond_precision([p for p in inputs if p.name not in keyed], base,
                                                          target, oracle_types)]  # fmt: skip
     calls += [(v, True, True) for v in _finer([p for p in inputs if p.name not in keyed], base, target.scales)]
+    calls += [(v, True, False) for v in _row_relative(target, data, inputs, base)]
     depth = max((len(v) for v in options.values()), default=1)
     for k in range(1, depth):  # one parameter at a time, round-robin
         for name, vals in options.items():
@@ -107,6 +108,9 @@ def routine_candidates(
     plans += [(values, True, [], True) for values in rows_dated[: ROW_DATED_WRITES if target.mutates else None]]
     if not target.mutates:
         plans += [(values, True, [], True) for values in _spans(target, data, inputs, options, base)]
+    # a row in each state the body compares a column with and the data holds no row in (a
+    # part RETIRED), the call made on it: tried before the one-parameter variations
+    plans += [(values, True, [s], False) for values, s in _in_state(target, data, inputs, base, families)]
     at = len(plans)  # the one-parameter variations next, before the data perturbations
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
     plans[at:at] = [(values, named, [], False) for values, named, keep in calls if not keep]
@@ -415,6 +419,48 @@ def _flattened(target: Target, data: DataView) -> list[Statement]:
     return out
 
 
+def _in_state(target: Target, data: DataView, inputs, base: dict[str, Value], families,
+              most: int = 6) -> list[tuple[dict[str, Value], Statement]]:  # fmt: skip
+    """For a parameter about a table's key (`p_part_id`) and a text the body compares a column of
+    that table with (`v_state = 'RETIRED'`, `CASE v_state WHEN 'ON_HOLD'`) that no row holds: a
+    copy of the table's first row with a new key and that text, inserted first, and the typical
+    call made with the new key. Inserted, not updated: an update of the column may fire the very
+    rules (a trigger: a part with stock cannot retire) the branch stands behind."""
+    out: list[tuple[dict[str, Value], Statement]] = []
+    for p in inputs:
+        column = data.column_for(p, target.deep_words) if p.family in ("number", "text") else None
+        if column is None or data.keys.get(column[0]) != [column[1]]:
+            continue
+        table, key = column
+        rows = data.rows.get(table, []) if data.rows else []
+        fams = families(table)
+        for col, texts in target.states.items():
+            if col == key or col not in data.columns.get(table, []) or fams.get(col) != "text" or not rows:
+                continue
+            held = {r.get(col) for r in rows}
+            for text in texts:
+                if text in held:
+                    continue
+                row = _copy_row(rows, table, [key], fams, data)
+                row[col] = literal(text, "text")
+                ins = dml_step("setup", table, "INSERT", row, {})
+                out.append(({**base, p.name: _tag_data(row[key])},
+                            Statement(oracle=ins.oracle, postgres=ins.postgres)))  # fmt: skip
+    return out[:most]
+
+
+def _copy_row(rows: list[dict], table: str, keys: list[str], families: dict[str, str],
+              data: DataView | None) -> dict[str, Value]:  # fmt: skip
+    """A copy of the first row with a new key and new values in its unique columns."""
+    new = {c: literal(v, families.get(c, "text")) for c, v in rows[0].items()}
+    for k in keys:
+        new[k] = _fresh_key(rows, k, families.get(k, "text"))
+    for cols in data.uniques.get(table, []) if data is not None else []:
+        for c in cols:  # a copy of the row would break a unique constraint
+            new[c] = _fresh_value(rows, c, families.get(c, "text"))
+    return new
+
+
 def _ambiguous(inputs, base: dict[str, Value], data: DataView, hint: set[str]) -> list[Statement]:
     """Every row given the value the typical call looks up, in a column a parameter is about that
     is no key (a last name): the lookup finds too many rows (TOO_MANY_ROWS). A unique column
@@ -471,6 +517,41 @@ def _equal_pairs(
     return out
 
 
+def _row_relative(target: Target, data: DataView, inputs, base: dict[str, Value],
+                  most: int = 8) -> list[dict[str, Value]]:  # fmt: skip
+    """A number parameter the body compares with a column of the row another parameter selects
+    (`SELECT wage INTO v_now ... WHERE crew_id = p_member; IF p_amount = v_now`): that row's own
+    value, 1 % either side of it, and it times each factor the body writes (a cap at
+    `v_now * 1.1`) and just past that — other rows' values fall on either side only by chance."""
+    factors = sorted({v for v in target.literals if isinstance(v, Decimal) and 0 < v < 10 and v != 1})
+    out: list[dict[str, Value]] = []
+    for p in inputs:
+        if p.family != "number" or not p.compared_with:
+            continue
+        for k in inputs:
+            column = data.column_for(k, target.deep_words) if k is not p else None
+            if column is None or data.keys.get(column[0]) != [column[1]] or base[k.name].is_null:
+                continue
+            table, key = column
+            rows = [r for r in (data.rows.get(table, []) if data.rows else []) if r.get(key) is not None]
+            row = next((r for r in rows if literal(r[key], k.family).oracle == base[k.name].oracle), None)
+            call = dict(base)
+            if row is None and rows:  # the typical key's row was not read: the first one read, by its key
+                row = rows[0]
+                call[k.name] = _tag_data(literal(row[key], k.family))
+            for col in p.compared_with:
+                value = row.get(col) if row is not None and col != key else None
+                if not isinstance(value, (int, Decimal)):
+                    continue
+                own = Decimal(value)
+                numbers = [own, *_either_side(own)]
+                for f in factors:
+                    scaled = own * f
+                    numbers += [scaled, *_either_side(scaled)]
+                out += [{**call, p.name: literal(v, "number")} for v in _unique_list(numbers)]
+    return out[:most]
+
+
 def _pairs(options: dict[str, list[Value]], base: dict[str, Value], width: int = 3) -> list[dict[str, Value]]:
     """Two parameters changed at once: branches guarded by two conditions on the data (two
     accounts in different currencies, an account and an amount it cannot cover). Alternatives
@@ -513,6 +594,12 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
                 step = dml_step(f"update_nudge_{n}", table, event, row, where)
                 checks = [table_check(f"after_update_nudge_{n}_{t}", t) for t in sorted(target.writes)]
                 nudged.append(Candidate(step, checks, keep=False))
+        if event == "UPDATE" and rows and keys:  # a row in a state no row holds, updated out of it
+            for n, (ins, row, where) in enumerate(_state_moves(rows, keys, families, target, data, update_cols), 1):
+                step = dml_step(f"update_state_{n}", table, event, row, where)
+                checks = [table_check(f"after_update_state_{n}_{t}", t) for t in sorted(target.writes)]
+                setup = [Statement(oracle=ins.oracle, postgres=ins.postgres)]
+                nudged.append(Candidate(step, checks, setup, keep=False))
         if event == "DELETE" and rows:  # every row of one group (an order's last line goes too), kept
             for n, where in enumerate(_groups(rows, table, families, data), 1):
                 step = dml_step(f"delete_group_{n}", table, event, {}, where)
@@ -572,6 +659,25 @@ def _beside(rows, keys, families, target, update_cols, most: int = 8) -> list[tu
             held = [v for v in _update_values(rows, b, fam, target) if not v.is_null][:1]
             out += [({a: va, b: vb}, _key_of(row, keys, families)) for vb in held + [NULL]
                     if literal(row.get(b), fam).oracle != vb.oracle]  # fmt: skip
+    return out[:most]
+
+
+def _state_moves(rows, keys, families, target, data, update_cols, most: int = 6) -> list[tuple[Step, dict, dict]]:
+    """(INSERT, SET, WHERE): a new row in a state the trigger compares a column with and no row
+    holds (`:OLD.state = 'RETIRED'`), then updated to each other state it names and to the first
+    row's (a retired part brought back)."""
+    out = []
+    for col, texts in target.states.items():
+        if col in keys or col not in families or families[col] != "text" or (update_cols and col not in update_cols):
+            continue
+        held = {r.get(col) for r in rows}
+        for text in [t for t in texts if t not in held]:
+            row = _new_row(rows, keys, families, target, data)
+            row[col] = literal(text, "text")
+            ins = dml_step("setup", target.pg_name, "INSERT", row, {})
+            others = [t for t in texts if t != text] + [rows[0].get(col)]
+            for other in _unique_list([o for o in others if o is not None])[:2]:
+                out.append((ins, {col: literal(other, "text")}, {k: row[k] for k in keys}))
     return out[:most]
 
 
@@ -698,14 +804,9 @@ def _unique_values(values: list[Value]) -> list[Value]:
 
 
 def _new_row(rows, keys, families, target, data) -> dict[str, Value]:
-    """A copy of the first row with a new key and new values in its unique columns."""
-    new = {c: literal(v, families.get(c, "text")) for c, v in rows[0].items()}
-    for k in keys:
-        new[k] = _fresh_key(rows, k, families.get(k, "text"))
-    for cols in data.uniques.get(target.pg_name, []) if data is not None else []:
-        for c in cols:  # a copy of the row would break a unique constraint before the trigger shows
-            new[c] = _fresh_value(rows, c, families.get(c, "text"))
-    return new
+    """A copy of the first row with a new key and new values in its unique columns (a copy would
+    break a unique constraint before the trigger shows)."""
+    return _copy_row(rows, target.pg_name, keys, families, data)
 
 
 def _referenced(row: dict, table: str, data: DataView) -> bool:

@@ -1,0 +1,86 @@
+"""Inputs derived from the conditions that guard a branch (issue 33, coverage), without a
+database: the columns a parameter is compared with, the texts a column is compared with (through
+the variable that holds it), and the rows and calls built from them."""
+
+from __future__ import annotations
+
+from migrator.evidence.candidates import _in_state, _state_moves
+from migrator.evidence.targets import ParamInfo, Target, _body_facts, compared_columns, state_literals
+from migrator.evidence.values import candidates, literal
+from tests.migrator.evidence.synth_judging import data_view
+
+BODY = """
+    v_state parts.state%TYPE;
+    v_kind  VARCHAR2(10);
+BEGIN
+    IF p_qty IS NULL THEN
+        RAISE_APPLICATION_ERROR(-20001, 'Quantity required');
+    END IF;
+    SELECT p.kind, on_hand INTO v_kind, v_left FROM parts p WHERE p.part_id = p_ref;
+    SELECT state INTO v_state FROM parts WHERE part_id = p_ref;
+    CASE v_state WHEN 'RETIRED' THEN NULL; WHEN 'ON_HOLD' THEN NULL; ELSE NULL; END CASE;
+    IF v_kind NOT IN ('BOLT', 'NUT') OR 'X' = v_kind THEN NULL; END IF;
+    IF :OLD.grade <> 'G9' THEN NULL; END IF;
+    IF p_qty > v_left THEN NULL; END IF;
+END;"""
+
+
+def test_the_texts_a_column_is_compared_with_through_the_variable_that_holds_it():
+    states = state_literals(BODY)
+    assert states["state"] == ["RETIRED", "ON_HOLD"]  # declared parts.state%TYPE; a simple CASE
+    assert states["kind"] == ["BOLT", "NUT", "X"]  # selected INTO from p.kind; NOT IN, either side
+    assert states["grade"] == ["G9"]  # a trigger's :OLD.grade
+
+
+def test_the_columns_a_parameter_is_compared_with():
+    found = compared_columns(BODY, ["p_ref", "p_qty"])
+    assert found["p_ref"] == ["part_id"]  # `p.part_id = p_ref` and `part_id = p_ref`
+    assert found["p_qty"] == ["v_left"]  # a variable: resolved to its column by the target
+
+
+def test_messages_come_after_the_texts_a_condition_compares():
+    literals = _body_facts(BODY)[0]
+    texts = [v for v in literals if isinstance(v, str)]
+    assert texts.index("Quantity required") == len(texts) - 1
+
+
+def _parts():
+    rows = [{"part_id": 100, "label": "bolt", "state": "ACTIVE"}, {"part_id": 101, "label": "nut", "state": "ACTIVE"}]
+    return data_view({"parts": rows}, keys={"parts": ["part_id"]}, uniques={"parts": [["label"]]}), rows
+
+
+def test_a_parameter_named_for_nothing_takes_the_keys_of_the_column_it_is_compared_with():
+    data, _ = _parts()
+    param = ParamInfo("p_first", "IN", "NUMBER", "number", None, False, compared_with=("v_x", "part_id"))
+    target = Target("function", ("u",), "f", "s", "f", [param], deep_words={"parts"})
+    assert data.column_for(param, target.deep_words) == ("parts", "part_id")
+    assert candidates(param, target, data)[0].oracle == "100"
+    # a name that does say its column still wins
+    named = ParamInfo("p_label", "IN", "VARCHAR2", "text", None, False, compared_with=("part_id",))
+    assert data.column_for(named, target.deep_words) == ("parts", "label")
+
+
+def test_a_row_in_a_state_no_row_holds_is_inserted_and_the_call_made_on_it():
+    data, _ = _parts()
+    param = ParamInfo("p_part_id", "IN", "NUMBER", "number", None, False)
+    target = Target("procedure", ("u",), "take", "s", "take", [param], deep_words={"parts"},
+                    states={"state": ["RETIRED", "ACTIVE", "ON_HOLD"]})  # fmt: skip
+    families = {"part_id": "number", "label": "text", "state": "text"}
+    made = _in_state(target, data, [param], {"p_part_id": literal(100, "number")}, lambda t: families)
+    # ACTIVE is held already; the new key lies 1000 past the largest
+    assert [v["p_part_id"].oracle for v, _ in made] == ["1101", "1101"]
+    inserts = [s.postgres for _, s in made]
+    assert "'RETIRED'" in inserts[0] and "'ON_HOLD'" in inserts[1] and "1101" in inserts[0]
+    assert "'bolt'" not in inserts[0]  # the unique label is fresh
+
+
+def test_a_trigger_gets_a_row_in_a_state_no_row_holds_updated_out_of_it():
+    data, rows = _parts()
+    target = Target("trigger", ("u",), "parts", "s", "parts", states={"state": ["RETIRED"]})
+    families = {"part_id": "number", "label": "text", "state": "text"}
+    moves = _state_moves(rows, ["part_id"], families, target, data, ["state"])
+    assert len(moves) == 1
+    ins, row, where = moves[0]
+    assert "'RETIRED'" in ins.postgres and row["state"].oracle == "'ACTIVE'" and where["part_id"].oracle == "1101"
+    # an UPDATE OF another column cannot move the state
+    assert _state_moves(rows, ["part_id"], families, target, data, ["label"]) == []
