@@ -71,7 +71,6 @@ def routine_candidates(
     calls += [(v, True, True) for v in _beyond_precision([p for p in inputs if p.name not in keyed], base,
                                                          target, oracle_types)]  # fmt: skip
     calls += [(v, True, True) for v in _finer([p for p in inputs if p.name not in keyed], base, target.scales)]
-    calls += [(v, True, False) for v in _row_relative(target, data, inputs, base)]
     depth = max((len(v) for v in options.values()), default=1)
     for k in range(1, depth):  # one parameter at a time, round-robin
         for name, vals in options.items():
@@ -108,9 +107,14 @@ def routine_candidates(
     plans += [(values, True, [], True) for values in rows_dated[: ROW_DATED_WRITES if target.mutates else None]]
     if not target.mutates:
         plans += [(values, True, [], True) for values in _spans(target, data, inputs, options, base)]
-    # a row in each state the body compares a column with and the data holds no row in (a
-    # part RETIRED), the call made on it: tried before the one-parameter variations
-    plans += [(values, True, [s], False) for values, s in _in_state(target, data, inputs, base, families)]
+    # inputs a branch's condition asks for, tried right after the typical call forms (a budget
+    # of kept classes can fill up before anything later is reached): a number compared with a
+    # column of the row another parameter selects, near that row's own value; a row in each state
+    # the body compares a column with and the data holds no row in (a part RETIRED), the call
+    # made on it
+    derived = [(v, True, [], False) for v in _row_relative(target, data, inputs, base)]
+    derived += [(values, True, [s], False) for values, s in _in_state(target, data, inputs, base, families)]
+    plans[len(forms) : len(forms)] = derived
     at = len(plans)  # the one-parameter variations next, before the data perturbations
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
     plans[at:at] = [(values, named, [], False) for values, named, keep in calls if not keep]
@@ -247,8 +251,10 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
     """Data changes before the typical call, for branches that depend on the data rather than
     the arguments (every account emptied: the fee cannot be charged): each column of a table the
     code names, that the code (or a routine it calls) also names, set in every row to what its
-    type suggests — 0 for a number, the body's text literals for a text, NULL for any — and, for
-    two such number columns of one table, both to 0 (no balance and no overdraft either)."""
+    type suggests — 0 for a number, the texts the body compares that column with (a status no
+    row holds) then its first text literals for a text, the frozen SYSDATE for a date no row
+    fills (a product never discontinued), NULL for any — and, for two such number columns of one
+    table, both to 0 (no balance and no overdraft either)."""
     out: list[Statement] = []
     texts = [v for v in target.literals if isinstance(v, str) and 0 < len(v) <= 20][:3]
     for table in sorted(target.reads):
@@ -260,7 +266,10 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
         for column in cols:
             fam = fams.get(column, "other")
             values = [literal(0, "number")] if fam == "number" else []
-            values += [literal(v, "text") for v in texts] if fam == "text" else []
+            if fam == "text":
+                values += _unique_values([literal(v, "text") for v in target.states.get(column, []) + texts])
+            if fam == "date" and not data.values(table, column):
+                values.append(literal(FIXED_DATE, "date"))
             out += [_set(table, {column: v}) for v in values + [NULL]]
         out += [_set(table, {a: literal(0, "number"), b: literal(0, "number")})
                 for i, a in enumerate(numbers) for b in numbers[i + 1 :]]  # fmt: skip
@@ -519,14 +528,15 @@ def _equal_pairs(
 
 def _row_relative(target: Target, data: DataView, inputs, base: dict[str, Value],
                   most: int = 8) -> list[dict[str, Value]]:  # fmt: skip
-    """A number parameter the body compares with a column of the row another parameter selects
-    (`SELECT wage INTO v_now ... WHERE crew_id = p_member; IF p_amount = v_now`): that row's own
-    value, 1 % either side of it, and it times each factor the body writes (a cap at
-    `v_now * 1.1`) and just past that — other rows' values fall on either side only by chance."""
+    """A parameter the body compares with a column of the row another parameter selects
+    (`SELECT wage INTO v_now ... WHERE crew_id = p_member; IF p_amount = v_now`, a transfer into
+    the department the employee is in): that row's own value; for a number also 1 % either side
+    of it, and it times each factor the body writes (a cap at `v_now * 1.1`) and just past that —
+    other rows' values fall on either side only by chance."""
     factors = sorted({v for v in target.literals if isinstance(v, Decimal) and 0 < v < 10 and v != 1})
     out: list[dict[str, Value]] = []
     for p in inputs:
-        if p.family != "number" or not p.compared_with:
+        if p.family not in ("number", "text", "date") or not p.compared_with:
             continue
         for k in inputs:
             column = data.column_for(k, target.deep_words) if k is not p else None
@@ -541,7 +551,10 @@ def _row_relative(target: Target, data: DataView, inputs, base: dict[str, Value]
                 call[k.name] = _tag_data(literal(row[key], k.family))
             for col in p.compared_with:
                 value = row.get(col) if row is not None and col != key else None
-                if not isinstance(value, (int, Decimal)):
+                if value is None:
+                    continue
+                if p.family != "number" or not isinstance(value, (int, Decimal)):
+                    out.append({**call, p.name: _tag_data(literal(value, p.family))})
                     continue
                 own = Decimal(value)
                 numbers = [own, *_either_side(own)]

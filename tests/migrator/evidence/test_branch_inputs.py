@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[3]
 SRC = ROOT / "fixtures" / "schemas" / "branch_inputs"
 PORT = ROOT / "fixtures" / "reference" / "branch_inputs"
 JUDGED = {"move_crew", "raise_unit", "pair_note", "band_title", "wage_bracket", "take_part", "crew_wage_audit",
-          "unit_roster", "reorder_part", "parts_state_flow", "wage_change"}  # fmt: skip
+          "unit_roster", "reorder_part", "parts_state_flow", "wage_change",
+          "pick_status"}  # fmt: skip
 
 pytestmark = pytest.mark.slow
 

@@ -4,7 +4,9 @@ the variable that holds it), and the rows and calls built from them."""
 
 from __future__ import annotations
 
-from migrator.evidence.candidates import _in_state, _state_moves
+from decimal import Decimal
+
+from migrator.evidence.candidates import _in_state, _row_relative, _state_moves
 from migrator.evidence.targets import ParamInfo, Target, _body_facts, compared_columns, state_literals
 from migrator.evidence.values import candidates, literal
 from tests.migrator.evidence.synth_judging import data_view
@@ -84,3 +86,20 @@ def test_a_trigger_gets_a_row_in_a_state_no_row_holds_updated_out_of_it():
     assert "'RETIRED'" in ins.postgres and row["state"].oracle == "'ACTIVE'" and where["part_id"].oracle == "1101"
     # an UPDATE OF another column cannot move the state
     assert _state_moves(rows, ["part_id"], families, target, data, ["label"]) == []
+
+
+def test_a_parameter_compared_with_the_selected_rows_value_gets_that_value_and_its_neighbours():
+    rows = [{"crew_id": 1, "unit_id": 10, "wage": 4200}, {"crew_id": 2, "unit_id": 20, "wage": 5100}]
+    data = data_view({"crew": rows}, keys={"crew": ["crew_id"]})
+    member = ParamInfo("p_member", "IN", "NUMBER", "number", None, False, compared_with=("crew_id",))
+    amount = ParamInfo("p_amount", "IN", "NUMBER", "number", None, False, compared_with=("wage",))
+    unit = ParamInfo("p_unit", "IN", "NUMBER", "number", None, False, compared_with=("unit_id",))
+    target = Target("function", ("u",), "f", "s", "f", [member, amount, unit], deep_words={"crew"},
+                    literals=[Decimal("1.1"), Decimal(-20001)])  # fmt: skip
+    base = {"p_member": literal(2, "number"), "p_amount": literal(1, "number"), "p_unit": literal(1, "number")}
+    calls = _row_relative(target, data, [member, amount, unit], base)
+    amounts = [c["p_amount"].oracle for c in calls if c["p_amount"].oracle != "1"]
+    # crew 2's own wage, 1 % either side, and the cap 1.1 times it with its neighbours
+    assert amounts[:6] == ["5100", "5151", "5049", "5610", "5666.1", "5553.9"]
+    # a transfer into the unit the member is in already
+    assert any(c["p_unit"].oracle == "20" and c["p_member"].oracle == "2" for c in calls)
