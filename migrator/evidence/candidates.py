@@ -57,6 +57,7 @@ def routine_candidates(
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
     _distinct_keys(inputs, options, data, target.deep_words)
+    _apart_from_row(target, data, inputs, options)
     base = {name: vals[0] for name, vals in options.items()}
     calls: list[tuple[dict[str, Value], bool, bool]] = [(base, True, True)]
     defaulted = [p.name for p in inputs if p.has_default]
@@ -112,7 +113,9 @@ def routine_candidates(
     # column of the row another parameter selects, near that row's own value; a row in each state
     # the body compares a column with and the data holds no row in (a part RETIRED), the call
     # made on it
-    derived = [(v, True, [], False) for v in _row_relative(target, data, inputs, base)]
+    derived: list[tuple[dict[str, Value], bool, list[Statement], bool]] = [
+        (v, True, [], False) for v in _row_relative(target, data, inputs, base)
+    ]
     derived += [(values, True, [s], False) for values, s in _in_state(target, data, inputs, base, families)]
     plans[len(forms) : len(forms)] = derived
     at = len(plans)  # the one-parameter variations next, before the data perturbations
@@ -137,6 +140,7 @@ def routine_options(target: Target, data: DataView) -> dict[str, list[Value]]:
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
     _distinct_keys(inputs, options, data, target.deep_words)
+    _apart_from_row(target, data, inputs, options)
     return options
 
 
@@ -447,7 +451,8 @@ def _in_state(target: Target, data: DataView, inputs, base: dict[str, Value], fa
             if col == key or col not in data.columns.get(table, []) or fams.get(col) != "text" or not rows:
                 continue
             held = {r.get(col) for r in rows}
-            for text in texts:
+            # ... and the states its CHECK allows that the body names not (a CASE's ELSE arm)
+            for text in _unique_list(texts + data.checks.get((table, col), [])):
                 if text in held:
                     continue
                 row = _copy_row(rows, table, [key], fams, data)
@@ -526,15 +531,29 @@ def _equal_pairs(
     return out
 
 
-def _row_relative(target: Target, data: DataView, inputs, base: dict[str, Value],
-                  most: int = 8) -> list[dict[str, Value]]:  # fmt: skip
-    """A parameter the body compares with a column of the row another parameter selects
-    (`SELECT wage INTO v_now ... WHERE crew_id = p_member; IF p_amount = v_now`, a transfer into
-    the department the employee is in): that row's own value; for a number also 1 % either side
-    of it, and it times each factor the body writes (a cap at `v_now * 1.1`) and just past that —
-    other rows' values fall on either side only by chance."""
-    factors = sorted({v for v in target.literals if isinstance(v, Decimal) and 0 < v < 10 and v != 1})
-    out: list[dict[str, Value]] = []
+def _apart_from_row(target: Target, data: DataView, inputs, options: dict[str, list[Value]]) -> None:
+    """The typical call does not give a parameter the value the body compares it with in the row
+    another parameter selects (a transfer into the department the employee is in already): with
+    it, most calls stop at that check, and every one-parameter variation of the rest does too.
+    That call is made by `_row_relative`; the typical one takes the parameter's next value."""
+    base = {name: vals[0] for name, vals in options.items()}
+    for p, call, value in _row_values(target, data, inputs, base):
+        vals = options[p.name]
+        if call != base or literal(value, p.family).oracle != base[p.name].oracle:
+            continue  # (another key's row, or the typical value differs already)
+        others = [v for v in vals[1:] if not v.is_null and v.oracle != base[p.name].oracle]
+        # another value the data holds (an existing department), not a missing one
+        other = next((v for v in others if v.source == "data"), None)
+        if other is not None:
+            vals.remove(other)
+            vals.insert(0, other)
+            base[p.name] = other
+
+
+def _row_values(target: Target, data: DataView, inputs, base: dict[str, Value]):
+    """(parameter, the call with the row's key, the row's value): for a parameter the body
+    compares with a column of the row another parameter selects by its table's key — the
+    typical key's row when it was read, else the first row read (the call then takes its key)."""
     for p in inputs:
         if p.family not in ("number", "text", "date") or not p.compared_with:
             continue
@@ -546,22 +565,34 @@ def _row_relative(target: Target, data: DataView, inputs, base: dict[str, Value]
             rows = [r for r in (data.rows.get(table, []) if data.rows else []) if r.get(key) is not None]
             row = next((r for r in rows if literal(r[key], k.family).oracle == base[k.name].oracle), None)
             call = dict(base)
-            if row is None and rows:  # the typical key's row was not read: the first one read, by its key
+            if row is None and rows:
                 row = rows[0]
                 call[k.name] = _tag_data(literal(row[key], k.family))
             for col in p.compared_with:
                 value = row.get(col) if row is not None and col != key else None
-                if value is None:
-                    continue
-                if p.family != "number" or not isinstance(value, (int, Decimal)):
-                    out.append({**call, p.name: _tag_data(literal(value, p.family))})
-                    continue
-                own = Decimal(value)
-                numbers = [own, *_either_side(own)]
-                for f in factors:
-                    scaled = own * f
-                    numbers += [scaled, *_either_side(scaled)]
-                out += [{**call, p.name: literal(v, "number")} for v in _unique_list(numbers)]
+                if value is not None:
+                    yield p, call, value
+
+
+def _row_relative(target: Target, data: DataView, inputs, base: dict[str, Value],
+                  most: int = 8) -> list[dict[str, Value]]:  # fmt: skip
+    """A parameter the body compares with a column of the row another parameter selects
+    (`SELECT wage INTO v_now ... WHERE crew_id = p_member; IF p_amount = v_now`, a transfer into
+    the department the employee is in): that row's own value; for a number also 1 % either side
+    of it, and it times each factor the body writes (a cap at `v_now * 1.1`) and just past that —
+    other rows' values fall on either side only by chance."""
+    factors = sorted({v for v in target.literals if isinstance(v, Decimal) and 0 < v < 10 and v != 1})
+    out: list[dict[str, Value]] = []
+    for p, call, value in _row_values(target, data, inputs, base):
+        if p.family != "number" or not isinstance(value, (int, Decimal)):
+            out.append({**call, p.name: _tag_data(literal(value, p.family))})
+            continue
+        own = Decimal(value)
+        numbers = [own, *_either_side(own)]
+        for f in factors:
+            scaled = own * f
+            numbers += [scaled, *_either_side(scaled)]
+        out += [{**call, p.name: literal(v, "number")} for v in _unique_list(numbers)]
     return out[:most]
 
 
@@ -684,7 +715,8 @@ def _state_moves(rows, keys, families, target, data, update_cols, most: int = 6)
         if col in keys or col not in families or families[col] != "text" or (update_cols and col not in update_cols):
             continue
         held = {r.get(col) for r in rows}
-        for text in [t for t in texts if t not in held]:
+        allowed = data.checks.get((target.pg_name, col), []) if data is not None else []
+        for text in [t for t in _unique_list(texts + allowed) if t not in held]:
             row = _new_row(rows, keys, families, target, data)
             row[col] = literal(text, "text")
             ins = dml_step("setup", target.pg_name, "INSERT", row, {})

@@ -74,6 +74,8 @@ class DataView:
         self.foreign: dict[str, list[tuple[list[str], str, list[str]]]] = {}
         self.rows: dict[str, list[dict]] = {}  # table -> the rows read (a few)
         self.texts: list[str] = []  # distinct text values of the export, the unusual ones first
+        # (table, column) -> the texts a one-column CHECK constraint names (the states it allows)
+        self.checks: dict[tuple[str, str], list[str]] = {}
 
     def values(self, table: str, column: str) -> list | None:
         key = (table, column)

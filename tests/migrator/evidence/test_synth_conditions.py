@@ -103,3 +103,35 @@ def test_a_parameter_compared_with_the_selected_rows_value_gets_that_value_and_i
     assert amounts[:6] == ["5100", "5151", "5049", "5610", "5666.1", "5553.9"]
     # a transfer into the unit the member is in already
     assert any(c["p_unit"].oracle == "20" and c["p_member"].oracle == "2" for c in calls)
+
+
+def test_the_typical_call_is_no_move_into_the_row_s_own_value():
+    """A transfer of employee 1 into unit 10, where employee 1 works already, stops at the "same
+    unit" check: the typical call takes another unit the data holds, and that call is derived."""
+    from migrator.evidence.candidates import routine_options
+
+    rows = [{"crew_id": 1, "unit_id": 10}, {"crew_id": 2, "unit_id": 20}]
+    data = data_view({"crew": rows, "units": [{"unit_id": 10}, {"unit_id": 20}]},
+                     keys={"crew": ["crew_id"], "units": ["unit_id"]})  # fmt: skip
+    member = ParamInfo("p_crew_id", "IN", "NUMBER", "number", ("crew", "crew_id"), False, compared_with=("crew_id",))
+    unit = ParamInfo("p_unit_id", "IN", "NUMBER", "number", ("units", "unit_id"), False, compared_with=("unit_id",))
+    target = Target("procedure", ("u",), "move", "s", "move", [member, unit], deep_words={"crew", "units"})
+    options = routine_options(target, data)
+    assert options["p_crew_id"][0].oracle == "1" and options["p_unit_id"][0].oracle == "20"
+    base = {n: v[0] for n, v in options.items()}
+    assert {"p_crew_id": "1", "p_unit_id": "10"} in [{n: v.oracle for n, v in c.items()}
+                                                     for c in _row_relative(target, data, [member, unit], base)]  # fmt: skip
+
+
+def test_a_state_the_check_allows_and_the_body_names_not_gets_a_row_too():
+    """`CASE v_status WHEN 'CLOSED' ... WHEN 'OPEN' ... ELSE <close it>`: the ELSE arm needs a run
+    in a third state, CALCULATED, which only the column's CHECK constraint names."""
+    rows = [{"run_id": 1, "run_status": "CLOSED"}, {"run_id": 2, "run_status": "OPEN"}]
+    data = data_view({"runs": rows}, keys={"runs": ["run_id"]})
+    data.checks[("runs", "run_status")] = ["OPEN", "CALCULATED", "CLOSED"]
+    param = ParamInfo("p_run_id", "IN", "NUMBER", "number", ("runs", "run_id"), False)
+    target = Target("procedure", ("u",), "close_run", "s", "close_run", [param], deep_words={"runs"},
+                    states={"run_status": ["CLOSED", "OPEN"]})  # fmt: skip
+    families = {"run_id": "number", "run_status": "text"}
+    made = _in_state(target, data, [param], {"p_run_id": literal(1, "number")}, lambda t: families)
+    assert len(made) == 1 and "'CALCULATED'" in made[0][1].postgres
