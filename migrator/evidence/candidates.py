@@ -49,6 +49,10 @@ class Candidate:
     # kept for a result no kept step returned, although it changes data first (a data change
     # the code's bounds show in, e.g. more stock than a warehouse holds: a percentage clamped)
     by_result: bool = False
+    # may be the centre of the second phase's calls one parameter away, and lend its data changes
+    # to them: not a call on a row made in a rare state (a FROZEN account), whose neighbours
+    # all stop where it does
+    centre: bool = True
 
 
 def routine_candidates(
@@ -108,16 +112,6 @@ def routine_candidates(
     plans += [(values, True, [], True) for values in rows_dated[: ROW_DATED_WRITES if target.mutates else None]]
     if not target.mutates:
         plans += [(values, True, [], True) for values in _spans(target, data, inputs, options, base)]
-    # inputs a branch's condition asks for, tried right after the typical call forms (a budget
-    # of kept classes can fill up before anything later is reached): a number compared with a
-    # column of the row another parameter selects, near that row's own value; a row in each state
-    # the body compares a column with and the data holds no row in (a part RETIRED), the call
-    # made on it
-    derived: list[tuple[dict[str, Value], bool, list[Statement], bool]] = [
-        (v, True, [], False) for v in _row_relative(target, data, inputs, base)
-    ]
-    derived += [(values, True, [s], False) for values, s in _in_state(target, data, inputs, base, families)]
-    plans[len(forms) : len(forms)] = derived
     at = len(plans)  # the one-parameter variations next, before the data perturbations
     plans += [(base, True, [s], False) for s in _perturbations(target, data, families)]  # the data, not the inputs
     plans[at:at] = [(values, named, [], False) for values, named, keep in calls if not keep]
@@ -132,6 +126,20 @@ def routine_candidates(
         step = in_handler(call_step(f"call_{n}", target, base, pg_args, named=True, block=True))
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
         out.insert(1, Candidate(step, checks, [], True, base))
+    # inputs a branch's condition asks for, tried beyond the budget (they take no place of the
+    # others'; a budget full of kept classes would leave them out): a parameter compared with a
+    # column of the row another parameter selects, at and near that row's own value; a row in
+    # each state the body compares a column with (or its CHECK allows) that no row holds, the
+    # call made on it
+    derived: list[tuple[dict[str, Value], list[Statement]]] = [
+        (values, []) for values in _row_relative(target, data, inputs, base)
+    ]
+    derived += [(values, [s]) for values, s in _in_state(target, data, inputs, base, families)]
+    for values, setup in derived:
+        n = len(out) + 1
+        step = call_step(f"call_{n}", target, values, pg_args, named=True)
+        checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
+        out.append(Candidate(step, checks, setup, False, values, centre=not setup))
     return out
 
 

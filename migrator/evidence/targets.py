@@ -193,7 +193,6 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
     """Literals, written tables, referenced words (and `pkg.name` pairs as "pkg.name"), and
     whether the text mutates state."""
     literals: list = []
-    messages: list = []  # RAISE_APPLICATION_ERROR's texts: values no condition compares, tried last
     writes: set[str] = set()
     words: set[str] = set()
     toks = [(t.kind, t.text) for t in lexer.code_tokens(text)]
@@ -210,8 +209,7 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
             # a piece of a message (`'Account ' || id`) is not a value the code compares with
             joined = (i and toks[i - 1][1] == "||") or (i + 1 < len(toks) and toks[i + 1][1] == "||")
             if not joined and not _format_model(toks, i):
-                text_value = value[1:-1].replace("''", "'")
-                (messages if _argument_of(toks, i, _MESSAGES) else literals).append(text_value)
+                literals.append(value[1:-1].replace("''", "'"))
             _dynamic_writes(value, writes)
         elif kind in (lexer.WORD, lexer.QIDENT):
             words.add(lexer.normalize_identifier(value))
@@ -224,7 +222,7 @@ def _body_facts(text: str) -> tuple[list, set[str], set[str], bool]:
                     mutates = True
             if up in ("COMMIT", "ROLLBACK", "EXECUTE", "AUTONOMOUS_TRANSACTION"):
                 mutates = True
-    return literals + messages, writes, words, mutates
+    return literals, writes, words, mutates
 
 
 _COMPARISONS = frozenset({"=", "<>", "!=", "^=", "~=", "<", ">", "<=", ">="})
@@ -398,9 +396,6 @@ def _variable_columns(toks: list[tuple[str, str]]) -> dict[str, str]:
             if item and item[-1][0] in names:  # the column itself, or an alias of it (`a.state`)
                 out.setdefault(var, lexer.normalize_identifier(item[-1][1]))
     return out
-
-
-_MESSAGES = frozenset({"RAISE_APPLICATION_ERROR"})
 
 
 def _format_model(toks: list[tuple[str, str]], i: int) -> bool:
