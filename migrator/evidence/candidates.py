@@ -545,7 +545,7 @@ def _apart_from_row(target: Target, data: DataView, inputs, options: dict[str, l
     it, most calls stop at that check, and every one-parameter variation of the rest does too.
     That call is made by `_row_relative`; the typical one takes the parameter's next value."""
     base = {name: vals[0] for name, vals in options.items()}
-    for p, call, value in _row_values(target, data, inputs, base):
+    for p, call, value in _row_values(target, data, inputs, base, held_only=True):
         vals = options[p.name]
         if call != base or literal(value, p.family).oracle != base[p.name].oracle:
             continue  # (another key's row, or the typical value differs already)
@@ -558,10 +558,12 @@ def _apart_from_row(target: Target, data: DataView, inputs, options: dict[str, l
             base[p.name] = other
 
 
-def _row_values(target: Target, data: DataView, inputs, base: dict[str, Value]):
+def _row_values(target: Target, data: DataView, inputs, base: dict[str, Value], held_only: bool = False):
     """(parameter, the call with the row's key, the row's value): for a parameter the body
     compares with a column of the row another parameter selects by its table's key — the
-    typical key's row when it was read, else the first row read (the call then takes its key)."""
+    typical key's row when it was read, else the first row read (the call then takes its key).
+    `held_only`: only columns compared through a variable holding the row's value (a check in
+    the code; `WHERE dept_id = p_from_dept` is a match the typical call should make)."""
     for p in inputs:
         if p.family not in ("number", "text", "date") or not p.compared_with:
             continue
@@ -576,7 +578,7 @@ def _row_values(target: Target, data: DataView, inputs, base: dict[str, Value]):
             if row is None and rows:
                 row = rows[0]
                 call[k.name] = _tag_data(literal(row[key], k.family))
-            for col in p.compared_with:
+            for col in p.held_with if held_only else p.compared_with:
                 value = row.get(col) if row is not None and col != key else None
                 if value is not None:
                     yield p, call, value

@@ -46,6 +46,9 @@ class ParamInfo:
     # the columns the body compares the parameter with (`WHERE crew_id = p_first_id`, `c.code <>
     # p_code`): what it is about when its name and type say nothing (values.DataView.column_for)
     compared_with: tuple[str, ...] = ()
+    # ... of those, the columns it is compared with through a variable that holds a row's value
+    # (`SELECT dept INTO v_old ...; IF v_old = p_dept`): a check in the code, not a match in SQL
+    held_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -546,8 +549,10 @@ def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, ora
     # a parameter compared with a local variable is compared with the column the variable holds
     held = _variable_columns([(k.kind, k.text) for k in lexer.code_tokens(body)])
     columns = compared_columns(body, [p.name for p in t.params])
-    t.params = [dataclasses.replace(p, compared_with=tuple(_unique([held.get(c, c) for c in columns.get(p.name.lower(), [])])))
-                for p in t.params]  # fmt: skip
+    t.params = [dataclasses.replace(
+        p, compared_with=tuple(_unique([held.get(c, c) for c in columns.get(p.name.lower(), [])])),
+        held_with=tuple(_unique([held[c] for c in columns.get(p.name.lower(), []) if c in held])))
+        for p in t.params]  # fmt: skip
     t.states = state_literals(body)
     if routine.returns is not None:
         t.returns = type_source(routine.returns.text)

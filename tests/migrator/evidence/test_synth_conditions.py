@@ -107,8 +107,17 @@ def test_the_typical_call_is_no_move_into_the_row_s_own_value():
     rows = [{"crew_id": 1, "unit_id": 10}, {"crew_id": 2, "unit_id": 20}]
     data = data_view({"crew": rows, "units": [{"unit_id": 10}, {"unit_id": 20}]},
                      keys={"crew": ["crew_id"], "units": ["unit_id"]})  # fmt: skip
-    member = ParamInfo("p_crew_id", "IN", "NUMBER", "number", ("crew", "crew_id"), False, compared_with=("crew_id",))
-    unit = ParamInfo("p_unit_id", "IN", "NUMBER", "number", ("units", "unit_id"), False, compared_with=("unit_id",))
+    member = ParamInfo("p_crew_id", "IN", "NUMBER", "number", ("crew", "crew_id"), False)
+    unit = ParamInfo(
+        "p_unit_id",
+        "IN",
+        "NUMBER",
+        "number",
+        ("units", "unit_id"),
+        False,
+        compared_with=("unit_id",),
+        held_with=("unit_id",),
+    )
     target = Target("procedure", ("u",), "move", "s", "move", [member, unit], deep_words={"crew", "units"})
     options = routine_options(target, data)
     assert options["p_crew_id"][0].oracle == "1" and options["p_unit_id"][0].oracle == "20"
@@ -129,3 +138,17 @@ def test_a_state_the_check_allows_and_the_body_names_not_gets_a_row_too():
     families = {"run_id": "number", "run_status": "text"}
     made = _in_state(target, data, [param], {"p_run_id": literal(1, "number")}, lambda t: families)
     assert len(made) == 1 and "'CALCULATED'" in made[0][1].postgres
+
+
+def test_a_parameter_matched_in_sql_keeps_the_row_s_value_in_the_typical_call():
+    """`UPDATE staff SET dept_id = p_to WHERE staff_id = p_staff AND dept_id = p_from`: p_from
+    matches the row (the move succeeds); it is no check the typical call should stay apart from."""
+    from migrator.evidence.candidates import routine_options
+
+    rows = [{"crew_id": 1, "unit_id": 10}, {"crew_id": 2, "unit_id": 20}]
+    data = data_view({"crew": rows, "units": [{"unit_id": 10}, {"unit_id": 20}]},
+                     keys={"crew": ["crew_id"], "units": ["unit_id"]})  # fmt: skip
+    member = ParamInfo("p_crew_id", "IN", "NUMBER", "number", ("crew", "crew_id"), False)
+    unit = ParamInfo("p_unit_id", "IN", "NUMBER", "number", ("units", "unit_id"), False, compared_with=("unit_id",))
+    target = Target("procedure", ("u",), "move", "s", "move", [member, unit], deep_words={"crew", "units"})
+    assert routine_options(target, data)["p_unit_id"][0].oracle == "10"
