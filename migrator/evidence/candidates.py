@@ -49,6 +49,10 @@ class Candidate:
     # kept for a result no kept step returned, although it changes data first (a data change
     # the code's bounds show in, e.g. more stock than a warehouse holds: a percentage clamped)
     by_result: bool = False
+    # may be the centre of the second phase's calls one parameter away, and lend its data changes
+    # to them: not a call on a row made in a rare state (a FROZEN account), whose neighbours
+    # all stop where it does
+    centre: bool = True
 
 
 def routine_candidates(
@@ -57,6 +61,7 @@ def routine_candidates(
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
     _distinct_keys(inputs, options, data, target.deep_words)
+    _apart_from_row(target, data, inputs, options)
     base = {name: vals[0] for name, vals in options.items()}
     calls: list[tuple[dict[str, Value], bool, bool]] = [(base, True, True)]
     defaulted = [p.name for p in inputs if p.has_default]
@@ -121,6 +126,20 @@ def routine_candidates(
         step = in_handler(call_step(f"call_{n}", target, base, pg_args, named=True, block=True))
         checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
         out.insert(1, Candidate(step, checks, [], True, base))
+    # inputs a branch's condition asks for, tried beyond the budget (they take no place of the
+    # others'; a budget full of kept classes would leave them out): a parameter compared with a
+    # column of the row another parameter selects, at and near that row's own value; a row in
+    # each state the body compares a column with (or its CHECK allows) that no row holds, the
+    # call made on it
+    derived: list[tuple[dict[str, Value], list[Statement]]] = [
+        (values, []) for values in _row_relative(target, data, inputs, base)
+    ]
+    derived += [(values, [s]) for values, s in _in_state(target, data, inputs, base, families)]
+    for values, setup in derived:
+        n = len(out) + 1
+        step = call_step(f"call_{n}", target, values, pg_args, named=True)
+        checks = [table_check(f"after_{n}_{t}", t) for t in sorted(target.writes)]
+        out.append(Candidate(step, checks, setup, False, values, centre=not setup))
     return out
 
 
@@ -129,6 +148,7 @@ def routine_options(target: Target, data: DataView) -> dict[str, list[Value]]:
     inputs = [p for p in target.params if p.mode != "OUT"]
     options = {p.name: candidates(p, target, data) or [NULL] for p in inputs}
     _distinct_keys(inputs, options, data, target.deep_words)
+    _apart_from_row(target, data, inputs, options)
     return options
 
 
@@ -243,8 +263,10 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
     """Data changes before the typical call, for branches that depend on the data rather than
     the arguments (every account emptied: the fee cannot be charged): each column of a table the
     code names, that the code (or a routine it calls) also names, set in every row to what its
-    type suggests — 0 for a number, the body's text literals for a text, NULL for any — and, for
-    two such number columns of one table, both to 0 (no balance and no overdraft either)."""
+    type suggests — 0 for a number, the texts the body compares that column with (a status no
+    row holds) then its first text literals for a text, the frozen SYSDATE for a date no row
+    fills (a product never discontinued), NULL for any — and, for two such number columns of one
+    table, both to 0 (no balance and no overdraft either)."""
     out: list[Statement] = []
     texts = [v for v in target.literals if isinstance(v, str) and 0 < len(v) <= 20][:3]
     for table in sorted(target.reads):
@@ -256,7 +278,10 @@ def _perturbations(target: Target, data: DataView, families) -> list[Statement]:
         for column in cols:
             fam = fams.get(column, "other")
             values = [literal(0, "number")] if fam == "number" else []
-            values += [literal(v, "text") for v in texts] if fam == "text" else []
+            if fam == "text":
+                values += _unique_values([literal(v, "text") for v in target.states.get(column, []) + texts])
+            if fam == "date" and not data.values(table, column):
+                values.append(literal(FIXED_DATE, "date"))
             out += [_set(table, {column: v}) for v in values + [NULL]]
         out += [_set(table, {a: literal(0, "number"), b: literal(0, "number")})
                 for i, a in enumerate(numbers) for b in numbers[i + 1 :]]  # fmt: skip
@@ -415,6 +440,49 @@ def _flattened(target: Target, data: DataView) -> list[Statement]:
     return out
 
 
+def _in_state(target: Target, data: DataView, inputs, base: dict[str, Value], families,
+              most: int = 6) -> list[tuple[dict[str, Value], Statement]]:  # fmt: skip
+    """For a parameter about a table's key (`p_part_id`) and a text the body compares a column of
+    that table with (`v_state = 'RETIRED'`, `CASE v_state WHEN 'ON_HOLD'`) that no row holds: a
+    copy of the table's first row with a new key and that text, inserted first, and the typical
+    call made with the new key. Inserted, not updated: an update of the column may fire the very
+    rules (a trigger: a part with stock cannot retire) the branch stands behind."""
+    out: list[tuple[dict[str, Value], Statement]] = []
+    for p in inputs:
+        column = data.column_for(p, target.deep_words) if p.family in ("number", "text") else None
+        if column is None or data.keys.get(column[0]) != [column[1]]:
+            continue
+        table, key = column
+        rows = data.rows.get(table, []) if data.rows else []
+        fams = families(table)
+        for col, texts in target.states.items():
+            if col == key or col not in data.columns.get(table, []) or fams.get(col) != "text" or not rows:
+                continue
+            held = {r.get(col) for r in rows}
+            # ... and the states its CHECK allows that the body names not (a CASE's ELSE arm)
+            for text in _unique_list(texts + data.checks.get((table, col), [])):
+                if text in held:
+                    continue
+                row = _copy_row(rows, table, [key], fams, data)
+                row[col] = literal(text, "text")
+                ins = dml_step("setup", table, "INSERT", row, {})
+                out.append(({**base, p.name: _tag_data(row[key])},
+                            Statement(oracle=ins.oracle, postgres=ins.postgres)))  # fmt: skip
+    return out[:most]
+
+
+def _copy_row(rows: list[dict], table: str, keys: list[str], families: dict[str, str],
+              data: DataView | None) -> dict[str, Value]:  # fmt: skip
+    """A copy of the first row with a new key and new values in its unique columns."""
+    new = {c: literal(v, families.get(c, "text")) for c, v in rows[0].items()}
+    for k in keys:
+        new[k] = _fresh_key(rows, k, families.get(k, "text"))
+    for cols in data.uniques.get(table, []) if data is not None else []:
+        for c in cols:  # a copy of the row would break a unique constraint
+            new[c] = _fresh_value(rows, c, families.get(c, "text"))
+    return new
+
+
 def _ambiguous(inputs, base: dict[str, Value], data: DataView, hint: set[str]) -> list[Statement]:
     """Every row given the value the typical call looks up, in a column a parameter is about that
     is no key (a last name): the lookup finds too many rows (TOO_MANY_ROWS). A unique column
@@ -471,6 +539,73 @@ def _equal_pairs(
     return out
 
 
+def _apart_from_row(target: Target, data: DataView, inputs, options: dict[str, list[Value]]) -> None:
+    """The typical call does not give a parameter the value the body compares it with in the row
+    another parameter selects (a transfer into the department the employee is in already): with
+    it, most calls stop at that check, and every one-parameter variation of the rest does too.
+    That call is made by `_row_relative`; the typical one takes the parameter's next value."""
+    base = {name: vals[0] for name, vals in options.items()}
+    for p, call, value in _row_values(target, data, inputs, base, held_only=True):
+        vals = options[p.name]
+        if call != base or literal(value, p.family).oracle != base[p.name].oracle:
+            continue  # (another key's row, or the typical value differs already)
+        others = [v for v in vals[1:] if not v.is_null and v.oracle != base[p.name].oracle]
+        # another value the data holds (an existing department), not a missing one
+        other = next((v for v in others if v.source == "data"), None)
+        if other is not None:
+            vals.remove(other)
+            vals.insert(0, other)
+            base[p.name] = other
+
+
+def _row_values(target: Target, data: DataView, inputs, base: dict[str, Value], held_only: bool = False):
+    """(parameter, the call with the row's key, the row's value): for a parameter the body
+    compares with a column of the row another parameter selects by its table's key — the
+    typical key's row when it was read, else the first row read (the call then takes its key).
+    `held_only`: only columns compared through a variable holding the row's value (a check in
+    the code; `WHERE dept_id = p_from_dept` is a match the typical call should make)."""
+    for p in inputs:
+        if p.family not in ("number", "text", "date") or not p.compared_with:
+            continue
+        for k in inputs:
+            column = data.column_for(k, target.deep_words) if k is not p else None
+            if column is None or data.keys.get(column[0]) != [column[1]] or base[k.name].is_null:
+                continue
+            table, key = column
+            rows = [r for r in (data.rows.get(table, []) if data.rows else []) if r.get(key) is not None]
+            row = next((r for r in rows if literal(r[key], k.family).oracle == base[k.name].oracle), None)
+            call = dict(base)
+            if row is None and rows:
+                row = rows[0]
+                call[k.name] = _tag_data(literal(row[key], k.family))
+            for col in p.held_with if held_only else p.compared_with:
+                value = row.get(col) if row is not None and col != key else None
+                if value is not None:
+                    yield p, call, value
+
+
+def _row_relative(target: Target, data: DataView, inputs, base: dict[str, Value],
+                  most: int = 8) -> list[dict[str, Value]]:  # fmt: skip
+    """A parameter the body compares with a column of the row another parameter selects
+    (`SELECT wage INTO v_now ... WHERE crew_id = p_member; IF p_amount = v_now`, a transfer into
+    the department the employee is in): that row's own value; for a number also 1 % either side
+    of it, and it times each factor the body writes (a cap at `v_now * 1.1`) and just past that —
+    other rows' values fall on either side only by chance."""
+    factors = sorted({v for v in target.literals if isinstance(v, Decimal) and 0 < v < 10 and v != 1})
+    out: list[dict[str, Value]] = []
+    for p, call, value in _row_values(target, data, inputs, base):
+        if p.family != "number" or not isinstance(value, (int, Decimal)):
+            out.append({**call, p.name: _tag_data(literal(value, p.family))})
+            continue
+        own = Decimal(value)
+        numbers = [own, *_either_side(own)]
+        for f in factors:
+            scaled = own * f
+            numbers += [scaled, *_either_side(scaled)]
+        out += [{**call, p.name: literal(v, "number")} for v in _unique_list(numbers)]
+    return out[:most]
+
+
 def _pairs(options: dict[str, list[Value]], base: dict[str, Value], width: int = 3) -> list[dict[str, Value]]:
     """Two parameters changed at once: branches guarded by two conditions on the data (two
     accounts in different currencies, an account and an amount it cannot cover). Alternatives
@@ -513,6 +648,12 @@ def trigger_candidates(target: Target, data: DataView, rows: list[dict], familie
                 step = dml_step(f"update_nudge_{n}", table, event, row, where)
                 checks = [table_check(f"after_update_nudge_{n}_{t}", t) for t in sorted(target.writes)]
                 nudged.append(Candidate(step, checks, keep=False))
+        if event == "UPDATE" and rows and keys:  # a row in a state no row holds, updated out of it
+            for n, (ins, row, where) in enumerate(_state_moves(rows, keys, families, target, data, update_cols), 1):
+                step = dml_step(f"update_state_{n}", table, event, row, where)
+                checks = [table_check(f"after_update_state_{n}_{t}", t) for t in sorted(target.writes)]
+                setup = [Statement(oracle=ins.oracle, postgres=ins.postgres)]
+                nudged.append(Candidate(step, checks, setup, keep=False))
         if event == "DELETE" and rows:  # every row of one group (an order's last line goes too), kept
             for n, where in enumerate(_groups(rows, table, families, data), 1):
                 step = dml_step(f"delete_group_{n}", table, event, {}, where)
@@ -572,6 +713,26 @@ def _beside(rows, keys, families, target, update_cols, most: int = 8) -> list[tu
             held = [v for v in _update_values(rows, b, fam, target) if not v.is_null][:1]
             out += [({a: va, b: vb}, _key_of(row, keys, families)) for vb in held + [NULL]
                     if literal(row.get(b), fam).oracle != vb.oracle]  # fmt: skip
+    return out[:most]
+
+
+def _state_moves(rows, keys, families, target, data, update_cols, most: int = 6) -> list[tuple[Step, dict, dict]]:
+    """(INSERT, SET, WHERE): a new row in a state the trigger compares a column with and no row
+    holds (`:OLD.state = 'RETIRED'`), then updated to each other state it names and to the first
+    row's (a retired part brought back)."""
+    out = []
+    for col, texts in target.states.items():
+        if col in keys or col not in families or families[col] != "text" or (update_cols and col not in update_cols):
+            continue
+        held = {r.get(col) for r in rows}
+        allowed = data.checks.get((target.pg_name, col), []) if data is not None else []
+        for text in [t for t in _unique_list(texts + allowed) if t not in held]:
+            row = _new_row(rows, keys, families, target, data)
+            row[col] = literal(text, "text")
+            ins = dml_step("setup", target.pg_name, "INSERT", row, {})
+            others = [t for t in texts if t != text] + [rows[0].get(col)]
+            for other in _unique_list([o for o in others if o is not None])[:2]:
+                out.append((ins, {col: literal(other, "text")}, {k: row[k] for k in keys}))
     return out[:most]
 
 
@@ -698,14 +859,9 @@ def _unique_values(values: list[Value]) -> list[Value]:
 
 
 def _new_row(rows, keys, families, target, data) -> dict[str, Value]:
-    """A copy of the first row with a new key and new values in its unique columns."""
-    new = {c: literal(v, families.get(c, "text")) for c, v in rows[0].items()}
-    for k in keys:
-        new[k] = _fresh_key(rows, k, families.get(k, "text"))
-    for cols in data.uniques.get(target.pg_name, []) if data is not None else []:
-        for c in cols:  # a copy of the row would break a unique constraint before the trigger shows
-            new[c] = _fresh_value(rows, c, families.get(c, "text"))
-    return new
+    """A copy of the first row with a new key and new values in its unique columns (a copy would
+    break a unique constraint before the trigger shows)."""
+    return _copy_row(rows, target.pg_name, keys, families, data)
 
 
 def _referenced(row: dict, table: str, data: DataView) -> bool:

@@ -3,6 +3,8 @@ primary keys and a few rows (the export's own data), and each converted routine'
 
 from __future__ import annotations
 
+import re
+
 import psycopg
 from psycopg import sql
 
@@ -51,6 +53,13 @@ def read_tables(dsn: str, schema: str) -> tuple[DataView, dict[str, list[dict]]]
             "WHERE n.nspname = %s AND k.contype = 'f' ORDER BY c.relname, k.conname",
             (schema,),
         ).fetchall()
+        checks = conn.execute(  # one-column CHECK constraints: the texts they name (`status IN ('OPEN', ...)`)
+            "SELECT c.relname, a.attname, pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k "
+            "JOIN pg_catalog.pg_class c ON c.oid = k.conrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+            "JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.conkey[1] "
+            "WHERE n.nspname = %s AND k.contype = 'c' AND cardinality(k.conkey) = 1 ORDER BY c.relname, k.conname",
+            (schema,),
+        ).fetchall()
         columns: dict[str, list[str]] = {}
         for table, col in cols:
             columns.setdefault(table, []).append(col)
@@ -93,6 +102,9 @@ def read_tables(dsn: str, schema: str) -> tuple[DataView, dict[str, list[dict]]]
             view.uniques.setdefault(table, []).append(list(cols))
     for _kind, table, cols, parent, parent_cols in constraints:
         view.foreign.setdefault(table, []).append((list(cols), parent, list(parent_cols)))
+    for table, col, definition in checks:
+        texts = [t.replace("''", "'") for t in re.findall(r"'((?:[^']|'')*)'", definition)]
+        view.checks.setdefault((table, col), []).extend(t for t in texts if t)
     return view, rows
 
 

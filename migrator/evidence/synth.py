@@ -327,10 +327,12 @@ class _Session:
                 t, sel = entry["t"], state[id(entry["t"])]
                 if sel.complete or entry["spent"] >= extra:
                     continue
-                best = max((c for c in sel.kept if c.values is not None), key=lambda c: sel.score.get(id(c), 0))
+                pivots = [c for c in sel.kept if c.values is not None and c.centre]
+                best = max(pivots or [c for c in sel.kept if c.values is not None],
+                           key=lambda c: sel.score.get(id(c), 0))  # fmt: skip
                 if best is not entry["centre"]:
                     entry["centre"] = best
-                    setups = [c.setup for c in sel.tried_cands if c.setup and not best.setup]
+                    setups = [c.setup for c in sel.tried_cands if c.setup and c.centre and not best.setup]
                     entry["queue"] = neighbours(t, best, entry["options"], self.routine[t.key][1], entry["seen"],
                                                 1000 + entry["spent"] + sel.tried, setups[:8])  # fmt: skip
                 take = entry["queue"][: min(ROUND, extra - entry["spent"])]

@@ -7,6 +7,7 @@ it (or a routine it calls) writes."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -42,6 +43,12 @@ class ParamInfo:
     # a schema-level collection of scalars (TABLE OF / VARRAY OF): (element family, schema, type)
     element: tuple[str, str, str] | None = None
     obj: ObjectInfo | None = None  # a schema-level object type
+    # the columns the body compares the parameter with (`WHERE crew_id = p_first_id`, `c.code <>
+    # p_code`): what it is about when its name and type say nothing (values.DataView.column_for)
+    compared_with: tuple[str, ...] = ()
+    # ... of those, the columns it is compared with through a variable that holds a row's value
+    # (`SELECT dept INTO v_old ...; IF v_old = p_dept`): a check in the code, not a match in SQL
+    held_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,9 @@ class Target:
     # pairs of parameters the body compares with each other (`p_from_account = p_to_account`): a
     # call giving both one value takes a path no pair of distinct keys reaches
     compared: list[tuple[str, str]] = field(default_factory=list)
+    # column -> the texts the body compares it with (`v_state = 'RETIRED'`, `CASE :OLD.state WHEN
+    # ...`): a row in each such state is made where the data holds none (targets.state_literals)
+    states: dict[str, list[str]] = field(default_factory=dict)
 
 
 def type_source(type_text: str) -> str:
@@ -247,12 +257,158 @@ def compared_params(text: str, names: list[str]) -> list[tuple[str, str]]:
     return found
 
 
-_CONVERSIONS = {"TO_CHAR", "TO_DATE", "TO_NUMBER", "TO_TIMESTAMP", "TRUNC", "ROUND"}
+def compared_columns(text: str, names: list[str]) -> dict[str, list[str]]:
+    """parameter -> the words it is compared with (`col = p`, `t.col <> p`, `p >= t.col`), in the
+    order written: column names among them (a local variable or another parameter is no column,
+    and resolving them against the tables the code names leaves them out)."""
+    params = {n.lower() for n in names}
+    toks = [(t.kind, t.text) for t in lexer.code_tokens(text)]
+    found: dict[str, list[str]] = {}
+
+    def op_at(i: int, step: int) -> int | None:
+        """Index past the comparison operator starting at `i` (reading in direction `step`)."""
+        if not 0 <= i < len(toks) or toks[i][0] != lexer.OP:
+            return None
+        j = i + step
+        if 0 <= j < len(toks) and toks[j][0] == lexer.OP:
+            pair = toks[i][1] + toks[j][1] if step > 0 else toks[j][1] + toks[i][1]
+            if pair in _COMPARISONS:
+                return j + step
+        return i + step if toks[i][1] in _COMPARISONS else None
+
+    for i, (kind, value) in enumerate(toks):
+        if kind not in (lexer.WORD, lexer.QIDENT):
+            continue
+        name = lexer.normalize_identifier(value)
+        if name not in params or (i and toks[i - 1][1] == "."):
+            continue
+        words = []
+        j = op_at(i - 1, -1)  # ... col = p
+        if j is not None and j >= 0 and toks[j][0] in (lexer.WORD, lexer.QIDENT):
+            words.append(toks[j][1])
+        j = op_at(i + 1, 1)  # p = col / p = t.col
+        if j is not None and j < len(toks) and toks[j][0] in (lexer.WORD, lexer.QIDENT):
+            dotted = j + 2 < len(toks) and toks[j + 1][1] == "." and toks[j + 2][0] in (lexer.WORD, lexer.QIDENT)
+            words.append(toks[j + 2][1] if dotted else toks[j][1])
+        for w in words:
+            col = lexer.normalize_identifier(w)
+            if col != name and col not in params and col not in found.setdefault(name, []):
+                found[name].append(col)
+    return found
+
+
+_CONVERSIONS = frozenset({"TO_CHAR", "TO_DATE", "TO_NUMBER", "TO_TIMESTAMP", "TRUNC", "ROUND"})
+
+
+def state_literals(text: str) -> dict[str, list[str]]:
+    """column -> the texts the body compares it with: `[x.]col = 'LIT'` (any comparison, either
+    side), `col [NOT] IN ('A', 'B')`, `CASE col WHEN 'A' ...`; a local variable stands for the
+    column it is declared with (`v parts.state%TYPE`) or selected from (`SELECT state INTO v`).
+    A status the data may hold no row in (a part RETIRED, an account FROZEN) that a branch needs."""
+    toks = [(t.kind, t.text) for t in lexer.code_tokens(text)]
+    names = (lexer.WORD, lexer.QIDENT)
+    found: dict[str, list[str]] = {}
+
+    def add(word: str, literal: str) -> None:
+        values = found.setdefault(lexer.normalize_identifier(word), [])
+        if literal not in values:
+            values.append(literal)
+
+    def string(k: int) -> str | None:
+        return toks[k][1][1:-1].replace("''", "'") if toks[k][0] == lexer.STRING and toks[k][1][:1] == "'" else None
+
+    n = len(toks)
+    for i in range(n):
+        kind, value = toks[i]
+        if kind == lexer.OP and (value in _COMPARISONS or value in ("!", "^", "~")):
+            # `<>` as one token or two (`<` `>`)
+            pair = i + 1 < n and toks[i + 1][0] == lexer.OP and value + toks[i + 1][1] in _COMPARISONS
+            if i and toks[i - 1][0] == lexer.OP and toks[i - 1][1] + value in _COMPARISONS:
+                continue  # the second half of a two-token operator
+            j = i + 1 if pair else i
+            if j + 1 < n and i and toks[i - 1][0] in names and (lit := string(j + 1)) is not None:
+                add(toks[i - 1][1], lit)
+            if j + 1 < n and i and toks[j + 1][0] in names and (lit := string(i - 1)) is not None:
+                dotted = j + 3 < n and toks[j + 2][1] == "." and toks[j + 3][0] in names
+                add(toks[j + 3][1] if dotted else toks[j + 1][1], lit)
+        elif kind in names and value.upper() == "IN" and i and i + 1 < n and toks[i + 1][1] == "(":
+            k = i - 2 if toks[i - 1][1].upper() == "NOT" else i - 1
+            if k >= 0 and toks[k][0] in names:
+                m = i + 2
+                while m < n and toks[m][1] != ")":
+                    if (lit := string(m)) is not None:
+                        add(toks[k][1], lit)
+                    m += 1
+        elif kind in names and value.upper() == "CASE" and i + 1 < n and toks[i + 1][0] in names:
+            k = i + 3 if i + 3 < n and toks[i + 2][1] == "." else i + 1
+            if toks[k][1].upper() == "WHEN":
+                continue  # a searched CASE
+            depth, m = 0, k + 1
+            while m < n:
+                word = toks[m][1].upper() if toks[m][0] in names else ""
+                if word == "CASE":
+                    depth += 1
+                elif word == "END":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif word == "WHEN" and depth == 0 and m + 1 < n and (lit := string(m + 1)) is not None:
+                    add(toks[k][1], lit)
+                m += 1
+    aliases = _variable_columns(toks)
+    out: dict[str, list[str]] = {}
+    for word, values in found.items():
+        for v in values:
+            column = aliases.get(word, word)
+            if v not in out.setdefault(column, []):
+                out[column].append(v)
+    return out
+
+
+def _variable_columns(toks: list[tuple[str, str]]) -> dict[str, str]:
+    """variable -> the column it holds: declared `v t.col%TYPE`, or `SELECT col, ... INTO v, ...`."""
+    names = (lexer.WORD, lexer.QIDENT)
+    out: dict[str, str] = {}
+    n = len(toks)
+    for i in range(n - 5):
+        if (toks[i][0] in names and toks[i + 1][0] in names and toks[i + 2][1] == "." and toks[i + 3][0] in names
+                and toks[i + 4][1] == "%" and toks[i + 5][1].upper() == "TYPE"):  # fmt: skip
+            out[lexer.normalize_identifier(toks[i][1])] = lexer.normalize_identifier(toks[i + 3][1])
+    for i in range(n):
+        if toks[i][0] not in names or toks[i][1].upper() != "SELECT":
+            continue
+        items: list[list[tuple[str, str]]] = [[]]
+        depth, m = 0, i + 1
+        while m < n and not (depth == 0 and toks[m][1].upper() in ("INTO", "FROM")) and toks[m][1] != ";":
+            depth += toks[m][1] == "("
+            depth -= toks[m][1] == ")"
+            if depth == 0 and toks[m][1] == ",":
+                items.append([])
+            else:
+                items[-1].append(toks[m])
+            m += 1
+        if m >= n or toks[m][1].upper() != "INTO":
+            continue
+        targets = []
+        m += 1
+        while m < n and toks[m][1].upper() != "FROM" and toks[m][1] != ";":
+            if toks[m][0] in names:
+                targets.append(lexer.normalize_identifier(toks[m][1]))
+            m += 1
+        for item, var in zip(items, targets, strict=False):
+            if item and item[-1][0] in names:  # the column itself, or an alias of it (`a.state`)
+                out.setdefault(var, lexer.normalize_identifier(item[-1][1]))
+    return out
 
 
 def _format_model(toks: list[tuple[str, str]], i: int) -> bool:
     """Whether the string at `i` is a later argument of TO_CHAR / TO_DATE / ... (a format model
     such as 'FM999G990D00' or 'YYYY-MM', not a value the code compares with)."""
+    return _argument_of(toks, i, _CONVERSIONS)
+
+
+def _argument_of(toks: list[tuple[str, str]], i: int, functions: frozenset[str] | set[str]) -> bool:
+    """Whether the token at `i` is a later (not the first) argument of a call of `functions`."""
     if not i or toks[i - 1][1] != ",":
         return False
     depth = 0
@@ -262,7 +418,7 @@ def _format_model(toks: list[tuple[str, str]], i: int) -> bool:
             depth += 1
         elif text == "(":
             if depth == 0:
-                return j > 0 and toks[j - 1][1].upper() in _CONVERSIONS
+                return j > 0 and toks[j - 1][1].upper() in functions
             depth -= 1
         elif text == ";":
             return False
@@ -388,7 +544,16 @@ def _routine_target(unit: Unit, routine: A.Routine, catalog: Catalog, units, ora
                _param_infos(routine.params, catalog, unit.schema, package), literals=_unique(literals),
                writes=writes, mutates=mutates, words=words,
                scales=rounding_scales(text if text is not None else unit.text))  # fmt: skip
-    t.compared = compared_params(text if text is not None else unit.text, [p.name for p in t.params])
+    body = text if text is not None else unit.text
+    t.compared = compared_params(body, [p.name for p in t.params])
+    # a parameter compared with a local variable is compared with the column the variable holds
+    held = _variable_columns([(k.kind, k.text) for k in lexer.code_tokens(body)])
+    columns = compared_columns(body, [p.name for p in t.params])
+    t.params = [dataclasses.replace(
+        p, compared_with=tuple(_unique([held.get(c, c) for c in columns.get(p.name.lower(), [])])),
+        held_with=tuple(_unique([held[c] for c in columns.get(p.name.lower(), []) if c in held])))
+        for p in t.params]  # fmt: skip
+    t.states = state_literals(body)
     if routine.returns is not None:
         t.returns = type_source(routine.returns.text)
         t.return_family = family(t.returns, catalog, unit.schema, package)[0]
@@ -518,7 +683,8 @@ def _trigger_target(unit: Unit, ctx: ConversionContext) -> Target:
     literals, writes, words, _ = _body_facts(unit.text)
     table = trg.table[-1]
     t = Target("trigger", (unit.id,), table, unit.schema, table, literals=_unique(literals),
-               writes=writes | {table}, mutates=True, trigger=trg, words=words)  # fmt: skip
+               writes=writes | {table}, mutates=True, trigger=trg, words=words,
+               states=state_literals(unit.text))  # fmt: skip
     return t
 
 

@@ -74,6 +74,8 @@ class DataView:
         self.foreign: dict[str, list[tuple[list[str], str, list[str]]]] = {}
         self.rows: dict[str, list[dict]] = {}  # table -> the rows read (a few)
         self.texts: list[str] = []  # distinct text values of the export, the unusual ones first
+        # (table, column) -> the texts a one-column CHECK constraint names (the states it allows)
+        self.checks: dict[tuple[str, str], list[str]] = {}
 
     def values(self, table: str, column: str) -> list | None:
         key = (table, column)
@@ -88,7 +90,12 @@ class DataView:
         """The column a parameter is about: its %TYPE anchor; else a primary key column, then any
         column, that carries the parameter's name without its prefix; else the key of a table
         the name mentions (`p_from_account` → accounts' key, `p_dept_no` → dept's); for a
-        one-word name, the one column of the tables the code names that ends with it."""
+        one-word name, the one column of the tables the code names that ends with it; else the
+        column the body compares it with."""
+        named = self._named_column(param, hint)
+        return named if named is not None else self._compared_column(param, hint)
+
+    def _named_column(self, param: ParamInfo, hint: set[str] | None) -> tuple[str, str] | None:
         if param.column is not None:
             return param.column
         bare = _PREFIX.sub("", param.name).lower()
@@ -118,6 +125,16 @@ class DataView:
         if len(ends) > 1 and hint:
             ends = [e for e in ends if e[0] in hint]
         return ends[0] if len(ends) == 1 else None
+
+    def _compared_column(self, param: ParamInfo, hint: set[str] | None) -> tuple[str, str] | None:
+        """The column the body compares the parameter with (`WHERE crew_id = p_first_id`): the
+        one table among those the code names that has it, its key before any other column."""
+        for col in param.compared_with:
+            tables = sorted(t for t in (hint or set()) if col in self.columns.get(t, []))
+            keyed = [t for t in tables if self.keys.get(t) == [col]]
+            if keyed or len(tables) == 1:
+                return (keyed or tables)[0], col
+        return None
 
 
 def candidates(param: ParamInfo, target: Target, data: DataView) -> list[Value]:
