@@ -7,7 +7,7 @@ PostgreSQL meaning maps to a function of the ``oracompat`` library (`oracompat/p
 with Oracle's parameter names and defaults; its IN OUT and OUT parameters come back from the
 function and are assigned to the caller's arguments.
 
-A package with no faithful meaning (UTL_FILE, UTL_HTTP, UTL_TCP, UTL_SMTP, HTP/HTF/OWA_*, APEX_*,
+A package with no faithful meaning (UTL_HTTP, UTL_TCP, UTL_SMTP, HTP/HTF/OWA_*, APEX_*,
 SDO_* ...) is never imitated: every reference to it gets a marker (deployment fails), and the unit
 is reported once per package with the category ``needs an Oracle-supplied package with no
 PostgreSQL equivalent: <name>`` and all its call sites (`report_redesign`), so a reader can plan the
@@ -199,6 +199,22 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_LOB", "GETCHUNKSIZE", "lob_loc", NUMBER, "v_blob"),
     _fn("DBMS_LOB", "ISOPEN", "lob_loc", NUMBER, "v_clob"),
     _fn("DBMS_LOB", "ISTEMPORARY", "lob_loc", NUMBER, "v_clob"),
+    # UTL_FILE over the file gate that a role with server-file privileges installs
+    # (harness/engines/file_gate.py; oracompat/packages_utl_file.sql). Examples use v_f
+    # UTL_FILE.FILE_TYPE and directory TMP_DIR (tests/migrator/convert/test_utl_file_exec.py).
+    _fn("UTL_FILE", "FOPEN", "location, filename, open_mode, max_linesize=", None, "'TMP_DIR', 'm.txt', 'w'"),
+    _fn("UTL_FILE", "IS_OPEN", "file", None, "v_f"),
+    _proc("UTL_FILE", "PUT", "file, buffer", "v_f, 'a'"),
+    _proc("UTL_FILE", "PUT_LINE", "file, buffer, autoflush=", "v_f, 'a'"),
+    _proc("UTL_FILE", "NEW_LINE", "file, lines=", "v_f, 2"),
+    _proc("UTL_FILE", "PUTF", "file, format, arg1=, arg2=, arg3=, arg4=, arg5=", "v_f, '%s\\n', 'a'"),
+    _proc("UTL_FILE", "FFLUSH", "file", "v_f"),
+    _proc("UTL_FILE", "GET_LINE", "file, OUT buffer, len=", "v_r, v_s"),
+    _proc("UTL_FILE", "FCLOSE", "INOUT file", "v_f"),
+    _proc("UTL_FILE", "FCLOSE_ALL", ""),
+    _proc("UTL_FILE", "FCOPY", "src_location, src_filename, dest_location, dest_filename, start_line=, end_line=", "'TMP_DIR', 'in.txt', 'TMP_DIR', 'copy.txt'"),
+    _proc("UTL_FILE", "FRENAME", "src_location, src_filename, dest_location, dest_filename, overwrite=", "'TMP_DIR', 'copy.txt', 'TMP_DIR', 'moved.txt', TRUE"),
+    _proc("UTL_FILE", "FREMOVE", "location, filename", "'TMP_DIR', 'in.txt'"),
 )
 # fmt: on
 BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
@@ -248,13 +264,15 @@ CONSTANTS: dict[tuple[str, str], str] = {
 # a SUBTYPE of the Oracle type given; "record" / "assoc_record": the library's composite type (its
 # fields' Oracle types below), alone or as the element of an INDEX BY table.
 DESC_REC = "oracompat.dbms_sql_desc_rec"
+FILE_TYPE = "oracompat.utl_file_file_type"
 RECORD_FIELDS: dict[str, dict[str, str]] = {
     DESC_REC: {
         "col_type": "BINARY_INTEGER", "col_max_len": "BINARY_INTEGER", "col_name": "VARCHAR2(32767)",
         "col_name_len": "BINARY_INTEGER", "col_schema_name": "VARCHAR2(32767)", "col_schema_name_len": "BINARY_INTEGER",
         "col_precision": "BINARY_INTEGER", "col_scale": "BINARY_INTEGER", "col_charsetid": "BINARY_INTEGER",
         "col_charsetform": "BINARY_INTEGER", "col_null_ok": "BOOLEAN",
-    }
+    },
+    FILE_TYPE: {"id": "BINARY_INTEGER", "datatype": "BINARY_INTEGER", "byte_mode": "BOOLEAN"},
 }  # fmt: skip
 TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_UTILITY", "UNCL_ARRAY"): ("assoc", "VARCHAR2(227)"),
@@ -270,6 +288,7 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_SQL", "DESC_REC2"): ("record", DESC_REC),
     ("DBMS_SQL", "DESC_TAB"): ("assoc_record", DESC_REC),
     ("DBMS_SQL", "DESC_TAB2"): ("assoc_record", DESC_REC),
+    ("UTL_FILE", "FILE_TYPE"): ("record", FILE_TYPE),
 }
 
 # Exceptions the packages declare, as their Oracle error codes (harness/ground_truth/oracle_errors.py maps them).
@@ -280,6 +299,19 @@ EXCEPTIONS: dict[tuple[str, str], int] = {
     ("DBMS_ASSERT", "INVALID_QUALIFIED_SQL_NAME"): -44004,
     ("DBMS_LOB", "INVALID_ARGVAL"): -21560,
     ("DBMS_LOB", "VALUE_ERROR"): -6502,
+    ("UTL_FILE", "INVALID_PATH"): -29280,
+    ("UTL_FILE", "INVALID_MODE"): -29281,
+    ("UTL_FILE", "INVALID_FILEHANDLE"): -29282,
+    ("UTL_FILE", "INVALID_OPERATION"): -29283,
+    ("UTL_FILE", "READ_ERROR"): -29284,
+    ("UTL_FILE", "WRITE_ERROR"): -29285,
+    ("UTL_FILE", "INTERNAL_ERROR"): -29286,
+    ("UTL_FILE", "INVALID_MAXLINESIZE"): -29287,
+    ("UTL_FILE", "INVALID_FILENAME"): -29288,
+    ("UTL_FILE", "ACCESS_DENIED"): -29289,
+    ("UTL_FILE", "INVALID_OFFSET"): -29290,
+    ("UTL_FILE", "DELETE_FAILED"): -29291,
+    ("UTL_FILE", "RENAME_FAILED"): -29292,
 }
 
 

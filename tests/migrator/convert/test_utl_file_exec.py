@@ -1,0 +1,242 @@
+"""UTL_FILE and CREATE DIRECTORY converted and run on PostgreSQL through the file gate
+(`harness/engines/file_gate.py`), as the sandbox's execution role: files really written and read
+back on the server's file system, Oracle's exceptions caught by name and by SQLCODE, and the
+gate's confinement (every directory is a prefix in the scratch database's own folder, whatever path
+CREATE DIRECTORY asks for; the execution role itself may not read server files).
+
+The units are written here from the UTL_FILE reference (PL/SQL Packages and Types Reference,
+"UTL_FILE")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from migrator.convert import supplied
+from tests.migrator.convert.test_plsql_exec_types import deploy_schema
+
+FILES = """
+CREATE OR REPLACE DIRECTORY tmp_dir AS '/var/app/out';
+
+CREATE OR REPLACE PACKAGE file_demo AS
+  FUNCTION round_trip (p_name IN VARCHAR2) RETURN VARCHAR2;
+  FUNCTION try_open (p_dir IN VARCHAR2, p_name IN VARCHAR2, p_mode IN VARCHAR2,
+                     p_linesize IN PLS_INTEGER := 1024) RETURN VARCHAR2;
+  FUNCTION misuse (p_name IN VARCHAR2) RETURN VARCHAR2;
+  FUNCTION chunks (p_name IN VARCHAR2) RETURN VARCHAR2;
+END file_demo;
+/
+CREATE OR REPLACE PACKAGE BODY file_demo AS
+  FUNCTION round_trip (p_name IN VARCHAR2) RETURN VARCHAR2 IS
+    l_file UTL_FILE.FILE_TYPE;
+    l_line VARCHAR2(200);
+    l_out  VARCHAR2(4000);
+  BEGIN
+    l_file := UTL_FILE.FOPEN('TMP_DIR', p_name, 'w');
+    UTL_FILE.PUT_LINE(l_file, 'first');
+    UTL_FILE.PUT(l_file, 'sec');
+    UTL_FILE.PUT_LINE(l_file, 'ond', autoflush => TRUE);
+    UTL_FILE.NEW_LINE(l_file);
+    UTL_FILE.PUTF(l_file, '%s=%s\\n', 'k', 'v');
+    UTL_FILE.FFLUSH(l_file);
+    UTL_FILE.FCLOSE(l_file);
+    IF UTL_FILE.IS_OPEN(l_file) THEN
+      l_out := 'still open';
+    END IF;
+    l_file := UTL_FILE.FOPEN(location => 'TMP_DIR', filename => p_name, open_mode => 'a');
+    UTL_FILE.PUT_LINE(l_file, 'appended');
+    UTL_FILE.FCLOSE(l_file);
+    l_file := UTL_FILE.FOPEN('TMP_DIR', p_name, 'r');
+    LOOP
+      BEGIN
+        UTL_FILE.GET_LINE(l_file, l_line);
+      EXCEPTION
+        WHEN NO_DATA_FOUND THEN
+          EXIT;
+      END;
+      l_out := l_out || '[' || l_line || ']';
+    END LOOP;
+    UTL_FILE.FCLOSE(l_file);
+    RETURN l_out;
+  END round_trip;
+
+  FUNCTION try_open (p_dir IN VARCHAR2, p_name IN VARCHAR2, p_mode IN VARCHAR2,
+                     p_linesize IN PLS_INTEGER := 1024) RETURN VARCHAR2 IS
+    l_file UTL_FILE.FILE_TYPE;
+  BEGIN
+    l_file := UTL_FILE.FOPEN(p_dir, p_name, p_mode, p_linesize);
+    UTL_FILE.FCLOSE(l_file);
+    RETURN 'ok';
+  EXCEPTION
+    WHEN UTL_FILE.INVALID_PATH THEN
+      RETURN 'invalid path';
+    WHEN UTL_FILE.INVALID_MODE THEN
+      RETURN 'invalid mode';
+    WHEN UTL_FILE.INVALID_OPERATION THEN
+      RETURN 'invalid operation';
+    WHEN UTL_FILE.INVALID_FILENAME THEN
+      RETURN 'invalid filename';
+    WHEN UTL_FILE.INVALID_MAXLINESIZE THEN
+      RETURN 'invalid linesize';
+  END try_open;
+
+  FUNCTION misuse (p_name IN VARCHAR2) RETURN VARCHAR2 IS
+    l_file UTL_FILE.FILE_TYPE;
+    l_line VARCHAR2(100);
+    l_out  VARCHAR2(400);
+  BEGIN
+    l_file := UTL_FILE.FOPEN('TMP_DIR', p_name, 'w', 5);
+    BEGIN
+      UTL_FILE.GET_LINE(l_file, l_line);  -- reading a file open for writing
+    EXCEPTION
+      WHEN OTHERS THEN
+        l_out := l_out || SQLCODE || ' ';
+    END;
+    BEGIN
+      UTL_FILE.PUT_LINE(l_file, 'longer than five');
+    EXCEPTION
+      WHEN UTL_FILE.WRITE_ERROR THEN
+        l_out := l_out || 'write error ';
+    END;
+    UTL_FILE.FCLOSE_ALL;
+    IF UTL_FILE.IS_OPEN(l_file) THEN  -- FCLOSE_ALL leaves the record alone
+      l_out := l_out || 'open ';
+    END IF;
+    BEGIN
+      UTL_FILE.PUT(l_file, 'x');
+    EXCEPTION
+      WHEN UTL_FILE.INVALID_FILEHANDLE THEN
+        l_out := l_out || 'closed';
+    END;
+    RETURN l_out;
+  END misuse;
+
+  FUNCTION chunks (p_name IN VARCHAR2) RETURN VARCHAR2 IS
+    l_file UTL_FILE.FILE_TYPE;
+    l_part VARCHAR2(10);
+    l_out  VARCHAR2(400);
+  BEGIN
+    l_file := UTL_FILE.FOPEN('TMP_DIR', p_name, 'w');
+    UTL_FILE.PUT_LINE(l_file, 'abcdefg');
+    UTL_FILE.PUT_LINE(l_file, 'hi');
+    UTL_FILE.FCLOSE(l_file);
+    UTL_FILE.FCOPY('TMP_DIR', p_name, 'TMP_DIR', 'copy_' || p_name, 2);
+    l_file := UTL_FILE.FOPEN('TMP_DIR', p_name, 'r');
+    UTL_FILE.GET_LINE(l_file, l_part, 3);  -- a line longer than len comes in pieces
+    l_out := l_part;
+    UTL_FILE.GET_LINE(l_file, l_part, 3);
+    l_out := l_out || '|' || l_part;
+    UTL_FILE.GET_LINE(l_file, l_part);
+    l_out := l_out || '|' || l_part;
+    UTL_FILE.FCLOSE(l_file);
+    l_file := UTL_FILE.FOPEN('TMP_DIR', 'copy_' || p_name, 'r');
+    UTL_FILE.GET_LINE(l_file, l_part);
+    UTL_FILE.FCLOSE(l_file);
+    RETURN l_out || '|' || l_part;
+  END chunks;
+END file_demo;
+/
+"""
+
+
+def _folder(pg_engine, conn) -> Path:
+    root = pg_engine.sandbox.files_root
+    if root is None:
+        pytest.skip("the server is not on this machine: the sandbox has no folder for server files")
+    return root / conn.info.dbname
+
+
+@pytest.fixture
+def files_db(pg_engine, pg_dsn, tmp_path):
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "files", {"files.sql": FILES})
+        yield conn, _folder(pg_engine, conn)
+
+
+def test_utl_file_writes_reads_and_raises_as_oracle(files_db):
+    conn, folder = files_db
+    assert conn.execute("SELECT file_demo.round_trip('out.txt')").fetchone()[0] == ("[first][second][][k=v][appended]")
+    # a real file on the server, in the scratch database's folder whatever CREATE DIRECTORY said
+    assert (folder / "TMP_DIR.out.txt").read_text(encoding="utf-8") == "first\nsecond\n\nk=v\nappended\n"
+    assert conn.execute("SELECT path FROM oracompat_fs.directory WHERE name = 'TMP_DIR'").fetchone()[0] == (
+        "/var/app/out"
+    )
+    cases = [
+        ("TMP_DIR", "out.txt", "r", 1024, "ok"),
+        ("NO_SUCH_DIR", "out.txt", "r", 1024, "invalid path"),
+        ("tmp_dir", "out.txt", "r", 1024, "invalid path"),  # directory names are case-sensitive
+        ("TMP_DIR", "out.txt", "x", 1024, "invalid mode"),
+        ("TMP_DIR", "missing.txt", "r", 1024, "invalid operation"),
+        ("TMP_DIR", "../escape.txt", "w", 1024, "invalid filename"),
+        ("TMP_DIR", "out.txt", "r", 40000, "invalid linesize"),
+        ("TMP_DIR", "new.txt", "W", 1024, "ok"),  # open modes in either case; 'w' creates the file
+    ]
+    for location, name, mode, size, expected in cases:
+        got = conn.execute("SELECT file_demo.try_open(%s, %s, %s, %s)", (location, name, mode, size)).fetchone()[0]
+        assert got == expected, (location, name, mode)
+    assert (folder / "TMP_DIR.new.txt").read_bytes() == b""
+    assert not (folder.parent / "escape.txt").exists()
+
+
+def test_utl_file_misuse_and_fclose_all(files_db):
+    conn, folder = files_db
+    # ORA-29283 by SQLCODE, ORA-29285 for a line over max_linesize, FCLOSE_ALL keeps IS_OPEN TRUE
+    # but the handle is no longer usable (ORA-29282)
+    assert conn.execute("SELECT file_demo.misuse('m.txt')").fetchone()[0] == "-29283 write error open closed"
+    assert (folder / "TMP_DIR.m.txt").read_text(encoding="utf-8") == ""
+
+
+def test_utl_file_pieces_and_fcopy(files_db):
+    conn, folder = files_db
+    assert conn.execute("SELECT file_demo.chunks('c.txt')").fetchone()[0] == "abc|def|g|hi"
+    assert (folder / "TMP_DIR.copy_c.txt").read_text(encoding="utf-8") == "hi\n"
+
+
+def test_the_execution_role_reaches_files_only_through_the_gate(files_db):
+    conn, folder = files_db
+    (folder.parent / "outside.txt").write_text("secret", encoding="utf-8")
+    try:
+        # a directory mapped to any path still lands in the scratch folder
+        conn.execute("SELECT oracompat_fs.create_directory('ETC', '/etc', false)")
+        with pytest.raises(psycopg.Error, match="ORA-29283"):
+            conn.execute("SELECT oracompat.utl_file_fopen('ETC', 'passwd', 'r')")
+        for query in (
+            f"SELECT pg_read_binary_file('{folder.parent / 'outside.txt'}')",
+            "SELECT lo_export(lo_from_bytea(0, 'x'::bytea), '/tmp/migrator-escape.txt')",
+            "INSERT INTO oracompat_fs.directory VALUES ('ROOT', '/', NULL)",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(query)
+        with pytest.raises(psycopg.errors.DuplicateObject, match="ORA-00955"):
+            conn.execute("SELECT oracompat_fs.create_directory('ETC', '/tmp', false)")
+    finally:
+        (folder.parent / "outside.txt").unlink()
+
+
+def test_fremove_and_frename(files_db):
+    """Removing and renaming need adminpack (PostgreSQL has no built-in for either): with it the
+    files move and disappear, without it the call says what is missing."""
+    conn, folder = files_db
+    conn.execute("DO $$ BEGIN PERFORM file_demo.chunks('r.txt'); END $$")
+    has_adminpack = conn.execute("SELECT to_regprocedure('pg_catalog.pg_file_unlink(text)') IS NOT NULL").fetchone()[0]
+    rename = "SELECT oracompat.utl_file_frename('TMP_DIR', 'r.txt', 'TMP_DIR', 'moved.txt')"
+    remove = "SELECT oracompat.utl_file_fremove('TMP_DIR', 'copy_r.txt')"
+    if not has_adminpack:
+        for query in (rename, remove):
+            with pytest.raises(psycopg.errors.FeatureNotSupported, match="adminpack"):
+                conn.execute(query)
+        return
+    conn.execute(rename)
+    conn.execute(remove)
+    assert sorted(p.name for p in folder.iterdir()) == ["TMP_DIR.moved.txt"]
+    with pytest.raises(psycopg.Error, match="ORA-29291"):  # nothing left to remove
+        conn.execute(remove)
+
+
+def test_every_utl_file_member_is_in_the_table():
+    names = {m.name for m in supplied.MEMBERS if m.package == "UTL_FILE"}
+    assert names >= {"FOPEN", "PUT_LINE", "PUT", "NEW_LINE", "GET_LINE", "FCLOSE", "FCLOSE_ALL", "IS_OPEN"}
+    assert names >= {"FFLUSH", "FREMOVE", "FRENAME", "FCOPY"}
+    assert not supplied.is_redesign(supplied.Ref("UTL_FILE", "FOPEN"))
