@@ -89,7 +89,7 @@ def _without_ctid(select: exp.Select, table: exp.Table, ctx: ConversionContext) 
     """The hierarchy's rows come from a WITH query (of this query or one around it) or a view of
     the export: no ctid to tell its rows apart."""
     name = table.name.lower()
-    node: exp.Expression | None = select
+    node: exp.Expr | None = select
     while node is not None:
         withs = node.args.get("with_") if isinstance(node, exp.Query) else None
         if withs is not None and any(c.alias_or_name.lower() == name for c in withs.expressions):
