@@ -183,6 +183,13 @@ ORA_ERRORS: tuple[OraError, ...] = (
     OraError(-29290, None, ("SQLSTATE 'OS290'",), "OS290", "invalid offset specified"),
     OraError(-29291, None, ("SQLSTATE 'OS291'",), "OS291", "file remove operation failed"),
     OraError(-29292, None, ("SQLSTATE 'OS292'",), "OS292", "file rename operation failed"),
+    # DBMS_LOB on BFILEs (class OL: their last three digits would meet UTL_FILE's in class OS)
+    OraError(-22275, None, ("SQLSTATE 'OL275'",), "OL275", "invalid LOB locator specified"),
+    OraError(-22285, None, ("SQLSTATE 'OL285'",), "OL285", "non-existent directory or file for FILEOPEN operation"),
+    OraError(-22288, None, ("SQLSTATE 'OL288'",), "OL288", "file or LOB operation FILEOPEN failed"),
+    OraError(
+        -22289, None, ("SQLSTATE 'OL289'",), "OL289", "cannot perform FILEREAD operation on an unopened file or LOB"
+    ),
     OraError(-31011, None, ("SQLSTATE 'OS011'",), "OS011", "XML parsing failed"),
     OraError(-19032, None, ("SQLSTATE 'OS032'",), "OS032", "Expected XML tag , got no content"),
     OraError(-19025, None, ("SQLSTATE 'OS025'",), "OS025", "EXTRACTVALUE returns value of only one node"),

@@ -332,7 +332,7 @@ RULES: tuple[RuleInfo, ...] = (
     rule("ddl.interval_type", "INTERVAL YEAR TO MONTH / DAY TO SECOND → interval",
          on("INTERVAL (type)", "type:INTERVAL DAY TO SECOND", TYPES, "golden:ddl/table_types_misc"),
     ),
-    rule("ddl.lob_types", "CLOB/NCLOB/LONG → text, BLOB/RAW/LONG RAW/BFILE → bytea",
+    rule("ddl.lob_types", "CLOB/NCLOB/LONG → text, BLOB/RAW/LONG RAW → bytea, BFILE → oracompat.bfile (a locator)",
          on("CLOB, BLOB, RAW, LONG", "type:CLOB", TYPES, "golden:ddl/table_basic", "golden:ddl/table_types_misc"),
     ),
     rule("ddl.binary_float", "BINARY_FLOAT/BINARY_DOUBLE → real/double precision",

@@ -26,7 +26,7 @@ from migrator.source.oracle_names import SUPPLIED_PACKAGE_PREFIXES
 
 SUPPLIED_CONSTRUCT = "Oracle supplied package"  # the construct name of a member not converted
 REDESIGN = "needs an Oracle-supplied package with no PostgreSQL equivalent"
-NAMES = frozenset({"HTP", "HTF", "OWA", "WPG_DOCLOAD", "BFILENAME"})
+NAMES = frozenset({"HTP", "HTF", "OWA", "WPG_DOCLOAD"})
 # Oracle-supplied object types named without a package (MDSYS.SDO_GEOMETRY ...).
 SUPPLIED_TYPES = frozenset({"SDO_GEOMETRY", "SDO_POINT_TYPE", "SDO_ELEM_INFO_ARRAY", "SDO_ORDINATE_ARRAY"})
 _OWNERS = ("SYS", "MDSYS", "CTXSYS", "XDB", "PUBLIC")
@@ -215,6 +215,16 @@ MEMBERS: tuple[Member, ...] = (
     _proc("UTL_FILE", "FCOPY", "src_location, src_filename, dest_location, dest_filename, start_line=, end_line=", "'TMP_DIR', 'in.txt', 'TMP_DIR', 'copy.txt'"),
     _proc("UTL_FILE", "FRENAME", "src_location, src_filename, dest_location, dest_filename, overwrite=", "'TMP_DIR', 'copy.txt', 'TMP_DIR', 'moved.txt', TRUE"),
     _proc("UTL_FILE", "FREMOVE", "location, filename", "'TMP_DIR', 'in.txt'"),
+    # DBMS_LOB's BFILE members over the same gate (v_b BFILE := BFILENAME('TMP_DIR', 'in.txt'))
+    _proc("DBMS_LOB", "FILEOPEN", "INOUT file_loc, open_mode=", "v_b, DBMS_LOB.FILE_READONLY"),
+    _proc("DBMS_LOB", "FILECLOSE", "INOUT file_loc", "v_b"),
+    _proc("DBMS_LOB", "FILECLOSEALL", ""),
+    _fn("DBMS_LOB", "FILEISOPEN", "file_loc", NUMBER, "v_b"),
+    _fn("DBMS_LOB", "FILEEXISTS", "file_loc", NUMBER, "v_b"),
+    _proc("DBMS_LOB", "FILEGETNAME", "file_loc, OUT dir_alias, OUT filename", "v_b, v_s, v_s"),
+    _proc("DBMS_LOB", "LOADFROMFILE", "INOUT dest_lob, src_lob, amount, dest_offset=, src_offset=", "v_blob, v_b, 2"),
+    _proc("DBMS_LOB", "LOADBLOBFROMFILE", "INOUT dest_lob, src_bfile, amount, INOUT dest_offset, INOUT src_offset", "v_blob, v_b, 2, v_o, v_o"),
+    _proc("DBMS_LOB", "LOADCLOBFROMFILE", "INOUT dest_lob, src_bfile, amount, INOUT dest_offset, INOUT src_offset, bfile_csid, INOUT lang_context, OUT warning", "v_clob, v_b, 2, v_o, v_o, 0, v_i, v_w"),
 )
 # fmt: on
 BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
@@ -233,6 +243,7 @@ CONSTANTS: dict[tuple[str, str], str] = {
     ("DBMS_LOB", "DEFAULT_LANG_CTX"): "0",
     ("DBMS_LOB", "NO_WARNING"): "0",
     ("DBMS_LOB", "WARN_INCONVERTIBLE_CHAR"): "1",
+    ("DBMS_LOB", "FILE_READONLY"): "0",
     ("UTL_RAW", "BIG_ENDIAN"): "1",
     ("UTL_RAW", "LITTLE_ENDIAN"): "2",
     ("UTL_RAW", "MACHINE_ENDIAN"): "3",
@@ -359,15 +370,10 @@ def split_ref(parts, user_object: Callable[[str], bool] = lambda name: False) ->
     return Ref(up[skip], ""), skip + 1
 
 
-# Members of a converted package with no PostgreSQL meaning either: DBMS_LOB's BFILE operations
-# read files on the database server, as UTL_FILE does. Reported as a package without an
-# equivalent is, under this name.
-_BFILE = "DBMS_LOB file operations (BFILE)"
-NO_EQUIVALENT_MEMBERS: dict[tuple[str, str], str] = {
-    ("DBMS_LOB", m): _BFILE
-    for m in ("FILEOPEN", "FILECLOSE", "FILECLOSEALL", "FILEEXISTS", "FILEGETNAME", "FILEISOPEN",
-              "LOADFROMFILE", "LOADBLOBFROMFILE", "LOADCLOBFROMFILE", "FILE_READONLY")
-}  # fmt: skip
+# Members of a converted package with no PostgreSQL meaning either, reported as a package without
+# an equivalent is, under the name given (none today: DBMS_LOB's BFILE members read files through
+# the file gate, as UTL_FILE does).
+NO_EQUIVALENT_MEMBERS: dict[tuple[str, str], str] = {}
 
 
 # Packages of which the library holds only some members: every other member (and constant) is

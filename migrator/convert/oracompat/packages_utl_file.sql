@@ -268,3 +268,174 @@ BEGIN
                                convert_to(v_out || CASE WHEN v_out = '' THEN '' ELSE E'\n' END, 'UTF8'));
 END;
 $fn$;
+
+-- BFILE: a locator (directory name, file name), as BFILENAME makes it without touching the file;
+-- DBMS_LOB's file members read the file through the gate. Which locators are open is session
+-- state (a temporary table keyed by directory and file name).
+DO $do$ BEGIN
+    IF to_regtype('oracompat.bfile') IS NULL THEN
+        CREATE TYPE oracompat.bfile AS (directory text, filename text);
+    END IF;
+END $do$;
+
+CREATE OR REPLACE FUNCTION oracompat.bfilename(directory text, filename text) RETURNS oracompat.bfile
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT ROW(directory, filename)::oracompat.bfile $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.bfile_open_store() RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    IF to_regnamespace('oracompat_fs') IS NULL THEN
+        RAISE EXCEPTION 'BFILE needs the file gate (schema oracompat_fs), installed by a role that may read server files'
+            USING ERRCODE = 'feature_not_supported', HINT = 'see support/00_extensions.sql';
+    END IF;
+    IF to_regclass('pg_temp.oracompat_bfile_open') IS NULL THEN
+        CREATE TEMPORARY TABLE oracompat_bfile_open (directory text, filename text, PRIMARY KEY (directory, filename));
+    END IF;
+END;
+$fn$;
+
+-- The file's bytes: ORA-22285 for a directory that does not exist, ORA-22288 for a missing file.
+CREATE OR REPLACE FUNCTION oracompat.bfile_bytes(file_loc oracompat.bfile, operation text) RETURNS bytea
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_data bytea;
+BEGIN
+    PERFORM oracompat.bfile_open_store();
+    IF file_loc IS NULL OR file_loc.directory IS NULL THEN
+        RAISE EXCEPTION 'ORA-22275: invalid LOB locator specified' USING ERRCODE = 'OL275';
+    END IF;
+    BEGIN
+        v_data := oracompat_fs.read(file_loc.directory, file_loc.filename);
+    EXCEPTION
+        WHEN SQLSTATE 'OS280' OR SQLSTATE 'OS288' THEN
+            RAISE EXCEPTION 'ORA-22285: non-existent directory or file for % operation', operation USING ERRCODE = 'OL285';
+    END;
+    IF v_data IS NULL THEN
+        RAISE EXCEPTION 'ORA-22288: file or LOB operation % failed', operation USING ERRCODE = 'OL288';
+    END IF;
+    RETURN v_data;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_fileopen(INOUT file_loc oracompat.bfile, open_mode numeric DEFAULT 0)
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM oracompat.bfile_bytes(file_loc, 'FILEOPEN');
+    INSERT INTO pg_temp.oracompat_bfile_open VALUES (file_loc.directory, file_loc.filename) ON CONFLICT DO NOTHING;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_open(INOUT lob_loc oracompat.bfile, open_mode numeric)
+LANGUAGE sql AS $fn$ SELECT oracompat.dbms_lob_fileopen(lob_loc, open_mode) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_fileclose(INOUT file_loc oracompat.bfile)
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM oracompat.bfile_open_store();
+    DELETE FROM pg_temp.oracompat_bfile_open o
+     WHERE o.directory = file_loc.directory AND o.filename = file_loc.filename;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_close(INOUT lob_loc oracompat.bfile)
+LANGUAGE sql AS $fn$ SELECT oracompat.dbms_lob_fileclose(lob_loc) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_filecloseall() RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM oracompat.bfile_open_store();
+    DELETE FROM pg_temp.oracompat_bfile_open;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_fileisopen(file_loc oracompat.bfile) RETURNS integer
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM oracompat.bfile_open_store();
+    RETURN CASE WHEN EXISTS (SELECT 1 FROM pg_temp.oracompat_bfile_open o
+                              WHERE o.directory = file_loc.directory AND o.filename = file_loc.filename)
+                THEN 1 ELSE 0 END;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_fileexists(file_loc oracompat.bfile) RETURNS integer
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM oracompat.bfile_bytes(file_loc, 'FILEEXISTS');
+    RETURN 1;
+EXCEPTION
+    WHEN SQLSTATE 'OL288' THEN
+        RETURN 0;
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_filegetname(file_loc oracompat.bfile, OUT dir_alias text, OUT filename text)
+LANGUAGE sql IMMUTABLE AS $fn$ SELECT file_loc.directory, file_loc.filename $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_getlength(lob_loc oracompat.bfile) RETURNS integer
+LANGUAGE sql AS $fn$ SELECT octet_length(oracompat.bfile_bytes(lob_loc, 'GETLENGTH')) $fn$;
+
+-- `amount` bytes of an open BFILE from byte `src_offset` (LOBMAXSIZE: to its end; more than it
+-- holds: ORA-21560).
+CREATE OR REPLACE FUNCTION oracompat.bfile_read(src oracompat.bfile, amount numeric, src_offset numeric) RETURNS bytea
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_data bytea := oracompat.bfile_bytes(src, 'FILEREAD');
+BEGIN
+    IF oracompat.dbms_lob_fileisopen(src) = 0 THEN
+        RAISE EXCEPTION 'ORA-22289: cannot perform FILEREAD operation on an unopened file or LOB' USING ERRCODE = 'OL289';
+    END IF;
+    IF amount IS NULL OR src_offset IS NULL OR amount < 1 OR src_offset < 1
+       OR (amount < 18446744073709551615 AND src_offset - 1 + amount > octet_length(v_data)) THEN
+        RAISE EXCEPTION 'ORA-21560: argument is null, invalid, or out of range' USING ERRCODE = 'OS560';
+    END IF;
+    RETURN substr(v_data, src_offset::integer, LEAST(amount, octet_length(v_data))::integer);
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_loadfromfile(INOUT dest_lob bytea, src_lob oracompat.bfile, amount numeric,
+                                                           dest_offset numeric DEFAULT 1, src_offset numeric DEFAULT 1)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_part bytea := oracompat.bfile_read(src_lob, amount, src_offset);
+    v_dest bytea := COALESCE(dest_lob, ''::bytea);
+BEGIN
+    IF octet_length(v_dest) < dest_offset - 1 THEN  -- a BLOB is zero-filled up to the offset
+        v_dest := v_dest || decode(repeat('00', (dest_offset - 1 - octet_length(v_dest))::integer), 'hex');
+    END IF;
+    dest_lob := overlay(v_dest PLACING v_part FROM dest_offset::integer FOR octet_length(v_part));
+END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_loadblobfromfile(INOUT dest_lob bytea, src_bfile oracompat.bfile, amount numeric,
+                                                               INOUT dest_offset numeric, INOUT src_offset numeric)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_part bytea := oracompat.bfile_read(src_bfile, amount, src_offset);
+BEGIN
+    dest_lob := oracompat.dbms_lob_loadfromfile(dest_lob, src_bfile, octet_length(v_part), dest_offset, src_offset);
+    dest_offset := dest_offset + octet_length(v_part);
+    src_offset := src_offset + octet_length(v_part);
+END;
+$fn$;
+
+-- The file's bytes as text in bfile_csid's character set (0: the database's, UTF-8); dest_offset and
+-- src_offset advance by the characters written and the bytes read.
+CREATE OR REPLACE FUNCTION oracompat.dbms_lob_loadclobfromfile(INOUT dest_lob text, src_bfile oracompat.bfile, amount numeric,
+        INOUT dest_offset numeric, INOUT src_offset numeric, bfile_csid numeric, INOUT lang_context numeric,
+        OUT warning numeric)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_part bytea := oracompat.bfile_read(src_bfile, amount, src_offset);
+    v_text text := convert_from(v_part, CASE bfile_csid WHEN 31 THEN 'LATIN1' WHEN 178 THEN 'WIN1252' ELSE 'UTF8' END);
+    v_dest text := COALESCE(dest_lob, '');
+BEGIN
+    IF length(v_dest) < dest_offset - 1 THEN  -- a CLOB is space-filled up to the offset
+        v_dest := v_dest || repeat(' ', (dest_offset - 1 - length(v_dest))::integer);
+    END IF;
+    dest_lob := overlay(v_dest PLACING v_text FROM dest_offset::integer FOR length(v_text));
+    dest_offset := dest_offset + length(v_text);
+    src_offset := src_offset + octet_length(v_part);
+    warning := 0;
+END;
+$fn$;

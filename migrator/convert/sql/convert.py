@@ -185,6 +185,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or strings.lob_conversion(node, ctx, env)
         or strings.translate_using(node, ctx, env)
         or supplied.sys_context(node, ctx, env)
+        or supplied.bfilename(node, ctx, env)
         or supplied.xml_function(node, ctx, env)
         or sql_collections.type_constructor(node, ctx, env)
     )

@@ -139,6 +139,16 @@ USERENV = frozenset(
 )
 
 
+def bfilename(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """BFILENAME(directory, file): a locator, the file untouched (oracompat.bfile)."""
+    if node.name.upper() != "BFILENAME" or len(node.expressions) != 2:
+        return None
+    if not ctx.enabled("expr.supplied_package"):
+        return marker(ctx, "BFILENAME", node, "rule expr.supplied_package is disabled")
+    ctx.applied("expr.supplied_package")
+    return compat("bfilename", *node.expressions)
+
+
 def sys_context(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
     name = node.name.upper()
     if name not in ("SYS_CONTEXT", "USERENV"):

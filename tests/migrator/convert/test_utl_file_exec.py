@@ -302,3 +302,84 @@ def test_deploy_sql_with_a_directory_mapping_writes_where_the_administrator_said
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         shutil.rmtree(target, ignore_errors=True)
+
+
+BFILES = """
+CREATE OR REPLACE DIRECTORY tmp_dir AS '/var/app/in';
+
+CREATE OR REPLACE PACKAGE bfile_demo AS
+  FUNCTION file_text (p_file IN VARCHAR2) RETURN CLOB;
+  FUNCTION file_blob (p_file IN VARCHAR2) RETURN BLOB;
+  FUNCTION probe (p_dir IN VARCHAR2, p_file IN VARCHAR2) RETURN VARCHAR2;
+END bfile_demo;
+/
+CREATE OR REPLACE PACKAGE BODY bfile_demo AS
+  FUNCTION file_text (p_file IN VARCHAR2) RETURN CLOB IS
+    l_clob  CLOB;
+    l_dest  INTEGER := 1;
+    l_src   INTEGER := 1;
+    l_ctx   INTEGER := DBMS_LOB.DEFAULT_LANG_CTX;
+    l_warn  INTEGER;
+    l_bfile BFILE := BFILENAME('TMP_DIR', p_file);
+  BEGIN
+    DBMS_LOB.OPEN(l_bfile, DBMS_LOB.LOB_READONLY);
+    DBMS_LOB.CREATETEMPORARY(l_clob, TRUE);
+    DBMS_LOB.LOADCLOBFROMFILE(l_clob, l_bfile, DBMS_LOB.LOBMAXSIZE, l_dest, l_src,
+                              DBMS_LOB.DEFAULT_CSID, l_ctx, l_warn);
+    DBMS_LOB.CLOSE(l_bfile);
+    RETURN l_clob || '|' || l_dest || '|' || l_src || '|' || l_warn;
+  END file_text;
+
+  FUNCTION file_blob (p_file IN VARCHAR2) RETURN BLOB IS
+    l_bfile BFILE := BFILENAME('TMP_DIR', p_file);
+    l_blob  BLOB;
+  BEGIN
+    DBMS_LOB.CREATETEMPORARY(l_blob, TRUE);
+    DBMS_LOB.FILEOPEN(l_bfile, DBMS_LOB.FILE_READONLY);
+    DBMS_LOB.LOADFROMFILE(l_blob, l_bfile, DBMS_LOB.GETLENGTH(l_bfile));
+    DBMS_LOB.FILECLOSE(l_bfile);
+    RETURN l_blob;
+  END file_blob;
+
+  FUNCTION probe (p_dir IN VARCHAR2, p_file IN VARCHAR2) RETURN VARCHAR2 IS
+    l_bfile BFILE := BFILENAME(p_dir, p_file);
+    l_blob  BLOB;
+    l_dir   VARCHAR2(30);
+    l_name  VARCHAR2(100);
+  BEGIN
+    DBMS_LOB.FILEGETNAME(l_bfile, l_dir, l_name);
+    IF DBMS_LOB.FILEEXISTS(l_bfile) = 0 THEN
+      RETURN l_dir || '/' || l_name || ' missing';
+    END IF;
+    DBMS_LOB.CREATETEMPORARY(l_blob, TRUE);
+    BEGIN
+      DBMS_LOB.LOADFROMFILE(l_blob, l_bfile, 1);
+    EXCEPTION
+      WHEN OTHERS THEN
+        RETURN 'unopened ' || SQLCODE || ' ' || DBMS_LOB.FILEISOPEN(l_bfile);
+    END;
+    RETURN 'loaded';
+  EXCEPTION
+    WHEN OTHERS THEN
+      RETURN 'error ' || SQLCODE;
+  END probe;
+END bfile_demo;
+/
+"""
+
+
+def test_bfilename_and_dbms_lob_file_members(pg_engine, pg_dsn, tmp_path):
+    """BFILENAME makes a locator without touching the file; DBMS_LOB.OPEN / FILEOPEN check it,
+    LOADCLOBFROMFILE / LOADFROMFILE read it (offsets advanced: characters written, bytes read),
+    FILEEXISTS / FILEGETNAME / FILEISOPEN answer, and ORA-22285 / ORA-22289 come as in Oracle."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "bfiles", {"bfiles.sql": BFILES})
+        folder = _folder(pg_engine, conn)
+        (folder / "TMP_DIR.data.txt").write_bytes("héllo\nworld\n".encode())
+        assert conn.execute("SELECT bfile_demo.file_text('data.txt')").fetchone()[0] == "héllo\nworld\n|13|14|0"
+        assert conn.execute("SELECT bfile_demo.file_blob('data.txt')").fetchone()[0] == "héllo\nworld\n".encode()
+        assert (
+            conn.execute("SELECT bfile_demo.probe('TMP_DIR', 'none.txt')").fetchone()[0] == "TMP_DIR/none.txt missing"
+        )
+        assert conn.execute("SELECT bfile_demo.probe('NO_DIR', 'data.txt')").fetchone()[0] == "error -22285"
+        assert conn.execute("SELECT bfile_demo.probe('TMP_DIR', 'data.txt')").fetchone()[0] == "unopened -22289 0"
