@@ -183,6 +183,7 @@ ORA_ERRORS: tuple[OraError, ...] = (
     OraError(-29290, None, ("SQLSTATE 'OS290'",), "OS290", "invalid offset specified"),
     OraError(-29291, None, ("SQLSTATE 'OS291'",), "OS291", "file remove operation failed"),
     OraError(-29292, None, ("SQLSTATE 'OS292'",), "OS292", "file rename operation failed"),
+    OraError(-31603, None, ("SQLSTATE 'OS603'",), "OS603", "object not found"),
     # DBMS_LOB on BFILEs (class OL: their last three digits would meet UTL_FILE's in class OS)
     OraError(-22275, None, ("SQLSTATE 'OL275'",), "OL275", "invalid LOB locator specified"),
     OraError(-22285, None, ("SQLSTATE 'OL285'",), "OL285", "non-existent directory or file for FILEOPEN operation"),

@@ -439,3 +439,43 @@ BEGIN
     warning := 0;
 END;
 $fn$;
+
+-- DBMS_METADATA.GET_DDL of PL/SQL objects: the Oracle text each unit was created from, recorded
+-- when it deploys (only in a run where some unit calls DBMS_METADATA: migrator/convert/dispatch.py
+-- keep_source). 'PACKAGE' / 'TYPE' give the specification and the body, the *_SPEC / *_BODY forms
+-- one of them; each part is the CREATE statement as the export wrote it (Oracle rewrites its first
+-- line as CREATE OR REPLACE EDITIONABLE <type> "OWNER"."NAME"; the rest is the stored source). The
+-- DDL of tables, views and other objects is Oracle's own rendering of its dictionary: not kept,
+-- refused with a message.
+CREATE TABLE IF NOT EXISTS oracompat.oracle_source (
+    owner text NOT NULL, object_type text NOT NULL, name text NOT NULL, text text NOT NULL,
+    PRIMARY KEY (owner, object_type, name));
+
+CREATE OR REPLACE FUNCTION oracompat.dbms_metadata_get_ddl(object_type text, name text, schema text DEFAULT NULL,
+        version text DEFAULT 'COMPATIBLE', model text DEFAULT 'ORACLE', transform text DEFAULT 'DDL') RETURNS text
+LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+    v_owner text := COALESCE(schema, upper(current_schema()));
+    v_types text[] := CASE upper(object_type)
+        WHEN 'PACKAGE' THEN ARRAY['PACKAGE', 'PACKAGE BODY'] WHEN 'PACKAGE_SPEC' THEN ARRAY['PACKAGE']
+        WHEN 'PACKAGE_BODY' THEN ARRAY['PACKAGE BODY'] WHEN 'TYPE' THEN ARRAY['TYPE', 'TYPE BODY']
+        WHEN 'TYPE_SPEC' THEN ARRAY['TYPE'] WHEN 'TYPE_BODY' THEN ARRAY['TYPE BODY']
+        WHEN 'PROCEDURE' THEN ARRAY['PROCEDURE'] WHEN 'FUNCTION' THEN ARRAY['FUNCTION']
+        WHEN 'TRIGGER' THEN ARRAY['TRIGGER'] END;
+    v_out text;
+BEGIN
+    IF v_types IS NULL THEN
+        RAISE EXCEPTION 'DBMS_METADATA.GET_DDL of a % is not available here: only PL/SQL source is kept', object_type
+            USING ERRCODE = 'feature_not_supported';
+    END IF;
+    SELECT string_agg(E'\n  ' || btrim(s.text, E' \t\r\n'), E'\n' ORDER BY array_position(v_types, s.object_type))
+      INTO v_out
+      FROM oracompat.oracle_source s
+     WHERE s.owner = v_owner AND s.name = dbms_metadata_get_ddl.name AND s.object_type = ANY (v_types);
+    IF v_out IS NULL THEN
+        RAISE EXCEPTION 'ORA-31603: object "%" of type % not found in schema "%"', name, upper(object_type), v_owner
+            USING ERRCODE = 'OS603';
+    END IF;
+    RETURN v_out;
+END;
+$fn$;
