@@ -1,7 +1,7 @@
-"""A cursor whose query reads the enclosing routine's parameters and variables (Oracle binds them
-when the cursor opens), with a record of its %ROWTYPE: the view that stands for the row type takes
-them as typed NULLs, as it takes the cursor's own parameters, so it deploys; the routine reads the
-rows with the values of the call."""
+"""Forms real code bases use, run on PostgreSQL: a cursor whose query reads the enclosing routine's
+parameters and variables, with a record of its %ROWTYPE (the view that stands for the row type takes
+them as typed NULLs, as it takes the cursor's own parameters); collection methods called with an
+empty argument list (`COUNT()`), which Oracle accepts."""
 
 from __future__ import annotations
 
@@ -37,3 +37,27 @@ def test_cursor_reading_the_routine_s_parameters_has_a_row_type(pg_dsn, tmp_path
         assert conn.execute("SELECT first_like('ap')").fetchone()[0] == "apricot:0"
         assert conn.execute("SELECT first_like('ap', 1)").fetchone()[0] == "apple:3"
         assert conn.execute("SELECT first_like('b', 8)").fetchone()[0] == ":"
+
+
+COUNTS = """
+CREATE OR REPLACE FUNCTION sizes RETURN VARCHAR2 IS
+  TYPE t_map IS TABLE OF VARCHAR2(10) INDEX BY VARCHAR2(10);
+  TYPE t_list IS TABLE OF NUMBER;
+  l_map  t_map;
+  l_list t_list := t_list(4, 5, 6);
+BEGIN
+  l_map('a') := 'x';
+  IF l_map.COUNT () <> 0 AND l_list.COUNT() = 3 THEN
+    RETURN l_map.COUNT() || '/' || l_list.FIRST() || '/' || l_list.LAST ();
+  END IF;
+  RETURN 'none';
+END sizes;
+/
+"""
+
+
+def test_collection_methods_with_an_empty_argument_list(pg_dsn, tmp_path):
+    """`coll.COUNT()` (and FIRST(), LAST()) with empty parentheses, which Oracle accepts."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "sizes", {"sizes.sql": COUNTS})
+        assert conn.execute("SELECT sizes()").fetchone()[0] == "1/1/3"
