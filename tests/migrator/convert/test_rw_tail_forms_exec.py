@@ -1,13 +1,16 @@
 """Forms real code bases use, run on PostgreSQL: a cursor whose query reads the enclosing routine's
 parameters and variables, with a record of its %ROWTYPE (the view that stands for the row type takes
 them as typed NULLs, as it takes the cursor's own parameters); collection methods called with an
-empty argument list (`COUNT()`), which Oracle accepts."""
+empty argument list (`COUNT()`), which Oracle accepts; XMLTYPE's value members on an XML expression
+in SQL (needs a server with libxml: skipped where there is none, as the XML tests are)."""
 
 from __future__ import annotations
 
 import psycopg
 
 from tests.migrator.convert.test_plsql_exec_types import deploy_schema
+from tests.migrator.convert.test_supplied_exec import db  # noqa: F401  (xml_db's fixture chain)
+from tests.migrator.convert.test_supplied_text_xml_exec import xml_db, xml_engine  # noqa: F401
 
 ITEMS = """
 CREATE TABLE items (id NUMBER PRIMARY KEY, name VARCHAR2(30), qty NUMBER);
@@ -61,3 +64,19 @@ def test_collection_methods_with_an_empty_argument_list(pg_dsn, tmp_path):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "sizes", {"sizes.sql": COUNTS})
         assert conn.execute("SELECT sizes()").fetchone()[0] == "1/1/3"
+
+
+def test_xml_value_members_on_an_xml_expression_in_sql(xml_db):  # noqa: F811
+    """`XMLELEMENT(...).getClobVal()` / `XMLTYPE(...).getNumberVal()` in a SQL statement: the value
+    of the XML the expression builds, as on an XMLTYPE variable."""
+    from migrator.convert.sql.convert import convert_expression
+    from tests.migrator.sql_catalog import make_ctx
+
+    ctx = make_ctx()
+    sql = convert_expression(
+        "XMLELEMENT(NAME blk, XMLATTRIBUTES('a&b' AS nm), 'x<y').getClobVal()"
+        " || XMLTYPE('<n>4</n>').extract('/n/text()').getNumberVal() || XMLTYPE('<n>2</n>').getStringVal()",
+        ctx,
+    )
+    assert not ctx.unconverted_items and "plsql.xmltype" in ctx.applied_rules, sql
+    assert xml_db.execute(f"SELECT {sql}").fetchone()[0] == '<blk nm="a&amp;b">x&lt;y</blk>4<n>2</n>'
