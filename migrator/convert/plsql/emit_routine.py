@@ -173,6 +173,15 @@ class RoutineEmitter:
         """CREATE FUNCTION/PROCEDURE `qname` (plain schema and name parts) for `r`."""
         em = self.em
         rule = "plsql.function" if r.kind == "FUNCTION" else "plsql.procedure"
+        if r.external and r.external[0].is_word("AGGREGATE"):
+            impl = " ".join(t.text for t in r.external[2:]) or "?"
+            em.unconverted(
+                "user-defined aggregate",
+                f"{r.name}: AGGREGATE USING {impl} (the ODCIAggregate interface); PostgreSQL's CREATE AGGREGATE "
+                "would need the implementation type's methods as state and final functions",
+                r.line,
+            )
+            return unconverted_marker("user-defined aggregate", r.name) + ";"
         if r.external is not None or r.block is None:
             em.unconverted("external routine", f"{r.name}: LANGUAGE C/JAVA or no body", r.line)
             return unconverted_marker("external routine", r.name) + ";"

@@ -80,3 +80,24 @@ def test_xml_value_members_on_an_xml_expression_in_sql(xml_db):  # noqa: F811
     )
     assert not ctx.unconverted_items and "plsql.xmltype" in ctx.applied_rules, sql
     assert xml_db.execute(f"SELECT {sql}").fetchone()[0] == '<blk nm="a&amp;b">x&lt;y</blk>4<n>2</n>'
+
+
+def test_a_user_defined_aggregate_is_reported_precisely(tmp_path):
+    """CREATE FUNCTION ... AGGREGATE USING impl_type (an ODCIAggregate implementation): parsed, and
+    reported as what it is, with the implementation type named (not a parse error)."""
+    from migrator.convert.dispatch import convert_unit, prepare_context
+    from migrator.source.reader import read_schema_dir
+
+    folder = tmp_path / "agg"
+    folder.mkdir()
+    (folder / "agg.sql").write_text(
+        "CREATE OR REPLACE FUNCTION total_span (p_input IN INTERVAL DAY TO SECOND)\n"
+        "  RETURN INTERVAL DAY TO SECOND PARALLEL_ENABLE AGGREGATE USING span_impl;\n/\n",
+        encoding="utf-8",
+    )
+    source = read_schema_dir(folder)
+    conversion = convert_unit(source.units[0], prepare_context(source))
+    assert conversion.error is None
+    assert [(u.construct, u.message.split(" (")[0]) for u in conversion.unconverted] == [
+        ("user-defined aggregate", "total_span: AGGREGATE USING span_impl")
+    ]
