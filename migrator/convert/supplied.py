@@ -210,6 +210,8 @@ MEMBERS: tuple[Member, ...] = (
     _proc("UTL_FILE", "PUTF", "file, format, arg1=, arg2=, arg3=, arg4=, arg5=", "v_f, '%s\\n', 'a'"),
     _proc("UTL_FILE", "FFLUSH", "file", "v_f"),
     _proc("UTL_FILE", "GET_LINE", "file, OUT buffer, len=", "v_r, v_s"),
+    _proc("UTL_FILE", "GET_RAW", "file, OUT buffer, len=", "v_r, v_raw"),
+    _proc("UTL_FILE", "PUT_RAW", "file, buffer, autoflush=", "v_f, HEXTORAW('00FF')"),
     _proc("UTL_FILE", "FCLOSE", "INOUT file", "v_f"),
     _proc("UTL_FILE", "FCLOSE_ALL", ""),
     _proc("UTL_FILE", "FCOPY", "src_location, src_filename, dest_location, dest_filename, start_line=, end_line=", "'TMP_DIR', 'in.txt', 'TMP_DIR', 'copy.txt'"),

@@ -1,8 +1,9 @@
 -- UTL_FILE over the file gate (schema oracompat_fs, installed by a role that may use server files:
 -- harness/engines/file_gate.sql). A FILE_TYPE is Oracle's record (id, datatype, byte_mode); the
--- open handles live in a session temporary table: the text read at FOPEN ('r'), or the content to
+-- open handles live in a session temporary table: the bytes read at FOPEN ('r'), or the content to
 -- be written (all of it: 'a' starts from the file's content), written through the gate at FFLUSH,
--- FCLOSE, FCLOSE_ALL and PUT_LINE's autoflush. Text is UTF-8, lines end with LF.
+-- FCLOSE, FCLOSE_ALL and PUT_LINE's / PUT_RAW's autoflush. Text is UTF-8, lines end with LF;
+-- positions and GET_LINE's / GET_RAW's `len` count bytes, as Oracle's do.
 -- Deviation: the handle table is transactional, so a ROLLBACK between FOPEN and FCLOSE loses the
 -- handle (INVALID_FILEHANDLE then); what was flushed stays in the file, as in Oracle.
 DO $do$ BEGIN
@@ -12,7 +13,7 @@ DO $do$ BEGIN
     IF to_regtype('oracompat.utl_file_handle_t') IS NULL THEN
         CREATE TYPE oracompat.utl_file_handle_t AS (
             id integer, dir text, fname text, mode text, byte_mode boolean, max_linesize integer,
-            content text, pos integer, closed_all boolean);
+            content bytea, pos integer, closed_all boolean);
     END IF;
 END $do$;
 
@@ -56,7 +57,7 @@ RETURNS oracompat.utl_file_file_type LANGUAGE plpgsql AS $fn$
 DECLARE
     v_mode text := lower(btrim(open_mode));
     v_data bytea;
-    v_content text := '';
+    v_content bytea := ''::bytea;
     v_id integer;
 BEGIN
     PERFORM oracompat.utl_file_store();
@@ -72,7 +73,7 @@ BEGIN
         IF v_data IS NULL AND left(v_mode, 1) = 'r' THEN
             RAISE EXCEPTION 'ORA-29283: invalid file operation' USING ERRCODE = 'OS283';
         END IF;
-        v_content := COALESCE(convert_from(v_data, 'UTF8'), '');
+        v_content := COALESCE(v_data, ''::bytea);
     END IF;
     IF v_data IS NULL THEN
         PERFORM oracompat_fs.write(location, filename, ''::bytea);
@@ -93,23 +94,43 @@ BEGIN
 END;
 $fn$;
 
--- Text added to a handle's content; a line longer than max_linesize: WRITE_ERROR.
-CREATE OR REPLACE FUNCTION oracompat.utl_file_add(file oracompat.utl_file_file_type, buffer text) RETURNS void
+-- Bytes added to a handle's content; in text mode a line longer than max_linesize: WRITE_ERROR.
+CREATE OR REPLACE FUNCTION oracompat.utl_file_add(file oracompat.utl_file_file_type, buffer bytea) RETURNS void
 LANGUAGE plpgsql AS $fn$
 DECLARE
     h oracompat.utl_file_handle_t := oracompat.utl_file_handle(file, 'w');
-    v_new text := h.content || COALESCE(buffer, '');
-    -- the lines this write touches: the last (unfinished) one so far, and the new ones
-    v_tail text := regexp_replace(h.content, '^.*\n', '') || COALESCE(buffer, '');
-    v_line text;
+    v_tail bytea;
+    v_nl integer;
+    v_line bytea;
 BEGIN
-    FOREACH v_line IN ARRAY string_to_array(v_tail, E'\n') LOOP
-        IF octet_length(v_line) > h.max_linesize THEN
-            RAISE EXCEPTION 'ORA-29285: file write error' USING ERRCODE = 'OS285';
-        END IF;
-    END LOOP;
-    UPDATE pg_temp.oracompat_utl_file t SET content = v_new WHERE t.id = h.id;
+    IF NOT h.byte_mode THEN
+        -- the lines this write touches: the last (unfinished) one so far, and the new ones
+        -- (a line within the limit ends in the last max_linesize + 1 bytes, so only those are read)
+        v_tail := substr(h.content, GREATEST(1, octet_length(h.content) - h.max_linesize));
+        v_nl := position('\x0a'::bytea IN oracompat.utl_file_reverse(v_tail));
+        v_tail := CASE WHEN v_nl = 0 THEN v_tail ELSE substr(v_tail, octet_length(v_tail) - v_nl + 2) END
+                  || COALESCE(buffer, ''::bytea);
+        LOOP
+            v_nl := position('\x0a'::bytea IN v_tail);
+            v_line := CASE WHEN v_nl = 0 THEN v_tail ELSE substr(v_tail, 1, v_nl - 1) END;
+            IF octet_length(v_line) > h.max_linesize THEN
+                RAISE EXCEPTION 'ORA-29285: file write error' USING ERRCODE = 'OS285';
+            END IF;
+            EXIT WHEN v_nl = 0;
+            v_tail := substr(v_tail, v_nl + 1);
+        END LOOP;
+    END IF;
+    UPDATE pg_temp.oracompat_utl_file t SET content = h.content || COALESCE(buffer, ''::bytea) WHERE t.id = h.id;
 END;
+$fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.utl_file_add(file oracompat.utl_file_file_type, buffer text) RETURNS void
+LANGUAGE sql AS $fn$ SELECT oracompat.utl_file_add(file, convert_to(COALESCE(buffer, ''), 'UTF8')) $fn$;
+
+CREATE OR REPLACE FUNCTION oracompat.utl_file_reverse(b bytea) RETURNS bytea
+LANGUAGE sql IMMUTABLE AS $fn$
+    SELECT COALESCE(string_agg(substr(b, i, 1), ''::bytea ORDER BY i DESC), ''::bytea)
+      FROM generate_series(1, octet_length(b)) AS i
 $fn$;
 
 CREATE OR REPLACE FUNCTION oracompat.utl_file_fflush(file oracompat.utl_file_file_type) RETURNS void
@@ -117,7 +138,7 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
     h oracompat.utl_file_handle_t := oracompat.utl_file_handle(file, 'w');
 BEGIN
-    PERFORM oracompat_fs.write(h.dir, h.fname, convert_to(h.content, 'UTF8'));
+    PERFORM oracompat_fs.write(h.dir, h.fname, h.content);
 END;
 $fn$;
 
@@ -171,32 +192,64 @@ END;
 $fn$;
 
 -- GET_LINE(file, OUT buffer, len): the next line without its terminator (at most len, or the
--- handle's max_linesize, characters: the rest comes next); past the end: NO_DATA_FOUND.
+-- handle's max_linesize, bytes: the rest comes next); past the end: NO_DATA_FOUND.
 CREATE OR REPLACE FUNCTION oracompat.utl_file_get_line(file oracompat.utl_file_file_type, OUT buffer text,
                                                        len numeric DEFAULT NULL)
 LANGUAGE plpgsql AS $fn$
 DECLARE
     h oracompat.utl_file_handle_t := oracompat.utl_file_handle(file, 'r');
-    v_rest text;
+    v_rest bytea;
     v_end integer;
     v_limit integer := LEAST(COALESCE(len, h.max_linesize), h.max_linesize)::integer;
 BEGIN
-    IF h.pos > length(h.content) THEN
+    IF h.pos > octet_length(h.content) THEN
         RAISE no_data_found;
     END IF;
     v_rest := substr(h.content, h.pos);
-    v_end := strpos(v_rest, E'\n');
+    v_end := position('\x0a'::bytea IN v_rest);
     IF v_end = 0 THEN
-        v_end := length(v_rest) + 1;
+        v_end := octet_length(v_rest) + 1;
     END IF;
     IF v_end - 1 > v_limit THEN
-        buffer := left(v_rest, v_limit);
+        buffer := convert_from(substr(v_rest, 1, v_limit), 'UTF8');
         UPDATE pg_temp.oracompat_utl_file t SET pos = h.pos + v_limit WHERE t.id = h.id;
     ELSE
-        buffer := left(v_rest, v_end - 1);
+        buffer := convert_from(substr(v_rest, 1, v_end - 1), 'UTF8');
         UPDATE pg_temp.oracompat_utl_file t SET pos = h.pos + v_end WHERE t.id = h.id;
     END IF;
     buffer := NULLIF(buffer, '');  -- an empty line is a NULL VARCHAR2
+END;
+$fn$;
+
+-- GET_RAW(file, OUT buffer, len): the next `len` bytes (default and at most 32767); past the end:
+-- NO_DATA_FOUND.
+CREATE OR REPLACE FUNCTION oracompat.utl_file_get_raw(file oracompat.utl_file_file_type, OUT buffer bytea,
+                                                      len numeric DEFAULT NULL)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    h oracompat.utl_file_handle_t := oracompat.utl_file_handle(file, 'r');
+    v_len integer := LEAST(COALESCE(len, 32767), 32767)::integer;
+BEGIN
+    IF h.pos > octet_length(h.content) THEN
+        RAISE no_data_found;
+    END IF;
+    buffer := substr(h.content, h.pos, v_len);
+    UPDATE pg_temp.oracompat_utl_file t SET pos = h.pos + octet_length(buffer) WHERE t.id = h.id;
+END;
+$fn$;
+
+-- PUT_RAW(file, buffer, autoflush): bytes written as they are (32767 at most per call).
+CREATE OR REPLACE FUNCTION oracompat.utl_file_put_raw(file oracompat.utl_file_file_type, buffer bytea,
+                                                      autoflush boolean DEFAULT false) RETURNS void
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    IF octet_length(buffer) > 32767 THEN
+        RAISE EXCEPTION 'ORA-29285: file write error' USING ERRCODE = 'OS285';
+    END IF;
+    PERFORM oracompat.utl_file_add(file, COALESCE(buffer, ''::bytea));
+    IF autoflush THEN
+        PERFORM oracompat.utl_file_fflush(file);
+    END IF;
 END;
 $fn$;
 
@@ -206,7 +259,7 @@ DECLARE
     h oracompat.utl_file_handle_t := oracompat.utl_file_handle(file, NULL);
 BEGIN
     IF h.mode <> 'r' THEN
-        PERFORM oracompat_fs.write(h.dir, h.fname, convert_to(h.content, 'UTF8'));
+        PERFORM oracompat_fs.write(h.dir, h.fname, h.content);
     END IF;
     DELETE FROM pg_temp.oracompat_utl_file t WHERE t.id = h.id;
     file := ROW(NULL, NULL, NULL)::oracompat.utl_file_file_type;
@@ -221,10 +274,10 @@ BEGIN
     PERFORM oracompat.utl_file_store();
     FOR h IN SELECT * FROM pg_temp.oracompat_utl_file t WHERE NOT t.closed_all ORDER BY t.id LOOP
         IF h.mode <> 'r' THEN
-            PERFORM oracompat_fs.write(h.dir, h.fname, convert_to(h.content, 'UTF8'));
+            PERFORM oracompat_fs.write(h.dir, h.fname, h.content);
         END IF;
     END LOOP;
-    UPDATE pg_temp.oracompat_utl_file t SET closed_all = true, content = '';
+    UPDATE pg_temp.oracompat_utl_file t SET closed_all = true, content = ''::bytea;
 END;
 $fn$;
 

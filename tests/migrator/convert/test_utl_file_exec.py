@@ -383,3 +383,41 @@ def test_bfilename_and_dbms_lob_file_members(pg_engine, pg_dsn, tmp_path):
         )
         assert conn.execute("SELECT bfile_demo.probe('NO_DIR', 'data.txt')").fetchone()[0] == "error -22285"
         assert conn.execute("SELECT bfile_demo.probe('TMP_DIR', 'data.txt')").fetchone()[0] == "unopened -22289 0"
+
+
+RAW = """
+CREATE OR REPLACE DIRECTORY tmp_dir AS '/var/app/bin';
+
+CREATE OR REPLACE FUNCTION raw_round_trip (p_name IN VARCHAR2) RETURN VARCHAR2 IS
+  l_file UTL_FILE.FILE_TYPE;
+  l_part RAW(32767);
+  l_out  VARCHAR2(4000);
+BEGIN
+  l_file := UTL_FILE.FOPEN('TMP_DIR', p_name, 'wb', 32767);
+  UTL_FILE.PUT_RAW(l_file, HEXTORAW('00FF0A41'));
+  UTL_FILE.PUT_RAW(l_file, UTL_RAW.CAST_TO_RAW('bc'), TRUE);
+  UTL_FILE.FCLOSE(l_file);
+  l_file := UTL_FILE.FOPEN('TMP_DIR', p_name, 'rb', 32767);
+  LOOP
+    BEGIN
+      UTL_FILE.GET_RAW(l_file, l_part, 4);
+    EXCEPTION
+      WHEN NO_DATA_FOUND THEN
+        EXIT;
+    END;
+    l_out := l_out || '[' || RAWTOHEX(l_part) || ']';
+  END LOOP;
+  UTL_FILE.FCLOSE(l_file);
+  RETURN l_out;
+END raw_round_trip;
+/
+"""
+
+
+def test_put_raw_and_get_raw_keep_bytes(pg_engine, pg_dsn, tmp_path):
+    """Byte mode: PUT_RAW writes bytes as they are (a NUL, a byte that is no UTF-8, a line feed that
+    ends no line), GET_RAW reads them back in pieces of `len` bytes."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "raw", {"raw.sql": RAW})
+        assert conn.execute("SELECT raw_round_trip('b.bin')").fetchone()[0] == "[00FF0A41][6263]"
+        assert (_folder(pg_engine, conn) / "TMP_DIR.b.bin").read_bytes() == b"\x00\xff\nAbc"
