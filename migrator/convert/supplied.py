@@ -217,6 +217,7 @@ MEMBERS: tuple[Member, ...] = (
     _proc("UTL_FILE", "FCOPY", "src_location, src_filename, dest_location, dest_filename, start_line=, end_line=", "'TMP_DIR', 'in.txt', 'TMP_DIR', 'copy.txt'"),
     _proc("UTL_FILE", "FRENAME", "src_location, src_filename, dest_location, dest_filename, overwrite=", "'TMP_DIR', 'copy.txt', 'TMP_DIR', 'moved.txt', TRUE"),
     _proc("UTL_FILE", "FREMOVE", "location, filename", "'TMP_DIR', 'in.txt'"),
+    _proc("UTL_FILE", "FGETATTR", "location, filename, OUT fexists, OUT file_length, OUT block_size", "'TMP_DIR', 'in.txt', v_bool, v_n, v_n"),
     # DBMS_METADATA.GET_DDL of PL/SQL objects: the Oracle source each unit recorded (keep_source)
     _fn("DBMS_METADATA", "GET_DDL", "object_type, name, schema=, version=, model=, transform=", STRING, "'PROCEDURE', 'TRY_DBMS_METADATA_GET_DDL'"),
     # DBMS_LOB's BFILE members over the same gate (v_b BFILE := BFILENAME('TMP_DIR', 'in.txt'))

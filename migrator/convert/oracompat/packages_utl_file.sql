@@ -532,3 +532,20 @@ BEGIN
     RETURN v_out;
 END;
 $fn$;
+
+-- FGETATTR(location, filename, OUT fexists, OUT file_length, OUT block_size): whether the file
+-- exists and its length in bytes (NULL when it does not). block_size, the file system's block size,
+-- is not something PostgreSQL reports: NULL (a deviation, said in the README).
+CREATE OR REPLACE FUNCTION oracompat.utl_file_fgetattr(location text, filename text, OUT fexists boolean,
+                                                       OUT file_length numeric, OUT block_size numeric)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_data bytea;
+BEGIN
+    PERFORM oracompat.utl_file_store();
+    v_data := oracompat_fs.read(location, filename);
+    fexists := v_data IS NOT NULL;
+    file_length := octet_length(v_data);
+    block_size := NULL;
+END;
+$fn$;

@@ -392,7 +392,14 @@ CREATE OR REPLACE FUNCTION raw_round_trip (p_name IN VARCHAR2) RETURN VARCHAR2 I
   l_file UTL_FILE.FILE_TYPE;
   l_part RAW(32767);
   l_out  VARCHAR2(4000);
+  l_exists BOOLEAN;
+  l_length NUMBER;
+  l_block  NUMBER;
 BEGIN
+  UTL_FILE.FGETATTR('TMP_DIR', p_name, l_exists, l_length, l_block);
+  IF NOT l_exists AND l_length IS NULL THEN
+    l_out := 'none;';
+  END IF;
   l_file := UTL_FILE.FOPEN('TMP_DIR', p_name, 'wb', 32767);
   UTL_FILE.PUT_RAW(l_file, HEXTORAW('00FF0A41'));
   UTL_FILE.PUT_RAW(l_file, UTL_RAW.CAST_TO_RAW('bc'), TRUE);
@@ -408,6 +415,10 @@ BEGIN
     l_out := l_out || '[' || RAWTOHEX(l_part) || ']';
   END LOOP;
   UTL_FILE.FCLOSE(l_file);
+  UTL_FILE.FGETATTR('TMP_DIR', p_name, l_exists, l_length, l_block);
+  IF l_exists THEN
+    l_out := l_out || l_length;
+  END IF;
   RETURN l_out;
 END raw_round_trip;
 /
@@ -416,8 +427,9 @@ END raw_round_trip;
 
 def test_put_raw_and_get_raw_keep_bytes(pg_engine, pg_dsn, tmp_path):
     """Byte mode: PUT_RAW writes bytes as they are (a NUL, a byte that is no UTF-8, a line feed that
-    ends no line), GET_RAW reads them back in pieces of `len` bytes."""
+    ends no line), GET_RAW reads them back in pieces of `len` bytes; FGETATTR says whether the file
+    exists and its length."""
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "raw", {"raw.sql": RAW})
-        assert conn.execute("SELECT raw_round_trip('b.bin')").fetchone()[0] == "[00FF0A41][6263]"
+        assert conn.execute("SELECT raw_round_trip('b.bin')").fetchone()[0] == "none;[00FF0A41][6263]6"
         assert (_folder(pg_engine, conn) / "TMP_DIR.b.bin").read_bytes() == b"\x00\xff\nAbc"
