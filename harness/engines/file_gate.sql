@@ -105,7 +105,7 @@ BEGIN
     IF NOT oracompat_fs.exists(p_dir, p_file) THEN
         RAISE EXCEPTION 'ORA-29291: file remove operation failed' USING ERRCODE = 'OS291';
     END IF;
-    EXECUTE 'SELECT pg_catalog.pg_file_unlink($1)' USING v_path;
+    EXECUTE format('SELECT %I.%I($1)', 'pg_catalog', 'pg_file_unlink') USING v_path;  -- adminpack may be absent
 END;
 $fn$;
 
@@ -125,9 +125,9 @@ BEGIN
         RAISE EXCEPTION 'ORA-29292: file rename operation failed' USING ERRCODE = 'OS292';
     END IF;
     IF oracompat_fs.exists(p_dst_dir, p_dst_file) THEN
-        EXECUTE 'SELECT pg_catalog.pg_file_unlink($1)' USING v_dst;
+        EXECUTE format('SELECT %I.%I($1)', 'pg_catalog', 'pg_file_unlink') USING v_dst;
     END IF;
-    EXECUTE 'SELECT pg_catalog.pg_file_rename($1, $2)' USING v_src, v_dst;
+    EXECUTE format('SELECT %I.%I($1, $2)', 'pg_catalog', 'pg_file_rename') USING v_src, v_dst;
 END;
 $fn$;
 
