@@ -15,8 +15,10 @@ and clone (PostgreSQL cannot create folders), whatever path the export's CREATE 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import psycopg
+if TYPE_CHECKING:  # a conversion without deploy writes GATE_SQL and imports no database driver
+    import psycopg
 
 GATE_SQL: str = Path(__file__).with_name("file_gate.sql").read_text(encoding="utf-8")
 
