@@ -211,6 +211,10 @@ def test_the_execution_role_reaches_files_only_through_the_gate(files_db):
                 conn.execute(query)
         with pytest.raises(psycopg.errors.DuplicateObject, match="ORA-00955"):
             conn.execute("SELECT oracompat_fs.create_directory('ETC', '/tmp', false)")
+        # the gate is the library's, not an owner of the export's objects (the data dictionary)
+        assert (
+            conn.execute("SELECT count(*) FROM oracompat.all_objects WHERE owner = 'ORACOMPAT_FS'").fetchone()[0] == 0
+        )
     finally:
         (folder.parent / "outside.txt").unlink()
 
