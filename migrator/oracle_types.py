@@ -281,6 +281,8 @@ def postgres_type(t: OracleType, bounded: bool = False) -> str:
     if t.name == "INTERVAL DAY TO SECOND":
         prec = f"({min(t.fraction, 6)})" if t.fraction is not None else ""
         return f"interval day to second{prec}"
+    if t.name == "BFILE":  # a locator of a server file (directory, file name), not its bytes
+        return "oracompat.bfile"
     if t.family is Family.BINARY:
         return "bytea"
     raise ValueError(f"no PostgreSQL type for {t}")

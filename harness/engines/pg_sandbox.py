@@ -25,15 +25,19 @@ import contextlib
 import json
 import os
 import secrets
+import shutil
 import socket
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import psycopg
 from psycopg import sql
 
+from harness.engines import file_gate
 from harness.exceptions import HarnessError
 
 SCRATCH_PREFIX = "mig_"
@@ -107,6 +111,9 @@ class Sandbox:
     notes: list[str] = field(default_factory=list)  # reported once per run (e.g. an extension missing)
     _databases: set[str] = field(default_factory=set)
     _probed: bool = False
+    # Server files for UTL_FILE / BFILE: one folder per scratch database under this root, created
+    # here because PostgreSQL cannot create folders; None when the server is not on this machine.
+    files_root: Path | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
     def open(self) -> Sandbox:
@@ -124,6 +131,11 @@ class Sandbox:
                     "(give a superuser or CREATEROLE DSN for a dedicated execution role)"
                 )
             self._check_role(conn, self.role.name)
+        if _local_server(self.admin_dsn):
+            self.files_root = Path(tempfile.mkdtemp(prefix="migrator-files-"))
+            self.files_root.chmod(0o1777)  # the server may run as another OS user (a packaged server)
+        else:
+            self.notes.append("the server is not on this machine: UTL_FILE and BFILE have no folder to use")
         return self
 
     def close(self) -> None:
@@ -134,6 +146,15 @@ class Sandbox:
             with contextlib.suppress(psycopg.Error), self._admin() as conn:
                 conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(self.role.name)))
         self.role = None
+        if self.files_root is not None:
+            shutil.rmtree(self.files_root, ignore_errors=True)
+            self.files_root = None
+
+    def _files_folder(self, database: str) -> None:
+        if self.files_root is not None:
+            folder = self.files_root / database
+            folder.mkdir(exist_ok=True)
+            folder.chmod(0o777)
 
     def _admin(self) -> psycopg.Connection:
         return psycopg.connect(self.admin_dsn, autocommit=True, connect_timeout=10)
@@ -245,10 +266,13 @@ class Sandbox:
             self._databases.add(name)
             conn.execute(sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM PUBLIC").format(sql.Identifier(name)))
         wanted = list(self.extensions) + (["plpgsql_check"] if check_references else [])
-        if wanted:
+        self._files_folder(name)
+        if wanted or self.files_root is not None:
             with psycopg.connect(psycopg.conninfo.make_conninfo(self.admin_dsn, dbname=name), autocommit=True) as conn:
                 for ext in wanted:
                     self._install(conn, ext)
+                if self.files_root is not None:
+                    self._install_file_gate(conn)
         if "dblink" in self.extensions and not self._probed:
             self._probed = True
             self._probe_loopback(name)
@@ -280,6 +304,15 @@ class Sandbox:
             if note not in self.notes:
                 self.notes.append(note)
 
+    def _install_file_gate(self, conn: psycopg.Connection) -> None:
+        """The file gate (`file_gate.py`), confined to this sandbox's folders, installed by the
+        admin while the database is still empty; clones copy it (and their folder is made)."""
+        try:
+            notes = file_gate.install(conn, str(self.files_root))
+        except psycopg.Error as exc:
+            notes = [f"UTL_FILE / BFILE unavailable: {(exc.diag.message_primary or str(exc)).strip()}"]
+        self.notes.extend(n for n in notes if n not in self.notes)
+
     def _probe_loopback(self, database: str) -> None:
         """Can the execution role open the loopback session autonomous transactions need?"""
         with contextlib.suppress(psycopg.Error), psycopg.connect(self.exec_dsn(database), autocommit=True) as conn:
@@ -303,6 +336,8 @@ class Sandbox:
         with self._admin() as conn:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
         self._databases.discard(name)
+        if self.files_root is not None:
+            shutil.rmtree(self.files_root / name, ignore_errors=True)
 
     def clone(self, template: str, purpose: str = "run") -> Clone:
         """Copy `template` (schema, data, installed extensions). Database-level settings live in a
@@ -311,6 +346,7 @@ class Sandbox:
         assert self.role is not None, "sandbox not opened"
         name = self.new_name(purpose)
         owner = sql.SQL(" OWNER {}").format(sql.Identifier(self.role.name)) if self.role.dedicated else sql.SQL("")
+        self._files_folder(name)
         with self._admin() as conn:
             conn.execute(
                 sql.SQL("CREATE DATABASE {} TEMPLATE {}{} STRATEGY FILE_COPY").format(
@@ -326,6 +362,13 @@ class Sandbox:
             ).fetchall()
         settings = [tuple(r[0].partition("=")[::2]) for r in rows]
         return Clone(name, settings)
+
+
+def _local_server(dsn: str) -> bool:
+    """Is the server on this machine (a Unix socket or a loopback address)? Only then can the
+    sandbox make the folders the file gate writes to."""
+    host = (_conninfo(dsn).get("host") or _conninfo(dsn).get("hostaddr") or "").split(",")[0]
+    return host == "" or host.startswith("/") or host in ("localhost", "127.0.0.1", "::1")
 
 
 def replay_settings(conn: psycopg.Connection, database: str, settings: list[tuple[str, str]]) -> str | None:

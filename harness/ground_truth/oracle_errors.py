@@ -169,6 +169,28 @@ ORA_ERRORS: tuple[OraError, ...] = (
     OraError(-44003, None, ("SQLSTATE 'OS443'",), "OS443", "invalid SQL name"),
     OraError(-44004, None, ("SQLSTATE 'OS444'",), "OS444", "invalid qualified SQL name"),
     OraError(-29262, None, ("SQLSTATE 'OS262'",), "OS262", "bad URL"),
+    # UTL_FILE (its package exceptions: migrator/convert/supplied.py EXCEPTIONS)
+    OraError(-29280, None, ("SQLSTATE 'OS280'",), "OS280", "invalid directory path"),
+    OraError(-29281, None, ("SQLSTATE 'OS281'",), "OS281", "invalid mode"),
+    OraError(-29282, None, ("SQLSTATE 'OS282'",), "OS282", "invalid file ID"),
+    OraError(-29283, None, ("SQLSTATE 'OS283'",), "OS283", "invalid file operation"),
+    OraError(-29284, None, ("SQLSTATE 'OS284'",), "OS284", "file read error"),
+    OraError(-29285, None, ("SQLSTATE 'OS285'",), "OS285", "file write error"),
+    OraError(-29286, None, ("SQLSTATE 'OS286'",), "OS286", "internal error"),
+    OraError(-29287, None, ("SQLSTATE 'OS287'",), "OS287", "invalid maximum line size"),
+    OraError(-29288, None, ("SQLSTATE 'OS288'",), "OS288", "invalid file name"),
+    OraError(-29289, None, ("SQLSTATE 'OS289'",), "OS289", "directory access denied"),
+    OraError(-29290, None, ("SQLSTATE 'OS290'",), "OS290", "invalid offset specified"),
+    OraError(-29291, None, ("SQLSTATE 'OS291'",), "OS291", "file remove operation failed"),
+    OraError(-29292, None, ("SQLSTATE 'OS292'",), "OS292", "file rename operation failed"),
+    OraError(-31603, None, ("SQLSTATE 'OS603'",), "OS603", "object not found"),
+    # DBMS_LOB on BFILEs (class OL: their last three digits would meet UTL_FILE's in class OS)
+    OraError(-22275, None, ("SQLSTATE 'OL275'",), "OL275", "invalid LOB locator specified"),
+    OraError(-22285, None, ("SQLSTATE 'OL285'",), "OL285", "non-existent directory or file for FILEOPEN operation"),
+    OraError(-22288, None, ("SQLSTATE 'OL288'",), "OL288", "file or LOB operation FILEOPEN failed"),
+    OraError(
+        -22289, None, ("SQLSTATE 'OL289'",), "OL289", "cannot perform FILEREAD operation on an unopened file or LOB"
+    ),
     OraError(-31011, None, ("SQLSTATE 'OS011'",), "OS011", "XML parsing failed"),
     OraError(-19032, None, ("SQLSTATE 'OS032'",), "OS032", "Expected XML tag , got no content"),
     OraError(-19025, None, ("SQLSTATE 'OS025'",), "OS025", "EXTRACTVALUE returns value of only one node"),

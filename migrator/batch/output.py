@@ -265,17 +265,43 @@ def required_extensions() -> tuple[str, ...]:
     return EXTENSIONS
 
 
-def extensions_sql() -> str:
+def extensions_sql(directories: dict[str, str] | None = None) -> str:
+    """What an administrator installs before the preamble: the extensions, and the file gate
+    UTL_FILE and BFILE go through (harness/engines/file_gate.py) with the run's --directory mapping."""
+    from harness.engines.file_gate import GATE_SQL, directories_sql
+
     lines = [
         "-- Extensions the oracompat support library needs. They need a superuser (or a trusted",
         "-- extension): the migrator harness installs them with its admin connection, never as the",
         "-- role that runs converted code.",
     ]
     lines += [f"CREATE EXTENSION IF NOT EXISTS {quote_ident(e)};" for e in required_extensions()]
-    return "\n".join(lines) + "\n"
+    lines += [
+        "",
+        "-- The file gate: server files for UTL_FILE and BFILE. Run by a superuser (or a role in",
+        "-- pg_read_server_files and pg_write_server_files that may EXECUTE lo_export and lo_from_bytea):",
+        "-- converted code reaches only the folders mapped below (--directory NAME=PATH), through",
+        "-- SECURITY DEFINER functions. FREMOVE / FRENAME also need: CREATE EXTENSION adminpack;",
+        "-- (psql: created once; the mapping written by a role that may write it.)",
+        "SELECT to_regnamespace('oracompat_fs') IS NULL AS migrator_need_gate \\gset",
+        "\\if :migrator_need_gate",
+        GATE_SQL.strip(),
+        "\\endif",
+    ]
+    mapping = directories_sql(directories or {}).strip()
+    if mapping:
+        lines += [
+            "SELECT has_table_privilege('oracompat_fs.directory', 'INSERT') AS migrator_may_map \\gset",
+            "\\if :migrator_may_map",
+            mapping,
+            "\\endif",
+        ]
+    return "\n".join(lines).rstrip() + "\n"
 
 
-def preamble_sql(schema: str, package_schemas: list[str], owners: list[str] | None = None) -> str:
+def preamble_sql(
+    schema: str, package_schemas: list[str], owners: list[str] | None = None, directories: dict[str, str] | None = None
+) -> str:
     """Schemas, the support libraries, and a search_path that makes unqualified names resolve
     as they did in Oracle (own schema first), for this session and every later one. Names are
     untrusted (a package may be called anything): each goes through quote_ident, and the
@@ -297,6 +323,12 @@ def preamble_sql(schema: str, package_schemas: list[str], owners: list[str] | No
         f"INSERT INTO oracompat.dict_package (pkg_schema, owner) SELECT p, {pg_string(schema)}"
         f" FROM unnest(ARRAY[{packages}]::name[]) AS p ON CONFLICT (pkg_schema) DO UPDATE SET owner = EXCLUDED.owner;"
     )
+    if directories:  # the --directory mapping where the gate is (kept as the administrator made it)
+        lines += [
+            f"DO $migrator$ BEGIN IF to_regnamespace('oracompat_fs') IS NOT NULL THEN PERFORM"
+            f" oracompat_fs.create_directory({pg_string(name)}, {pg_string(path)}, true); END IF; END $migrator$;"
+            for name, path in sorted(directories.items())
+        ]
     path = ", ".join(quote_ident(s) for s in dict.fromkeys([*owners, "oracompat", "public"]))
     lines += [
         f"SET search_path = {path};",

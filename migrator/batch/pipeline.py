@@ -65,6 +65,7 @@ class MigrateOptions:
     schema: str | None = None
     multi_schema: bool | None = None  # a folder of schema folders: None detects it (reader.owner_folders)
     schema_map: dict[str, str] | None = None  # schema folder → the schema owning its objects
+    directories: dict[str, str] | None = None  # Oracle directory name → server folder (--directory)
     force: bool = False
     resume: bool = False
     disabled_rules: frozenset[str] = frozenset()
@@ -298,8 +299,8 @@ def migrate(src: Path, out: Path, opts: MigrateOptions | None = None, reading: R
     packages = sorted({u.name for u in source.units if u.kind is UnitKind.PACKAGE_SPEC})
     used = sorted({u.schema for u in source.units})
     owners = used if source.owners else [source.schema, *(s for s in used if s != source.schema)]
-    preamble = preamble_sql(source.schema, packages, owners)
-    write_output(out, EXTENSIONS_FILE, extensions_sql())
+    preamble = preamble_sql(source.schema, packages, owners, opts.directories)
+    write_output(out, EXTENSIONS_FILE, extensions_sql(opts.directories))
     write_output(out, PREAMBLE, preamble)
     write_output(out, "deploy.sql", deploy_script([d.path for d in done]))
     agent = _repair(done, preamble, out, opts, opts.model) if opts.model else None

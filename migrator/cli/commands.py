@@ -154,6 +154,18 @@ def _schema_map(pairs: list[str]) -> dict[str, str]:
     return found
 
 
+def _directories(pairs: list[str]) -> dict[str, str]:
+    """--directory NAME=PATH pairs: an unquoted Oracle name is upper case, as Oracle stores it."""
+    found = {}
+    for pair in pairs:
+        name, eq, path = pair.partition("=")
+        name = name.strip()
+        if not eq or not name or not path.strip() or not path.strip().startswith("/"):
+            raise MigratorError(f"--directory {pair!r}: expected NAME=/absolute/path")
+        found[name[1:-1] if name.startswith('"') and name.endswith('"') else name.upper()] = path.strip()
+    return found
+
+
 def _warn_no_scenarios(args) -> None:
     """--verify with no scenario file judges nothing: said before the run, with where one was
     looked for and what the schema name was taken from."""
@@ -222,6 +234,7 @@ def _migrate_options(args, settings: ActiveSettings):
         schema=args.schema,
         multi_schema=args.multi_schema,
         schema_map=_schema_map(args.schema_map),
+        directories=_directories(getattr(args, "directory", [])),
         force=args.force,
         resume=args.resume,
         disabled_rules=frozenset(args.disable_rule) | frozenset(settings.disabled_rules),

@@ -134,6 +134,15 @@ def _add_migrate(sub) -> None:
         metavar="FOLDER=SCHEMA",
         help="in a multi-schema run, the schema owning a folder's objects (default: the folder's name); repeatable",
     )
+    m.add_argument(
+        "--directory",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="map an Oracle directory object (UTL_FILE's location, BFILENAME's directory) to a folder on the "
+        "PostgreSQL server, written into support/00_extensions.sql for the administrator who installs it "
+        "(during verification every directory is a scratch folder of the sandbox); repeatable",
+    )
     m.add_argument("--force", action="store_true", help="overwrite a non-empty output directory")
     m.add_argument("--resume", action="store_true", help="continue an interrupted run; finished units are not redone")
     m.add_argument(

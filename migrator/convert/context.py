@@ -194,6 +194,9 @@ class ConversionContext:
     # (`own_schema`) and each schema keeps its own memo (a fragment's names resolve per schema).
     owner_schemas: bool = False
     schema_memos: dict[str, dict] = field(default_factory=dict)
+    # Some unit reads stored source back (DBMS_METADATA.GET_DDL): every PL/SQL unit then also
+    # records its Oracle text in oracompat.oracle_source when it deploys (dispatch.keep_source).
+    keep_oracle_source: bool = False
 
     def own_schema(self, schema: str) -> None:
         if schema == self.catalog.default_schema:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import traceback
 
-from harness.quoting import quote_ident
+from harness.quoting import pg_string, quote_ident
 from migrator.convert import plsql, supplied
 from migrator.convert.compile_target import Compilation, CompileTarget
 from migrator.convert.context import (
@@ -21,7 +21,7 @@ from migrator.convert.ddl import dispatch as ddl
 from migrator.convert.plsql.prepare import compiled_text, parsed, static_constants
 from migrator.source.dynamic_ddl import dynamic_creates
 from migrator.source.lexer import EOF, Token, keeping_tokens
-from migrator.source.units import SourceSet, Unit
+from migrator.source.units import SourceSet, Unit, UnitKind
 
 
 def prepare_context(
@@ -41,6 +41,7 @@ def prepare_context(
         # a folder of schema folders, or an export whose ALTER SESSION SET CURRENT_SCHEMA gives
         # objects other owners
         owner_schemas=bool(source.owners) or any(u.schema != source.schema for u in source.units),
+        keep_oracle_source=any("DBMS_METADATA" in u.text.upper() for u in source.units if u.kind.is_plsql),
     )
     catalog = ctx.catalog
     for unit in source.units:
@@ -70,6 +71,8 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         tokens = _parsed_tokens(unit, source, ctx) if unit.kind.is_plsql else None
         output = supplied.report_redesign(source, output, ctx, _user_object(ctx, unit), tokens)
         output = refuse_partial(output, ctx)
+        if ctx.keep_oracle_source and unit.kind in _SOURCE_TYPES and output.strip():
+            output = output.rstrip() + "\n\n" + keep_source(unit)
         if ctx.owner_schemas and output.strip():
             output = owner_search_path(unit.schema) + _definer_path(output, ctx)
         error = None
@@ -83,6 +86,30 @@ def convert_unit(unit: Unit, ctx: ConversionContext) -> Conversion:
         unconverted=list(ctx.unconverted_items),
         notes=list(ctx.notes),
         error=error,
+    )
+
+
+# Oracle's object types of the PL/SQL units whose source DBMS_METADATA.GET_DDL gives back.
+_SOURCE_TYPES = {
+    UnitKind.PACKAGE_SPEC: "PACKAGE",
+    UnitKind.PACKAGE_BODY: "PACKAGE BODY",
+    UnitKind.PROCEDURE: "PROCEDURE",
+    UnitKind.FUNCTION: "FUNCTION",
+    UnitKind.TRIGGER: "TRIGGER",
+    UnitKind.TYPE: "TYPE",
+    UnitKind.TYPE_BODY: "TYPE BODY",
+}
+
+
+def keep_source(unit: Unit) -> str:
+    """The statement that records the unit's Oracle text (as the export has it) for
+    DBMS_METADATA.GET_DDL (`oracompat/packages_utl_file.sql`), under Oracle's upper-case names."""
+    values = ", ".join(
+        pg_string(v) for v in (unit.schema.upper(), _SOURCE_TYPES[unit.kind], unit.name.upper(), unit.text)
+    )
+    return (
+        f"INSERT INTO oracompat.oracle_source (owner, object_type, name, text) VALUES ({values})\n"
+        "    ON CONFLICT (owner, object_type, name) DO UPDATE SET text = EXCLUDED.text;\n"
     )
 
 

@@ -7,7 +7,8 @@ PostgreSQL meaning maps to a function of the ``oracompat`` library (`oracompat/p
 with Oracle's parameter names and defaults; its IN OUT and OUT parameters come back from the
 function and are assigned to the caller's arguments.
 
-A package with no faithful meaning (UTL_FILE, UTL_HTTP, UTL_TCP, UTL_SMTP, WPG_DOCLOAD, APEX_*,
+A package with no faithful meaning (UTL_HTTP, UTL_TCP, UTL_SMTP, WPG_DOCLOAD, APEX_* beyond the
+string/array utilities, HTP/HTF beyond the page buffer,
 SDO_* ...) is never imitated: every reference to it gets a marker (deployment fails), and the unit
 is reported once per package with the category ``needs an Oracle-supplied package with no
 PostgreSQL equivalent: <name>`` and all its call sites (`report_redesign`), so a reader can plan the
@@ -26,7 +27,7 @@ from migrator.source.oracle_names import SUPPLIED_PACKAGE_PREFIXES
 
 SUPPLIED_CONSTRUCT = "Oracle supplied package"  # the construct name of a member not converted
 REDESIGN = "needs an Oracle-supplied package with no PostgreSQL equivalent"
-NAMES = frozenset({"HTP", "HTF", "OWA", "WPG_DOCLOAD", "BFILENAME"})
+NAMES = frozenset({"HTP", "HTF", "OWA", "WPG_DOCLOAD"})
 # Oracle-supplied object types named without a package (MDSYS.SDO_GEOMETRY ...). Oracle Spatial's
 # types convert (the catalog holds them: oracompat/spatial.py); the names stay here so that a
 # reference the catalog does not resolve is still known as Oracle's.
@@ -143,15 +144,6 @@ MEMBERS: tuple[Member, ...] = (
     _fn("DBMS_ASSERT", "ENQUOTE_LITERAL", "str", STRING, "'x'"),
     _fn("DBMS_ASSERT", "SCHEMA_NAME", "str", STRING, "'ORACOMPAT'"),
     _fn("DBMS_ASSERT", "SQL_OBJECT_NAME", "str", STRING, "'oracompat.instr'"),
-    # DBMS_STATS: gathering statistics is PostgreSQL's ANALYZE (the optimizer's statistics, no
-    # effect on results); the sampling and granularity options are Oracle's optimizer's own and
-    # ANALYZE has no counterpart for them (it samples by default_statistics_target)
-    _proc("DBMS_STATS", "GATHER_SCHEMA_STATS", "ownname, estimate_percent=, block_sample=, method_opt=, degree=, "
-          "granularity=, cascade=, stattab=, statid=, options=, statown=, no_invalidate=, gather_temp=, "
-          "gather_fixed=, stattype=, force=", "'ORACOMPAT'"),
-    _proc("DBMS_STATS", "GATHER_TABLE_STATS", "ownname, tabname, partname=, estimate_percent=, block_sample=, "
-          "method_opt=, degree=, granularity=, cascade=, stattab=, statid=, statown=, no_invalidate=, stattype=, "
-          "force=", "'PG_CATALOG', 'PG_CLASS'"),
     # DBMS_APPLICATION_INFO
     _proc("DBMS_APPLICATION_INFO", "SET_MODULE", "module_name, action_name", "'app', 'start'"),
     _proc("DBMS_APPLICATION_INFO", "SET_ACTION", "action_name", "'step'"),
@@ -260,7 +252,38 @@ MEMBERS: tuple[Member, ...] = (
     # DBMS_STATS's gathering as ANALYZE (oracompat/packages_stats.sql)
     _proc("DBMS_STATS", "GATHER_TABLE_STATS", "ownname, tabname, partname=, estimate_percent=, block_sample=, method_opt=, degree=, granularity=, cascade=, stattab=, statid=, statown=, no_invalidate=, stattype=, force=", "'S', 'EMP', estimate_percent => 100"),
     _proc("DBMS_STATS", "GATHER_INDEX_STATS", "ownname, indname, partname=, estimate_percent=, stattab=, statid=, statown=, degree=, granularity=, no_invalidate=, force=", "'S', 'EMP_PKEY'"),
-    _proc("DBMS_STATS", "GATHER_SCHEMA_STATS", "ownname, estimate_percent=, block_sample=, method_opt=, degree=, granularity=, cascade=, stattab=, statid=, options=, statown=, no_invalidate=, force=", "'S', granularity => 'ALL', cascade => TRUE"),
+    _proc("DBMS_STATS", "GATHER_SCHEMA_STATS", "ownname, estimate_percent=, block_sample=, method_opt=, degree=, granularity=, cascade=, stattab=, statid=, options=, statown=, no_invalidate=, gather_temp=, gather_fixed=, stattype=, force=", "'S', granularity => 'ALL', cascade => TRUE"),
+    # UTL_FILE over the file gate that a role with server-file privileges installs
+    # (harness/engines/file_gate.py; oracompat/packages_utl_file.sql). Examples use v_f
+    # UTL_FILE.FILE_TYPE and directory TMP_DIR (tests/migrator/convert/test_utl_file_exec.py).
+    _fn("UTL_FILE", "FOPEN", "location, filename, open_mode, max_linesize=", None, "'TMP_DIR', 'm.txt', 'w'"),
+    _fn("UTL_FILE", "IS_OPEN", "file", None, "v_f"),
+    _proc("UTL_FILE", "PUT", "file, buffer", "v_f, 'a'"),
+    _proc("UTL_FILE", "PUT_LINE", "file, buffer, autoflush=", "v_f, 'a'"),
+    _proc("UTL_FILE", "NEW_LINE", "file, lines=", "v_f, 2"),
+    _proc("UTL_FILE", "PUTF", "file, format, arg1=, arg2=, arg3=, arg4=, arg5=", "v_f, '%s\\n', 'a'"),
+    _proc("UTL_FILE", "FFLUSH", "file", "v_f"),
+    _proc("UTL_FILE", "GET_LINE", "file, OUT buffer, len=", "v_r, v_s"),
+    _proc("UTL_FILE", "GET_RAW", "file, OUT buffer, len=", "v_r, v_raw"),
+    _proc("UTL_FILE", "PUT_RAW", "file, buffer, autoflush=", "v_f, HEXTORAW('00FF')"),
+    _proc("UTL_FILE", "FCLOSE", "INOUT file", "v_f"),
+    _proc("UTL_FILE", "FCLOSE_ALL", ""),
+    _proc("UTL_FILE", "FCOPY", "src_location, src_filename, dest_location, dest_filename, start_line=, end_line=", "'TMP_DIR', 'in.txt', 'TMP_DIR', 'copy.txt'"),
+    _proc("UTL_FILE", "FRENAME", "src_location, src_filename, dest_location, dest_filename, overwrite=", "'TMP_DIR', 'copy.txt', 'TMP_DIR', 'moved.txt', TRUE"),
+    _proc("UTL_FILE", "FREMOVE", "location, filename", "'TMP_DIR', 'in.txt'"),
+    _proc("UTL_FILE", "FGETATTR", "location, filename, OUT fexists, OUT file_length, OUT block_size", "'TMP_DIR', 'in.txt', v_bool, v_n, v_n"),
+    # DBMS_METADATA.GET_DDL of PL/SQL objects: the Oracle source each unit recorded (keep_source)
+    _fn("DBMS_METADATA", "GET_DDL", "object_type, name, schema=, version=, model=, transform=", STRING, "'PROCEDURE', 'TRY_DBMS_METADATA_GET_DDL'"),
+    # DBMS_LOB's BFILE members over the same gate (v_b BFILE := BFILENAME('TMP_DIR', 'in.txt'))
+    _proc("DBMS_LOB", "FILEOPEN", "INOUT file_loc, open_mode=", "v_b, DBMS_LOB.FILE_READONLY"),
+    _proc("DBMS_LOB", "FILECLOSE", "INOUT file_loc", "v_b"),
+    _proc("DBMS_LOB", "FILECLOSEALL", ""),
+    _fn("DBMS_LOB", "FILEISOPEN", "file_loc", NUMBER, "v_b"),
+    _fn("DBMS_LOB", "FILEEXISTS", "file_loc", NUMBER, "v_b"),
+    _proc("DBMS_LOB", "FILEGETNAME", "file_loc, OUT dir_alias, OUT filename", "v_b, v_s, v_s"),
+    _proc("DBMS_LOB", "LOADFROMFILE", "INOUT dest_lob, src_lob, amount, dest_offset=, src_offset=", "v_blob, v_b, 2"),
+    _proc("DBMS_LOB", "LOADBLOBFROMFILE", "INOUT dest_lob, src_bfile, amount, INOUT dest_offset, INOUT src_offset", "v_blob, v_b, 2, v_o, v_o"),
+    _proc("DBMS_LOB", "LOADCLOBFROMFILE", "INOUT dest_lob, src_bfile, amount, INOUT dest_offset, INOUT src_offset, bfile_csid, INOUT lang_context, OUT warning", "v_clob, v_b, 2, v_o, v_o, 0, v_i, v_w"),
 )
 # fmt: on
 BY_NAME: dict[tuple[str, str], Member] = {(m.package, m.name): m for m in MEMBERS}
@@ -279,6 +302,7 @@ CONSTANTS: dict[tuple[str, str], str] = {
     ("DBMS_LOB", "DEFAULT_LANG_CTX"): "0",
     ("DBMS_LOB", "NO_WARNING"): "0",
     ("DBMS_LOB", "WARN_INCONVERTIBLE_CHAR"): "1",
+    ("DBMS_LOB", "FILE_READONLY"): "0",
     ("UTL_RAW", "BIG_ENDIAN"): "1",
     ("UTL_RAW", "LITTLE_ENDIAN"): "2",
     ("UTL_RAW", "MACHINE_ENDIAN"): "3",
@@ -328,13 +352,15 @@ CONSTANTS: dict[tuple[str, str], str] = {
 # a SUBTYPE of the Oracle type given; "record" / "assoc_record": the library's composite type (its
 # fields' Oracle types below), alone or as the element of an INDEX BY table.
 DESC_REC = "oracompat.dbms_sql_desc_rec"
+FILE_TYPE = "oracompat.utl_file_file_type"
 RECORD_FIELDS: dict[str, dict[str, str]] = {
     DESC_REC: {
         "col_type": "BINARY_INTEGER", "col_max_len": "BINARY_INTEGER", "col_name": "VARCHAR2(32767)",
         "col_name_len": "BINARY_INTEGER", "col_schema_name": "VARCHAR2(32767)", "col_schema_name_len": "BINARY_INTEGER",
         "col_precision": "BINARY_INTEGER", "col_scale": "BINARY_INTEGER", "col_charsetid": "BINARY_INTEGER",
         "col_charsetform": "BINARY_INTEGER", "col_null_ok": "BOOLEAN",
-    }
+    },
+    FILE_TYPE: {"id": "BINARY_INTEGER", "datatype": "BINARY_INTEGER", "byte_mode": "BOOLEAN"},
 }  # fmt: skip
 TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("DBMS_UTILITY", "UNCL_ARRAY"): ("assoc", "VARCHAR2(227)"),
@@ -363,6 +389,7 @@ TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("WWV_FLOW_GLOBAL", "VC_ARR2"): ("assoc", "VARCHAR2(32767)"),
     ("WWV_FLOW_GLOBAL", "N_ARR"): ("assoc", "NUMBER"),
     ("WWV_FLOW_GLOBAL", "D_ARR"): ("assoc", "DATE"),
+    ("UTL_FILE", "FILE_TYPE"): ("record", FILE_TYPE),
 }
 
 # A package the library holds only types of (APEX_APPLICATION_GLOBAL's arrays) is converted too.
@@ -376,6 +403,19 @@ EXCEPTIONS: dict[tuple[str, str], int] = {
     ("DBMS_ASSERT", "INVALID_QUALIFIED_SQL_NAME"): -44004,
     ("DBMS_LOB", "INVALID_ARGVAL"): -21560,
     ("DBMS_LOB", "VALUE_ERROR"): -6502,
+    ("UTL_FILE", "INVALID_PATH"): -29280,
+    ("UTL_FILE", "INVALID_MODE"): -29281,
+    ("UTL_FILE", "INVALID_FILEHANDLE"): -29282,
+    ("UTL_FILE", "INVALID_OPERATION"): -29283,
+    ("UTL_FILE", "READ_ERROR"): -29284,
+    ("UTL_FILE", "WRITE_ERROR"): -29285,
+    ("UTL_FILE", "INTERNAL_ERROR"): -29286,
+    ("UTL_FILE", "INVALID_MAXLINESIZE"): -29287,
+    ("UTL_FILE", "INVALID_FILENAME"): -29288,
+    ("UTL_FILE", "ACCESS_DENIED"): -29289,
+    ("UTL_FILE", "INVALID_OFFSET"): -29290,
+    ("UTL_FILE", "DELETE_FAILED"): -29291,
+    ("UTL_FILE", "RENAME_FAILED"): -29292,
 }
 
 
@@ -423,15 +463,10 @@ def split_ref(parts, user_object: Callable[[str], bool] = lambda name: False) ->
     return Ref(up[skip], ""), skip + 1
 
 
-# Members of a converted package with no PostgreSQL meaning either: DBMS_LOB's BFILE operations
-# read files on the database server, as UTL_FILE does. Reported as a package without an
-# equivalent is, under this name.
-_BFILE = "DBMS_LOB file operations (BFILE)"
-NO_EQUIVALENT_MEMBERS: dict[tuple[str, str], str] = {
-    ("DBMS_LOB", m): _BFILE
-    for m in ("FILEOPEN", "FILECLOSE", "FILECLOSEALL", "FILEEXISTS", "FILEGETNAME", "FILEISOPEN",
-              "LOADFROMFILE", "LOADBLOBFROMFILE", "LOADCLOBFROMFILE", "FILE_READONLY")
-}  # fmt: skip
+# Members of a converted package with no PostgreSQL meaning either, reported as a package without
+# an equivalent is, under the name given (none today: DBMS_LOB's BFILE members read files through
+# the file gate, as UTL_FILE does).
+NO_EQUIVALENT_MEMBERS: dict[tuple[str, str], str] = {}
 
 
 # Packages of which the library holds only some members: every other member (and constant) is

@@ -124,6 +124,7 @@ EXAMPLES: dict[str, str] = {
     "ddl.alter_table": "ALTER TABLE t ADD (c NUMBER(5));\n",
     "ddl.constraint_state": "ALTER TABLE t DISABLE CONSTRAINT t_fk;\n",
     "ddl.admin": "ALTER TRIGGER trg DISABLE;\n",
+    "ddl.directory": "CREATE OR REPLACE DIRECTORY data_dir AS '/srv/data';\n",
     "ddl.partitioned_table": "CREATE TABLE t (a NUMBER) PARTITION BY RANGE (a) (PARTITION p1 VALUES LESS THAN (10), PARTITION p2 VALUES LESS THAN (MAXVALUE));\n",
     "plsql.dynamic_ddl": "BEGIN EXECUTE IMMEDIATE 'CREATE TABLE t2 (a NUMBER)'; END;\n/\n",
     "ddl.identity": "CREATE TABLE t (id NUMBER GENERATED ALWAYS AS IDENTITY, a NUMBER);\n",

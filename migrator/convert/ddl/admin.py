@@ -1,5 +1,6 @@
 """Statements of install scripts that change objects or the session rather than define them:
-ALTER TRIGGER, ALTER TYPE, ALTER SESSION (NLS and compiler settings), CREATE DIMENSION, DROP.
+ALTER TRIGGER, ALTER TYPE, ALTER SESSION (NLS and compiler settings), CREATE DIMENSION, CREATE /
+DROP DIRECTORY, DROP.
 
 Each gets Oracle's meaning on PostgreSQL or a precise reason why not:
 
@@ -15,6 +16,8 @@ Each gets Oracle's meaning on PostgreSQL or a precise reason why not:
   conversions were converted for Oracle's defaults.
 * ``CREATE DIMENSION`` declares hierarchies for query rewrite: no query result depends on it, and
   PostgreSQL has no such object → nothing (noted).
+* ``CREATE [OR REPLACE] DIRECTORY d AS 'path'`` / ``DROP DIRECTORY d`` → the file gate's mapping
+  (``oracompat_fs.create_directory``), which UTL_FILE reads.
 * ``DROP TABLE | VIEW | MATERIALIZED VIEW | INDEX | SEQUENCE | TYPE | PACKAGE | PROCEDURE |
   FUNCTION | TRIGGER | [PUBLIC] SYNONYM`` → PostgreSQL's DROP of what the converter made of it (a
   package is a schema, a collection type or subtype a domain, a synonym a view). In a script (``top_level``) ``IF EXISTS`` is
@@ -31,7 +34,7 @@ from migrator.convert.datatypes import map_type
 from migrator.convert.ddl.common import unconverted
 from migrator.convert.ddl.tokens import Name, ident, read_name, source
 from migrator.convert.schema_model import CollectionType, ObjectType
-from migrator.source.lexer import LexError, Token, matching_paren, split_top_level, tokenize
+from migrator.source.lexer import QIDENT, LexError, Token, matching_paren, split_top_level, string_value, tokenize
 
 # Session settings every rule is written for (Oracle's AMERICAN defaults): setting them again
 # changes nothing the converted code does.
@@ -92,7 +95,11 @@ def handles(toks: list[Token]) -> bool:
     if toks[0].is_word("ALTER"):
         return toks[1].is_word("TRIGGER", "TYPE", "SESSION")
     if toks[0].is_word("CREATE"):
-        return toks[1].is_word("DIMENSION") or toks[1].is_word("OR") and any(t.is_word("DIMENSION") for t in toks[:4])
+        return toks[1].is_word("DIMENSION", "DIRECTORY") or (
+            toks[1].is_word("OR") and any(t.is_word("DIMENSION", "DIRECTORY") for t in toks[:4])
+        )
+    if toks[0].is_word("DROP") and toks[1].is_word("DIRECTORY"):
+        return True
     if toks[0].is_word("DROP") and toks[1].is_word("PUBLIC") and len(toks) > 2:
         return toks[2].is_word("SYNONYM")
     return toks[0].is_word("DROP") and toks[1].is_word(*_DROPPABLE, "SYNONYM")
@@ -104,6 +111,8 @@ def convert_admin(text: str, ctx: ConversionContext, top_level: bool = True) -> 
         toks = tokenize(text)
         if toks and toks[-1].is_op(";"):
             toks = toks[:-1]
+        if any(t.is_word("DIRECTORY") for t in toks[:4]):
+            return _directory(text, toks, ctx)
         if toks[0].is_word("DROP"):
             return _drop(toks, ctx, top_level)
         if toks[0].is_word("CREATE"):
@@ -222,6 +231,28 @@ def _dimension(text: str, ctx: ConversionContext) -> str:
         " depends on it and PostgreSQL has no such object"
     )
     return f"-- CREATE DIMENSION {comment_text(name.sql)}: nothing to create in PostgreSQL (query rewrite metadata)"
+
+
+def _directory(text: str, toks: list[Token], ctx: ConversionContext) -> str:
+    """CREATE [OR REPLACE] DIRECTORY d AS 'path' / DROP DIRECTORY d: the file gate's mapping of an
+    Oracle directory name (upper case unless quoted, as UTL_FILE and BFILENAME name it) to a server
+    folder (`harness/engines/file_gate.sql`: confined to a scratch folder during verification, and
+    only a role that may write server files maps a new name elsewhere)."""
+    k = next(n for n, t in enumerate(toks) if t.is_word("DIRECTORY"))
+    name_tok = toks[k + 1]
+    name = name_tok.text[1:-1].replace('""', '"') if name_tok.kind == QIDENT else name_tok.text.upper()
+    if not ctx.enabled("ddl.directory"):
+        return unconverted(ctx, "DIRECTORY", "rule ddl.directory is disabled", text)
+    ctx.applied("ddl.directory")
+    if toks[0].is_word("DROP"):
+        if len(toks) != k + 2:
+            raise LexError(f"DROP DIRECTORY {name} {' '.join(t.text for t in toks[k + 2 :])} is not converted")
+        return f"DELETE FROM oracompat_fs.directory WHERE name = {pg_string(name)}"
+    path = string_value(toks[k + 3]) if len(toks) == k + 4 and toks[k + 2].is_word("AS", "IS") else None
+    if path is None:
+        raise LexError("CREATE DIRECTORY: expected AS 'path'")
+    replace = "true" if toks[1].is_word("OR") else "false"
+    return f"SELECT oracompat_fs.create_directory({pg_string(name)}, {pg_string(path)}, {replace})"
 
 
 def _drop(toks: list[Token], ctx: ConversionContext, top_level: bool) -> str:

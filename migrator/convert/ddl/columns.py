@@ -61,7 +61,9 @@ def _column_type(oracle_type: str, ctx: ConversionContext) -> str:
     if not is_mapped(oracle_type):
         ctx.note(f"type {oracle_type} kept as written (user-defined or unknown type)")
     if oracle_type.upper().startswith("BFILE"):
-        ctx.note("BFILE column mapped to bytea: the external file is not read, load its content separately")
+        ctx.note(
+            "BFILE column: a locator (directory, file name) of oracompat.bfile; the file stays where the directory maps"
+        )
     return pg
 
 

@@ -23,7 +23,7 @@ $$;
 -- Schemas whose objects the dictionary shows (not PostgreSQL's, not this library's, not packages).
 CREATE OR REPLACE FUNCTION oracompat.dict_user_schema(nsp name) RETURNS boolean
 LANGUAGE sql STABLE AS $$
-  SELECT nsp NOT IN ('pg_catalog', 'information_schema', 'oracompat', 'pg_toast')
+  SELECT nsp NOT IN ('pg_catalog', 'information_schema', 'oracompat', 'oracompat_fs', 'pg_toast')
      AND nsp::text NOT LIKE 'pg\_%'
      AND NOT EXISTS (SELECT 1 FROM oracompat.dict_package p WHERE p.pkg_schema = nsp)
 $$;

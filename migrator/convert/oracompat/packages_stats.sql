@@ -60,6 +60,7 @@ CREATE OR REPLACE FUNCTION oracompat.dbms_stats_gather_schema_stats(
     method_opt text DEFAULT NULL, degree numeric DEFAULT NULL, granularity text DEFAULT NULL,
     cascade boolean DEFAULT NULL, stattab text DEFAULT NULL, statid text DEFAULT NULL,
     options text DEFAULT NULL, statown text DEFAULT NULL, no_invalidate boolean DEFAULT NULL,
+    gather_temp boolean DEFAULT false, gather_fixed boolean DEFAULT false, stattype text DEFAULT NULL,
     force boolean DEFAULT false
 ) RETURNS void
 LANGUAGE plpgsql VOLATILE AS $fn$

@@ -62,6 +62,21 @@ def take(em: Emitter, ddl: list[Ddl]) -> None:
         if item.name in em.created_views:
             continue
         nscope = item.scope.child()
+        # the query may read the enclosing routine's parameters and variables (Oracle binds them
+        # when the cursor opens): in the view that only gives the row type they are typed NULLs too
+        s: Scope | None = item.scope
+        while s is not None:
+            for name, sym in s.names.items():
+                if (
+                    sym.kind in ("var", "param", "const", "loopvar")
+                    and sym.type is not None
+                    and nscope.get(name) is sym
+                ):
+                    if sym.type.coll is None and not sym.type.refcursor:
+                        nscope.add(
+                            Sym(name, "nullparam", PgType(f"NULL::{coll_.castable(em, sym.type.pg)}", sym.type.ora))
+                        )
+            s = s.parent
         for p in item.cursor.params:
             pt = resolve_type(em, p.type, item.scope)
             nscope.add(Sym(p.name, "nullparam", PgType(f"NULL::{coll_.castable(em, pt.pg)}", pt.ora)))

@@ -173,6 +173,15 @@ class RoutineEmitter:
         """CREATE FUNCTION/PROCEDURE `qname` (plain schema and name parts) for `r`."""
         em = self.em
         rule = "plsql.function" if r.kind == "FUNCTION" else "plsql.procedure"
+        if r.external and r.external[0].is_word("AGGREGATE"):
+            impl = " ".join(t.text for t in r.external[2:]) or "?"
+            em.unconverted(
+                "user-defined aggregate",
+                f"{r.name}: AGGREGATE USING {impl} (the ODCIAggregate interface); PostgreSQL's CREATE AGGREGATE "
+                "would need the implementation type's methods as state and final functions",
+                r.line,
+            )
+            return unconverted_marker("user-defined aggregate", r.name) + ";"
         if r.external is not None or r.block is None:
             em.unconverted("external routine", f"{r.name}: LANGUAGE C/JAVA or no body", r.line)
             return unconverted_marker("external routine", r.name) + ";"
@@ -182,6 +191,8 @@ class RoutineEmitter:
         em.frame.kind = r.kind
         scope = parent.child()
         params = self.params(r, scope)
+        if (tag := self.overload_tag(r, parent)) is not None:
+            params.append(f"{quote_ident(tag)} boolean DEFAULT NULL")
         ret = self.returns(r, scope) if r.kind == "FUNCTION" else None
         if (
             ret is not None
@@ -212,6 +223,33 @@ class RoutineEmitter:
         if em.frame.autonomous:
             return autonomous_.autonomous_routine(em, r, qname, params, ret, body, scope)
         return create_function(routine_head(r.kind, qname, params, ret), body)
+
+    def overload_tag(self, r: A.Routine, parent: Scope) -> str | None:
+        """Oracle lets overloads differ only in their parameters' names (`f(p_schema VARCHAR2)`,
+        `f(p_package VARCHAR2)`), told apart by named calls (a positional one is PLS-00307).
+        PostgreSQL identifies a routine by its input types, so the second and later of such
+        overloads get one more, defaulted parameter (``overload__<k> boolean DEFAULT NULL``): the
+        definitions coexist and PostgreSQL, matching named arguments to parameter names, picks the
+        one Oracle picks. None for the first, and where the routine has OUT parameters after its
+        inputs in a procedure (PostgreSQL allows none after a defaulted one): left as it was."""
+        em = self.em
+        sigs = call_.call_signatures(em, [r.name], parent) or []
+        names = tuple((p.name, p.mode) for p in r.params)
+        mine = [s for s in sigs if s.kind == r.kind and tuple((p.name, p.mode) for p in s.params) == names]
+        if len(mine) != 1:
+            return None
+
+        def inputs(sig) -> tuple:
+            return tuple(signatures.base_type(p.pg) for p in sig.params if p.mode != "OUT")
+
+        alike = [s for s in sigs if s.kind == r.kind and inputs(s) == inputs(mine[0])]
+        k = alike.index(mine[0])
+        if k == 0 or (r.kind == "PROCEDURE" and any(p.mode != "IN" for p in r.params)):
+            return None
+        em.ctx.note(
+            f"{r.kind.lower()} {r.name}: overload {k + 1} of the same input types, told apart by parameter names"
+        )
+        return f"overload__{k + 1}"
 
     def procedure_name(self, r: A.Routine, qname: tuple[str, str], parent: Scope, scope: Scope) -> tuple[str, str]:
         """A procedure whose package also has a function of its name taking the same inputs is

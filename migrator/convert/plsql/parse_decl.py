@@ -151,11 +151,17 @@ class DeclParser(Parser):
                 self.advance()
                 self.advance()
         pipelined = False
-        while self.tok.is_word(*_ROUTINE_MODIFIERS):
+        while self.tok.is_word(*_ROUTINE_MODIFIERS) and not (
+            self.tok.is_word("AGGREGATE") and self.peek().is_word("USING")
+        ):
             pipelined |= self.tok.is_word("PIPELINED")
             self.skip_modifier()
         if self.accept_op(";"):
             return A.Routine(kind, name, params, returns, None, pipelined, line=line)
+        if kind == "FUNCTION" and self.tok.is_word("AGGREGATE"):  # AGGREGATE USING impl_type
+            ext = self.scan()
+            self.accept_op(";")
+            return A.Routine(kind, name, params, returns, None, pipelined, external=ext, line=line)
         self.expect("IS", "AS")
         if self.tok.is_word("LANGUAGE", "EXTERNAL"):
             ext = self.scan()

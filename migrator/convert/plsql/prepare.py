@@ -179,7 +179,11 @@ def _plsql(unit: Unit, catalog: Catalog, tree) -> None:
 
 
 def _same_sig(a: A.Routine, b: A.Routine) -> bool:
-    return [p.type.text.upper() for p in a.params] == [p.type.text.upper() for p in b.params] and a.kind == b.kind
+    """One member declared twice (spec and body): its parameters' names and types (overloads may
+    differ in names only: named calls tell them apart)."""
+    return a.kind == b.kind and [(p.name, p.type.text.upper()) for p in a.params] == [
+        (p.name, p.type.text.upper()) for p in b.params
+    ]
 
 
 def _table_columns(unit: Unit, catalog: Catalog) -> None:

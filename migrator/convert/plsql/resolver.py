@@ -577,10 +577,12 @@ def signature(
 
 def distinct(sigs: list[RoutineSig]) -> list[RoutineSig]:
     """One signature per routine PostgreSQL gets: a spec and a body may spell one member's types
-    differently (`emp.id%TYPE` and `NUMBER(10)`), and they convert to the same function."""
+    differently (`emp.id%TYPE` and `NUMBER(10)`), and they convert to the same function. Overloads
+    whose parameters differ only in their names are kept apart (named calls tell them apart in
+    Oracle; `emit_routine.overload_tag` in PostgreSQL)."""
     seen, out = set(), []
     for sig in sigs:
-        key = (sig.kind, tuple(base_type(p.pg) for p in sig.params))
+        key = (sig.kind, tuple((p.name, base_type(p.pg)) for p in sig.params))
         if key not in seen:
             seen.add(key)
             out.append(sig)

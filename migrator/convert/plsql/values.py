@@ -160,6 +160,8 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             if j < len(toks) and toks[j].is_op("(") and rest[0].upper() in ("EXISTS", "NEXT", "PRIOR"):
                 inner, j = paren_at(em, toks, j)
                 arg = exprs_.expr(em, inner, scope)
+            elif j + 1 < len(toks) and toks[j].is_op("(") and toks[j + 1].is_op(")"):
+                j += 2  # COUNT(), FIRST() ...: Oracle accepts the empty argument list
             method = rest.pop(0).upper()
             base, ptype = coll_.coll_method(em, base, coll, method, arg), _method_type(coll, method)
             continue

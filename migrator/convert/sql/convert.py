@@ -218,6 +218,7 @@ def _anonymous(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expressi
         or strings.member_of(node, ctx, env)
         or sql_collections.cardinality(node, ctx, env)
         or supplied.sys_context(node, ctx, env)
+        or supplied.bfilename(node, ctx, env)
         or supplied.xml_function(node, ctx, env)
         or sql_collections.type_constructor(node, ctx, env)
         or sql_collections.object_reference(node, ctx, env)
@@ -284,6 +285,7 @@ _RULES: dict[type[exp.Expression], tuple[Rule, ...]] = {
         sql_collections.qualified_type_constructor,
         sql_methods.method_call,
         supplied.call,
+        supplied.xml_value_method,
         nodes.call_field,
         implicit.result_method,
     ),

@@ -15,7 +15,8 @@ Oracle's depth-first output order; ``cb_rows`` holds the path's rows, for NOCYCL
 WHERE is applied after the hierarchy is built, as in Oracle. Without NOCYCLE a row that is its own
 ancestor raises ORA-01436 (CONNECT BY loop in user data) when the walk reaches it, as Oracle does;
 with NOCYCLE the walk stops there, and CONNECT_BY_ISCYCLE is 1 for a row with a child among its
-ancestors (a probe like CONNECT_BY_ISLEAF's). One base table only; other shapes are reported.
+ancestors (a probe like CONNECT_BY_ISLEAF's). One table, view or WITH query (the last two have
+no ctid: their rows are numbered once in a materialized ``cb_source``); other shapes are reported.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from harness.quoting import quote_ident
 from migrator.convert.context import ConversionContext
 from migrator.convert.sql.expression_types import TypeEnv
 from migrator.convert.sql.nodes import as_expression, fn, marker
+from migrator.source.units import UnitKind
 
 CTE, PRIOR = "connect_by", "prior_row"
 
@@ -49,11 +51,21 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
         return marker(ctx, "CONNECT BY", select, "SELECT * needs the table's columns (not in the catalog)")
     ctx.applied("sql.connect_by")
     own = _column_test(table, env)
+    source: exp.CTE | None = None
+    rid = "ctid"
+    if _without_ctid(select, table, ctx):
+        # a WITH query or a view has no ctid: its rows are numbered once, in a materialized CTE every
+        # step of the walk reads, so a row keeps its number on the path (cycles, NOCYCLE)
+        source, rid = _numbered_source(table, alias), "cb_id"
+        table = exp.to_table(SOURCE)
+        table.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
     extras = _Extras(
-        alias, _is_leaf(table, alias, conn.args["connect"], own), _is_cycle(table, alias, conn.args["connect"], own)
+        alias,
+        _is_leaf(table, alias, conn.args["connect"], own),
+        _is_cycle(table, alias, conn.args["connect"], own, rid),
     )
     outer_exprs = [extras.outer(e) for e in select.expressions]
-    cte = _cte(table, alias, conn, select.args.get("order"), extras, own)
+    cte = _cte(table, alias, conn, select.args.get("order"), extras, own, rid)
     outer = exp.select(*outer_exprs).from_(exp.to_table(CTE).as_(alias))
     if select.args.get("where") is not None:
         outer.set("where", exp.Where(this=extras.outer(select.args["where"].this)))
@@ -65,9 +77,36 @@ def connect_by(select: exp.Select, ctx: ConversionContext, env: TypeEnv) -> exp.
     for key in ("distinct", "group", "having", "limit"):
         outer.set(key, select.args.get(key))
     withs = select.args.get("with_")
-    ctes = (withs.expressions if withs else []) + [cte]
+    ctes = (withs.expressions if withs else []) + ([source] if source is not None else []) + [cte]
     outer.set("with_", exp.With(expressions=ctes, recursive=True))
     return outer
+
+
+SOURCE = "cb_source"
+
+
+def _without_ctid(select: exp.Select, table: exp.Table, ctx: ConversionContext) -> bool:
+    """The hierarchy's rows come from a WITH query (of this query or one around it) or a view of
+    the export: no ctid to tell its rows apart."""
+    name = table.name.lower()
+    node: exp.Expr | None = select
+    while node is not None:
+        withs = node.args.get("with_") if isinstance(node, exp.Query) else None
+        if withs is not None and any(c.alias_or_name.lower() == name for c in withs.expressions):
+            return True
+        node = node.parent
+    entry = ctx.catalog.lookup(*[p.name.lower() for p in table.parts]) if ctx.catalog is not None else None
+    return entry is not None and entry.kind is UnitKind.VIEW
+
+
+def _numbered_source(table: exp.Table, alias: str) -> exp.CTE:
+    base = table.copy()
+    base.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+    query = exp.select(
+        exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
+        exp.alias_(exp.Window(this=exp.RowNumber()), "cb_id"),
+    ).from_(base)
+    return exp.CTE(this=query, alias=exp.TableAlias(this=exp.to_identifier(SOURCE)), materialized=True)
 
 
 def _generator(select: exp.Select, conn: exp.Connect, ctx: ConversionContext) -> exp.Expression:
@@ -182,10 +221,10 @@ def _is_leaf(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Exp
     return exp.Case(ifs=[exp.If(this=has_child, true=exp.Literal.number(0))], default=exp.Literal.number(1))
 
 
-def _is_cycle(table: exp.Table, alias: str, cond: exp.Expression, own) -> exp.Expression:
+def _is_cycle(table: exp.Table, alias: str, cond: exp.Expression, own, rid: str = "ctid") -> exp.Expression:
     """CONNECT_BY_ISCYCLE: 1 when a child of this row is also one of its ancestors (or itself)."""
     probe = _child_probe(table, alias, cond, own)
-    probe = probe.where(_p("cb_child.ctid = ANY({a}.cb_rows)", alias, bare=True))
+    probe = probe.where(_p(f"cb_child.{rid} = ANY({{a}}.cb_rows)", alias, bare=True))
     return exp.Case(
         ifs=[exp.If(this=exp.Exists(this=probe), true=exp.Literal.number(1))], default=exp.Literal.number(0)
     )
@@ -235,7 +274,7 @@ def _qualify(node: exp.Expression, alias: str, own, prior: bool = False) -> exp.
     return node.copy().transform(fix)
 
 
-def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras, own) -> exp.CTE:
+def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras, own, rid: str = "ctid") -> exp.CTE:
     siblings = (
         [_qualify(o, alias, own) for o in order.expressions] if order is not None and order.args.get("siblings") else []
     )
@@ -245,7 +284,7 @@ def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras
     anchor = exp.select(
         exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
         exp.alias_(exp.Literal.number(1), "cb_level"),
-        exp.alias_(exp.Array(expressions=[exp.column("ctid", table=alias)]), "cb_rows"),
+        exp.alias_(exp.Array(expressions=[exp.column(rid, table=alias)]), "cb_rows"),
         exp.alias_(exp.Array(expressions=[rn.copy()]), "cb_sort"),
         *[
             exp.alias_(fn("CONCAT", sep, _qualify(col, alias, own)), f"cb_path_{i}")
@@ -265,7 +304,7 @@ def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras
             "CASE WHEN {a}.ctid = ANY(prior_row.cb_rows) THEN oracompat.connect_by_loop(prior_row.cb_rows || {a}.ctid)"
             " ELSE prior_row.cb_rows || {a}.ctid END"
         )
-    )
+    ).replace(".ctid", f".{rid}")
     recursive = (
         exp.select(
             exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
@@ -283,7 +322,7 @@ def _cte(table: exp.Table, alias: str, conn: exp.Connect, order, extras: _Extras
             exp.to_table(CTE).as_(PRIOR),
             on=exp.and_(
                 _connect_cond(conn.args["connect"], alias, own),
-                *([_p("{a}.ctid <> ALL(prior_row.cb_rows)", alias, bare=True)] if nocycle else []),
+                *([_p(f"{{a}}.{rid} <> ALL(prior_row.cb_rows)", alias, bare=True)] if nocycle else []),
             ),
         )
     )

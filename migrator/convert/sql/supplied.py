@@ -139,6 +139,16 @@ USERENV = frozenset(
 )
 
 
+def bfilename(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
+    """BFILENAME(directory, file): a locator, the file untouched (oracompat.bfile)."""
+    if node.name.upper() != "BFILENAME" or len(node.expressions) != 2:
+        return None
+    if not ctx.enabled("expr.supplied_package"):
+        return marker(ctx, "BFILENAME", node, "rule expr.supplied_package is disabled")
+    ctx.applied("expr.supplied_package")
+    return compat("bfilename", *node.expressions)
+
+
 def sys_context(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expression | None:
     name = node.name.upper()
     if name not in ("SYS_CONTEXT", "USERENV"):
@@ -173,6 +183,8 @@ def xml_function(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Expres
         return marker(ctx, name, node, "rule plsql.xmltype is disabled")
     ctx.applied("plsql.xmltype")
     call = compat("xmltype" if name == "XMLTYPE" else f"xml_{name.lower()}", *node.expressions)
+    if name == "XMLTYPE":
+        call.meta["xml"] = True  # its members may follow (xml_value_method)
     return tag(call, shape[2]) if shape[2] else call
 
 
@@ -196,3 +208,41 @@ def xml_constructor(node: exp.Dot, ctx: ConversionContext, env) -> exp.Expressio
         return marker(ctx, "XMLTYPE", node, "rule plsql.xmltype is disabled")
     ctx.applied("plsql.xmltype")
     return compat("xmltype", *call.expressions)
+# XMLTYPE's members on an XML expression in SQL (`XMLELEMENT(...).getClobVal()`,
+# `XMLTYPE(t).extract(path).getNumberVal()`), as the PL/SQL emitter converts them on a variable
+# (plsql/emit_xml.py METHODS): member → (oracompat function, argument counts, result kind; None: xml)
+_XML_METHODS: dict[str, tuple[str, tuple[int, ...], str | None]] = {
+    "GETCLOBVAL": ("xml_getstringval", (0,), S.STRING),
+    "GETSTRINGVAL": ("xml_getstringval", (0,), S.STRING),
+    "GETNUMBERVAL": ("xml_getnumberval", (0,), S.NUMBER),
+    "EXTRACT": ("xml_extract", (1, 2), None),
+    "EXISTSNODE": ("xml_existsnode", (1, 2), S.NUMBER),
+}
+_XML_PRODUCERS = (exp.XMLElement, exp.XMLTable)
+_XML_PRODUCER_NAMES = frozenset({"XMLTYPE", "XMLAGG", "XMLFOREST", "XMLCONCAT", "XMLPARSE"})
+
+
+def xml_value_method(node: exp.Dot, ctx: ConversionContext, env) -> exp.Expression | None:
+    member = node.expression
+    if not isinstance(member, exp.Anonymous) or not isinstance(member.this, str):
+        return None
+    shape = _XML_METHODS.get(member.this.upper())
+    this = node.this
+    if isinstance(this, exp.Dot):  # a chain (x.extract(p).getNumberVal()): the inner member first
+        inner = xml_value_method(this, ctx, env)
+        this = inner if inner is not None else this
+    producer = (
+        isinstance(this, _XML_PRODUCERS)
+        or bool(this.meta.get("xml"))
+        or (isinstance(this, exp.Anonymous) and this.name.upper() in _XML_PRODUCER_NAMES)
+    )
+    if shape is None or len(member.expressions) not in shape[1] or not producer:
+        return None
+    if not ctx.enabled("plsql.xmltype"):
+        return marker(ctx, member.this.upper(), node, "rule plsql.xmltype is disabled")
+    ctx.applied("plsql.xmltype")
+    call = compat(shape[0], this, *member.expressions)
+    if shape[2] is None:
+        call.meta["xml"] = True
+        return call
+    return tag(call, shape[2])

@@ -49,7 +49,7 @@ def test_gather_schema_and_table_stats_analyze(pg_dsn, tmp_path):
         conn.execute("CALL refresh_stats()")  # every table of the schema
         assert _stats(conn, "readings") == 2
         # a table that does not exist: Oracle's ORA-20000
-        with pytest.raises(psycopg.errors.RaiseException, match="ORA-20000"):
+        with pytest.raises(psycopg.Error, match="ORA-20000"):  # SQLSTATE O2000: the user-defined -20000
             conn.execute("CALL refresh_one('NO_SUCH')")
 
 
