@@ -129,3 +129,21 @@ def test_timestamp_fraction_rounds_as_postgresql_stores_it(pg_dsn, frac):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         stored = conn.execute("SELECT %s::timestamp::text", (text,)).fetchone()
     assert stored is not None and checksum.source_canon("timestamp without time zone")(text) == stored[0]  # type: ignore[misc]
+
+
+def test_server_side_sum_writes_values_as_copy_does(pg_dsn):
+    # the loaded side is one SELECT on the server: its line must be COPY TO's for every type,
+    # including those whose cast to text is not their output (boolean, inet) and every escape
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE sample (ok boolean, addr inet, t text, j jsonb, a int[], iv interval)")
+    rows = [
+        ["t", "10.0.0.1", "a\\b\tc\nd\re\bf\fg\vh", '{"k": "v\\\\n"}', "{1,NULL}", "1 day 02:00:00"],
+        ["f", "10.0.0.0/8", "\x01 raw control", "[]", "{}", "-00:00:01"],
+        [None] * 6,
+    ]
+    sent, loaded = _sums(pg_dsn, [copy_text.line(r) for r in rows])
+    assert sent == loaded
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:  # the server's sum is the Python one over COPY TO
+        with conn.cursor().copy("COPY sample TO STDOUT") as copy:
+            copied = b"".join(bytes(c) for c in copy)
+    assert checksum.lines_sum(copied.splitlines(keepends=True), [None] * 6) == loaded
