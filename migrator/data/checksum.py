@@ -285,7 +285,11 @@ def loaded_line_expr(col: Column) -> str:
         return f"coalesce('\\' || {expr}::text, '\\N')"
     # format('%s') writes a value with its type's output function, as COPY does (boolean 't',
     # inet without a /32), where a cast to text may not
-    value = f"{expr}::text" if col.type_name in _STRING_TYPES else f"(CASE WHEN {expr} IS NOT NULL THEN format('%s', {expr}) END)"
+    value = (
+        f"{expr}::text"
+        if col.type_name in _STRING_TYPES
+        else f"(CASE WHEN {expr} IS NOT NULL THEN format('%s', {expr}) END)"
+    )
     value = f"replace({value}, '\\', '\\\\')"
     for code, letter in _COPY_ESCAPED:
         value = f"replace({value}, chr({code}), '\\{letter}')"
