@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -145,7 +146,6 @@ def load_table(
     `workers` > 1 and `connect`, a chunked table's chunks are shared out to that many connections
     (chunk k to worker k mod workers), each reading the script on its own."""
     import time
-    from concurrent.futures import ThreadPoolExecutor
 
     t0 = time.perf_counter()
     done = done or {}
@@ -208,6 +208,7 @@ def _load_chunks(
             on_chunk(current)
         tx = current = None
 
+    copier = ThreadPoolExecutor(1, thread_name_prefix="copy")
     try:
         row_no = 0
         for part in _script(spool.path):
@@ -239,10 +240,15 @@ def _load_chunks(
                         begin(chunk)
                     assert current is not None
                     part_lines = lines[k : k + take]
-                    bad = _copy_lines(conn, command, part_lines)
-                    ok_lines = part_lines if not bad else [x for i, x in enumerate(part_lines) if i not in bad]
-                    current.source_sum = (current.source_sum + checksum.lines_sum(ok_lines, canons)) & MASK64
-                    current.rows_loaded += len(ok_lines)
+                    # the server runs the COPY while this thread hashes the same lines (psycopg
+                    # waits on the socket without the GIL); refused rows are taken out after
+                    copying = copier.submit(_copy_lines, conn, command, part_lines)
+                    sent_sum = checksum.lines_sum(part_lines, canons)
+                    bad = copying.result()
+                    if bad:
+                        sent_sum -= checksum.lines_sum([part_lines[i] for i in bad], canons)
+                    current.source_sum = (current.source_sum + sent_sum) & MASK64
+                    current.rows_loaded += len(part_lines) - len(bad)
                     for i, (reason, text) in sorted(bad.items()):
                         res.refused[row_no + i] = Reject("", reason, text)
                         current.rejected_rows.append(row_no + i)
@@ -258,6 +264,7 @@ def _load_chunks(
     except psycopg.Error as exc:
         res.error = f"{type(exc).__name__}: {str(exc).strip()}"
     finally:
+        copier.shutdown()  # a COPY under way ends before its transaction is rolled back
         if tx is not None:
             tx.__exit__(_Rollback, _Rollback(), None)
     return res
@@ -459,27 +466,53 @@ def rejects_text(rejects: list[Reject]) -> str:
 
 
 def _original_texts(sources: list[str]) -> dict[str, str]:
-    """The source lines of refused rows, read in one streamed pass per file."""
+    """The source lines of refused rows: their byte offsets found by counting newlines block by
+    block (in C), then each span read where it is, so a few rejects in a large export cost one
+    quick pass of it, not a Python loop over its lines."""
     wanted: dict[str, list[tuple[int, int, str]]] = {}
     for src in sources:
         path, start, end = src.split("\t")
         wanted.setdefault(path, []).append((int(start), int(end), src))
     texts: dict[str, str] = {}
     for path, spans in wanted.items():
-        spans.sort()
-        collecting: dict[str, list[str]] = {}
         try:
-            with open(path, encoding="utf-8", errors="replace", newline="") as f:
-                for n, line in enumerate(f, 1):
-                    for first, last, src in spans:
-                        if first <= n <= last:
-                            collecting.setdefault(src, []).append(line)
-                    if n > spans[-1][1]:
-                        break
+            with open(path, "rb") as f:
+                offsets = _line_offsets(f, {n for first, last, _ in spans for n in (first, last + 1)})
+                for first, last, src in spans:
+                    if first not in offsets:
+                        continue
+                    f.seek(offsets[first])
+                    stop = offsets.get(last + 1)
+                    raw = f.read(stop - offsets[first]) if stop is not None else f.read()
+                    texts[src] = raw.decode("utf-8", "replace")
         except OSError:
             continue
-        texts.update({src: "".join(lines) for src, lines in collecting.items()})
     return texts
+
+
+def _line_offsets(f, lines: set[int]) -> dict[int, int]:
+    """The byte offset of the start of each of `lines` (1-based) that the file has."""
+    want = sorted(lines)
+    found: dict[int, int] = {}
+    k, line, base = 0, 1, 0  # `line`: the line the byte at `base` is in
+    while k < len(want) and want[k] <= 1:
+        found[want[k]] = 0
+        k += 1
+    while k < len(want):
+        block = f.read(1 << 20)
+        if not block:
+            break
+        newlines = block.count(b"\n")
+        pos, at = 0, line
+        while k < len(want) and want[k] <= line + newlines:
+            while at < want[k]:  # the newline that ends line want[k] - 1
+                pos = block.index(b"\n", pos) + 1
+                at += 1
+            found[want[k]] = base + pos
+            k += 1
+        line += newlines
+        base += len(block)
+    return found  # a line past the last newline is not there: its span is read to the end
 
 
 def _drop_rows(path: Path, rows: set[int]) -> None:

@@ -118,14 +118,19 @@ def load_spooled(
 
 
 def _default_convert(schema: str | None) -> Callable[[str], str]:
-    """Statements that are not literal rows go through the SQL converter, as in `migrate`."""
-    from migrator.convert.ddl.data import convert_data
-    from migrator.convert.dispatch import prepare_context
-    from migrator.source.units import SourceSet
-
-    ctx = prepare_context(SourceSet(root="", schema=schema or "public"))
+    """Statements that are not literal rows go through the SQL converter, as in `migrate`; it is
+    prepared at the first such statement (an export of literal rows never imports it)."""
+    ctx = None
 
     def convert(sql: str) -> str:
+        nonlocal ctx
+        from migrator.convert.ddl.data import convert_data
+
+        if ctx is None:
+            from migrator.convert.dispatch import prepare_context
+            from migrator.source.units import SourceSet
+
+            ctx = prepare_context(SourceSet(root="", schema=schema or "public"))
         ctx.begin_unit()
         return convert_data(sql, ctx)
 
