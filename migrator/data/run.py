@@ -73,7 +73,10 @@ def load(
     resume: bool = False,
     progress: bool = False,
     convert: Callable[[str], str] | None = None,
+    read_workers: int | None = None,
 ) -> LoadRun:
+    """`workers`: connections, tables (or chunks of a large one) loaded at once; `read_workers`:
+    processes reading a large INSERT script (None: `default_read_workers(workers)`)."""
     t0 = time.perf_counter()
     files = _files(inputs)
     if not resume and (out / _JOURNAL).exists():
@@ -82,7 +85,8 @@ def load(
     if resume and (out / _SPOOLED).exists():
         spooled = _read_spooled(out)
     else:
-        spooled = spool(files, out, schema, convert or _default_convert(schema), workers=max(1, workers))
+        readers = default_read_workers(workers) if read_workers is None else max(1, read_workers)
+        spooled = spool(files, out, schema, convert or _default_convert(schema), workers=readers)
         _write_spooled(out, spooled)
     return load_spooled(spooled, dsn, out, max_rejects=max_rejects, workers=workers, resume=resume,
                         progress=progress, t0=t0)  # fmt: skip
@@ -115,6 +119,13 @@ def load_spooled(
     script += [f"\\ir data/{spooled.tables[t].path.name}" for t in order if not results[t].error]
     (out / LOAD_SCRIPT).write_text("\n".join(script) + "\n", encoding="utf-8")
     return run
+
+
+def default_read_workers(workers: int) -> int:
+    """Reading an export is CPU work on this machine, not on the database: by default it uses the
+    machine's cores (at most 8), and never fewer processes than the load has connections."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, workers, min(cores, 8))
 
 
 def _default_convert(schema: str | None) -> Callable[[str], str]:
