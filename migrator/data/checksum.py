@@ -29,7 +29,7 @@ import re
 import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
@@ -83,8 +83,9 @@ def table_columns(conn: psycopg.Connection, table: str, columns: list[str] | Non
 
 # ---- the values sent (Python) -------------------------------------------------------------
 
-_PLAIN_INT = re.compile(r"-?(?:0|[1-9]\d*)")
-_PLAIN_DEC = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
+# already canonical (not "-0": PostgreSQL stores no negative zero, it writes 0)
+_PLAIN_INT = re.compile(r"(?!-0\Z)-?(?:0|[1-9]\d*)")
+_PLAIN_DEC = re.compile(r"(?!-0\Z)-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
 _STAMP = re.compile(r"(\d{4}-\d\d-\d\d)(?:[ T](\d\d:\d\d:\d\d)(?:\.(\d+))?)?")
 _ZONED = re.compile(r"(.+?)\s*(?:([+-]\d{1,2})(?::?(\d\d))?|\s(UTC|Z|[A-Za-z][\w/+-]*))?")
 
@@ -98,9 +99,34 @@ def _int(v: str) -> str:
         return v
 
 
+_DECIMAL = re.compile(r"(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?")
+
+
 def _numeric(v: str) -> str:
     if _PLAIN_DEC.fullmatch(v):
         return v
+    m = _DECIMAL.fullmatch(v)
+    if m is not None and (m.group(2) or m.group(3)):
+        # the digits moved by the exponent as strings: what `_numeric_decimal` gives, and exact
+        # at any number of digits (as numeric stores them)
+        sign, whole, frac, exp = m.groups()
+        digits = whole + (frac or "")
+        stripped = digits.lstrip("0")
+        point = len(whole) + int(exp or 0) - (len(digits) - len(stripped))
+        stripped = stripped.rstrip("0")
+        if not stripped:
+            return "0"
+        if point <= 0:
+            text = "0." + "0" * -point + stripped
+        elif point >= len(stripped):
+            text = stripped + "0" * (point - len(stripped))
+        else:
+            text = stripped[:point] + "." + stripped[point:]
+        return sign + text
+    return _numeric_decimal(v)
+
+
+def _numeric_decimal(v: str) -> str:
     try:
         d = Decimal(v.strip())
     except InvalidOperation:
@@ -109,7 +135,10 @@ def _numeric(v: str) -> str:
         return "NaN" if d.is_nan() else v
     if d == 0:
         return "0"
-    return format(d.normalize(), "f")
+    return format(d.normalize(_EXACT), "f")
+
+
+_EXACT = Context(prec=1000)  # Decimal's default context rounds to 28 digits; numeric does not
 
 
 def _float8(v: str) -> str:

@@ -516,10 +516,30 @@ def _line_offsets(f, lines: set[int]) -> dict[int, int]:
 
 
 def _drop_rows(path: Path, rows: set[int]) -> None:
-    """Rewrite the COPY script without the refused rows (streamed; replaced atomically)."""
+    """Rewrite the COPY script without the refused rows (`without_rows`, on bytes: the script is
+    UTF-8 and only its few SQL lines are decoded; past the last refused row the rest is copied
+    whole); replaced atomically."""
+    import shutil
+
     tmp = path.with_suffix(".tmp")
-    with path.open(encoding="utf-8", newline="\n") as src, tmp.open("w", encoding="utf-8", newline="\n") as dst:
-        dst.writelines(without_rows(src, rows))
+    last = max(rows)
+    end = copy_text.END_OF_DATA.encode()
+    with path.open("rb") as src, tmp.open("wb") as dst:
+        row_no, in_copy = 0, False
+        for line in src:
+            if in_copy:
+                if line.rstrip(b"\n") == end:
+                    in_copy = False
+                else:
+                    row_no += 1
+                    if row_no - 1 in rows:
+                        if row_no - 1 == last:
+                            shutil.copyfileobj(src, dst, 1 << 20)
+                            break
+                        continue
+            elif _COPY_HEAD.match(line.decode("utf-8").rstrip("\n")):
+                in_copy = True
+            dst.write(line)
     os.replace(tmp, path)
 
 
