@@ -162,6 +162,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--read-workers", type=int, default=None, help="migrator data load --read-workers")
+    ap.add_argument("--no-replay", dest="replay", action="store_false",
+                    help="skip replaying OUT/load.sql with psql -f (after the timed part)")  # fmt: skip
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-data-") as tmp:
         folder = Path(tmp)
@@ -182,7 +185,8 @@ def main() -> int:
             t0 = time.perf_counter()
             run = subprocess.run(
                 [sys.executable, "-m", "migrator.cli.main", "data", "load", str(folder / "export.sql"),
-                 "--pg-dsn", load_dsn, "--out", str(out), "--workers", str(args.workers), "--no-progress"],
+                 "--pg-dsn", load_dsn, "--out", str(out), "--workers", str(args.workers), "--no-progress"]
+                + (["--read-workers", str(args.read_workers)] if args.read_workers else []),
                 env=env, capture_output=True, text=True,
             )  # fmt: skip
             load_s = time.perf_counter() - t0
@@ -205,7 +209,36 @@ def main() -> int:
             print(f"planted bad rows {planted}, rejected {rejected}; checksums agree: {agree}")
             ok = all(rejected.get(t, 0) == n for t, n in planted.items()) and agree and loaded == args.rows
             print("planted rows all rejected, no other row lost:", ok)
+            if args.replay:
+                ok = _replay(admin, out, report) and ok
             return 0 if ok else 1
+
+
+def _replay(admin: str, out: Path, report: dict) -> bool:
+    """What a user deploys: OUT/load.sql (the COPY scripts, rejected rows already left out) run
+    by `psql -f` on an empty copy of the schema, which must not stop, and must hold the same rows:
+    each table's checksum, computed there by the server, equal to the load's."""
+    import psycopg
+
+    from migrator.data import checksum
+
+    dsn = _database(admin, "bench_replay")
+    t0 = time.perf_counter()
+    run = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-f", str(out / "load.sql")],
+                         capture_output=True, text=True, cwd=out)  # fmt: skip
+    seconds = time.perf_counter() - t0
+    if run.returncode != 0:
+        print(f"psql -f load.sql stopped: {run.stderr[-500:]}")
+        return False
+    same = True
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for t in report["tables"]:
+            with conn.transaction():
+                cols = checksum.table_columns(conn, t["table"], None)
+                got = f"{checksum.loaded_sum(conn, t['table'], cols):016x}"
+            same = same and got == t["loaded_checksum"]
+    print(f"psql -f load.sql on an empty schema: {seconds:.1f} s, same checksums as the load: {same}")
+    return same
 
 
 if __name__ == "__main__":
