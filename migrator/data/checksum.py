@@ -18,7 +18,8 @@ Canonical text by the PostgreSQL type (the same on all three sides):
 
 A value PostgreSQL stored other than it was sent (numeric(12,2) rounding `1.234`, a timestamp(0)
 rounding a fraction) makes the sums differ, as it should. The loaded side is computed by the
-server's canonical SELECT and read back with COPY TO (only the hashing is Python).
+server in one scan (`loaded_sum`: the canonical line as COPY TO would write it, md5, summed in SQL):
+no row of the table travels back to Python.
 """
 
 from __future__ import annotations

@@ -8,9 +8,10 @@ key, CHECK, from the SQLSTATE) and its text, in `OUT/rejects/<table>.bad`; the r
 than `max_rejects` rejects in a table rolls the table back (SQL*Loader's ERRORS=).
 
 Validation: rows read = loaded + rejected, and an order-independent checksum (a sum of per-row
-hashes of the values, each normalised by its column's type) of the rows sent must equal the one
-read back from the table with `COPY (SELECT …) TO STDOUT` — a value PostgreSQL stored other than
-it was sent (a rounded number, a shifted zone) is caught there. Once loaded, the table's COPY
+hashes of the values, each normalised by its column's type) of the rows sent — each batch hashed
+while the server runs its COPY — must equal the one the server computes over the stored table in
+one scan (`checksum.loaded_sum`): a value PostgreSQL stored other than it was sent (a rounded
+number, a shifted zone) is caught there. Once loaded, the table's COPY
 script is rewritten without its rejects, so `psql -f deploy.sql` loads the same rows and no bad
 row can stop it.
 """
