@@ -387,20 +387,19 @@ def _copy_lines(conn: psycopg.Connection, command: str, lines: list[bytes]) -> d
 
 
 def _fill_wheres(where_path: Path, refused: dict[int, Reject]) -> None:
-    """Each refused row's `file:line` and source span, read in one pass of the where file."""
+    """Each refused row's `file:line` and source span: its line of the where file found by
+    counting newlines block by block (`_line_offsets`), then read where it is."""
     want = sorted(r for r, rej in refused.items() if not rej.where)
     if not want:
         return
-    it = iter(want)
-    target = next(it, None)
-    with where_path.open(encoding="utf-8") as f:
-        for n, raw in enumerate(f):
-            if target is None:
-                break
-            if n == target:
-                where, _, source = raw.rstrip("\n").partition("\t")
-                refused[n].where, refused[n].source = where, source
-                target = next(it, None)
+    with where_path.open("rb") as f:
+        offsets = _line_offsets(f, {n + 1 for n in want})
+        for n in want:
+            if n + 1 not in offsets:
+                continue
+            f.seek(offsets[n + 1])
+            where, _, source = f.readline().decode("utf-8").rstrip("\n").partition("\t")
+            refused[n].where, refused[n].source = where, source
 
 
 class _TooMany(Exception):
