@@ -140,7 +140,8 @@ def _fast_reader(mask: str, with_zone: bool):
     if plan is None:
         return None
     fullmatch, f = plan[0].fullmatch, plan[1]
-    year_at, rr_at, mon_at, month_at = f.get("year"), f.get("rr"), f.get("mon"), f.get("month")
+    year_at, rr_at = f.get("year"), f.get("rr", 0)  # a plan has one of the two (_fast_plan)
+    mon_at, month_at = f.get("mon"), f.get("month")
     day_at, hour_at, minute_at, second_at = f.get("day"), f.get("hour"), f.get("minute"), f.get("second")
     frac_at, tzh_at, tzm_at = f.get("frac"), f.get("tzh"), f.get("tzm")
     months, days_in = _MONTH_DIGITS, _DAYS_IN
