@@ -183,6 +183,7 @@ def main() -> int:
             out = folder / "out"
             env = dict(os.environ, PYTHONPATH=str(ROOT))
             t0 = time.perf_counter()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             run = subprocess.run(
                 [sys.executable, "-m", "migrator.cli.main", "data", "load", str(folder / "export.sql"),
                  "--pg-dsn", load_dsn, "--out", str(out), "--workers", str(args.workers), "--no-progress"]
@@ -190,6 +191,8 @@ def main() -> int:
                 env=env, capture_output=True, text=True,
             )  # fmt: skip
             load_s = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu_s = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
             # ru_maxrss of the children: the loader is by far the largest (psql and the generator are small)
             rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             print(run.stdout[-2000:], run.stderr[-2000:], sep="\n")
@@ -204,6 +207,8 @@ def main() -> int:
             print(f"psql \\copy (CSV): {args.rows:,} rows in {psql_s:.1f} s = {args.rows / psql_s:,.0f} rows/s")
             print(f"migrator data load: {loaded:,} rows in {load_s:.1f} s = {loaded / load_s:,.0f} rows/s")
             print(f"ratio to psql \\copy: {load_s / psql_s:.2f}x (target <= 3)")
+            print(f"  of which reading the export: {report.get('read_seconds', 0):.1f} s; the loader's own CPU "
+                  f"(its processes, not the server's): {cpu_s:.1f} s; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
             print(f"peak RSS: {rss_mb:.0f} MB (target <= 500)")
             print(f"data-report.json: {report_path.stat().st_size:,} bytes (target <= 1,000,000)")
             print(f"planted bad rows {planted}, rejected {rejected}; checksums agree: {agree}")

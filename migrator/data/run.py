@@ -54,6 +54,7 @@ class LoadRun:
     constraints: list[Orphans]
     issues: list[str]
     seconds: float
+    read_seconds: float = 0.0  # of `seconds`, reading the inputs into the COPY scripts (the spool)
 
     @property
     def ok(self) -> bool:
@@ -88,8 +89,9 @@ def load(
         readers = default_read_workers(workers) if read_workers is None else max(1, read_workers)
         spooled = spool(files, out, schema, convert or _default_convert(schema), workers=readers)
         _write_spooled(out, spooled)
+    read_seconds = time.perf_counter() - t0
     return load_spooled(spooled, dsn, out, max_rejects=max_rejects, workers=workers, resume=resume,
-                        progress=progress, t0=t0)  # fmt: skip
+                        progress=progress, t0=t0, read_seconds=read_seconds)  # fmt: skip
 
 
 def load_spooled(
@@ -102,6 +104,7 @@ def load_spooled(
     resume: bool = False,
     progress: bool = False,
     t0: float | None = None,
+    read_seconds: float = 0.0,
 ) -> LoadRun:
     """Phase two for spooled tables (from scripts, control files or a live source)."""
     t0 = time.perf_counter() if t0 is None else t0
@@ -112,7 +115,7 @@ def load_spooled(
     results = _load_all(spooled, order, parents, done, dsn, out, max_rejects, max(1, workers), progress)
     with psycopg.connect(dsn, autocommit=True) as conn:
         constraints = _restore_disabled(conn, saved)
-    run = LoadRun([results[t] for t in order], constraints, spooled.issues, time.perf_counter() - t0)
+    run = LoadRun([results[t] for t in order], constraints, spooled.issues, time.perf_counter() - t0, read_seconds)
     (out / REPORT).write_text(json.dumps(report(run), indent=1) + "\n", encoding="utf-8")
     script = ["-- psql -v ON_ERROR_STOP=1 -f load.sql   (after the schema; rejected rows are already left out)",
               "\\set ON_ERROR_STOP on"]  # fmt: skip
@@ -315,6 +318,7 @@ def _orphans(conn: psycopg.Connection, table: str, name: str) -> list[list[str |
 def report(run: LoadRun) -> dict:
     return {
         "seconds": round(run.seconds, 3),
+        "read_seconds": round(run.read_seconds, 3),
         "ok": run.ok,
         "rows_read": sum(t.rows_read for t in run.tables),
         "rows_loaded": sum(t.rows_loaded for t in run.tables),
