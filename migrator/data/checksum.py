@@ -169,7 +169,14 @@ def _fraction(frac: str | None) -> tuple[str, bool]:
     return ("." + frac if frac else ""), False
 
 
+# a timestamp already canonical (a fraction of at most 6 digits without trailing zero), as
+# read_datetime writes most of them: returned as is
+_CANONICAL_STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{0,5}[1-9])?")
+
+
 def _timestamp(v: str) -> str:
+    if _CANONICAL_STAMP.fullmatch(v):
+        return v
     m = _STAMP.fullmatch(v)
     if m is None:
         try:
