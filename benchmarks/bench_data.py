@@ -188,7 +188,7 @@ def main() -> int:
                 [sys.executable, "-m", "migrator.cli.main", "data", "load", str(folder / "export.sql"),
                  "--pg-dsn", load_dsn, "--out", str(out), "--workers", str(args.workers), "--no-progress"]
                 + (["--read-workers", str(args.read_workers)] if args.read_workers else []),
-                env=env, capture_output=True, text=True,
+                env=env, capture_output=True, text=True, cwd=ROOT,  # `-m` puts the cwd first on sys.path
             )  # fmt: skip
             load_s = time.perf_counter() - t0
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
