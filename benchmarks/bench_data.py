@@ -162,6 +162,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--read-workers", type=int, default=None, help="migrator data load --read-workers")
+    ap.add_argument("--no-replay", dest="replay", action="store_false",
+                    help="skip replaying OUT/load.sql with psql -f (after the timed part)")  # fmt: skip
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-data-") as tmp:
         folder = Path(tmp)
@@ -180,12 +183,16 @@ def main() -> int:
             out = folder / "out"
             env = dict(os.environ, PYTHONPATH=str(ROOT))
             t0 = time.perf_counter()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             run = subprocess.run(
                 [sys.executable, "-m", "migrator.cli.main", "data", "load", str(folder / "export.sql"),
-                 "--pg-dsn", load_dsn, "--out", str(out), "--workers", str(args.workers), "--no-progress"],
-                env=env, capture_output=True, text=True,
+                 "--pg-dsn", load_dsn, "--out", str(out), "--workers", str(args.workers), "--no-progress"]
+                + (["--read-workers", str(args.read_workers)] if args.read_workers else []),
+                env=env, capture_output=True, text=True, cwd=ROOT,  # `-m` puts the cwd first on sys.path
             )  # fmt: skip
             load_s = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu_s = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
             # ru_maxrss of the children: the loader is by far the largest (psql and the generator are small)
             rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             print(run.stdout[-2000:], run.stderr[-2000:], sep="\n")
@@ -200,12 +207,43 @@ def main() -> int:
             print(f"psql \\copy (CSV): {args.rows:,} rows in {psql_s:.1f} s = {args.rows / psql_s:,.0f} rows/s")
             print(f"migrator data load: {loaded:,} rows in {load_s:.1f} s = {loaded / load_s:,.0f} rows/s")
             print(f"ratio to psql \\copy: {load_s / psql_s:.2f}x (target <= 3)")
+            print(f"  of which reading the export: {report.get('read_seconds', 0):.1f} s; the loader's own CPU "
+                  f"(its processes, not the server's): {cpu_s:.1f} s; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
             print(f"peak RSS: {rss_mb:.0f} MB (target <= 500)")
             print(f"data-report.json: {report_path.stat().st_size:,} bytes (target <= 1,000,000)")
             print(f"planted bad rows {planted}, rejected {rejected}; checksums agree: {agree}")
             ok = all(rejected.get(t, 0) == n for t, n in planted.items()) and agree and loaded == args.rows
             print("planted rows all rejected, no other row lost:", ok)
+            if args.replay:
+                ok = _replay(admin, out, report) and ok
             return 0 if ok else 1
+
+
+def _replay(admin: str, out: Path, report: dict) -> bool:
+    """What a user deploys: OUT/load.sql (the COPY scripts, rejected rows already left out) run
+    by `psql -f` on an empty copy of the schema, which must not stop, and must hold the same rows:
+    each table's checksum, computed there by the server, equal to the load's."""
+    import psycopg
+
+    from migrator.data import checksum
+
+    dsn = _database(admin, "bench_replay")
+    t0 = time.perf_counter()
+    run = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-f", str(out / "load.sql")],
+                         capture_output=True, text=True, cwd=out)  # fmt: skip
+    seconds = time.perf_counter() - t0
+    if run.returncode != 0:
+        print(f"psql -f load.sql stopped: {run.stderr[-500:]}")
+        return False
+    same = True
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for t in report["tables"]:
+            with conn.transaction():
+                cols = checksum.table_columns(conn, t["table"], None)
+                got = f"{checksum.loaded_sum(conn, t['table'], cols):016x}"
+            same = same and got == t["loaded_checksum"]
+    print(f"psql -f load.sql on an empty schema: {seconds:.1f} s, same checksums as the load: {same}")
+    return same
 
 
 if __name__ == "__main__":

@@ -34,6 +34,13 @@ def add_data_parser(sub) -> None:
     _common(load)
     load.add_argument("--schema", help="schema of unqualified table names (default: the search_path's)")
     load.add_argument(
+        "--read-workers",
+        type=int,
+        default=None,
+        help="processes reading a large INSERT script (default: the machine's cores, at most 8, "
+        "and at least --workers; 1 reads it in this process)",
+    )
+    load.add_argument(
         "--resume", action="store_true", help="finish an interrupted load in --out (tables not yet loaded)"
     )
     copy = dsub.add_parser("copy", help="tables from a live Oracle (python-oracledb, thin mode) into PostgreSQL")
@@ -73,7 +80,8 @@ def run_data(args) -> int:
         from migrator.data.run import load
 
         run = load(args.inputs, args.pg_dsn, args.out, schema=args.schema, max_rejects=args.max_rejects,
-                   workers=args.workers, resume=args.resume, progress=show)  # fmt: skip
+                   workers=args.workers, resume=args.resume, progress=show,
+                   read_workers=args.read_workers)  # fmt: skip
     else:
         from migrator.data.oracle_source import copy_from_oracle
 

@@ -18,7 +18,8 @@ Canonical text by the PostgreSQL type (the same on all three sides):
 
 A value PostgreSQL stored other than it was sent (numeric(12,2) rounding `1.234`, a timestamp(0)
 rounding a fraction) makes the sums differ, as it should. The loaded side is computed by the
-server's canonical SELECT and read back with COPY TO (only the hashing is Python).
+server in one scan (`loaded_sum`: the canonical line as COPY TO would write it, md5, summed in SQL):
+no row of the table travels back to Python.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import re
 import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
@@ -83,8 +84,9 @@ def table_columns(conn: psycopg.Connection, table: str, columns: list[str] | Non
 
 # ---- the values sent (Python) -------------------------------------------------------------
 
-_PLAIN_INT = re.compile(r"-?(?:0|[1-9]\d*)")
-_PLAIN_DEC = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
+# already canonical (not "-0": PostgreSQL stores no negative zero, it writes 0)
+_PLAIN_INT = re.compile(r"(?!-0\Z)-?(?:0|[1-9]\d*)")
+_PLAIN_DEC = re.compile(r"(?!-0\Z)-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
 _STAMP = re.compile(r"(\d{4}-\d\d-\d\d)(?:[ T](\d\d:\d\d:\d\d)(?:\.(\d+))?)?")
 _ZONED = re.compile(r"(.+?)\s*(?:([+-]\d{1,2})(?::?(\d\d))?|\s(UTC|Z|[A-Za-z][\w/+-]*))?")
 
@@ -98,9 +100,34 @@ def _int(v: str) -> str:
         return v
 
 
+_DECIMAL = re.compile(r"(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?")
+
+
 def _numeric(v: str) -> str:
     if _PLAIN_DEC.fullmatch(v):
         return v
+    m = _DECIMAL.fullmatch(v)
+    if m is not None and (m.group(2) or m.group(3)):
+        # the digits moved by the exponent as strings: what `_numeric_decimal` gives, and exact
+        # at any number of digits (as numeric stores them)
+        sign, whole, frac, exp = m.groups()
+        digits = whole + (frac or "")
+        stripped = digits.lstrip("0")
+        point = len(whole) + int(exp or 0) - (len(digits) - len(stripped))
+        stripped = stripped.rstrip("0")
+        if not stripped:
+            return "0"
+        if point <= 0:
+            text = "0." + "0" * -point + stripped
+        elif point >= len(stripped):
+            text = stripped + "0" * (point - len(stripped))
+        else:
+            text = stripped[:point] + "." + stripped[point:]
+        return sign + text
+    return _numeric_decimal(v)
+
+
+def _numeric_decimal(v: str) -> str:
     try:
         d = Decimal(v.strip())
     except InvalidOperation:
@@ -109,7 +136,10 @@ def _numeric(v: str) -> str:
         return "NaN" if d.is_nan() else v
     if d == 0:
         return "0"
-    return format(d.normalize(), "f")
+    return format(d.normalize(_EXACT), "f")
+
+
+_EXACT = Context(prec=1000)  # Decimal's default context rounds to 28 digits; numeric does not
 
 
 def _float8(v: str) -> str:
@@ -139,7 +169,14 @@ def _fraction(frac: str | None) -> tuple[str, bool]:
     return ("." + frac if frac else ""), False
 
 
+# a timestamp already canonical (a fraction of at most 6 digits without trailing zero), as
+# read_datetime writes most of them: returned as is
+_CANONICAL_STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{0,5}[1-9])?")
+
+
 def _timestamp(v: str) -> str:
+    if _CANONICAL_STAMP.fullmatch(v):
+        return v
     m = _STAMP.fullmatch(v)
     if m is None:
         try:
@@ -267,24 +304,52 @@ def loaded_expr(col: Column) -> str:
     return c
 
 
+# types whose text (`::text`) is their output function's and holds nothing COPY escapes
+_PLAIN_TYPES = frozenset({"integer", "bigint", "smallint", "numeric", "date",
+                          "timestamp without time zone", "timestamp with time zone"})  # fmt: skip
+_BITS_TYPES = frozenset({"double precision", "real", "bytea"})  # bytea text: '\\x…'
+_STRING_TYPES = frozenset({"text", "character varying", "character"})  # `::text` is the value itself
+_COPY_ESCAPED = ((8, "b"), (9, "t"), (10, "n"), (11, "v"), (12, "f"), (13, "r"))
+
+
+def loaded_line_expr(col: Column) -> str:
+    """SQL giving a stored value's canonical text as COPY TO writes it: `loaded_expr`, escaped as
+    COPY's text format escapes (backslash, \\b \\f \\n \\r \\t \\v), `\\N` for NULL."""
+    expr = loaded_expr(col)
+    if col.type_name in _PLAIN_TYPES:
+        return f"coalesce({expr}::text, '\\N')"
+    if col.type_name in _BITS_TYPES:  # only the leading backslash of '\\x…' is escaped
+        return f"coalesce('\\' || {expr}::text, '\\N')"
+    # format('%s') writes a value with its type's output function, as COPY does (boolean 't',
+    # inet without a /32), where a cast to text may not
+    value = (
+        f"{expr}::text"
+        if col.type_name in _STRING_TYPES
+        else f"(CASE WHEN {expr} IS NOT NULL THEN format('%s', {expr}) END)"
+    )
+    value = f"replace({value}, '\\', '\\\\')"
+    for code, letter in _COPY_ESCAPED:
+        value = f"replace({value}, chr({code}), '\\{letter}')"
+    return f"coalesce({value}, '\\N')"
+
+
 def loaded_sum(conn: psycopg.Connection, table: str, columns: list[Column]) -> int:
-    """The checksum of the table as stored, read back with COPY TO in its canonical text."""
+    """The checksum of the table as stored, computed by the server in one scan: each row's
+    canonical line (as COPY TO would write it) hashed with md5, the first 16 hex digits read as a
+    64-bit integer, summed (two's complement sums agree with the unsigned ones modulo 2**64)."""
     conn.execute("SET LOCAL TimeZone = 'UTC'")
     conn.execute("SET LOCAL DateStyle = 'ISO, YMD'")
     conn.execute("SET LOCAL IntervalStyle = 'postgres'")
     conn.execute("SET LOCAL extra_float_digits = 1")
     conn.execute("SET LOCAL bytea_output = 'hex'")
-    exprs = ", ".join(loaded_expr(c) for c in columns)
-    total = 0
-    md5 = hashlib.md5
-    with conn.cursor().copy(f"COPY (SELECT {exprs} FROM {table}) TO STDOUT".encode()) as copy:
-        pending = b""
-        for chunk in copy:
-            pending += bytes(chunk)
-            *lines, pending = pending.split(b"\n")
-            for raw in lines:
-                total += int.from_bytes(md5(raw, usedforsecurity=False).digest()[:8], "big")
-    return total & MASK64
+    conn.execute("SET LOCAL standard_conforming_strings = on")  # '\\' in the expressions is one backslash
+    line = " || E'\\t' || ".join(loaded_line_expr(c) for c in columns) or "''"
+    encoding = conn.execute("SHOW server_encoding").fetchone()
+    if not encoding or encoding[0].upper() not in ("UTF8", "SQL_ASCII"):
+        line = f"convert_to({line}, 'UTF8')"  # the UTF-8 bytes Python and Oracle hash
+    sql = f"SELECT sum(('x' || left(md5({line}), 16))::bit(64)::bigint) FROM {table}"
+    row = conn.execute(sql.encode()).fetchone()
+    return int(row[0] or 0) & MASK64 if row else 0
 
 
 # ---- the source table (Oracle) -------------------------------------------------------------

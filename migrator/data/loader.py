@@ -8,9 +8,10 @@ key, CHECK, from the SQLSTATE) and its text, in `OUT/rejects/<table>.bad`; the r
 than `max_rejects` rejects in a table rolls the table back (SQL*Loader's ERRORS=).
 
 Validation: rows read = loaded + rejected, and an order-independent checksum (a sum of per-row
-hashes of the values, each normalised by its column's type) of the rows sent must equal the one
-read back from the table with `COPY (SELECT …) TO STDOUT` — a value PostgreSQL stored other than
-it was sent (a rounded number, a shifted zone) is caught there. Once loaded, the table's COPY
+hashes of the values, each normalised by its column's type) of the rows sent — each batch hashed
+while the server runs its COPY — must equal the one the server computes over the stored table in
+one scan (`checksum.loaded_sum`): a value PostgreSQL stored other than it was sent (a rounded
+number, a shifted zone) is caught there. Once loaded, the table's COPY
 script is rewritten without its rejects, so `psql -f deploy.sql` loads the same rows and no bad
 row can stop it.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -145,7 +147,6 @@ def load_table(
     `workers` > 1 and `connect`, a chunked table's chunks are shared out to that many connections
     (chunk k to worker k mod workers), each reading the script on its own."""
     import time
-    from concurrent.futures import ThreadPoolExecutor
 
     t0 = time.perf_counter()
     done = done or {}
@@ -208,6 +209,7 @@ def _load_chunks(
             on_chunk(current)
         tx = current = None
 
+    copier = ThreadPoolExecutor(1, thread_name_prefix="copy")
     try:
         row_no = 0
         for part in _script(spool.path):
@@ -239,10 +241,15 @@ def _load_chunks(
                         begin(chunk)
                     assert current is not None
                     part_lines = lines[k : k + take]
-                    bad = _copy_lines(conn, command, part_lines)
-                    ok_lines = part_lines if not bad else [x for i, x in enumerate(part_lines) if i not in bad]
-                    current.source_sum = (current.source_sum + checksum.lines_sum(ok_lines, canons)) & MASK64
-                    current.rows_loaded += len(ok_lines)
+                    # the server runs the COPY while this thread hashes the same lines (psycopg
+                    # waits on the socket without the GIL); refused rows are taken out after
+                    copying = copier.submit(_copy_lines, conn, command, part_lines)
+                    sent_sum = checksum.lines_sum(part_lines, canons)
+                    bad = copying.result()
+                    if bad:
+                        sent_sum -= checksum.lines_sum([part_lines[i] for i in bad], canons)
+                    current.source_sum = (current.source_sum + sent_sum) & MASK64
+                    current.rows_loaded += len(part_lines) - len(bad)
                     for i, (reason, text) in sorted(bad.items()):
                         res.refused[row_no + i] = Reject("", reason, text)
                         current.rejected_rows.append(row_no + i)
@@ -258,6 +265,7 @@ def _load_chunks(
     except psycopg.Error as exc:
         res.error = f"{type(exc).__name__}: {str(exc).strip()}"
     finally:
+        copier.shutdown()  # a COPY under way ends before its transaction is rolled back
         if tx is not None:
             tx.__exit__(_Rollback, _Rollback(), None)
     return res
@@ -379,20 +387,19 @@ def _copy_lines(conn: psycopg.Connection, command: str, lines: list[bytes]) -> d
 
 
 def _fill_wheres(where_path: Path, refused: dict[int, Reject]) -> None:
-    """Each refused row's `file:line` and source span, read in one pass of the where file."""
+    """Each refused row's `file:line` and source span: its line of the where file found by
+    counting newlines block by block (`_line_offsets`), then read where it is."""
     want = sorted(r for r, rej in refused.items() if not rej.where)
     if not want:
         return
-    it = iter(want)
-    target = next(it, None)
-    with where_path.open(encoding="utf-8") as f:
-        for n, raw in enumerate(f):
-            if target is None:
-                break
-            if n == target:
-                where, _, source = raw.rstrip("\n").partition("\t")
-                refused[n].where, refused[n].source = where, source
-                target = next(it, None)
+    with where_path.open("rb") as f:
+        offsets = _line_offsets(f, {n + 1 for n in want})
+        for n in want:
+            if n + 1 not in offsets:
+                continue
+            f.seek(offsets[n + 1])
+            where, _, source = f.readline().decode("utf-8").rstrip("\n").partition("\t")
+            refused[n].where, refused[n].source = where, source
 
 
 class _TooMany(Exception):
@@ -459,34 +466,80 @@ def rejects_text(rejects: list[Reject]) -> str:
 
 
 def _original_texts(sources: list[str]) -> dict[str, str]:
-    """The source lines of refused rows, read in one streamed pass per file."""
+    """The source lines of refused rows: their byte offsets found by counting newlines block by
+    block (in C), then each span read where it is, so a few rejects in a large export cost one
+    quick pass of it, not a Python loop over its lines."""
     wanted: dict[str, list[tuple[int, int, str]]] = {}
     for src in sources:
         path, start, end = src.split("\t")
         wanted.setdefault(path, []).append((int(start), int(end), src))
     texts: dict[str, str] = {}
     for path, spans in wanted.items():
-        spans.sort()
-        collecting: dict[str, list[str]] = {}
         try:
-            with open(path, encoding="utf-8", errors="replace", newline="") as f:
-                for n, line in enumerate(f, 1):
-                    for first, last, src in spans:
-                        if first <= n <= last:
-                            collecting.setdefault(src, []).append(line)
-                    if n > spans[-1][1]:
-                        break
+            with open(path, "rb") as f:
+                offsets = _line_offsets(f, {n for first, last, _ in spans for n in (first, last + 1)})
+                for first, last, src in spans:
+                    if first not in offsets:
+                        continue
+                    f.seek(offsets[first])
+                    stop = offsets.get(last + 1)
+                    raw = f.read(stop - offsets[first]) if stop is not None else f.read()
+                    texts[src] = raw.decode("utf-8", "replace")
         except OSError:
             continue
-        texts.update({src: "".join(lines) for src, lines in collecting.items()})
     return texts
 
 
+def _line_offsets(f, lines: set[int]) -> dict[int, int]:
+    """The byte offset of the start of each of `lines` (1-based) that the file has."""
+    want = sorted(lines)
+    found: dict[int, int] = {}
+    k, line, base = 0, 1, 0  # `line`: the line the byte at `base` is in
+    while k < len(want) and want[k] <= 1:
+        found[want[k]] = 0
+        k += 1
+    while k < len(want):
+        block = f.read(1 << 20)
+        if not block:
+            break
+        newlines = block.count(b"\n")
+        pos, at = 0, line
+        while k < len(want) and want[k] <= line + newlines:
+            while at < want[k]:  # the newline that ends line want[k] - 1
+                pos = block.index(b"\n", pos) + 1
+                at += 1
+            found[want[k]] = base + pos
+            k += 1
+        line += newlines
+        base += len(block)
+    return found  # a line past the last newline is not there: its span is read to the end
+
+
 def _drop_rows(path: Path, rows: set[int]) -> None:
-    """Rewrite the COPY script without the refused rows (streamed; replaced atomically)."""
+    """Rewrite the COPY script without the refused rows (`without_rows`, on bytes: the script is
+    UTF-8 and only its few SQL lines are decoded; past the last refused row the rest is copied
+    whole); replaced atomically."""
+    import shutil
+
     tmp = path.with_suffix(".tmp")
-    with path.open(encoding="utf-8", newline="\n") as src, tmp.open("w", encoding="utf-8", newline="\n") as dst:
-        dst.writelines(without_rows(src, rows))
+    last = max(rows)
+    end = copy_text.END_OF_DATA.encode()
+    with path.open("rb") as src, tmp.open("wb") as dst:
+        row_no, in_copy = 0, False
+        for line in src:
+            if in_copy:
+                if line.rstrip(b"\n") == end:
+                    in_copy = False
+                else:
+                    row_no += 1
+                    if row_no - 1 in rows:
+                        if row_no - 1 == last:
+                            shutil.copyfileobj(src, dst, 1 << 20)
+                            break
+                        continue
+            elif _COPY_HEAD.match(line.decode("utf-8").rstrip("\n")):
+                in_copy = True
+            dst.write(line)
     os.replace(tmp, path)
 
 

@@ -128,48 +128,65 @@ def _fast_plan(mask: str) -> tuple[re.Pattern[str], dict[str, int]] | None:
 
 
 def _read_fast(text: str, mask: str, with_zone: bool) -> str | None:
+    reader = _fast_reader(mask, with_zone)
+    return reader(text) if reader is not None else None
+
+
+@lru_cache(maxsize=256)
+def _fast_reader(mask: str, with_zone: bool):
+    """The fast path of one mask as a function of the text (None: not a simple mask): the plan's
+    group numbers are looked up once here, not at every value (a large export reads millions)."""
     plan = _fast_plan(mask)
     if plan is None:
         return None
-    m = plan[0].fullmatch(text)
-    if m is None:
-        return None
-    f = plan[1]
-    g = m.group
-    if "year" in f:
-        year = g(f["year"])
-        if year == "0000":
+    fullmatch, f = plan[0].fullmatch, plan[1]
+    year_at, rr_at = f.get("year"), f.get("rr", 0)  # a plan has one of the two (_fast_plan)
+    mon_at, month_at = f.get("mon"), f.get("month")
+    day_at, hour_at, minute_at, second_at = f.get("day"), f.get("hour"), f.get("minute"), f.get("second")
+    frac_at, tzh_at, tzm_at = f.get("frac"), f.get("tzh"), f.get("tzm")
+    months, days_in = _MONTH_DIGITS, _DAYS_IN
+
+    def read(text: str) -> str | None:
+        m = fullmatch(text)
+        if m is None:
             return None
-    else:
-        rr = int(g(f["rr"]))
-        year = str((2000 if rr < 50 else 1900) + rr)
-    if "mon" in f:
-        month = _MONTH_DIGITS.get(g(f["mon"]).upper())
-        if month is None:
-            return None
-    else:
-        month = g(f["month"]) if "month" in f else "01"
-    day = g(f["day"]) if "day" in f else "01"
-    if day > "28":
-        n, d, y = int(month), int(day), int(year)
-        if d > _DAYS_IN[n] or (n == 2 and d == 29 and not (y % 4 == 0 and (y % 100 != 0 or y % 400 == 0))):
-            return None  # the general path says why
-    out = (f"{year}-{month}-{day} {g(f['hour']) if 'hour' in f else '00'}:"
-           f"{g(f['minute']) if 'minute' in f else '00'}:{g(f['second']) if 'second' in f else '00'}")  # fmt: skip
-    if "frac" in f:
-        out += "." + g(f["frac"])
-    if with_zone:
-        if "tzh" in f:
-            out += f" {g(f['tzh'])}:{g(f['tzm']) if 'tzm' in f else '00'}"
+        g = m.group
+        if year_at is not None:
+            year = g(year_at)
+            if year == "0000":
+                return None
         else:
-            out += " UTC"
-    return out
+            rr = int(g(rr_at))
+            year = str((2000 if rr < 50 else 1900) + rr)
+        if mon_at is not None:
+            month = months.get(g(mon_at).upper())
+            if month is None:
+                return None
+        else:
+            month = g(month_at) if month_at is not None else "01"
+        day = g(day_at) if day_at is not None else "01"
+        if day > "28":
+            n, d, y = int(month), int(day), int(year)
+            if d > days_in[n] or (n == 2 and d == 29 and not (y % 4 == 0 and (y % 100 != 0 or y % 400 == 0))):
+                return None  # the general path says why
+        out = (f"{year}-{month}-{day} {g(hour_at) if hour_at is not None else '00'}:"
+               f"{g(minute_at) if minute_at is not None else '00'}:{g(second_at) if second_at is not None else '00'}")  # fmt: skip
+        if frac_at is not None:
+            out += "." + g(frac_at)
+        if with_zone:
+            if tzh_at is not None:
+                out += f" {g(tzh_at)}:{g(tzm_at) if tzm_at is not None else '00'}"
+            else:
+                out += " UTC"
+        return out
+
+    return read
 
 
 def read_datetime(text: str, mask: str, with_zone: bool = False) -> str:
     """The ISO text of `text` read with Oracle mask `mask`: 'YYYY-MM-DD HH:MI:SS[.ffffff][ zone]'."""
-    fast = _read_fast(text, mask, with_zone)
-    if fast is not None:
+    reader = _fast_reader(mask, with_zone)
+    if reader is not None and (fast := reader(text)) is not None:
         return fast
     m = _compile(mask).fullmatch(text)
     if m is None:

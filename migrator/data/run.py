@@ -54,6 +54,7 @@ class LoadRun:
     constraints: list[Orphans]
     issues: list[str]
     seconds: float
+    read_seconds: float = 0.0  # of `seconds`, reading the inputs into the COPY scripts (the spool)
 
     @property
     def ok(self) -> bool:
@@ -73,7 +74,10 @@ def load(
     resume: bool = False,
     progress: bool = False,
     convert: Callable[[str], str] | None = None,
+    read_workers: int | None = None,
 ) -> LoadRun:
+    """`workers`: connections, tables (or chunks of a large one) loaded at once; `read_workers`:
+    processes reading a large INSERT script (None: `default_read_workers(workers)`)."""
     t0 = time.perf_counter()
     files = _files(inputs)
     if not resume and (out / _JOURNAL).exists():
@@ -82,10 +86,12 @@ def load(
     if resume and (out / _SPOOLED).exists():
         spooled = _read_spooled(out)
     else:
-        spooled = spool(files, out, schema, convert or _default_convert(schema), workers=max(1, workers))
+        readers = default_read_workers(workers) if read_workers is None else max(1, read_workers)
+        spooled = spool(files, out, schema, convert or _default_convert(schema), workers=readers)
         _write_spooled(out, spooled)
+    read_seconds = time.perf_counter() - t0
     return load_spooled(spooled, dsn, out, max_rejects=max_rejects, workers=workers, resume=resume,
-                        progress=progress, t0=t0)  # fmt: skip
+                        progress=progress, t0=t0, read_seconds=read_seconds)  # fmt: skip
 
 
 def load_spooled(
@@ -98,6 +104,7 @@ def load_spooled(
     resume: bool = False,
     progress: bool = False,
     t0: float | None = None,
+    read_seconds: float = 0.0,
 ) -> LoadRun:
     """Phase two for spooled tables (from scripts, control files or a live source)."""
     t0 = time.perf_counter() if t0 is None else t0
@@ -108,7 +115,7 @@ def load_spooled(
     results = _load_all(spooled, order, parents, done, dsn, out, max_rejects, max(1, workers), progress)
     with psycopg.connect(dsn, autocommit=True) as conn:
         constraints = _restore_disabled(conn, saved)
-    run = LoadRun([results[t] for t in order], constraints, spooled.issues, time.perf_counter() - t0)
+    run = LoadRun([results[t] for t in order], constraints, spooled.issues, time.perf_counter() - t0, read_seconds)
     (out / REPORT).write_text(json.dumps(report(run), indent=1) + "\n", encoding="utf-8")
     script = ["-- psql -v ON_ERROR_STOP=1 -f load.sql   (after the schema; rejected rows are already left out)",
               "\\set ON_ERROR_STOP on"]  # fmt: skip
@@ -117,15 +124,27 @@ def load_spooled(
     return run
 
 
-def _default_convert(schema: str | None) -> Callable[[str], str]:
-    """Statements that are not literal rows go through the SQL converter, as in `migrate`."""
-    from migrator.convert.ddl.data import convert_data
-    from migrator.convert.dispatch import prepare_context
-    from migrator.source.units import SourceSet
+def default_read_workers(workers: int) -> int:
+    """Reading an export is CPU work on this machine, not on the database: by default it uses the
+    machine's cores (at most 8), and never fewer processes than the load has connections."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, workers, min(cores, 8))
 
-    ctx = prepare_context(SourceSet(root="", schema=schema or "public"))
+
+def _default_convert(schema: str | None) -> Callable[[str], str]:
+    """Statements that are not literal rows go through the SQL converter, as in `migrate`; it is
+    prepared at the first such statement (an export of literal rows never imports it)."""
+    ctx = None
 
     def convert(sql: str) -> str:
+        nonlocal ctx
+        from migrator.convert.ddl.data import convert_data
+
+        if ctx is None:
+            from migrator.convert.dispatch import prepare_context
+            from migrator.source.units import SourceSet
+
+            ctx = prepare_context(SourceSet(root="", schema=schema or "public"))
         ctx.begin_unit()
         return convert_data(sql, ctx)
 
@@ -299,6 +318,7 @@ def _orphans(conn: psycopg.Connection, table: str, name: str) -> list[list[str |
 def report(run: LoadRun) -> dict:
     return {
         "seconds": round(run.seconds, 3),
+        "read_seconds": round(run.read_seconds, 3),
         "ok": run.ok,
         "rows_read": sum(t.rows_read for t in run.tables),
         "rows_loaded": sum(t.rows_loaded for t in run.tables),

@@ -332,8 +332,9 @@ def _spool_parallel(path: Path, schema, convert, result: Spooled, table_spool, w
                 sp.end_block()
                 assert sp._file is not None and sp._where is not None, "opened by the spool"
                 for src, dst in ((sp_part.path, sp._file), (sp_part.where_path, sp._where)):
-                    with src.open(encoding="utf-8", newline="") as f:
-                        shutil.copyfileobj(f, dst, CHUNK_BYTES)
+                    dst.flush()  # the part's bytes (UTF-8, as the spool writes) go after what is written
+                    with src.open("rb") as f:
+                        shutil.copyfileobj(f, dst.buffer, CHUNK_BYTES)
                 sp.rows += sp_part.rows
                 sp.statements += sp_part.statements
                 sp.rejects += sp_part.rejects

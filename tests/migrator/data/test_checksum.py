@@ -129,3 +129,46 @@ def test_timestamp_fraction_rounds_as_postgresql_stores_it(pg_dsn, frac):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         stored = conn.execute("SELECT %s::timestamp::text", (text,)).fetchone()
     assert stored is not None and checksum.source_canon("timestamp without time zone")(text) == stored[0]  # type: ignore[misc]
+
+
+def test_server_side_sum_writes_values_as_copy_does(pg_dsn):
+    # the loaded side is one SELECT on the server: its line must be COPY TO's for every type,
+    # including those whose cast to text is not their output (boolean, inet) and every escape
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE sample (ok boolean, addr inet, t text, j jsonb, a int[], iv interval)")
+    rows = [
+        ["t", "10.0.0.1", "a\\b\tc\nd\re\bf\fg\vh", '{"k": "v\\\\n"}', "{1,NULL}", "1 day 02:00:00"],
+        ["f", "10.0.0.0/8", "\x01 raw control", "[]", "{}", "-00:00:01"],
+        [None] * 6,
+    ]
+    sent, loaded = _sums(pg_dsn, [copy_text.line(r) for r in rows])
+    assert sent == loaded
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:  # the server's sum is the Python one over COPY TO
+        with conn.cursor().copy("COPY sample TO STDOUT") as copy:
+            copied = b"".join(bytes(c) for c in copy)
+    assert checksum.lines_sum(copied.splitlines(keepends=True), [None] * 6) == loaded
+
+
+def test_numeric_canon_moves_digits_as_decimal_does():
+    # the string path of _numeric (exponents, trailing and leading zeros) against Decimal's
+    # normalize, on every literal form: signs, bare points, exponents, past 28 digits
+    rnd = random.Random(28)
+    texts = ["0", "-0", "007", ".5", "5.", "1E+100", "1e-100", "-0.000120", "1234.5670", "1.6E3", "+5", " 1.5 ",
+             "NaN", "1e", ".", "-", "1.2.3", "12345678901234567890123456789.5", "0." + "0" * 40 + "1" * 30]  # fmt: skip
+    for _ in range(20000):
+        whole = "".join(rnd.choice("0123456789") for _ in range(rnd.randint(0, 12)))
+        frac = "".join(rnd.choice("0012345679") for _ in range(rnd.randint(0, 12)))
+        exp = f"{rnd.choice('eE')}{rnd.choice(['', '+', '-'])}{rnd.randint(0, 40)}" if rnd.random() < 0.5 else ""
+        texts.append(rnd.choice(["", "-"]) + whole + ("." + frac if rnd.random() < 0.7 else "") + exp)
+    for text in texts:
+        assert checksum._numeric(text) == checksum._numeric_decimal(text), text
+
+
+def test_negative_zero_is_stored_as_zero(pg_dsn):
+    # Oracle exports may write -0 (and -0E5); PostgreSQL keeps no negative zero in integers or
+    # numeric; and a number of more than 28 digits is kept whole (Decimal's default context rounds)
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE sample (i integer, n numeric, n2 numeric(5,2))")
+    rows = [["-0", "-0", "-0.00"], ["0", "-0E5", "-0.0"], ["1", "1234567890123456789012345678901234560E-7", "1"]]
+    sent, loaded = _sums(pg_dsn, [copy_text.line(r) for r in rows])
+    assert sent == loaded
