@@ -7,6 +7,8 @@ EXTEND/DELETE/TRIM are `emit_collections`."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from harness.quoting import quote_ident
 from migrator.convert import signatures
 from migrator.convert.context import unconverted_marker
@@ -119,7 +121,13 @@ def call_signatures(em: Emitter, parts: list[str], scope) -> list[RoutineSig] | 
     member of the package being converted, or a routine of the catalog."""
     sym = scope.get(parts[0]) if len(parts) == 1 else None
     if sym is not None and sym.kind == "routine" and sym.routine is not None:
-        return decl_.local_signatures(em, sym.sigs, sym.routine, scope)
+        sigs = decl_.local_signatures(em, sym.sigs, sym.routine, scope)
+        if sym.extras and sigs:  # the enclosing variables (a member's SELF) are passed first by
+            # nested_call_args, not by the caller: the call binds to the remaining parameters
+            sigs = [
+                dataclasses.replace(s, params=tuple(p for p in s.params if p.name not in sym.extras)) for s in sigs
+            ]
+        return sigs
     if em.pkg and len(parts) == 1 and parts[0] in package_.pkg_members(em, (em.pkg,)):
         return signatures.lookup(em.catalog, (em.pkg, parts[0]), em.schema)
     return signatures.lookup(em.catalog, tuple(parts), em.schema)

@@ -356,6 +356,10 @@ def walk_name(em: Emitter, toks, i, scope, out, ph, types, in_sql) -> int | None
         if callee is not None:  # a function called without parentheses: pkg.f, f
             out.extend(oracle_tokens(callee) + [Token("op", "(", 0, 0), Token("op", ")", 0, 0)])
             return j
+    if in_sql and len(parts) == 1 and parts[0].upper() in ("SQLCODE", "SQLERRM") and scope.get(parts[0]) is None:
+        # Oracle refuses SQLCODE / SQLERRM inside a SQL statement (PLS-00231): there the name is a
+        # column of the statement's tables, left for the SQL converter
+        return None
     res = values_.resolve_value(em, parts, toks, j, scope, ph, types)
     if res is None:
         return None

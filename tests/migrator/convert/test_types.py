@@ -69,7 +69,7 @@ CASES = [
     ("BLOB", "bytea"),
     ("RAW(16)", "bytea"),
     ("LONG RAW", "bytea"),
-    ("BFILE", "bytea"),
+    ("BFILE", "oracompat.bfile"),
     # others
     ("XMLTYPE", "xml"),
     ("SYS.XMLTYPE", "xml"),
