@@ -220,7 +220,20 @@ def state_functions(em, schema: str, pkg: str, d: A.VarDecl, scope: Scope) -> li
             "END;",
         ],
     )
-    return [getter, setter]
+    if sym.size_state is None:
+        return [getter, setter]
+    # a sparse nested table: Oracle's internal size (EXTEND appends after deleted elements) is
+    # package state of its own
+    size_key = pg_string(state_key(schema, pkg, f"{d.name}__size"))
+    size_getter = routine_.create_function(
+        f"CREATE OR REPLACE FUNCTION {sym.size_state[0]}()\nRETURNS integer",
+        ["BEGIN", f"{IND}PERFORM {init}();", f"{IND}RETURN oracompat.pkg_get({size_key})::integer;", "END;"],
+    )
+    size_setter = routine_.create_function(
+        f"CREATE OR REPLACE FUNCTION {sym.size_state[1]}(p_value integer)\nRETURNS void",
+        ["BEGIN", f"{IND}PERFORM {init}();", f"{IND}PERFORM oracompat.pkg_set({size_key}, p_value::text);", "END;"],
+    )
+    return [getter, setter, size_getter, size_setter]
 
 
 def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
@@ -238,11 +251,16 @@ def initializer(em, schema: str, pkg: str, p: A.Package, scope: Scope) -> str:
         default = ""
         if d.default:
             default = f" := {exprs_.expr(em, d.default, scope)}"
+            if sym.typed.array_pg:  # a sparse nested table (emit_collections) starts as its value
+                default = f" := oracompat.arr_to_aa({exprs_.expr(em, d.default, scope)})"
         elif sym.typed.coll is not None and sym.typed.coll.kind == "assoc":
             default = " := '{}'::jsonb"
         var = quote_ident(f"v__{name}")
         decls.append(f"{IND}{var} {sym.typed.pg}{default};")
         sets.append(f"{IND}PERFORM oracompat.pkg_set({pg_string(state_key(schema, pkg, name))}, {var}::text);")
+        if sym.size_state is not None:
+            size_key = pg_string(state_key(schema, pkg, f"{name}__size"))
+            sets.append(f"{IND}PERFORM oracompat.pkg_set({size_key}, coalesce(oracompat.aa_last_n({var}), 0)::text);")
     lines = (
         (["DECLARE"] + decls if decls else [])
         + [

@@ -58,6 +58,8 @@ class Sym:
     cursor_params: list = field(default_factory=list)
     sigs: list = field(default_factory=list)  # lifted nested subprograms: their A.Routine(s)
     extras: tuple[str, ...] = ()  # lifted nested subprogram: the enclosing variables it takes first
+    # a sparse package nested table (PgType.array_pg): the getter and setter of its internal size
+    size_state: tuple[str, str] | None = None
 
     @property
     def typed(self) -> PgType:

@@ -53,6 +53,15 @@ def lvalue(em: Emitter, toks: list[Token], scope: Scope, into: bool = False) -> 
         if ref is not None and ref[1].kind == "pkgvar":
             sym, rest = ref[1], ref[2]
     if sym is not None and sym.kind == "pkgvar" and sym.type is not None:  # a package variable has a type
+        if not rest and j >= len(toks) and sym.size_state is not None:  # a sparse nested table
+            tmp = temp(em, sym.type.pg)
+            return LValue(
+                f"aa:{tmp} := oracompat.arr_to_aa({{value}})",
+                finish=[
+                    f"PERFORM {sym.setter}({tmp});",
+                    f"PERFORM {sym.size_state[1]}(coalesce(oracompat.aa_last_n({tmp}), 0)::integer);",
+                ],
+            )
         if not rest and j >= len(toks):
             tmp = temp(em, sym.type.pg)
             return LValue(tmp, [], [f"PERFORM {sym.setter}({tmp});"], sym.type)

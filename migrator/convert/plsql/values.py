@@ -75,6 +75,15 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
     elif sym.type is not None and xml_.is_xml(sym.type) and len(parts) >= 2:  # XMLTYPE members
         text, j, ptype = xml_.chain(em, quote_ident(parts[0]), sym.type, parts[1:], toks, j, scope)
         return text, j, (ptype.ora if ptype else "")
+    elif (
+        sym.kind == "pkgvar"
+        and sym.type is not None
+        and sym.type.array_pg
+        and sym.type.coll is not None
+        and len(parts) == 1
+        and not (j < len(toks) and toks[j].is_op("("))
+    ):  # a sparse package nested table used whole: its elements as the dense array
+        return coll_.sparse_to_array(em, f"{sym.getter}()", sym.type.coll), j, ""
     elif sym.kind in ("pkgvar", "pkgconst"):
         base, ptype, rest = f"{sym.getter}()", sym.type, parts[1:]
     elif sym.kind == "type" and sym.type is not None and j < len(toks) and toks[j].is_op("("):

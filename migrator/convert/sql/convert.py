@@ -135,6 +135,8 @@ def _query_passes(tree: exp.Expression, ctx: ConversionContext, env: TypeEnv) ->
                 tree = new
             else:
                 select.replace(new)
+    for select in tree.find_all(exp.Select):  # after CONNECT BY: its rewrite is a view in FROM too
+        sql_select.derived_aliases(select, ctx)
     if isinstance(tree, exp.Merge):
         sql_merge.merge(tree, ctx)
     if isinstance(tree, (exp.Update, exp.Merge)):

@@ -92,12 +92,14 @@ LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 DECLARE
     tmp__4 jsonb;
-    tmp__5 integer;
+    tmp__5 jsonb;
+    tmp__6 integer;
 BEGIN
     PERFORM counter_pkg.initialize__();
-    tmp__4 := '{}'::jsonb;
-    PERFORM counter_pkg.set__g_names(tmp__4);
-    tmp__5 := counter_pkg.next_val() - counter_pkg.next_val();
-    PERFORM counter_pkg.set__g_count(tmp__5);
+    tmp__5 := counter_pkg.g_names();
+    tmp__5 := '{}'::jsonb;
+    PERFORM counter_pkg.set__g_names(tmp__5);
+    tmp__6 := counter_pkg.next_val() - counter_pkg.next_val();
+    PERFORM counter_pkg.set__g_count(tmp__6);
 END;
 $fn$;
