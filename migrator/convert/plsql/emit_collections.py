@@ -51,7 +51,9 @@ def key_text(em: Emitter, coll, key: str) -> str:
 def element(em: Emitter, base: str, coll, idx: str, *, checked: bool = False):
     """An element's value (and type). `checked`: a read, which raises as Oracle's does where the
     subscript is out of range (PostgreSQL would read NULL); an assignment target is unchecked."""
-    elem = PgType(coll.elem_pg, coll.elem_ora, composite=coll.elem_composite, object_key=coll.elem_object)
+    elem = coll.elem_type or PgType(
+        coll.elem_pg, coll.elem_ora, composite=coll.elem_composite, object_key=coll.elem_object
+    )
     if coll.kind == "array":
         if checked:
             limit = f", {coll.limit}" if coll.limit is not None else ""

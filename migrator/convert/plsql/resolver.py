@@ -468,8 +468,14 @@ class Resolver:
                         or it.plain_pg.startswith(("varchar", "text", "bpchar", "character"))
                     )
                 t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
+                if elem.coll is None and (elem.fields or elem.colls):  # a record's fields
+                    t.coll.elem_type = elem  # type: ignore[union-attr]
             else:
                 coll = Coll("array", elem.pg, elem.ora, elem_composite=elem.composite, elem_object=elem.object_key)
+                if (elem.coll is not None and elem.base) or (elem.coll is None and (elem.fields or elem.colls)):
+                    # a record's fields, or a collection type of the package (a domain: an
+                    # array of it is one-dimensional, each element an array)
+                    coll.elem_type = elem
                 if d.kind == "varray" and d.limit is not None:
                     coll.limit = int_literal(d.limit)
                 t = PgType(f"{elem.pg}[]", coll=coll)

@@ -23,6 +23,9 @@ class Coll:
     elem_composite: bool = False
     elem_object: tuple[str, str] | None = None  # elements of a schema-level object type (its methods)
     limit: int | None = None  # a VARRAY's declared size (a nested table has none)
+    # the element's own description where an element read goes on with accessors: a record's
+    # fields and collection fields, a collection's elements (`a(i)(j)`, `a(i).f(j)`)
+    elem_type: PgType | None = None
 
 
 @dataclass

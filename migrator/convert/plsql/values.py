@@ -211,8 +211,8 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             while j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("word", "qident"):
                 rest.append(norm_name(toks[j + 1]))
                 j += 2
-            if rest:
-                continue
+            if rest or (ptype is not None and ptype.coll is not None and j < len(toks) and toks[j].is_op("(")):
+                continue  # .field, .METHOD or the element's own element: a(i)(j)
         return base, j, ptype
 
 
