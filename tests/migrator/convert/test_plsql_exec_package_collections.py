@@ -5,7 +5,8 @@ a read of a deleted element raises NO_DATA_FOUND; assigning a whole value resets
 TRIM and DELETE on any package collection work on its current value (from a nested procedure
 too); a user-defined constructor's arguments are converted as Oracle converts them (VARCHAR2
 into NUMBER), and a call whose collection argument no user-defined constructor takes reaches
-the attribute-value constructor. The expected lines are what Oracle prints for these units
+the attribute-value constructor; a VARCHAR2 variable or record field in arithmetic with a number
+is converted to a number, as Oracle converts it. The expected lines are what Oracle prints for these units
 (written for this test)."""
 
 from __future__ import annotations
@@ -162,6 +163,8 @@ CREATE OR REPLACE PROCEDURE shapes_demo IS
   l_parts num_list := num_list(4, 5, 6);
   s span;
   p point3;
+  l_sum NUMBER;
+  l_text VARCHAR2(5) := '4';
 BEGIN
   s := span('2-40');
   DBMS_OUTPUT.PUT_LINE('text ' || s.total());
@@ -171,6 +174,9 @@ BEGIN
   r.b := '8';
   p := point3(r.a, r.b);
   DBMS_OUTPUT.PUT_LINE(p.x + p.y || ' z=' || p.z);
+  l_sum := r.a + r.b * 2;
+  l_sum := l_sum + l_text - 1;
+  DBMS_OUTPUT.PUT_LINE('sum ' || l_sum);
 END;
 /
 """
@@ -179,4 +185,4 @@ END;
 def test_constructor_arguments_convert_as_oracle_binds_them(pg_dsn, tmp_path):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "app", {"shapes.sql": SHAPES})
-        assert run_output(conn, "CALL shapes_demo()") == ["text 42", "parts 15", "15 z=0"]
+        assert run_output(conn, "CALL shapes_demo()") == ["text 42", "parts 15", "15 z=0", "sum 26"]
