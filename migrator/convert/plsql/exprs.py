@@ -76,7 +76,7 @@ def expr_typed(
     scope_types = scope.types_map()  # once: walking the scope chain was ~4 % of a conversion
     types.update(scope_types)
     arg = text_argument(text, em.ctx, types, name) if typed else Arg(name)
-    fast = sqlconv.fast_text(walked, scope_types, lambda n: scope.get(n) is not None)
+    fast = sqlconv.fast_text(walked, scope_types, lambda n: scope.get(n) is not None, types)
     if fast is not None:
         return _unph(em, fast, ph), arg
     out = sqlconv.convert("expr", text, em.ctx, types)

@@ -72,8 +72,9 @@ def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str])
     return out
 
 
-def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
-    """PostgreSQL text for a trivial expression, or None when sqlglot must see it."""
+def fast_text(toks, scope_types: dict[str, str], is_known, ph_types: dict[str, str] | None = None) -> str | None:
+    """PostgreSQL text for a trivial expression, or None when sqlglot must see it. `ph_types`:
+    the Oracle types of placeholders where known (a collection element, a package variable)."""
     parts: list[str] = []
     n = len(toks)
     kinds: set[str | None] = set()  # of the operands, when the expression compares
@@ -109,6 +110,8 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
                 return None
             parts.append(t.text)
         elif k == "ph":
+            if ph_types and t.text in ph_types:
+                kinds.add(classify(ph_types[t.text]))
             parts.append(t.text)
         elif k == "op" and t.text in _FAST_OPS:
             parts.append("<>" if t.text in ("!=", "^=", "~=") else t.text)

@@ -5,7 +5,7 @@ a read of a deleted element raises NO_DATA_FOUND; assigning a whole value resets
 TRIM and DELETE on any package collection work on its current value (from a nested procedure
 too); a user-defined constructor's arguments are converted as Oracle converts them (VARCHAR2
 into NUMBER), and a call whose collection argument no user-defined constructor takes reaches
-the attribute-value constructor; a VARCHAR2 variable or record field in arithmetic with a number
+the attribute-value constructor; a VARCHAR2 variable, record field or collection element in arithmetic with a number
 is converted to a number, as Oracle converts it. The expected lines are what Oracle prints for these units
 (written for this test)."""
 
@@ -165,6 +165,8 @@ CREATE OR REPLACE PROCEDURE shapes_demo IS
   p point3;
   l_sum NUMBER;
   l_text VARCHAR2(5) := '4';
+  TYPE t_texts IS TABLE OF VARCHAR2(5);
+  l_texts t_texts := t_texts('1', '20');
 BEGIN
   s := span('2-40');
   DBMS_OUTPUT.PUT_LINE('text ' || s.total());
@@ -177,6 +179,8 @@ BEGIN
   l_sum := r.a + r.b * 2;
   l_sum := l_sum + l_text - 1;
   DBMS_OUTPUT.PUT_LINE('sum ' || l_sum);
+  l_sum := l_texts(2) * 2 + l_texts(1);
+  DBMS_OUTPUT.PUT_LINE('texts ' || l_sum);
 END;
 /
 """
@@ -185,4 +189,45 @@ END;
 def test_constructor_arguments_convert_as_oracle_binds_them(pg_dsn, tmp_path):
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         deploy_schema(conn, tmp_path / "app", {"shapes.sql": SHAPES})
-        assert run_output(conn, "CALL shapes_demo()") == ["text 42", "parts 15", "15 z=0", "sum 26"]
+        assert run_output(conn, "CALL shapes_demo()") == ["text 42", "parts 15", "15 z=0", "sum 26", "texts 41"]
+
+
+LONG_NAMES = """
+CREATE OR REPLACE PACKAGE translations AS
+  FUNCTION translate_version_range_comparators_into_primitives (p_kind VARCHAR2) RETURN VARCHAR2;
+END translations;
+/
+CREATE OR REPLACE PACKAGE BODY translations AS
+  FUNCTION translate_version_range_comparators_into_primitives (p_kind VARCHAR2) RETURN VARCHAR2 IS
+    l_out VARCHAR2(100);
+    PROCEDURE translate_tilde_to_primitives IS
+    BEGIN
+      l_out := 'tilde';
+    END;
+    PROCEDURE translate_caret_to_primitives IS
+    BEGIN
+      l_out := 'caret';
+    END;
+  BEGIN
+    IF p_kind = '~' THEN
+      translate_tilde_to_primitives;
+    ELSE
+      translate_caret_to_primitives;
+    END IF;
+    RETURN l_out;
+  END;
+END translations;
+/
+"""
+
+
+def test_long_helper_names_stay_distinct(pg_dsn, tmp_path):
+    """Two nested procedures whose lifted names share their first 63 bytes (PostgreSQL's limit)
+    are two functions, not one replacing the other (`naming.short_name`)."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "app", {"translations.pkg": LONG_NAMES})
+        got = conn.execute(
+            "SELECT translations.translate_version_range_comparators_into_primitives('~'),"
+            " translations.translate_version_range_comparators_into_primitives('^')"
+        ).fetchone()
+        assert got == ("tilde", "caret")
