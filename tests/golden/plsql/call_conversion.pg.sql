@@ -8,10 +8,15 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
     v__g_count integer := 0;
 BEGIN
+    IF current_setting('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', true) = 'Y' THEN
+        RETURN;
+    END IF;
     IF oracompat.pkg_get('oracompat_pkg.s__counter_pkg___initialized') = 'Y' THEN
+        PERFORM set_config('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', 'Y', false);
         RETURN;
     END IF;
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg___initialized', 'Y');
+    PERFORM set_config('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', 'Y', false);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_count', v__g_count::text);
 END;
 $fn$;

@@ -53,10 +53,15 @@ DECLARE
     v__g_names jsonb := '{}'::jsonb;
     v__g_inits integer := 0;
 BEGIN
+    IF current_setting('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', true) = 'Y' THEN
+        RETURN;
+    END IF;
     IF oracompat.pkg_get('oracompat_pkg.s__counter_pkg___initialized') = 'Y' THEN
+        PERFORM set_config('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', 'Y', false);
         RETURN;
     END IF;
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg___initialized', 'Y');
+    PERFORM set_config('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', 'Y', false);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_count', v__g_count::text);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_names', v__g_names::text);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_inits', v__g_inits::text);

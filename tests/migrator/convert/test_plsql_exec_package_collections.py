@@ -231,3 +231,43 @@ def test_long_helper_names_stay_distinct(pg_dsn, tmp_path):
             " translations.translate_version_range_comparators_into_primitives('^')"
         ).fetchone()
         assert got == ("tilde", "caret")
+
+
+COUNTER = """
+CREATE OR REPLACE PACKAGE tally_pkg AS
+  g_n NUMBER := 0;
+  PROCEDURE bump_then_fail;
+  FUNCTION bump RETURN NUMBER;
+END tally_pkg;
+/
+CREATE OR REPLACE PACKAGE BODY tally_pkg AS
+  PROCEDURE bump_then_fail IS
+  BEGIN
+    g_n := g_n + 1;
+    RAISE_APPLICATION_ERROR(-20001, 'after the first use');
+  END;
+  FUNCTION bump RETURN NUMBER IS
+  BEGIN
+    g_n := g_n + 1;
+    RETURN g_n;
+  END;
+END tally_pkg;
+/
+CREATE OR REPLACE PROCEDURE tally_demo IS
+BEGIN
+  BEGIN
+    tally_pkg.bump_then_fail;
+  EXCEPTION WHEN OTHERS THEN DBMS_OUTPUT.PUT_LINE(SQLERRM);
+  END;
+  DBMS_OUTPUT.PUT_LINE('n=' || tally_pkg.bump);
+END;
+/
+"""
+
+
+def test_package_first_used_in_a_failed_block_keeps_its_state(pg_dsn, tmp_path):
+    """Oracle's package state survives the rollback of the block that first used it: the package
+    is not initialised again (its variables reset) when that block's work is undone."""
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        deploy_schema(conn, tmp_path / "app", {"tally.sql": COUNTER})
+        assert run_output(conn, "CALL tally_demo()") == ["ORA-20001: after the first use", "n=2"]
