@@ -164,6 +164,20 @@ BEGIN
 END;
 $fn$;
 
+-- whether the package state says `p_key` (a package's initialised flag) is set; if so the session
+-- setting `p_setting` (the converted initialize__'s fast check) is set again: it is rolled back
+-- with a failed (sub)transaction, the state is not
+CREATE OR REPLACE FUNCTION oracompat.pkg_seen(p_key text, p_setting text) RETURNS boolean
+LANGUAGE plpgsql VOLATILE AS $fn$
+BEGIN
+    IF oracompat.pkg_get(p_key) = 'Y' THEN
+        PERFORM set_config(p_setting, 'Y', false);
+        RETURN true;
+    END IF;
+    RETURN false;
+END;
+$fn$;
+
 -- associative arrays (INDEX BY) as jsonb objects
 CREATE OR REPLACE FUNCTION oracompat.aa_get(p_arr jsonb, p_key text) RETURNS jsonb
 LANGUAGE plpgsql IMMUTABLE AS $fn$
