@@ -110,5 +110,7 @@ class Package:
     public_variables: list[str] = field(default_factory=list)
     spec_order: list[tuple[str, str]] = field(default_factory=list)  # ("var" | "type", name)
     body_order: list[tuple[str, str]] = field(default_factory=list)
+    # the body's private nested tables on which it calls DELETE(i): held sparse (emit_package)
+    sparse_variables: set[str] = field(default_factory=set)
     # member → its converted signatures (migrator.convert.plsql.prepare_sigs); None until computed
     signatures: dict[str, list[RoutineSig]] | None = None

@@ -97,6 +97,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "expr.sys_context": VIEW.format("SYS_CONTEXT('USERENV', 'SESSION_USER')"),
     "sql.dual": "CREATE VIEW v AS SELECT 1 AS x FROM dual;\n",
+    "sql.derived_table_alias": "CREATE VIEW v AS SELECT a FROM (SELECT a FROM t);\n",
     "sql.dictionary_view": "CREATE VIEW v AS SELECT table_name FROM sys.user_tables;\n",
     "sql.outer_join_plus": "CREATE VIEW v AS SELECT t.a FROM t, s WHERE t.id = s.id(+);\n",
     "sql.sequence_nextval": "CREATE VIEW v AS SELECT s.NEXTVAL AS x FROM dual;\n",

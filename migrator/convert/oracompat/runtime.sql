@@ -129,12 +129,19 @@ $fn$;
 -- state is not). Value text is hex-encoded: 'N' = NULL, 'V<hex>' otherwise. DEALLOCATE ALL /
 -- DISCARD ALL reset it, like DBMS_SESSION.RESET_PACKAGE.
 CREATE OR REPLACE FUNCTION oracompat.pkg_get(p_key text) RETURNS text
-LANGUAGE plpgsql STABLE AS $fn$
+LANGUAGE plpgsql VOLATILE AS $fn$
+-- the value is read by executing its statement (a lookup by name), not by scanning
+-- pg_prepared_statements, whose every row carries its whole statement text: a scan per read made
+-- code that reads package state often slow down as the state grew. VOLATILE: EXECUTE of a
+-- prepared statement is refused in a STABLE function.
 DECLARE
     raw text;
 BEGIN
-    SELECT substring(statement FROM '''([NV][0-9a-f]*)''') INTO raw
-      FROM pg_prepared_statements WHERE name = 'oracompat_' || md5(p_key);
+    BEGIN
+        EXECUTE format('EXECUTE %I', 'oracompat_' || md5(p_key)) INTO raw;
+    EXCEPTION WHEN invalid_sql_statement_name THEN  -- never set in this session
+        RETURN NULL;
+    END;
     IF raw IS NULL OR raw = 'N' THEN
         RETURN NULL;
     END IF;
@@ -147,11 +154,27 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
     ps text := 'oracompat_' || md5(p_key);
 BEGIN
-    IF EXISTS (SELECT 1 FROM pg_prepared_statements WHERE name = ps) THEN
+    BEGIN
         EXECUTE format('DEALLOCATE %I', ps);
-    END IF;
+    EXCEPTION WHEN invalid_sql_statement_name THEN  -- the first value of this key
+        NULL;
+    END;
     EXECUTE format('PREPARE %I AS SELECT %L::text', ps,
                    CASE WHEN p_value IS NULL THEN 'N' ELSE 'V' || encode(convert_to(p_value, 'UTF8'), 'hex') END);
+END;
+$fn$;
+
+-- whether the package state says `p_key` (a package's initialised flag) is set; if so the session
+-- setting `p_setting` (the converted initialize__'s fast check) is set again: it is rolled back
+-- with a failed (sub)transaction, the state is not
+CREATE OR REPLACE FUNCTION oracompat.pkg_seen(p_key text, p_setting text) RETURNS boolean
+LANGUAGE plpgsql VOLATILE AS $fn$
+BEGIN
+    IF oracompat.pkg_get(p_key) = 'Y' THEN
+        PERFORM set_config(p_setting, 'Y', false);
+        RETURN true;
+    END IF;
+    RETURN false;
 END;
 $fn$;
 

@@ -16,6 +16,7 @@ from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import emit_collections as coll_
 from migrator.convert.plsql import emit_decl as decl_
 from migrator.convert.plsql import emit_exceptions as exc_
+from migrator.convert.plsql import emit_method_out as method_out_
 from migrator.convert.plsql import emit_nested as nested_
 from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
@@ -25,7 +26,7 @@ from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import targets as targets_
 from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emitter import Emitter
-from migrator.convert.plsql.naming import derived, label, sql
+from migrator.convert.plsql.naming import label, sql
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.resolver import target_type
@@ -50,6 +51,12 @@ def st_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> None:
         return
     if supplied_.supplied_call(em, parts, st, scope, out):  # DBMS_LOB ... (emit_supplied)
         return
+    key = method_out_.own_type(scope, parts)  # a bare call of a MEMBER procedure of SELF's type
+    if key is not None and any(s.kind == "PROCEDURE" for s in method_out_.member_signatures(em, key, parts[0])):
+        given = stmt_.call_args(em, st.args, scope)
+        target = method_out_.procedure_name(em, key, parts[0], len(given))
+        out.line(f"CALL {target}({', '.join(['self'] + given)});")
+        return
     sym = scope.get(parts[0])
     if (
         len(parts) == 2
@@ -65,8 +72,9 @@ def st_call(em: Emitter, st: A.Call, scope: Scope, out: Out) -> None:
             self_arg = targets_.temp(em, sym.type.pg)
             out.line(f"{self_arg} := {sym.getter}();")
             after = [f"PERFORM {sym.setter}({self_arg});"]
-        args = [self_arg] + stmt_.call_args(em, st.args, scope)
-        out.line(f"CALL {sql(derived(sym.type.object_key, parts[1]))}({', '.join(args)});")
+        given = stmt_.call_args(em, st.args, scope)
+        target = method_out_.procedure_name(em, sym.type.object_key, parts[1], len(given))
+        out.line(f"CALL {target}({', '.join([self_arg] + given)});")
         out.each(after)
         return
     if coll_.coll_statement(em, parts, st, scope, out):
@@ -124,9 +132,7 @@ def call_signatures(em: Emitter, parts: list[str], scope) -> list[RoutineSig] | 
         sigs = decl_.local_signatures(em, sym.sigs, sym.routine, scope)
         if sym.extras and sigs:  # the enclosing variables (a member's SELF) are passed first by
             # nested_call_args, not by the caller: the call binds to the remaining parameters
-            sigs = [
-                dataclasses.replace(s, params=tuple(p for p in s.params if p.name not in sym.extras)) for s in sigs
-            ]
+            sigs = [dataclasses.replace(s, params=tuple(p for p in s.params if p.name not in sym.extras)) for s in sigs]
         return sigs
     if em.pkg and len(parts) == 1 and parts[0] in package_.pkg_members(em, (em.pkg,)):
         return signatures.lookup(em.catalog, (em.pkg, parts[0]), em.schema)

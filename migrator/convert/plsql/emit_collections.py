@@ -12,6 +12,7 @@ FIRST/NEXT order survive. A nested table on which DELETE(i) is called is held as
 from __future__ import annotations
 
 from harness.quoting import quote_ident
+from migrator.convert import signatures
 from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import ast as A
@@ -26,7 +27,7 @@ from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import derived, oracle_tokens, sql
 from migrator.convert.plsql.output import Out
 from migrator.convert.plsql.parser import norm_name
-from migrator.convert.plsql.symbols import Coll, PgType, Scope
+from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym
 from migrator.convert.schema_model import ObjectType
 from migrator.source.lexer import Token, split_top_level
 
@@ -51,7 +52,9 @@ def key_text(em: Emitter, coll, key: str) -> str:
 def element(em: Emitter, base: str, coll, idx: str, *, checked: bool = False):
     """An element's value (and type). `checked`: a read, which raises as Oracle's does where the
     subscript is out of range (PostgreSQL would read NULL); an assignment target is unchecked."""
-    elem = PgType(coll.elem_pg, coll.elem_ora, composite=coll.elem_composite, object_key=coll.elem_object)
+    elem = coll.elem_type or PgType(
+        coll.elem_pg, coll.elem_ora, composite=coll.elem_composite, object_key=coll.elem_object
+    )
     if coll.kind == "array":
         if checked:
             limit = f", {coll.limit}" if coll.limit is not None else ""
@@ -117,7 +120,8 @@ def constructor(em: Emitter, ptype: PgType, toks, j, scope):
         (norm_name(a[0]), a[2:]) if len(a) > 2 and a[1].is_op("=>") else (None, a)
         for a in (split_top_level(inner) if inner else [])
     ]
-    args = [exprs_.expr(em, a, scope) for _, a in pieces]
+    typed = [exprs_.expr_typed(em, a, scope, n, typed=ptype.coll is None) for n, a in pieces]
+    args = [text for text, _ in typed]
     if (off := em.rule_off("plsql.collections", "constructor", ptype.ora or ptype.pg, toks[j])) is not None:
         return off, j2, ""
     em.ctx.applied("plsql.collections")
@@ -126,12 +130,22 @@ def constructor(em: Emitter, ptype: PgType, toks, j, scope):
         positional = len(pieces) - len(names)
         if any(n is None for n, _ in pieces[positional:]):
             return _bad_constructor(em, ptype, "a positional argument after a named one", toks[j], j2)
-        if ptype.object_key is not None and any(
-            r.flavour == "CONSTRUCTOR" and binds(r.params, positional, names)
-            for r in values_.object_methods(em, ptype.object_key).get(ptype.object_key[1], [])
-        ):
+        key = ptype.object_key
+        ctors = (
+            [r for r in values_.object_methods(em, key).get(key[1], []) if r.flavour == "CONSTRUCTOR"]
+            if key is not None
+            else []
+        )
+        structured = {k for k, (n, a) in enumerate(pieces) if n is None and _structured(em, a, scope)}
+        user = constructor_binding(em, key, ctors, typed, structured) if key is not None else None
+        if (
+            key is not None
+            and any(binds(r.params, positional, names) for r in ctors)
+            and not (user == "types" and _attribute_count(em, key) == len(args) and not names)
+        ):  # (Oracle takes the attribute-value constructor where no user-defined one takes the types)
+            args = constructor_arguments(em, key, ctors, typed)
             texts = [t if n is None else f"{quote_ident(n)} => {t}" for (n, _), t in zip(pieces, args)]
-            return f"{sql(derived(ptype.object_key, 'new'))}({', '.join(texts)})", j2, ""
+            return f"{sql(derived(key, 'new'))}({', '.join(texts)})", j2, ""
         if names:  # the attribute-value constructor in named notation: the attributes' order
             entry = em.resolver.lookup(ptype.object_key) if ptype.object_key is not None else None
             info = entry.plsql_type if entry is not None else None
@@ -154,6 +168,52 @@ def constructor(em: Emitter, ptype: PgType, toks, j, scope):
     if not args:
         return f"'{{}}'::{castable(em, ptype.pg)}", j2, ""
     return f"ARRAY[{', '.join(args)}]::{castable(em, ptype.pg)}", j2, ""
+
+
+def constructor_binding(
+    em: Emitter, key: tuple[str, str], ctors: list, typed, structured: frozenset[int] | set[int] = frozenset()
+) -> signatures.Binding | str | None:
+    """The user-defined constructor Oracle binds these arguments to; "types" when one takes their
+    number but none their types (a collection where a VARCHAR2 is declared); None when unknown."""
+    if not ctors:
+        return None
+    sigs = decl_.local_signatures(em, ctors, derived(key, "new"), Scope())
+    if structured:  # a collection or object variable never goes to a scalar parameter
+        sigs = [sig for sig in sigs if not any(k < len(sig.params) and sig.params[k].ora for k in structured)]
+        if not sigs:
+            return "types"
+    chosen = signatures.choose(sigs, [arg for _, arg in typed], "FUNCTION")
+    if isinstance(chosen, str):
+        return "types" if "types" in chosen else None
+    return chosen
+
+
+def _structured(em: Emitter, toks, scope) -> bool:
+    """A variable (or field) holding a collection, a record or an object."""
+    if not toks or toks[0].kind not in ("word", "qident"):
+        return False
+    parts, k = exprs_.chain(em, toks, 0)
+    t = value_type(em, parts, scope) if k == len(toks) else None
+    return t is not None and (t.coll is not None or t.composite or t.object_key is not None)
+
+
+def _attribute_count(em: Emitter, key: tuple[str, str]) -> int:
+    entry = em.resolver.lookup(key)
+    info = entry.plsql_type if entry is not None else None
+    return len(info.attributes) if isinstance(info, ObjectType) else -1
+
+
+def constructor_arguments(em: Emitter, key: tuple[str, str], ctors: list, typed) -> list[str]:
+    """The arguments of a user-defined constructor call, converted where PostgreSQL would not
+    pass them to the parameter Oracle binds them to (its implicit conversions, rule
+    plsql.call_conversion): ``t(p.code)`` with a VARCHAR2 field into a NUMBER parameter."""
+    args = [text for text, _ in typed]
+    if not em.ctx.enabled("plsql.call_conversion"):
+        return args
+    chosen = constructor_binding(em, key, ctors, typed)
+    if not isinstance(chosen, signatures.Binding):
+        return args
+    return [call_.in_argument(em, text, arg, param, len(ctors) > 1) for (text, arg), param in zip(typed, chosen.params)]
 
 
 def assoc_constructor(em: Emitter, ptype: PgType, inner, tok, j2, scope):
@@ -287,10 +347,27 @@ def coll_statement(em: Emitter, parts, st, scope, out: Out) -> bool:
         return True
     em.ctx.applied("plsql.collections")
     lv = targets_.lvalue(em, base_toks, scope)
-    if lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
+    size = ""
+    state = package_state(em, parts[:-1], scope)
+    if state is not None and state.size_state is not None:
+        # a sparse package nested table: its map and its internal size through their getters and
+        # setters, worked on in temporaries
+        v, size = targets_.temp(em, "jsonb"), targets_.temp(em, "integer")
+        lv = targets_.LValue(
+            v,
+            [f"{v} := {state.getter}();", f"{size} := {state.size_state[0]}();"],
+            [f"PERFORM {state.setter}({v});", f"PERFORM {state.size_state[1]}({size});"],
+        )
+    elif state is not None and state.type is not None:
+        # a package variable: EXTEND, TRIM and DELETE work on its current value (the assignment
+        # target alone would start from NULL), written back with the setter
+        v = targets_.temp(em, state.type.pg)
+        lv = targets_.LValue(v, [f"{v} := {state.getter}();"], [f"PERFORM {state.setter}({v});"])
+    elif lv.target.startswith("aa:"):  # a sparse nested table, addressed as its jsonb variable
         lv = targets_.LValue(sql(tuple(parts[:-1])))
     v, method = lv.target, parts[-1].upper()
-    size = quote_ident(f"{parts[-2]}__size") if len(parts) == 2 else f"{v}__size"
+    if not size:
+        size = quote_ident(f"{parts[-2]}__size") if len(parts) == 2 else f"{v}__size"
     args = stmt_.call_args(em, st.args, scope)
     if typ.array_pg and (method in ("EXTEND", "TRIM") or not args):
         n = args[0] if args else "1"
@@ -325,6 +402,15 @@ def coll_statement(em: Emitter, parts, st, scope, out: Out) -> bool:
         body = [f"{unconverted_marker('nested table DELETE(i)')};"]
     out.each(lv.setup + body + lv.finish)
     return True
+
+
+def package_state(em: Emitter, parts, scope) -> Sym | None:
+    """The package variable `parts` names (in its package or qualified), else None."""
+    sym = scope.get(parts[0]) if len(parts) == 1 else None
+    if sym is None and len(parts) > 1:
+        ref = package_.package_ref(em, list(parts))
+        sym = ref[1] if ref is not None and not ref[2] else None
+    return sym if sym is not None and sym.kind == "pkgvar" else None
 
 
 def name_toks(em: Emitter, parts) -> list[Token]:

@@ -18,7 +18,7 @@ from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import rowfields
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import Owner
-from migrator.convert.plsql.resolver import Ddl, distinct, signature
+from migrator.convert.plsql.resolver import Ddl, distinct, signature, sparse_type
 from migrator.convert.plsql.symbols import Coll, PgType, Scope, Sym
 from migrator.convert.signatures import RoutineSig
 from migrator.oracle_types import RANGED_SUBTYPES, Family, parse
@@ -159,7 +159,7 @@ def sparse_var_line(em: Emitter, d: A.VarDecl, t: PgType, c: Coll, scope: Scope)
     """A nested table that DELETE(i) makes sparse is held as a jsonb map index → element (like
     an INDEX BY table); whole-value uses convert to/from the dense array type."""
     em.ctx.note(f"{d.name}: nested table with DELETE(i) held as jsonb; compacted to {t.pg} when used whole")
-    st = PgType("jsonb", t.ora, coll=Coll("assoc", c.elem_pg, c.elem_ora, True, c.elem_composite), array_pg=t.pg)
+    st = sparse_type(t)
     init = f"oracompat.arr_to_aa({exprs_.expr(em, d.default, scope)})" if d.default else "'{}'::jsonb"
     scope.add(Sym(d.name, "var", st))
     name, size = quote_ident(d.name), quote_ident(f"{d.name}__size")

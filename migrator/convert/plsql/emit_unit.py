@@ -190,7 +190,7 @@ def type_method(em, r: A.Routine, qtype: tuple[str, str], attrs: dict) -> str:
     lifted = A.Routine(r.kind, r.name, params, r.returns, r.block, r.pipelined, r.external, r.line)
     with em.routine_frame(derived(qtype, r.name)) as frame:
         routine = RoutineEmitter(em)
-        routine.out_record = False  # calls of methods are not rewritten (emit_outfunc)
+        # SELF IN OUT or OUT parameters: a row of them and the value; calls hoisted (emit_method_out)
         text = routine.routine(lifted, frame.owner, scope, frame.owner)
     text = "\n\n".join(em.pre + [text])
     em.pre = []

@@ -16,6 +16,7 @@ from migrator.convert import type_hierarchy as hier
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import emit_bulk as bulk_
 from migrator.convert.plsql import emit_collections as coll_
+from migrator.convert.plsql import emit_method_out as method_out_
 from migrator.convert.plsql import emit_nested as nested_
 from migrator.convert.plsql import emit_outfunc as outfunc_
 from migrator.convert.plsql import emit_package as package_
@@ -75,7 +76,7 @@ def expr_typed(
     scope_types = scope.types_map()  # once: walking the scope chain was ~4 % of a conversion
     types.update(scope_types)
     arg = text_argument(text, em.ctx, types, name) if typed else Arg(name)
-    fast = sqlconv.fast_text(walked, scope_types, lambda n: scope.get(n) is not None)
+    fast = sqlconv.fast_text(walked, scope_types, lambda n: scope.get(n) is not None, types)
     if fast is not None:
         return _unph(em, fast, ph), arg
     out = sqlconv.convert("expr", text, em.ctx, types)
@@ -323,6 +324,10 @@ def walk_name(em: Emitter, toks, i, scope, out, ph, types, in_sql) -> int | None
         and toks[i - 1].upper in ("FROM", "JOIN", "INTO", "UPDATE", "TABLE")
     ):
         return None  # a table name, never a variable
+    sibling = method_out_.sibling_call(em, parts, toks, j, scope)
+    if sibling is not None:  # a MEMBER function changing SELF, called bare in a method of its type
+        out.append(placeholder(em, sibling[0], ph, types))
+        return sibling[1]
     if nxt is not None and nxt.is_op("("):  # a function with OUT parameters (emit_outfunc)
         called = outfunc_.out_call(em, parts, toks, i, j, scope, in_sql, out, ph, types)
         if called is not None:

@@ -22,10 +22,27 @@ Owner = tuple[str, ...]
 
 
 def derived(owner: Owner, suffix: str) -> tuple[str, str]:
-    """The helper `suffix` of `owner`, as (schema, name)."""
-    if len(owner) == 1:
+    """The helper `suffix` of `owner`, as (schema, name). A name longer than PostgreSQL keeps
+    (63 bytes) is shortened here, with a hash of the whole name: PostgreSQL would cut it to its
+    first 63 bytes, and two helpers whose names differ only after them (nested routines of one
+    long-named method) would become one, the second definition replacing the first."""
+    if len(owner) == 1:  # a package's own member or type: its Oracle name, as every unit spells it
         return owner[0], suffix
-    return owner[0], f"{owner[-1]}__{suffix}"
+    return owner[0], short_name(f"{owner[-1]}__{suffix}")
+
+
+_NAME_BYTES = 63  # PostgreSQL's NAMEDATALEN - 1
+_SHORT_BYTES = 44  # kept of a shortened name: with "_" and 8 hex digits, 53 bytes, so that the
+# suffixes added to a derived name (__proc, __out, __size, set__) still fit
+
+
+def short_name(name: str) -> str:
+    """`name` as is when PostgreSQL keeps it whole; else its first bytes and a hash of it all."""
+    raw = name.encode()
+    if len(raw) <= _NAME_BYTES:
+        return name
+    head = raw[:_SHORT_BYTES].decode(errors="ignore")
+    return f"{head}_{hashlib.sha256(raw).hexdigest()[:8]}"
 
 
 def sql(parts: tuple[str, ...]) -> str:

@@ -20,6 +20,7 @@ from migrator.convert.compile_target import Constants
 from migrator.convert.context import Catalog, CatalogEntry, ConversionContext
 from migrator.convert.plsql import ast as A
 from migrator.convert.plsql import conditional
+from migrator.convert.plsql.emitter import sparse_scan
 from migrator.convert.plsql.parse_unit import ParsedUnit, TypeBody, parse_unit
 from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import type_text
@@ -157,6 +158,9 @@ def _plsql(unit: Unit, catalog: Catalog, tree) -> None:
         # variables and types in declaration order, the spec's before the body's: a SUBTYPE may
         # be anchored to a variable declared before it (SUBTYPE t IS g_var%TYPE)
         order = pkg.body_order if tree.is_body else pkg.spec_order
+        if tree.is_body and ".DELETE" in unit.text.upper():
+            deleted = sparse_scan(tokenize(unit.text))
+            pkg.sparse_variables |= {d.name for d in tree.decls if isinstance(d, A.VarDecl) and d.name in deleted}
         for d in tree.decls:
             if isinstance(d, A.VarDecl):
                 pkg.variables.setdefault(d.name, d)

@@ -299,6 +299,10 @@ class Resolver:
                     continue
                 d = info.variables[name]
                 t, _ = self.resolve_type(d.type, scope, (key,))
+                size = None
+                if name in info.sparse_variables and t.coll is not None and t.coll.kind == "array":
+                    t = sparse_type(t)  # DELETE(i) makes it sparse: held as a jsonb map (emit_package)
+                    size = (sql((key, f"{d.name}__size")), sql((key, f"set__{d.name}__size")))
                 scope.add(
                     Sym(
                         d.name,
@@ -306,6 +310,7 @@ class Resolver:
                         t,
                         getter=sql((key, d.name)),
                         setter=sql((key, f"set__{d.name}")),
+                        size_state=size,
                     )
                 )
         finally:
@@ -469,8 +474,14 @@ class Resolver:
                         or it.plain_pg.startswith(("varchar", "text", "bpchar", "character"))
                     )
                 t = PgType("jsonb", coll=Coll("assoc", elem.pg, elem.ora, numeric, elem.composite))
+                if elem.coll is None and (elem.fields or elem.colls):  # a record's fields
+                    t.coll.elem_type = elem  # type: ignore[union-attr]
             else:
                 coll = Coll("array", elem.pg, elem.ora, elem_composite=elem.composite, elem_object=elem.object_key)
+                if (elem.coll is not None and elem.base) or (elem.coll is None and (elem.fields or elem.colls)):
+                    # a record's fields, or a collection type of the package (a domain: an
+                    # array of it is one-dimensional, each element an array)
+                    coll.elem_type = elem
                 if d.kind == "varray" and d.limit is not None:
                     coll.limit = int_literal(d.limit)
                 t = PgType(f"{elem.pg}[]", coll=coll)
@@ -573,6 +584,15 @@ def signature(
         ret, needs = resolve(r.returns, scope)
         ddl += needs
     return RoutineSig(r.kind, target, tuple(params), ret.pg if ret else "", ret.ora if ret else ""), ddl
+
+
+def sparse_type(t: PgType) -> PgType:
+    """A nested table that DELETE(i) makes sparse, held as a jsonb map index → element (as an
+    INDEX BY table: Oracle's COUNT, FIRST, NEXT, EXISTS skip deleted elements); `array_pg` is its
+    dense array type, for whole-value uses (`emit_collections.sparse_to_array`)."""
+    c = t.coll
+    assert c is not None
+    return PgType("jsonb", t.ora, coll=Coll("assoc", c.elem_pg, c.elem_ora, True, c.elem_composite), array_pg=t.pg)
 
 
 def distinct(sigs: list[RoutineSig]) -> list[RoutineSig]:

@@ -33,6 +33,7 @@ _ORACLE_SPECIAL = {
     "ESCAPE",
 }
 _COMPARE_OPS = {"=", "<", ">", "<=", ">=", "<>", "!=", "^=", "~="}
+_MIXING_OPS = _COMPARE_OPS | {"+", "-", "*"}
 _FAST_OPS = {"+", "-", "*", "=", "<", ">", "<=", ">=", "<>", "!=", "^=", "~=", "(", ")", ",", "."}
 
 
@@ -71,8 +72,9 @@ def convert(kind: str, text: str, ctx: ConversionContext, types: dict[str, str])
     return out
 
 
-def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
-    """PostgreSQL text for a trivial expression, or None when sqlglot must see it."""
+def fast_text(toks, scope_types: dict[str, str], is_known, ph_types: dict[str, str] | None = None) -> str | None:
+    """PostgreSQL text for a trivial expression, or None when sqlglot must see it. `ph_types`:
+    the Oracle types of placeholders where known (a collection element, a package variable)."""
     parts: list[str] = []
     n = len(toks)
     kinds: set[str | None] = set()  # of the operands, when the expression compares
@@ -87,10 +89,10 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
                 return None
             low = t.text.lower()
             if i > 0 and toks[i - 1].text == ".":
-                if i > 1 and scope_types.get(f"{toks[i - 2].text.lower()}.{low}", "").upper().startswith(
-                    ("DATE", "TIMESTAMP")
-                ):
+                field = scope_types.get(f"{toks[i - 2].text.lower()}.{low}", "") if i > 1 else ""
+                if field.upper().startswith(("DATE", "TIMESTAMP")):
                     return None  # a date-typed record field: date arithmetic needs the SQL rules
+                kinds.add(classify(field) if field else None)
                 parts.append(quote_ident(low))  # as the SQL converter would write it (emp# → "emp#")
                 continue
             ora = scope_types.get(low, "").upper()
@@ -108,13 +110,17 @@ def fast_text(toks, scope_types: dict[str, str], is_known) -> str | None:
                 return None
             parts.append(t.text)
         elif k == "ph":
+            if ph_types and t.text in ph_types:
+                kinds.add(classify(ph_types[t.text]))
             parts.append(t.text)
         elif k == "op" and t.text in _FAST_OPS:
             parts.append("<>" if t.text in ("!=", "^=", "~=") else t.text)
         else:
             return None
-    if STRING in kinds and NUMBER in kinds and any(t.kind == "op" and t.text in _COMPARE_OPS for t in toks):
-        return None  # a string compared with a number: the SQL rules convert it (expr.implicit_from_text)
+    if STRING in kinds and NUMBER in kinds and any(t.kind == "op" and t.text in _MIXING_OPS for t in toks):
+        # a string compared with, or in arithmetic with, a number: the SQL rules convert it
+        # (expr.implicit_from_text); PostgreSQL has no varchar + integer
+        return None
     if None in kinds and any(
         t.kind == "word" and t.text.upper() == "IS" and toks[k + 1].text.upper() == "NOT"
         for k, t in enumerate(toks[:-1])

@@ -23,6 +23,9 @@ class Coll:
     elem_composite: bool = False
     elem_object: tuple[str, str] | None = None  # elements of a schema-level object type (its methods)
     limit: int | None = None  # a VARRAY's declared size (a nested table has none)
+    # the element's own description where an element read goes on with accessors: a record's
+    # fields and collection fields, a collection's elements (`a(i)(j)`, `a(i).f(j)`)
+    elem_type: PgType | None = None
 
 
 @dataclass
@@ -59,6 +62,8 @@ class Sym:
     sigs: list = field(default_factory=list)  # lifted nested subprograms: their A.Routine(s)
     extras: tuple[str, ...] = ()  # lifted nested subprogram: the enclosing variables it takes first
     written: tuple[str, ...] = ()  # lifted nested function: those of `extras` it writes (INOUT)
+    # a sparse package nested table (PgType.array_pg): the getter and setter of its internal size
+    size_state: tuple[str, str] | None = None
 
     @property
     def typed(self) -> PgType:

@@ -19,6 +19,7 @@ from migrator.convert.plsql import exprs as exprs_
 from migrator.convert.plsql import values as values_
 from migrator.convert.plsql.emitter import Emitter
 from migrator.convert.plsql.naming import target_text
+from migrator.convert.plsql.parser import norm_name
 from migrator.convert.plsql.symbols import PgType, Scope
 from migrator.source.lexer import Token
 
@@ -53,6 +54,15 @@ def lvalue(em: Emitter, toks: list[Token], scope: Scope, into: bool = False) -> 
         if ref is not None and ref[1].kind == "pkgvar":
             sym, rest = ref[1], ref[2]
     if sym is not None and sym.kind == "pkgvar" and sym.type is not None:  # a package variable has a type
+        if not rest and j >= len(toks) and sym.size_state is not None:  # a sparse nested table
+            tmp = temp(em, sym.type.pg)
+            return LValue(
+                f"aa:{tmp} := oracompat.arr_to_aa({{value}})",
+                finish=[
+                    f"PERFORM {sym.setter}({tmp});",
+                    f"PERFORM {sym.size_state[1]}(coalesce(oracompat.aa_last_n({tmp}), 0)::integer);",
+                ],
+            )
         if not rest and j >= len(toks):
             tmp = temp(em, sym.type.pg)
             return LValue(tmp, [], [f"PERFORM {sym.setter}({tmp});"], sym.type)
@@ -85,12 +95,31 @@ def lvalue_access(em: Emitter, base, ptype, rest, toks, j, scope, setup, finish,
         target = f"{target}.{quote_ident(part)}"
         boxed = ptype is not None and ptype.object_key and em.resolver.boxed_attribute(ptype.object_key, part)
         ptype = None if boxed else values_.field_type(em, ptype, part, scope)
-    if j < len(toks) and toks[j].is_op("(") and ptype is not None and ptype.coll is not None:
+    while j < len(toks) and toks[j].is_op("(") and ptype is not None and ptype.coll is not None:
         inner, j = values_.paren_at(em, toks, j)
         idx = exprs_.expr(em, inner, scope)
         coll = ptype.coll
         fields = target_text(toks[j:])
         if coll.kind == "array":
+            elem = coll.elem_type
+            if elem is not None and elem.coll is not None and j < len(toks) and toks[j].is_op("("):
+                # a(i)(k): PostgreSQL subscripts an array of arrays one level at a time, so the
+                # element goes through a temporary, written back after (inner ones first)
+                tmp = temp(em, elem.pg)
+                setup = setup + [f"{tmp} := {target}[{idx}];"]
+                finish = [f"{target}[{idx}] := {tmp};"] + finish
+                target, ptype = tmp, elem
+                continue
+            names, k = _field_names(toks, j)
+            if names and elem is not None and k < len(toks) and toks[k].is_op("("):
+                # a(i).f(k): PostgreSQL assigns into a field's element in place (14 and later)
+                target = f"{target}[{idx}]"
+                ptype = elem
+                for name in names:
+                    target = f"{target}.{quote_ident(name)}"
+                    ptype = values_.field_type(em, ptype, name, scope) if ptype is not None else None
+                j = k
+                continue
             return LValue(f"{target}[{idx}]{fields}", setup, finish)
         key = coll_.key_text(em, coll, idx)
         if fields or into:
@@ -107,6 +136,15 @@ def lvalue_access(em: Emitter, base, ptype, rest, toks, j, scope, setup, finish,
         value = "({value})" if cast == "text" and "%" in coll.elem_pg else "({value})::" + cast
         return LValue(f"aa:{target} := oracompat.aa_set({target}, {key}, {value})", setup, finish)
     return LValue(target + target_text(toks[j:]), setup, finish, ptype if j >= len(toks) else None)
+
+
+def _field_names(toks, j) -> tuple[list[str], int]:
+    """`.a.b` at toks[j]: the names and the index after them."""
+    names = []
+    while j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("word", "qident"):
+        names.append(norm_name(toks[j + 1]))
+        j += 2
+    return names, j
 
 
 def into_targets(em: Emitter, targets: list[list[Token]], scope) -> tuple[list[str], list[str], list[str]]:

@@ -10,6 +10,7 @@ from harness.quoting import quote_ident
 from migrator.convert.context import unconverted_marker
 from migrator.convert.plsql import emit_collections as coll_
 from migrator.convert.plsql import emit_exceptions as exc_
+from migrator.convert.plsql import emit_method_out as method_out_
 from migrator.convert.plsql import emit_package as package_
 from migrator.convert.plsql import emit_stmt as stmt_
 from migrator.convert.plsql import emit_supplied as supplied_
@@ -59,12 +60,30 @@ def resolve_value(em: Emitter, parts, toks, j, scope, ph, types):
         and len(parts) == 2
         and parts[1] in object_methods(em, sym.type.object_key)
     ):
-        # a package variable is read through its getter (a member function's SELF is IN)
-        obj = f"{sym.getter}()" if sym.kind in ("pkgvar", "pkgconst") and sym.getter else quote_ident(parts[0])
+        # a package variable is read through its getter (a member function's SELF is IN); where
+        # SELF is IN OUT the object is written back after the call (emit_method_out)
+        if sym.kind in ("pkgvar", "pkgconst") and sym.getter:
+            obj = f"{sym.getter}()"
+            back = f"PERFORM {sym.setter}({{value}});" if sym.kind == "pkgvar" and sym.setter else None
+        else:
+            obj = quote_ident(parts[0])
+            back = f"{obj} := {{value}};" if sym.kind in ("var", "param", "loopvar") else None
+        changed = method_out_.member_out_call(em, sym.type.object_key, obj, back, parts[1], toks, j, scope)
+        if changed is not None:
+            return changed[0], changed[1], ""
         return method_call(em, sym.type.object_key, obj, parts[1], toks, j, scope)
     elif sym.type is not None and xml_.is_xml(sym.type) and len(parts) >= 2:  # XMLTYPE members
         text, j, ptype = xml_.chain(em, quote_ident(parts[0]), sym.type, parts[1:], toks, j, scope)
         return text, j, (ptype.ora if ptype else "")
+    elif (
+        sym.kind == "pkgvar"
+        and sym.type is not None
+        and sym.type.array_pg
+        and sym.type.coll is not None
+        and len(parts) == 1
+        and not (j < len(toks) and toks[j].is_op("("))
+    ):  # a sparse package nested table used whole: its elements as the dense array
+        return coll_.sparse_to_array(em, f"{sym.getter}()", sym.type.coll), j, ""
     elif sym.kind in ("pkgvar", "pkgconst"):
         base, ptype, rest = f"{sym.getter}()", sym.type, parts[1:]
     elif sym.kind == "type" and sym.type is not None and j < len(toks) and toks[j].is_op("("):
@@ -168,6 +187,11 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
         key = ptype.object_key if ptype is not None else None
         if rest and key is not None and rest[0] in object_methods(em, key):  # coll(i).method(...)
             method = rest.pop(0)
+            changed = method_out_.member_out_call(em, key, base, None, method, toks, j, scope)
+            if changed is not None:  # SELF IN OUT on a value with no variable: reported there
+                base, j = changed
+                ptype = None
+                continue
             args: list[str] = []
             if j < len(toks) and toks[j].is_op("("):
                 inner, j = paren_at(em, toks, j)
@@ -189,8 +213,8 @@ def access(em: Emitter, base: str, ptype: PgType | None, rest: list[str], toks, 
             while j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("word", "qident"):
                 rest.append(norm_name(toks[j + 1]))
                 j += 2
-            if rest:
-                continue
+            if rest or (ptype is not None and ptype.coll is not None and j < len(toks) and toks[j].is_op("(")):
+                continue  # .field, .METHOD or the element's own element: a(i)(j)
         return base, j, ptype
 
 

@@ -110,7 +110,8 @@ def _parse(text: str, ctx: ConversionContext, construct: str) -> exp.Expression 
         trees = _PARSER.parse(_TOKENIZER.tokenize(text), text)
     except SqlglotError as exc:
         ctx.unconverted(
-            construct, f"sqlglot could not parse: {str(exc).splitlines()[0]}{_near(exc, text)}{_continuation_hint(text)}"
+            construct,
+            f"sqlglot could not parse: {str(exc).splitlines()[0]}{_near(exc, text)}{_continuation_hint(text)}",
         )
         return None
     found = [t for t in trees if t is not None]
@@ -166,6 +167,8 @@ def _query_passes(tree: exp.Expression, ctx: ConversionContext, env: TypeEnv) ->
                 tree = new
             else:
                 select.replace(new)
+    for select in tree.find_all(exp.Select):  # after CONNECT BY: its rewrite is a view in FROM too
+        sql_select.derived_aliases(select, ctx)
     if isinstance(tree, exp.Merge):
         sql_merge.merge(tree, ctx)
     if isinstance(tree, (exp.Update, exp.Merge)):

@@ -39,6 +39,25 @@ def drop_dual(select: exp.Select, ctx: ConversionContext) -> None:
     select.set("joins", kept or None)
 
 
+def derived_aliases(select: exp.Select, ctx: ConversionContext) -> None:
+    """An inline view without an alias, ``FROM (SELECT ...)`` (Oracle needs none), gets one:
+    PostgreSQL before 16 refuses a subquery in FROM or JOIN without it ("subquery in FROM must
+    have an alias"). Oracle code cannot name such a view's columns through it, so no reference
+    changes."""
+    if not ctx.enabled("sql.derived_table_alias"):
+        return
+    sources = [select.args.get("from_")] + list(select.args.get("joins") or [])
+    for source in sources:
+        view = source.this if source is not None else None
+        if isinstance(view, exp.Subquery) and not view.alias:
+            taken = {t.alias_or_name for t in select.find_all(exp.Table, exp.Subquery) if t.alias_or_name}
+            n = 1
+            while f"subquery__{n}" in taken:
+                n += 1
+            view.set("alias", exp.TableAlias(this=exp.to_identifier(f"subquery__{n}")))
+            ctx.applied("sql.derived_table_alias")
+
+
 def _is_dual(table: exp.Expression) -> bool:
     return (
         isinstance(table, exp.Table)

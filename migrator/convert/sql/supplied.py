@@ -208,6 +208,8 @@ def xml_constructor(node: exp.Dot, ctx: ConversionContext, env) -> exp.Expressio
         return marker(ctx, "XMLTYPE", node, "rule plsql.xmltype is disabled")
     ctx.applied("plsql.xmltype")
     return compat("xmltype", *call.expressions)
+
+
 # XMLTYPE's members on an XML expression in SQL (`XMLELEMENT(...).getClobVal()`,
 # `XMLTYPE(t).extract(path).getNumberVal()`), as the PL/SQL emitter converts them on a variable
 # (plsql/emit_xml.py METHODS): member → (oracompat function, argument counts, result kind; None: xml)

@@ -8,10 +8,11 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
     v__g_count integer := 0;
 BEGIN
-    IF oracompat.pkg_get('oracompat_pkg.s__counter_pkg___initialized') = 'Y' THEN
+    IF current_setting('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', true) = 'Y' OR oracompat.pkg_seen('oracompat_pkg.s__counter_pkg___initialized', 'oracompat.init_04d3c1ffa8b50644b10f7d20ab605641') THEN
         RETURN;
     END IF;
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg___initialized', 'Y');
+    PERFORM set_config('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', 'Y', false);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_count', v__g_count::text);
 END;
 $fn$;

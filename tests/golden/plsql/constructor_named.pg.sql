@@ -1,4 +1,4 @@
--- rules: ddl.number_type, plsql.collections, plsql.function
+-- rules: ddl.number_type, plsql.collections, ddl.varchar2, plsql.function
 CREATE OR REPLACE FUNCTION s.named_points()
 RETURNS numeric
 LANGUAGE plpgsql AS $fn$

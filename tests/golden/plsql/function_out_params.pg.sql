@@ -6,10 +6,11 @@ RETURNS void
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 BEGIN
-    IF oracompat.pkg_get('oracompat_pkg.s__ledger_pkg___initialized') = 'Y' THEN
+    IF current_setting('oracompat.init_199d5cd97c3dc842aa79f899663e00a2', true) = 'Y' OR oracompat.pkg_seen('oracompat_pkg.s__ledger_pkg___initialized', 'oracompat.init_199d5cd97c3dc842aa79f899663e00a2') THEN
         RETURN;
     END IF;
     PERFORM oracompat.pkg_set('oracompat_pkg.s__ledger_pkg___initialized', 'Y');
+    PERFORM set_config('oracompat.init_199d5cd97c3dc842aa79f899663e00a2', 'Y', false);
 END;
 $fn$;
 

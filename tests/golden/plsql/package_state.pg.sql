@@ -53,10 +53,11 @@ DECLARE
     v__g_names jsonb := '{}'::jsonb;
     v__g_inits integer := 0;
 BEGIN
-    IF oracompat.pkg_get('oracompat_pkg.s__counter_pkg___initialized') = 'Y' THEN
+    IF current_setting('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', true) = 'Y' OR oracompat.pkg_seen('oracompat_pkg.s__counter_pkg___initialized', 'oracompat.init_04d3c1ffa8b50644b10f7d20ab605641') THEN
         RETURN;
     END IF;
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg___initialized', 'Y');
+    PERFORM set_config('oracompat.init_04d3c1ffa8b50644b10f7d20ab605641', 'Y', false);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_count', v__g_count::text);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_names', v__g_names::text);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__counter_pkg__g_inits', v__g_inits::text);
@@ -92,12 +93,14 @@ LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 DECLARE
     tmp__4 jsonb;
-    tmp__5 integer;
+    tmp__5 jsonb;
+    tmp__6 integer;
 BEGIN
     PERFORM counter_pkg.initialize__();
-    tmp__4 := '{}'::jsonb;
-    PERFORM counter_pkg.set__g_names(tmp__4);
-    tmp__5 := counter_pkg.next_val() - counter_pkg.next_val();
-    PERFORM counter_pkg.set__g_count(tmp__5);
+    tmp__5 := counter_pkg.g_names();
+    tmp__5 := '{}'::jsonb;
+    PERFORM counter_pkg.set__g_names(tmp__5);
+    tmp__6 := counter_pkg.next_val() - counter_pkg.next_val();
+    PERFORM counter_pkg.set__g_count(tmp__6);
 END;
 $fn$;

@@ -38,10 +38,11 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
     v__g_max_db_varchar2_def varchar(4000);
 BEGIN
-    IF oracompat.pkg_get('oracompat_pkg.s__str_pkg___initialized') = 'Y' THEN
+    IF current_setting('oracompat.init_7e34949ac223299b2386a1c3908f02e6', true) = 'Y' OR oracompat.pkg_seen('oracompat_pkg.s__str_pkg___initialized', 'oracompat.init_7e34949ac223299b2386a1c3908f02e6') THEN
         RETURN;
     END IF;
     PERFORM oracompat.pkg_set('oracompat_pkg.s__str_pkg___initialized', 'Y');
+    PERFORM set_config('oracompat.init_7e34949ac223299b2386a1c3908f02e6', 'Y', false);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__str_pkg__g_max_db_varchar2_def', v__g_max_db_varchar2_def::text);
 END;
 $fn$;

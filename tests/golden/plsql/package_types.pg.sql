@@ -72,10 +72,11 @@ DECLARE
     v__g_sep string_util_pkg.t_max_db_varchar2 := ',';
     v__g_last_pair string_util_pkg.t_pair;
 BEGIN
-    IF oracompat.pkg_get('oracompat_pkg.s__string_util_pkg___initialized') = 'Y' THEN
+    IF current_setting('oracompat.init_afe99f4fb9eab906ee4515921038d757', true) = 'Y' OR oracompat.pkg_seen('oracompat_pkg.s__string_util_pkg___initialized', 'oracompat.init_afe99f4fb9eab906ee4515921038d757') THEN
         RETURN;
     END IF;
     PERFORM oracompat.pkg_set('oracompat_pkg.s__string_util_pkg___initialized', 'Y');
+    PERFORM set_config('oracompat.init_afe99f4fb9eab906ee4515921038d757', 'Y', false);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__string_util_pkg__g_sep', v__g_sep::text);
     PERFORM oracompat.pkg_set('oracompat_pkg.s__string_util_pkg__g_last_pair', v__g_last_pair::text);
 END;

@@ -6,10 +6,11 @@ RETURNS void
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 BEGIN
-    IF oracompat.pkg_get('oracompat_pkg.s__test_account___initialized') = 'Y' THEN
+    IF current_setting('oracompat.init_91a817e226e48bb8586ff4b72fdadf76', true) = 'Y' OR oracompat.pkg_seen('oracompat_pkg.s__test_account___initialized', 'oracompat.init_91a817e226e48bb8586ff4b72fdadf76') THEN
         RETURN;
     END IF;
     PERFORM oracompat.pkg_set('oracompat_pkg.s__test_account___initialized', 'Y');
+    PERFORM set_config('oracompat.init_91a817e226e48bb8586ff4b72fdadf76', 'Y', false);
 END;
 $fn$;
 

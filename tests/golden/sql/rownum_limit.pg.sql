@@ -1,1 +1,1 @@
-SELECT * FROM (SELECT ename, sal FROM emp ORDER BY sal DESC) LIMIT 3
+SELECT * FROM (SELECT ename, sal FROM emp ORDER BY sal DESC) AS subquery__1 LIMIT 3

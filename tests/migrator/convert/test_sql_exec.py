@@ -196,6 +196,26 @@ def test_sequence_nextval_and_dual(db):
     assert rows(db, "SELECT emp_seq.CURRVAL FROM DUAL") == [(100,)]
 
 
+def test_inline_views_without_an_alias(db):
+    """Oracle needs no alias on an inline view; PostgreSQL before 16 refuses one without it (rule
+    sql.derived_table_alias): in FROM, in a join, nested, and the row source a CONNECT BY
+    becomes, crossed with DUAL."""
+    assert rows(db, "SELECT COUNT(*) FROM (SELECT ename FROM emp WHERE deptno = 20)") == [(3,)]
+    got = rows(
+        db,
+        "SELECT n FROM (SELECT n FROM (SELECT LEVEL AS n FROM dual CONNECT BY LEVEL <= 4) WHERE n > 1) "
+        "WHERE n < 4 ORDER BY n",
+    )
+    assert got == [(2,), (3,)]
+    got = rows(
+        db,
+        "SELECT e.ename, m FROM emp e JOIN (SELECT MAX(sal) AS m FROM emp) ON e.sal = m",
+    )
+    assert got == [("KING", 5000)]
+    got = rows(db, "SELECT v FROM dual, (SELECT LEVEL * 10 AS v FROM dual CONNECT BY LEVEL <= 2) ORDER BY v")
+    assert got == [(10,), (20,)]
+
+
 def test_merge_effect(db):
     ctx = make_ctx()
     sql = convert_statement(
