@@ -89,6 +89,11 @@ def procedure_call(em: Emitter, parts, st, scope, out: Out) -> None:
         for a in (split_top_level(st.args) if st.args else [])
     ]
     found = call_signatures(em, parts, scope) or []
+    local = scope.get(parts[0]) if len(parts) == 1 else None
+    if local is not None and local.kind == "routine" and local.extras and local.routine is not None:
+        # the enclosing variables (a member's SELF) are passed first by nested_call_args, not by
+        # the caller: the call binds to the remaining parameters
+        found = [dataclasses.replace(s, params=tuple(p for p in s.params if p.name not in local.extras)) for s in found]
     typed = [exprs_.expr_typed(em, value, scope, name, typed=bool(found)) for name, value in pieces]
     binding = bind_call(em, parts, found, [arg for _, arg in typed], st.line)
     if isinstance(binding, str):
@@ -110,7 +115,6 @@ def procedure_call(em: Emitter, parts, st, scope, out: Out) -> None:
         elif param is not None:
             text = in_argument(em, text, arg, param, len(found) > 1)
         args.append(f"{quote_ident(name)} => {text}" if name is not None else text)
-    local = scope.get(parts[0]) if len(parts) == 1 else None
     if local is not None and local.kind == "routine" and local.extras and local.routine is not None:
         # a lifted nested subprogram takes the enclosing variables it uses first (emit_nested);
         # its own arguments are bound to its signature as any call's are
@@ -129,11 +133,7 @@ def call_signatures(em: Emitter, parts: list[str], scope) -> list[RoutineSig] | 
     member of the package being converted, or a routine of the catalog."""
     sym = scope.get(parts[0]) if len(parts) == 1 else None
     if sym is not None and sym.kind == "routine" and sym.routine is not None:
-        sigs = decl_.local_signatures(em, sym.sigs, sym.routine, scope)
-        if sym.extras and sigs:  # the enclosing variables (a member's SELF) are passed first by
-            # nested_call_args, not by the caller: the call binds to the remaining parameters
-            sigs = [dataclasses.replace(s, params=tuple(p for p in s.params if p.name not in sym.extras)) for s in sigs]
-        return sigs
+        return decl_.local_signatures(em, sym.sigs, sym.routine, scope)
     if em.pkg and len(parts) == 1 and parts[0] in package_.pkg_members(em, (em.pkg,)):
         return signatures.lookup(em.catalog, (em.pkg, parts[0]), em.schema)
     return signatures.lookup(em.catalog, tuple(parts), em.schema)
