@@ -58,7 +58,8 @@ def test_injected_package_name_is_one_identifier(pg_engine, tmp_path, canary_dir
     assert report.preamble_error is None
     preamble = (out / PREAMBLE).read_text()
     schemas = [s.stmt.schemaname for s in pglast.parse_sql(preamble) if type(s.stmt).__name__ == "CreateSchemaStmt"]
-    assert list(dict.fromkeys(schemas)) == ["oracompat", "hr", evil]
+    # mdsys: the support library's schema of Oracle Spatial's types (oracompat/spatial.sql)
+    assert list(dict.fromkeys(schemas)) == ["oracompat", "hr", evil, "mdsys"]
     deploy = (out / "deploy.sql").read_text().splitlines()
     assert all(line.startswith(("--", "\\set", "\\ir ")) for line in deploy)
     assert all(
