@@ -260,9 +260,9 @@ def _test_args(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--test-timeout",
         type=_positive_int,
-        default=60,
+        default=300,
         metavar="SECONDS",
-        help="statement timeout of each test (default 60)",
+        help="statement timeout of each test (default 300)",
     )
 
 
