@@ -5,8 +5,11 @@ routines, data and the coverage probes instrumented into it) plus its database-l
 shared catalog: a dump does not hold them). It is restored on the other server into a database its
 own sandbox creates (owned by that server's execution role, the support library's extensions
 installed by that server's admin), by the execution role itself — never by a superuser — and the
-settings are replayed by the same role, as a clone replays them. Extension objects are left out of
-the restore: the target's admin installed them already, and the execution role may not.
+settings are replayed by the same role, as a clone replays them. Extension objects and the file
+gate (`harness/engines/file_gate.py`, schema ``oracompat_fs``) are left out of the restore: the
+target's admin installed them already, and the execution role may not; the gate's directory objects
+(what the template's CREATE DIRECTORY units registered) travel beside the dump and are written by
+the target's admin.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from harness.engines.pg_sandbox import CHECK_SCHEMA, replay_settings
 from harness.engines.postgres import PostgresEngine
 from harness.exceptions import HarnessError
 
+GATE_SCHEMA = "oracompat_fs"  # the file gate (harness/engines/file_gate.sql), installed by each server's admin
+
 
 class TemplateTransferError(HarnessError):
     """A template could not be dumped or restored (the tool's message says why)."""
@@ -35,10 +40,12 @@ class TemplateImage:
     name: str  # the template's name on the server it came from
     dump: bytes
     settings: tuple[tuple[str, str], ...]
+    # the file gate's directory objects (name, path, asked_path, pinned): admin-written, not dumped
+    directories: tuple[tuple[str, str, str | None, bool], ...] = ()
 
     @property
     def digest(self) -> str:
-        return hashlib.sha256(self.dump + repr(self.settings).encode()).hexdigest()[:16]
+        return hashlib.sha256(self.dump + repr((self.settings, self.directories)).encode()).hexdigest()[:16]
 
 
 def _server_major(dsn: str) -> int:
@@ -92,7 +99,14 @@ def export_template(engine: PostgresEngine, template: str) -> TemplateImage:
             (template,),
         ).fetchall()
     settings = tuple(tuple(r[0].partition("=")[::2]) for r in rows)
-    return TemplateImage(template, done.stdout, settings)
+    with psycopg.connect(target, autocommit=True) as conn:
+        has_gate = conn.execute("SELECT to_regclass('oracompat_fs.directory') IS NOT NULL").fetchone()
+        directories = (
+            tuple(conn.execute("SELECT name, path, asked_path, pinned FROM oracompat_fs.directory ORDER BY name"))
+            if has_gate and has_gate[0]
+            else ()
+        )
+    return TemplateImage(template, done.stdout, settings, directories)
 
 
 def import_template(engine: PostgresEngine, image: TemplateImage) -> str:
@@ -126,6 +140,15 @@ def _restore(engine: PostgresEngine, name: str, image: TemplateImage) -> None:
         )  # fmt: skip
         if done.returncode != 0:
             raise TemplateTransferError(f"pg_restore of {image.name}: {done.stderr.strip()}")
+    if image.directories:  # the gate's tables are the admin's (the execution role may not write them)
+        admin = psycopg.conninfo.make_conninfo(engine.admin_dsn(), dbname=name)
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.cursor().executemany(
+                "INSERT INTO oracompat_fs.directory (name, path, asked_path, pinned) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (name) DO UPDATE SET path = EXCLUDED.path, asked_path = EXCLUDED.asked_path, "
+                "pinned = EXCLUDED.pinned",
+                list(image.directories),
+            )
     with psycopg.connect(engine.dsn(name), autocommit=True) as conn:
         problem = replay_settings(conn, name, list(image.settings))
     if problem:
@@ -136,4 +159,4 @@ def _extension_entry(line: str) -> bool:
     """A `pg_restore --list` line the execution role must not (and need not) restore."""
     if line.startswith(";"):
         return False
-    return " EXTENSION " in line or f" SCHEMA - {CHECK_SCHEMA} " in line
+    return " EXTENSION " in line or f" SCHEMA - {CHECK_SCHEMA} " in line or f" {GATE_SCHEMA} " in line

@@ -62,6 +62,11 @@ def test_a_template_travels_to_another_server_with_its_settings(pg_engine):
             c.execute("CREATE SCHEMA s; CREATE TABLE s.t(x int PRIMARY KEY); INSERT INTO s.t VALUES (1), (2)")
             c.execute("CREATE FUNCTION s.f(a int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN a + 1; END $$")
             c.execute(f"ALTER DATABASE {name} SET search_path = s, public")
+        gate = None
+        with psycopg.connect(psycopg.conninfo.make_conninfo(pg_engine.admin_dsn(), dbname=name), autocommit=True) as a:
+            gate = a.execute("SELECT to_regclass('oracompat_fs.directory')").fetchone()[0]
+            if gate is not None:  # a directory object the template's CREATE DIRECTORY registered
+                a.execute("INSERT INTO oracompat_fs.directory (name, path, asked_path) VALUES ('LOGS', '/x', '/x')")
         image = export_template(pg_engine, name)
     finally:
         pg_engine.sandbox.drop_database(name)
@@ -70,6 +75,10 @@ def test_a_template_travels_to_another_server_with_its_settings(pg_engine):
         clone = other.sandbox.clone(copy)
         with psycopg.connect(other.dsn(copy), autocommit=True) as c:
             assert c.execute("SELECT f(1), (SELECT count(*) FROM t)").fetchone() == (2, 2)
+        if gate is not None:  # the file gate is the target admin's own; its directory objects came along
+            admin = psycopg.conninfo.make_conninfo(other.admin_dsn(), dbname=copy)
+            with psycopg.connect(admin, autocommit=True) as a:
+                assert a.execute("SELECT name, asked_path FROM oracompat_fs.directory").fetchall() == [("LOGS", "/x")]
         assert clone.settings == [("search_path", "s, public")]  # a clone replays them as locally
 
 
