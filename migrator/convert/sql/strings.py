@@ -7,10 +7,9 @@ including "empty result is NULL"; inline SQL for those is long and easy to get w
 
 from __future__ import annotations
 
-import re
-
 from sqlglot import exp
 
+from migrator import oracle_types
 from migrator.convert.context import ConversionContext
 from migrator.convert.sql import prepass
 from migrator.convert.sql.expression_types import INTERVAL, NUMBER
@@ -193,9 +192,6 @@ def translate_using(node: exp.Anonymous, ctx: ConversionContext, env) -> exp.Exp
     return exp.cast(node.expressions[0], "TEXT")
 
 
-_BINARY = re.compile(r"\s*(BLOB|RAW|LONG\s+RAW)\b", re.I)
-
-
 def json_binary(node: exp.JSONTable, ctx: ConversionContext, env) -> exp.Expression | None:
     """JSON_TABLE over a BLOB (or RAW) column (rule expr.json_binary): Oracle reads JSON stored as
     bytes as UTF-8 (JSON Developer's Guide, "Overview of Storing and Managing JSON Data": binary
@@ -206,8 +202,9 @@ def json_binary(node: exp.JSONTable, ctx: ConversionContext, env) -> exp.Express
     if source is None or source.meta.get("ora_json_text"):
         return None
     spelled = env.oracle_type(source) if env is not None else None
-    if spelled is None or not _BINARY.match(spelled):
-        return None
+    parsed = oracle_types.parse(spelled.strip()) if spelled is not None else None
+    if parsed is None or parsed.family is not oracle_types.Family.BINARY or parsed.name == "BFILE":
+        return None  # bytes in the row (BLOB, RAW, LONG RAW); a BFILE is a locator
     if not ctx.enabled("expr.json_binary"):
         return marker(ctx, "JSON in a BLOB", node, "rule expr.json_binary is disabled")
     ctx.applied("expr.json_binary")
